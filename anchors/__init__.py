@@ -1,0 +1,1 @@
+"""Typed anchors into the code, the commit fingerprint they are checked against, and verdicts."""

@@ -1,0 +1,158 @@
+"""What the code at one commit says, as plain data, and the questions anchors ask of it.
+
+``FileFacts`` are extracted once per git blob (content-addressed, so they are cached by
+blob id and shared across commits and branches). A ``Fingerprint`` is a commit's tree
+listing plus the facts of its blobs, plus the overlay of uncommitted edits.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from functools import cached_property
+
+__all__ = ["Definition", "Dependency", "FileFacts", "Fingerprint", "ImportFact"]
+
+
+@dataclass(frozen=True)
+class Definition:
+    """A class or function definition: dotted qualified name within its file."""
+
+    qualname: str
+    body_hash: str
+    line: int
+
+
+@dataclass(frozen=True)
+class ImportFact:
+    """One imported module. ``within`` is the qualified name of the enclosing definition,
+    or "" at module level. ``from a.b import c`` yields module "a.b" with names ("c",)."""
+
+    module: str
+    names: tuple[str, ...] = ()
+    within: str = ""
+    line: int = 0
+
+
+@dataclass(frozen=True)
+class FileFacts:
+    imports: tuple[ImportFact, ...] = ()
+    definitions: tuple[Definition, ...] = ()
+    env_reads: tuple[str, ...] = ()
+    parsed: bool = True
+
+
+@dataclass(frozen=True)
+class Dependency:
+    """A declared dependency. ``name`` is PEP 503 normalised; ``spec`` may be ""."""
+
+    name: str
+    spec: str
+    source: str
+
+
+@dataclass(frozen=True)
+class Fingerprint:
+    """The code at ``commit`` (plus uncommitted edits when ``overlay`` is not "").
+
+    ``blobs`` maps every tracked path to its blob id (work-tree content hash for overlaid
+    files); ``python`` maps each ``.py`` path to its facts.
+    """
+
+    commit: str
+    blobs: Mapping[str, str]
+    python: Mapping[str, FileFacts]
+    dependencies: tuple[Dependency, ...] = ()
+    env_example: Mapping[str, str] = field(default_factory=dict)
+    overlay: str = ""
+
+    # -- indexes built on first use ------------------------------------------------
+    @cached_property
+    def _importers(self) -> dict[str, list[tuple[str, ImportFact]]]:
+        index: dict[str, list[tuple[str, ImportFact]]] = {}
+        for path, facts in self.python.items():
+            for imp in facts.imports:
+                targets = {imp.module}
+                targets.update(f"{imp.module}.{name}" for name in imp.names)
+                parts = imp.module.split(".")
+                targets.update(".".join(parts[:i]) for i in range(1, len(parts)))
+                for target in targets:
+                    index.setdefault(target, []).append((path, imp))
+        return index
+
+    @cached_property
+    def _definitions(self) -> dict[str, list[tuple[str, Definition]]]:
+        index: dict[str, list[tuple[str, Definition]]] = {}
+        for path, facts in self.python.items():
+            for definition in facts.definitions:
+                index.setdefault(definition.qualname, []).append((path, definition))
+        return index
+
+    @cached_property
+    def _env(self) -> dict[str, list[str]]:
+        index: dict[str, list[str]] = {}
+        for path, facts in self.python.items():
+            for name in facts.env_reads:
+                index.setdefault(name, []).append(path)
+        for name, path in self.env_example.items():
+            index.setdefault(name, []).append(path)
+        return index
+
+    @cached_property
+    def _deps(self) -> dict[str, list[Dependency]]:
+        index: dict[str, list[Dependency]] = {}
+        for dep in self.dependencies:
+            index.setdefault(dep.name, []).append(dep)
+        return index
+
+    # -- queries ---------------------------------------------------------------------
+    def has_path(self, path: str) -> bool:
+        return path in self.blobs
+
+    def has_directory(self, path: str) -> bool:
+        prefix = path.rstrip("/") + "/"
+        return any(p.startswith(prefix) for p in self.blobs)
+
+    def importers(self, module: str) -> list[tuple[str, ImportFact]]:
+        """(path, import) pairs importing ``module``: the module itself, a submodule of it,
+        or (for ``from a import b``) the name ``a.b``. Sorted by path."""
+        found = self._importers.get(module, [])
+        return sorted(found, key=lambda pair: (pair[0], pair[1].line))
+
+    def imported_modules(self) -> frozenset[str]:
+        """Every module name and dotted prefix that some file imports."""
+        return frozenset(self._importers)
+
+    def definitions(self, qualname: str) -> list[tuple[str, Definition]]:
+        return sorted(self._definitions.get(qualname, []), key=lambda pair: pair[0])
+
+    def definition(self, path: str, qualname: str) -> Definition | None:
+        facts = self.python.get(path)
+        if facts is None:
+            return None
+        for definition in facts.definitions:
+            if definition.qualname == qualname:
+                return definition
+        return None
+
+    def env_sources(self, name: str) -> list[str]:
+        return sorted(set(self._env.get(name, [])))
+
+    def env_names(self) -> frozenset[str]:
+        return frozenset(self._env)
+
+    def dependency(self, name: str) -> list[Dependency]:
+        return list(self._deps.get(name, []))
+
+    def dependency_names(self) -> frozenset[str]:
+        return frozenset(self._deps)
+
+    def module_path(self, module: str) -> str | None:
+        """The repository file that defines ``module`` (``a/b.py`` or ``a/b/__init__.py``),
+        searching the top level and a ``src/`` layout."""
+        rel = module.replace(".", "/")
+        for base in ("", "src/"):
+            for candidate in (f"{base}{rel}.py", f"{base}{rel}/__init__.py"):
+                if candidate in self.blobs:
+                    return candidate
+        return None

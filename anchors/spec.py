@@ -1,0 +1,203 @@
+"""Typed anchors: the checkable claims a memory makes about the code, and their syntax.
+
+Syntax (one anchor per string; a leading ``!`` means the thing is expected to be absent)::
+
+    file:PATH                      the path is tracked in the repository
+    symbol:PATH::Qual.name         a definition with that qualified name exists in PATH
+    symbol:Qual.name               ... anywhere in the repository (unscoped)
+    import:MODULE                  some Python file imports MODULE (or a submodule of it)
+    import:MODULE@PATH             PATH imports it
+    import:MODULE@PATH::Qual.name  the definition Qual.name in PATH imports it
+    env:NAME                       the code reads NAME from the environment, or .env.example has it
+    dep:NAME / dep:NAME>=2         a declared dependency, optionally with a version specifier
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+from enum import StrEnum
+
+__all__ = [
+    "Anchor",
+    "AnchorKind",
+    "AnchorSyntaxError",
+    "Expect",
+    "Provenance",
+    "normalize_dist_name",
+    "parse_anchor",
+    "validate_repo_path",
+]
+
+MAX_ANCHOR_LENGTH = 512
+
+
+class AnchorKind(StrEnum):
+    FILE = "file"
+    SYMBOL = "symbol"
+    IMPORT = "import"
+    ENV = "env"
+    DEP = "dep"
+
+
+class Expect(StrEnum):
+    PRESENT = "present"
+    ABSENT = "absent"
+
+
+class Provenance(StrEnum):
+    """How an anchor was obtained."""
+
+    EXPLICIT = "explicit"
+    INFERRED = "inferred"
+
+
+class AnchorSyntaxError(ValueError):
+    """An anchor string is malformed or unsafe; the message says which and why."""
+
+
+@dataclass(frozen=True, order=True)
+class Anchor:
+    """One typed claim about the code.
+
+    ``value`` is the path (file), qualified name (symbol), dotted module (import),
+    variable name (env) or PEP 503 normalised distribution name (dep). ``scope`` is the
+    path a symbol lives in, or the ``PATH`` / ``PATH::Qual.name`` an import is claimed
+    for. ``version`` is a dependency's version specifier, e.g. ``>=2``.
+    """
+
+    kind: AnchorKind
+    value: str
+    expect: Expect = Expect.PRESENT
+    scope: str | None = None
+    version: str | None = None
+
+    def render(self) -> str:
+        """The canonical anchor string; ``parse_anchor(a.render()) == a``."""
+        bang = "!" if self.expect is Expect.ABSENT else ""
+        if self.kind is AnchorKind.SYMBOL:
+            body = f"{self.scope}::{self.value}" if self.scope else self.value
+        elif self.kind is AnchorKind.IMPORT:
+            body = f"{self.value}@{self.scope}" if self.scope else self.value
+        elif self.kind is AnchorKind.DEP:
+            body = f"{self.value}{self.version or ''}"
+        else:
+            body = self.value
+        return f"{bang}{self.kind.value}:{body}"
+
+    def negated(self) -> Anchor:
+        flipped = Expect.ABSENT if self.expect is Expect.PRESENT else Expect.PRESENT
+        return Anchor(self.kind, self.value, flipped, self.scope, self.version)
+
+
+_IDENT = r"[A-Za-z_][A-Za-z0-9_]*"
+_QUALNAME = re.compile(rf"^{_IDENT}(\.{_IDENT})*$")
+_MODULE = _QUALNAME
+_ENV = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+_DIST = re.compile(r"^[A-Za-z0-9]([A-Za-z0-9._-]*[A-Za-z0-9])?$")
+_VERSION = re.compile(r"^(===|==|~=|!=|<=|>=|<|>)\s*[A-Za-z0-9.*+!_-]+(\s*,\s*(===|==|~=|!=|<=|>=|<|>)\s*[A-Za-z0-9.*+!_-]+)*$")
+_DEP = re.compile(r"^(?P<name>[A-Za-z0-9][A-Za-z0-9._-]*)(?P<extras>\[[A-Za-z0-9._,\s-]*\])?\s*(?P<version>[<>=!~].*)?$")
+
+
+def normalize_dist_name(name: str) -> str:
+    """PEP 503 normalisation: lower case, runs of ``-_.`` become one ``-``."""
+    return re.sub(r"[-_.]+", "-", name).lower()
+
+
+def validate_repo_path(path: str) -> str:
+    """Return ``path`` if it is a safe repository-relative POSIX path, else raise.
+
+    Rejected: empty, absolute, ``..`` or ``.`` components, NUL and control characters,
+    backslashes, ``.git`` components, a leading ``-``, percent-encoded bytes, and text
+    that Unicode normalisation would change (look-alike separators and dots).
+    """
+    if not path:
+        raise AnchorSyntaxError("empty path")
+    if any(ord(ch) < 0x20 or ord(ch) == 0x7F for ch in path):
+        raise AnchorSyntaxError("path contains a control character or NUL")
+    if "\\" in path:
+        raise AnchorSyntaxError("path contains a backslash; use '/' separators")
+    if unicodedata.normalize("NFKC", path) != path:
+        raise AnchorSyntaxError("path contains characters that change under Unicode normalisation")
+    if re.search(r"%[0-9A-Fa-f]{2}", path):
+        raise AnchorSyntaxError("path contains percent-encoded bytes")
+    if path.startswith("/") or re.match(r"^[A-Za-z]:", path) or path.startswith("~"):
+        raise AnchorSyntaxError("path must be relative to the repository root")
+    if path.startswith("-"):
+        raise AnchorSyntaxError("path must not start with '-'")
+    parts = path.split("/")
+    for part in parts:
+        if part in ("", ".", ".."):
+            raise AnchorSyntaxError(f"path has an empty, '.' or '..' component: {path!r}")
+        if part.lower() == ".git" or part.lower().startswith(".git/"):
+            raise AnchorSyntaxError("path must not name the .git directory")
+    return path
+
+
+def _check_qualname(name: str, what: str) -> str:
+    if not _QUALNAME.match(name):
+        raise AnchorSyntaxError(f"{what} {name!r} is not a dotted Python name")
+    return name
+
+
+def _parse_scope(scope: str) -> str:
+    path, sep, qual = scope.partition("::")
+    validate_repo_path(path)
+    if sep:
+        _check_qualname(qual, "scope symbol")
+    return scope
+
+
+def parse_anchor(text: str) -> Anchor:
+    """Parse one anchor string (see the module docstring), rejecting unsafe values."""
+    if not isinstance(text, str):
+        raise AnchorSyntaxError("an anchor must be a string")
+    if len(text) > MAX_ANCHOR_LENGTH:
+        raise AnchorSyntaxError(f"anchor longer than {MAX_ANCHOR_LENGTH} characters")
+    raw = text.strip()
+    expect = Expect.PRESENT
+    if raw.startswith("!"):
+        expect = Expect.ABSENT
+        raw = raw[1:].strip()
+    kind_text, sep, body = raw.partition(":")
+    try:
+        kind = AnchorKind(kind_text.strip().lower())
+    except ValueError:
+        kinds = ", ".join(k.value for k in AnchorKind)
+        raise AnchorSyntaxError(
+            f"anchor {text!r} must start with one of {kinds} followed by ':'"
+        ) from None
+    if not sep or not body.strip():
+        raise AnchorSyntaxError(f"anchor {text!r} has no value after '{kind.value}:'")
+    body = body.strip()
+    if body.startswith("-"):
+        raise AnchorSyntaxError(f"anchor value must not start with '-': {text!r}")
+    if "\x00" in body:
+        raise AnchorSyntaxError("anchor contains NUL")
+
+    if kind is AnchorKind.FILE:
+        return Anchor(kind, validate_repo_path(body), expect)
+    if kind is AnchorKind.SYMBOL:
+        path, sep2, qual = body.rpartition("::")
+        if sep2:
+            validate_repo_path(path)
+            return Anchor(kind, _check_qualname(qual, "symbol"), expect, scope=path)
+        return Anchor(kind, _check_qualname(body, "symbol"), expect)
+    if kind is AnchorKind.IMPORT:
+        module, at, scope = body.partition("@")
+        module = _check_qualname(module.strip(), "module")
+        return Anchor(kind, module, expect, scope=_parse_scope(scope.strip()) if at else None)
+    if kind is AnchorKind.ENV:
+        if not _ENV.match(body):
+            raise AnchorSyntaxError(f"environment variable name {body!r} is not valid")
+        return Anchor(kind, body, expect)
+    match = _DEP.match(body)
+    if not match or not _DIST.match(match.group("name")):
+        raise AnchorSyntaxError(f"dependency {body!r} is not a valid distribution name")
+    version = (match.group("version") or "").strip() or None
+    if version is not None and not _VERSION.match(version):
+        raise AnchorSyntaxError(f"dependency version specifier {version!r} is not valid")
+    if version:
+        version = re.sub(r"\s+", "", version)
+    return Anchor(kind, normalize_dist_name(match.group("name")), expect, version=version)

@@ -1,0 +1,1 @@
+"""The contamination-experiment harness and its fact sets."""

@@ -1,0 +1,1 @@
+"""The composition root: MCP server, CLI and configuration."""

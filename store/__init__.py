@@ -1,0 +1,1 @@
+"""Memories and their rules: lifecycle, receipts, audit; persisted in DuckDB."""
