@@ -96,8 +96,19 @@ _QUALNAME = re.compile(rf"^{_IDENT}(\.{_IDENT})*$")
 _MODULE = _QUALNAME
 _ENV = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 _DIST = re.compile(r"^[A-Za-z0-9]([A-Za-z0-9._-]*[A-Za-z0-9])?$")
-_VERSION = re.compile(r"^(===|==|~=|!=|<=|>=|<|>)\s*[A-Za-z0-9.*+!_-]+(\s*,\s*(===|==|~=|!=|<=|>=|<|>)\s*[A-Za-z0-9.*+!_-]+)*$")
-_DEP = re.compile(r"^(?P<name>[A-Za-z0-9][A-Za-z0-9._-]*)(?P<extras>\[[A-Za-z0-9._,\s-]*\])?\s*(?P<version>[<>=!~].*)?$")
+_CLAUSE = r"(===|==|~=|!=|<=|>=|<|>)\s*[A-Za-z0-9.*+!_-]+"
+_VERSION = re.compile(rf"^{_CLAUSE}(\s*,\s*{_CLAUSE})*$")
+_DEP = re.compile(
+    r"^(?P<name>[A-Za-z0-9][A-Za-z0-9._-]*)(?P<extras>\[[A-Za-z0-9._,\s-]*\])?"
+    r"\s*(?P<version>[<>=!~].*)?$"
+)
+
+
+# Unicode categories nobody can see: controls, format (bidi, zero-width), line and
+# paragraph separators, surrogates.
+_INVISIBLE = frozenset({"Cc", "Cf", "Zl", "Zp", "Cs"})
+# Slash look-alikes that NFKC leaves alone (division, fraction, big solidus, set minus).
+_SLASH_LOOKALIKES = frozenset("\u2215\u2044\u29f8\u2216\u29f5\u29f9")
 
 
 def normalize_dist_name(name: str) -> str:
@@ -114,10 +125,13 @@ def validate_repo_path(path: str) -> str:
     """
     if not path:
         raise AnchorSyntaxError("empty path")
-    if any(ord(ch) < 0x20 or ord(ch) == 0x7F for ch in path):
-        raise AnchorSyntaxError("path contains a control character or NUL")
+    # C1 controls (U+0085), bidi overrides and zero-width characters are invisible too.
+    if any(unicodedata.category(ch) in _INVISIBLE for ch in path):
+        raise AnchorSyntaxError("path contains a control, format or separator character")
     if "\\" in path:
         raise AnchorSyntaxError("path contains a backslash; use '/' separators")
+    if any(ch in _SLASH_LOOKALIKES for ch in path):
+        raise AnchorSyntaxError("path contains a look-alike of '/' or '\\'")
     if unicodedata.normalize("NFKC", path) != path:
         raise AnchorSyntaxError("path contains characters that change under Unicode normalisation")
     if re.search(r"%[0-9A-Fa-f]{2}", path):
@@ -173,8 +187,9 @@ def parse_anchor(text: str) -> Anchor:
     body = body.strip()
     if body.startswith("-"):
         raise AnchorSyntaxError(f"anchor value must not start with '-': {text!r}")
-    if "\x00" in body:
-        raise AnchorSyntaxError("anchor contains NUL")
+    if any(unicodedata.category(ch) in _INVISIBLE for ch in body):
+        # Covers NUL, and a newline that would otherwise be stripped out of a name.
+        raise AnchorSyntaxError("anchor contains NUL or another control character")
 
     if kind is AnchorKind.FILE:
         return Anchor(kind, validate_repo_path(body), expect)

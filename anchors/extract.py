@@ -1,0 +1,445 @@
+"""Anchors inferred from memory text, kept only when they resolve unambiguously.
+
+A wrong anchor is worse than none: a present anchor that does not hold refutes a true
+memory, and a negated fact stored as its positive is precisely inverted. So every candidate
+is read in its clause (negated, hypothetical, someone else's, or a plain statement);
+present anchors must resolve against the fingerprint, while absent ones ("we no longer use
+redis") are kept unresolved, because absence is the claim.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from enum import Enum
+
+from anchors.facts import Fingerprint
+from anchors.spec import Anchor, AnchorSyntaxError, Expect, parse_anchor
+from anchors.subject import (
+    CodeNames,
+    DropReason,
+    Outcome,
+    Pref,
+    resolve_name,
+    resolve_subject,
+    sentence_spans,
+)
+from anchors.wordlists import (
+    COMMON_WORDS,
+    DEFINES_CUE,
+    DEP_AFTER,
+    DEP_BEFORE,
+    FILLER_WORDS,
+    FUNCTION_WORDS,
+    HYPOTHETICAL_CUES,
+    IMPORT_AFTER,
+    IMPORT_BEFORE,
+    NEGATION_MARKERS,
+    OTHER_PARTY_CUES,
+    POST_REMOVAL,
+    POST_UNUSED,
+    REMOVAL_CUES,
+    REPLACEMENT_CUES,
+    USAGE_NEGATION_CUES,
+    USAGE_SLOT,
+    WEAK_NEGATION_CUES,
+)
+
+__all__ = ["DropReason", "DroppedCandidate", "Inference", "infer_anchors"]
+
+
+@dataclass(frozen=True)
+class DroppedCandidate:
+    """A candidate from the text that is not an anchor: ``reason`` is a stable code,
+    ``detail`` a sentence for people."""
+
+    candidate: str
+    reason: DropReason
+    detail: str
+
+
+@dataclass(frozen=True)
+class Inference:
+    """What the text anchors: ``anchors`` (scope applied), what was left out and why, the
+    memory's ``scope``, and ``origins[i]``, the text ``anchors[i]`` was read from."""
+
+    anchors: tuple[Anchor, ...]
+    dropped: tuple[DroppedCandidate, ...]
+    scope: str | None
+    origins: tuple[str, ...] = ()
+
+
+class _Form(Enum):
+    IMPORT = "import phrase"
+    PATH_SYMBOL = "path::symbol"
+    PATH = "path"
+    UNSAFE_PATH = "unsafe path"
+    DOTTED = "dotted name"
+    CALL = "call"
+    ENV = "env name"
+    WORD = "word"
+
+
+class _Neg(Enum):
+    """How strongly a negation speaks: what kinds of anchor it may negate."""
+
+    REMOVAL = "removal"  # "X was removed": gone, whatever X is
+    USAGE = "usage"  # "we no longer use X": an import, dependency or env read
+    WEAK = "weak"  # "not X", "no X", "without X": package names only
+
+
+class _Mode(Enum):
+    PRESENT = "present"
+    ABSENT = "absent"
+    HYPOTHETICAL = "hypothetical"
+    OTHER_PARTY = "other_party"
+    UNCLEAR = "unclear"
+
+
+@dataclass
+class _Cand:
+    start: int
+    end: int
+    text: str
+    form: _Form
+    code: bool = False
+    mode: _Mode = _Mode.PRESENT
+    neg: _Neg = _Neg.USAGE
+    pref: Pref = None
+    slot: bool = False  # stands where a dependency is named ("we use |X")
+    claimed: bool = False  # its clause says the scope defines it ("billing defines X")
+
+
+# -- scanning ----------------------------------------------------------------------------
+_I = re.IGNORECASE
+_LOOKALIKE = "\uff0f\u2215\u2044\u29f8\u2024\u2025\ufe52\uff0e\uff3c\u2216"
+_PCH = rf"[A-Za-z0-9_.%~\-{_LOOKALIKE}]"
+_EXT = r"(?:py|pyi|toml|cfg|ini|txt|md|rst|json|ya?ml|lock|example|sample|template|sql|sh|in)"
+# Repetitions are bounded so that no pattern is quadratic on a pathological memory.
+_SCANNERS: tuple[tuple[_Form | None, re.Pattern[str]], ...] = (
+    (None, re.compile(r"\b[a-z][a-z0-9+.-]{0,20}://\S+|\bwww\.\S+", _I)),
+    (_Form.IMPORT, re.compile(
+        r"\bfrom\s+(?P<v>[A-Za-z_][\w.]{0,200}\w)\s+import\s+[\w*]+"
+        r"|\bimport\s+(?P<w>[A-Za-z_][\w.]{0,200}\w)", re.ASCII)),
+    (_Form.PATH_SYMBOL, re.compile(
+        rf"(?<![\w./-]){_PCH}{{0,100}}(?:/{_PCH}{{1,100}}){{0,20}}::[A-Za-z_]\w*"
+        r"(?:\.[A-Za-z_]\w*){0,20}", re.ASCII)),
+    (_Form.UNSAFE_PATH, re.compile(r"(?<![\w\\])(?:[A-Za-z]:)?[\w.-]{0,100}(?:\\[\w.-]{1,100})+")),
+    (_Form.PATH, re.compile(
+        rf"(?<![\w./\\~%-])(?:[~/]|\.{{1,2}}/)?(?:{_PCH}{{1,100}}[/{_LOOKALIKE[:4]}]){{1,30}}"
+        rf"{_PCH}{{0,100}}", re.ASCII)),
+    (_Form.PATH, re.compile(
+        rf"(?<![\w./-])\.?[\w-]{{1,100}}(?:\.[\w-]{{1,100}}){{0,10}}\.{_EXT}(?![\w/(])",
+        re.ASCII)),
+    (_Form.CALL, re.compile(r"(?<![\w./-])[A-Za-z_]\w*(?:\.[A-Za-z_]\w*){0,20}\(\)", re.ASCII)),
+    (_Form.DOTTED, re.compile(r"(?<![\w./-])[A-Za-z_]\w*(?:\.[A-Za-z_]\w*){1,20}", re.ASCII)),
+    (_Form.ENV, re.compile(r"(?<![\w.])[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+(?!\w|\.\w)", re.ASCII)),
+    (_Form.WORD, re.compile(r"(?<![\w./-])[A-Za-z][A-Za-z0-9_]*(?:-[A-Za-z0-9_]+)*(?![\w/])",
+                            re.ASCII)),
+)  # fmt: skip
+
+
+def _fold(text: str) -> str:
+    """Lower case without changing length, so positions stay aligned with ``text``."""
+    return "".join(c.lower() if len(c.lower()) == 1 else c for c in text)
+
+
+def _scan(text: str) -> list[_Cand]:
+    taken = [False] * len(text)
+    spans = [m.span(1) for m in re.finditer(r"`([^`\n]+)`", text)]
+    found: list[_Cand] = []
+    for form, pattern in _SCANNERS:
+        for m in pattern.finditer(text):
+            start, end = m.span()
+            if any(taken[start:end]):
+                continue
+            taken[start:end] = [True] * (end - start)
+            if form is None:
+                continue
+            if form is _Form.WORD and (len(m.group()) < 2 or m.group().lower() in FUNCTION_WORDS
+                                       or text[start - 1 : start] in ("'", "’")):  # fmt: skip
+                continue  # "and", "not", the "re" of "we're"
+            value = m.group()
+            if form is _Form.IMPORT:
+                value = m.group("v") or m.group("w")
+                start, end = m.span("v") if m.group("v") else m.span("w")
+            elif form in (_Form.PATH, _Form.PATH_SYMBOL, _Form.DOTTED):
+                value = value.rstrip(".")
+            code = any(a <= start and end <= b for a, b in spans)
+            found.append(_Cand(start, start + len(value), value, form, code))
+    return sorted(found, key=lambda c: c.start)
+
+
+# -- reading the clauses -----------------------------------------------------------------
+_CLAUSE_SPLIT = re.compile(
+    r"[,:](?=\s)|[()]|\s[-–—]+\s|\s+(?P<contrast>but|while|whereas|although|though|however|"
+    r"yet|except|unlike)\s+|\s+(?:because|so)\s+|\s+and\s+(?=(?:now|then|also|we|i|it|they|"
+    r"instead|later|still|use[sd]?|using|switched|moved|migrated|adopted|rel(?:y|ies)|"
+    r"depends?|imports?|reads?)\b)",
+    _I,
+)
+_HYPO = [re.compile(p, _I) for p in HYPOTHETICAL_CUES]
+_OTHER = [re.compile(p, _I) for p in OTHER_PARTY_CUES]
+_REMOVAL = [re.compile(p, _I) for p in REMOVAL_CUES]
+_USAGE = [re.compile(p, _I) for p in USAGE_NEGATION_CUES]
+_REPLACE = [re.compile(p, _I) for p in REPLACEMENT_CUES]
+_WEAK = [re.compile(p, _I) for p in WEAK_NEGATION_CUES]
+_MARKERS = [re.compile(p, _I) for p in NEGATION_MARKERS]
+_POST_REMOVAL = re.compile(POST_REMOVAL, _I)
+_POST_UNUSED = re.compile(POST_UNUSED, _I)
+_SLOT = re.compile(USAGE_SLOT, _I)
+_FILL = "|".join(sorted(FILLER_WORDS))
+_GAP = re.compile(rf"[\s`'\"“”‘’]*(?:(?:{_FILL})[\s`'\"“”‘’]+)*", _I)
+_LIST_GAP = re.compile(
+    rf"[\s`'\"“”‘’]*,?\s*(?:and|or|nor|&|plus)\s+(?:(?:{_FILL})\s+)*[`'\"“”‘’]?", _I
+)
+_REPLACEMENT_SLOT = re.compile(rf"(?:with|by|to|for|in\s+favou?r\s+of)\s+(?:(?:{_FILL})\s+)*$", _I)
+_PURE_LIST = re.compile(rf"[\s`'\"“”‘’]*(?:(?:and|or|nor|also|plus|{_FILL})\b[\s`'\"]*)*", _I)
+_DEP_AFTER = re.compile(DEP_AFTER, _I)
+_DEP_BEFORE = re.compile(DEP_BEFORE, _I)
+_IMPORT_AFTER = re.compile(IMPORT_AFTER, _I)
+_IMPORT_BEFORE = re.compile(IMPORT_BEFORE, _I)
+_DEFINES = re.compile(DEFINES_CUE, _I)
+_WINDOW = 80
+_BE_WORDS = frozenset({"is", "are", "was", "were", "be", "been", "being", "get", "gets", "got"})
+
+
+@dataclass
+class _Cue:
+    start: int
+    end: int
+    neg: _Neg
+    replacement: bool = False
+    targets: bool = True  # False: marks the clause as negated, governs no name
+
+
+def _cues(low: str, start: int, end: int) -> list[_Cue]:
+    cues: list[_Cue] = []
+    kinds = ((_REMOVAL, _Neg.REMOVAL, False), (_USAGE, _Neg.USAGE, False),
+             (_REPLACE, _Neg.USAGE, True), (_WEAK, _Neg.WEAK, False))  # fmt: skip
+    for patterns, neg, repl in kinds:
+        for pattern in patterns:
+            for m in pattern.finditer(low, start, end):
+                if m.group().startswith("used"):
+                    before = low[max(start, m.start() - 20) : m.start()].split()
+                    if before and before[-1] in _BE_WORDS:
+                        continue  # "httpx is used to call the API": present, not the past
+                cues.append(_Cue(m.start(), m.end(), neg, repl))
+    for pattern in _MARKERS:
+        cues.extend(_Cue(m.start(), m.end(), _Neg.WEAK, targets=False)
+                    for m in pattern.finditer(low, start, end))  # fmt: skip
+    return cues
+
+
+def _post(text: str) -> _Neg | None:
+    """The negation right after a candidate ("X was removed", "X is no longer used")."""
+    if _POST_REMOVAL.match(text):
+        return _Neg.REMOVAL
+    return _Neg.USAGE if _POST_UNUSED.match(text) else None
+
+
+def _read_clause(low: str, start: int, end: int, cands: list[_Cand], inherited: _Mode | None,
+                 tail: _Cand | None) -> None:  # fmt: skip
+    """Set mode, strength and kind preference on the candidates of one clause."""
+    clause = low[start:end]
+    if inherited is None and any(p.search(clause) for p in _OTHER):
+        inherited = _Mode.OTHER_PARTY
+    if inherited is None and any(p.search(clause) for p in _HYPO):
+        inherited = _Mode.HYPOTHETICAL
+    named = [c for c in cands if c.text.lower() not in COMMON_WORDS]
+    cuts = [start, *(i for c in named for i in (c.start, c.end)), end]
+    rest = "".join(low[a:b] for a, b in zip(cuts[::2], cuts[1::2], strict=True))
+    if tail is not None and named and _PURE_LIST.fullmatch(rest):
+        for c in cands:  # "we no longer use redis, memcached or celery": the list goes on
+            c.mode, c.neg, c.pref = inherited or tail.mode, tail.neg, tail.pref
+        return
+    cues = _cues(low, start, end)
+    claims = bool(_DEFINES.search(clause))
+    replacing = any(q.replacement for q in cues) or "favo" in clause
+    previous: _Cand | None = None
+    for c in cands:
+        # The words that decide how a name is read stand right next to it; a bounded
+        # window keeps a long clause linear.
+        window = low[max(start, c.start - _WINDOW) : c.start]
+        before = window.rstrip("`'\" ")
+        after = low[c.end : min(end, c.end + _WINDOW)]
+        c.slot = bool(_SLOT.search(before + " "))
+        c.claimed = claims
+        if _DEP_AFTER.match(after) or _DEP_BEFORE.search(window):
+            c.pref = "dep"
+        elif _IMPORT_AFTER.match(after) or _IMPORT_BEFORE.search(window):
+            c.pref = "import"
+        listed = previous is not None and bool(_LIST_GAP.fullmatch(low, previous.end, c.start))
+        if listed and previous is not None and c.pref is None:
+            c.pref = previous.pref
+        if inherited is not None:
+            c.mode = inherited
+        elif listed and previous is not None and previous.mode is _Mode.ABSENT:
+            c.mode, c.neg = _Mode.ABSENT, previous.neg
+        elif target := next((q for q in cues if q.targets and q.end <= c.start
+                             and _GAP.fullmatch(low, q.end, c.start)), None):  # fmt: skip
+            c.mode, c.neg = _Mode.ABSENT, target.neg
+        elif post := _post(after):
+            c.mode, c.neg = _Mode.ABSENT, post
+        elif replacing and _REPLACEMENT_SLOT.search(window):
+            c.mode = _Mode.PRESENT  # "replaced redis with |duckdb|": the replacement is present
+        elif any(q.start < c.start for q in cues):
+            c.mode = _Mode.UNCLEAR
+        previous = c
+    # "redis and memcached were removed": a post-negation covers the list before it.
+    for left, right in zip(reversed(cands[:-1]), reversed(cands[1:]), strict=True):
+        if (right.mode is _Mode.ABSENT and left.mode is _Mode.PRESENT
+                and _LIST_GAP.fullmatch(low, left.end, right.start)
+                and _post(low[right.end : min(end, right.end + _WINDOW)])):  # fmt: skip
+            left.mode, left.neg = _Mode.ABSENT, right.neg
+
+
+def _read_modes(text: str, cands: list[_Cand]) -> None:
+    low = _fold(text)
+    for s_start, s_end, question in sentence_spans(text):
+        bounds: list[tuple[int, int, bool]] = []
+        pos, contrast = s_start, False
+        for m in _CLAUSE_SPLIT.finditer(text, s_start, s_end):
+            bounds.append((pos, m.start(), contrast))
+            pos, contrast = m.end(), bool(m.group("contrast"))
+        bounds.append((pos, s_end, contrast))
+        carried: _Mode | None = _Mode.HYPOTHETICAL if question else None
+        tail: _Cand | None = None
+        for start, end, contrast in bounds:
+            inside = [c for c in cands if start <= c.start < end]
+            if contrast and not question:
+                carried = None
+            if carried is _Mode.OTHER_PARTY and re.match(r"\s*(?:we|our|i|us)\b", low[start:end]):
+                carried = None  # "my friend's project uses redis, and we use duckdb"
+            _read_clause(low, start, end, inside, carried, tail)
+            for c in inside:
+                if c.mode in (_Mode.HYPOTHETICAL, _Mode.OTHER_PARTY):
+                    carried = c.mode
+            if inside:
+                tail = inside[-1]
+            if carried is None and any(p.search(low, start, end) for p in _OTHER):
+                carried = _Mode.OTHER_PARTY
+            elif carried is None and any(p.search(low, start, end) for p in _HYPO):
+                carried = _Mode.HYPOTHETICAL
+
+
+# -- resolving ---------------------------------------------------------------------------
+_MODE_DROP = {
+    _Mode.HYPOTHETICAL: (DropReason.HYPOTHETICAL, "stated as a plan, question or condition"),
+    _Mode.OTHER_PARTY: (DropReason.OTHER_PARTY, "about someone else's code"),
+    _Mode.UNCLEAR: (DropReason.UNCLEAR_POLARITY, "in a negated clause, but not what it negates"),
+}
+
+
+def _resolve(c: _Cand, names: CodeNames, fp: Fingerprint, absent: bool) -> Outcome:
+    text = c.text
+    removal = c.neg is _Neg.REMOVAL
+    if c.form is _Form.UNSAFE_PATH:
+        return DropReason.UNSAFE, "backslash paths are not repository paths"
+    if absent and not removal and c.form in (_Form.PATH, _Form.PATH_SYMBOL):
+        # "we no longer use auth/legacy.py" does not say the file is gone.
+        return DropReason.UNCLEAR_POLARITY, "only removal ('X was deleted') negates a path"
+    if absent and c.neg is _Neg.WEAK and c.form is _Form.ENV:
+        # "starts without DATABASE_URL" does not say the code never reads it.
+        return DropReason.UNCLEAR_POLARITY, "'no/not/without' negates only package names"
+    if c.form is _Form.IMPORT:
+        return names.import_phrase(text, absent)
+    if c.form is _Form.PATH_SYMBOL:
+        return names.path_symbol(text, absent)
+    if c.form is _Form.PATH:
+        return names.path(text, absent)
+    if c.form is _Form.ENV or (c.form is _Form.WORD and text.isupper() and text in fp.env_names()):
+        return names.env(text, absent)
+    if c.form in (_Form.DOTTED, _Form.CALL):
+        name = text.removesuffix("()")
+        if absent:
+            return names.absent_dotted(name, removal)
+        if "." in name:
+            return names.dotted(name, claimed=c.claimed, loose=True)
+        return names.symbol(name, claimed=c.claimed)
+    if c.code and text not in COMMON_WORDS:  # `verify`, `Store`: code, maybe a symbol
+        found = names.symbol(text, claimed=c.claimed and not absent)
+        if absent and isinstance(found, list) and not removal:
+            return DropReason.UNCLEAR_POLARITY, "only removal negates a definition"
+        if isinstance(found, list) or found[0] is not DropReason.UNRESOLVED:
+            return [a.negated() for a in found] if absent and isinstance(found, list) else found
+    outcome = names.absent_word(text, c.pref) if absent else names.word(text, c.pref)
+    head = text.split("-", 1)[0]
+    if "-" in text and isinstance(outcome, tuple) and len(head) > 2:
+        # "a duckdb-backed store": the compound names duckdb.
+        return names.absent_word(head, c.pref) if absent else names.word(head, c.pref)
+    return outcome
+
+
+def _touches_control(text: str, c: _Cand) -> bool:
+    around = text[max(c.start - 1, 0) : c.start] + text[c.end : c.end + 1]
+    return any((ord(ch) < 0x20 and ch not in "\t\n\r") or ord(ch) == 0x7F for ch in around)
+
+
+def infer_anchors(text: str, fp: Fingerprint, subject: str | None = None) -> Inference:
+    """Anchors a memory's ``text`` supports against ``fp``, and what was left out and why.
+
+    Candidates are code spans, paths, ``path::Qual``, dotted names, ``import`` phrases,
+    ALL_CAPS env names and package-like words. A present anchor is kept only when it
+    resolves unambiguously; a negated one ("we no longer use redis", "X was removed") is
+    kept as an absent anchor even if the code never mentions it. Plans, questions and
+    other people's code yield nothing. With a scope (from ``subject`` or the text), import
+    anchors are claimed for it: ``import:sqlite3@app/billing.py``, which the verifier
+    breaks if only another file imports sqlite3.
+    """
+    scope = resolve_subject(subject, text, fp)
+    names = CodeNames(fp, scope)
+    dropped: list[DroppedCandidate] = []
+    if subject is not None and subject.strip() and resolve_name(subject, fp) is None:
+        detail = "the subject names no single file, directory or module"
+        dropped.append(DroppedCandidate(subject, DropReason.UNRESOLVED, detail))
+    cands = _scan(text)
+    _read_modes(text, cands)
+    kept: list[tuple[Anchor, str]] = []
+    for c in cands:
+        # Prose is full of words; only those that stand where a package is named, are code,
+        # or name a known module are worth reporting when they are left out.
+        salient = (c.form is not _Form.WORD or c.code or names.known(c.text)
+                   or (c.slot and c.text.lower() not in COMMON_WORDS))  # fmt: skip
+        if _touches_control(text, c):
+            detail = "next to a control character"
+            dropped.append(DroppedCandidate(c.text, DropReason.UNSAFE, detail))
+            continue
+        if c.mode in _MODE_DROP:
+            resolves = isinstance(_resolve(c, names, fp, absent=False), list)
+            if salient or resolves:
+                dropped.append(DroppedCandidate(c.text, *_MODE_DROP[c.mode]))
+            continue
+        outcome = _resolve(c, names, fp, absent=c.mode is _Mode.ABSENT)
+        if isinstance(outcome, tuple):
+            if salient:
+                dropped.append(DroppedCandidate(c.text, *outcome))
+            continue
+        for anchor in outcome:
+            try:  # the parser is the one gate every anchor passes, inferred ones included
+                kept.append((parse_anchor(anchor.render()), c.text))
+            except AnchorSyntaxError as exc:
+                dropped.append(DroppedCandidate(c.text, DropReason.UNSAFE, str(exc)))
+    return _settle(kept, dropped, scope)
+
+
+def _settle(kept: list[tuple[Anchor, str]], dropped: list[DroppedCandidate],
+            scope: str | None) -> Inference:  # fmt: skip
+    """Deduplicate, and drop anything the text states both ways (by anchor or by name)."""
+    polarity: dict[object, set[Expect]] = {}
+    for anchor, origin in kept:
+        polarity.setdefault((anchor.kind, anchor.value, anchor.scope), set()).add(anchor.expect)
+        polarity.setdefault(origin.lower(), set()).add(anchor.expect)
+    anchors: list[Anchor] = []
+    origins: list[str] = []
+    for anchor, origin in kept:
+        key = (anchor.kind, anchor.value, anchor.scope)
+        if len(polarity[key]) > 1 or len(polarity[origin.lower()]) > 1:
+            if anchor.expect is Expect.PRESENT:
+                detail = f"{origin} is stated both present and absent"
+                dropped.append(DroppedCandidate(origin, DropReason.AMBIGUOUS, detail))
+            continue
+        if anchor not in anchors:
+            anchors.append(anchor)
+            origins.append(origin)
+    return Inference(tuple(anchors), tuple(dropped), scope, tuple(origins))

@@ -1,0 +1,380 @@
+"""The fingerprint of the code at HEAD: a commit's tree listing plus per-blob facts.
+
+Facts are keyed by blob id, so a new commit only parses the files whose content changed;
+they are kept in process and in a ``BlobFactsCache`` shared by every process. A build runs
+on one background thread (one build per commit at a time), so the read path can wait a
+bounded time and move on. Cold builds of many files parse in a 2-process pool: tree-sitter
+holds the GIL, so threads would not help.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from concurrent.futures import CancelledError, Future, ThreadPoolExecutor
+from concurrent.futures import TimeoutError as FutureTimeout
+from pathlib import Path
+from typing import Any, Protocol
+
+from anchors.facts import Definition, Dependency, FileFacts, Fingerprint, ImportFact
+from anchors.gitrepo import GitError, GitRepository, HeadInfo, RepoStatus
+from anchors.manifests import ENV_EXAMPLE_NAMES, manifest_kind, parse_env_example, parse_manifest
+from anchors.pyfacts import ParsePool, extract_file_facts, extract_many, resolve_relative_imports
+
+__all__ = [
+    "POOL_THRESHOLD",
+    "BlobFactsCache",
+    "CodeSource",
+    "FingerprintUnavailable",
+    "InMemoryFactsCache",
+    "facts_from_json",
+    "facts_to_json",
+]
+
+Progress = Callable[[int, int], None]
+
+# Files to parse before two worker processes pay for their start-up. Measured with
+# `python -m anchors.bench --sweep` on 2 cores: serial vs pool 0.17/0.18 s at 300 files,
+# 0.23/0.22 s at 400, 0.28/0.22 s at 500, 0.48/0.39 s at 800, 1.88/1.16 s at 3000.
+POOL_THRESHOLD = 500
+_POOL_WORKERS = 2
+_CHUNK = 128  # files per pool task and per cache save: small enough to stop soon on close()
+_FINGERPRINTS_KEPT = 4
+_FACTS_KEPT = 200_000
+
+
+class BlobFactsCache(Protocol):
+    """Persistent facts by blob id. Called only from the fingerprint build thread."""
+
+    def load(self, blob_ids: Sequence[str]) -> dict[str, FileFacts]: ...
+
+    def save(self, facts: Mapping[str, FileFacts]) -> None: ...
+
+
+class InMemoryFactsCache:
+    """A ``BlobFactsCache`` in a dict, recording which blob ids were saved (for tests)."""
+
+    def __init__(self) -> None:
+        self.facts: dict[str, FileFacts] = {}
+        self.saved: list[str] = []
+
+    def load(self, blob_ids: Sequence[str]) -> dict[str, FileFacts]:
+        return {b: self.facts[b] for b in blob_ids if b in self.facts}
+
+    def save(self, facts: Mapping[str, FileFacts]) -> None:
+        self.facts.update(facts)
+        self.saved.extend(facts)
+
+
+class FingerprintUnavailable(RuntimeError):
+    """No fingerprint can be built; ``status`` says why (see ``RepoStatus``)."""
+
+    def __init__(self, status: RepoStatus, detail: str) -> None:
+        super().__init__(detail or status.value)
+        self.status = status
+
+
+def facts_to_json(facts: FileFacts) -> str:
+    """A compact JSON text for ``facts``; ``facts_from_json`` reverses it."""
+    return json.dumps(
+        {
+            "i": [[i.module, list(i.names), i.within, i.line] for i in facts.imports],
+            "d": [[d.qualname, d.body_hash, d.line] for d in facts.definitions],
+            "e": list(facts.env_reads),
+            "p": facts.parsed,
+        },
+        separators=(",", ":"),
+    )
+
+
+def facts_from_json(text: str) -> FileFacts:
+    """Decode ``facts_to_json`` output; raises ValueError for anything else."""
+    try:
+        data: Any = json.loads(text)
+        return FileFacts(
+            imports=tuple(ImportFact(m, tuple(n), w, int(ln)) for m, n, w, ln in data["i"]),
+            definitions=tuple(Definition(q, h, int(ln)) for q, h, ln in data["d"]),
+            env_reads=tuple(data["e"]),
+            parsed=bool(data["p"]),
+        )
+    except (KeyError, TypeError, ValueError) as exc:
+        raise ValueError(f"not serialised FileFacts: {exc}") from exc
+
+
+class _Closed(Exception):
+    pass
+
+
+class CodeSource:
+    """The code of the repository at (or above) ``root``, as fingerprints of HEAD.
+
+    ``head_ttl`` seconds lets HEAD resolutions be reused (0: resolve on every call).
+    Close it (or use ``with``) to stop the build thread, the pool and git processes.
+    """
+
+    def __init__(
+        self,
+        root: Path,
+        cache: BlobFactsCache,
+        head_ttl: float = 0.0,
+        pool_threshold: int = POOL_THRESHOLD,
+    ) -> None:
+        self.repo = GitRepository(root, head_ttl)
+        self.pool_threshold = pool_threshold
+        self.parsed_count = 0  # blobs parsed by this source, for tests and the benchmark
+        self._cache = cache
+        self._lock = threading.Lock()
+        self._closing = threading.Event()
+        self._executor = ThreadPoolExecutor(1, thread_name_prefix="anchormem-fingerprint")
+        self._builds: dict[str, Future[Fingerprint]] = {}
+        self._bases: OrderedDict[str, Fingerprint] = OrderedDict()
+        self._overlaid: OrderedDict[tuple[str, str], Fingerprint] = OrderedDict()
+        self._facts: dict[str, FileFacts] = {}
+        # (path, blob) -> (dependencies, env keys) of a manifest or .env.example file
+        self._declared: dict[tuple[str, str], tuple[tuple[Dependency, ...], tuple[str, ...]]] = {}
+
+    def __enter__(self) -> CodeSource:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """Stop a running build at its next chunk, then the thread, pool and git process."""
+        self._closing.set()
+        self._executor.shutdown(wait=True, cancel_futures=True)
+        self.repo.close()
+
+    def head(self) -> HeadInfo:
+        """HEAD now: a commit, or a ``RepoStatus`` saying why there is none."""
+        return self.repo.head()
+
+    def fingerprint(self, overlay: bool = True, progress: Progress | None = None) -> Fingerprint:
+        """The fingerprint of HEAD (plus uncommitted edits when ``overlay``), building it if
+        needed and waiting for it. ``progress(done, total)`` reports files parsed.
+        Raises ``FingerprintUnavailable`` when the repository cannot give one."""
+        fingerprint = self._finish(self._base_build(progress), None, overlay)
+        assert fingerprint is not None  # no timeout: the build finished or raised
+        return fingerprint
+
+    def fingerprint_within(
+        self, timeout_s: float, overlay: bool = True, progress: Progress | None = None
+    ) -> Fingerprint | None:
+        """Like ``fingerprint``, but gives up after ``timeout_s`` and returns None; the build
+        goes on in the background and a later call picks it up."""
+        return self._finish(self._base_build(progress), max(timeout_s, 0.0), overlay)
+
+    # -- building ----------------------------------------------------------------------
+    def _base_build(self, progress: Progress | None) -> Future[Fingerprint]:
+        head = self.head()
+        if head.commit is None:
+            raise FingerprintUnavailable(head.status, head.detail)
+        commit = head.commit
+        with self._lock:
+            if commit in self._bases:
+                self._bases.move_to_end(commit)
+                done: Future[Fingerprint] = Future()
+                done.set_result(self._bases[commit])
+                return done
+            future = self._builds.get(commit)
+            if future is None:
+                try:
+                    future = self._executor.submit(self._build, commit, progress)
+                except RuntimeError:  # the executor is shut down: close() was called
+                    raise FingerprintUnavailable(RepoStatus.GIT_ERROR, _CLOSED) from None
+                self._builds[commit] = future
+            return future
+
+    def _finish(
+        self, future: Future[Fingerprint], timeout: float | None, overlay: bool
+    ) -> Fingerprint | None:
+        try:
+            base = future.result(timeout)
+            return self._with_overlay(base) if overlay else base
+        except FutureTimeout:
+            return None
+        except (_Closed, CancelledError):
+            raise FingerprintUnavailable(RepoStatus.GIT_ERROR, _CLOSED) from None
+        except GitError as exc:
+            raise FingerprintUnavailable(exc.status, str(exc)) from exc
+
+    def _build(self, commit: str, progress: Progress | None) -> Fingerprint:
+        """The fingerprint of ``commit`` without overlay; runs on the build thread."""
+        try:
+            tree = self.repo.ls_tree(commit)
+            readable = {p: b for p, b in tree.blobs.items() if p not in tree.symlinks}
+            with self._lock:
+                previous = next(reversed(self._bases.values()), _EMPTY)
+            # Files unchanged since the last build keep their resolved facts: re-resolving
+            # every file would cost more than the whole update of a 10-file commit.
+            python: dict[str, FileFacts] = {}
+            changed: dict[str, str] = {}
+            for path, blob in readable.items():
+                if not path.endswith(".py"):
+                    continue
+                kept = previous.python.get(path)
+                if kept is not None and previous.blobs.get(path) == blob:
+                    python[path] = kept
+                else:
+                    changed[path] = blob
+            facts = self._facts_for_commit(sorted(set(changed.values())), progress)
+            for path, blob in changed.items():
+                python[path] = resolve_relative_imports(facts.get(blob, _UNREADABLE), path)
+            dependencies, env_example = self._declarations(readable, {})
+            fingerprint = Fingerprint(commit, tree.blobs, python, dependencies, env_example)
+            with self._lock:
+                self._bases[commit] = fingerprint
+                while len(self._bases) > _FINGERPRINTS_KEPT:
+                    self._bases.popitem(last=False)
+            return fingerprint
+        finally:
+            with self._lock:
+                self._builds.pop(commit, None)
+
+    def _facts_for_commit(
+        self, blob_ids: list[str], progress: Progress | None
+    ) -> dict[str, FileFacts]:
+        """Facts for every blob: from memory, then the shared cache, then parsing."""
+        with self._lock:
+            found = {b: self._facts[b] for b in blob_ids if b in self._facts}
+        missing = [b for b in blob_ids if b not in found]
+        if missing:
+            loaded = self._cache.load(missing)
+            found.update(loaded)
+            self._remember(loaded)
+        todo = [b for b in missing if b not in found]
+        done = 0
+        if progress is not None:
+            progress(0, len(todo))
+        for parsed in self._parse_blobs(todo):
+            self._cache.save(parsed)
+            self._remember(parsed)
+            found.update(parsed)
+            done += len(parsed)
+            if progress is not None:
+                progress(done, len(todo))
+        return found
+
+    def _parse_blobs(self, blob_ids: list[str]) -> Iterator[dict[str, FileFacts]]:
+        """Parse in chunks, yielding each chunk's facts; a pool only for large cold builds."""
+        done: set[str] = set()
+        if len(blob_ids) >= self.pool_threshold:
+            try:
+                with ParsePool(_POOL_WORKERS) as pool:
+                    for result in pool.map(self._read_chunks(blob_ids)):
+                        self._check_open()
+                        done.update(blob for blob, _ in result)
+                        self.parsed_count += len(result)
+                        yield dict(result)
+                return
+            except (EOFError, OSError):  # a worker failed to start or died: parse here
+                pass
+        remaining = [blob for blob in blob_ids if blob not in done]
+        for chunk in self._read_chunks(remaining):
+            self._check_open()
+            self.parsed_count += len(chunk)
+            yield dict(extract_many(chunk))
+
+    def _read_chunks(self, blob_ids: list[str]) -> Iterator[list[tuple[str, bytes]]]:
+        for start in range(0, len(blob_ids), _CHUNK):
+            yield list(self.repo.read_blobs(blob_ids[start : start + _CHUNK]).items())
+
+    def _check_open(self) -> None:
+        if self._closing.is_set():
+            raise _Closed
+
+    def _remember(self, facts: Mapping[str, FileFacts]) -> None:
+        with self._lock:
+            self._facts.update(facts)
+            while len(self._facts) > _FACTS_KEPT:
+                del self._facts[next(iter(self._facts))]
+
+    # -- declarations and overlay ------------------------------------------------------
+    def _declarations(
+        self, readable: Mapping[str, str], contents: Mapping[str, bytes]
+    ) -> tuple[tuple[Dependency, ...], dict[str, str]]:
+        """Dependencies from manifests at any depth, and root ``.env.example`` keys.
+        ``contents`` holds work-tree bytes of overlaid blobs, which git does not have."""
+        wanted = {p: b for p, b in readable.items() if _is_declaration(p)}
+        with self._lock:
+            known = {p: self._declared[p, b] for p, b in wanted.items() if (p, b) in self._declared}
+        missing = [b for p, b in wanted.items() if p not in known and b not in contents]
+        data = {**self.repo.read_blobs(missing), **contents} if missing else contents
+        for path, blob in wanted.items():
+            if path not in known:
+                raw = data.get(blob, b"")
+                if path in ENV_EXAMPLE_NAMES:
+                    known[path] = ((), tuple(parse_env_example(raw)))
+                else:
+                    known[path] = (tuple(parse_manifest(raw, path)), ())
+                with self._lock:
+                    self._declared[(path, blob)] = known[path]
+        dependencies = tuple(dep for path in sorted(known) for dep in known[path][0])
+        env_example: dict[str, str] = {}
+        for name in ENV_EXAMPLE_NAMES:  # .env.example first: it wins a key declared twice
+            for key in known.get(name, ((), ()))[1]:
+                env_example.setdefault(key, name)
+        return dependencies, env_example
+
+    def _with_overlay(self, base: Fingerprint) -> Fingerprint:
+        """``base`` with uncommitted edits laid over it (``base`` itself when clean)."""
+        overlay = self.repo.overlay(sha256=len(base.commit) == 64)
+        if not overlay.key:
+            return base
+        key = (base.commit, overlay.key)
+        with self._lock:
+            if key in self._overlaid:
+                self._overlaid.move_to_end(key)
+                return self._overlaid[key]
+        blobs, python = dict(base.blobs), dict(base.python)
+        contents: dict[str, bytes] = {}
+        symlinks: set[str] = set()
+        for entry in overlay.entries:
+            blobs.pop(entry.path, None)
+            python.pop(entry.path, None)
+            if entry.blob_id is None:
+                continue
+            blobs[entry.path] = entry.blob_id
+            if entry.symlink:
+                symlinks.add(entry.path)
+            elif entry.path.endswith(".py"):
+                facts = _UNREADABLE
+                if entry.content is not None:
+                    contents[entry.blob_id] = entry.content
+                    facts = self._overlay_facts(entry.blob_id, entry.content)
+                python[entry.path] = resolve_relative_imports(facts, entry.path)
+            elif entry.content is not None:
+                contents[entry.blob_id] = entry.content
+        dependencies, env_example = base.dependencies, base.env_example
+        if any(_is_declaration(entry.path) for entry in overlay.entries):
+            readable = {p: b for p, b in blobs.items() if p not in symlinks}
+            dependencies, env_example = self._declarations(readable, contents)
+        fingerprint = Fingerprint(
+            base.commit, blobs, python, dependencies, env_example, overlay.key
+        )
+        with self._lock:
+            self._overlaid[key] = fingerprint
+            while len(self._overlaid) > _FINGERPRINTS_KEPT:
+                self._overlaid.popitem(last=False)
+        return fingerprint
+
+    def _overlay_facts(self, blob_id: str, content: bytes) -> FileFacts:
+        """Facts of a work-tree file, parsed in the caller's thread (overlaid files are few:
+        what the agent is editing) and kept in memory only, not in the shared cache."""
+        with self._lock:
+            facts = self._facts.get(blob_id)
+        if facts is None:
+            facts = extract_file_facts(content)
+            self._remember({blob_id: facts})
+        return facts
+
+
+_UNREADABLE = FileFacts(parsed=False)
+_EMPTY = Fingerprint("", {}, {})
+_CLOSED = "the code source is closed"
+
+
+def _is_declaration(path: str) -> bool:
+    return manifest_kind(path) is not None or path in ENV_EXAMPLE_NAMES

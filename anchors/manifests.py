@@ -1,0 +1,179 @@
+"""Declared dependencies (pyproject.toml, requirements files) and ``.env.example`` keys.
+
+Pure functions over file bytes, so the fingerprint can read them straight from git blobs.
+Malformed files yield what could be read (nothing, for broken TOML): a manifest is evidence
+about the code, and a broken one must not take the fingerprint down with it.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from collections.abc import Iterable, Mapping
+from typing import Any, Literal
+
+from anchors.facts import Dependency
+from anchors.spec import normalize_dist_name
+
+__all__ = [
+    "ENV_EXAMPLE_NAMES",
+    "ManifestKind",
+    "manifest_kind",
+    "parse_env_example",
+    "parse_manifest",
+    "parse_pyproject",
+    "parse_requirement",
+    "parse_requirements",
+]
+
+ManifestKind = Literal["pyproject", "requirements"]
+ENV_EXAMPLE_NAMES = (".env.example", ".env.sample", ".env.template")
+
+_REQUIREMENT = re.compile(
+    r"^(?P<name>[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)\s*"
+    r"(?:\[(?P<extras>[^\]]*)\])?\s*(?P<rest>.*)$"
+)
+_ENV_LINE = re.compile(r"^\s*(?:export\s+)?(?P<key>[A-Za-z_][A-Za-z0-9_]*)\s*=")
+# pip options that may follow a requirement on the same line (``pkg==1 --hash=sha256:..``).
+_INLINE_OPTION = re.compile(r"\s--?[A-Za-z].*$")
+
+
+def manifest_kind(path: str) -> ManifestKind | None:
+    """Which parser reads ``path``: ``pyproject.toml``, ``requirements*.txt`` and
+    ``requirements/*.txt`` at any depth are manifests; anything else is not."""
+    directory, _, name = path.rpartition("/")
+    if name == "pyproject.toml":
+        return "pyproject"
+    if not name.endswith(".txt"):
+        return None
+    if name.startswith("requirements") or directory.rpartition("/")[2] == "requirements":
+        return "requirements"
+    return None
+
+
+def parse_manifest(data: bytes, path: str) -> list[Dependency]:
+    """Dependencies declared by the manifest at ``path`` (empty if it is not a manifest)."""
+    kind = manifest_kind(path)
+    if kind == "pyproject":
+        return parse_pyproject(data, path)
+    if kind == "requirements":
+        return parse_requirements(data, path)
+    return []
+
+
+def parse_requirement(text: str, source: str) -> Dependency | None:
+    """One PEP 508 requirement string: name normalised, version spec kept as text.
+
+    Extras and environment markers are dropped; a direct reference (``name @ url``) declares
+    the name with an empty spec. Returns None for text that names no distribution.
+    """
+    text = text.split(";", 1)[0].strip()
+    match = _REQUIREMENT.match(text)
+    if match is None:
+        return None
+    rest = match.group("rest").strip()
+    if rest.startswith("@"):
+        spec = ""
+    elif rest.startswith("(") and rest.endswith(")"):
+        spec = rest[1:-1].strip()
+    elif rest == "" or rest[0] in "<>=!~":
+        spec = rest
+    else:
+        return None  # e.g. a URL or a path: "name" would be a fragment of it
+    return Dependency(normalize_dist_name(match.group("name")), spec, source)
+
+
+def parse_pyproject(data: bytes, path: str) -> list[Dependency]:
+    """Dependencies declared in a ``pyproject.toml``.
+
+    Reads ``[project] dependencies`` and ``optional-dependencies``, PEP 735
+    ``[dependency-groups]`` (include-group tables skipped) and Poetry's
+    ``[tool.poetry.dependencies]``, ``dev-dependencies`` and group dependencies. The
+    project's own name and Poetry's ``python`` entry are not dependencies.
+    """
+    try:
+        doc = tomllib.loads(data.decode("utf-8-sig"))
+    except (UnicodeDecodeError, tomllib.TOMLDecodeError):
+        return []
+    project = _table(doc.get("project"))
+    poetry = _table(_table(doc.get("tool")).get("poetry"))
+    own_names = {
+        normalize_dist_name(name)
+        for name in (project.get("name"), poetry.get("name"))
+        if isinstance(name, str)
+    }
+
+    strings: list[str] = list(_strings(project.get("dependencies")))
+    for group in _table(project.get("optional-dependencies")).values():
+        strings.extend(_strings(group))
+    for group in _table(doc.get("dependency-groups")).values():
+        strings.extend(_strings(group))  # include-group entries are tables: skipped
+    found = [dep for text in strings if (dep := parse_requirement(text, path)) is not None]
+
+    poetry_tables = [poetry.get("dependencies"), poetry.get("dev-dependencies")]
+    poetry_tables += [_table(g).get("dependencies") for g in _table(poetry.get("group")).values()]
+    for table in poetry_tables:
+        for name, value in _table(table).items():
+            if name.lower() == "python":
+                continue
+            found.append(Dependency(normalize_dist_name(name), _poetry_spec(value), path))
+
+    return _unique(dep for dep in found if dep.name not in own_names)
+
+
+def parse_requirements(data: bytes, path: str) -> list[Dependency]:
+    """Dependencies in a pip requirements file.
+
+    Comments, blank lines, options (``-r``, ``-e``, ``--index-url``, ...), bare URLs and
+    local paths are skipped; environment markers after ``;`` and inline ``--hash`` options
+    are dropped; backslash continuations are joined.
+    """
+    text = data.decode("utf-8-sig", errors="replace")
+    text = re.sub(r"\\\r?\n", " ", text)
+    found = []
+    for raw in text.splitlines():
+        line = re.sub(r"(^|\s)#.*$", "", raw).strip()
+        if not line or line.startswith("-"):
+            continue
+        if "://" in line.split("@", 1)[0] or line.startswith((".", "/", "~")):
+            continue  # a bare URL or path names no distribution we could check
+        line = _INLINE_OPTION.sub("", line)
+        dep = parse_requirement(line, path)
+        if dep is not None:
+            found.append(dep)
+    return _unique(found)
+
+
+def parse_env_example(data: bytes) -> list[str]:
+    """Variable names declared in a ``.env.example``-style file (``KEY=value`` lines,
+    optionally prefixed with ``export``); comments and malformed lines are skipped."""
+    names: dict[str, None] = {}
+    for line in data.decode("utf-8-sig", errors="replace").splitlines():
+        match = _ENV_LINE.match(line)
+        if match is not None:
+            names.setdefault(match.group("key"), None)
+    return list(names)
+
+
+def _table(value: Any) -> Mapping[str, Any]:
+    return value if isinstance(value, Mapping) else {}
+
+
+def _strings(value: Any) -> Iterable[str]:
+    if isinstance(value, list):
+        return (item for item in value if isinstance(item, str))
+    return ()
+
+
+def _poetry_spec(value: Any) -> str:
+    """Poetry writes ``"^1.2"`` or ``{version = "^1.2", ...}``; ``*`` means any version."""
+    if isinstance(value, Mapping):
+        value = value.get("version", "")
+    if isinstance(value, list):  # multiple-constraint form: one table per platform
+        value = next((v.get("version", "") for v in value if isinstance(v, Mapping)), "")
+    spec = value.strip() if isinstance(value, str) else ""
+    return "" if spec == "*" else spec
+
+
+def _unique(deps: Iterable[Dependency]) -> list[Dependency]:
+    return list(dict.fromkeys(deps))

@@ -1,0 +1,212 @@
+"""The ``anchormem`` command: a thin skin over the memory service.
+
+Exit codes: 0 ok, 1 failure, 2 usage or invalid input, 3 not found. Errors are one line
+on stderr. Output is JSON with ``--json`` or when stdout is not a terminal.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from server.config import Settings
+from server.render import render
+from server.runtime import Runtime, open_runtime
+from store.errors import AnchormemError, InvalidInput, NotFound
+
+__all__ = ["EXIT_FAILURE", "EXIT_NOT_FOUND", "EXIT_OK", "EXIT_USAGE", "build_parser", "main"]
+
+EXIT_OK, EXIT_FAILURE, EXIT_USAGE, EXIT_NOT_FOUND = 0, 1, 2, 3
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> Any:  # one line, exit 2
+        self.exit(EXIT_USAGE, f"anchormem: {message} (see --help)\n")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    def global_options(suppress: bool) -> _Parser:
+        # Subcommands repeat the global options with SUPPRESS defaults, so that
+        # `anchormem --db X list` and `anchormem list --db X` mean the same.
+        extra: dict[str, Any] = {"default": argparse.SUPPRESS} if suppress else {}
+        opts = _Parser(add_help=False)
+        opts.add_argument(
+            "--repo", help="the git repository (default: the one around the cwd)", **extra
+        )
+        opts.add_argument(
+            "--db", help="the store file (default: <repo>/.anchormem/memory.duckdb)", **extra
+        )
+        opts.add_argument(
+            "--json", action="store_true", help="print JSON (default when piped)", **extra
+        )
+        return opts
+
+    common = global_options(suppress=True)
+
+    parser = _Parser(
+        prog="anchormem",
+        description="Memories for coding agents, checked against the code before they are served.",
+        parents=[global_options(suppress=False)],
+    )
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    sub.required = True
+
+    def add(name: str, help_text: str) -> argparse.ArgumentParser:
+        return sub.add_parser(name, help=help_text, description=help_text, parents=[common])
+
+    p = add("remember", "store a memory, capturing its anchors into the code")
+    p.add_argument("text")
+    p.add_argument("--subject", help="the file, module or component it is about")
+    p.add_argument("--kind", default="fact", help="decision, fact, convention, ... (default fact)")
+    p.add_argument("--source", default="user", help="user, agent, code, ci or doc (default user)")
+    p.add_argument("--origin", help="who or which session says so")
+    p.add_argument(
+        "--anchor",
+        action="append",
+        default=None,
+        metavar="ANCHOR",
+        help="e.g. import:duckdb@store/db.py, !dep:redis (repeatable)",
+    )
+    p.add_argument("--derived-from", action="append", default=None, metavar="ID")
+
+    p = add("recall", "find memories, each checked against the code at HEAD")
+    p.add_argument("query")
+    p.add_argument("--limit", type=int, default=10)
+    p.add_argument("--include-refuted", action="store_true")
+
+    for name, help_text in (
+        ("retract", "mark a memory as wrong, with a receipt"),
+        ("restore", "undo a retraction, with a receipt"),
+        ("forget", "erase a memory's text for privacy, leaving a tombstone"),
+    ):
+        p = add(name, help_text)
+        p.add_argument("id")
+        p.add_argument("--reason", required=True)
+        if name == "retract":
+            p.add_argument("--evidence")
+
+    p = add("show", "one memory with its anchors and receipts")
+    p.add_argument("id")
+
+    p = add("list", "memories, newest first")
+    p.add_argument("--status", choices=["ACTIVE", "VERIFIED", "REFUTED"])
+    p.add_argument("--limit", type=int, default=50)
+
+    p = add("audit", "the audit trail of one memory, or of the store")
+    p.add_argument("id", nargs="?")
+
+    p = add("verify", "check memories against the code at HEAD now")
+    p.add_argument("id", nargs="?")
+
+    add("doctor", "check the store, its lock, its schema and the repository")
+
+    p = add("serve", "run the MCP server (stdio by default)")
+    p.add_argument("--transport", choices=["stdio", "http"], default="stdio")
+    p.add_argument("--host", default="127.0.0.1")
+    p.add_argument("--port", type=int, default=8765)
+    return parser
+
+
+def _progress_bar(enabled: bool) -> Callable[[int, int], None] | None:
+    if not enabled:
+        return None
+
+    def show(done: int, total: int) -> None:
+        width = 30
+        filled = int(width * done / total) if total else width
+        sys.stderr.write(
+            f"\rfingerprinting [{'#' * filled}{'.' * (width - filled)}] {done}/{total}"
+        )
+        if done >= total:
+            sys.stderr.write("\n")
+        sys.stderr.flush()
+
+    return show
+
+
+def _dispatch(args: argparse.Namespace, rt: Runtime) -> dict[str, Any]:
+    svc = rt.service
+    cmd = args.command
+    if cmd == "remember":
+        return svc.remember(
+            args.text,
+            subject=args.subject,
+            kind=args.kind,
+            source=args.source,
+            origin=args.origin,
+            anchors=args.anchor,
+            derived_from=args.derived_from,
+        )
+    if cmd == "recall":
+        return svc.recall(args.query, args.limit, args.include_refuted)
+    if cmd == "retract":
+        return svc.retract(args.id, args.reason, None, args.evidence)
+    if cmd == "restore":
+        return svc.restore(args.id, args.reason)
+    if cmd == "forget":
+        return svc.forget(args.id, args.reason)
+    if cmd == "show":
+        return svc.show(args.id)
+    if cmd == "list":
+        return svc.list_memories(args.status, args.limit)
+    if cmd == "audit":
+        return svc.audit(args.id)
+    if cmd == "verify":
+        return svc.verify(args.id, progress=_progress_bar(sys.stderr.isatty()))
+    raise InvalidInput(f"unknown command {cmd}")
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    as_json = args.json or not sys.stdout.isatty()
+    try:
+        settings = Settings.resolve(args.repo, args.db)
+        if args.command == "serve":
+            from server.serve import serve
+
+            return serve(settings, args.transport, args.host, args.port)
+        if args.command == "doctor":
+            from server.doctor import run_doctor
+
+            result = run_doctor(settings)
+            code = EXIT_OK if all(c["ok"] for c in result["checks"]) else EXIT_FAILURE
+        else:
+            rt = open_runtime(settings)
+            try:
+                result = _dispatch(args, rt)
+            finally:
+                rt.close()
+            code = EXIT_OK
+    except NotFound as exc:
+        print(f"anchormem: {exc}", file=sys.stderr)
+        return EXIT_NOT_FOUND
+    except InvalidInput as exc:
+        print(f"anchormem: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    except AnchormemError as exc:
+        print(f"anchormem: {exc}", file=sys.stderr)
+        return EXIT_FAILURE
+    except KeyboardInterrupt:
+        return 130
+    except Exception as exc:  # a bug: still one line, and the details on request
+        if os.environ.get("ANCHORMEM_DEBUG"):
+            raise
+        print(
+            f"anchormem: internal error ({type(exc).__name__}); set ANCHORMEM_DEBUG=1 for details",
+            file=sys.stderr,
+        )
+        return EXIT_FAILURE
+    if as_json:
+        print(json.dumps(result, indent=2, ensure_ascii=False))
+    else:
+        print(render(args.command, result))
+    return code
+
+
+if __name__ == "__main__":
+    sys.exit(main())

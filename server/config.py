@@ -1,0 +1,110 @@
+"""Settings: command-line flags over ``ANCHORMEM_*`` environment variables over defaults.
+
+ANCHORMEM_REPO            the repository (default: the one containing the cwd)
+ANCHORMEM_DB              the store file (default: <repo>/.anchormem/memory.duckdb)
+ANCHORMEM_VERIFY_BUDGET_MS  verification budget of one recall (default 50)
+ANCHORMEM_HEAD_TTL        seconds to reuse a resolved HEAD (default 0: every call)
+ANCHORMEM_LOCK_WAIT       seconds to wait for a store another process holds (default 60)
+ANCHORMEM_ACTOR           who retractions are attributed to (default "agent")
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+from store.errors import InvalidInput, RepositoryError, StoreUnavailable
+
+__all__ = ["Settings", "find_repository_root"]
+
+STORE_DIR = ".anchormem"
+STORE_FILE = "memory.duckdb"
+
+
+def find_repository_root(start: Path) -> Path | None:
+    """The nearest directory at or above ``start`` holding a ``.git`` (dir or file)."""
+    here = start.resolve()
+    for candidate in (here, *here.parents):
+        if (candidate / ".git").exists():
+            return candidate
+    return None
+
+
+def _float(env: Mapping[str, str], name: str, default: float) -> float:
+    raw = env.get(name)
+    if raw is None or raw == "":
+        return default
+    try:
+        value = float(raw)
+    except ValueError:
+        raise InvalidInput(f"{name} must be a number, not {raw[:40]!r}") from None
+    if value < 0:
+        raise InvalidInput(f"{name} must not be negative")
+    return value
+
+
+@dataclass(frozen=True)
+class Settings:
+    repo: Path | None
+    db: Path
+    verify_budget_s: float = 0.050
+    head_ttl_s: float = 0.0
+    lock_wait_s: float = 60.0
+    actor: str = "agent"
+
+    @classmethod
+    def resolve(
+        cls,
+        repo: str | None = None,
+        db: str | None = None,
+        env: Mapping[str, str] | None = None,
+        cwd: Path | None = None,
+    ) -> Settings:
+        """Work out the repository and the store; create ``<repo>/.anchormem/`` (with a
+        ``.gitignore`` of ``*``) only when the default store is used."""
+        env = os.environ if env is None else env
+        cwd = cwd or Path.cwd()
+        repo_arg = repo or env.get("ANCHORMEM_REPO") or None
+        db_arg = db or env.get("ANCHORMEM_DB") or None
+        root: Path | None
+        if repo_arg:
+            given = Path(repo_arg).expanduser()
+            if not given.is_dir():
+                raise RepositoryError(f"--repo {repo_arg!r} is not a directory")
+            root = find_repository_root(given)
+            if root is None:
+                raise RepositoryError(f"--repo {repo_arg!r} is not inside a git repository")
+        else:
+            root = find_repository_root(cwd)
+        if db_arg:
+            path = Path(db_arg).expanduser()
+            path = path if path.is_absolute() else (cwd / path)
+            if not path.parent.is_dir():
+                raise StoreUnavailable(f"the directory for --db does not exist: {path.parent}")
+            if path.is_dir():
+                raise StoreUnavailable(f"--db {db_arg!r} is a directory; name a file")
+        elif root is not None:
+            path = root / STORE_DIR / STORE_FILE
+        else:
+            raise RepositoryError(
+                "not inside a git repository: run anchormem inside one, or pass --repo or --db"
+            )
+        return cls(
+            repo=root,
+            db=path,
+            verify_budget_s=_float(env, "ANCHORMEM_VERIFY_BUDGET_MS", 50.0) / 1000.0,
+            head_ttl_s=_float(env, "ANCHORMEM_HEAD_TTL", 0.0),
+            lock_wait_s=_float(env, "ANCHORMEM_LOCK_WAIT", 60.0),
+            actor=env.get("ANCHORMEM_ACTOR") or "agent",
+        )
+
+    def prepare_store_dir(self) -> None:
+        """Create the default store folder with a ``.gitignore`` that hides it from git."""
+        if self.repo is None or self.db.parent != self.repo / STORE_DIR:
+            return
+        self.db.parent.mkdir(exist_ok=True)
+        ignore = self.db.parent / ".gitignore"
+        if not ignore.exists():
+            ignore.write_text("*\n")

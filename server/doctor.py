@@ -1,0 +1,67 @@
+"""``anchormem doctor``: is the store usable, and does a round trip work?"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+from server.config import Settings
+from store.db import Database
+from store.errors import AnchormemError
+from store.memories import MemoryService
+from store.schema import SCHEMA_VERSION
+
+__all__ = ["run_doctor"]
+
+
+def _check(name: str, ok: bool, detail: str) -> dict[str, Any]:
+    return {"name": name, "ok": ok, "detail": detail}
+
+
+def run_doctor(settings: Settings) -> dict[str, Any]:
+    """Check the repository, the store path, its lock and schema, then round-trip
+    remember / recall / retract on a scratch store beside it (removed afterwards)."""
+    checks = []
+    if settings.repo is None:
+        checks.append(_check("repository", False, "no git repository; verification is off"))
+    else:
+        checks.append(_check("repository", True, str(settings.repo)))
+    settings.prepare_store_dir()
+    writable = os.access(settings.db.parent, os.W_OK)
+    checks.append(_check("store path", writable, str(settings.db)))
+    try:
+        db = Database(settings.db, wait_limit_s=min(settings.lock_wait_s, 10.0))
+        try:
+            counts = db.count()
+        finally:
+            db.close()
+        checks.append(_check("lock", True, "acquired and released"))
+        checks.append(
+            _check("schema", True, f"version {SCHEMA_VERSION}; {sum(counts.values())} memories")
+        )
+    except AnchormemError as exc:
+        checks.append(_check("store", False, str(exc)))
+    checks.append(_round_trip(settings.db.parent / f"doctor-{os.getpid()}.duckdb"))
+    return {"checks": checks}
+
+
+def _round_trip(path: Path) -> dict[str, Any]:
+    db = None
+    try:
+        db = Database(path, wait_limit_s=5.0)
+        svc = MemoryService(db, None)
+        made = svc.remember("doctor round trip: anchormem can store this", source="agent")
+        found = svc.recall("doctor round trip", 5)
+        ok = any(m["id"] == made["id"] for m in found["memories"])
+        svc.retract(made["id"], "doctor round trip done")
+        gone = svc.recall("doctor round trip", 5)
+        ok = ok and not gone["memories"]
+        return _check("round trip", ok, "remember, recall, retract on a scratch store")
+    except AnchormemError as exc:
+        return _check("round trip", False, str(exc))
+    finally:
+        if db is not None:
+            db.close()
+        for suffix in ("", ".wal", ".lock", ".want"):
+            Path(f"{path}{suffix}").unlink(missing_ok=True)

@@ -1,0 +1,604 @@
+"""DuckDB persistence: stores and queries memories, receipts, audit rows and caches.
+
+It decides nothing (the rules are in ``store.lifecycle``); every write that changes a
+status goes through ``apply_changes``, which writes the change, its receipt and its audit
+row in one transaction.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager, suppress
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import duckdb
+
+from anchors.spec import Anchor, AnchorKind, Expect, Provenance
+from store.errors import StoreError, StoreUnavailable
+from store.lease import StoreLease
+from store.model import (
+    AuditEntry,
+    Kind,
+    Memory,
+    Receipt,
+    ReceiptAction,
+    RefutedBy,
+    Source,
+    Status,
+    StatusChange,
+    StoredAnchor,
+)
+from store.schema import migrate
+
+__all__ = ["Database", "NewMemory", "utcnow"]
+
+_MEMORY_COLUMNS = (
+    "id, text, subject, kind, scope, source, origin, created_at, commit_id, status, "
+    "refuted_by, confidence, support, contradiction, supersedes, flags, forgotten_at, "
+    "updated_at, observations"
+)
+
+
+def utcnow() -> datetime:
+    return datetime.now(UTC)
+
+
+@dataclass(frozen=True)
+class NewMemory:
+    memory: Memory
+    text_hash: str
+    search_text: str
+
+
+class Database:
+    """One DuckDB store file, shared with other processes through a ``StoreLease``."""
+
+    def __init__(self, path: Path, wait_limit_s: float = 60.0) -> None:
+        self.path = path
+        if not path.parent.is_dir():
+            raise StoreUnavailable(
+                f"the directory for the store does not exist: {path.parent.name or path.parent}"
+            )
+        self._lease = StoreLease(path, self._connect, wait_limit_s=wait_limit_s)
+        with self._lease.cursor():
+            pass  # opens the file and applies migrations, or refuses a newer store
+
+    def _connect(self) -> duckdb.DuckDBPyConnection:
+        try:
+            con = duckdb.connect(str(self.path))
+        except duckdb.Error as exc:
+            raise StoreUnavailable(f"cannot open the store {self.path.name}: {exc}") from exc
+        try:
+            migrate(con)
+        except BaseException:
+            con.close()
+            raise
+        return con
+
+    def close(self) -> None:
+        self._lease.close()
+
+    @contextmanager
+    def read(self) -> Iterator[duckdb.DuckDBPyConnection]:
+        with self._lease.cursor() as cur:
+            try:
+                yield cur
+            except duckdb.Error as exc:
+                self._on_error(exc)
+                raise StoreError(f"the store could not answer: {type(exc).__name__}") from exc
+
+    @contextmanager
+    def transaction(self) -> Iterator[duckdb.DuckDBPyConnection]:
+        with self._lease.cursor() as cur:
+            cur.execute("BEGIN TRANSACTION")
+            try:
+                yield cur
+                cur.execute("COMMIT")
+            except BaseException as exc:
+                with suppress(duckdb.Error):
+                    cur.execute("ROLLBACK")
+                if isinstance(exc, duckdb.Error):
+                    self._on_error(exc)
+                    raise StoreError(
+                        f"the store could not save the change: {type(exc).__name__}"
+                    ) from exc
+                raise
+
+    def _on_error(self, exc: duckdb.Error) -> None:
+        print(f"anchormem: store error: {exc}", file=sys.stderr)
+        if "invalidated" in str(exc).lower():
+            # DuckDB refuses every call on an invalidated database; reopen on the next.
+            self._lease.reset()
+
+    # -- memories -------------------------------------------------------------------
+    def insert_memory(self, new: NewMemory, change_detail: Mapping[str, Any]) -> None:
+        mem = new.memory
+        with self.transaction() as cur:
+            cur.execute(
+                "INSERT INTO memories (id, text, text_hash, search_text, subject, kind, scope,"
+                " source, origin, created_at, updated_at, commit_id, status, refuted_by,"
+                " confidence, support, contradiction, supersedes, flags, observations)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                [
+                    mem.id,
+                    mem.text,
+                    new.text_hash,
+                    new.search_text,
+                    mem.subject,
+                    mem.kind.value,
+                    mem.scope,
+                    mem.source.value,
+                    mem.origin,
+                    mem.created_at,
+                    mem.created_at,
+                    mem.commit,
+                    mem.status.value,
+                    mem.refuted_by.value if mem.refuted_by else None,
+                    mem.confidence,
+                    mem.support,
+                    mem.contradiction,
+                    mem.supersedes,
+                    json.dumps(mem.flags),
+                    mem.observations,
+                ],
+            )
+            for position, stored in enumerate(mem.anchors):
+                a = stored.anchor
+                cur.execute(
+                    "INSERT INTO anchors VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    [
+                        mem.id,
+                        position,
+                        a.kind.value,
+                        a.value,
+                        a.expect.value,
+                        a.scope,
+                        a.version,
+                        stored.provenance.value,
+                        json.dumps(stored.found_in),
+                        stored.content_hash,
+                    ],
+                )
+            for parent in mem.derived_from:
+                cur.execute("INSERT INTO links VALUES (?, ?, 'derived_from')", [mem.id, parent])
+            if mem.supersedes:
+                cur.execute(
+                    "INSERT INTO links VALUES (?, ?, 'supersedes')", [mem.id, mem.supersedes]
+                )
+            self._audit(
+                cur,
+                mem.id,
+                mem.created_at,
+                "remember",
+                None,
+                mem.status.value,
+                mem.origin,
+                None,
+                None,
+                mem.commit,
+                change_detail,
+            )
+
+    def memory_exists(self, memory_id: str) -> bool:
+        with self.read() as cur:
+            row = cur.execute("SELECT 1 FROM memories WHERE id = ?", [memory_id]).fetchone()
+        return row is not None
+
+    def get(self, memory_id: str) -> Memory | None:
+        return self.load([memory_id]).get(memory_id)
+
+    def load(self, ids: Sequence[str]) -> dict[str, Memory]:
+        """Memories by id, with their anchors and links, in three queries."""
+        if not ids:
+            return {}
+        with self.read() as cur:
+            rows = cur.execute(
+                f"SELECT {_MEMORY_COLUMNS} FROM memories WHERE list_contains(?, id)",
+                [list(ids)],
+            ).fetchall()
+            anchor_rows = cur.execute(
+                "SELECT memory_id, kind, value, expect, scope, version, provenance, found_in,"
+                " content_hash FROM anchors WHERE list_contains(?, memory_id)"
+                " ORDER BY memory_id, position",
+                [list(ids)],
+            ).fetchall()
+            link_rows = cur.execute(
+                "SELECT memory_id, target_id FROM links"
+                " WHERE relation = 'derived_from' AND list_contains(?, memory_id)"
+                " ORDER BY target_id",
+                [list(ids)],
+            ).fetchall()
+        anchors: dict[str, list[StoredAnchor]] = {}
+        for mid, kind, value, expect, scope, version, prov, found_in, chash in anchor_rows:
+            anchors.setdefault(mid, []).append(
+                StoredAnchor(
+                    Anchor(AnchorKind(kind), value, Expect(expect), scope, version),
+                    Provenance(prov),
+                    tuple(json.loads(found_in)),
+                    chash,
+                )
+            )
+        parents: dict[str, list[str]] = {}
+        for mid, target in link_rows:
+            parents.setdefault(mid, []).append(target)
+        return {
+            row[0]: _memory_from_row(row, anchors.get(row[0], []), parents.get(row[0], []))
+            for row in rows
+        }
+
+    def find_by_text_hash(self, text_hash: str) -> list[Memory]:
+        with self.read() as cur:
+            ids = [
+                r[0]
+                for r in cur.execute(
+                    "SELECT id FROM memories WHERE text_hash = ? ORDER BY created_at",
+                    [text_hash],
+                ).fetchall()
+            ]
+        found = self.load(ids)
+        return [found[i] for i in ids if i in found]
+
+    def search(
+        self, tokens: Sequence[str], limit: int, statuses: Sequence[Status]
+    ) -> list[tuple[str, float]]:
+        """Ids of memories whose text, subject or anchors contain the tokens, best first."""
+        if not tokens:
+            return []
+        score = " + ".join("contains(search_text, ?)::INTEGER" for _ in tokens)
+        sql = (
+            f"SELECT id, score FROM (SELECT id, confidence, created_at, ({score}) AS score"
+            " FROM memories WHERE forgotten_at IS NULL AND list_contains(?, status))"
+            " WHERE score > 0 ORDER BY score DESC, confidence DESC, created_at DESC, id"
+            " LIMIT ?"
+        )
+        params: list[Any] = [*tokens, [s.value for s in statuses], limit]
+        with self.read() as cur:
+            return [(r[0], float(r[1])) for r in cur.execute(sql, params).fetchall()]
+
+    def list_ids(
+        self, statuses: Sequence[Status], limit: int, order: str = "created_at DESC"
+    ) -> list[str]:
+        allowed = {"created_at DESC", "confidence DESC, created_at DESC"}
+        if order not in allowed:
+            raise ValueError(order)
+        with self.read() as cur:
+            rows = cur.execute(
+                "SELECT id FROM memories WHERE forgotten_at IS NULL"
+                f" AND list_contains(?, status) ORDER BY {order}, id LIMIT ?",
+                [[s.value for s in statuses], limit],
+            ).fetchall()
+        return [r[0] for r in rows]
+
+    def count(self) -> dict[str, int]:
+        with self.read() as cur:
+            rows = cur.execute(
+                "SELECT status, count(*) FROM memories WHERE forgotten_at IS NULL GROUP BY 1"
+            ).fetchall()
+        return {r[0]: int(r[1]) for r in rows}
+
+    def descendants(self, memory_id: str) -> list[str]:
+        """Every memory derived, directly or transitively, from ``memory_id``."""
+        with self.read() as cur:
+            rows = cur.execute(
+                "WITH RECURSIVE d(id) AS ("
+                " SELECT memory_id FROM links WHERE relation = 'derived_from' AND target_id = ?"
+                " UNION SELECT l.memory_id FROM links l JOIN d ON l.target_id = d.id"
+                " WHERE l.relation = 'derived_from')"
+                " SELECT DISTINCT id FROM d ORDER BY id",
+                [memory_id],
+            ).fetchall()
+        return [r[0] for r in rows if r[0] != memory_id]
+
+    # -- status changes ---------------------------------------------------------------
+    def apply_changes(self, changes: Sequence[StatusChange], at: datetime) -> None:
+        """Write status changes, their receipts and audit rows, all or nothing."""
+        if not changes:
+            return
+        with self.transaction() as cur:
+            for ch in changes:
+                row = cur.execute(
+                    "SELECT status FROM memories WHERE id = ?", [ch.memory_id]
+                ).fetchone()
+                if row is None:
+                    raise StoreError(f"memory {ch.memory_id} vanished during the change")
+                cur.execute(
+                    "UPDATE memories SET status = ?, refuted_by = ?, updated_at = ?,"
+                    " code_commit = coalesce(?, code_commit) WHERE id = ?",
+                    [
+                        ch.to_status.value,
+                        ch.refuted_by.value if ch.refuted_by else None,
+                        at,
+                        ch.commit if ch.action == "verify" else None,
+                        ch.memory_id,
+                    ],
+                )
+                if ch.receipt is not None:
+                    self._insert_receipt(cur, ch.receipt)
+                self._audit(
+                    cur,
+                    ch.memory_id,
+                    at,
+                    ch.action,
+                    row[0],
+                    ch.to_status.value,
+                    ch.actor,
+                    ch.reason,
+                    ch.receipt.id if ch.receipt else None,
+                    ch.commit,
+                    ch.detail,
+                )
+
+    def record_observation(
+        self,
+        memory_id: str,
+        at: datetime,
+        obs_id: str,
+        polarity: str,
+        kind: str,
+        source: str,
+        origin: str,
+        weight: float,
+        note: str | None,
+    ) -> None:
+        with self.transaction() as cur:
+            cur.execute(
+                "INSERT INTO observations VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                [obs_id, memory_id, at, polarity, kind, source, origin, weight, note],
+            )
+            cur.execute(
+                "UPDATE memories SET observations = observations + 1, updated_at = ? WHERE id = ?",
+                [at, memory_id],
+            )
+            self._audit(
+                cur,
+                memory_id,
+                at,
+                "observe",
+                None,
+                None,
+                origin,
+                note,
+                None,
+                None,
+                {"polarity": polarity, "kind": kind, "source": source},
+            )
+
+    def forget(self, memory_id: str, receipt: Receipt) -> None:
+        """Erase a memory's text and everything derived from it, leaving a tombstone."""
+        with self.transaction() as cur:
+            row = cur.execute("SELECT status FROM memories WHERE id = ?", [memory_id]).fetchone()
+            if row is None:
+                raise StoreError(f"memory {memory_id} vanished during the change")
+            cur.execute(
+                "UPDATE memories SET text = NULL, text_hash = NULL, search_text = NULL,"
+                " subject = NULL, scope = NULL, attribute = NULL, slot_value = NULL,"
+                " forgotten_at = ?, updated_at = ? WHERE id = ?",
+                [receipt.created_at, receipt.created_at, memory_id],
+            )
+            cur.execute("DELETE FROM anchors WHERE memory_id = ?", [memory_id])
+            cur.execute("DELETE FROM verdicts WHERE memory_id = ?", [memory_id])
+            cur.execute("UPDATE observations SET note = NULL WHERE memory_id = ?", [memory_id])
+            cur.execute(
+                "UPDATE audit SET detail = '{}' WHERE memory_id = ? AND action = 'remember'",
+                [memory_id],
+            )
+            self._insert_receipt(cur, receipt)
+            self._audit(
+                cur,
+                memory_id,
+                receipt.created_at,
+                "forget",
+                row[0],
+                row[0],
+                receipt.actor,
+                receipt.reason,
+                receipt.id,
+                None,
+                {},
+            )
+        self._compact()
+
+    def _compact(self) -> None:
+        # DuckDB leaves overwritten bytes in free blocks; only a rewrite of the file
+        # guarantees that forgotten text is gone from disk (adr/0002).
+        fresh = self.path.with_name(self.path.name + ".compact")
+        with self._lease.cursor() as cur:
+            for leftover in (fresh, Path(f"{fresh}.wal")):
+                leftover.unlink(missing_ok=True)
+            cur.execute(f"ATTACH '{_sql_path(fresh)}' AS anchormem_compact")
+            name = cur.execute("SELECT current_database()").fetchone()
+            assert name is not None
+            cur.execute(f'COPY FROM DATABASE "{name[0]}" TO anchormem_compact')
+            cur.execute("DETACH anchormem_compact")
+            self._lease.swap_file(fresh)
+
+    # -- receipts and audit -----------------------------------------------------------
+    def receipts(self, memory_id: str) -> list[Receipt]:
+        with self.read() as cur:
+            rows = cur.execute(
+                "SELECT id, memory_id, action, actor, reason, created_at, evidence, cause_id,"
+                " commit_id FROM receipts WHERE memory_id = ? ORDER BY created_at, id",
+                [memory_id],
+            ).fetchall()
+        return [
+            Receipt(r[0], r[1], ReceiptAction(r[2]), r[3], r[4], r[5], r[6], r[7], r[8])
+            for r in rows
+        ]
+
+    def audit(self, memory_id: str | None = None, limit: int = 1000) -> list[AuditEntry]:
+        where, params = ("WHERE memory_id = ?", [memory_id]) if memory_id else ("", [])
+        with self.read() as cur:
+            rows = cur.execute(
+                "SELECT seq, memory_id, happened_at, action, from_status, to_status, actor, reason,"
+                f" receipt_id, commit_id, detail FROM audit {where} ORDER BY seq LIMIT ?",
+                [*params, limit],
+            ).fetchall()
+        return [
+            AuditEntry(
+                r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7], r[8], r[9], json.loads(r[10])
+            )
+            for r in rows
+        ]
+
+    @staticmethod
+    def _insert_receipt(cur: duckdb.DuckDBPyConnection, r: Receipt) -> None:
+        cur.execute(
+            "INSERT INTO receipts VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            [
+                r.id,
+                r.memory_id,
+                r.action.value,
+                r.actor,
+                r.reason,
+                r.evidence,
+                r.cause_id,
+                r.commit,
+                r.created_at,
+            ],
+        )
+
+    @staticmethod
+    def _audit(
+        cur: duckdb.DuckDBPyConnection,
+        memory_id: str,
+        at: datetime,
+        action: str,
+        from_status: str | None,
+        to_status: str | None,
+        actor: str,
+        reason: str | None,
+        receipt_id: str | None,
+        commit: str | None,
+        detail: Mapping[str, Any],
+    ) -> None:
+        # The audit table is append-only; its sequence is taken inside the same
+        # transaction, which the lease makes the only writer.
+        cur.execute(
+            "INSERT INTO audit SELECT coalesce(max(seq), 0) + 1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?"
+            " FROM audit",
+            [
+                memory_id,
+                at,
+                action,
+                from_status,
+                to_status,
+                actor,
+                reason,
+                receipt_id,
+                commit,
+                json.dumps(dict(detail), sort_keys=True),
+            ],
+        )
+
+    # -- caches for the code side -----------------------------------------------------
+    def load_verdicts(
+        self, ids: Sequence[str], commit: str, overlay: str
+    ) -> dict[str, tuple[str, list[dict[str, Any]]]]:
+        if not ids:
+            return {}
+        with self.read() as cur:
+            rows = cur.execute(
+                "SELECT memory_id, status, checks FROM verdicts WHERE commit_id = ?"
+                " AND overlay = ? AND list_contains(?, memory_id)",
+                [commit, overlay, list(ids)],
+            ).fetchall()
+        return {r[0]: (r[1], json.loads(r[2])) for r in rows}
+
+    def save_verdicts(
+        self,
+        verdicts: Mapping[str, tuple[str, list[dict[str, Any]]]],
+        commit: str,
+        overlay: str,
+        changes: Sequence[StatusChange],
+        at: datetime,
+    ) -> None:
+        if not verdicts and not changes:
+            return
+        with self.transaction() as cur:
+            for memory_id, (status, checks) in verdicts.items():
+                cur.execute(
+                    "INSERT OR REPLACE INTO verdicts VALUES (?, ?, ?, ?, ?, ?)",
+                    [memory_id, commit, overlay, status, json.dumps(checks), at],
+                )
+        self.apply_changes(changes, at)
+
+    def load_blob_facts(self, blob_ids: Sequence[str]) -> dict[str, str]:
+        if not blob_ids:
+            return {}
+        with self.read() as cur:
+            rows = cur.execute(
+                "SELECT blob_id, facts FROM blob_facts WHERE list_contains(?, blob_id)",
+                [list(blob_ids)],
+            ).fetchall()
+        return {r[0]: r[1] for r in rows}
+
+    def save_blob_facts(self, facts: Mapping[str, str]) -> None:
+        if not facts:
+            return
+        items = list(facts.items())
+        with self.transaction() as cur:
+            # Multi-row VALUES in chunks: DuckDB's executemany is ~500x slower.
+            for start in range(0, len(items), 500):
+                chunk = items[start : start + 500]
+                placeholders = ", ".join("(?, ?)" for _ in chunk)
+                params = [v for pair in chunk for v in pair]
+                cur.execute(f"INSERT OR IGNORE INTO blob_facts VALUES {placeholders}", params)
+
+
+def _sql_path(path: Path) -> str:
+    return os.fspath(path).replace("'", "''")
+
+
+def _memory_from_row(
+    row: tuple[Any, ...], anchors: list[StoredAnchor], parents: list[str]
+) -> Memory:
+    (
+        mid,
+        text,
+        subject,
+        kind,
+        scope,
+        source,
+        origin,
+        created_at,
+        commit,
+        status,
+        refuted_by,
+        confidence,
+        support,
+        contradiction,
+        supersedes,
+        flags,
+        forgotten_at,
+        updated_at,
+        observations,
+    ) = row
+    return Memory(
+        id=mid,
+        text=text or "",
+        subject=subject,
+        kind=Kind(kind),
+        scope=scope,
+        source=Source(source),
+        origin=origin,
+        created_at=created_at,
+        commit=commit,
+        status=Status(status),
+        refuted_by=RefutedBy(refuted_by) if refuted_by else None,
+        confidence=float(confidence),
+        support=float(support),
+        contradiction=float(contradiction),
+        anchors=tuple(anchors),
+        derived_from=tuple(parents),
+        supersedes=supersedes,
+        flags=tuple(json.loads(flags)),
+        forgotten_at=forgotten_at,
+        updated_at=updated_at,
+        observations=int(observations),
+    )

@@ -1,0 +1,489 @@
+"""The memory service: remember, recall, retract, restore, forget, verify.
+
+It joins the store (``store.db``), the lifecycle rules (``store.lifecycle``) and the code
+side (``anchors``): anchors are captured when a memory is written and checked against the
+fingerprint of HEAD whenever it is read.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from contextlib import suppress
+from dataclasses import dataclass
+from typing import Any
+
+from anchors.extract import infer_anchors
+from anchors.facts import Fingerprint
+from anchors.fingerprint import CodeSource, FingerprintUnavailable
+from anchors.spec import Anchor, AnchorSyntaxError, Provenance, parse_anchor
+from anchors.subject import apply_scope, resolve_subject
+from anchors.verify import AnchorCheck, capture, check_anchor, memory_status
+from store.db import Database, NewMemory, utcnow
+from store.errors import InvalidInput, NotFound
+from store.ids import new_id
+from store.lifecycle import (
+    clean_reason,
+    clean_subject,
+    clean_text,
+    code_verdict_change,
+    is_retracted,
+    restore_changes,
+    retraction_changes,
+    text_hash,
+)
+from store.limits import (
+    MAX_ANCHORS,
+    MAX_ORIGIN_CHARS,
+    MAX_QUERY_CHARS,
+    MAX_QUERY_TOKENS,
+    MAX_RECALL_LIMIT,
+)
+from store.model import (
+    Kind,
+    Memory,
+    Receipt,
+    ReceiptAction,
+    RefutedBy,
+    Source,
+    Status,
+    StatusChange,
+    StoredAnchor,
+)
+from store.search import query_tokens, search_text
+from store.views import audit_view, memory_view, receipt_view
+
+__all__ = ["MemoryService", "ServiceSettings"]
+
+Progress = Callable[[int, int], None]
+
+
+@dataclass(frozen=True)
+class ServiceSettings:
+    verify_budget_s: float = 0.050
+    capture_wait_s: float = 30.0
+    actor: str = "agent"
+
+
+@dataclass
+class _Verification:
+    commit: str | None
+    overlay: str
+    label: str  # what the view reports when no verdict: unchecked / cannot_verify: ...
+    checks: dict[str, tuple[str, list[dict[str, Any]]]]
+
+
+class MemoryService:
+    """Behaviour of anchormem; the MCP tools and the CLI are thin skins over it."""
+
+    def __init__(
+        self, db: Database, code: CodeSource | None, settings: ServiceSettings | None = None
+    ) -> None:
+        self.db = db
+        self.code = code
+        self.settings = settings or ServiceSettings()
+
+    # -- remember -------------------------------------------------------------------
+    def remember(
+        self,
+        text: object,
+        *,
+        subject: object = None,
+        kind: object = "fact",
+        scope: object = None,
+        source: object = "agent",
+        origin: object = None,
+        anchors: Sequence[object] | None = None,
+        derived_from: Sequence[object] | None = None,
+    ) -> dict[str, Any]:
+        """Store a memory with its anchors; an exact duplicate of a live memory returns it,
+        and a claim that was retracted returns the retraction receipt instead."""
+        clean = clean_text(text, "text")
+        subj = clean_subject(subject)
+        the_kind = _enum(Kind, kind, "kind")
+        the_source = _enum(Source, source, "source")
+        the_scope = clean_subject(scope)
+        the_origin = clean_text(origin, "origin", MAX_ORIGIN_CHARS) if origin else the_source.value
+        explicit = _parse_anchors(anchors)
+        parents = self._existing_ids(derived_from or [])
+
+        now = utcnow()
+        digest = text_hash(clean)
+        for previous in self.db.find_by_text_hash(digest):
+            if is_retracted(previous):
+                receipt = self._latest_receipt(previous.id, ReceiptAction.RETRACT)
+                view = memory_view(previous, receipt=receipt)
+                return {**view, "outcome": "previously_retracted", "captured": [], "dropped": []}
+            if previous.forgotten_at is None:
+                self.db.record_observation(
+                    previous.id,
+                    now,
+                    new_id("o"),
+                    "confirms",
+                    "restatement",
+                    the_source.value,
+                    the_origin,
+                    1.0,
+                    None,
+                )
+                view = self._views([previous.id], verify=True)[0]
+                return {**view, "outcome": "duplicate", "captured": [], "dropped": []}
+
+        fp, commit, why_not = self._fingerprint_for_write()
+        dropped: list[dict[str, str]] = []
+        stored: list[StoredAnchor] = []
+        memory_scope = None
+        if fp is not None:
+            memory_scope = resolve_subject(subj, clean, fp)
+            if explicit:
+                scoped = apply_scope(tuple(explicit), memory_scope, fp)
+                stored = [_capture(a, Provenance.EXPLICIT, fp) for a in scoped]
+            else:
+                inference = infer_anchors(clean, fp, subj)
+                stored = [_capture(a, Provenance.INFERRED, fp) for a in inference.anchors]
+                dropped = [
+                    {"candidate": d.candidate, "reason": str(d.reason), "detail": d.detail}
+                    for d in inference.dropped
+                ]
+        else:
+            stored = [StoredAnchor(a, Provenance.EXPLICIT) for a in explicit]
+            if not explicit:
+                dropped = [{"candidate": "", "reason": "cannot_verify", "detail": why_not}]
+        stored = stored[:MAX_ANCHORS]
+
+        memory = Memory(
+            id=new_id("m"),
+            text=clean,
+            subject=subj,
+            kind=the_kind,
+            scope=the_scope or memory_scope,
+            source=the_source,
+            origin=the_origin,
+            created_at=now,
+            commit=commit,
+            status=Status.ACTIVE,
+            anchors=tuple(stored),
+            derived_from=tuple(parents),
+        )
+        self.db.insert_memory(
+            NewMemory(memory, digest, search_text(clean, subj, [s.anchor for s in stored])),
+            {"anchors": [s.anchor.render() for s in stored]},
+        )
+        view = self._views([memory.id], verify=True, wait_s=0 if fp is None else None)[0]
+        return {
+            **view,
+            "outcome": "stored",
+            "captured": [
+                {
+                    "anchor": s.anchor.render(),
+                    "provenance": s.provenance.value,
+                    "found_in": list(s.found_in),
+                }
+                for s in stored
+            ],
+            "dropped": dropped,
+        }
+
+    # -- recall ---------------------------------------------------------------------
+    def recall(
+        self, query: object, limit: object = 10, include_refuted: bool = False
+    ) -> dict[str, Any]:
+        """Memories relevant to ``query``, best first, each checked against the code at
+        HEAD; REFUTED ones are left out unless ``include_refuted``."""
+        q = clean_text(query, "query", MAX_QUERY_CHARS)
+        n = _limit(limit)
+        tokens = query_tokens(q)[:MAX_QUERY_TOKENS]
+        statuses = [Status.ACTIVE, Status.VERIFIED, Status.REFUTED]
+        hits = self.db.search(tokens, n * 3 + 5, statuses)
+        views = self._views([h[0] for h in hits], verify=True)
+        if not include_refuted:
+            views = [v for v in views if v["status"] != Status.REFUTED.value]
+        head = self._head_commit()
+        return {"query": q, "checked_commit": head, "memories": views[:n]}
+
+    # -- lifecycle --------------------------------------------------------------------
+    def retract(
+        self, memory_id: object, reason: object, actor: object = None, evidence: object = None
+    ) -> dict[str, Any]:
+        mem = self._get_live(memory_id)
+        why = clean_reason(reason)
+        who = clean_text(actor, "actor", MAX_ORIGIN_CHARS) if actor else self.settings.actor
+        proof = clean_text(evidence, "evidence", required=False) if evidence else None
+        if is_retracted(mem):
+            receipt = self._latest_receipt(mem.id, ReceiptAction.RETRACT)
+            return {
+                "id": mem.id,
+                "status": mem.status.value,
+                "receipt": _rv(receipt),
+                "cascaded": [],
+                "outcome": "already_retracted",
+            }
+        children = list(self.db.load(self.db.descendants(mem.id)).values())
+        changes = retraction_changes(mem, children, who, why, proof, utcnow(), self._head_commit())
+        self.db.apply_changes(changes, utcnow())
+        own = changes[0].receipt
+        return {
+            "id": mem.id,
+            "status": Status.REFUTED.value,
+            "receipt": _rv(own),
+            "cascaded": [{"id": ch.memory_id, "receipt": _rv(ch.receipt)} for ch in changes[1:]],
+            "outcome": "retracted",
+        }
+
+    def restore(self, memory_id: object, reason: object, actor: object = None) -> dict[str, Any]:
+        mem = self._get_live(memory_id)
+        why = clean_reason(reason)
+        who = clean_text(actor, "actor", MAX_ORIGIN_CHARS) if actor else self.settings.actor
+        caused = [
+            r.memory_id
+            for child in self.db.descendants(mem.id)
+            for r in self.db.receipts(child)
+            if r.action is ReceiptAction.RETRACT and r.cause_id == mem.id
+        ]
+        with_it = list(self.db.load(sorted(set(caused))).values())
+        changes = restore_changes(mem, with_it, who, why, utcnow())
+        self.db.apply_changes(changes, utcnow())
+        view = self._views([mem.id], verify=True)[0]
+        return {
+            **view,
+            "receipt": _rv(changes[0].receipt),
+            "restored": [ch.memory_id for ch in changes],
+        }
+
+    def forget(self, memory_id: object, reason: object, actor: object = None) -> dict[str, Any]:
+        mem = self._get(memory_id)
+        if mem.forgotten_at is not None:
+            raise InvalidInput(f"memory {mem.id} was already forgotten")
+        why = clean_reason(reason)
+        who = clean_text(actor, "actor", MAX_ORIGIN_CHARS) if actor else self.settings.actor
+        receipt = Receipt(new_id("r"), mem.id, ReceiptAction.FORGET, who, why, utcnow())
+        self.db.forget(mem.id, receipt)
+        return {"id": mem.id, "forgotten": True, "receipt": receipt_view(receipt)}
+
+    # -- reading ------------------------------------------------------------------------
+    def show(self, memory_id: object) -> dict[str, Any]:
+        mem = self._get(memory_id)
+        view = self._views([mem.id], verify=True)[0]
+        view["receipts"] = [receipt_view(r) for r in self.db.receipts(mem.id)]
+        return view
+
+    def list_memories(self, status: object = None, limit: object = 50) -> dict[str, Any]:
+        statuses = list(Status) if status in (None, "") else [_enum(Status, status, "status")]
+        ids = self.db.list_ids(statuses, _limit(limit, 10_000))
+        return {"memories": self._views(ids, verify=False)}
+
+    def audit(self, memory_id: object = None, limit: int = 1000) -> dict[str, Any]:
+        if memory_id is not None:
+            self._get(memory_id)
+        mid = str(memory_id) if memory_id is not None else None
+        return {"entries": [audit_view(e) for e in self.db.audit(mid, limit)]}
+
+    def verify(self, memory_id: object = None, progress: Progress | None = None) -> dict[str, Any]:
+        """Check memories against the code at HEAD now, waiting for the fingerprint."""
+        if memory_id is not None:
+            ids = [self._get(memory_id).id]
+        else:
+            ids = self.db.list_ids(list(Status), 100_000)
+        if self.code is not None:
+            with suppress(FingerprintUnavailable):  # reported per memory below
+                self.code.fingerprint(progress=progress)
+        views = self._views(ids, verify=True, wait_s=self.settings.capture_wait_s, budget_s=None)
+        return {"checked_commit": self._head_commit(), "memories": views}
+
+    def digest(self, limit: int = 20) -> dict[str, Any]:
+        ids = self.db.list_ids(
+            [Status.VERIFIED, Status.ACTIVE], limit * 2, order="confidence DESC, created_at DESC"
+        )
+        views = [v for v in self._views(ids, verify=True) if v["status"] != "REFUTED"]
+        return {"checked_commit": self._head_commit(), "memories": views[:limit]}
+
+    # -- verification core ----------------------------------------------------------------
+    def _views(
+        self,
+        ids: Sequence[str],
+        verify: bool,
+        wait_s: float | None = None,
+        budget_s: float | None = -1.0,
+    ) -> list[dict[str, Any]]:
+        """Views of ``ids`` in order; with ``verify`` each is checked against HEAD within
+        the verification budget, and status changes are written with their audit rows."""
+        memories = self.db.load(ids)
+        ordered = [memories[i] for i in ids if i in memories]
+        result = _Verification(None, "", "unchecked", {})
+        if verify and ordered:
+            budget = self.settings.verify_budget_s if budget_s == -1.0 else budget_s
+            result = self._verify(ordered, budget, wait_s)
+            memories = self.db.load(ids) if result.checks else memories
+            ordered = [memories[i] for i in ids if i in memories]
+        views = []
+        for mem in ordered:
+            receipt = None
+            if mem.status is Status.REFUTED:
+                action = (
+                    ReceiptAction.RETRACT
+                    if mem.refuted_by is RefutedBy.RETRACTION
+                    else ReceiptAction.REFUTE_BY_CODE
+                )
+                receipt = self._latest_receipt(mem.id, action)
+            verdict = result.checks.get(mem.id)
+            if is_retracted(mem):
+                label = "retracted"
+            elif verdict is not None:
+                label = _label(verdict[0], verdict[1])
+            else:
+                label = result.label
+            views.append(
+                memory_view(mem, verdict[1] if verdict else None, result.commit, label, receipt)
+            )
+        return views
+
+    def _verify(
+        self, memories: Sequence[Memory], budget_s: float | None, wait_s: float | None
+    ) -> _Verification:
+        start = time.monotonic()
+        if self.code is None:
+            return _Verification(None, "", "cannot_verify: no git repository", {})
+        head = self.code.head()
+        if head.commit is None:
+            return _Verification(None, "", f"cannot_verify: {head.status.value}", {})
+        timeout = wait_s if wait_s is not None else (budget_s or 0.0)
+        fp = self.code.fingerprint_within(timeout)
+        if fp is None:
+            return _Verification(head.commit, "", "unchecked", {})
+        deadline = None if budget_s is None else start + max(budget_s, 0.0)
+        commit, overlay = fp.commit, fp.overlay
+        checkable = [m for m in memories if not is_retracted(m) and m.forgotten_at is None]
+        cached = self.db.load_verdicts([m.id for m in checkable], commit, overlay)
+        fresh: dict[str, tuple[str, list[dict[str, Any]]]] = {}
+        changes: list[StatusChange] = []
+        now = utcnow()
+        for mem in checkable:
+            if mem.id in cached:
+                verdict = cached[mem.id]
+            else:
+                if deadline is not None and time.monotonic() > deadline:
+                    continue
+                checks = [check_anchor(s.anchor, _captured(s), fp) for s in mem.anchors]
+                verdict = (memory_status(checks), [_check_dict(c) for c in checks])
+                fresh[mem.id] = verdict
+            status = Status(verdict[0])
+            broken = [c for c in verdict[1] if c["verdict"] == "broken"]
+            change = code_verdict_change(mem, status, commit, broken, now)
+            if change is not None:
+                changes.append(change)
+        self.db.save_verdicts(fresh, commit, overlay, changes, now)
+        return _Verification(commit, overlay, "unchecked", {**cached, **fresh})
+
+    def _fingerprint_for_write(self) -> tuple[Fingerprint | None, str | None, str]:
+        if self.code is None:
+            return None, None, "no git repository"
+        head = self.code.head()
+        if head.commit is None:
+            return None, None, f"repository cannot be verified: {head.status.value}"
+        fp = self.code.fingerprint_within(self.settings.capture_wait_s)
+        if fp is None:
+            return None, head.commit, "the code fingerprint is still being built"
+        return fp, fp.commit, ""
+
+    # -- helpers ---------------------------------------------------------------------------
+    def _head_commit(self) -> str | None:
+        if self.code is None:
+            return None
+        return self.code.head().commit
+
+    def _get(self, memory_id: object) -> Memory:
+        if not isinstance(memory_id, str) or not memory_id.strip():
+            raise InvalidInput("a memory id is required")
+        mem = self.db.get(memory_id.strip())
+        if mem is None:
+            raise NotFound(f"no memory with id {memory_id.strip()[:40]!r}")
+        return mem
+
+    def _get_live(self, memory_id: object) -> Memory:
+        mem = self._get(memory_id)
+        if mem.forgotten_at is not None:
+            raise NotFound(f"memory {mem.id} was forgotten")
+        return mem
+
+    def _existing_ids(self, ids: Sequence[object]) -> list[str]:
+        found = []
+        for raw in ids:
+            found.append(self._get_live(raw).id)
+        return sorted(set(found))
+
+    def _latest_receipt(self, memory_id: str, action: ReceiptAction) -> Receipt | None:
+        matching = [r for r in self.db.receipts(memory_id) if r.action is action]
+        return matching[-1] if matching else None
+
+
+def _rv(receipt: Receipt | None) -> dict[str, Any] | None:
+    return receipt_view(receipt) if receipt else None
+
+
+def _enum(cls: Any, value: object, what: str) -> Any:
+    try:
+        return cls(str(value).strip().lower() if cls is not Status else str(value).upper())
+    except ValueError:
+        allowed = ", ".join(m.value for m in cls)
+        raise InvalidInput(
+            f"unknown {what} {str(value)[:40]!r}; expected one of: {allowed}"
+        ) from None
+
+
+def _limit(value: object, ceiling: int = MAX_RECALL_LIMIT) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise InvalidInput("limit must be a whole number")
+    if not 1 <= value <= ceiling:
+        raise InvalidInput(f"limit must be between 1 and {ceiling}")
+    return value
+
+
+def _parse_anchors(raw: Sequence[object] | None) -> list[Anchor]:
+    if raw is None:
+        return []
+    if isinstance(raw, str) or not isinstance(raw, Sequence):
+        raise InvalidInput("anchors must be a list of anchor strings")
+    if len(raw) > MAX_ANCHORS:
+        raise InvalidInput(f"at most {MAX_ANCHORS} anchors per memory")
+    parsed = []
+    for item in raw:
+        if not isinstance(item, str):
+            raise InvalidInput("each anchor must be a string like 'import:duckdb'")
+        try:
+            parsed.append(parse_anchor(item))
+        except AnchorSyntaxError as exc:
+            raise InvalidInput(f"anchor rejected: {exc}") from None
+    return list(dict.fromkeys(parsed))
+
+
+def _capture(anchor: Anchor, provenance: Provenance, fp: Fingerprint) -> StoredAnchor:
+    cap = capture(anchor, fp)
+    return StoredAnchor(anchor, provenance, tuple(cap.found_in), cap.content_hash)
+
+
+def _captured(stored: StoredAnchor) -> Any:
+    from anchors.verify import Capture
+
+    return Capture(found_in=stored.found_in, content_hash=stored.content_hash)
+
+
+def _check_dict(check: AnchorCheck) -> dict[str, Any]:
+    return {
+        "anchor": check.anchor.render(),
+        "expect": check.anchor.expect.value,
+        "verdict": check.verdict.value,
+        "found_in": list(check.found_in),
+        "detail": check.detail,
+    }
+
+
+def _label(status: str, checks: Sequence[dict[str, Any]]) -> str:
+    if status == Status.VERIFIED.value:
+        return "verified"
+    if status == Status.REFUTED.value:
+        return "refuted_by_code"
+    if any(c["verdict"] == "drifted" for c in checks):
+        return "drifted"
+    if not checks:
+        return "inconclusive: no checkable anchor"
+    return "inconclusive"

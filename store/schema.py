@@ -1,0 +1,146 @@
+"""The store's schema, versioned; forward migrations run when a store is opened.
+
+Migrations are append-only: migration N takes a store from version N-1 to N. A store whose
+version is higher than ``SCHEMA_VERSION`` was written by a newer anchormem and is refused
+before anything is written to it.
+"""
+
+from __future__ import annotations
+
+import duckdb
+
+from store.errors import SchemaTooNew
+
+__all__ = ["SCHEMA_VERSION", "migrate", "read_version"]
+
+_V1 = """
+CREATE TABLE IF NOT EXISTS meta (key VARCHAR PRIMARY KEY, value VARCHAR NOT NULL);
+CREATE TABLE memories (
+    id VARCHAR PRIMARY KEY,
+    text VARCHAR,
+    text_hash VARCHAR,
+    search_text VARCHAR,
+    subject VARCHAR,
+    kind VARCHAR NOT NULL,
+    scope VARCHAR,
+    source VARCHAR NOT NULL,
+    origin VARCHAR NOT NULL,
+    created_at TIMESTAMPTZ NOT NULL,
+    updated_at TIMESTAMPTZ NOT NULL,
+    commit_id VARCHAR,
+    status VARCHAR NOT NULL,
+    refuted_by VARCHAR,
+    confidence DOUBLE NOT NULL DEFAULT 5.0,
+    support DOUBLE NOT NULL DEFAULT 0.0,
+    contradiction DOUBLE NOT NULL DEFAULT 0.0,
+    evidence_at TIMESTAMPTZ,
+    attribute VARCHAR,
+    slot_value VARCHAR,
+    supersedes VARCHAR,
+    flags VARCHAR NOT NULL DEFAULT '[]',
+    observations INTEGER NOT NULL DEFAULT 1,
+    code_commit VARCHAR,
+    forgotten_at TIMESTAMPTZ
+);
+CREATE TABLE anchors (
+    memory_id VARCHAR NOT NULL,
+    position INTEGER NOT NULL,
+    kind VARCHAR NOT NULL,
+    value VARCHAR NOT NULL,
+    expect VARCHAR NOT NULL,
+    scope VARCHAR,
+    version VARCHAR,
+    provenance VARCHAR NOT NULL,
+    found_in VARCHAR NOT NULL DEFAULT '[]',
+    content_hash VARCHAR,
+    PRIMARY KEY (memory_id, position)
+);
+CREATE TABLE links (
+    memory_id VARCHAR NOT NULL,
+    target_id VARCHAR NOT NULL,
+    relation VARCHAR NOT NULL,
+    PRIMARY KEY (memory_id, target_id, relation)
+);
+CREATE TABLE receipts (
+    id VARCHAR PRIMARY KEY,
+    memory_id VARCHAR NOT NULL,
+    action VARCHAR NOT NULL,
+    actor VARCHAR NOT NULL,
+    reason VARCHAR NOT NULL,
+    evidence VARCHAR,
+    cause_id VARCHAR,
+    commit_id VARCHAR,
+    created_at TIMESTAMPTZ NOT NULL
+);
+CREATE TABLE audit (
+    seq BIGINT PRIMARY KEY,
+    memory_id VARCHAR NOT NULL,
+    happened_at TIMESTAMPTZ NOT NULL,
+    action VARCHAR NOT NULL,
+    from_status VARCHAR,
+    to_status VARCHAR,
+    actor VARCHAR NOT NULL,
+    reason VARCHAR,
+    receipt_id VARCHAR,
+    commit_id VARCHAR,
+    detail VARCHAR NOT NULL DEFAULT '{}'
+);
+CREATE TABLE observations (
+    id VARCHAR PRIMARY KEY,
+    memory_id VARCHAR NOT NULL,
+    happened_at TIMESTAMPTZ NOT NULL,
+    polarity VARCHAR NOT NULL,
+    kind VARCHAR NOT NULL,
+    source VARCHAR NOT NULL,
+    origin VARCHAR NOT NULL,
+    weight DOUBLE NOT NULL,
+    note VARCHAR
+);
+CREATE TABLE blob_facts (blob_id VARCHAR PRIMARY KEY, facts VARCHAR NOT NULL);
+CREATE TABLE verdicts (
+    memory_id VARCHAR NOT NULL,
+    commit_id VARCHAR NOT NULL,
+    overlay VARCHAR NOT NULL,
+    status VARCHAR NOT NULL,
+    checks VARCHAR NOT NULL,
+    checked_at TIMESTAMPTZ NOT NULL,
+    PRIMARY KEY (memory_id, commit_id, overlay)
+);
+"""
+
+# Index i holds the DDL that takes the store from version i to i + 1.
+_MIGRATIONS: tuple[str, ...] = (_V1,)
+SCHEMA_VERSION = len(_MIGRATIONS)
+
+
+def read_version(cur: duckdb.DuckDBPyConnection) -> int:
+    """The schema version recorded in the store, 0 for an empty file."""
+    tables = {row[0] for row in cur.execute("SELECT table_name FROM duckdb_tables()").fetchall()}
+    if "meta" not in tables:
+        return 0
+    row = cur.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()
+    return int(row[0]) if row else 0
+
+
+def migrate(cur: duckdb.DuckDBPyConnection) -> int:
+    """Bring the store up to ``SCHEMA_VERSION``; refuse (untouched) a newer store."""
+    version = read_version(cur)
+    if version > SCHEMA_VERSION:
+        raise SchemaTooNew(
+            f"this store has schema version {version}, but this anchormem understands up "
+            f"to {SCHEMA_VERSION}; upgrade anchormem (the store was not modified)"
+        )
+    if version == SCHEMA_VERSION:
+        return version
+    cur.execute("BEGIN TRANSACTION")
+    try:
+        for ddl in _MIGRATIONS[version:]:
+            cur.execute(ddl)
+        cur.execute(
+            "INSERT OR REPLACE INTO meta VALUES ('schema_version', ?)", [str(SCHEMA_VERSION)]
+        )
+        cur.execute("COMMIT")
+    except BaseException:
+        cur.execute("ROLLBACK")
+        raise
+    return SCHEMA_VERSION

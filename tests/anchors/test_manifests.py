@@ -1,0 +1,119 @@
+"""Declared dependencies from pyproject.toml and requirements files; .env.example keys."""
+
+from __future__ import annotations
+
+import pytest
+
+from anchors.facts import Dependency
+from anchors.manifests import (
+    manifest_kind,
+    parse_env_example,
+    parse_manifest,
+    parse_pyproject,
+    parse_requirements,
+)
+
+
+def pairs(deps: list[Dependency]) -> list[tuple[str, str]]:
+    return [(d.name, d.spec) for d in deps]
+
+
+def test_pyproject_project_optional_and_dependency_group_entries_are_declared():
+    data = b"""
+[project]
+name = "My_Shop"
+dependencies = ["DuckDB>=1.1", "mcp==2.3.0", "tree_sitter[core] >= 0.23 ; python_version >= '3.11'"]
+
+[project.optional-dependencies]
+dev = ["pytest>=8", "my-shop[extra]"]
+
+[dependency-groups]
+lint = ["ruff", {include-group = "typing"}]
+typing = ["mypy (>=1.11)"]
+"""
+    deps = parse_pyproject(data, "pyproject.toml")
+    assert pairs(deps) == [
+        ("duckdb", ">=1.1"),
+        ("mcp", "==2.3.0"),
+        ("tree-sitter", ">= 0.23"),
+        ("pytest", ">=8"),
+        ("ruff", ""),
+        ("mypy", ">=1.11"),
+    ]
+    assert {d.source for d in deps} == {"pyproject.toml"}
+
+
+def test_poetry_dependencies_and_groups_are_declared_but_python_is_not():
+    data = b"""
+[tool.poetry]
+name = "shop"
+[tool.poetry.dependencies]
+python = "^3.11"
+Django = "^5.0"
+requests = {version = "*", extras = ["socks"]}
+local = {path = "../local"}
+[tool.poetry.group.dev.dependencies]
+pytest = "^8"
+"""
+    assert pairs(parse_pyproject(data, "pyproject.toml")) == [
+        ("django", "^5.0"),
+        ("requests", ""),
+        ("local", ""),
+        ("pytest", "^8"),
+    ]
+
+
+def test_a_pyproject_that_is_not_toml_declares_nothing():
+    assert parse_pyproject(b"[project\ndependencies = [", "pyproject.toml") == []
+    assert parse_pyproject(b"\xff\xfe", "pyproject.toml") == []
+
+
+def test_requirements_skip_comments_options_urls_and_markers():
+    data = b"""# pinned
+Flask==3.0.0  # web
+-r base.txt
+-e ./local
+--index-url https://example.com/simple
+https://example.com/pkg.whl
+git+https://github.com/x/y.git@v1#egg=y
+./vendor/thing
+requests[socks]>=2.31 ; python_version >= "3.8"
+uvicorn==0.30 \\
+    --hash=sha256:abc
+my_pkg @ https://example.com/my_pkg.tar.gz
+
+"""
+    assert pairs(parse_requirements(data, "requirements.txt")) == [
+        ("flask", "==3.0.0"),
+        ("requests", ">=2.31"),
+        ("uvicorn", "==0.30"),
+        ("my-pkg", ""),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("path", "kind"),
+    [
+        ("pyproject.toml", "pyproject"),
+        ("services/api/pyproject.toml", "pyproject"),
+        ("requirements.txt", "requirements"),
+        ("requirements-dev.txt", "requirements"),
+        ("requirements/prod.txt", "requirements"),
+        ("api/requirements/base.txt", "requirements"),
+        ("docs/notes.txt", None),
+        ("pyproject.toml.bak", None),
+        ("setup.py", None),
+    ],
+)
+def test_manifest_paths_are_recognised_at_any_depth(path, kind):
+    assert manifest_kind(path) == kind
+
+
+def test_parse_manifest_dispatches_on_the_path():
+    assert pairs(parse_manifest(b"httpx\n", "requirements/base.txt")) == [("httpx", "")]
+    assert parse_manifest(b"httpx\n", "README.txt") == []
+
+
+def test_env_example_keys_are_read_and_comments_skipped():
+    data = b"# settings\nDATABASE_URL=postgres://x\nexport API_KEY=\n  DEBUG = 1\n# OLD=1\nbad\n"
+    assert parse_env_example(data) == ["DATABASE_URL", "API_KEY", "DEBUG"]

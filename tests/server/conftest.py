@@ -1,0 +1,50 @@
+"""A small project under git, and settings pointing anchormem at it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from server.config import Settings
+from tests.conftest import GitRepo
+
+PROJECT = {
+    "pyproject.toml": (
+        '[project]\nname = "shop"\nversion = "1.0"\ndependencies = ["duckdb>=1.0", "httpx"]\n'
+    ),
+    "store/__init__.py": "",
+    "store/db.py": (
+        "import duckdb\n\n\nclass Store:\n    def open(self, path):\n"
+        "        return duckdb.connect(path)\n"
+    ),
+    "billing/__init__.py": "",
+    "billing/client.py": (
+        "import httpx\n\n\ndef charge(amount):\n    return httpx.post('/c', json=amount)\n"
+    ),
+    "auth/__init__.py": "",
+    "auth/jwt.py": (
+        "import os\n\n\ndef verify(token):\n    return token == os.environ['JWT_SECRET']\n"
+    ),
+    ".env.example": "DATABASE_URL=duckdb:///data.db\n",
+}
+
+
+@pytest.fixture
+def project(git_repo: GitRepo) -> GitRepo:
+    git_repo.commit(PROJECT, "initial project")
+    return git_repo
+
+
+@pytest.fixture
+def settings(project: GitRepo) -> Settings:
+    return Settings.resolve(repo=str(project.root), env={})
+
+
+@pytest.fixture
+def anyio_backend() -> str:
+    return "asyncio"
+
+
+def store_dir(repo: Path) -> Path:
+    return repo / ".anchormem"

@@ -1,0 +1,121 @@
+"""The agent's view: the server driven through the MCP SDK client, in memory."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from mcp import Client
+
+from server.app import build_server
+from server.config import Settings
+
+pytestmark = pytest.mark.anyio
+
+
+async def call(client: Client, tool: str, **args: Any) -> dict[str, Any]:
+    result = await client.call_tool(tool, args)
+    assert not result.is_error, result.content
+    assert result.structured_content is not None
+    return result.structured_content
+
+
+async def test_tools_are_listed_with_annotations_and_output_schemas(settings: Settings):
+    async with Client(build_server(settings)) as client:
+        tools = {t.name: t for t in (await client.list_tools()).tools}
+    assert {"remember", "recall", "retract", "verify"} <= set(tools)
+    assert tools["recall"].annotations and tools["recall"].annotations.read_only_hint is True
+    assert tools["retract"].annotations and tools["retract"].annotations.destructive_hint is True
+    for name in ("remember", "recall", "retract"):
+        assert tools[name].output_schema is not None
+        assert tools[name].description
+
+
+async def test_remember_recall_retract_and_the_receipt_on_remembering_again(settings: Settings):
+    claim = "The store layer opens DuckDB in store/db.py"
+    async with Client(build_server(settings)) as client:
+        made = await call(
+            client,
+            "remember",
+            text=claim,
+            subject="store/db.py",
+            anchors=["import:duckdb@store/db.py"],
+        )
+        assert made["outcome"] == "stored"
+        assert made["status"] == "VERIFIED"
+
+        found = await call(client, "recall", query="duckdb store")
+        assert [m["id"] for m in found["memories"]] == [made["id"]]
+        first = found["memories"][0]
+        assert first["checked_commit"] == settings_head(settings)
+        assert first["anchors"][0]["verdict"] == "holds"
+        assert first["anchors"][0]["found_in"] == ["store/db.py"]
+
+        gone = await call(client, "retract", id=made["id"], reason="we moved to sqlite")
+        assert gone["status"] == "REFUTED"
+        assert gone["receipt"]["reason"] == "we moved to sqlite"
+
+        after = await call(client, "recall", query="duckdb store")
+        assert after["memories"] == []
+
+        audit = await call(client, "recall", query="duckdb store", include_refuted=True)
+        assert audit["memories"][0]["status"] == "REFUTED"
+        assert audit["memories"][0]["receipt"]["id"] == gone["receipt"]["id"]
+
+        again = await call(client, "remember", text=claim)
+        assert again["outcome"] == "previously_retracted"
+        assert again["id"] == made["id"]
+        assert again["receipt"]["id"] == gone["receipt"]["id"]
+
+
+async def test_recall_with_no_match_is_an_empty_list_not_an_error(settings: Settings):
+    async with Client(build_server(settings)) as client:
+        found = await call(client, "recall", query="kubernetes helm charts")
+    assert found["memories"] == []
+
+
+@pytest.mark.parametrize(
+    ("tool", "args"),
+    [
+        ("remember", {"text": ""}),
+        ("remember", {"text": "x" * 9000}),
+        ("remember", {"text": "ok", "anchors": ["file:/etc/passwd"]}),
+        ("remember", {"text": "ok", "kind": "gossip"}),
+        ("retract", {"id": "m00000000", "reason": "no such memory"}),
+        ("retract", {"id": "m00000000", "reason": ""}),
+        ("recall", {"query": ""}),
+    ],
+)
+async def test_bad_input_is_an_error_the_model_can_read_and_stores_nothing(
+    settings: Settings, tool: str, args: dict[str, Any]
+):
+    async with Client(build_server(settings)) as client:
+        result = await client.call_tool(tool, args)
+        assert result.is_error
+        text = " ".join(getattr(c, "text", "") for c in result.content)
+        assert "Traceback" not in text and "SELECT" not in text
+        assert str(settings.db) not in text
+        listed = await call(client, "recall", query="ok x", include_refuted=True)
+    assert listed["memories"] == []
+
+
+async def test_memory_resource_and_digest_serve_json(settings: Settings):
+    async with Client(build_server(settings)) as client:
+        made = await call(
+            client,
+            "remember",
+            text="Tokens are checked in auth/jwt.py",
+            anchors=["symbol:auth/jwt.py::verify"],
+        )
+        res = await client.read_resource(f"memory://{made['id']}")
+        digest = await client.read_resource("anchormem://digest")
+    assert made["id"] in res.contents[0].text  # type: ignore[union-attr]
+    assert made["id"] in digest.contents[0].text  # type: ignore[union-attr]
+
+
+def settings_head(settings: Settings) -> str:
+    import subprocess
+
+    return subprocess.run(
+        ["git", "rev-parse", "HEAD"], cwd=settings.repo, capture_output=True, text=True, check=True
+    ).stdout.strip()

@@ -1,0 +1,55 @@
+"""The same flow over a real stdio subprocess: `anchormem serve` started as a client would."""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from mcp import Client, StdioServerParameters
+
+from tests.conftest import GitRepo
+
+pytestmark = pytest.mark.anyio
+
+
+def server_params(repo: GitRepo) -> StdioServerParameters:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("ANCHORMEM_")}
+    # The installed console script, as a client would start it (``python -m`` would put
+    # the project's own folders, e.g. a ``store/`` package, ahead of anchormem's).
+    script = Path(sys.executable).with_name("anchormem")
+    return StdioServerParameters(command=str(script), args=["serve"], cwd=str(repo.root), env=env)
+
+
+async def call(client: Client, tool: str, **args: Any) -> dict[str, Any]:
+    result = await client.call_tool(tool, args)
+    assert not result.is_error, result.content
+    assert result.structured_content is not None
+    return result.structured_content
+
+
+async def test_the_full_flow_over_stdio_with_no_configuration(project: GitRepo):
+    async with Client(server_params(project)) as client:
+        names = {t.name for t in (await client.list_tools()).tools}
+        assert {"remember", "recall", "retract"} <= names
+        made = await call(
+            client,
+            "remember",
+            text="Billing calls the payment API with httpx",
+            subject="billing/client.py",
+        )
+        assert made["outcome"] == "stored"
+        found = await call(client, "recall", query="billing httpx")
+        assert found["memories"][0]["id"] == made["id"]
+        receipt = await call(client, "retract", id=made["id"], reason="wrong client")
+        assert (await call(client, "recall", query="billing httpx"))["memories"] == []
+        refuted = await call(client, "recall", query="billing httpx", include_refuted=True)
+        assert refuted["memories"][0]["receipt"]["id"] == receipt["receipt"]["id"]
+        again = await call(client, "remember", text="Billing calls the payment API with httpx")
+        assert again["outcome"] == "previously_retracted"
+    store = project.root / ".anchormem"
+    assert (store / "memory.duckdb").exists()
+    assert (store / ".gitignore").read_text() == "*\n"
+    assert project.git("status", "--porcelain") == ""
