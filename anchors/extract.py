@@ -36,6 +36,8 @@ from anchors.wordlists import (
     IMPORT_BEFORE,
     NEGATION_MARKERS,
     OTHER_PARTY_CUES,
+    PARTIAL_QUALIFIER,
+    POST_ANYWHERE,
     POST_REMOVAL,
     POST_UNUSED,
     REMOVAL_CUES,
@@ -108,6 +110,7 @@ class _Cand:
     pref: Pref = None
     slot: bool = False  # stands where a dependency is named ("we use |X")
     claimed: bool = False  # its clause says the scope defines it ("billing defines X")
+    joined: _Cand | None = None  # the list item before it, when a negation covers a list
 
 
 # -- scanning ----------------------------------------------------------------------------
@@ -187,6 +190,7 @@ _WEAK = [re.compile(p, _I) for p in WEAK_NEGATION_CUES]
 _MARKERS = [re.compile(p, _I) for p in NEGATION_MARKERS]
 _POST_REMOVAL = re.compile(POST_REMOVAL, _I)
 _POST_UNUSED = re.compile(POST_UNUSED, _I)
+_POST_ANYWHERE = re.compile(POST_ANYWHERE, _I)
 _SLOT = re.compile(USAGE_SLOT, _I)
 _FILL = "|".join(sorted(FILLER_WORDS))
 _GAP = re.compile(rf"[\s`'\"“”‘’]*(?:(?:{_FILL})[\s`'\"“”‘’]+)*", _I)
@@ -200,6 +204,7 @@ _DEP_BEFORE = re.compile(DEP_BEFORE, _I)
 _IMPORT_AFTER = re.compile(IMPORT_AFTER, _I)
 _IMPORT_BEFORE = re.compile(IMPORT_BEFORE, _I)
 _DEFINES = re.compile(DEFINES_CUE, _I)
+_PARTIAL = re.compile(PARTIAL_QUALIFIER, _I)
 _WINDOW = 80
 _BE_WORDS = frozenset({"is", "are", "was", "were", "be", "been", "being", "get", "gets", "got"})
 
@@ -239,24 +244,27 @@ def _post(text: str) -> _Neg | None:
 
 
 def _read_clause(low: str, start: int, end: int, cands: list[_Cand], inherited: _Mode | None,
-                 tail: _Cand | None) -> None:  # fmt: skip
+                 tail: _Cand | None, scoped: bool) -> None:  # fmt: skip
     """Set mode, strength and kind preference on the candidates of one clause."""
     clause = low[start:end]
     if inherited is None and any(p.search(clause) for p in _OTHER):
         inherited = _Mode.OTHER_PARTY
     if inherited is None and any(p.search(clause) for p in _HYPO):
         inherited = _Mode.HYPOTHETICAL
-    named = [c for c in cands if c.text.lower() not in COMMON_WORDS]
-    cuts = [start, *(i for c in named for i in (c.start, c.end)), end]
-    rest = "".join(low[a:b] for a, b in zip(cuts[::2], cuts[1::2], strict=True))
-    if tail is not None and named and _PURE_LIST.fullmatch(rest):
-        for c in cands:  # "we no longer use redis, memcached or celery": the list goes on
-            c.mode, c.neg, c.pref = inherited or tail.mode, tail.neg, tail.pref
-        return
+    # "we no longer use redis, memcached or celery": a clause that opens with more names
+    # continues the list that ended the clause before it.
+    continuing = bool(cands and tail and _PURE_LIST.fullmatch(low, start, cands[0].start))
+    if continuing:  # only names, or several joined by and/or, or narrowed ("..., x for y")
+        chain = 1
+        while chain < len(cands) and _LIST_GAP.fullmatch(low, cands[chain - 1].end,
+                                                        cands[chain].start):  # fmt: skip
+            chain += 1
+        after = low[cands[chain - 1].end : end]
+        continuing = chain > 1 or not after.strip(" `'\"") or bool(_PARTIAL.match(after.lstrip()))
     cues = _cues(low, start, end)
     claims = bool(_DEFINES.search(clause))
     replacing = any(q.replacement for q in cues) or "favo" in clause
-    previous: _Cand | None = None
+    previous: _Cand | None = tail if continuing else None
     for c in cands:
         # The words that decide how a name is read stand right next to it; a bounded
         # window keeps a long clause linear.
@@ -269,13 +277,16 @@ def _read_clause(low: str, start: int, end: int, cands: list[_Cand], inherited: 
             c.pref = "dep"
         elif _IMPORT_AFTER.match(after) or _IMPORT_BEFORE.search(window):
             c.pref = "import"
-        listed = previous is not None and bool(_LIST_GAP.fullmatch(low, previous.end, c.start))
+        listed = previous is not None and (
+            (previous is tail and c is cands[0])
+            or bool(_LIST_GAP.fullmatch(low, previous.end, c.start))
+        )
         if listed and previous is not None and c.pref is None:
             c.pref = previous.pref
         if inherited is not None:
             c.mode = inherited
-        elif listed and previous is not None and previous.mode is _Mode.ABSENT:
-            c.mode, c.neg = _Mode.ABSENT, previous.neg
+        elif listed and previous is not None and previous.mode in (_Mode.ABSENT, _Mode.UNCLEAR):
+            c.mode, c.neg, c.joined = previous.mode, previous.neg, previous
         elif target := next((q for q in cues if q.targets and q.end <= c.start
                              and _GAP.fullmatch(low, q.end, c.start)), None):  # fmt: skip
             c.mode, c.neg = _Mode.ABSENT, target.neg
@@ -291,10 +302,37 @@ def _read_clause(low: str, start: int, end: int, cands: list[_Cand], inherited: 
         if (right.mode is _Mode.ABSENT and left.mode is _Mode.PRESENT
                 and _LIST_GAP.fullmatch(low, left.end, right.start)
                 and _post(low[right.end : min(end, right.end + _WINDOW)])):  # fmt: skip
-            left.mode, left.neg = _Mode.ABSENT, right.neg
+            left.mode, left.neg, right.joined = _Mode.ABSENT, right.neg, left
+    if post_at := [m.start() for m in _POST_ANYWHERE.finditer(low, start, end)]:
+        for c in cands:  # "the legacy sqlite3 report was deleted": sqlite3 is not claimed
+            if c.mode is _Mode.PRESENT and c.end <= post_at[-1] and not _post(low[c.end : end]):
+                c.mode = _Mode.UNCLEAR
+    _narrowed(low, end, cands, scoped)
 
 
-def _read_modes(text: str, cands: list[_Cand]) -> None:
+def _narrowed(low: str, end: int, cands: list[_Cand], scoped: bool) -> None:
+    """Negations narrowed by a qualifier after them become unclear: "we don't use redis in
+    production" says nothing about the repository. With a scope, "in/from the billing
+    module" is the scope itself, not a narrowing."""
+    run: list[_Cand] = []
+    for i, c in enumerate(cands):
+        if c.mode is not _Mode.ABSENT:
+            run = []
+            continue
+        run.append(c)
+        nxt = cands[i + 1] if i + 1 < len(cands) else None
+        if nxt and nxt.mode is _Mode.ABSENT and _LIST_GAP.fullmatch(low, c.end, nxt.start):
+            continue  # the list goes on; the qualifier after its last item covers it all
+        for m in _PARTIAL.finditer(low, c.end, min(end, c.end + _WINDOW)):
+            if not (scoped and m.group("q") in ("in", "inside", "within", "from")):
+                item: _Cand | None = c
+                while item is not None:  # back through the list, across clauses
+                    item.mode, item = _Mode.UNCLEAR, item.joined
+                break
+        run = []
+
+
+def _read_modes(text: str, cands: list[_Cand], scoped: bool) -> None:
     low = _fold(text)
     for s_start, s_end, question in sentence_spans(text):
         bounds: list[tuple[int, int, bool]] = []
@@ -311,7 +349,7 @@ def _read_modes(text: str, cands: list[_Cand]) -> None:
                 carried = None
             if carried is _Mode.OTHER_PARTY and re.match(r"\s*(?:we|our|i|us)\b", low[start:end]):
                 carried = None  # "my friend's project uses redis, and we use duckdb"
-            _read_clause(low, start, end, inside, carried, tail)
+            _read_clause(low, start, end, inside, carried, tail, scoped)
             for c in inside:
                 if c.mode in (_Mode.HYPOTHETICAL, _Mode.OTHER_PARTY):
                     carried = c.mode
@@ -327,7 +365,7 @@ def _read_modes(text: str, cands: list[_Cand]) -> None:
 _MODE_DROP = {
     _Mode.HYPOTHETICAL: (DropReason.HYPOTHETICAL, "stated as a plan, question or condition"),
     _Mode.OTHER_PARTY: (DropReason.OTHER_PARTY, "about someone else's code"),
-    _Mode.UNCLEAR: (DropReason.UNCLEAR_POLARITY, "in a negated clause, but not what it negates"),
+    _Mode.UNCLEAR: (DropReason.UNCLEAR_POLARITY, "negated clause, not plainly what it negates"),
 }
 
 
@@ -390,11 +428,13 @@ def infer_anchors(text: str, fp: Fingerprint, subject: str | None = None) -> Inf
     scope = resolve_subject(subject, text, fp)
     names = CodeNames(fp, scope)
     dropped: list[DroppedCandidate] = []
-    if subject is not None and subject.strip() and resolve_name(subject, fp) is None:
-        detail = "the subject names no single file, directory or module"
-        dropped.append(DroppedCandidate(subject, DropReason.UNRESOLVED, detail))
+    if subject is not None and subject.strip():
+        named = resolve_name(subject, fp)
+        if named is None or named != scope:
+            detail = "the subject names no single Python file, directory or module"
+            dropped.append(DroppedCandidate(subject, DropReason.UNRESOLVED, detail))
     cands = _scan(text)
-    _read_modes(text, cands)
+    _read_modes(text, cands, scope is not None)
     kept: list[tuple[Anchor, str]] = []
     for c in cands:
         # Prose is full of words; only those that stand where a package is named, are code,

@@ -180,7 +180,7 @@ def resolve_subject(subject: str | None, text: str, fp: Fingerprint) -> str | No
     """
     if subject is not None and subject.strip():
         resolved = resolve_name(subject, fp)
-        if resolved is not None:
+        if resolved is not None and _can_scope(resolved, fp):
             return resolved
     found: set[str] = set()
     for start, end, _question in sentence_spans(text):
@@ -193,7 +193,13 @@ def resolve_subject(subject: str | None, text: str, fp: Fingerprint) -> str | No
                 return None
             if path is not None:
                 found.add(path)
-    return found.pop() if len(found) == 1 else None
+    scope = found.pop() if len(found) == 1 else None
+    return scope if scope is not None and _can_scope(scope, fp) else None
+
+
+def _can_scope(path: str, fp: Fingerprint) -> bool:
+    """Imports can be claimed for a Python file or a directory, not for pyproject.toml."""
+    return path.endswith(".py") or fp.has_directory(path)
 
 
 def apply_scope(
@@ -307,12 +313,17 @@ class CodeNames:
         dist = _IMPORT_TO_DIST.get(w)
         return dist if dist in self.deps else None
 
+    def _common(self, w: str) -> bool:
+        # "mocks", "pages": the plural of a common word is prose too, unless it is imported
+        return w in COMMON_WORDS or (w.endswith("s") and w[:-1] in COMMON_WORDS
+                                     and w not in self.by_last and w not in self.deps)  # fmt: skip
+
     def word(self, word: str, pref: Pref) -> Outcome:
         """A bare package-like word in a plain statement ("we use duckdb")."""
         w = word.lower()
         if pref == "dep" and w.split(".")[0] in _STDLIB:
             return DropReason.STDLIB_NOT_DEPENDENCY, f"{w!r} is in the standard library"
-        if w in COMMON_WORDS:
+        if self._common(w):
             if w in self.exact and w not in self.first_party:
                 return [self._import(w)]
             return DropReason.COMMON_WORD, f"{w!r} is a common word; no file does `import {w}`"
@@ -336,7 +347,7 @@ class CodeNames:
     def absent_word(self, word: str, pref: Pref) -> Outcome:
         """A negated package-like word: kept even if the code never mentions it."""
         w = word.lower()
-        if w in COMMON_WORDS:
+        if self._common(w):
             return DropReason.COMMON_WORD, f"{w!r} is a common word, not clearly a package"
         if w in self.first_party or not re.fullmatch(r"[a-z][a-z0-9._-]*", w):
             return DropReason.UNRESOLVED, f"{word!r} does not look like a package name"
@@ -447,6 +458,7 @@ class CodeNames:
         return DropReason.UNRESOLVED, f"{path} is not a tracked file or directory"
 
     def path_symbol(self, raw: str, absent: bool) -> Outcome:
+        """``auth/jwt.py::verify``: the path may be a unique basename (``jwt.py::verify``)."""
         path, _, qual = raw.rpartition("::")
         try:
             validate_repo_path(path)
@@ -461,6 +473,7 @@ class CodeNames:
         return DropReason.UNRESOLVED, f"{path} defines no {qual}"
 
     def env(self, name: str, absent: bool) -> Outcome:
+        """An environment variable read by the code or declared in ``.env.example``."""
         if absent:
             return [Anchor(AnchorKind.ENV, name, Expect.ABSENT)]
         if name in self.fp.env_names():

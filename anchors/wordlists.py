@@ -20,6 +20,8 @@ __all__ = [
     "IMPORT_BEFORE",
     "NEGATION_MARKERS",
     "OTHER_PARTY_CUES",
+    "PARTIAL_QUALIFIER",
+    "POST_ANYWHERE",
     "POST_REMOVAL",
     "POST_UNUSED",
     "PRONOUNS",
@@ -97,7 +99,7 @@ COMMON_WORDS: frozenset[str] = FUNCTION_WORDS | _words(
     parse parser patch path paths pattern payload pickle pipeline platform plugin plugins pool
     port post pprint process profile project property protocol provider proxy queue random
     range raw re record redirect reference registry release remote render report repo
-    repository request resolver resource response rest result results retry rich route router
+    repository resolver resource response rest result results retry rich route router
     routes rule rules runner runtime sample save scan schema scheduler scope script search
     secret secrets security select serial server service services session setting settings
     setup shell signal site six size socket sort source spec stack stat state static
@@ -144,14 +146,12 @@ DEP_AFTER = (
 )
 DEP_BEFORE = (
     r"(?:depends?\s+on|depended\s+on|dependency\s+on|install(?:s|ed)?|pip\s+install|"
-    r"packages?|requires?|the\s+dependency)\s+(?:(?:the|a|an)\s+)?[`'\"]?$"
+    r"packages?|requires?|the\s+dependency|pin(?:s|ned)?)\s+(?:(?:the|a|an)\s+)?[`'\"]?$"
 )
 IMPORT_AFTER = r"\s+module\b|\s+(?:is|are)\s+imported\b"
 IMPORT_BEFORE = r"(?:imports?|imported|module)\s+(?:(?:the|a|an)\s+)?[`'\"]?$"
 # A clause saying its subject defines a name: a symbol claim for the scope itself.
-DEFINES_CUE = (
-    r"\b(?:defines?|declares?|implements?|has\s+(?:a|the)\s+(?:function|class|method))\b"
-)
+DEFINES_CUE = r"\b(?:defines?|declares?|implements?|has\s+(?:a|the)\s+(?:function|class|method))\b"
 
 # Between a cue and the thing it governs, only these words may stand.
 FILLER_WORDS = _words(
@@ -230,17 +230,36 @@ _AUX = (
     r"(?:is|are|was|were|has|have|had|got|gets|'s|’s)\s*"
     r"(?:(?:now|also|since|been|completely|fully|entirely|finally|already|being)\s+)*"
 )
+_REMOVED = (
+    r"(?:removed|dropped|deleted|gone|ripped\s+out|phased\s+out|retired|uninstalled|"
+    r"eliminated|abandoned|ditched)\b"
+)
+_UNUSED = rf"(?:(?:(?:not|n[’']t|no\s+longer)\s+(?:being\s+)?{_GONE})|replaced\b|unused\b)"
 # Right after the candidate: "X was removed", "X is gone", "X no longer exists".
 POST_REMOVAL = (
-    rf"{_AUX}(?:removed|dropped|deleted|gone|ripped\s+out|phased\s+out|retired|uninstalled|"
-    r"eliminated|abandoned|ditched)\b"
-    r"|^\s*(?:no\s+longer\s+exists?|(?:does|do)\s*(?:not|n[’']t)\s+exist)\b"
+    rf"{_AUX}{_REMOVED}|^\s*(?:no\s+longer\s+exists?|(?:does|do)\s*(?:not|n[’']t)\s+exist)\b"
 )
 # Right after the candidate: "X is no longer used", "X isn't imported", "X was replaced".
 POST_UNUSED = (
-    rf"{_AUX}(?:(?:(?:not|n[’']t|no\s+longer)\s+(?:being\s+)?{_GONE})|replaced\b|unused\b)"
+    rf"{_AUX}{_UNUSED}"
     # "redis no longer used" (notes drop the auxiliary), but not "X no longer reads Y"
     rf"|^\s*no\s+longer\s+{_GONE}"
+)
+# The same, anywhere in a clause: "the legacy sqlite3 report was deleted" says nothing
+# about sqlite3 itself, so names before it are not plain statements.
+POST_ANYWHERE = (
+    r"\b(?:is|are|was|were|has|have|had|got|gets)\s*"
+    rf"(?:(?:now|also|since|been|completely|fully|entirely|finally|already|being)\s+)*"
+    rf"(?:{_REMOVED}|{_UNUSED})|\bno\s+longer\s+exists?\b"
+)
+
+# After a negated name, a qualifier that makes the negation partial: "we no longer use
+# redis for sessions" may keep redis for queues, so no repository-wide absence follows.
+# Time ("in 2023"), the whole codebase and "in favour of" do not narrow it.
+PARTIAL_QUALIFIER = (
+    r"\b(?P<q>for|from|in|inside|within|outside|directly|during|on|as|except|via|through|"
+    r"when|unless|only)\b(?!\s+(?:\d|favou?r\b|(?:the|this|our)\s+(?:code|codebase|repo|"
+    r"repository|project)\b))"
 )
 
 # Modal, conditional and planning language: what follows is not a fact about the code now.

@@ -26,6 +26,7 @@ from store.model import (
     AuditEntry,
     Kind,
     Memory,
+    Observation,
     Receipt,
     ReceiptAction,
     RefutedBy,
@@ -41,8 +42,10 @@ __all__ = ["Database", "NewMemory", "utcnow"]
 _MEMORY_COLUMNS = (
     "id, text, subject, kind, scope, source, origin, created_at, commit_id, status, "
     "refuted_by, confidence, support, contradiction, supersedes, flags, forgotten_at, "
-    "updated_at, observations"
+    "updated_at, observations, origins, evidence_at, last_confirmed_at, expires_at, "
+    "attribute, slot_value"
 )
+_COLUMN_NAMES = tuple(c.strip() for c in _MEMORY_COLUMNS.split(","))
 
 
 def utcnow() -> datetime:
@@ -123,8 +126,10 @@ class Database:
             cur.execute(
                 "INSERT INTO memories (id, text, text_hash, search_text, subject, kind, scope,"
                 " source, origin, created_at, updated_at, commit_id, status, refuted_by,"
-                " confidence, support, contradiction, supersedes, flags, observations)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                " confidence, support, contradiction, supersedes, flags, observations,"
+                " origins, evidence_at, expires_at, attribute, slot_value)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,"
+                " ?, ?, ?, ?, ?)",
                 [
                     mem.id,
                     mem.text,
@@ -146,6 +151,11 @@ class Database:
                     mem.supersedes,
                     json.dumps(mem.flags),
                     mem.observations,
+                    json.dumps(mem.origins),
+                    mem.evidence_at or mem.created_at,
+                    mem.expires_at,
+                    mem.attribute,
+                    mem.slot_value,
                 ],
             )
             for position, stored in enumerate(mem.anchors):
@@ -334,40 +344,112 @@ class Database:
                     ch.detail,
                 )
 
-    def record_observation(
-        self,
-        memory_id: str,
-        at: datetime,
-        obs_id: str,
-        polarity: str,
-        kind: str,
-        source: str,
-        origin: str,
-        weight: float,
-        note: str | None,
-    ) -> None:
+    def record_observation(self, obs: Observation) -> None:
+        """Store an observation and the memory's counters after it, with an audit row."""
         with self.transaction() as cur:
             cur.execute(
                 "INSERT INTO observations VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                [obs_id, memory_id, at, polarity, kind, source, origin, weight, note],
+                [
+                    obs.id,
+                    obs.memory_id,
+                    obs.at,
+                    "confirms" if obs.agrees else "contradicts",
+                    obs.kind,
+                    obs.source,
+                    obs.origin,
+                    obs.weight,
+                    obs.note,
+                ],
             )
             cur.execute(
-                "UPDATE memories SET observations = observations + 1, updated_at = ? WHERE id = ?",
-                [at, memory_id],
+                "UPDATE memories SET observations = observations + 1, updated_at = ?,"
+                " support = ?, contradiction = ?, evidence_at = ?, origins = ?,"
+                " confidence = ?,"
+                " last_confirmed_at = CASE WHEN ? THEN ? ELSE last_confirmed_at END"
+                " WHERE id = ?",
+                [
+                    obs.at,
+                    obs.support,
+                    obs.contradiction,
+                    obs.at,
+                    json.dumps(obs.origins),
+                    obs.confidence,
+                    obs.confirmed,
+                    obs.at,
+                    obs.memory_id,
+                ],
             )
             self._audit(
                 cur,
-                memory_id,
-                at,
+                obs.memory_id,
+                obs.at,
                 "observe",
                 None,
                 None,
-                origin,
-                note,
+                obs.origin,
+                obs.note,
                 None,
                 None,
-                {"polarity": polarity, "kind": kind, "source": source},
+                {
+                    "polarity": "confirms" if obs.agrees else "contradicts",
+                    "kind": obs.kind,
+                    "source": obs.source,
+                    "weight": obs.weight,
+                },
             )
+
+    def observations(self, memory_id: str) -> list[tuple[datetime, bool, float, str, str]]:
+        """(at, agrees, weight, kind, origin) of a memory's observations, oldest first."""
+        with self.read() as cur:
+            rows = cur.execute(
+                "SELECT happened_at, polarity = 'confirms', weight, kind, origin"
+                " FROM observations WHERE memory_id = ? ORDER BY happened_at, id",
+                [memory_id],
+            ).fetchall()
+        return [(r[0], bool(r[1]), float(r[2]), r[3], r[4]) for r in rows]
+
+    def note_event(self, memory_id: str, at: datetime, action: str, actor: str) -> None:
+        """An audit row for an event that changes no status (e.g. a retracted claim that
+        was remembered again), so that ``stats`` can count it."""
+        with self.transaction() as cur:
+            self._audit(cur, memory_id, at, action, None, None, actor, None, None, None, {})
+
+    def add_flag(self, memory_id: str, flag: str) -> None:
+        with self.transaction() as cur:
+            row = cur.execute("SELECT flags FROM memories WHERE id = ?", [memory_id]).fetchone()
+            flags = sorted({*json.loads(row[0]), flag}) if row else [flag]
+            cur.execute(
+                "UPDATE memories SET flags = ? WHERE id = ?", [json.dumps(flags), memory_id]
+            )
+
+    def last_questions(self) -> dict[str, datetime]:
+        """When each user was last asked a review question."""
+        with self.read() as cur:
+            rows = cur.execute(
+                "SELECT user_id, max(asked_at) FROM questions GROUP BY user_id"
+            ).fetchall()
+        return {r[0]: r[1] for r in rows}
+
+    def record_question(self, qid: str, memory_id: str, user: str, at: datetime) -> None:
+        with self.transaction() as cur:
+            cur.execute("INSERT INTO questions VALUES (?, ?, ?, ?)", [qid, memory_id, user, at])
+
+    def event_counts(self) -> dict[str, int]:
+        """Audit actions counted, with ``verify:<to_status>`` and ``observe:<kind>``."""
+        with self.read() as cur:
+            rows = cur.execute(
+                "SELECT CASE WHEN action = 'verify' THEN 'verify:' || to_status"
+                " WHEN action = 'observe' THEN 'observe:' || json_extract_string(detail, '$.kind')"
+                " ELSE action END, count(*) FROM audit GROUP BY 1"
+            ).fetchall()
+        return {r[0]: int(r[1]) for r in rows}
+
+    def set_confidence(self, confidences: Mapping[str, float]) -> None:
+        if not confidences:
+            return
+        with self.transaction() as cur:
+            for memory_id, value in confidences.items():
+                cur.execute("UPDATE memories SET confidence = ? WHERE id = ?", [value, memory_id])
 
     def forget(self, memory_id: str, receipt: Receipt) -> None:
         """Erase a memory's text and everything derived from it, leaving a tombstone."""
@@ -515,10 +597,9 @@ class Database:
         verdicts: Mapping[str, tuple[str, list[dict[str, Any]]]],
         commit: str,
         overlay: str,
-        changes: Sequence[StatusChange],
         at: datetime,
     ) -> None:
-        if not verdicts and not changes:
+        if not verdicts:
             return
         with self.transaction() as cur:
             for memory_id, (status, checks) in verdicts.items():
@@ -526,7 +607,6 @@ class Database:
                     "INSERT OR REPLACE INTO verdicts VALUES (?, ?, ?, ?, ?, ?)",
                     [memory_id, commit, overlay, status, json.dumps(checks), at],
                 )
-        self.apply_changes(changes, at)
 
     def load_blob_facts(self, blob_ids: Sequence[str]) -> dict[str, str]:
         if not blob_ids:
@@ -558,47 +638,33 @@ def _sql_path(path: Path) -> str:
 def _memory_from_row(
     row: tuple[Any, ...], anchors: list[StoredAnchor], parents: list[str]
 ) -> Memory:
-    (
-        mid,
-        text,
-        subject,
-        kind,
-        scope,
-        source,
-        origin,
-        created_at,
-        commit,
-        status,
-        refuted_by,
-        confidence,
-        support,
-        contradiction,
-        supersedes,
-        flags,
-        forgotten_at,
-        updated_at,
-        observations,
-    ) = row
+    r = dict(zip(_COLUMN_NAMES, row, strict=True))
     return Memory(
-        id=mid,
-        text=text or "",
-        subject=subject,
-        kind=Kind(kind),
-        scope=scope,
-        source=Source(source),
-        origin=origin,
-        created_at=created_at,
-        commit=commit,
-        status=Status(status),
-        refuted_by=RefutedBy(refuted_by) if refuted_by else None,
-        confidence=float(confidence),
-        support=float(support),
-        contradiction=float(contradiction),
+        id=r["id"],
+        text=r["text"] or "",
+        subject=r["subject"],
+        kind=Kind(r["kind"]),
+        scope=r["scope"],
+        source=Source(r["source"]),
+        origin=r["origin"],
+        created_at=r["created_at"],
+        commit=r["commit_id"],
+        status=Status(r["status"]),
+        refuted_by=RefutedBy(r["refuted_by"]) if r["refuted_by"] else None,
+        confidence=float(r["confidence"]),
+        support=float(r["support"]),
+        contradiction=float(r["contradiction"]),
         anchors=tuple(anchors),
         derived_from=tuple(parents),
-        supersedes=supersedes,
-        flags=tuple(json.loads(flags)),
-        forgotten_at=forgotten_at,
-        updated_at=updated_at,
-        observations=int(observations),
+        supersedes=r["supersedes"],
+        flags=tuple(json.loads(r["flags"])),
+        forgotten_at=r["forgotten_at"],
+        updated_at=r["updated_at"],
+        observations=int(r["observations"]),
+        origins=tuple(json.loads(r["origins"])),
+        evidence_at=r["evidence_at"],
+        last_confirmed_at=r["last_confirmed_at"],
+        expires_at=r["expires_at"],
+        attribute=r["attribute"],
+        slot_value=r["slot_value"],
     )

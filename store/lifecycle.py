@@ -65,7 +65,11 @@ def text_hash(text: str) -> str:
 
 
 def is_retracted(memory: Memory) -> bool:
-    return memory.status is Status.REFUTED and memory.refuted_by is RefutedBy.RETRACTION
+    """Refuted by a person or a record (retraction, correction): on every commit."""
+    return memory.status is Status.REFUTED and memory.refuted_by in (
+        RefutedBy.RETRACTION,
+        RefutedBy.CORRECTION,
+    )
 
 
 def retraction_changes(

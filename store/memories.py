@@ -10,7 +10,8 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Sequence
 from contextlib import suppress
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any
 
 from anchors.extract import infer_anchors
@@ -19,8 +20,10 @@ from anchors.fingerprint import CodeSource, FingerprintUnavailable
 from anchors.spec import Anchor, AnchorSyntaxError, Provenance, parse_anchor
 from anchors.subject import apply_scope, resolve_subject
 from anchors.verify import AnchorCheck, capture, check_anchor, memory_status
+from store.curation import Curation, EvidenceSettings
 from store.db import Database, NewMemory, utcnow
 from store.errors import InvalidInput, NotFound
+from store.evidence import ObservationKind
 from store.ids import new_id
 from store.lifecycle import (
     clean_reason,
@@ -47,7 +50,6 @@ from store.model import (
     RefutedBy,
     Source,
     Status,
-    StatusChange,
     StoredAnchor,
 )
 from store.search import query_tokens, search_text
@@ -63,6 +65,7 @@ class ServiceSettings:
     verify_budget_s: float = 0.050
     capture_wait_s: float = 30.0
     actor: str = "agent"
+    evidence: EvidenceSettings = field(default_factory=EvidenceSettings)
 
 
 @dataclass
@@ -71,9 +74,10 @@ class _Verification:
     overlay: str
     label: str  # what the view reports when no verdict: unchecked / cannot_verify: ...
     checks: dict[str, tuple[str, list[dict[str, Any]]]]
+    changed: bool = False
 
 
-class MemoryService:
+class MemoryService(Curation):
     """Behaviour of anchormem; the MCP tools and the CLI are thin skins over it."""
 
     def __init__(
@@ -82,6 +86,7 @@ class MemoryService:
         self.db = db
         self.code = code
         self.settings = settings or ServiceSettings()
+        self.evidence = self.settings.evidence
 
     # -- remember -------------------------------------------------------------------
     def remember(
@@ -95,6 +100,8 @@ class MemoryService:
         origin: object = None,
         anchors: Sequence[object] | None = None,
         derived_from: Sequence[object] | None = None,
+        supersedes: str | None = None,
+        expires_at: datetime | None = None,
     ) -> dict[str, Any]:
         """Store a memory with its anchors; an exact duplicate of a live memory returns it,
         and a claim that was retracted returns the retraction receipt instead."""
@@ -111,20 +118,22 @@ class MemoryService:
         digest = text_hash(clean)
         for previous in self.db.find_by_text_hash(digest):
             if is_retracted(previous):
-                receipt = self._latest_receipt(previous.id, ReceiptAction.RETRACT)
+                receipt = self._latest_receipt(
+                    previous.id, ReceiptAction.RETRACT, ReceiptAction.SUPERSEDE
+                )
+                self.db.note_event(previous.id, now, "remember_retracted", the_origin)
                 view = memory_view(previous, receipt=receipt)
                 return {**view, "outcome": "previously_retracted", "captured": [], "dropped": []}
             if previous.forgotten_at is None:
-                self.db.record_observation(
-                    previous.id,
-                    now,
-                    new_id("o"),
-                    "confirms",
-                    "restatement",
+                self._observe_counters(
+                    previous,
+                    True,
+                    ObservationKind.RESTATEMENT,
                     the_source.value,
                     the_origin,
-                    1.0,
                     None,
+                    None,
+                    now,
                 )
                 view = self._views([previous.id], verify=True)[0]
                 return {**view, "outcome": "duplicate", "captured": [], "dropped": []}
@@ -164,12 +173,16 @@ class MemoryService:
             status=Status.ACTIVE,
             anchors=tuple(stored),
             derived_from=tuple(parents),
+            supersedes=supersedes,
+            origins=self._origins_for_new(the_origin, parents),
+            evidence_at=now,
+            expires_at=expires_at,
         )
         self.db.insert_memory(
             NewMemory(memory, digest, search_text(clean, subj, [s.anchor for s in stored])),
             {"anchors": [s.anchor.render() for s in stored]},
         )
-        view = self._views([memory.id], verify=True, wait_s=0 if fp is None else None)[0]
+        view = self._views([memory.id], verify=True, wait_s=self.settings.capture_wait_s)[0]
         return {
             **view,
             "outcome": "stored",
@@ -196,8 +209,14 @@ class MemoryService:
         statuses = [Status.ACTIVE, Status.VERIFIED, Status.REFUTED]
         hits = self.db.search(tokens, n * 3 + 5, statuses)
         views = self._views([h[0] for h in hits], verify=True)
+        now = utcnow().isoformat(timespec="seconds")
+        views = [v for v in views if not (v["expires_at"] and v["expires_at"] < now)]
         if not include_refuted:
-            views = [v for v in views if v["status"] != Status.REFUTED.value]
+            # REFUTED is never served as truth; a memory below the hide threshold stays
+            # in the store (later evidence can revive it) but is not served either.
+            views = [
+                v for v in views if v["status"] != Status.REFUTED.value and v["band"] != "hidden"
+            ]
         head = self._head_commit()
         return {"query": q, "checked_commit": head, "memories": views[:n]}
 
@@ -210,7 +229,7 @@ class MemoryService:
         who = clean_text(actor, "actor", MAX_ORIGIN_CHARS) if actor else self.settings.actor
         proof = clean_text(evidence, "evidence", required=False) if evidence else None
         if is_retracted(mem):
-            receipt = self._latest_receipt(mem.id, ReceiptAction.RETRACT)
+            receipt = self._latest_receipt(mem.id, ReceiptAction.RETRACT, ReceiptAction.SUPERSEDE)
             return {
                 "id": mem.id,
                 "status": mem.status.value,
@@ -287,7 +306,7 @@ class MemoryService:
         if self.code is not None:
             with suppress(FingerprintUnavailable):  # reported per memory below
                 self.code.fingerprint(progress=progress)
-        views = self._views(ids, verify=True, wait_s=self.settings.capture_wait_s, budget_s=None)
+        views = self._views(ids, verify=True, wait_s=self.settings.capture_wait_s)
         return {"checked_commit": self._head_commit(), "memories": views}
 
     def digest(self, limit: int = 20) -> dict[str, Any]:
@@ -299,32 +318,24 @@ class MemoryService:
 
     # -- verification core ----------------------------------------------------------------
     def _views(
-        self,
-        ids: Sequence[str],
-        verify: bool,
-        wait_s: float | None = None,
-        budget_s: float | None = -1.0,
+        self, ids: Sequence[str], verify: bool, wait_s: float | None = None
     ) -> list[dict[str, Any]]:
-        """Views of ``ids`` in order; with ``verify`` each is checked against HEAD within
-        the verification budget, and status changes are written with their audit rows."""
+        """Views of ``ids`` in order. With ``verify``, each is checked against HEAD and any
+        status change is written with its audit row. Checking stays within the recall
+        budget unless ``wait_s`` is given (then it waits that long for the fingerprint and
+        checks everything)."""
         memories = self.db.load(ids)
-        ordered = [memories[i] for i in ids if i in memories]
         result = _Verification(None, "", "unchecked", {})
-        if verify and ordered:
-            budget = self.settings.verify_budget_s if budget_s == -1.0 else budget_s
-            result = self._verify(ordered, budget, wait_s)
-            memories = self.db.load(ids) if result.checks else memories
-            ordered = [memories[i] for i in ids if i in memories]
+        if verify and memories:
+            result = self._verify([memories[i] for i in ids if i in memories], wait_s)
+            if result.changed:
+                memories = self.db.load(ids)
         views = []
-        for mem in ordered:
+        now = utcnow()
+        for mem in (memories[i] for i in ids if i in memories):
             receipt = None
             if mem.status is Status.REFUTED:
-                action = (
-                    ReceiptAction.RETRACT
-                    if mem.refuted_by is RefutedBy.RETRACTION
-                    else ReceiptAction.REFUTE_BY_CODE
-                )
-                receipt = self._latest_receipt(mem.id, action)
+                receipt = self._latest_receipt(mem.id, *_RECEIPTS_FOR[mem.refuted_by])
             verdict = result.checks.get(mem.id)
             if is_retracted(mem):
                 label = "retracted"
@@ -332,47 +343,68 @@ class MemoryService:
                 label = _label(verdict[0], verdict[1])
             else:
                 label = result.label
-            views.append(
-                memory_view(mem, verdict[1] if verdict else None, result.commit, label, receipt)
-            )
+            view = memory_view(mem, verdict[1] if verdict else None, result.commit, label, receipt)
+            views.append({**view, **self._standing(mem, now)})
         return views
 
-    def _verify(
-        self, memories: Sequence[Memory], budget_s: float | None, wait_s: float | None
-    ) -> _Verification:
+    def _verify(self, memories: Sequence[Memory], wait_s: float | None) -> _Verification:
+        """Verdicts at HEAD. Memories are checked against the committed code first; only
+        those it refutes or finds drifted are checked again with uncommitted edits laid
+        over it (one ``git status``), so code the agent just wrote is not held against
+        a memory, and a warm recall costs no subprocess (adr/0003)."""
         start = time.monotonic()
         if self.code is None:
             return _Verification(None, "", "cannot_verify: no git repository", {})
         head = self.code.head()
         if head.commit is None:
             return _Verification(None, "", f"cannot_verify: {head.status.value}", {})
-        timeout = wait_s if wait_s is not None else (budget_s or 0.0)
-        fp = self.code.fingerprint_within(timeout)
-        if fp is None:
+        budget = self.settings.verify_budget_s
+        try:
+            base = self.code.fingerprint_within(budget if wait_s is None else wait_s, overlay=False)
+        except FingerprintUnavailable as exc:
+            return _Verification(head.commit, "", f"cannot_verify: {exc.status.value}", {})
+        if base is None:
             return _Verification(head.commit, "", "unchecked", {})
-        deadline = None if budget_s is None else start + max(budget_s, 0.0)
-        commit, overlay = fp.commit, fp.overlay
+        deadline = None if wait_s is not None else start + budget
         checkable = [m for m in memories if not is_retracted(m) and m.forgotten_at is None]
-        cached = self.db.load_verdicts([m.id for m in checkable], commit, overlay)
-        fresh: dict[str, tuple[str, list[dict[str, Any]]]] = {}
-        changes: list[StatusChange] = []
+        verdicts = self._checked(checkable, base, deadline)
+        suspect = [m for m in checkable if m.id in verdicts and _needs_overlay(verdicts[m.id])]
+        if suspect:
+            try:
+                overlaid = self.code.fingerprint_within(0.0, overlay=True)
+            except FingerprintUnavailable:
+                overlaid = None
+            if overlaid is not None and overlaid.overlay:
+                verdicts.update(self._checked(suspect, overlaid, None))
         now = utcnow()
+        changes = []
         for mem in checkable:
-            if mem.id in cached:
-                verdict = cached[mem.id]
-            else:
-                if deadline is not None and time.monotonic() > deadline:
-                    continue
-                checks = [check_anchor(s.anchor, _captured(s), fp) for s in mem.anchors]
-                verdict = (memory_status(checks), [_check_dict(c) for c in checks])
-                fresh[mem.id] = verdict
-            status = Status(verdict[0])
-            broken = [c for c in verdict[1] if c["verdict"] == "broken"]
-            change = code_verdict_change(mem, status, commit, broken, now)
+            if mem.id not in verdicts:
+                continue
+            status, checks = verdicts[mem.id]
+            broken = [c for c in checks if c["verdict"] == "broken"]
+            change = code_verdict_change(mem, Status(status), base.commit, broken, now)
             if change is not None:
                 changes.append(change)
-        self.db.save_verdicts(fresh, commit, overlay, changes, now)
-        return _Verification(commit, overlay, "unchecked", {**cached, **fresh})
+        self.db.apply_changes(changes, now)
+        return _Verification(base.commit, "", "unchecked", verdicts, bool(changes))
+
+    def _checked(
+        self, memories: Sequence[Memory], fp: Fingerprint, deadline: float | None
+    ) -> dict[str, tuple[str, list[dict[str, Any]]]]:
+        """Verdicts of ``memories`` against ``fp``: cached per (memory, commit, overlay),
+        computed for the rest until ``deadline``; what is left is unchecked."""
+        cached = self.db.load_verdicts([m.id for m in memories], fp.commit, fp.overlay)
+        fresh: dict[str, tuple[str, list[dict[str, Any]]]] = {}
+        for mem in memories:
+            if mem.id in cached:
+                continue
+            if deadline is not None and time.monotonic() > deadline:
+                break
+            checks = [check_anchor(s.anchor, _captured(s), fp) for s in mem.anchors]
+            fresh[mem.id] = (memory_status(checks), [_check_dict(c) for c in checks])
+        self.db.save_verdicts(fresh, fp.commit, fp.overlay, utcnow())
+        return {**cached, **fresh}
 
     def _fingerprint_for_write(self) -> tuple[Fingerprint | None, str | None, str]:
         if self.code is None:
@@ -380,7 +412,10 @@ class MemoryService:
         head = self.code.head()
         if head.commit is None:
             return None, None, f"repository cannot be verified: {head.status.value}"
-        fp = self.code.fingerprint_within(self.settings.capture_wait_s)
+        try:
+            fp = self.code.fingerprint_within(self.settings.capture_wait_s, overlay=True)
+        except FingerprintUnavailable as exc:
+            return None, head.commit, f"repository cannot be verified: {exc.status.value}"
         if fp is None:
             return None, head.commit, "the code fingerprint is still being built"
         return fp, fp.commit, ""
@@ -411,8 +446,8 @@ class MemoryService:
             found.append(self._get_live(raw).id)
         return sorted(set(found))
 
-    def _latest_receipt(self, memory_id: str, action: ReceiptAction) -> Receipt | None:
-        matching = [r for r in self.db.receipts(memory_id) if r.action is action]
+    def _latest_receipt(self, memory_id: str, *actions: ReceiptAction) -> Receipt | None:
+        matching = [r for r in self.db.receipts(memory_id) if r.action in actions]
         return matching[-1] if matching else None
 
 
@@ -475,6 +510,18 @@ def _check_dict(check: AnchorCheck) -> dict[str, Any]:
         "found_in": list(check.found_in),
         "detail": check.detail,
     }
+
+
+_RECEIPTS_FOR: dict[RefutedBy | None, tuple[ReceiptAction, ...]] = {
+    RefutedBy.CODE: (ReceiptAction.REFUTE_BY_CODE,),
+    RefutedBy.RETRACTION: (ReceiptAction.RETRACT,),
+    RefutedBy.CORRECTION: (ReceiptAction.SUPERSEDE, ReceiptAction.RETRACT),
+    None: (),
+}
+
+
+def _needs_overlay(verdict: tuple[str, list[dict[str, Any]]]) -> bool:
+    return verdict[0] == Status.REFUTED.value or any(c["verdict"] == "drifted" for c in verdict[1])
 
 
 def _label(status: str, checks: Sequence[dict[str, Any]]) -> str:

@@ -14,6 +14,7 @@ __all__ = [
     "AuditEntry",
     "Kind",
     "Memory",
+    "Observation",
     "Receipt",
     "ReceiptAction",
     "RefutedBy",
@@ -31,10 +32,12 @@ class Status(StrEnum):
 
 
 class RefutedBy(StrEnum):
-    """Why a memory is REFUTED; the two kinds are kept apart (see adr/0002)."""
+    """Why a memory is REFUTED (adr/0002). Only CODE depends on the commit read; the
+    others stand on every commit until an explicit restore."""
 
     CODE = "code"
     RETRACTION = "retraction"
+    CORRECTION = "correction"  # superseded by an explicit correction or a record
 
 
 class Kind(StrEnum):
@@ -60,6 +63,7 @@ class ReceiptAction(StrEnum):
     RETRACT = "retract"
     RESTORE = "restore"
     REFUTE_BY_CODE = "refute_by_code"
+    SUPERSEDE = "supersede"
     FORGET = "forget"
 
 
@@ -97,6 +101,12 @@ class Memory:
     forgotten_at: datetime | None = None
     updated_at: datetime | None = None
     observations: int = 1
+    origins: tuple[str, ...] = ()
+    evidence_at: datetime | None = None
+    last_confirmed_at: datetime | None = None
+    expires_at: datetime | None = None
+    attribute: str | None = None
+    slot_value: str | None = None
 
 
 @dataclass(frozen=True)
@@ -142,3 +152,23 @@ class StatusChange:
     receipt: Receipt | None = None
     commit: str | None = None
     detail: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Observation:
+    """Evidence about one memory and the state of its counters after it."""
+
+    id: str
+    memory_id: str
+    at: datetime
+    agrees: bool
+    kind: str
+    source: str
+    origin: str
+    weight: float
+    note: str | None
+    support: float
+    contradiction: float
+    origins: tuple[str, ...]
+    confidence: float
+    confirmed: bool

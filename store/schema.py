@@ -108,8 +108,29 @@ CREATE TABLE verdicts (
 );
 """
 
+# Version 2: evidence and review (origins, confirmation times, episode expiry, the
+# questions asked, slots).
+_V2 = """
+ALTER TABLE memories ADD COLUMN origins VARCHAR NOT NULL DEFAULT '[]';
+ALTER TABLE memories ADD COLUMN last_confirmed_at TIMESTAMPTZ;
+ALTER TABLE memories ADD COLUMN expires_at TIMESTAMPTZ;
+CREATE TABLE questions (
+    id VARCHAR PRIMARY KEY,
+    memory_id VARCHAR NOT NULL,
+    user_id VARCHAR NOT NULL,
+    asked_at TIMESTAMPTZ NOT NULL
+);
+CREATE TABLE slots (
+    subject VARCHAR NOT NULL,
+    attribute VARCHAR NOT NULL,
+    cardinality VARCHAR NOT NULL DEFAULT 'one',
+    reversals INTEGER NOT NULL DEFAULT 0,
+    PRIMARY KEY (subject, attribute)
+);
+"""
+
 # Index i holds the DDL that takes the store from version i to i + 1.
-_MIGRATIONS: tuple[str, ...] = (_V1,)
+_MIGRATIONS: tuple[str, ...] = (_V1, _V2)
 SCHEMA_VERSION = len(_MIGRATIONS)
 
 

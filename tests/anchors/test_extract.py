@@ -9,10 +9,12 @@ BeautifulSoup scraping, with ``DATABASE_URL`` declared in ``.env.example``.
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from anchors.extract import DropReason, Inference, infer_anchors
 from anchors.facts import Definition, Dependency, FileFacts, Fingerprint, ImportFact
-from anchors.spec import parse_anchor
+from anchors.spec import Anchor, AnchorKind, Expect, parse_anchor
 from anchors.subject import apply_scope, resolve_subject
 
 
@@ -147,6 +149,16 @@ TABLE = [
     R("We dropped the `Store.close` method.", None, {"!symbol:store/db.py::Store.close"},
       id="dropped-a-method"),
     R("The old redis client is gone.", None, {"!import:redis", "!dep:redis"}, id="is-gone"),
+    R("We don't use redis in production.", None, set(), id="negation-narrowed-to-production"),
+    R("We no longer use redis for sessions.", None, set(), id="negation-narrowed-to-a-purpose"),
+    R("Don't call duckdb from the request handler.", None, set(),
+      id="negation-narrowed-to-a-place"),
+    R("We no longer use redis, memcached or celery for caching.", None, set(),
+      id="a-narrowed-list-is-narrowed-throughout"),
+    R("We no longer use redis anywhere in the codebase.", None, {"!import:redis", "!dep:redis"},
+      id="the-whole-codebase-does-not-narrow"),
+    R("We don't parse yaml, json or toml by hand.", None, set(),
+      id="a-list-in-a-negated-clause-stays-unclear"),
     # -- mixed polarity in one sentence
     R("We use httpx, not requests.", None,
       {"import:httpx", "!import:requests", "!dep:requests"}, id="x-not-y"),
@@ -158,10 +170,24 @@ TABLE = [
       id="replaced-x-with-y"),
     R("We switched to duckdb from sqlite3.", None, {"import:duckdb", "!import:sqlite3"},
       id="switched-to-y-from-x"),
+    R("duckdb, not sqlite3, stores events.", None, {"import:duckdb", "!import:sqlite3"},
+      id="parenthetical-not"),
     R("Everything runs on duckdb; redis is gone.", None,
       {"import:duckdb", "!import:redis", "!dep:redis"}, id="two-sentences-two-polarities"),
     R("We dropped redis and now use duckdb.", None,
       {"!import:redis", "!dep:redis", "import:duckdb"}, id="dropped-x-and-now-use-y"),
+    R("There is no Redis anywhere; caching is in DuckDB.", None,
+      {"!import:redis", "!dep:redis", "import:duckdb"}, id="there-is-no-x"),
+    R("No more sqlite3: everything is in DuckDB now.", None, {"!import:sqlite3", "import:duckdb"},
+      id="no-more-x"),
+    R("httpx is used to call the payments API.", None, {"import:httpx"},
+      id="is-used-to-is-present-tense"),
+    R("The legacy sqlite3 report was deleted.", None, set(),
+      id="a-deleted-thing-named-after-a-module-claims-nothing-about-it"),
+    R("Tests use real git repositories, not mocks.", None, set(),
+      id="plural-of-a-common-word-is-prose"),
+    R("We pin duckdb>=1.1 in pyproject.toml.", None, {"dep:duckdb", "file:pyproject.toml"},
+      id="pin-is-a-dependency-and-a-manifest-is-no-scope"),
     # -- hypotheticals, plans and questions: nothing
     R("We might move to redis next year.", None, set(), id="might"),
     R("We plan to adopt celery.", None, set(), id="plan-to"),
@@ -324,6 +350,14 @@ def test_an_unknown_subject_is_reported_and_leaves_anchors_unscoped() -> None:
     }
 
 
+def test_a_subject_that_cannot_hold_imports_is_reported_and_not_used() -> None:
+    inference = infer_anchors("It pins duckdb.", FP, subject="pyproject.toml")
+    assert inference.scope is None
+    assert ("pyproject.toml", DropReason.UNRESOLVED) in {
+        (d.candidate, d.reason) for d in inference.dropped
+    }
+
+
 def test_the_inference_reports_its_scope_and_where_each_anchor_came_from() -> None:
     inference = infer_anchors("auth/jwt.py reads JWT_SECRET.", FP)
     assert inference == Inference(
@@ -425,3 +459,63 @@ def test_apply_scope_scopes_only_unscoped_imports() -> None:
 def test_apply_scope_leaves_anchors_alone_without_a_real_scope(scope: str | None) -> None:
     anchors = (parse_anchor("import:sqlite3"),)
     assert apply_scope(anchors, scope, FP) == anchors
+
+
+_WORDS = ["we", "use", "no", "longer", "not", "httpx", "redis", "sqlite3", "the", "billing",
+          "module", "auth/jwt.py", "Store.open", "JWT_SECRET", "might", "removed", "was",
+          "and", "or", ",", ".", "?", "`", "fastmcp", "pyyaml", "their", "from", "import",
+          "../x", "in", "for", "instead", "of", "used", "to", "\u2215", "\x00"]  # fmt: skip
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(st.sampled_from(_WORDS), max_size=25).map(" ".join),
+    st.sampled_from([None, "billing", "store", "nowhere"]),
+)
+def test_any_word_salad_yields_only_valid_anchors(text: str, subject: str | None) -> None:
+    inference = infer_anchors(text, FP, subject)
+    for anchor in inference.anchors:
+        assert parse_anchor(anchor.render()) == anchor
+    assert len(inference.origins) == len(inference.anchors)
+
+
+def _holds(anchor: Anchor) -> bool:
+    """Whether a present anchor holds in FP (a plain reading of the anchor's meaning)."""
+    scope = anchor.scope
+    if anchor.kind is AnchorKind.FILE:
+        return FP.has_path(anchor.value) or FP.has_directory(anchor.value)
+    if anchor.kind is AnchorKind.SYMBOL:
+        if scope:
+            return FP.definition(scope, anchor.value) is not None
+        return bool(FP.definitions(anchor.value))
+    if anchor.kind is AnchorKind.IMPORT:
+        paths = [p for p, _ in FP.importers(anchor.value)]
+        return any(not scope or p == scope or p.startswith(scope + "/") for p in paths)
+    if anchor.kind is AnchorKind.ENV:
+        return bool(FP.env_sources(anchor.value))
+    return bool(FP.dependency(anchor.value))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(_WORDS), max_size=25).map(" ".join))
+def test_an_inferred_present_anchor_holds_unless_it_is_a_scoped_trap(text: str) -> None:
+    for anchor in infer_anchors(text, FP).anchors:
+        if anchor.expect is Expect.PRESENT:
+            unscoped = Anchor(anchor.kind, anchor.value, anchor.expect, None, anchor.version)
+            assert _holds(anchor) or (anchor.scope is not None and _holds(unscoped)), anchor
+
+
+@pytest.mark.parametrize(("text", "subject", "expected"), TABLE)
+def test_table_present_anchors_hold_unless_scoped_traps(
+    text: str, subject: str | None, expected: set[str]
+) -> None:
+    for anchor in infer_anchors(text, FP, subject).anchors:
+        if anchor.expect is Expect.PRESENT and not _holds(anchor):
+            assert anchor.scope is not None
+            assert _holds(Anchor(anchor.kind, anchor.value, anchor.expect, None, anchor.version))
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(max_size=200))
+def test_arbitrary_text_never_raises(text: str) -> None:
+    infer_anchors(text, FP)

@@ -57,9 +57,7 @@ def test_every_documented_form_parses_to_its_anchor(text: str, anchor: Anchor) -
 
 
 @pytest.mark.parametrize(("text", "anchor"), DOCUMENTED, ids=[t for t, _ in DOCUMENTED])
-def test_rendering_a_parsed_anchor_gives_back_the_canonical_text(
-    text: str, anchor: Anchor
-) -> None:
+def test_rendering_a_parsed_anchor_gives_back_the_canonical_text(text: str, anchor: Anchor) -> None:
     assert anchor.render() == text
     assert parse_anchor(anchor.render()) == anchor
 

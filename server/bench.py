@@ -1,0 +1,404 @@
+"""``anchormem bench``: how long the fingerprint and a verified recall take.
+
+Prints one ``name: value`` line per measurement (``--json``: one JSON object):
+
+* the cold fingerprint of ``--repo PATH`` (optional) and of a generated repository of
+  ``--files`` Python modules (default 3,000), parsed from nothing into a fresh store;
+* the update of that fingerprint after a commit touching 10 files;
+* for each store size in ``--sizes`` (default 1,000, 10,000 and 100,000 memories), the
+  latency of ``recall`` with verification, p50 and p99, for queries that hit 10 memories of
+  5 anchors each: warm (verdicts cached for HEAD) and right after HEAD moves (a new commit:
+  the fingerprint is updated and every hit is checked again).
+
+Everything runs in a temporary directory against the real pieces: git, DuckDB, the code
+source and the memory service. Stores are filled directly through ``store.db.Database`` with
+multi-row inserts (``remember`` one by one would take minutes at 100k). Each timed recall
+is checked to have returned its 10 memories verified, so a number never hides a wrong answer.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import statistics
+import subprocess
+import tempfile
+import time
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+__all__ = ["add_arguments", "main"]
+
+_HITS = 10  # memories each query hits
+_GIT_ENV = {
+    "GIT_AUTHOR_NAME": "bench",
+    "GIT_AUTHOR_EMAIL": "bench@example.com",
+    "GIT_COMMITTER_NAME": "bench",
+    "GIT_COMMITTER_EMAIL": "bench@example.com",
+    "GIT_CONFIG_NOSYSTEM": "1",
+}
+_ROWS_PER_INSERT = 1000
+
+
+def add_arguments(parser: argparse.ArgumentParser, with_repo: bool = True) -> None:
+    """The benchmark's options (``with_repo`` False when the caller already has ``--repo``
+    and ``--json``, as the ``anchormem`` command does)."""
+    if with_repo:
+        parser.add_argument("--repo", help="also time a cold fingerprint of this repository")
+        parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument(
+        "--files", type=int, default=3000, help="Python files in the generated repository"
+    )
+    parser.add_argument(
+        "--sizes",
+        default="1000,10000,100000",
+        help="store sizes (memories) to time recall at, comma-separated",
+    )
+    parser.add_argument(
+        "--samples", type=int, default=300, help="warm recalls timed per store size"
+    )
+    parser.add_argument(
+        "--head-changes", type=int, default=50, help="commits (one recall each) per store size"
+    )
+
+
+def main(argv: Sequence[str] | argparse.Namespace | None = None) -> int:
+    """Run the benchmark and print its lines; ``argv`` may be parsed options already."""
+    if isinstance(argv, argparse.Namespace):
+        args = argv
+    else:
+        parser = argparse.ArgumentParser(
+            prog="anchormem bench", description=__doc__.split("\n\n")[0]
+        )
+        add_arguments(parser)
+        args = parser.parse_args(argv)
+    sizes = _sizes(args.sizes)
+    if args.files < _HITS or args.samples < 1 or args.head_changes < 1:
+        raise SystemExit(
+            "anchormem bench: --files must be at least 10, --samples and --head-changes at least 1"
+        )
+    out: dict[str, Any] = {"cpus": os.cpu_count() or 0}
+    emit = _printer(out, bool(getattr(args, "json", False)))
+    emit("cpus", out["cpus"])
+    with tempfile.TemporaryDirectory(prefix="anchormem-bench-") as tmp:
+        work = Path(tmp)
+        if getattr(args, "repo", None):
+            _bench_repo(Path(args.repo), work, emit)
+        _bench_generated(work, args.files, sizes, args.samples, args.head_changes, emit)
+    if getattr(args, "json", False):
+        print(json.dumps(out, indent=2))
+    return 0
+
+
+def _sizes(text: str) -> list[int]:
+    try:
+        sizes = [int(part) for part in text.split(",") if part.strip()]
+    except ValueError:
+        raise SystemExit(f"anchormem bench: --sizes must be numbers, not {text!r}") from None
+    if not sizes or any(size < _HITS for size in sizes):
+        raise SystemExit(f"anchormem bench: every store size must be at least {_HITS}")
+    return sizes
+
+
+def _printer(out: dict[str, Any], as_json: bool) -> Any:
+    def emit(name: str, value: float | int) -> None:
+        out[name] = value
+        if not as_json:
+            print(f"{name}: {value}", flush=True)
+
+    return emit
+
+
+# -- fingerprints ------------------------------------------------------------------------
+def _bench_repo(repo: Path, work: Path, emit: Any) -> None:
+    from anchors.fingerprint import CodeSource
+    from store.db import Database
+    from store.factcache import StoreFactsCache
+
+    db = Database(work / "repo-facts.duckdb")
+    try:
+        with CodeSource(repo, StoreFactsCache(db)) as code:
+            start = time.perf_counter()
+            fp = code.fingerprint(overlay=False)
+            elapsed = time.perf_counter() - start
+            emit("cold_fingerprint_repo_s", round(elapsed, 3))
+            emit("cold_fingerprint_repo_python_files", len(fp.python))
+    finally:
+        db.close()
+
+
+def _bench_generated(
+    work: Path, files: int, sizes: Sequence[int], samples: int, head_changes: int, emit: Any
+) -> None:
+    from anchors.bench import generate_repository
+    from anchors.fingerprint import CodeSource
+    from store.db import Database
+    from store.factcache import StoreFactsCache
+
+    root = work / "repo"
+    written = generate_repository(root, files)
+    facts_db = Database(work / "facts.duckdb")
+    try:
+        with CodeSource(root, StoreFactsCache(facts_db)) as code:
+            start = time.perf_counter()
+            fp = code.fingerprint(overlay=False)
+            elapsed = time.perf_counter() - start
+            emit(f"cold_fingerprint_generated_{files}_files_s", round(elapsed, 3))
+            emit("cold_fingerprint_parsed_files", code.parsed_count)
+
+            _touch(root, random.Random(11).sample(written, 10), "touch 10 files")
+            before = code.parsed_count
+            start = time.perf_counter()
+            fp = code.fingerprint(overlay=False)
+            elapsed = time.perf_counter() - start
+            emit("update_after_10_file_commit_ms", round(elapsed * 1000, 2))
+            emit("update_parsed_files", code.parsed_count - before)
+
+            for size in sizes:
+                _bench_recall(work, root, code, fp, size, samples, head_changes, emit)
+    finally:
+        facts_db.close()
+
+
+def _touch(root: Path, paths: Sequence[Path], message: str) -> None:
+    for path in paths:
+        with path.open("a") as handle:
+            handle.write(f"\n\ndef touched_{time.perf_counter_ns()}():\n    return 1\n")
+    _git(root, "commit", "-q", "-a", "-m", message)
+
+
+def _git(root: Path, *args: str) -> None:
+    subprocess.run(
+        ["git", "-c", "commit.gpgsign=false", *args],
+        cwd=root,
+        env={**os.environ, **_GIT_ENV},
+        check=True,
+        capture_output=True,
+    )
+
+
+# -- recall --------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class _AnchorRow:
+    kind: str
+    value: str
+    expect: str
+    scope: str | None
+    found_in: str  # JSON list
+    content_hash: str | None
+    render: str
+
+
+def _bench_recall(
+    work: Path,
+    root: Path,
+    code: Any,
+    fp: Any,
+    size: int,
+    samples: int,
+    head_changes: int,
+    emit: Any,
+) -> None:
+    from store.db import Database
+    from store.memories import MemoryService, ServiceSettings
+
+    db = Database(work / f"store-{size}.duckdb")
+    try:
+        start = time.perf_counter()
+        groups = fill_store(db, fp, size)
+        emit(f"store_{size}_fill_s", round(time.perf_counter() - start, 3))
+        service = MemoryService(db, code, ServiceSettings())
+        queries = [f"where is {_token(g)}" for g in range(groups)]
+        rng = random.Random(size)
+        order = [rng.randrange(groups) for _ in range(samples)]
+        for g in sorted(set(order)):  # first reads: verdicts for HEAD computed and cached
+            _checked_recall(service, queries[g])
+        warm = [_timed_recall(service, queries[g]) for g in order]
+        emit(f"recall_{size}_warm_p50_ms", _ms(_percentile(warm, 50)))
+        emit(f"recall_{size}_warm_p99_ms", _ms(_percentile(warm, 99)))
+
+        after: list[float] = []
+        notes = root / "CHANGES.md"
+        for n in range(head_changes):
+            notes.write_text(f"change {size}-{n}\n")
+            _git(root, "add", "CHANGES.md")
+            _git(root, "commit", "-q", "-m", f"change {n}")
+            after.append(_timed_recall(service, queries[rng.randrange(groups)]))
+        emit(f"recall_{size}_after_head_change_p50_ms", _ms(_percentile(after, 50)))
+        emit(f"recall_{size}_after_head_change_p99_ms", _ms(_percentile(after, 99)))
+    finally:
+        db.close()
+
+
+def _token(group: int) -> str:
+    return f"zq{group:07d}x"  # never a substring of another group's token
+
+
+def _checked_recall(service: Any, query: str) -> None:
+    found = service.recall(query, 10)
+    memories = found["memories"]
+    if len(memories) != _HITS or any(m["verification"] != "verified" for m in memories):
+        summary = [(m["id"], m["verification"]) for m in memories]
+        raise RuntimeError(f"bench recall of {query!r} did not verify its {_HITS} hits: {summary}")
+    if any(len(m["anchors"]) != 5 for m in memories):
+        raise RuntimeError("bench memories must carry 5 anchors each")
+
+
+def _timed_recall(service: Any, query: str) -> float:
+    start = time.perf_counter()
+    _checked_recall(service, query)
+    return time.perf_counter() - start
+
+
+def _percentile(values: Sequence[float], pct: int) -> float:
+    if len(values) == 1:
+        return values[0]
+    return statistics.quantiles(values, n=100, method="inclusive")[pct - 1]
+
+
+def _ms(seconds: float) -> float:
+    return round(seconds * 1000, 3)
+
+
+# -- filling a store -------------------------------------------------------------------------
+def fill_store(db: Any, fp: Any, size: int) -> int:
+    """Insert ``size`` VERIFIED memories, each with 5 anchors that hold in ``fp``, in groups
+    of 10 sharing a search token; return the number of groups. Multi-row INSERTs straight
+    into the tables (with each memory's remember and verify audit rows)."""
+    from anchors.spec import Anchor, AnchorKind, Expect
+    from anchors.verify import capture
+    from store.lifecycle import text_hash
+    from store.search import search_text
+
+    now = datetime.now(UTC)
+    paths = sorted(p for p, facts in fp.python.items() if facts.definitions and facts.imports)
+    if not paths:
+        raise RuntimeError("the repository has no Python file with imports and definitions")
+    common = [
+        Anchor(AnchorKind.ENV, "LIMIT_0"),
+        Anchor(AnchorKind.DEP, "redis", Expect.ABSENT),
+    ]
+    per_path: dict[str, list[Anchor]] = {}
+    rows_for: dict[Anchor, _AnchorRow] = {}
+
+    def anchors_of(path: str) -> list[Anchor]:
+        if path not in per_path:
+            facts = fp.python[path]
+            anchors = [
+                Anchor(AnchorKind.FILE, path),
+                Anchor(AnchorKind.SYMBOL, facts.definitions[0].qualname, scope=path),
+                Anchor(AnchorKind.IMPORT, facts.imports[0].module, scope=path),
+                *common,
+            ]
+            for anchor in anchors:
+                if anchor not in rows_for:
+                    cap = capture(anchor, fp)
+                    rows_for[anchor] = _AnchorRow(
+                        anchor.kind.value,
+                        anchor.value,
+                        anchor.expect.value,
+                        anchor.scope,
+                        json.dumps(list(cap.found_in)),
+                        cap.content_hash,
+                        anchor.render(),
+                    )
+            per_path[path] = anchors
+        return per_path[path]
+
+    memories: list[tuple[Any, ...]] = []
+    anchor_rows: list[tuple[Any, ...]] = []
+    audit_rows: list[tuple[Any, ...]] = []
+    seq = _max_audit_seq(db)
+    for i in range(size):
+        mid = f"mb{i:08d}"
+        path = paths[i % len(paths)]
+        anchors = anchors_of(path)
+        text = f"Note {i} about {path}: {_token(i // _HITS)} keeps its helpers there"
+        memories.append(
+            (
+                mid,
+                text,
+                text_hash(text),
+                search_text(text, path, anchors),
+                path,
+                "fact",
+                "agent",
+                "bench",
+                now,
+                now,
+                fp.commit,
+                "VERIFIED",
+            )
+        )
+        for position, anchor in enumerate(anchors):
+            row = rows_for[anchor]
+            anchor_rows.append(
+                (
+                    mid,
+                    position,
+                    row.kind,
+                    row.value,
+                    row.expect,
+                    row.scope,
+                    None,
+                    "explicit",
+                    row.found_in,
+                    row.content_hash,
+                )
+            )
+        detail = json.dumps({"anchors": [rows_for[a].render for a in anchors]})
+        audit_rows.append((seq + 1, mid, now, "remember", None, "ACTIVE", "bench", None, detail))
+        audit_rows.append(
+            (seq + 2, mid, now, "verify", "ACTIVE", "VERIFIED", "code", fp.commit, "{}")
+        )
+        seq += 2
+    with db.transaction() as cur:
+        _insert_many(
+            cur,
+            "memories (id, text, text_hash, search_text, subject, kind, source, origin,"
+            " created_at, updated_at, commit_id, status)",
+            memories,
+        )
+        _insert_many(
+            cur,
+            "anchors (memory_id, position, kind, value, expect, scope, version, provenance,"
+            " found_in, content_hash)",
+            anchor_rows,
+        )
+        _insert_many(
+            cur,
+            "audit (seq, memory_id, happened_at, action, from_status, to_status, actor,"
+            " commit_id, detail)",
+            audit_rows,
+        )
+    return (size + _HITS - 1) // _HITS
+
+
+def _max_audit_seq(db: Any) -> int:
+    with db.read() as cur:
+        row = cur.execute("SELECT coalesce(max(seq), 0) FROM audit").fetchone()
+    return int(row[0]) if row else 0
+
+
+def _insert_many(cur: Any, target: str, rows: Sequence[tuple[Any, ...]]) -> None:
+    """``INSERT INTO target VALUES (...), (...), ...`` in chunks (DuckDB's executemany
+    runs one statement per row, ~500x slower)."""
+    for chunk in _chunks(rows, _ROWS_PER_INSERT):
+        width = len(chunk[0])
+        row = "(" + ", ".join("?" for _ in range(width)) + ")"
+        params = [value for values in chunk for value in values]
+        cur.execute(f"INSERT INTO {target} VALUES " + ", ".join(row for _ in chunk), params)
+
+
+def _chunks(rows: Sequence[tuple[Any, ...]], size: int) -> Iterator[Sequence[tuple[Any, ...]]]:
+    for start in range(0, len(rows), size):
+        yield rows[start : start + size]
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,520 @@
+"""Verify-on-read end to end: real git repositories with real commits, driven through the
+MCP tools (the SDK client, in memory) and the ``anchormem`` CLI (a subprocess).
+
+Every memory read is checked against the code at HEAD: a commit that removes what a memory
+claims refutes it (by code, with a receipt naming the anchor, the expectation and the
+commit), checking out an earlier commit verifies it again, a retraction outlives every
+commit, and unusual repositories say they cannot verify instead of crashing.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import anyio
+import pytest
+from mcp import Client
+
+from anchors.bench import generate_repository
+from server.app import build_server
+from server.config import Settings
+from tests.anchors.conftest import child_processes
+from tests.conftest import GIT_ENV, GitRepo
+
+pytestmark = pytest.mark.anyio
+
+PYPROJECT = (
+    '[project]\nname = "shop"\nversion = "1.0"\ndependencies = ["duckdb>=1.0", "httpx"]\n'
+)
+BILLING = (
+    "import os\nimport httpx\n\n\n"
+    "def charge(amount):\n"
+    "    key = os.environ['BILLING_KEY']\n"
+    "    return httpx.post('/charge', json=amount, headers={'key': key})\n"
+)
+STORE = (
+    "import duckdb\n\n\n"
+    "class Store:\n"
+    "    def open(self, path):\n"
+    "        return duckdb.connect(path)\n"
+)
+PROJECT = {
+    "pyproject.toml": PYPROJECT,
+    "app/__init__.py": "",
+    "app/billing.py": BILLING,
+    "app/other.py": "import sqlite3\n\n\ndef legacy_report():\n    return sqlite3.connect('x')\n",
+    "store/__init__.py": "",
+    "store/db.py": STORE,
+}
+
+
+@pytest.fixture
+def anyio_backend() -> str:
+    return "asyncio"
+
+
+@pytest.fixture
+def project(git_repo: GitRepo) -> GitRepo:
+    git_repo.commit(PROJECT, "initial project")
+    return git_repo
+
+
+def settings_for(repo: GitRepo | Path) -> Settings:
+    # Duck-typed: pytest may load the conftest under another module name than ours.
+    root = repo if isinstance(repo, Path) else repo.root
+    return Settings.resolve(repo=str(root), env={})
+
+
+async def call(client: Client, tool: str, **args: Any) -> dict[str, Any]:
+    result = await client.call_tool(tool, args)
+    assert not result.is_error, result.content
+    assert result.structured_content is not None
+    return result.structured_content
+
+
+async def recall_one(client: Client, query: str, memory_id: str) -> dict[str, Any]:
+    """The memory ``memory_id`` as a recall with ``include_refuted`` serves it."""
+    found = await call(client, "recall", query=query, include_refuted=True)
+    matching = [m for m in found["memories"] if m["id"] == memory_id]
+    assert len(matching) == 1, found
+    assert matching[0]["checked_commit"] == found["checked_commit"]
+    return matching[0]
+
+
+async def served_ids(client: Client, query: str) -> list[str]:
+    """Ids a plain recall serves (REFUTED memories are left out)."""
+    return [m["id"] for m in (await call(client, "recall", query=query))["memories"]]
+
+
+def cli(
+    repo: Path, *args: str, env: Mapping[str, str] | None = None
+) -> tuple[int, Any, str]:
+    """Run the installed console script (by absolute path) in ``repo``."""
+    script = Path(sys.executable).with_name("anchormem")
+    base = {k: v for k, v in os.environ.items() if not k.startswith("ANCHORMEM_")}
+    done = subprocess.run(
+        [str(script), *args],
+        cwd=repo,
+        capture_output=True,
+        text=True,
+        env={**base, **(env or {})},
+        timeout=120,
+    )
+    payload = json.loads(done.stdout) if done.returncode == 0 else done.stdout
+    return done.returncode, payload, done.stderr
+
+
+# -- refuted by the commit that removes the anchor, verified again on the earlier one --------
+REMOVALS = {
+    "import": (
+        "import:duckdb@store/db.py",
+        {"store/db.py": STORE.replace("import duckdb", "import sqlite3 as duckdb")},
+    ),
+    "symbol": (
+        "symbol:store/db.py::Store.open",
+        {"store/db.py": STORE.replace("def open(", "def connect(")},
+    ),
+    "dep": (
+        "dep:httpx",
+        {"pyproject.toml": PYPROJECT.replace(', "httpx"', "")},
+    ),
+    "env": (
+        "env:BILLING_KEY",
+        {"app/billing.py": BILLING.replace("os.environ['BILLING_KEY']", "'hard-coded'")},
+    ),
+}
+
+
+@pytest.mark.parametrize("kind", sorted(REMOVALS))
+async def test_a_memory_is_refuted_by_the_commit_that_removes_its_anchor_and_verified_again_on_checkout(
+    project: GitRepo, kind: str
+):
+    anchor, removal = REMOVALS[kind]
+    first = project.head()
+    async with Client(build_server(settings_for(project))) as client:
+        made = await call(
+            client, "remember", text=f"The shop relies on {kind} zebrafact", anchors=[anchor]
+        )
+        assert made["status"] == "VERIFIED", made
+        assert made["anchors"][0]["anchor"] == anchor
+
+        second = project.commit(removal, f"remove the {kind}")
+        assert await served_ids(client, "zebrafact") == []
+        refuted = await recall_one(client, "zebrafact", made["id"])
+        assert refuted["status"] == "REFUTED"
+        assert refuted["refuted_by"] == "code"
+        assert refuted["verification"] == "refuted_by_code"
+        assert refuted["checked_commit"] == second
+        assert refuted["anchors"][0]["verdict"] == "broken"
+        receipt = refuted["receipt"]
+        assert receipt["action"] == "refute_by_code"
+        assert receipt["commit"] == second
+        assert anchor in receipt["reason"] and "expected present" in receipt["reason"]
+
+        project.checkout(first)
+        again = await recall_one(client, "zebrafact", made["id"])
+        assert again["status"] == "VERIFIED"
+        assert again["refuted_by"] is None and again["receipt"] is None
+        assert again["checked_commit"] == first
+        assert await served_ids(client, "zebrafact") == [made["id"]]
+
+        project.checkout("main")
+        back = await recall_one(client, "zebrafact", made["id"])
+        assert back["status"] == "REFUTED" and back["checked_commit"] == second
+
+
+async def test_a_retracted_memory_stays_refuted_by_retraction_on_every_commit(project: GitRepo):
+    first = project.head()
+    async with Client(build_server(settings_for(project))) as client:
+        made = await call(
+            client,
+            "remember",
+            text="Storage goes through DuckDB in store/db.py",
+            anchors=["import:duckdb@store/db.py"],
+        )
+        assert made["status"] == "VERIFIED"
+        gone = await call(client, "retract", id=made["id"], reason="we are moving off duckdb")
+        receipt_id = gone["receipt"]["id"]
+
+        second = project.commit({"README.md": "still duckdb\n"}, "unrelated change")
+        project.commit({"store/db.py": STORE.replace("import duckdb", "import os")}, "drop it")
+        for commit in (second, first, "main"):
+            project.checkout(commit)
+            seen = await recall_one(client, "duckdb storage", made["id"])
+            assert seen["status"] == "REFUTED"
+            assert seen["refuted_by"] == "retraction"
+            assert seen["verification"] == "retracted"
+            assert seen["receipt"]["id"] == receipt_id
+            assert await served_ids(client, "duckdb storage") == []
+
+
+# -- present-trap and negated claims ------------------------------------------------------------
+@pytest.mark.parametrize(
+    "how",
+    [
+        {"anchors": ["import:sqlite3@app/billing.py"]},
+        {"subject": "app/billing.py"},
+    ],
+    ids=["explicit-scoped-anchor", "inferred-with-subject"],
+)
+async def test_a_module_imported_only_elsewhere_does_not_verify_a_claim_about_the_billing_module(
+    project: GitRepo, how: dict[str, Any]
+):
+    async with Client(build_server(settings_for(project))) as client:
+        made = await call(client, "remember", text="The billing module uses sqlite3", **how)
+        seen = await recall_one(client, "billing sqlite3", made["id"])
+    assert [a["anchor"] for a in made["anchors"]] == ["import:sqlite3@app/billing.py"]
+    assert seen["status"] != "VERIFIED"
+    assert seen["anchors"][0]["verdict"] == "broken"
+    assert "app/other.py" in seen["anchors"][0]["detail"]  # it is there, just not in billing
+
+
+@pytest.mark.parametrize(
+    "how",
+    [{"anchors": ["!dep:redis"]}, {}],
+    ids=["explicit-negated-anchor", "inferred-from-text"],
+)
+async def test_a_negated_claim_is_verified_while_redis_is_absent_and_refuted_once_a_commit_adds_it(
+    project: GitRepo, how: dict[str, Any]
+):
+    async with Client(build_server(settings_for(project))) as client:
+        made = await call(client, "remember", text="We no longer use redis", **how)
+        assert "!dep:redis" in [a["anchor"] for a in made["anchors"]]
+        assert all(a["expect"] == "absent" for a in made["anchors"])
+        assert made["status"] == "VERIFIED"
+
+        added = project.commit(
+            {
+                "pyproject.toml": PYPROJECT.replace('"httpx"', '"httpx", "redis>=5"'),
+                "app/cache.py": "import redis\n\nCLIENT = redis.Redis()\n",
+            },
+            "add a redis cache",
+        )
+        seen = await recall_one(client, "redis", made["id"])
+    assert seen["status"] == "REFUTED" and seen["refuted_by"] == "code"
+    assert seen["receipt"]["commit"] == added
+    assert "!dep:redis expected absent" in seen["receipt"]["reason"]
+    dep = next(a for a in seen["anchors"] if a["anchor"] == "!dep:redis")
+    assert dep["verdict"] == "broken" and dep["found_in"] == ["pyproject.toml"]
+
+
+# -- drift and uncommitted code ------------------------------------------------------------
+async def test_a_symbol_whose_body_changed_is_reported_drifted_and_still_served_unverified(
+    project: GitRepo,
+):
+    async with Client(build_server(settings_for(project))) as client:
+        made = await call(
+            client,
+            "remember",
+            text="Charging posts to the payment API",
+            anchors=["symbol:app/billing.py::charge"],
+        )
+        assert made["status"] == "VERIFIED"
+        project.commit(
+            {"app/billing.py": BILLING.replace("'/charge'", "'/v2/charge'")}, "new endpoint"
+        )
+        found = await call(client, "recall", query="charging payment")
+    assert [m["id"] for m in found["memories"]] == [made["id"]]  # still served
+    seen = found["memories"][0]
+    assert seen["status"] == "ACTIVE"
+    assert seen["verification"] == "drifted"
+    assert seen["anchors"][0]["verdict"] == "drifted"
+    assert seen["anchors"][0]["found_in"] == ["app/billing.py"]
+
+
+async def test_an_anchor_on_a_new_untracked_file_is_not_refuted(project: GitRepo):
+    project.write({"new_mod.py": "def thing():\n    return 42\n"})
+    async with Client(build_server(settings_for(project))) as client:
+        made = await call(
+            client,
+            "remember",
+            text="The thing helper lives in new_mod.py",
+            anchors=["symbol:new_mod.py::thing"],
+        )
+        found = await call(client, "recall", query="thing helper")
+    assert made["status"] != "REFUTED"
+    assert [m["id"] for m in found["memories"]] == [made["id"]]
+    seen = found["memories"][0]
+    assert seen["status"] != "REFUTED"
+    assert seen["anchors"][0]["verdict"] == "holds"
+    assert seen["anchors"][0]["found_in"] == ["new_mod.py"]
+
+
+# -- what a read says, through the MCP tools and the CLI --------------------------------------
+ANCHOR_KEYS = {"kind", "value", "expect", "scope", "verdict", "found_in"}
+
+
+async def test_recall_and_cli_verify_report_the_checked_commit_and_each_anchors_verdict(
+    project: GitRepo,
+):
+    head = project.head()
+    async with Client(build_server(settings_for(project))) as client:
+        made = await call(
+            client,
+            "remember",
+            text="Store.open connects to duckdb",
+            anchors=["import:duckdb@store/db.py", "symbol:store/db.py::Store.open", "!dep:redis"],
+        )
+        found = await call(client, "recall", query="store duckdb")
+    assert found["checked_commit"] == head
+    via_mcp = next(m for m in found["memories"] if m["id"] == made["id"])
+    assert via_mcp["checked_commit"] == head
+    anchors = {a["anchor"]: a for a in via_mcp["anchors"]}
+    assert ANCHOR_KEYS <= set(anchors["import:duckdb@store/db.py"])
+    assert {k: anchors["import:duckdb@store/db.py"][k] for k in ANCHOR_KEYS} == {
+        "kind": "import",
+        "value": "duckdb",
+        "expect": "present",
+        "scope": "store/db.py",
+        "verdict": "holds",
+        "found_in": ["store/db.py"],
+    }
+    assert anchors["!dep:redis"]["expect"] == "absent"
+    assert anchors["!dep:redis"]["kind"] == "dep" and anchors["!dep:redis"]["scope"] is None
+    assert anchors["symbol:store/db.py::Store.open"]["value"] == "Store.open"
+
+    code, verified, err = cli(project.root, "verify", made["id"], "--json")
+    assert code == 0, err
+    assert verified["checked_commit"] == head
+    [via_cli] = verified["memories"]
+    assert set(via_cli) == set(via_mcp)
+    assert [set(a) for a in via_cli["anchors"]] == [set(a) for a in via_mcp["anchors"]]
+    for key in ("id", "status", "checked_commit", "verification"):
+        assert via_cli[key] == via_mcp[key]
+    assert via_cli["anchors"] == via_mcp["anchors"]
+
+
+async def test_every_status_change_is_an_audit_row_with_the_commit_it_was_checked_at(
+    project: GitRepo,
+):
+    first = project.head()
+    async with Client(build_server(settings_for(project))) as client:
+        made = await call(
+            client, "remember", text="Env BILLING_KEY is read", anchors=["env:BILLING_KEY"]
+        )
+        for _ in range(3):  # reads that change nothing write nothing
+            await recall_one(client, "billing_key", made["id"])
+        second = project.commit(
+            {"app/billing.py": BILLING.replace("os.environ['BILLING_KEY']", "'k'")}, "inline"
+        )
+        for _ in range(2):
+            await recall_one(client, "billing_key", made["id"])
+        project.checkout(first)
+        await recall_one(client, "billing_key", made["id"])
+
+    code, audit, err = cli(project.root, "audit", made["id"], "--json")
+    assert code == 0, err
+    verifies = [
+        (e["from_status"], e["to_status"], e["commit"])
+        for e in audit["entries"]
+        if e["action"] == "verify"
+    ]
+    assert verifies == [
+        ("ACTIVE", "VERIFIED", first),
+        ("VERIFIED", "REFUTED", second),
+        ("REFUTED", "VERIFIED", first),
+    ]
+    assert [e["action"] for e in audit["entries"]][0] == "remember"
+    refuting = next(e for e in audit["entries"] if e["to_status"] == "REFUTED")
+    assert refuting["receipt_id"] and refuting["actor"] == "code"
+
+
+# -- hostile names and process hygiene -----------------------------------------------------------
+async def test_dash_prefixed_names_never_reach_git_as_options(project: GitRepo):
+    project.commit({"--output=x.py": "import duckdb\n\n\ndef dashed():\n    return 1\n"}, "dash")
+    project.write({"--new.py": "def fresh_from_dash():\n    return 2\n"})  # untracked
+    async with Client(build_server(settings_for(project))) as client:
+        tracked = await call(
+            client, "remember", text="dashed imports duckdb", anchors=["import:duckdb"]
+        )
+        untracked = await call(
+            client, "remember", text="fresh_from_dash exists", anchors=["symbol:fresh_from_dash"]
+        )
+        seen = await recall_one(client, "dashed duckdb", tracked["id"])
+        fresh = await recall_one(client, "fresh_from_dash", untracked["id"])
+        for bad in ("file:-x", "file:--output=x.py", "import:duckdb@--output=x.py", "symbol:-x::f"):
+            result = await client.call_tool("remember", {"text": f"bad {bad}", "anchors": [bad]})
+            assert result.is_error, bad
+            assert "must not start with '-'" in " ".join(getattr(c, "text", "") for c in result.content)
+    assert seen["status"] == "VERIFIED" and "--output=x.py" in seen["anchors"][0]["found_in"]
+    assert fresh["anchors"][0]["verdict"] == "holds"
+    assert fresh["anchors"][0]["found_in"] == ["--new.py"]
+    # Had git taken "--output=x.py" as an option, it would have written x.py.
+    assert not (project.root / "x.py").exists()
+    code, _, err = cli(project.root, "remember", "bad", "--anchor", "file:-x", "--json")
+    assert code == 2 and "must not start with '-'" in err
+
+
+async def test_a_thousand_recalls_leave_at_most_two_git_children(project: GitRepo):
+    before = child_processes("git")
+    async with Client(build_server(settings_for(project))) as client:
+        made = await call(
+            client,
+            "remember",
+            text="Store.open connects to duckdb",
+            anchors=["import:duckdb@store/db.py", "symbol:store/db.py::Store.open"],
+        )
+        await call(client, "remember", text="Store uses redis", anchors=["import:redis@store"])
+        project.commit({"docs/notes.md": "a new commit mid-way\n"}, "docs")
+        for n in range(1000):
+            found = await call(client, "recall", query="store duckdb redis", include_refuted=True)
+            if n % 100 == 0:
+                assert len(child_processes("git") - before) <= 2
+        assert len(child_processes("git") - before) <= 2
+    assert made["id"] in [m["id"] for m in found["memories"]]
+    assert {m["status"] for m in found["memories"]} == {"VERIFIED", "REFUTED"}
+
+
+# -- unusual repositories ---------------------------------------------------------------------
+def _detached(project: GitRepo, tmp: Path) -> Path:
+    project.commit({"README.md": "two\n"}, "second")
+    project.checkout(project.git("rev-parse", "HEAD~1"))
+    return project.root
+
+
+def _worktree(project: GitRepo, tmp: Path) -> Path:
+    project.git("worktree", "add", "-q", "-b", "feature", str(tmp / "wt"))
+    return tmp / "wt"
+
+
+def _shallow(project: GitRepo, tmp: Path) -> Path:
+    project.commit({"README.md": "two\n"}, "second")
+    target = tmp / "shallow"
+    subprocess.run(
+        ["git", "clone", "-q", "--depth", "1", f"file://{project.root}", str(target)],
+        check=True,
+        capture_output=True,
+        env={**os.environ, **GIT_ENV},
+    )
+    assert (target / ".git" / "shallow").exists()
+    return target
+
+
+@pytest.mark.parametrize("make", [_detached, _worktree, _shallow], ids=lambda f: f.__name__[1:])
+async def test_detached_heads_worktrees_and_shallow_clones_verify_normally(
+    project: GitRepo, tmp_path: Path, make: Any
+):
+    root = make(project, tmp_path)
+    head = subprocess.run(
+        ["git", "rev-parse", "HEAD"], cwd=root, capture_output=True, text=True, check=True
+    ).stdout.strip()
+    async with Client(build_server(settings_for(root))) as client:
+        made = await call(
+            client,
+            "remember",
+            text="Store.open connects to duckdb",
+            anchors=["import:duckdb@store/db.py", "symbol:store/db.py::Store.open"],
+        )
+        seen = await recall_one(client, "store duckdb", made["id"])
+    assert seen["status"] == "VERIFIED" and seen["verification"] == "verified"
+    assert seen["checked_commit"] == head
+
+
+async def test_a_repository_with_no_commits_cannot_verify_and_says_so(git_repo: GitRepo):
+    git_repo.write({"store/db.py": STORE})
+    async with Client(build_server(settings_for(git_repo))) as client:
+        made = await call(
+            client, "remember", text="Storage uses duckdb", anchors=["import:duckdb@store/db.py"]
+        )
+        found = await call(client, "recall", query="storage duckdb")
+    assert made["status"] == "ACTIVE"
+    assert found["checked_commit"] is None
+    [seen] = found["memories"]
+    assert seen["status"] == "ACTIVE"
+    assert seen["verification"] == "cannot_verify: no_commits"
+    assert seen["anchors"][0]["verdict"] == "unchecked"
+
+
+def test_without_git_on_path_the_cli_says_it_cannot_verify(project: GitRepo, tmp_path: Path):
+    empty = tmp_path / "no-git-here"
+    empty.mkdir()
+    env = {"PATH": str(empty)}
+    code, made, err = cli(
+        project.root, "remember", "Storage uses duckdb", "--anchor", "import:duckdb", env=env
+    )
+    assert code == 0, err
+    assert made["status"] == "ACTIVE"
+    code, found, err = cli(project.root, "recall", "storage duckdb", "--json", env=env)
+    assert code == 0, err
+    [seen] = found["memories"]
+    assert seen["verification"] == "cannot_verify: no_git_binary"
+    assert "Traceback" not in err
+    code, verified, err = cli(project.root, "verify", made["id"], "--json", env=env)
+    assert code == 0, err
+    assert verified["memories"][0]["verification"] == "cannot_verify: no_git_binary"
+
+
+# -- a cold, big fingerprint does not block a read ------------------------------------------------
+async def test_a_cold_big_fingerprint_leaves_recall_unchecked_and_a_later_recall_verifies(
+    project: GitRepo,
+):
+    async with Client(build_server(settings_for(project))) as client:
+        made = await call(
+            client,
+            "remember",
+            text="Store.open connects to duckdb",
+            anchors=["import:duckdb@store/db.py", "symbol:store/db.py::Store.open"],
+        )
+        assert made["status"] == "VERIFIED"
+    # 3,000 new Python files in a new commit: nothing about them is cached anywhere.
+    generate_repository(project.root, 3000)
+    head = project.head()
+    async with Client(build_server(settings_for(project))) as client:
+        cold = await recall_one(client, "store duckdb", made["id"])
+        assert cold["verification"] == "unchecked"
+        assert {a["verdict"] for a in cold["anchors"]} == {"unchecked"}
+        deadline = time.monotonic() + 120  # a safety net, not a timing assertion
+        warm = cold
+        while warm["verification"] == "unchecked" and time.monotonic() < deadline:
+            await anyio.sleep(0.2)
+            warm = await recall_one(client, "store duckdb", made["id"])
+    assert warm["verification"] == "verified"
+    assert warm["checked_commit"] == head
+    assert {a["verdict"] for a in warm["anchors"]} == {"holds"}
