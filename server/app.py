@@ -264,6 +264,69 @@ def build_server(settings: Settings) -> MCPServer[Runtime]:
         )
         return VerifyOut.model_validate(result)
 
+    @mcp.tool(
+        annotations=ToolAnnotations(
+            title="Record evidence about a note",
+            read_only_hint=False,
+            destructive_hint=False,
+            idempotent_hint=False,
+            open_world_hint=False,
+        )
+    )
+    async def observe(
+        id: Annotated[str, Field(description="The memory id.")],
+        confirms: Annotated[
+            bool,
+            Field(
+                description="True if the observation fits the memory, false if it contradicts it."
+            ),
+        ],
+        ctx: Context[Runtime, Any],
+        kind: Annotated[
+            str,
+            Field(
+                description="correction: the user says it changed (give "
+                "the corrected claim in note; takes effect at once); behaviour: an "
+                "event that fits or not; exception: an explained one-off (note says "
+                "why; the memory is unchanged); proxy: done for someone else (not "
+                "evidence); report: second-hand; restatement: said again."
+            ),
+        ] = "behaviour",
+        source: Annotated[str, Field(description="user, agent, code, ci or doc.")] = "user",
+        origin: Annotated[
+            str | None, Field(description="Who observed it (a user or session id).")
+        ] = None,
+        note: Annotated[
+            str | None, Field(description="The corrected claim, or the explanation.")
+        ] = None,
+        weight: Annotated[
+            float | None, Field(ge=0, le=1, description="Overrides the kind's default weight.")
+        ] = None,
+    ) -> dict[str, Any]:
+        """Record evidence about a memory. Confidence (0-10) moves by the evidence;
+        corrections supersede at once; explained exceptions become episodes."""
+        service = _runtime(ctx).service
+        return await anyio.to_thread.run_sync(
+            lambda: _call(lambda: service.observe(id, confirms, kind, source, origin, note, weight))
+        )
+
+    @mcp.tool(
+        annotations=ToolAnnotations(
+            title="Notes that need a person",
+            read_only_hint=False,
+            destructive_hint=False,
+            idempotent_hint=False,
+            open_world_hint=False,
+        )
+    )
+    async def review(ctx: Context[Runtime, Any]) -> dict[str, Any]:
+        """The review queue: ASK (a trend of contradictions), DEMOTE (no longer served),
+        STALE (unconfirmed too long), and at most the budgeted questions to put to the
+        user now (one per user per week). Ask the user the returned questions and record
+        the answer with observe."""
+        service = _runtime(ctx).service
+        return await anyio.to_thread.run_sync(lambda: _call(service.review))
+
     @mcp.resource(
         "memory://{memory_id}",
         name="memory",

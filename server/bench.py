@@ -26,7 +26,7 @@ import statistics
 import subprocess
 import tempfile
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -42,7 +42,7 @@ _GIT_ENV = {
     "GIT_COMMITTER_EMAIL": "bench@example.com",
     "GIT_CONFIG_NOSYSTEM": "1",
 }
-_ROWS_PER_INSERT = 1000
+_ROWS_PER_INSERT = 50_000
 
 
 def add_arguments(parser: argparse.ArgumentParser, with_repo: bool = True) -> None:
@@ -386,18 +386,14 @@ def _max_audit_seq(db: Any) -> int:
 
 
 def _insert_many(cur: Any, target: str, rows: Sequence[tuple[Any, ...]]) -> None:
-    """``INSERT INTO target VALUES (...), (...), ...`` in chunks (DuckDB's executemany
-    runs one statement per row, ~500x slower)."""
-    for chunk in _chunks(rows, _ROWS_PER_INSERT):
-        width = len(chunk[0])
-        row = "(" + ", ".join("?" for _ in range(width)) + ")"
-        params = [value for values in chunk for value in values]
-        cur.execute(f"INSERT INTO {target} VALUES " + ", ".join(row for _ in chunk), params)
-
-
-def _chunks(rows: Sequence[tuple[Any, ...]], size: int) -> Iterator[Sequence[tuple[Any, ...]]]:
-    for start in range(0, len(rows), size):
-        yield rows[start : start + size]
+    """One multi-row ``INSERT INTO target SELECT unnest(?), unnest(?), ...`` per chunk, one
+    list parameter per column: ~15x faster in DuckDB than a ``VALUES (?, ...), (?, ...)``
+    list of the same rows, and ~500x faster than ``executemany`` (one statement per row)."""
+    for start in range(0, len(rows), _ROWS_PER_INSERT):
+        chunk = rows[start : start + _ROWS_PER_INSERT]
+        columns = [list(column) for column in zip(*chunk, strict=True)]
+        select = ", ".join("unnest(?)" for _ in columns)
+        cur.execute(f"INSERT INTO {target} SELECT {select}", columns)
 
 
 if __name__ == "__main__":

@@ -102,6 +102,21 @@ def build_parser() -> argparse.ArgumentParser:
     p = add("verify", "check memories against the code at HEAD now")
     p.add_argument("id", nargs="?")
 
+    p = add("observe", "record evidence that confirms or contradicts a memory")
+    p.add_argument("id")
+    side = p.add_mutually_exclusive_group(required=True)
+    side.add_argument("--confirms", dest="agrees", action="store_true", default=None)
+    side.add_argument("--contradicts", dest="agrees", action="store_false")
+    p.add_argument("--kind", default="behaviour",
+                   help="correction, behaviour, exception, proxy, report or restatement")
+    p.add_argument("--source", default="user", help="user, agent, code, ci or doc")
+    p.add_argument("--origin", help="who or which session observed it")
+    p.add_argument("--note", help="the corrected claim (correction) or the explanation")
+    p.add_argument("--weight", type=float, help="0-1; overrides the kind's default weight")
+
+    add("review", "memories that need a person: ASK, DEMOTE, STALE, and this week's question")
+    add("stats", "wrong-fact and missed-fact signals")
+
     add("doctor", "check the store, its lock, its schema and the repository")
 
     p = add("serve", "run the MCP server (stdio by default)")
@@ -155,6 +170,13 @@ def _dispatch(args: argparse.Namespace, rt: Runtime) -> dict[str, Any]:
         return svc.list_memories(args.status, args.limit)
     if cmd == "audit":
         return svc.audit(args.id)
+    if cmd == "observe":
+        return svc.observe(args.id, args.agrees, args.kind, args.source, args.origin,
+                           args.note, args.weight)
+    if cmd == "review":
+        return svc.review()
+    if cmd == "stats":
+        return svc.stats()
     if cmd == "verify":
         return svc.verify(args.id, progress=_progress_bar(sys.stderr.isatty()))
     raise InvalidInput(f"unknown command {cmd}")

@@ -12,10 +12,13 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
+from store.confidence import DEFAULT_HALF_LIVES
+from store.curation import EvidenceSettings
 from store.errors import InvalidInput, RepositoryError, StoreUnavailable
+from store.evidence import DEFAULT_SOURCE_WEIGHTS
 
 __all__ = ["Settings", "find_repository_root"]
 
@@ -45,6 +48,32 @@ def _float(env: Mapping[str, str], name: str, default: float) -> float:
     return value
 
 
+def _evidence_settings(env: Mapping[str, str]) -> EvidenceSettings:
+    half_lives = dict(DEFAULT_HALF_LIVES)
+    for kind in half_lives:
+        raw = env.get(f"ANCHORMEM_HALF_LIFE_{kind.upper()}")
+        if raw is not None and raw.strip().lower() in ("none", "off", "0"):
+            half_lives[kind] = None
+        elif raw:
+            half_lives[kind] = _float(env, f"ANCHORMEM_HALF_LIFE_{kind.upper()}", 0.0) or None
+    weights = {
+        name: _float(env, f"ANCHORMEM_WEIGHT_{name.upper()}", default)
+        for name, default in DEFAULT_SOURCE_WEIGHTS.items()
+    }
+    if any(w > 1.0 for w in weights.values()):
+        raise InvalidInput("ANCHORMEM_WEIGHT_* must be between 0 and 1")
+    hide = _float(env, "ANCHORMEM_HIDE_BELOW", 3.5)
+    if hide > 10.0:
+        raise InvalidInput("ANCHORMEM_HIDE_BELOW must be between 0 and 10")
+    return EvidenceSettings(
+        hide_below=hide,
+        strict=env.get("ANCHORMEM_STRICT", "").strip().lower() in ("1", "true", "yes"),
+        half_lives=half_lives,
+        source_weights=weights,
+        stale_after_days=_float(env, "ANCHORMEM_STALE_DAYS", 90.0),
+    )
+
+
 @dataclass(frozen=True)
 class Settings:
     repo: Path | None
@@ -53,6 +82,7 @@ class Settings:
     head_ttl_s: float = 0.0
     lock_wait_s: float = 60.0
     actor: str = "agent"
+    evidence: EvidenceSettings = field(default_factory=EvidenceSettings)
 
     @classmethod
     def resolve(
@@ -98,6 +128,7 @@ class Settings:
             head_ttl_s=_float(env, "ANCHORMEM_HEAD_TTL", 0.0),
             lock_wait_s=_float(env, "ANCHORMEM_LOCK_WAIT", 60.0),
             actor=env.get("ANCHORMEM_ACTOR") or "agent",
+            evidence=_evidence_settings(env),
         )
 
     def prepare_store_dir(self) -> None:

@@ -39,6 +39,12 @@ def open_runtime(settings: Settings) -> Runtime:
             print(f"anchormem: the repository cannot be read: {exc}", file=sys.stderr)
             code = None
     service = MemoryService(
-        db, code, ServiceSettings(verify_budget_s=settings.verify_budget_s, actor=settings.actor)
+        db,
+        code,
+        ServiceSettings(
+            verify_budget_s=settings.verify_budget_s,
+            actor=settings.actor,
+            evidence=settings.evidence,
+        ),
     )
     return Runtime(settings, db, code, service)

@@ -25,7 +25,7 @@ class _Model(BaseModel):
 class ReceiptOut(_Model):
     id: str
     memory_id: str
-    action: str = Field(description="retract, restore, refute_by_code or forget")
+    action: str = Field(description="retract, restore, refute_by_code, supersede or forget")
     actor: str
     reason: str
     evidence: str | None = None
@@ -60,7 +60,7 @@ class MemoryOut(_Model):
     created_at: str | None
     written_at_commit: str | None = None
     status: Literal["ACTIVE", "VERIFIED", "REFUTED"]
-    refuted_by: Literal["code", "retraction"] | None = None
+    refuted_by: Literal["code", "retraction", "correction"] | None = None
     confidence: float = Field(description="0-10; 5.0 means no evidence either way")
     observations: int = 1
     checked_commit: str | None = Field(None, description="the commit the anchors were checked at")
@@ -73,6 +73,21 @@ class MemoryOut(_Model):
     supersedes: str | None = None
     flags: list[str] = Field(default_factory=list)
     receipt: ReceiptOut | None = None
+    band: Literal["assert", "hedge", "hidden"] = Field(
+        "hedge",
+        description="assert: state it plainly (8.0+); hedge: give its provenance; hidden: "
+        "below the hide threshold, not served",
+    )
+    origins: int = Field(1, description="independent origins that support it")
+    candidate: bool = Field(
+        True, description="only one origin and not verified by code: a lead, not a fact"
+    )
+    last_confirmed_at: str | None = None
+    provenance: str | None = Field(
+        None,
+        description="who said it, when, and whether the code verified it; say this when hedging",
+    )
+    expires_at: str | None = None
 
 
 class Dropped(_Model):

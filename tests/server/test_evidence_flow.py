@@ -1,0 +1,280 @@
+"""Evidence gating end to end, through the MCP client: confidence must be earned."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import duckdb
+import pytest
+from mcp import Client
+
+from server.app import build_server
+from server.config import Settings
+
+pytestmark = pytest.mark.anyio
+
+CLAIM = "Releases are cut from the main branch on Thursdays"
+
+
+async def call(client: Client, tool: str, **args: Any) -> dict[str, Any]:
+    result = await client.call_tool(tool, args)
+    assert not result.is_error, result.content
+    assert result.structured_content is not None
+    return result.structured_content
+
+
+async def remember(client: Client, origin: str, text: str = CLAIM, **extra: Any) -> dict[str, Any]:
+    return await call(
+        client, "remember", text=text, source="user", origin=origin, kind="convention", **extra
+    )
+
+
+async def test_one_origin_repeating_a_claim_five_times_stays_at_or_below_seven(settings: Settings):
+    async with Client(build_server(settings)) as client:
+        first = await remember(client, "alice")
+        assert first["confidence"] == 5.0 and first["candidate"] is True
+        for _ in range(4):
+            again = await remember(client, "alice")
+            assert again["outcome"] == "duplicate" and again["id"] == first["id"]
+        assert again["observations"] == 5
+        assert again["origins"] == 1
+        assert again["confidence"] <= 7.0
+        assert again["band"] == "hedge" and "not verified" in again["provenance"]
+
+
+async def test_a_second_independent_origin_lifts_it_above_seven_but_not_to_eight(
+    settings: Settings,
+):
+    async with Client(build_server(settings)) as client:
+        first = await remember(client, "alice")
+        for _ in range(4):
+            await remember(client, "alice")
+        second = await remember(client, "bob")
+    assert second["id"] == first["id"] and second["origins"] == 2
+    assert 7.0 < second["confidence"] < 8.0
+    assert second["candidate"] is False
+
+
+async def test_verification_by_code_lifts_it_to_eight_and_it_is_asserted(settings: Settings):
+    async with Client(build_server(settings)) as client:
+        made = await call(
+            client,
+            "remember",
+            text="Auth verifies tokens in auth/jwt.py",
+            anchors=["symbol:auth/jwt.py::verify"],
+            origin="alice",
+        )
+    assert made["status"] == "VERIFIED"
+    assert made["confidence"] >= 8.0 and made["band"] == "assert"
+
+
+async def test_a_derived_memory_inherits_origins_and_never_corroborates_its_parent(
+    settings: Settings,
+):
+    async with Client(build_server(settings)) as client:
+        parent = await remember(client, "alice")
+        summary = await call(
+            client,
+            "remember",
+            text="Summary: we release on Thursdays",
+            origin="consolidator",
+            derived_from=[parent["id"]],
+        )
+        again = await call(
+            client, "remember", text="Summary: we release on Thursdays", origin="consolidator"
+        )
+    assert summary["origins"] == 1 and again["origins"] == 1
+
+
+async def test_an_explicit_correction_supersedes_at_once(settings: Settings):
+    async with Client(build_server(settings)) as client:
+        old = await call(
+            client, "remember", text="Sessions are cached in Redis", origin="alice", source="user"
+        )
+        fixed = await call(
+            client,
+            "observe",
+            id=old["id"],
+            confirms=False,
+            kind="correction",
+            note="Sessions are cached in memcached since last month",
+            origin="alice",
+        )
+        assert fixed["status"] == "REFUTED" and fixed["refuted_by"] == "correction"
+        assert fixed["receipt"]["action"] == "supersede"
+        assert fixed["receipt"]["cause"] == fixed["new_memory"]
+        found = await call(client, "recall", query="sessions cached")
+        assert [m["id"] for m in found["memories"]] == [fixed["new_memory"]]
+        assert found["memories"][0]["supersedes"] == old["id"]
+        back = await call(client, "remember", text="Sessions are cached in Redis")
+        assert back["outcome"] == "previously_retracted"
+
+
+async def test_an_explained_exception_leaves_the_memory_and_stores_an_expiring_episode(
+    settings: Settings,
+):
+    async with Client(build_server(settings)) as client:
+        made = await call(
+            client, "remember", text="HTTP calls use httpx", origin="alice", source="user"
+        )
+        seen = await call(
+            client,
+            "observe",
+            id=made["id"],
+            confirms=False,
+            kind="exception",
+            note="Used requests in the vendor shim only because their SDK needs it",
+        )
+        assert seen["confidence"] == made["confidence"] and seen["status"] == made["status"]
+        episode_id = seen["episode"]
+        found = await call(client, "recall", query="vendor shim requests")
+        assert [m["id"] for m in found["memories"]] == [episode_id]
+        assert found["memories"][0]["kind"] == "episode" and found["memories"][0]["expires_at"]
+    con = duckdb.connect(str(settings.db))
+    con.execute(
+        "UPDATE memories SET expires_at = now() - INTERVAL 1 DAY WHERE id = ?", [episode_id]
+    )
+    con.close()
+    async with Client(build_server(settings)) as client:
+        found = await call(client, "recall", query="vendor shim requests")
+    assert found["memories"] == []
+
+
+async def test_a_proxy_action_is_not_evidence_about_the_subject(settings: Settings):
+    async with Client(build_server(settings)) as client:
+        made = await remember(client, "alice")
+        seen = await call(client, "observe", id=made["id"], confirms=False, kind="proxy")
+    assert seen["confidence"] == made["confidence"]
+
+
+async def test_three_contradictions_in_a_window_put_the_memory_in_the_ask_queue(
+    settings: Settings,
+):
+    async with Client(build_server(settings)) as client:
+        made = await remember(client, "alice")
+        for _ in range(3):
+            await call(
+                client,
+                "observe",
+                id=made["id"],
+                confirms=False,
+                kind="behaviour",
+                origin="ci-bot",
+                source="agent",
+            )
+        queue = await call(client, "review")
+        again = await call(client, "review")
+    assert {"id": made["id"], "action": "ASK"}.items() <= next(
+        i for i in queue["items"] if i["id"] == made["id"]
+    ).items()
+    assert [q["id"] for q in queue["questions"]] == [made["id"]]
+    assert again["questions"] == []  # one question per user per week
+
+
+async def test_below_the_hide_threshold_it_is_not_served_and_comes_back_after_confirmation(
+    settings: Settings,
+):
+    async with Client(build_server(settings)) as client:
+        made = await remember(client, "alice")
+        low = await call(
+            client, "observe", id=made["id"], confirms=False, kind="behaviour", weight=1.0
+        )
+        assert low["confidence"] < 3.5 and low["band"] == "hidden"
+        assert (await call(client, "recall", query="releases thursdays"))["memories"] == []
+        up = await call(
+            client,
+            "observe",
+            id=made["id"],
+            confirms=True,
+            kind="behaviour",
+            origin="bob",
+            weight=1.0,
+        )
+        assert up["confidence"] >= 3.5
+        found = await call(client, "recall", query="releases thursdays")
+    assert [m["id"] for m in found["memories"]] == [made["id"]]
+
+
+@pytest.mark.parametrize(
+    ("args", "fragment"),
+    [
+        ({"id": "mnotthere1", "confirms": True}, "not found"),
+        ({"kind": "gossip", "confirms": True}, "unknown observation kind"),
+        ({"weight": 1.5, "confirms": True}, ""),
+        ({"kind": "correction", "confirms": False}, "needs --note"),
+    ],
+)
+async def test_bad_observations_are_clear_errors_and_change_nothing(
+    settings: Settings, args: dict[str, Any], fragment: str
+):
+    async with Client(build_server(settings)) as client:
+        made = await remember(client, "alice")
+        result = await client.call_tool("observe", {"id": made["id"], **args})
+        assert result.is_error
+        text = " ".join(getattr(c, "text", "") for c in result.content)
+        assert fragment in text
+        after = await call(client, "recall", query="releases thursdays")
+    assert after["memories"][0]["observations"] == 1
+    assert after["memories"][0]["confidence"] == made["confidence"]
+
+
+async def test_observing_a_forgotten_memory_is_an_error(settings: Settings):
+    async with Client(build_server(settings)) as client:
+        made = await remember(client, "alice")
+        rt_forget = await client.call_tool("observe", {"id": made["id"], "confirms": True})
+        assert not rt_forget.is_error
+    from server.runtime import open_runtime
+
+    rt = open_runtime(settings)
+    try:
+        rt.service.forget(made["id"], "privacy")
+    finally:
+        rt.close()
+    async with Client(build_server(settings)) as client:
+        result = await client.call_tool("observe", {"id": made["id"], "confirms": True})
+    assert result.is_error
+
+
+def test_stats_and_review_through_the_cli_count_wrong_and_missed_fact_signals(project):
+    import json
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    exe = str(Path(sys.executable).with_name("anchormem"))
+    env = {k: v for k, v in os.environ.items() if not k.startswith("ANCHORMEM_")}
+
+    def run(*args: str) -> dict[str, Any]:
+        done = subprocess.run(
+            [exe, *args, "--json"],
+            cwd=project.root,
+            env=env,
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        return json.loads(done.stdout)
+
+    a = run("remember", "Deploys run from the ops laptop")
+    b = run("remember", "Sessions live in Redis")
+    run("remember", "Deploys run from the ops laptop")  # a restatement: a missed-fact signal
+    run("retract", a["id"], "--reason", "deploys run in CI")
+    run("remember", "Deploys run from the ops laptop")  # a retracted claim comes back
+    run(
+        "observe",
+        b["id"],
+        "--contradicts",
+        "--kind",
+        "correction",
+        "--note",
+        "Sessions live in memcached",
+    )
+    stats = run("stats")
+    assert stats["wrong_fact_signals"]["retractions"] == 1
+    assert stats["wrong_fact_signals"]["corrections"] == 1
+    assert stats["missed_fact_signals"]["restatements"] == 1
+    assert stats["retracted_claims_remembered_again"] == 1
+    assert stats["memories_written"] == 3
+    assert stats["correction_rate"] == pytest.approx(1 / 3, abs=1e-3)
+    assert set(run("review")) == {"items", "questions"}
