@@ -143,6 +143,21 @@ def build_server(settings: Settings) -> MCPServer[Runtime]:
                 "them unambiguously."
             ),
         ] = None,
+        scope: Annotated[
+            str | None,
+            Field(
+                description="The context it holds in, e.g. 'staging' or 'production'; "
+                "claims about different scopes never conflict."
+            ),
+        ] = None,
+        attribute: Annotated[
+            str | None,
+            Field(
+                description="The slot it fills, e.g. 'python version' (with value); "
+                "two memories with different values for one slot conflict."
+            ),
+        ] = None,
+        value: Annotated[str | None, Field(description="The slot's value, e.g. '3.12'.")] = None,
         derived_from: Annotated[
             list[str] | None,
             Field(
@@ -169,6 +184,9 @@ def build_server(settings: Settings) -> MCPServer[Runtime]:
                     origin=origin,
                     anchors=anchors,
                     derived_from=derived_from,
+                    scope=scope,
+                    attribute=attribute,
+                    value=value,
                 )
             )
         )
@@ -326,6 +344,23 @@ def build_server(settings: Settings) -> MCPServer[Runtime]:
         the answer with observe."""
         service = _runtime(ctx).service
         return await anyio.to_thread.run_sync(lambda: _call(service.review))
+
+    @mcp.tool(
+        annotations=ToolAnnotations(
+            title="Find and resolve contradictions",
+            read_only_hint=False,
+            destructive_hint=False,
+            idempotent_hint=True,
+            open_world_hint=False,
+        )
+    )
+    async def consolidate(ctx: Context[Runtime, Any]) -> dict[str, Any]:
+        """Check the whole store for contradicting memories and resolve them: the code's
+        verdict first, then explicit corrections, then confidence and independent origins,
+        then recency. Losers are demoted or refuted with a receipt, never deleted; pairs
+        too close to call stay open and are shown side by side by recall."""
+        service = _runtime(ctx).service
+        return await anyio.to_thread.run_sync(lambda: _call(service.consolidate))
 
     @mcp.resource(
         "memory://{memory_id}",

@@ -72,6 +72,9 @@ def build_parser() -> argparse.ArgumentParser:
         help="e.g. import:duckdb@store/db.py, !dep:redis (repeatable)",
     )
     p.add_argument("--derived-from", action="append", default=None, metavar="ID")
+    p.add_argument("--scope", help="the context it holds in, e.g. staging or production")
+    p.add_argument("--attribute", help="the slot it fills, e.g. 'python version' (with --value)")
+    p.add_argument("--value", help="the slot's value, e.g. 3.12 (with --attribute)")
 
     p = add("recall", "find memories, each checked against the code at HEAD")
     p.add_argument("query")
@@ -107,13 +110,18 @@ def build_parser() -> argparse.ArgumentParser:
     side = p.add_mutually_exclusive_group(required=True)
     side.add_argument("--confirms", dest="agrees", action="store_true", default=None)
     side.add_argument("--contradicts", dest="agrees", action="store_false")
-    p.add_argument("--kind", default="behaviour",
-                   help="correction, behaviour, exception, proxy, report or restatement")
+    p.add_argument(
+        "--kind",
+        default="behaviour",
+        help="correction, behaviour, exception, proxy, report or restatement",
+    )
     p.add_argument("--source", default="user", help="user, agent, code, ci or doc")
     p.add_argument("--origin", help="who or which session observed it")
     p.add_argument("--note", help="the corrected claim (correction) or the explanation")
     p.add_argument("--weight", type=float, help="0-1; overrides the kind's default weight")
 
+    add("consolidate", "find and resolve contradictions across the whole store")
+    add("conflicts", "open and resolved contradictions, and slots that keep flipping")
     add("review", "memories that need a person: ASK, DEMOTE, STALE, and this week's question")
     add("stats", "wrong-fact and missed-fact signals")
 
@@ -171,8 +179,13 @@ def _dispatch(args: argparse.Namespace, rt: Runtime) -> dict[str, Any]:
     if cmd == "audit":
         return svc.audit(args.id)
     if cmd == "observe":
-        return svc.observe(args.id, args.agrees, args.kind, args.source, args.origin,
-                           args.note, args.weight)
+        return svc.observe(
+            args.id, args.agrees, args.kind, args.source, args.origin, args.note, args.weight
+        )
+    if cmd == "consolidate":
+        return svc.consolidate()
+    if cmd == "conflicts":
+        return svc.conflicts()
     if cmd == "review":
         return svc.review()
     if cmd == "stats":

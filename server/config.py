@@ -6,6 +6,8 @@ ANCHORMEM_VERIFY_BUDGET_MS  verification budget of one recall (default 50)
 ANCHORMEM_HEAD_TTL        seconds to reuse a resolved HEAD (default 0: every call)
 ANCHORMEM_LOCK_WAIT       seconds to wait for a store another process holds (default 60)
 ANCHORMEM_ACTOR           who retractions are attributed to (default "agent")
+ANCHORMEM_VERIFY          0 turns verify-on-read off: memories are served as stored, with
+                          verification "off" (default 1; the experiment's add-only arm)
 """
 
 from __future__ import annotations
@@ -48,6 +50,17 @@ def _float(env: Mapping[str, str], name: str, default: float) -> float:
     return value
 
 
+def _flag(env: Mapping[str, str], name: str, default: bool) -> bool:
+    raw = (env.get(name) or "").strip().lower()
+    if raw == "":
+        return default
+    if raw in ("1", "true", "yes", "on"):
+        return True
+    if raw in ("0", "false", "no", "off"):
+        return False
+    raise InvalidInput(f"{name} must be 0 or 1, not {raw[:40]!r}")
+
+
 def _evidence_settings(env: Mapping[str, str]) -> EvidenceSettings:
     half_lives = dict(DEFAULT_HALF_LIVES)
     for kind in half_lives:
@@ -83,6 +96,7 @@ class Settings:
     lock_wait_s: float = 60.0
     actor: str = "agent"
     evidence: EvidenceSettings = field(default_factory=EvidenceSettings)
+    verify: bool = True
 
     @classmethod
     def resolve(
@@ -129,6 +143,7 @@ class Settings:
             lock_wait_s=_float(env, "ANCHORMEM_LOCK_WAIT", 60.0),
             actor=env.get("ANCHORMEM_ACTOR") or "agent",
             evidence=_evidence_settings(env),
+            verify=_flag(env, "ANCHORMEM_VERIFY", True),
         )
 
     def prepare_store_dir(self) -> None:

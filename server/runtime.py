@@ -45,6 +45,7 @@ def open_runtime(settings: Settings) -> Runtime:
             verify_budget_s=settings.verify_budget_s,
             actor=settings.actor,
             evidence=settings.evidence,
+            verify=settings.verify,
         ),
     )
     return Runtime(settings, db, code, service)

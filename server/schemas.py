@@ -88,6 +88,10 @@ class MemoryOut(_Model):
         description="who said it, when, and whether the code verified it; say this when hedging",
     )
     expires_at: str | None = None
+    conflicts: list[dict[str, Any]] = Field(
+        default_factory=list,
+        description="open conflicts with other memories: do not treat either as fact",
+    )
 
 
 class Dropped(_Model):

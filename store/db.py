@@ -57,6 +57,7 @@ class NewMemory:
     memory: Memory
     text_hash: str
     search_text: str
+    core: str | None = None
 
 
 class Database:
@@ -69,6 +70,15 @@ class Database:
                 f"the directory for the store does not exist: {path.parent.name or path.parent}"
             )
         self._lease = StoreLease(path, self._connect, wait_limit_s=wait_limit_s)
+        # Read caches (adr/0003). Loaded memories are reused while this process has held
+        # the store since it loaded them (no other process can have written) and has not
+        # written itself: ``_writes`` counts this process's transactions. Verdicts never
+        # change once computed for (memory, commit, overlay), so they are kept regardless.
+        self._writes = 0
+        self._loaded: dict[str, Memory] = {}
+        self._loaded_token = (-1, -1)
+        self._verdicts: dict[str, dict[tuple[str, str], tuple[str, str]]] = {}
+        self._conflicts: tuple[tuple[int, int], list[tuple[Any, ...]]] | None = None
         with self._lease.cursor():
             pass  # opens the file and applies migrations, or refuses a newer store
 
@@ -89,6 +99,8 @@ class Database:
 
     @contextmanager
     def read(self) -> Iterator[duckdb.DuckDBPyConnection]:
+        """A cursor for queries only: every write goes through ``transaction``, which is
+        what keeps the read caches right."""
         with self._lease.cursor() as cur:
             try:
                 yield cur
@@ -112,6 +124,8 @@ class Database:
                         f"the store could not save the change: {type(exc).__name__}"
                     ) from exc
                 raise
+            finally:
+                self._writes += 1  # still holding the lease: no read sees old rows as new
 
     def _on_error(self, exc: duckdb.Error) -> None:
         print(f"anchormem: store error: {exc}", file=sys.stderr)
@@ -127,9 +141,9 @@ class Database:
                 "INSERT INTO memories (id, text, text_hash, search_text, subject, kind, scope,"
                 " source, origin, created_at, updated_at, commit_id, status, refuted_by,"
                 " confidence, support, contradiction, supersedes, flags, observations,"
-                " origins, evidence_at, expires_at, attribute, slot_value)"
+                " origins, evidence_at, expires_at, attribute, slot_value, core)"
                 " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,"
-                " ?, ?, ?, ?, ?)",
+                " ?, ?, ?, ?, ?, ?)",
                 [
                     mem.id,
                     mem.text,
@@ -156,6 +170,7 @@ class Database:
                     mem.expires_at,
                     mem.attribute,
                     mem.slot_value,
+                    new.core,
                 ],
             )
             for position, stored in enumerate(mem.anchors):
@@ -204,26 +219,53 @@ class Database:
         return self.load([memory_id]).get(memory_id)
 
     def load(self, ids: Sequence[str]) -> dict[str, Memory]:
-        """Memories by id, with their anchors and links, in three queries."""
+        """Memories by id, with their anchors and links, in three queries, or none when
+        this process loaded them already and nothing can have changed them since: it
+        has held the store all along (the lease was not handed over) and has not written.
+        DuckDB answers point reads with table scans (~2 ms each at 10k memories), which
+        would otherwise be most of a warm recall."""
         if not ids:
             return {}
         with self.read() as cur:
+            token = self._cache_token()
+            if token != self._loaded_token or len(self._loaded) > _LOADED_KEPT:
+                self._loaded.clear()
+                self._loaded_token = token
+            missing = list(dict.fromkeys(i for i in ids if i not in self._loaded))
+            if not missing:
+                return {i: self._loaded[i] for i in ids}
             rows = cur.execute(
                 f"SELECT {_MEMORY_COLUMNS} FROM memories WHERE list_contains(?, id)",
-                [list(ids)],
+                [missing],
             ).fetchall()
             anchor_rows = cur.execute(
                 "SELECT memory_id, kind, value, expect, scope, version, provenance, found_in,"
                 " content_hash FROM anchors WHERE list_contains(?, memory_id)"
                 " ORDER BY memory_id, position",
-                [list(ids)],
+                [missing],
             ).fetchall()
             link_rows = cur.execute(
                 "SELECT memory_id, target_id FROM links"
                 " WHERE relation = 'derived_from' AND list_contains(?, memory_id)"
                 " ORDER BY target_id",
-                [list(ids)],
+                [missing],
             ).fetchall()
+            found = self._memories_from_rows(rows, anchor_rows, link_rows)
+            self._loaded.update(found)
+            return {i: self._loaded[i] for i in ids if i in self._loaded}
+
+    def _cache_token(self) -> tuple[int, int]:
+        """Changes whenever the store may have changed under this process's read caches:
+        the lease was handed to another process, or this process wrote. Call it holding
+        a cursor (reads and transactions hold the lease's lock)."""
+        return (self._lease.handovers, self._writes)
+
+    @staticmethod
+    def _memories_from_rows(
+        rows: Sequence[tuple[Any, ...]],
+        anchor_rows: Sequence[tuple[Any, ...]],
+        link_rows: Sequence[tuple[Any, ...]],
+    ) -> dict[str, Memory]:
         anchors: dict[str, list[StoredAnchor]] = {}
         for mid, kind, value, expect, scope, version, prov, found_in, chash in anchor_rows:
             anchors.setdefault(mid, []).append(
@@ -444,6 +486,108 @@ class Database:
             ).fetchall()
         return {r[0]: int(r[1]) for r in rows}
 
+    # -- conflicts -----------------------------------------------------------------------
+    def conflict_candidates(self, memory_id: str, slot: str | None, core: str | None) -> list[str]:
+        """Live memories sharing a slot, an anchor or a negation core with ``memory_id``."""
+        with self.read() as cur:
+            rows = cur.execute(
+                "SELECT id FROM memories WHERE id <> ? AND forgotten_at IS NULL"
+                " AND ((attribute IS NOT NULL AND attribute = ?)"
+                " OR (core IS NOT NULL AND core = ?))"
+                " UNION SELECT b.memory_id FROM anchors a JOIN anchors b"
+                " ON a.kind = b.kind AND a.value = b.value"
+                " AND coalesce(a.scope, '') = coalesce(b.scope, '')"
+                " WHERE a.memory_id = ? AND b.memory_id <> ?",
+                [memory_id, slot, core, memory_id, memory_id],
+            ).fetchall()
+        return sorted({r[0] for r in rows})
+
+    def conflict_rows(self, ids: Sequence[str] | None = None) -> list[dict[str, Any]]:
+        """The latest logged resolution of each pair (of pairs touching ``ids``).
+
+        Every recall asks this; the answer for all pairs is kept while nothing can have
+        changed it (the same rule as ``load``), and filtered here."""
+        if ids is not None and not ids:
+            return []  # no pair touches no memory
+        with self.read() as cur:
+            token = self._cache_token()
+            if self._conflicts is None or self._conflicts[0] != token:
+                rows = cur.execute(
+                    "SELECT seq, a_id, b_id, kind, claim_a, claim_b, state, rule, outcome,"
+                    " winner, loser, reason_code, confidence_a, confidence_b, slot, happened_at"
+                    " FROM conflict_log"
+                    " QUALIFY row_number() OVER (PARTITION BY a_id, b_id ORDER BY seq DESC) = 1"
+                    " ORDER BY seq"
+                ).fetchall()
+                self._conflicts = (token, rows)
+            rows = self._conflicts[1]
+        if ids is not None:
+            # Both ends of a pair are in its partition key: filtering after picking the
+            # latest row per pair is the same as filtering before.
+            wanted = set(ids)
+            rows = [r for r in rows if r[1] in wanted or r[2] in wanted]
+        names = (
+            "seq",
+            "a_id",
+            "b_id",
+            "kind",
+            "claim_a",
+            "claim_b",
+            "state",
+            "rule",
+            "outcome",
+            "winner",
+            "loser",
+            "reason_code",
+            "confidence_a",
+            "confidence_b",
+            "slot",
+            "at",
+        )
+        return [dict(zip(names, r, strict=True)) for r in rows]
+
+    def slot_history(self) -> list[tuple[str, str, str]]:
+        """(slot, winner value text, loser value text) of resolved slot conflicts, in order."""
+        with self.read() as cur:
+            rows = cur.execute(
+                "SELECT slot, winner, loser FROM conflict_log WHERE slot IS NOT NULL"
+                " AND state = 'resolved' ORDER BY seq"
+            ).fetchall()
+        return [(r[0], r[1], r[2]) for r in rows]
+
+    def log_conflict(self, row: Mapping[str, Any], at: datetime) -> None:
+        with self.transaction() as cur:
+            cur.execute(
+                "INSERT INTO conflict_log SELECT coalesce(max(seq), 0) + 1, ?, ?, ?, ?, ?, ?,"
+                " ?, ?, ?, ?, ?, ?, ?, ?, ? FROM conflict_log",
+                [
+                    row["a_id"],
+                    row["b_id"],
+                    row["kind"],
+                    row["claim_a"],
+                    row["claim_b"],
+                    row["state"],
+                    row["rule"],
+                    row["outcome"],
+                    row["winner"],
+                    row["loser"],
+                    row["reason_code"],
+                    row["confidence_a"],
+                    row["confidence_b"],
+                    row["slot"],
+                    at,
+                ],
+            )
+
+    def set_claim_keys(
+        self, memory_id: str, slot: str | None, value: str | None, core: str | None
+    ) -> None:
+        with self.transaction() as cur:
+            cur.execute(
+                "UPDATE memories SET attribute = ?, slot_value = ?, core = ? WHERE id = ?",
+                [slot, value, core, memory_id],
+            )
+
     def set_confidence(self, confidences: Mapping[str, float]) -> None:
         if not confidences:
             return
@@ -459,12 +603,13 @@ class Database:
                 raise StoreError(f"memory {memory_id} vanished during the change")
             cur.execute(
                 "UPDATE memories SET text = NULL, text_hash = NULL, search_text = NULL,"
-                " subject = NULL, scope = NULL, attribute = NULL, slot_value = NULL,"
+                " subject = NULL, scope = NULL, attribute = NULL, slot_value = NULL, core = NULL,"
                 " forgotten_at = ?, updated_at = ? WHERE id = ?",
                 [receipt.created_at, receipt.created_at, memory_id],
             )
             cur.execute("DELETE FROM anchors WHERE memory_id = ?", [memory_id])
             cur.execute("DELETE FROM verdicts WHERE memory_id = ?", [memory_id])
+            self._verdicts.pop(memory_id, None)
             cur.execute("UPDATE observations SET note = NULL WHERE memory_id = ?", [memory_id])
             cur.execute(
                 "UPDATE audit SET detail = '{}' WHERE memory_id = ? AND action = 'remember'",
@@ -582,15 +727,29 @@ class Database:
     def load_verdicts(
         self, ids: Sequence[str], commit: str, overlay: str
     ) -> dict[str, tuple[str, list[dict[str, Any]]]]:
+        """Cached verdicts at (commit, overlay); asks the store only for ids this process
+        has not seen a verdict of (a verdict of a memory at a commit never changes)."""
         if not ids:
             return {}
-        with self.read() as cur:
-            rows = cur.execute(
-                "SELECT memory_id, status, checks FROM verdicts WHERE commit_id = ?"
-                " AND overlay = ? AND list_contains(?, memory_id)",
-                [commit, overlay, list(ids)],
-            ).fetchall()
-        return {r[0]: (r[1], json.loads(r[2])) for r in rows}
+        key = (commit, overlay)
+        found = {i: self._verdicts[i][key] for i in ids if key in self._verdicts.get(i, {})}
+        missing = [i for i in ids if i not in found]
+        if missing:
+            with self.read() as cur:
+                rows = cur.execute(
+                    "SELECT memory_id, status, checks FROM verdicts WHERE commit_id = ?"
+                    " AND overlay = ? AND list_contains(?, memory_id)",
+                    [commit, overlay, missing],
+                ).fetchall()
+            for memory_id, status, checks in rows:
+                found[memory_id] = (status, checks)
+                self._keep_verdict(memory_id, key, status, checks)
+        return {i: (status, json.loads(checks)) for i, (status, checks) in found.items()}
+
+    def _keep_verdict(self, memory_id: str, key: tuple[str, str], status: str, checks: str) -> None:
+        if len(self._verdicts) > _VERDICTS_KEPT:
+            self._verdicts.clear()
+        self._verdicts.setdefault(memory_id, {})[key] = (status, checks)
 
     def save_verdicts(
         self,
@@ -601,12 +760,22 @@ class Database:
     ) -> None:
         if not verdicts:
             return
+        encoded = {m: (status, json.dumps(checks)) for m, (status, checks) in verdicts.items()}
         with self.transaction() as cur:
-            for memory_id, (status, checks) in verdicts.items():
-                cur.execute(
-                    "INSERT OR REPLACE INTO verdicts VALUES (?, ?, ?, ?, ?, ?)",
-                    [memory_id, commit, overlay, status, json.dumps(checks), at],
-                )
+            # One statement for all rows: a statement per row costs ~0.3 ms each.
+            cur.execute(
+                "INSERT OR REPLACE INTO verdicts SELECT unnest(?), ?, ?, unnest(?), unnest(?), ?",
+                [
+                    list(encoded),
+                    commit,
+                    overlay,
+                    [status for status, _ in encoded.values()],
+                    [checks for _, checks in encoded.values()],
+                    at,
+                ],
+            )
+        for memory_id, (status, checks) in encoded.items():
+            self._keep_verdict(memory_id, (commit, overlay), status, checks)
 
     def load_blob_facts(self, blob_ids: Sequence[str]) -> dict[str, str]:
         if not blob_ids:
@@ -629,6 +798,10 @@ class Database:
                 placeholders = ", ".join("(?, ?)" for _ in chunk)
                 params = [v for pair in chunk for v in pair]
                 cur.execute(f"INSERT OR IGNORE INTO blob_facts VALUES {placeholders}", params)
+
+
+_LOADED_KEPT = 50_000  # memories kept loaded by one process
+_VERDICTS_KEPT = 100_000  # memories whose verdicts one process keeps
 
 
 def _sql_path(path: Path) -> str:

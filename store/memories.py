@@ -20,6 +20,8 @@ from anchors.fingerprint import CodeSource, FingerprintUnavailable
 from anchors.spec import Anchor, AnchorSyntaxError, Provenance, parse_anchor
 from anchors.subject import apply_scope, resolve_subject
 from anchors.verify import AnchorCheck, capture, check_anchor, memory_status
+from store.claims import slot_key
+from store.consolidation import Consolidation, claim_keys
 from store.curation import Curation, EvidenceSettings
 from store.db import Database, NewMemory, utcnow
 from store.errors import InvalidInput, NotFound
@@ -66,6 +68,9 @@ class ServiceSettings:
     capture_wait_s: float = 30.0
     actor: str = "agent"
     evidence: EvidenceSettings = field(default_factory=EvidenceSettings)
+    # False: no verify-on-read at all; memories are served with their stored status and
+    # verification "off" (ANCHORMEM_VERIFY=0, the add-only arm of the experiment).
+    verify: bool = True
 
 
 @dataclass
@@ -77,7 +82,7 @@ class _Verification:
     changed: bool = False
 
 
-class MemoryService(Curation):
+class MemoryService(Curation, Consolidation):
     """Behaviour of anchormem; the MCP tools and the CLI are thin skins over it."""
 
     def __init__(
@@ -102,6 +107,8 @@ class MemoryService(Curation):
         derived_from: Sequence[object] | None = None,
         supersedes: str | None = None,
         expires_at: datetime | None = None,
+        attribute: object = None,
+        value: object = None,
     ) -> dict[str, Any]:
         """Store a memory with its anchors; an exact duplicate of a live memory returns it,
         and a claim that was retracted returns the retraction receipt instead."""
@@ -112,6 +119,11 @@ class MemoryService(Curation):
         the_scope = clean_subject(scope)
         the_origin = clean_text(origin, "origin", MAX_ORIGIN_CHARS) if origin else the_source.value
         explicit = _parse_anchors(anchors)
+        the_attribute = clean_subject(attribute)
+        the_value = clean_subject(value)
+        if bool(the_attribute) != bool(the_value):
+            raise InvalidInput("give attribute and value together (a slot), or neither")
+        slot, env, core = claim_keys(clean, subj, the_attribute, the_value)
         parents = self._existing_ids(derived_from or [])
 
         now = utcnow()
@@ -165,7 +177,7 @@ class MemoryService(Curation):
             text=clean,
             subject=subj,
             kind=the_kind,
-            scope=the_scope or memory_scope,
+            scope=the_scope or env or memory_scope,
             source=the_source,
             origin=the_origin,
             created_at=now,
@@ -177,15 +189,22 @@ class MemoryService(Curation):
             origins=self._origins_for_new(the_origin, parents),
             evidence_at=now,
             expires_at=expires_at,
+            attribute=slot_key(slot) if slot else None,
+            slot_value=slot.value if slot else None,
         )
         self.db.insert_memory(
-            NewMemory(memory, digest, search_text(clean, subj, [s.anchor for s in stored])),
+            NewMemory(
+                memory, digest, search_text(clean, subj, [s.anchor for s in stored]), core or None
+            ),
             {"anchors": [s.anchor.render() for s in stored]},
         )
+        self._views([memory.id], verify=True, wait_s=self.settings.capture_wait_s)
+        conflicts = self._check_new(memory.id)
         view = self._views([memory.id], verify=True, wait_s=self.settings.capture_wait_s)[0]
         return {
             **view,
             "outcome": "stored",
+            "conflicts": conflicts,
             "captured": [
                 {
                     "anchor": s.anchor.render(),
@@ -217,8 +236,34 @@ class MemoryService(Curation):
             views = [
                 v for v in views if v["status"] != Status.REFUTED.value and v["band"] != "hidden"
             ]
+        views = self._side_by_side(views[:n])
         head = self._head_commit()
-        return {"query": q, "checked_commit": head, "memories": views[:n]}
+        return {"query": q, "checked_commit": head, "memories": views}
+
+    def _side_by_side(self, views: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """Mark memories with an open conflict, never assert them, and put the other side
+        of each conflict right after them, so neither is served as plain fact."""
+        marks = self._open_conflicts([v["id"] for v in views])
+        shown = {v["id"] for v in views}
+        partners = sorted({m["with"] for ms in marks.values() for m in ms} - shown)
+        extra = {
+            v["id"]: v
+            for v in self._views(partners, verify=True)
+            if v["status"] != Status.REFUTED.value
+        }
+        marks.update(self._open_conflicts(list(extra)))
+        result = []
+        for view in views:
+            result.append(view)
+            for mark in marks.get(view["id"], []):
+                if mark["with"] in extra and mark["with"] not in shown:
+                    shown.add(mark["with"])
+                    result.append(extra[mark["with"]])
+        for view in result:
+            view["conflicts"] = marks.get(view["id"], [])
+            if view["conflicts"] and view["band"] == "assert":
+                view["band"] = "hedge"
+        return result
 
     # -- lifecycle --------------------------------------------------------------------
     def retract(
@@ -325,8 +370,8 @@ class MemoryService(Curation):
         budget unless ``wait_s`` is given (then it waits that long for the fingerprint and
         checks everything)."""
         memories = self.db.load(ids)
-        result = _Verification(None, "", "unchecked", {})
-        if verify and memories:
+        result = _Verification(None, "", "unchecked" if self.settings.verify else "off", {})
+        if verify and memories and self.settings.verify:
             result = self._verify([memories[i] for i in ids if i in memories], wait_s)
             if result.changed:
                 memories = self.db.load(ids)
@@ -387,6 +432,8 @@ class MemoryService(Curation):
             if change is not None:
                 changes.append(change)
         self.db.apply_changes(changes, now)
+        if changes:  # a code verdict that flipped may decide a conflict the other way
+            self._resettle([c.memory_id for c in changes])
         return _Verification(base.commit, "", "unchecked", verdicts, bool(changes))
 
     def _checked(

@@ -129,8 +129,32 @@ CREATE TABLE slots (
 );
 """
 
+# Version 3: contradictions (the claim's negation core for candidate lookup, and the
+# append-only log of conflict resolutions).
+_V3 = """
+ALTER TABLE memories ADD COLUMN core VARCHAR;
+CREATE TABLE conflict_log (
+    seq BIGINT PRIMARY KEY,
+    a_id VARCHAR NOT NULL,
+    b_id VARCHAR NOT NULL,
+    kind VARCHAR NOT NULL,
+    claim_a VARCHAR,
+    claim_b VARCHAR,
+    state VARCHAR NOT NULL,
+    rule VARCHAR NOT NULL,
+    outcome VARCHAR NOT NULL,
+    winner VARCHAR,
+    loser VARCHAR,
+    reason_code VARCHAR NOT NULL,
+    confidence_a DOUBLE,
+    confidence_b DOUBLE,
+    slot VARCHAR,
+    happened_at TIMESTAMPTZ NOT NULL
+);
+"""
+
 # Index i holds the DDL that takes the store from version i to i + 1.
-_MIGRATIONS: tuple[str, ...] = (_V1, _V2)
+_MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3)
 SCHEMA_VERSION = len(_MIGRATIONS)
 
 
