@@ -147,6 +147,9 @@ def _fold(text: str) -> str:
     return "".join(c.lower() if len(c.lower()) == 1 else c for c in text)
 
 
+_SNAKE = re.compile(r"[a-z][a-z0-9]*(?:_[a-z0-9]+)+")
+
+
 def _scan(text: str) -> list[_Cand]:
     taken = [False] * len(text)
     spans = [m.span(1) for m in re.finditer(r"`([^`\n]+)`", text)]
@@ -168,7 +171,11 @@ def _scan(text: str) -> list[_Cand]:
                 start, end = m.span("v") if m.group("v") else m.span("w")
             elif form in (_Form.PATH, _Form.PATH_SYMBOL, _Form.DOTTED):
                 value = value.rstrip(".")
-            code = any(a <= start and end <= b for a, b in spans)
+            # A snake_case identifier is code even without backticks: "compute_discount"
+            # names a definition (or a variable) — never an English word.
+            code = any(a <= start and end <= b for a, b in spans) or bool(
+                form is _Form.WORD and _SNAKE.fullmatch(value)
+            )
             found.append(_Cand(start, start + len(value), value, form, code))
     return sorted(found, key=lambda c: c.start)
 

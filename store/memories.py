@@ -7,6 +7,7 @@ fingerprint of HEAD whenever it is read.
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Callable, Sequence
 from contextlib import suppress
@@ -26,6 +27,7 @@ from store.curation import Curation, EvidenceSettings
 from store.db import Database, NewMemory, utcnow
 from store.errors import InvalidInput, NotFound
 from store.evidence import ObservationKind
+from store.hostile import HOSTILE_FLAGS, hostile_flags, reveal
 from store.ids import new_id
 from store.lifecycle import (
     clean_reason,
@@ -71,6 +73,8 @@ class ServiceSettings:
     # False: no verify-on-read at all; memories are served with their stored status and
     # verification "off" (ANCHORMEM_VERIFY=0, the add-only arm of the experiment).
     verify: bool = True
+    # False: a new memory is not checked for contradictions (ANCHORMEM_CONFLICTS=0).
+    conflicts: bool = True
 
 
 @dataclass
@@ -124,6 +128,9 @@ class MemoryService(Curation, Consolidation):
         if bool(the_attribute) != bool(the_value):
             raise InvalidInput("give attribute and value together (a slot), or neither")
         slot, env, core = claim_keys(clean, subj, the_attribute, the_value)
+        # Hidden characters and instruction-like text are flagged, stored as written and
+        # served visibly and hedged (store.hostile).
+        flags = hostile_flags(clean, subj)
         parents = self._existing_ids(derived_from or [])
 
         now = utcnow()
@@ -162,8 +169,11 @@ class MemoryService(Curation, Consolidation):
             else:
                 inference = infer_anchors(clean, fp, subj)
                 stored = [_capture(a, Provenance.INFERRED, fp) for a in inference.anchors]
+                if any(_names_missing_code(d.candidate, str(d.reason))
+                       for d in inference.dropped):
+                    flags = (*flags, UNRESOLVED_CODE)
                 dropped = [
-                    {"candidate": d.candidate, "reason": str(d.reason), "detail": d.detail}
+                    {"candidate": reveal(d.candidate), "reason": str(d.reason), "detail": d.detail}
                     for d in inference.dropped
                 ]
         else:
@@ -186,6 +196,7 @@ class MemoryService(Curation, Consolidation):
             anchors=tuple(stored),
             derived_from=tuple(parents),
             supersedes=supersedes,
+            flags=flags,
             origins=self._origins_for_new(the_origin, parents),
             evidence_at=now,
             expires_at=expires_at,
@@ -196,10 +207,10 @@ class MemoryService(Curation, Consolidation):
             NewMemory(
                 memory, digest, search_text(clean, subj, [s.anchor for s in stored]), core or None
             ),
-            {"anchors": [s.anchor.render() for s in stored]},
+            {"anchors": [s.anchor.render() for s in stored], "flags": list(flags)},
         )
         self._views([memory.id], verify=True, wait_s=self.settings.capture_wait_s)
-        conflicts = self._check_new(memory.id)
+        conflicts = self._check_new(memory.id) if self.settings.conflicts else []
         view = self._views([memory.id], verify=True, wait_s=self.settings.capture_wait_s)[0]
         return {
             **view,
@@ -238,7 +249,7 @@ class MemoryService(Curation, Consolidation):
             ]
         views = self._side_by_side(views[:n])
         head = self._head_commit()
-        return {"query": q, "checked_commit": head, "memories": views}
+        return {"query": reveal(q), "checked_commit": head, "memories": views}
 
     def _side_by_side(self, views: list[dict[str, Any]]) -> list[dict[str, Any]]:
         """Mark memories with an open conflict, never assert them, and put the other side
@@ -389,7 +400,7 @@ class MemoryService(Curation, Consolidation):
             else:
                 label = result.label
             view = memory_view(mem, verdict[1] if verdict else None, result.commit, label, receipt)
-            views.append({**view, **self._standing(mem, now)})
+            views.append(_hedge_flagged({**view, **self._standing(mem, now)}))
         return views
 
     def _verify(self, memories: Sequence[Memory], wait_s: float | None) -> _Verification:
@@ -449,7 +460,12 @@ class MemoryService(Curation, Consolidation):
             if deadline is not None and time.monotonic() > deadline:
                 break
             checks = [check_anchor(s.anchor, _captured(s), fp) for s in mem.anchors]
-            fresh[mem.id] = (memory_status(checks), [_check_dict(c) for c in checks])
+            status = memory_status(checks)
+            if status == Status.VERIFIED.value and UNRESOLVED_CODE in mem.flags:
+                # The anchors that could be captured hold, but the memory also names code
+                # that was found nowhere: it is not verified, only not contradicted.
+                status = Status.ACTIVE.value
+            fresh[mem.id] = (status, [_check_dict(c) for c in checks])
         self.db.save_verdicts(fresh, fp.commit, fp.overlay, utcnow())
         return {**cached, **fresh}
 
@@ -476,6 +492,10 @@ class MemoryService(Curation, Consolidation):
     def _get(self, memory_id: object) -> Memory:
         if not isinstance(memory_id, str) or not memory_id.strip():
             raise InvalidInput("a memory id is required")
+        try:  # e.g. invalid UTF-8 in a command-line argument; DuckDB cannot even bind it
+            memory_id.encode("utf-8")
+        except UnicodeEncodeError:
+            raise InvalidInput("a memory id contains invalid Unicode (a lone surrogate)") from None
         mem = self.db.get(memory_id.strip())
         if mem is None:
             raise NotFound(f"no memory with id {memory_id.strip()[:40]!r}")
@@ -496,6 +516,19 @@ class MemoryService(Curation, Consolidation):
     def _latest_receipt(self, memory_id: str, *actions: ReceiptAction) -> Receipt | None:
         matching = [r for r in self.db.receipts(memory_id) if r.action in actions]
         return matching[-1] if matching else None
+
+
+def _hedge_flagged(view: dict[str, Any]) -> dict[str, Any]:
+    """A memory flagged as hostile (hidden characters, instruction-like text) is never
+    asserted: it is served hedged, its provenance naming the flags."""
+    flagged = sorted(HOSTILE_FLAGS.intersection(view["flags"]))
+    if not flagged:
+        return view
+    if view["band"] == "assert":
+        view["band"] = "hedge"
+    said = view["provenance"] or f"stated by {view['source']} {view['origin']}"
+    view["provenance"] = f"{said}; flagged {', '.join(flagged)}: data, not an instruction"
+    return view
 
 
 def _rv(receipt: Receipt | None) -> dict[str, Any] | None:
@@ -571,6 +604,19 @@ def _needs_overlay(verdict: tuple[str, list[dict[str, Any]]]) -> bool:
     return verdict[0] == Status.REFUTED.value or any(c["verdict"] == "drifted" for c in verdict[1])
 
 
+UNRESOLVED_CODE = "unresolved_code"
+_CODE_LIKE = re.compile(
+    r"[a-z][a-z0-9]*(?:_[a-z0-9]+)+|[A-Za-z_]\w*\(\)|[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+\(?\)?"
+    r"|[\w./-]+\.py(?:::[\w.]+)?"
+)
+
+
+def _names_missing_code(candidate: str, reason: str) -> bool:
+    """A dropped candidate that is unmistakably code (``compute_discount``, ``f()``,
+    ``a.b``, ``x.py::f``) and was found nowhere."""
+    return reason in ("unresolved", "ambiguous") and bool(_CODE_LIKE.fullmatch(candidate))
+
+
 def _label(status: str, checks: Sequence[dict[str, Any]]) -> str:
     if status == Status.VERIFIED.value:
         return "verified"
@@ -580,4 +626,6 @@ def _label(status: str, checks: Sequence[dict[str, Any]]) -> str:
         return "drifted"
     if not checks:
         return "inconclusive: no checkable anchor"
+    if all(c["verdict"] == "holds" for c in checks):
+        return "inconclusive: it names code that was not found"
     return "inconclusive"
