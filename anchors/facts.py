@@ -10,8 +10,16 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
+from typing import Any
 
-__all__ = ["Definition", "Dependency", "FileFacts", "Fingerprint", "ImportFact"]
+__all__ = [
+    "Definition",
+    "Dependency",
+    "FileFacts",
+    "Fingerprint",
+    "ImportFact",
+    "derive_indexes",
+]
 
 
 @dataclass(frozen=True)
@@ -71,21 +79,16 @@ class Fingerprint:
     def _importers(self) -> dict[str, list[tuple[str, ImportFact]]]:
         index: dict[str, list[tuple[str, ImportFact]]] = {}
         for path, facts in self.python.items():
-            for imp in facts.imports:
-                targets = {imp.module}
-                targets.update(f"{imp.module}.{name}" for name in imp.names)
-                parts = imp.module.split(".")
-                targets.update(".".join(parts[:i]) for i in range(1, len(parts)))
-                for target in targets:
-                    index.setdefault(target, []).append((path, imp))
+            for target, imp in _import_entries(facts):
+                index.setdefault(target, []).append((path, imp))
         return index
 
     @cached_property
     def _definitions(self) -> dict[str, list[tuple[str, Definition]]]:
         index: dict[str, list[tuple[str, Definition]]] = {}
         for path, facts in self.python.items():
-            for definition in facts.definitions:
-                index.setdefault(definition.qualname, []).append((path, definition))
+            for qualname, definition in _definition_entries(facts):
+                index.setdefault(qualname, []).append((path, definition))
         return index
 
     @cached_property
@@ -156,3 +159,60 @@ class Fingerprint:
                 if candidate in self.blobs:
                     return candidate
         return None
+
+
+def _import_entries(facts: FileFacts) -> list[tuple[str, ImportFact]]:
+    """(module name, import) for every name an import makes importable: the module, each
+    ``module.name`` it imports, and each dotted prefix of the module."""
+    entries: list[tuple[str, ImportFact]] = []
+    for imp in facts.imports:
+        targets = {imp.module}
+        targets.update(f"{imp.module}.{name}" for name in imp.names)
+        parts = imp.module.split(".")
+        targets.update(".".join(parts[:i]) for i in range(1, len(parts)))
+        entries.extend((target, imp) for target in targets)
+    return entries
+
+
+def _definition_entries(facts: FileFacts) -> list[tuple[str, Definition]]:
+    return [(definition.qualname, definition) for definition in facts.definitions]
+
+
+def derive_indexes(fingerprint: Fingerprint, previous: Fingerprint) -> None:
+    """Build the import and definition indexes of ``fingerprint`` now, from those of
+    ``previous`` where it can: only Python files whose facts differ are re-indexed.
+
+    Built on first use, these indexes cost ~25 ms (imports) and ~90 ms (definitions) at
+    3,000 files for every new commit; the first read after a commit would pay that inside
+    its verification budget. The fingerprint build calls this instead, where a commit
+    touching 10 files costs a few milliseconds. Facts objects of unchanged files are the
+    very same objects in both fingerprints, which is how changed files are found."""
+    paths = fingerprint.python.keys() | previous.python.keys()
+    changed = [p for p in paths if fingerprint.python.get(p) is not previous.python.get(p)]
+    if len(changed) * 4 > len(fingerprint.python) or not previous.python:
+        _ = fingerprint._importers, fingerprint._definitions  # cheaper to index afresh
+        return
+    gone = set(changed)
+    derived: dict[str, Any] = {}
+    for name, entries in (("_importers", _import_entries), ("_definitions", _definition_entries)):
+        index = dict(getattr(previous, name))
+        touched: set[str] = set()
+        added: dict[str, list[tuple[str, Any]]] = {}
+        for path in changed:
+            before = previous.python.get(path)
+            if before is not None:
+                touched.update(key for key, _ in entries(before))
+            after = fingerprint.python.get(path)
+            if after is not None:
+                for key, value in entries(after):
+                    added.setdefault(key, []).append((path, value))
+        for key in touched | added.keys():  # each affected list is rebuilt once
+            pairs = [pair for pair in index.get(key, ()) if pair[0] not in gone]
+            pairs.extend(added.get(key, ()))
+            if pairs:
+                index[key] = pairs
+            else:
+                index.pop(key, None)
+        derived[name] = index
+    # Frozen dataclass: set the cached properties as functools.cached_property would.
+    fingerprint.__dict__.update(derived)

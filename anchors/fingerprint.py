@@ -18,7 +18,14 @@ from concurrent.futures import TimeoutError as FutureTimeout
 from pathlib import Path
 from typing import Any, Protocol
 
-from anchors.facts import Definition, Dependency, FileFacts, Fingerprint, ImportFact
+from anchors.facts import (
+    Definition,
+    Dependency,
+    FileFacts,
+    Fingerprint,
+    ImportFact,
+    derive_indexes,
+)
 from anchors.gitrepo import GitError, GitRepository, HeadInfo, RepoStatus
 from anchors.manifests import ENV_EXAMPLE_NAMES, manifest_kind, parse_env_example, parse_manifest
 from anchors.pyfacts import ParsePool, extract_file_facts, extract_many, resolve_relative_imports
@@ -224,6 +231,8 @@ class CodeSource:
                 python[path] = resolve_relative_imports(facts.get(blob, _UNREADABLE), path)
             dependencies, env_example = self._declarations(readable, {})
             fingerprint = Fingerprint(commit, tree.blobs, python, dependencies, env_example)
+            # Here, not on the first read: that read has a verification budget to keep.
+            derive_indexes(fingerprint, previous)
             with self._lock:
                 self._bases[commit] = fingerprint
                 while len(self._bases) > _FINGERPRINTS_KEPT:
@@ -354,6 +363,7 @@ class CodeSource:
         fingerprint = Fingerprint(
             base.commit, blobs, python, dependencies, env_example, overlay.key
         )
+        derive_indexes(fingerprint, base)
         with self._lock:
             self._overlaid[key] = fingerprint
             while len(self._overlaid) > _FINGERPRINTS_KEPT:

@@ -324,7 +324,9 @@ class CodeNames:
         if pref == "dep" and w.split(".")[0] in _STDLIB:
             return DropReason.STDLIB_NOT_DEPENDENCY, f"{w!r} is in the standard library"
         if self._common(w):
-            if w in self.exact and w not in self.first_party:
+            # Only as the module is written (lower case): "JSON", "Secrets", "Decimal" in
+            # prose are a format, a noun, a class, not `import json`/`secrets`/`decimal`.
+            if word == w and w in self.exact and w not in self.first_party:
                 return [self._import(w)]
             return DropReason.COMMON_WORD, f"{w!r} is a common word; no file does `import {w}`"
         if w in self.first_party:

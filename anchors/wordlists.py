@@ -95,7 +95,7 @@ COMMON_WORDS: frozenset[str] = FUNCTION_WORDS | _words(
     keys keyword lib library link list load loader local locale lock log logger logging logic
     login loop mail manager map mapping markdown math memory message meta method middleware
     migration mock mode model models module modules monitor names native network node notify
-    numbers object ok open operator option options order os output package packages page pager
+    numbers object ok open operator option options order orm os output package packages page pager
     parse parser patch path paths pattern payload pickle pipeline platform plugin plugins pool
     port post pprint process profile project property protocol provider proxy queue random
     range raw re record redirect reference registry release remote render report repo

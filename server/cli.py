@@ -127,10 +127,57 @@ def build_parser() -> argparse.ArgumentParser:
 
     add("doctor", "check the store, its lock, its schema and the repository")
 
+    p = add("bench", "time the fingerprint and recall with verification (README: Benchmarks)")
+    from server.bench import add_arguments as add_bench_arguments
+
+    add_bench_arguments(p, with_repo=False)  # --repo PATH: also time a cold fingerprint of it
+
     p = add("serve", "run the MCP server (stdio by default)")
     p.add_argument("--transport", choices=["stdio", "http"], default="stdio")
     p.add_argument("--host", default="127.0.0.1")
-    p.add_argument("--port", type=int, default=8765)
+    p.add_argument("--port", type=int, default=8765, help="HTTP port (0: any free port)")
+    p.add_argument(
+        "--token-env",
+        default="ANCHORMEM_HTTP_TOKEN",
+        metavar="NAME",
+        help="the environment variable holding the HTTP bearer token (default "
+        "ANCHORMEM_HTTP_TOKEN); required off loopback, optional on it",
+    )
+    p.add_argument(
+        "--allowed-host",
+        action="append",
+        default=None,
+        metavar="HOST[:PORT]",
+        help="a Host value HTTP clients may send (repeatable; default ANCHORMEM_ALLOWED_HOSTS; "
+        "required off loopback)",
+    )
+    p.add_argument(
+        "--allowed-origin",
+        action="append",
+        default=None,
+        metavar="ORIGIN",
+        help="an origin (http(s)://host[:port]) browsers may send (repeatable; default "
+        "ANCHORMEM_ALLOWED_ORIGINS)",
+    )
+    p.add_argument(
+        "--exposed",
+        action="store_true",
+        help="apply the non-loopback rules (token, explicit hosts) on a loopback bind too, "
+        "e.g. behind a reverse proxy",
+    )
+
+    p = add("experiment", "run an experiment on anchormem itself")
+    experiments = p.add_subparsers(dest="experiment", metavar="EXPERIMENT", parser_class=_Parser)
+    experiments.required = True
+    text = (
+        "how many false memories reach an agent, per memory lifecycle (README); without "
+        "--repo and --facts it builds its own repository and facts (--db is not used)"
+    )
+    p = experiments.add_parser("contamination", help=text, description=text, parents=[common])
+    p.add_argument("--facts", help="a JSONL fact set (default: the built-in facts)")
+    p.add_argument("--out", default="anchormem-contamination", help="the results folder")
+    p.add_argument("--per-category", type=int, metavar="N", help="at most N facts per category")
+    p.add_argument("--keep-workdir", action="store_true", help="keep the scratch repository")
     return parser
 
 
@@ -200,11 +247,28 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     as_json = args.json or not sys.stdout.isatty()
     try:
+        if args.command == "experiment":
+            from experiments.contamination import run_cli
+
+            return run_cli(args, as_json)
+        if args.command == "bench":  # its own temporary repository and stores
+            from server.bench import main as bench_main
+
+            return bench_main(args)
         settings = Settings.resolve(args.repo, args.db)
         if args.command == "serve":
             from server.serve import serve
 
-            return serve(settings, args.transport, args.host, args.port)
+            return serve(
+                settings,
+                args.transport,
+                args.host,
+                args.port,
+                token_env=args.token_env,
+                allowed_hosts=args.allowed_host or (),
+                allowed_origins=args.allowed_origin or (),
+                exposed=args.exposed,
+            )
         if args.command == "doctor":
             from server.doctor import run_doctor
 

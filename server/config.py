@@ -8,6 +8,12 @@ ANCHORMEM_LOCK_WAIT       seconds to wait for a store another process holds (def
 ANCHORMEM_ACTOR           who retractions are attributed to (default "agent")
 ANCHORMEM_VERIFY          0 turns verify-on-read off: memories are served as stored, with
                           verification "off" (default 1; the experiment's add-only arm)
+ANCHORMEM_CONFLICTS       0 turns contradiction checks on remember off (default 1)
+ANCHORMEM_HTTP_TOKEN      the bearer token HTTP clients must send (read by ``serve`` from the
+                          variable ``--token-env`` names; never kept in Settings)
+ANCHORMEM_ALLOWED_HOSTS   comma-separated Host values HTTP requests may carry (added to the
+                          loopback defaults on a loopback bind; required on any other)
+ANCHORMEM_ALLOWED_ORIGINS comma-separated origins (http(s)://host[:port]) browsers may send
 """
 
 from __future__ import annotations
@@ -61,6 +67,10 @@ def _flag(env: Mapping[str, str], name: str, default: bool) -> bool:
     raise InvalidInput(f"{name} must be 0 or 1, not {raw[:40]!r}")
 
 
+def _list(env: Mapping[str, str], name: str) -> tuple[str, ...]:
+    return tuple(part.strip() for part in (env.get(name) or "").split(",") if part.strip())
+
+
 def _evidence_settings(env: Mapping[str, str]) -> EvidenceSettings:
     half_lives = dict(DEFAULT_HALF_LIVES)
     for kind in half_lives:
@@ -97,6 +107,9 @@ class Settings:
     actor: str = "agent"
     evidence: EvidenceSettings = field(default_factory=EvidenceSettings)
     verify: bool = True
+    conflicts: bool = True
+    http_allowed_hosts: tuple[str, ...] = ()
+    http_allowed_origins: tuple[str, ...] = ()
 
     @classmethod
     def resolve(
@@ -144,6 +157,9 @@ class Settings:
             actor=env.get("ANCHORMEM_ACTOR") or "agent",
             evidence=_evidence_settings(env),
             verify=_flag(env, "ANCHORMEM_VERIFY", True),
+            conflicts=_flag(env, "ANCHORMEM_CONFLICTS", True),
+            http_allowed_hosts=_list(env, "ANCHORMEM_ALLOWED_HOSTS"),
+            http_allowed_origins=_list(env, "ANCHORMEM_ALLOWED_ORIGINS"),
         )
 
     def prepare_store_dir(self) -> None:

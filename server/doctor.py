@@ -10,6 +10,7 @@ from server.config import Settings
 from store.db import Database
 from store.errors import AnchormemError
 from store.memories import MemoryService
+from store.recovery import recovery_log, recovery_records
 from store.schema import SCHEMA_VERSION
 
 __all__ = ["run_doctor"]
@@ -42,8 +43,23 @@ def run_doctor(settings: Settings) -> dict[str, Any]:
         )
     except AnchormemError as exc:
         checks.append(_check("store", False, str(exc)))
+    checks.extend(_recoveries(settings.db))
     checks.append(_round_trip(settings.db.parent / f"doctor-{os.getpid()}.duckdb"))
     return {"checks": checks}
+
+
+def _recoveries(db: Path) -> list[dict[str, Any]]:
+    """Damaged files the store moved aside when it opened (store/recovery.py)."""
+    return [
+        _check(
+            "recovery",
+            False,
+            f"{r.get('at')}: {r.get('file')} was damaged ({r.get('reason')}); moved to"
+            f" {', '.join(r.get('moved_to') or [])}; {r.get('started')}."
+            f" Remove {recovery_log(db).name} once reviewed",
+        )
+        for r in recovery_records(db)
+    ]
 
 
 def _round_trip(path: Path) -> dict[str, Any]:

@@ -46,6 +46,7 @@ def open_runtime(settings: Settings) -> Runtime:
             actor=settings.actor,
             evidence=settings.evidence,
             verify=settings.verify,
+            conflicts=settings.conflicts,
         ),
     )
     return Runtime(settings, db, code, service)

@@ -35,6 +35,7 @@ from store.model import (
     StatusChange,
     StoredAnchor,
 )
+from store.recovery import damaged_part, move_aside
 from store.schema import migrate
 
 __all__ = ["Database", "NewMemory", "utcnow"]
@@ -83,10 +84,19 @@ class Database:
             pass  # opens the file and applies migrations, or refuses a newer store
 
     def _connect(self) -> duckdb.DuckDBPyConnection:
-        try:
-            con = duckdb.connect(str(self.path))
-        except duckdb.Error as exc:
-            raise StoreUnavailable(f"cannot open the store {self.path.name}: {exc}") from exc
+        for _attempt in range(3):  # a damaged WAL, then a damaged main file, at most
+            try:
+                con = duckdb.connect(str(self.path))
+                break
+            except duckdb.Error as exc:
+                part = damaged_part(str(exc))
+                if part is None:
+                    raise StoreUnavailable(
+                        f"cannot open the store {self.path.name}: {exc}"
+                    ) from exc
+                move_aside(self.path, part, str(exc))  # never deleted; see store/recovery
+        else:
+            raise StoreUnavailable(f"cannot open the store {self.path.name}: still damaged")
         try:
             migrate(con)
         except BaseException:
@@ -106,7 +116,7 @@ class Database:
                 yield cur
             except duckdb.Error as exc:
                 self._on_error(exc)
-                raise StoreError(f"the store could not answer: {type(exc).__name__}") from exc
+                raise StoreError(f"the store could not answer: {_why(exc)}") from exc
 
     @contextmanager
     def transaction(self) -> Iterator[duckdb.DuckDBPyConnection]:
@@ -121,7 +131,7 @@ class Database:
                 if isinstance(exc, duckdb.Error):
                     self._on_error(exc)
                     raise StoreError(
-                        f"the store could not save the change: {type(exc).__name__}"
+                        f"the store could not save the change: {_why(exc)}"
                     ) from exc
                 raise
             finally:
@@ -129,8 +139,9 @@ class Database:
 
     def _on_error(self, exc: duckdb.Error) -> None:
         print(f"anchormem: store error: {exc}", file=sys.stderr)
-        if "invalidated" in str(exc).lower():
-            # DuckDB refuses every call on an invalidated database; reopen on the next.
+        if isinstance(exc, duckdb.FatalException) or "invalidated" in str(exc).lower():
+            # A FATAL error (e.g. a checkpoint that hit a full disk) invalidates the
+            # database: this call fails, so reset now and let the next call reopen.
             self._lease.reset()
 
     # -- memories -------------------------------------------------------------------
@@ -802,6 +813,19 @@ class Database:
 
 _LOADED_KEPT = 50_000  # memories kept loaded by one process
 _VERDICTS_KEPT = 100_000  # memories whose verdicts one process keeps
+
+
+def _why(exc: duckdb.Error) -> str:
+    """The error's type, and for a full disk or a file-size limit, that plainly."""
+    text = str(exc)
+    for sign, plain in (
+        ("No space left on device", "the disk is full (no space left on device)"),
+        ("File too large", "a file size limit was reached (file too large)"),
+        ("Disk quota exceeded", "the disk quota is exceeded"),
+    ):
+        if sign in text:
+            return plain
+    return type(exc).__name__
 
 
 def _sql_path(path: Path) -> str:

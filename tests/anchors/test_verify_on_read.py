@@ -23,6 +23,8 @@ import pytest
 from mcp import Client
 
 from anchors.bench import generate_repository
+from anchors.facts import Fingerprint
+from anchors.fingerprint import CodeSource, InMemoryFactsCache
 from server.app import build_server
 from server.config import Settings
 from tests.anchors.conftest import child_processes
@@ -30,9 +32,7 @@ from tests.conftest import GIT_ENV, GitRepo
 
 pytestmark = pytest.mark.anyio
 
-PYPROJECT = (
-    '[project]\nname = "shop"\nversion = "1.0"\ndependencies = ["duckdb>=1.0", "httpx"]\n'
-)
+PYPROJECT = '[project]\nname = "shop"\nversion = "1.0"\ndependencies = ["duckdb>=1.0", "httpx"]\n'
 BILLING = (
     "import os\nimport httpx\n\n\n"
     "def charge(amount):\n"
@@ -66,10 +66,13 @@ def project(git_repo: GitRepo) -> GitRepo:
     return git_repo
 
 
-def settings_for(repo: GitRepo | Path) -> Settings:
+def settings_for(repo: GitRepo | Path, budget_ms: int = 30_000) -> Settings:
+    """Settings for ``repo``. The verification budget is generous unless a test is about
+    the budget: on a loaded machine a 50 ms budget could leave a read unchecked, and these
+    tests are about what the verdicts are, not about how fast they come."""
     # Duck-typed: pytest may load the conftest under another module name than ours.
     root = repo if isinstance(repo, Path) else repo.root
-    return Settings.resolve(repo=str(root), env={})
+    return Settings.resolve(repo=str(root), env={"ANCHORMEM_VERIFY_BUDGET_MS": str(budget_ms)})
 
 
 async def call(client: Client, tool: str, **args: Any) -> dict[str, Any]:
@@ -93,9 +96,7 @@ async def served_ids(client: Client, query: str) -> list[str]:
     return [m["id"] for m in (await call(client, "recall", query=query))["memories"]]
 
 
-def cli(
-    repo: Path, *args: str, env: Mapping[str, str] | None = None
-) -> tuple[int, Any, str]:
+def cli(repo: Path, *args: str, env: Mapping[str, str] | None = None) -> tuple[int, Any, str]:
     """Run the installed console script (by absolute path) in ``repo``."""
     script = Path(sys.executable).with_name("anchormem")
     base = {k: v for k, v in os.environ.items() if not k.startswith("ANCHORMEM_")}
@@ -133,7 +134,7 @@ REMOVALS = {
 
 
 @pytest.mark.parametrize("kind", sorted(REMOVALS))
-async def test_a_memory_is_refuted_by_the_commit_that_removes_its_anchor_and_verified_again_on_checkout(
+async def test_removing_an_anchor_refutes_by_code_and_the_earlier_commit_verifies_again(
     project: GitRepo, kind: str
 ):
     anchor, removal = REMOVALS[kind]
@@ -307,7 +308,7 @@ async def test_recall_and_cli_verify_report_the_checked_commit_and_each_anchors_
     via_mcp = next(m for m in found["memories"] if m["id"] == made["id"])
     assert via_mcp["checked_commit"] == head
     anchors = {a["anchor"]: a for a in via_mcp["anchors"]}
-    assert ANCHOR_KEYS <= set(anchors["import:duckdb@store/db.py"])
+    assert set(anchors["import:duckdb@store/db.py"]) >= ANCHOR_KEYS
     assert {k: anchors["import:duckdb@store/db.py"][k] for k in ANCHOR_KEYS} == {
         "kind": "import",
         "value": "duckdb",
@@ -324,7 +325,8 @@ async def test_recall_and_cli_verify_report_the_checked_commit_and_each_anchors_
     assert code == 0, err
     assert verified["checked_commit"] == head
     [via_cli] = verified["memories"]
-    assert set(via_cli) == set(via_mcp)
+    # Recall alone adds "conflicts" (the other side of an open contradiction).
+    assert set(via_cli) <= set(via_mcp) and set(via_mcp) - set(via_cli) <= {"conflicts"}
     assert [set(a) for a in via_cli["anchors"]] == [set(a) for a in via_mcp["anchors"]]
     for key in ("id", "status", "checked_commit", "verification"):
         assert via_cli[key] == via_mcp[key]
@@ -361,7 +363,7 @@ async def test_every_status_change_is_an_audit_row_with_the_commit_it_was_checke
         ("VERIFIED", "REFUTED", second),
         ("REFUTED", "VERIFIED", first),
     ]
-    assert [e["action"] for e in audit["entries"]][0] == "remember"
+    assert audit["entries"][0]["action"] == "remember"
     refuting = next(e for e in audit["entries"] if e["to_status"] == "REFUTED")
     assert refuting["receipt_id"] and refuting["actor"] == "code"
 
@@ -382,7 +384,8 @@ async def test_dash_prefixed_names_never_reach_git_as_options(project: GitRepo):
         for bad in ("file:-x", "file:--output=x.py", "import:duckdb@--output=x.py", "symbol:-x::f"):
             result = await client.call_tool("remember", {"text": f"bad {bad}", "anchors": [bad]})
             assert result.is_error, bad
-            assert "must not start with '-'" in " ".join(getattr(c, "text", "") for c in result.content)
+            message = " ".join(getattr(c, "text", "") for c in result.content)
+            assert "must not start with '-'" in message
     assert seen["status"] == "VERIFIED" and "--output=x.py" in seen["anchors"][0]["found_in"]
     assert fresh["anchors"][0]["verdict"] == "holds"
     assert fresh["anchors"][0]["found_in"] == ["--new.py"]
@@ -506,7 +509,7 @@ async def test_a_cold_big_fingerprint_leaves_recall_unchecked_and_a_later_recall
     # 3,000 new Python files in a new commit: nothing about them is cached anywhere.
     generate_repository(project.root, 3000)
     head = project.head()
-    async with Client(build_server(settings_for(project))) as client:
+    async with Client(build_server(settings_for(project, budget_ms=50))) as client:
         cold = await recall_one(client, "store duckdb", made["id"])
         assert cold["verification"] == "unchecked"
         assert {a["verdict"] for a in cold["anchors"]} == {"unchecked"}
@@ -518,3 +521,42 @@ async def test_a_cold_big_fingerprint_leaves_recall_unchecked_and_a_later_recall
     assert warm["verification"] == "verified"
     assert warm["checked_commit"] == head
     assert {a["verdict"] for a in warm["anchors"]} == {"holds"}
+
+
+# -- the first read after a commit -------------------------------------------------------------
+def _index(fp: Any, name: str) -> dict[str, list[tuple[str, Any]]]:
+    return {key: sorted(pairs, key=repr) for key, pairs in getattr(fp, name).items()}
+
+
+def test_a_new_commits_fingerprint_comes_with_indexes_equal_to_a_fresh_build(project: GitRepo):
+    bulk = {
+        f"pkg/mod_{n}.py": f"import json\nfrom . import mod_{n + 1}\n\n\ndef f{n}():\n    pass\n"
+        for n in range(40)
+    }
+    project.commit(bulk, "forty modules")
+    steps = [
+        {"store/db.py": STORE.replace("def open(", "def connect("), "pkg/mod_3.py": None},
+        {"pkg/mod_4.py": "import redis\n\n\nclass Cache:\n    def get(self):\n        pass\n"},
+        {"app/other.py": None, "pkg/new.py": "from store.db import Store\n"},
+    ]
+    with CodeSource(project.root, InMemoryFactsCache()) as code:
+        code.fingerprint(overlay=False)
+        for step in steps:
+            project.commit(step)
+            fp = code.fingerprint(overlay=False)
+            # Ready before any read asks, and the same as indexing every file afresh.
+            assert {"_importers", "_definitions"} <= set(fp.__dict__)
+            fresh = Fingerprint(fp.commit, fp.blobs, fp.python, fp.dependencies, fp.env_example)
+            for name in ("_importers", "_definitions"):
+                assert _index(fp, name) == _index(fresh, name), name
+        project.write({"pkg/mod_5.py": "import httpx\n", "pkg/new_file.py": "def u():\n    pass\n"})
+        overlaid = code.fingerprint(overlay=True)
+        assert overlaid.overlay and {"_importers", "_definitions"} <= set(overlaid.__dict__)
+        fresh = Fingerprint(
+            overlaid.commit, overlaid.blobs, overlaid.python, overlaid.dependencies,
+            overlaid.env_example, overlaid.overlay,
+        )  # fmt: skip
+        for name in ("_importers", "_definitions"):
+            assert _index(overlaid, name) == _index(fresh, name), name
+        assert [p for p, _ in overlaid.definitions("u")] == ["pkg/new_file.py"]
+        assert [p for p, _ in overlaid.importers("httpx")] == ["app/billing.py", "pkg/mod_5.py"]

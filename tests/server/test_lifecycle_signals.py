@@ -1,0 +1,328 @@
+"""The client disappears: stdin EOF, a signal, or the parent process dying.
+
+Each test starts the installed console script as a client would, writes a memory, makes
+the client disappear, and checks that the server exits promptly (the goal is under 1 s;
+the assertion is a generous 5 s, the measured times are in RELIABILITY.md), exits 0, and
+leaves the store closed cleanly: its lock free, no write-ahead log left to replay, and
+every memory it acknowledged readable by the next process at once.
+
+Run with ``-s`` to see the measured times (``exit_s=...``).
+"""
+
+from __future__ import annotations
+
+import fcntl
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import IO, Any
+
+import pytest
+
+from tests.conftest import GitRepo
+
+BOUND_S = 5.0  # generous: the target is 1 s, typical is well under 0.1 s
+
+
+def anchormem() -> str:
+    return str(Path(sys.executable).with_name("anchormem"))
+
+
+def clean_env(**extra: str) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("ANCHORMEM_")}
+    env.update(extra)
+    return env
+
+
+class StdioClient:
+    """Just enough of an MCP client over a pipe to see what the server acknowledged."""
+
+    def __init__(self, proc: subprocess.Popen[bytes]) -> None:
+        self.proc = proc
+        self.next_id = 1
+        assert proc.stdin is not None and proc.stdout is not None
+        self.stdin: IO[bytes] = proc.stdin
+        self.stdout: IO[bytes] = proc.stdout
+
+    def send(self, method: str, params: dict[str, Any] | None = None) -> int:
+        rid = self.next_id
+        self.next_id += 1
+        message = {"jsonrpc": "2.0", "id": rid, "method": method, "params": params or {}}
+        self.stdin.write((json.dumps(message) + "\n").encode())
+        self.stdin.flush()
+        return rid
+
+    def notify(self, method: str) -> None:
+        self.stdin.write((json.dumps({"jsonrpc": "2.0", "method": method}) + "\n").encode())
+        self.stdin.flush()
+
+    def read(self) -> dict[str, Any]:
+        line = self.stdout.readline()
+        assert line, "the server closed stdout"
+        reply: dict[str, Any] = json.loads(line)
+        return reply
+
+    def request(self, method: str, params: dict[str, Any] | None = None) -> dict[str, Any]:
+        rid = self.send(method, params)
+        while True:
+            reply = self.read()
+            if reply.get("id") == rid:
+                return reply
+
+    def initialize(self) -> None:
+        reply = self.request(
+            "initialize",
+            {
+                "protocolVersion": "2025-06-18",
+                "capabilities": {},
+                "clientInfo": {"name": "lifecycle-test", "version": "1"},
+            },
+        )
+        assert "result" in reply, reply
+        self.notify("notifications/initialized")
+
+    def remember(self, text: str) -> str:
+        reply = self.request("tools/call", {"name": "remember", "arguments": {"text": text}})
+        result = reply["result"]
+        assert not result.get("isError"), result
+        memory_id: str = result["structuredContent"]["id"]
+        return memory_id
+
+
+def start_server(repo: Path, **popen: Any) -> subprocess.Popen[bytes]:
+    options: dict[str, Any] = {
+        "stdin": subprocess.PIPE,
+        "stdout": subprocess.PIPE,
+        "stderr": subprocess.PIPE,
+        "cwd": repo,
+        "env": clean_env(),
+    }
+    options.update(popen)
+    return subprocess.Popen([anchormem(), "serve"], **options)
+
+
+def store(repo: Path) -> Path:
+    return repo / ".anchormem" / "memory.duckdb"
+
+
+def assert_store_released(repo: Path, expected_ids: list[str]) -> None:
+    """The lock is free, DuckDB checkpointed on close, and the next process reads it all."""
+    db = store(repo)
+    fd = os.open(f"{db}.lock", os.O_RDWR)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)  # raises if anyone still holds it
+        fcntl.flock(fd, fcntl.LOCK_UN)
+    finally:
+        os.close(fd)
+    assert not Path(f"{db}.wal").exists(), "the store was not closed cleanly"
+    done = subprocess.run(
+        [anchormem(), "list", "--json", "--limit", "1000"],
+        cwd=repo,
+        capture_output=True,
+        text=True,
+        env=clean_env(ANCHORMEM_LOCK_WAIT="0"),
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    listed = {m["id"] for m in json.loads(done.stdout)["memories"]}
+    assert set(expected_ids) <= listed, "an acknowledged memory was lost"
+
+
+def wait_exit(proc: subprocess.Popen[bytes], since: float) -> tuple[int, float]:
+    try:
+        code = proc.wait(timeout=30)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
+        pytest.fail("the server did not exit within 30 s")
+    return code, time.monotonic() - since
+
+
+def report(case: str, seconds: float) -> None:
+    print(f"\n{case}: exit_s={seconds:.3f}")
+
+
+@pytest.fixture
+def running(project: GitRepo):
+    proc = start_server(project.root)
+    client = StdioClient(proc)
+    yield client
+    if proc.poll() is None:
+        proc.kill()
+        proc.wait()
+
+
+def test_the_server_exits_on_stdin_eof_and_releases_the_store(
+    project: GitRepo, running: StdioClient
+):
+    running.initialize()
+    ids = [running.remember("The billing client retries three times")]
+    assert Path(f"{store(project.root)}.wal").exists()  # so that "no WAL after" means something
+    started = time.monotonic()
+    running.stdin.close()
+    code, took = wait_exit(running.proc, started)
+    report("stdin EOF", took)
+    assert code == 0
+    assert took < BOUND_S
+    assert_store_released(project.root, ids)
+
+
+@pytest.mark.parametrize(
+    "signum", [signal.SIGTERM, signal.SIGINT, signal.SIGHUP], ids=lambda s: s.name
+)
+def test_the_server_exits_on_a_signal_with_stdin_still_open(
+    project: GitRepo, running: StdioClient, signum: signal.Signals
+):
+    running.initialize()
+    ids = [running.remember(f"Deployments are tagged by hand ({signum.name})")]
+    started = time.monotonic()
+    running.proc.send_signal(signum)
+    code, took = wait_exit(running.proc, started)
+    report(signum.name, took)
+    assert code == 0
+    assert took < BOUND_S
+    assert b"received; stopping" in running.proc.stderr.read()  # type: ignore[union-attr]
+    assert_store_released(project.root, ids)
+
+
+def test_sigterm_in_the_middle_of_a_burst_loses_nothing_acknowledged(
+    project: GitRepo, running: StdioClient
+):
+    running.initialize()
+    sent = [
+        running.send(
+            "tools/call",
+            {
+                "name": "remember",
+                "arguments": {"text": f"Burst fact number {i} about the queue worker"},
+            },
+        )
+        for i in range(40)
+    ]
+    first = running.read()  # at least one is being processed
+    started = time.monotonic()
+    running.proc.send_signal(signal.SIGTERM)
+    acknowledged = [first]
+    while True:
+        line = running.stdout.readline()
+        if not line:
+            break
+        acknowledged.append(json.loads(line))
+    code, took = wait_exit(running.proc, started)
+    report(f"SIGTERM during a burst ({len(acknowledged)}/{len(sent)} acknowledged)", took)
+    assert code == 0
+    assert took < BOUND_S
+    ids = [
+        r["result"]["structuredContent"]["id"]
+        for r in acknowledged
+        if r.get("id") in sent and "result" in r and not r["result"].get("isError")
+    ]
+    assert ids
+    assert_store_released(project.root, ids)
+
+
+_PARENT = """
+import subprocess, sys
+child = subprocess.Popen(sys.argv[1:], stdin=0, stdout=subprocess.DEVNULL, stderr=2)
+print(child.pid, flush=True)
+child.wait()
+"""
+
+
+def _gone(pid: int) -> bool:
+    """Exited: no such process, or a zombie nobody has reaped yet (no longer our child)."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (FileNotFoundError, ProcessLookupError, IndexError):
+        return True
+    return state in ("Z", "X")
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs /proc")
+def test_an_orphaned_server_notices_its_parent_is_gone_and_exits(project: GitRepo, tmp_path):
+    # The test keeps the server's stdin open itself, so no EOF arrives: only the parent
+    # watch can notice that the process that started the server was killed.
+    read_end, write_end = os.pipe()
+    log = (tmp_path / "server.err").open("wb")
+    parent = subprocess.Popen(
+        [sys.executable, "-c", _PARENT, anchormem(), "serve"],
+        stdin=read_end,
+        stdout=subprocess.PIPE,
+        stderr=log,
+        cwd=project.root,
+        env=clean_env(),
+    )
+    os.close(read_end)
+    server_pid = 0
+    try:
+        assert parent.stdout is not None
+        server_pid = int(parent.stdout.readline())
+        init = {
+            "jsonrpc": "2.0",
+            "id": 1,
+            "method": "initialize",
+            "params": {
+                "protocolVersion": "2025-06-18",
+                "capabilities": {},
+                "clientInfo": {"name": "orphan-test", "version": "1"},
+            },
+        }
+        os.write(write_end, (json.dumps(init) + "\n").encode())
+        deadline = time.monotonic() + 60
+        while not store(project.root).exists() and time.monotonic() < deadline:
+            time.sleep(0.05)  # the store opens with the server's lifespan
+        time.sleep(0.3)
+        assert not _gone(server_pid)
+        started = time.monotonic()
+        parent.kill()
+        parent.wait()
+        while not _gone(server_pid) and time.monotonic() - started < 30:
+            time.sleep(0.01)
+        took = time.monotonic() - started
+        report("parent killed (orphan)", took)
+        assert _gone(server_pid), "the orphaned server kept running"
+        assert took < BOUND_S
+        assert b"parent process" in (tmp_path / "server.err").read_bytes()
+        assert_store_released(project.root, [])
+    finally:
+        os.close(write_end)
+        log.close()
+        if server_pid and not _gone(server_pid):
+            os.kill(server_pid, signal.SIGKILL)
+        if parent.poll() is None:
+            parent.kill()
+            parent.wait()
+
+
+@pytest.mark.parametrize("transport", ["stdio", "http"])
+def test_a_store_that_cannot_be_opened_is_one_line_and_exit_1(
+    project: GitRepo, tmp_path: Path, transport: str
+):
+    bad = tmp_path / "not-a-store.duckdb"
+    bad.write_text("this is not a DuckDB file")
+    init = {
+        "jsonrpc": "2.0",
+        "id": 1,
+        "method": "initialize",
+        "params": {
+            "protocolVersion": "2025-06-18",
+            "capabilities": {},
+            "clientInfo": {"name": "t", "version": "1"},
+        },
+    }
+    done = subprocess.run(
+        [anchormem(), "serve", "--db", str(bad), "--transport", transport, "--port", "0"],
+        input=(json.dumps(init) + "\n").encode(),
+        cwd=project.root,
+        capture_output=True,
+        env=clean_env(),
+        timeout=60,
+    )
+    assert done.returncode == 1
+    err = done.stderr.decode()
+    assert err.splitlines()[-1].startswith("anchormem: cannot open the store")
+    assert "Traceback" not in err
