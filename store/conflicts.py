@@ -100,14 +100,16 @@ class Resolution:
     reason: ReasonCode
 
 
-def _keys(claim: Claim) -> Iterable[str]:
+def _keys(claim: Claim) -> Iterable[tuple[str, str]]:
+    """(key, side): claims conflict only within a key; anchor keys pair across sides
+    (present with absent), since the same expectation never conflicts."""
     if claim.slot is not None:
-        yield "slot:" + slot_key(claim.slot)
-    for kind, value, scope, _ in claim.anchors:
-        yield f"anchor:{kind}:{value}@{scope or ''}"
+        yield "slot:" + slot_key(claim.slot), ""
+    for kind, value, scope, expect in claim.anchors:
+        yield f"anchor:{kind}:{value}@{scope or ''}", expect
     core, _ = negation_core(claim.text)
     if core:
-        yield "neg:" + core
+        yield "neg:" + core, ""
 
 
 def candidate_pairs(
@@ -115,17 +117,25 @@ def candidate_pairs(
 ) -> list[tuple[Claim, Claim]]:
     """Pairs of claims sharing a key, each pair once. With ``new``, only pairs with at
     least one new claim (the check on remember)."""
-    groups: dict[str, list[Claim]] = {}
+    groups: dict[str, dict[str, list[Claim]]] = {}
     for claim in claims:
-        for key in _keys(claim):
-            groups.setdefault(key, []).append(claim)
+        for key, side in _keys(claim):
+            groups.setdefault(key, {}).setdefault(side, []).append(claim)
     fresh = {c.id for c in new} if new is not None else None
     seen: set[tuple[str, str]] = set()
     pairs = []
-    for members in groups.values():
-        if len(members) < 2 or len(members) > MAX_GROUP:
-            continue
-        for a, b in itertools.combinations(members, 2):
+    for sides in groups.values():
+        candidates: Iterable[tuple[Claim, Claim]]
+        if "" in sides:
+            members = sides[""]
+            candidates = (
+                itertools.combinations(members, 2) if 2 <= len(members) <= MAX_GROUP else ()
+            )
+        else:
+            present, absent = sides.get("present", []), sides.get("absent", [])
+            too_many = len(present) > MAX_GROUP or len(absent) > MAX_GROUP
+            candidates = () if too_many else itertools.product(present, absent)
+        for a, b in candidates:
             if a.id == b.id:
                 continue
             if fresh is not None and a.id not in fresh and b.id not in fresh:

@@ -35,10 +35,12 @@ from store.model import (
     StatusChange,
     StoredAnchor,
 )
-from store.recovery import damaged_part, move_aside
+from store.recovery import damaged_part, is_a_store, move_aside
 from store.schema import migrate
 
 __all__ = ["Database", "NewMemory", "utcnow"]
+
+_STANDING = (RefutedBy.RETRACTION.value, RefutedBy.CORRECTION.value)
 
 _MEMORY_COLUMNS = (
     "id, text, subject, kind, scope, source, origin, created_at, commit_id, status, "
@@ -70,6 +72,9 @@ class Database:
             raise StoreUnavailable(
                 f"the directory for the store does not exist: {path.parent.name or path.parent}"
             )
+        # Before the lease creates them: a ``.lock`` file means anchormem has opened this
+        # file before, so a file that fails to open is a damaged store (store/recovery).
+        self._opened_before = Path(f"{path}.lock").exists()
         self._lease = StoreLease(path, self._connect, wait_limit_s=wait_limit_s)
         # Read caches (adr/0003). Loaded memories are reused while this process has held
         # the store since it loaded them (no other process can have written) and has not
@@ -90,6 +95,8 @@ class Database:
                 break
             except duckdb.Error as exc:
                 part = damaged_part(str(exc))
+                if part == "main" and not is_a_store(self.path, self._opened_before):
+                    part = None
                 if part is None:
                     raise StoreUnavailable(
                         f"cannot open the store {self.path.name}: {exc}"
@@ -130,9 +137,7 @@ class Database:
                     cur.execute("ROLLBACK")
                 if isinstance(exc, duckdb.Error):
                     self._on_error(exc)
-                    raise StoreError(
-                        f"the store could not save the change: {_why(exc)}"
-                    ) from exc
+                    raise StoreError(f"the store could not save the change: {_why(exc)}") from exc
                 raise
             finally:
                 self._writes += 1  # still holding the lease: no read sees old rows as new
@@ -366,10 +371,15 @@ class Database:
         with self.transaction() as cur:
             for ch in changes:
                 row = cur.execute(
-                    "SELECT status FROM memories WHERE id = ?", [ch.memory_id]
+                    "SELECT status, refuted_by FROM memories WHERE id = ?", [ch.memory_id]
                 ).fetchone()
                 if row is None:
                     raise StoreError(f"memory {ch.memory_id} vanished during the change")
+                if ch.action == "verify" and row[0] == "REFUTED" and row[1] in _STANDING:
+                    # Decided on the memory as loaded; another process retracted it since.
+                    # A retraction stands on every commit until an explicit restore, so a
+                    # verdict from code must not overwrite it (tests/store/test_faults.py).
+                    continue
                 cur.execute(
                     "UPDATE memories SET status = ?, refuted_by = ?, updated_at = ?,"
                     " code_commit = coalesce(?, code_commit) WHERE id = ?",

@@ -11,8 +11,8 @@ The holder checks ``.want`` after each use and every few milliseconds while idle
 it cannot take it exclusively, somebody waits, so it closes the database and unlocks —
 once it has had the database for ``_QUANTUM_S`` or has not used it for ``_IDLE_S``. A
 handover costs an open and a close (~15-20 ms) and one tool call uses the database a
-dozen times: handing over after every use made four busy servers do 4 calls/s between
-them instead of ~25 (adr/0002). After a handover, the process that let go leaves the
+dozen times: handing over after every use left four busy servers 4-5 calls/s between
+them, against 13-30 now (adr/0002). After a handover, the process that let go leaves the
 lock to a waiter before asking for it again (waiters poll, so it would win every race).
 Locks die with their process, so a process killed with SIGKILL never blocks the others.
 """

@@ -9,6 +9,8 @@ is wrong (checked by hand, see RELIABILITY.md "Faults"):
   database file!``; a truncated one: ``Could not read enough bytes from file ...``; a
   block that fails its checksum: ``Corrupt database file`` / ``checksum``.
 
+A main file is only treated as a damaged store if anchormem opened it before or it
+carries DuckDB's magic bytes; any other file named as the store is refused, not moved.
 For a bad WAL the store opens from the main file without it (the changes only the WAL
 held are lost; they are in the moved file). For a bad main file the store starts fresh
 (say so). Each move is printed on stderr and appended to ``<db>.recovery.json`` beside
@@ -27,7 +29,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-__all__ = ["damaged_part", "move_aside", "recovery_log", "recovery_records"]
+__all__ = ["damaged_part", "is_a_store", "move_aside", "recovery_log", "recovery_records"]
 
 _WAL_SIGNS = ("replaying wal",)
 _MAIN_SIGNS = (
@@ -47,6 +49,20 @@ def damaged_part(message: str) -> str | None:
     if any(sign in low for sign in _MAIN_SIGNS):
         return "main"
     return None
+
+
+def is_a_store(db_path: Path, opened_before: bool) -> bool:
+    """Whether a main file that fails to open is a damaged store rather than some other
+    file named by mistake (``--db README.md``: refused, never moved): anchormem opened it
+    before (its ``.lock`` file existed when this process started), or it carries DuckDB's
+    magic bytes (``DUCK`` at offset 8)."""
+    if opened_before:
+        return True
+    try:
+        with db_path.open("rb") as f:
+            return f.read(12)[8:12] == b"DUCK"
+    except OSError:
+        return False
 
 
 def recovery_log(db_path: Path) -> Path:

@@ -450,10 +450,11 @@ def test_every_fuzzed_cli_command_exits_with_a_documented_code_and_one_line_erro
         assert done.returncode in (0, 1, 2, 3), (args, done.stderr)
         err = done.stderr.decode("utf-8", "replace")
         assert "Traceback" not in err and "internal error" not in err, (args, err)
-        if done.returncode == 0 and not done.stdout.startswith(b"usage:"):  # -h, --he...
-            json.loads(done.stdout)
-        elif command != "doctor":  # doctor reports its checks; everything else is one line
-            assert len(err.strip().splitlines()) == 1, (args, err)
+        if done.returncode == 0:
+            if not done.stdout.startswith(b"usage:"):  # -h, --he...: help, not a result
+                json.loads(done.stdout)
+        elif command != "doctor":  # doctor reports its checks; any other error: one line
+            assert err.endswith("\n") and err.count("\n") == 1, (args, err)
 
     one_run()
     print(f"\nanchormem {command}: exit codes {seen}")

@@ -47,6 +47,7 @@ class StrictServer:
             stderr=stderr,
         )
         self.bad: list[bytes] = []
+        self.frames = 0  # lines read that were JSON-RPC frames
         self.messages: queue.Queue[dict[str, Any] | None] = queue.Queue()
         self._next_id = 1000
         self._write_lock = threading.Lock()
@@ -63,6 +64,7 @@ class StrictServer:
             except Exception:
                 self.bad.append(line)
                 continue
+            self.frames += 1
             self.messages.put(message)
         self.messages.put(None)  # end of output
 
@@ -372,6 +374,7 @@ def test_the_server_answers_every_malformed_frame_that_carries_an_id_and_survive
                 assert "error" in answer or answer["result"].get("isError"), (name, answer)
             elif want_code != ANSWERED:
                 assert answer["error"]["code"] == want_code, (name, answer)
+    print(f"\nmalformed frames: {len(MALFORMED)} sent, {server.frames} frames back")
     # Still serving: a tool call works after all of them.
     recalled = server.tool("recall", query="billing")
     assert recalled.get("isError") is not True
@@ -426,6 +429,7 @@ def test_nothing_but_protocol_frames_on_stdout_while_every_tool_runs(
         exercise(srv)
     finally:
         code = srv.close()
+    print(f"\nstrict client: {srv.frames} frames, {len(srv.bad)} other lines")
     assert srv.bad == []
     assert code == 0
 
@@ -475,6 +479,7 @@ def test_nothing_but_protocol_frames_on_stdout_even_when_the_tools_print(
         exercise(srv)
     finally:
         code = srv.close()
+    print(f"\nstrict client, noisy tools: {srv.frames} frames, {len(srv.bad)} other lines")
     assert srv.bad == []
     assert code == 0
     stderr_log.seek(0)

@@ -1,0 +1,287 @@
+"""Kill -9 during writes: do acknowledged memories survive a server killed mid-write?
+
+    python scripts/kill_harness.py [--kills 100 --remembers 1000 --writers 3] [--repo DIR]
+
+Several writers, each an MCP stdio client driving its own ``anchormem serve`` (the
+installed console script) in one git repository, share one store. Each writer sends
+``remember`` calls with explicit anchors and logs every id its server acknowledged. A
+killer SIGKILLs one server at a time, at random, while it has calls in flight; the
+writer's call fails, it starts a new server and goes on. At the end (every server gone)
+the store is opened once and each acknowledged id must exist, with all its anchors rows
+and its ``remember`` audit row. Prints the figures (``--json`` for a machine).
+
+Without ``--repo`` it makes a throwaway repository in a temporary directory.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import os
+import random
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+SCRIPT = Path(sys.executable).with_name("anchormem")
+ANCHORS = ["file:billing/client.py", "import:httpx@billing/client.py"]
+FILES = {
+    "pyproject.toml": '[project]\nname = "demo"\ndependencies = ["httpx>=0.27"]\n',
+    "billing/__init__.py": "",
+    "billing/client.py": "import httpx\n\n\ndef charge(amount):\n    return httpx.post('/c')\n",
+}
+
+
+def _env() -> dict[str, str]:
+    return {k: v for k, v in os.environ.items() if not k.startswith("ANCHORMEM_")}
+
+
+def make_repo(root: Path) -> None:
+    env = {
+        **os.environ,
+        "GIT_AUTHOR_NAME": "h",
+        "GIT_AUTHOR_EMAIL": "h@example.com",
+        "GIT_COMMITTER_NAME": "h",
+        "GIT_COMMITTER_EMAIL": "h@example.com",
+        "GIT_CONFIG_NOSYSTEM": "1",
+    }
+    for rel, text in FILES.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(text)
+    for args in (["init", "-q", "-b", "main"], ["add", "-A"], ["commit", "-q", "-m", "init"]):
+        subprocess.run(["git", *args], cwd=root, env=env, check=True, capture_output=True)
+
+
+class Server:
+    """One ``anchormem serve`` over stdio, spoken to with raw JSON-RPC lines (so a kill is
+    seen as a closed pipe at once, with no SDK task group in the way)."""
+
+    def __init__(self, repo: Path, errlog: Any) -> None:
+        self.repo = repo
+        self.errlog = errlog
+        self.proc: asyncio.subprocess.Process | None = None
+        self.next_id = 0
+        self.in_flight = 0
+
+    async def start(self) -> None:
+        self.proc = await asyncio.create_subprocess_exec(
+            str(SCRIPT),
+            "serve",
+            cwd=self.repo,
+            env=_env(),
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=self.errlog,
+            limit=4 * 1024 * 1024,
+        )
+        await self.request(
+            "initialize",
+            {
+                "protocolVersion": "2025-06-18",
+                "capabilities": {},
+                "clientInfo": {"name": "kill-harness", "version": "1"},
+            },
+        )
+        await self.send({"jsonrpc": "2.0", "method": "notifications/initialized"})
+
+    async def send(self, msg: dict[str, Any]) -> None:
+        assert self.proc is not None and self.proc.stdin is not None
+        self.proc.stdin.write((json.dumps(msg) + "\n").encode())
+        await self.proc.stdin.drain()
+
+    async def request(self, method: str, params: dict[str, Any]) -> dict[str, Any]:
+        assert self.proc is not None and self.proc.stdout is not None
+        self.next_id += 1
+        rid = self.next_id
+        await self.send({"jsonrpc": "2.0", "id": rid, "method": method, "params": params})
+        while True:
+            line = await asyncio.wait_for(self.proc.stdout.readline(), 120)
+            if not line:
+                raise ConnectionError("the server went away")
+            msg = json.loads(line)
+            if msg.get("id") == rid:
+                if "error" in msg:
+                    raise RuntimeError(msg["error"])
+                return dict(msg["result"])
+
+    async def remember(self, text: str) -> str | None:
+        self.in_flight += 1
+        try:
+            result = await self.request(
+                "tools/call",
+                {"name": "remember", "arguments": {"text": text, "anchors": ANCHORS}},
+            )
+        finally:
+            self.in_flight -= 1
+        if result.get("isError"):
+            raise RuntimeError(json.dumps(result.get("content"))[:300])
+        return str(result["structuredContent"]["id"])
+
+    async def stop(self) -> None:
+        if self.proc is None:
+            return
+        if self.proc.stdin is not None:
+            self.proc.stdin.close()
+        try:
+            await asyncio.wait_for(self.proc.wait(), 30)
+        except TimeoutError:
+            self.proc.kill()
+            await self.proc.wait()
+
+
+@dataclass
+class Writer:
+    number: int
+    server: Server
+    acknowledged: list[str] = field(default_factory=list)
+    failed_calls: int = 0
+    errors: list[str] = field(default_factory=list)
+    restarts: int = 0
+
+
+async def run_writer(w: Writer, count: int) -> None:
+    i = 0
+    while i < count:
+        text = f"Writer {w.number} note {i}: the billing client posts charges with httpx"
+        try:
+            mid = await w.server.remember(text)
+        except (ConnectionError, BrokenPipeError, ConnectionResetError):
+            w.failed_calls += 1  # killed mid-call: not acknowledged; resend it (duplicate ok)
+            await w.server.stop()
+            await w.server.start()
+            w.restarts += 1
+            continue
+        except Exception as exc:
+            w.errors.append(f"{type(exc).__name__}: {exc}"[:300])
+            i += 1
+            continue
+        if mid is not None and mid not in w.acknowledged:
+            w.acknowledged.append(mid)
+        i += 1
+
+
+async def run_killer(
+    writers: list[Writer], kills: int, done: asyncio.Event, rng: random.Random
+) -> int:
+    made = 0
+    killed: set[int] = set()  # a killed server stays a zombie until its writer reaps it
+    while made < kills and not done.is_set():
+        await asyncio.sleep(rng.uniform(0.02, 0.25))
+        busy = [
+            w.server.proc
+            for w in writers
+            if w.server.in_flight and w.server.proc is not None and w.server.proc.pid not in killed
+        ]
+        if not busy:
+            continue
+        victim = rng.choice(busy)
+        if victim.returncode is None:
+            killed.add(victim.pid)
+            with_suppress_kill(victim.pid)
+            made += 1
+    return made
+
+
+def with_suppress_kill(pid: int) -> None:
+    with contextlib.suppress(ProcessLookupError):  # it may have died on its own
+        os.kill(pid, signal.SIGKILL)
+
+
+def check_store(db: Path, ids: list[str]) -> dict[str, int]:
+    import duckdb
+
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        con.execute("CREATE TEMP TABLE acked (id VARCHAR)")
+        con.executemany("INSERT INTO acked VALUES (?)", [[i] for i in ids])
+        missing = con.execute(
+            "SELECT count(*) FROM acked WHERE id NOT IN (SELECT id FROM memories)"
+        ).fetchone()
+        no_anchors = con.execute(
+            "SELECT count(*) FROM acked a WHERE (SELECT count(*) FROM anchors n"
+            f" WHERE n.memory_id = a.id) < {len(ANCHORS)}"
+        ).fetchone()
+        no_audit = con.execute(
+            "SELECT count(*) FROM acked a WHERE NOT EXISTS (SELECT 1 FROM audit u"
+            " WHERE u.memory_id = a.id AND u.action = 'remember')"
+        ).fetchone()
+        stored = con.execute("SELECT count(*) FROM memories").fetchone()
+    finally:
+        con.close()
+    assert missing and no_anchors and no_audit and stored
+    return {
+        "missing": int(missing[0]),
+        "missing_anchors": int(no_anchors[0]),
+        "missing_audit": int(no_audit[0]),
+        "stored": int(stored[0]),
+    }
+
+
+async def harness(
+    repo: Path, kills: int, remembers: int, writers_n: int, errlog_path: Path, seed: int = 7
+) -> dict[str, Any]:
+    errlog = open(errlog_path, "w")  # noqa: SIM115 (the servers' stderr, kept for a look)
+    started = time.monotonic()
+    writers = [Writer(n, Server(repo, errlog)) for n in range(writers_n)]
+    for w in writers:
+        await w.server.start()
+    done = asyncio.Event()
+    killer = asyncio.create_task(run_killer(writers, kills, done, random.Random(seed)))
+    per = [remembers // writers_n + (n < remembers % writers_n) for n in range(writers_n)]
+    await asyncio.gather(*(run_writer(w, c) for w, c in zip(writers, per, strict=True)))
+    done.set()
+    made = await killer
+    for w in writers:
+        await w.server.stop()
+    errlog.close()
+    ids = [i for w in writers for i in w.acknowledged]
+    figures = check_store(repo / ".anchormem" / "memory.duckdb", ids)
+    return {
+        "writers": writers_n,
+        "remembers": remembers,
+        "kills": made,
+        "acknowledged": len(ids),
+        "unique_acknowledged": len(set(ids)),
+        "failed_calls": sum(w.failed_calls for w in writers),
+        "restarts": sum(w.restarts for w in writers),
+        "tool_errors": [e for w in writers for e in w.errors],
+        **figures,
+        "seconds": round(time.monotonic() - started, 1),
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--kills", type=int, default=100)
+    ap.add_argument("--remembers", type=int, default=1000)
+    ap.add_argument("--writers", type=int, default=3)
+    ap.add_argument("--repo", type=Path, default=None, help="an existing git repository")
+    ap.add_argument("--seed", type=int, default=7, help="for the killer's timing and choice")
+    ap.add_argument("--json", action="store_true")
+    args = ap.parse_args(argv)
+    with tempfile.TemporaryDirectory(prefix="kill-harness-") as tmp:
+        repo = args.repo
+        if repo is None:
+            repo = Path(tmp)
+            make_repo(repo)
+        errlog = Path(tmp) / "servers-stderr.log"
+        out = asyncio.run(harness(repo, args.kills, args.remembers, max(1, args.writers), errlog))
+        out["server_tracebacks"] = errlog.read_text().count("Traceback")
+    if args.json:
+        print(json.dumps(out))
+    else:
+        for key, value in out.items():
+            print(f"{key:>20}: {value}")
+    lost = out["missing"] + out["missing_anchors"] + out["missing_audit"]
+    return 0 if lost == 0 and not out["tool_errors"] else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
