@@ -372,9 +372,10 @@ class _StdioProxy:
                 chunk = b""
             if not chunk:
                 return
+            start, scan_from = 0, len(pending)  # the held bytes have no newline
             pending += chunk
-            start = 0
-            while (newline := pending.find(b"\n", start)) >= 0:
+            while (newline := pending.find(b"\n", scan_from)) >= 0:
+                scan_from = newline + 1
                 line = bytes(pending[start : newline + 1])
                 start = newline + 1
                 if line == _SENTINEL:

@@ -31,6 +31,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Iterable
+from functools import lru_cache
 from typing import Any
 
 __all__ = [
@@ -213,12 +214,18 @@ def instruction_matches(text: str) -> list[str]:
 
 def hostile_flags(*texts: str | None) -> tuple[str, ...]:
     """The flags ``texts`` earn: ``hidden_characters`` and/or ``instruction_like``."""
-    flags = set()
+    flags: set[str] = set()
     for text in texts:
-        if not text:
-            continue
-        if _hidden_spans(text):
-            flags.add(HIDDEN_CHARACTERS)
-        if instruction_matches(text):
-            flags.add(INSTRUCTION_LIKE)
+        if text:
+            flags.update(_text_flags(text))
     return tuple(sorted(flags))
+
+
+@lru_cache(maxsize=4096)  # every view of a memory asks again: ~40 µs a text, 2 ms at 8,000
+def _text_flags(text: str) -> tuple[str, ...]:
+    flags = []
+    if _hidden_spans(text):
+        flags.append(HIDDEN_CHARACTERS)
+    if instruction_matches(text):
+        flags.append(INSTRUCTION_LIKE)
+    return tuple(flags)

@@ -156,7 +156,7 @@ def test_a_damaged_main_file_is_moved_aside_and_a_fresh_store_starts(
     listed = cli(project, "list", "--json")
     assert "the store's file was damaged" in listed.stderr
     assert "started a fresh, empty store" in listed.stderr
-    assert json.loads(listed.stdout) == [] or not json.loads(listed.stdout).get("memories")
+    assert json.loads(listed.stdout)["memories"] == []
     moved = sorted(p.name for p in db.parent.glob("*.damaged-*"))
     assert len(moved) == 2, moved  # the main file and its WAL (useless without it)
     main_moved = next(p for p in db.parent.glob("memory.duckdb.damaged-*"))
@@ -299,9 +299,9 @@ def fill_until_error(server: StdioServer, most: int = 400) -> tuple[list[str], s
 
 
 def assert_intact(repo: GitRepo, acked: list[str]) -> None:
-    listed = cli(project_repo := repo, "list", "--json", "--limit", "1000")
-    assert listed.stderr == "" or "Traceback" not in listed.stderr
-    con = duckdb.connect(str(store_file(project_repo)), read_only=True)
+    listed = cli(repo, "list", "--json", "--limit", "1000")  # the store opens
+    assert "Traceback" not in listed.stderr
+    con = duckdb.connect(str(store_file(repo)), read_only=True)
     try:
         rows = con.execute(
             "SELECT m.id, count(DISTINCT a.position), count(DISTINCT u.seq) FROM memories m"
@@ -352,11 +352,11 @@ def test_disk_full_on_a_real_small_filesystem(project: GitRepo, tmp_path: Path) 
 
 
 def test_disk_full_as_a_file_size_limit(project: GitRepo, tmp_path: Path) -> None:
-    """Without root: ``RLIMIT_FSIZE`` (1.2 MB) in the server process, so the kernel fails
+    """Without root: ``RLIMIT_FSIZE`` (1 MB) in the server process, so the kernel fails
     the store's writes past it with EFBIG, as a full disk fails them with ENOSPC. Then a
     new server without the limit (the space is "freed") opens the store intact."""
     cli(project, "list")
-    server = StdioServer(project, tmp_path / "server.err", fsize=1_200_000)
+    server = StdioServer(project, tmp_path / "server.err", fsize=1_000_000)
     acked, message = fill_until_error(server)
     print(f"disk full (RLIMIT_FSIZE): {len(acked)} acknowledged, then {message!r}")
     assert acked, "not one remember fitted"
