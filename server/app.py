@@ -69,6 +69,19 @@ def _call(fn: Callable[[], T]) -> T:
         raise ToolError(str(exc)) from None
 
 
+def _annotations(
+    title: str, read_only: bool = False, destructive: bool = False, idempotent: bool = True
+) -> ToolAnnotations:
+    """Every tool works on this repository's store only: never open-world."""
+    return ToolAnnotations(
+        title=title,
+        read_only_hint=read_only,
+        destructive_hint=destructive,
+        idempotent_hint=idempotent,
+        open_world_hint=False,
+    )
+
+
 def _runtime(ctx: Context[Runtime, Any]) -> Runtime:
     return ctx.request_context.lifespan_context
 
@@ -97,15 +110,7 @@ def build_server(settings: Settings) -> MCPServer[Runtime]:
         name="anchormem", instructions=INSTRUCTIONS, lifespan=lifespan, version="0.1.0"
     )
 
-    @mcp.tool(
-        annotations=ToolAnnotations(
-            title="Remember a fact about this codebase",
-            read_only_hint=False,
-            destructive_hint=False,
-            idempotent_hint=True,
-            open_world_hint=False,
-        )
-    )
+    @mcp.tool(annotations=_annotations("Remember a fact about this codebase"))
     async def remember(
         text: Annotated[
             str,
@@ -199,15 +204,7 @@ def build_server(settings: Settings) -> MCPServer[Runtime]:
         )
         return RememberOut.model_validate(result)
 
-    @mcp.tool(
-        annotations=ToolAnnotations(
-            title="Recall verified notes about this codebase",
-            read_only_hint=True,
-            destructive_hint=False,
-            idempotent_hint=True,
-            open_world_hint=False,
-        )
-    )
+    @mcp.tool(annotations=_annotations("Recall verified notes about this codebase", read_only=True))
     async def recall(
         query: Annotated[
             str, Field(description="Words to look for, e.g. 'database storage' or 'auth tokens'.")
@@ -233,15 +230,7 @@ def build_server(settings: Settings) -> MCPServer[Runtime]:
         )
         return RecallOut.model_validate(result)
 
-    @mcp.tool(
-        annotations=ToolAnnotations(
-            title="Retract a wrong note",
-            read_only_hint=False,
-            destructive_hint=True,
-            idempotent_hint=True,
-            open_world_hint=False,
-        )
-    )
+    @mcp.tool(annotations=_annotations("Retract a wrong note", destructive=True))
     async def retract(
         id: Annotated[str, Field(description="The memory id, e.g. m4k9x2qab.")],
         reason: Annotated[str, Field(description="Why it is wrong.")],
@@ -260,15 +249,7 @@ def build_server(settings: Settings) -> MCPServer[Runtime]:
         )
         return RetractOut.model_validate(result)
 
-    @mcp.tool(
-        annotations=ToolAnnotations(
-            title="Verify notes against the code now",
-            read_only_hint=True,
-            destructive_hint=False,
-            idempotent_hint=True,
-            open_world_hint=False,
-        )
-    )
+    @mcp.tool(annotations=_annotations("Verify notes against the code now", read_only=True))
     async def verify(
         ctx: Context[Runtime, Any],
         id: Annotated[
@@ -297,15 +278,7 @@ def build_server(settings: Settings) -> MCPServer[Runtime]:
         )
         return VerifyOut.model_validate(result)
 
-    @mcp.tool(
-        annotations=ToolAnnotations(
-            title="Record evidence about a note",
-            read_only_hint=False,
-            destructive_hint=False,
-            idempotent_hint=False,
-            open_world_hint=False,
-        )
-    )
+    @mcp.tool(annotations=_annotations("Record evidence about a note", idempotent=False))
     async def observe(
         id: Annotated[str, Field(description="The memory id.")],
         confirms: Annotated[
@@ -343,15 +316,7 @@ def build_server(settings: Settings) -> MCPServer[Runtime]:
             lambda: _call(lambda: service.observe(id, confirms, kind, source, origin, note, weight))
         )
 
-    @mcp.tool(
-        annotations=ToolAnnotations(
-            title="Notes that need a person",
-            read_only_hint=False,
-            destructive_hint=False,
-            idempotent_hint=False,
-            open_world_hint=False,
-        )
-    )
+    @mcp.tool(annotations=_annotations("Notes that need a person", idempotent=False))
     async def review(ctx: Context[Runtime, Any]) -> dict[str, Any]:
         """The review queue: ASK (a trend of contradictions), DEMOTE (no longer served),
         STALE (unconfirmed too long), and at most the budgeted questions to put to the
@@ -360,15 +325,7 @@ def build_server(settings: Settings) -> MCPServer[Runtime]:
         service = _runtime(ctx).service
         return await anyio.to_thread.run_sync(lambda: _call(service.review))
 
-    @mcp.tool(
-        annotations=ToolAnnotations(
-            title="Find and resolve contradictions",
-            read_only_hint=False,
-            destructive_hint=False,
-            idempotent_hint=True,
-            open_world_hint=False,
-        )
-    )
+    @mcp.tool(annotations=_annotations("Find and resolve contradictions"))
     async def consolidate(ctx: Context[Runtime, Any]) -> dict[str, Any]:
         """Check the whole store for contradicting memories and resolve them: the code's
         verdict first, then explicit corrections, then confidence and independent origins,

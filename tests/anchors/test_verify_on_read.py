@@ -29,6 +29,7 @@ from server.app import build_server
 from server.config import Settings
 from tests.anchors.conftest import child_processes
 from tests.conftest import GIT_ENV, GitRepo
+from tests.mcp_calls import call
 
 pytestmark = pytest.mark.anyio
 
@@ -73,13 +74,6 @@ def settings_for(repo: GitRepo | Path, budget_ms: int = 30_000) -> Settings:
     # Duck-typed: pytest may load the conftest under another module name than ours.
     root = repo if isinstance(repo, Path) else repo.root
     return Settings.resolve(repo=str(root), env={"ANCHORMEM_VERIFY_BUDGET_MS": str(budget_ms)})
-
-
-async def call(client: Client, tool: str, **args: Any) -> dict[str, Any]:
-    result = await client.call_tool(tool, args)
-    assert not result.is_error, result.content
-    assert result.structured_content is not None
-    return result.structured_content
 
 
 async def recall_one(client: Client, query: str, memory_id: str) -> dict[str, Any]:

@@ -15,22 +15,17 @@ from mcp import Client
 from server.app import build_server
 from server.config import Settings
 from tests.conftest import GitRepo
+from tests.mcp_calls import call
 
 pytestmark = pytest.mark.anyio
-
-
-async def call(client: Client, tool: str, **args: Any) -> dict[str, Any]:
-    result = await client.call_tool(tool, args)
-    assert not result.is_error, result.content
-    assert result.structured_content is not None
-    return result.structured_content
 
 
 def conflicts_json(repo: Path) -> dict[str, Any]:
     exe = str(Path(sys.executable).with_name("anchormem"))
     env = {k: v for k, v in os.environ.items() if not k.startswith("ANCHORMEM_")}
-    done = subprocess.run([exe, "conflicts", "--json"], cwd=repo, env=env, capture_output=True,
-                          text=True, check=True)
+    done = subprocess.run(
+        [exe, "conflicts", "--json"], cwd=repo, env=env, capture_output=True, text=True, check=True
+    )
     return json.loads(done.stdout)
 
 
@@ -46,25 +41,48 @@ async def test_temporal_supersession_refutes_the_older_value_with_a_receipt(sett
     assert by_id[old["id"]]["receipt"]["cause"] == new["id"]  # linked, never deleted
     assert settings.repo is not None
     rows = conflicts_json(settings.repo)["conflicts"]
-    assert rows == [{
-        "ids": [old["id"], new["id"]], "kind": "slot",
-        "claims": ["We use Python 3.8", "We upgraded to Python 3.12"], "state": "resolved",
-        "rule": "recency", "outcome": "refuted", "winner": new["id"], "loser": old["id"],
-        "reason_code": "TEMPORAL_SUPERSESSION", "confidences": [5.0, 5.0],
-    }]
+    assert rows == [
+        {
+            "ids": [old["id"], new["id"]],
+            "kind": "slot",
+            "claims": ["We use Python 3.8", "We upgraded to Python 3.12"],
+            "state": "resolved",
+            "rule": "recency",
+            "outcome": "refuted",
+            "winner": new["id"],
+            "loser": old["id"],
+            "reason_code": "TEMPORAL_SUPERSESSION",
+            "confidences": [5.0, 5.0],
+        }
+    ]
 
 
 async def test_source_disagreement_is_decided_by_confidence_and_origins_not_recency(
     settings: Settings,
 ):
     async with Client(build_server(settings)) as client:
-        lead = await call(client, "remember", text="The team lead said the limit is 500",
-                          origin="lead", source="user")
+        lead = await call(
+            client,
+            "remember",
+            text="The team lead said the limit is 500",
+            origin="lead",
+            source="user",
+        )
         for who in ("bob", "carol"):
-            await call(client, "remember", text="The team lead said the limit is 500",
-                       origin=who, source="user")
-        doc = await call(client, "remember", text="The documentation says the limit is 100",
-                         origin="docs", source="doc")
+            await call(
+                client,
+                "remember",
+                text="The team lead said the limit is 500",
+                origin=who,
+                source="user",
+            )
+        doc = await call(
+            client,
+            "remember",
+            text="The documentation says the limit is 100",
+            origin="docs",
+            source="doc",
+        )
         verdict = doc["conflicts"][0]
         assert verdict["reason_code"] == "HIGHER_CONFIDENCE" and verdict["winner"] == lead["id"]
         assert verdict["outcome"] == "demoted"
@@ -76,10 +94,20 @@ async def test_source_disagreement_is_decided_by_confidence_and_origins_not_rece
 
 async def test_a_disagreement_too_close_to_call_keeps_both_side_by_side(settings: Settings):
     async with Client(build_server(settings)) as client:
-        a = await call(client, "remember", text="The documentation says the limit is 100",
-                       origin="docs", source="doc")
-        b = await call(client, "remember", text="The team lead said the limit is 500",
-                       origin="lead", source="user")
+        a = await call(
+            client,
+            "remember",
+            text="The documentation says the limit is 100",
+            origin="docs",
+            source="doc",
+        )
+        b = await call(
+            client,
+            "remember",
+            text="The team lead said the limit is 500",
+            origin="lead",
+            source="user",
+        )
         assert b["conflicts"][0]["state"] == "open"
         assert b["conflicts"][0]["reason_code"] == "TOO_CLOSE"
         found = await call(client, "recall", query="documentation limit")
@@ -107,21 +135,25 @@ async def test_different_scopes_are_not_a_conflict_and_an_unclear_scope_is_repor
 async def test_a_negated_claim_conflicts_with_its_positive(settings: Settings):
     async with Client(build_server(settings)) as client:
         await call(client, "remember", text="We deploy on Fridays", origin="alice")
-        neg = await call(client, "remember", text="We don't deploy on Fridays anymore",
-                         origin="alice")
+        neg = await call(
+            client, "remember", text="We don't deploy on Fridays anymore", origin="alice"
+        )
     assert neg["conflicts"][0]["kind"] == "negation"
     assert neg["conflicts"][0]["reason_code"] == "TEMPORAL_SUPERSESSION"
 
 
 async def test_an_anchored_conflict_is_decided_by_the_code_and_again_after_it_changes(
-    project: GitRepo, settings: Settings,
+    project: GitRepo,
+    settings: Settings,
 ):
     project.commit({"store/cache.py": "import redis\n\nclient = redis.Redis()\n"}, "redis")
     async with Client(build_server(settings)) as client:
-        uses = await call(client, "remember", text="Sessions are cached with redis",
-                          anchors=["import:redis"])
-        dropped = await call(client, "remember", text="Redis was removed from the project",
-                             anchors=["!import:redis"])
+        uses = await call(
+            client, "remember", text="Sessions are cached with redis", anchors=["import:redis"]
+        )
+        dropped = await call(
+            client, "remember", text="Redis was removed from the project", anchors=["!import:redis"]
+        )
         assert uses["status"] == "VERIFIED" and dropped["status"] == "REFUTED"
         first = dropped["conflicts"][0]
         assert first["reason_code"] == "CODE_VERDICT" and first["winner"] == uses["id"]
@@ -162,10 +194,19 @@ def _insert_without_detection(settings: Settings, text: str, origin: str) -> str
     try:
         slot, _, core = claim_keys(text, None, None, None)
         mem = Memory(
-            id=new_id("m"), text=text, subject=None, kind=Kind.FACT, scope=None,
-            source=Source.AGENT, origin=origin, created_at=utcnow() - timedelta(minutes=1),
-            commit=None, status=Status.ACTIVE, origins=(origin,),
-            attribute=slot_key(slot) if slot else None, slot_value=slot.value if slot else None,
+            id=new_id("m"),
+            text=text,
+            subject=None,
+            kind=Kind.FACT,
+            scope=None,
+            source=Source.AGENT,
+            origin=origin,
+            created_at=utcnow() - timedelta(minutes=1),
+            commit=None,
+            status=Status.ACTIVE,
+            origins=(origin,),
+            attribute=slot_key(slot) if slot else None,
+            slot_value=slot.value if slot else None,
         )
         rt.db.insert_memory(NewMemory(mem, text_hash(text), text.lower(), core), {})
         return mem.id
@@ -178,8 +219,10 @@ async def test_consolidate_finds_conflicts_missed_at_write_and_touches_nothing_e
 ):
     a = _insert_without_detection(settings, "The request timeout is 30s", "a")
     async with Client(build_server(settings)) as client:
-        others = [await call(client, "remember", text=f"Module {i} logs to stderr", origin="a")
-                  for i in range(5)]
+        others = [
+            await call(client, "remember", text=f"Module {i} logs to stderr", origin="a")
+            for i in range(5)
+        ]
     b = _insert_without_detection(settings, "The request timeout is 60s now", "a")
     async with Client(build_server(settings)) as client:
         report = await call(client, "consolidate")

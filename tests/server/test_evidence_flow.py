@@ -10,17 +10,11 @@ from mcp import Client
 
 from server.app import build_server
 from server.config import Settings
+from tests.mcp_calls import call
 
 pytestmark = pytest.mark.anyio
 
 CLAIM = "Releases are cut from the main branch on Thursdays"
-
-
-async def call(client: Client, tool: str, **args: Any) -> dict[str, Any]:
-    result = await client.call_tool(tool, args)
-    assert not result.is_error, result.content
-    assert result.structured_content is not None
-    return result.structured_content
 
 
 async def remember(client: Client, origin: str, text: str = CLAIM, **extra: Any) -> dict[str, Any]:

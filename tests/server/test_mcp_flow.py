@@ -9,15 +9,9 @@ from mcp import Client
 
 from server.app import build_server
 from server.config import Settings
+from tests.mcp_calls import call
 
 pytestmark = pytest.mark.anyio
-
-
-async def call(client: Client, tool: str, **args: Any) -> dict[str, Any]:
-    result = await client.call_tool(tool, args)
-    assert not result.is_error, result.content
-    assert result.structured_content is not None
-    return result.structured_content
 
 
 async def test_tools_are_listed_with_annotations_and_output_schemas(settings: Settings):

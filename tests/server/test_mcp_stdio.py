@@ -5,12 +5,12 @@ from __future__ import annotations
 import os
 import sys
 from pathlib import Path
-from typing import Any
 
 import pytest
 from mcp import Client, StdioServerParameters
 
 from tests.conftest import GitRepo
+from tests.mcp_calls import call
 
 pytestmark = pytest.mark.anyio
 
@@ -21,13 +21,6 @@ def server_params(repo: GitRepo) -> StdioServerParameters:
     # the project's own folders, e.g. a ``store/`` package, ahead of anchormem's).
     script = Path(sys.executable).with_name("anchormem")
     return StdioServerParameters(command=str(script), args=["serve"], cwd=str(repo.root), env=env)
-
-
-async def call(client: Client, tool: str, **args: Any) -> dict[str, Any]:
-    result = await client.call_tool(tool, args)
-    assert not result.is_error, result.content
-    assert result.structured_content is not None
-    return result.structured_content
 
 
 async def test_the_full_flow_over_stdio_with_no_configuration(project: GitRepo):

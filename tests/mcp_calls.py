@@ -1,0 +1,15 @@
+"""Calling a tool the way every end-to-end test does: it must succeed with structured output."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from mcp import Client
+
+
+async def call(client: Client, tool: str, **args: Any) -> dict[str, Any]:
+    """Call ``tool`` and return its structured result; fail the test on ``isError``."""
+    result = await client.call_tool(tool, args)
+    assert not result.is_error, result.content
+    assert result.structured_content is not None
+    return result.structured_content
