@@ -303,8 +303,10 @@ class GitRepository:
     def read_file(self, commit: str, path: str) -> bytes | None:
         """The content of ``path`` at ``commit``, or None. The path goes to git on stdin,
         never as an argument, so no value can be taken for an option."""
-        if "\n" in path or "\0" in path:
-            return None
+        parts = path.split("/")
+        if "\n" in path or "\0" in path or any(p in ("", ".", "..") for p in parts):
+            return None  # git resolves "../x" against the working directory: never ask it
+
         request = f"{_checked_object_id(commit)}:{path}"
         return self._cat_file_many([request]).get(request)
 

@@ -25,7 +25,13 @@ EXIT_OK, EXIT_FAILURE, EXIT_USAGE, EXIT_NOT_FOUND = 0, 1, 2, 3
 
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> Any:  # one line, exit 2
-        self.exit(EXIT_USAGE, f"anchormem: {message} (see --help)\n")
+        # argparse echoes the offending argument as typed: escape control characters so
+        # a line break cannot split the error and no escape sequence reaches a terminal.
+        safe = "".join(
+            ch if ch.isprintable() else ch.encode("unicode_escape").decode("ascii")
+            for ch in message
+        )
+        self.exit(EXIT_USAGE, f"anchormem: {safe} (see --help)\n")
 
 
 def build_parser() -> argparse.ArgumentParser:

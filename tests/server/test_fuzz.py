@@ -454,11 +454,6 @@ def test_every_fuzzed_cli_command_exits_with_a_documented_code_and_one_line_erro
         if done.returncode == 0:
             if not done.stdout.startswith(b"usage:"):  # -h, --he...: help, not a result
                 json.loads(done.stdout)
-        elif done.returncode == 2 and err.count("\n") > 1 and "argument" in err:
-            # Known, pinned by the xfail test below: argparse echoes a raw line break.
-            seen["usage error split by an echoed line break"] = (
-                seen.get("usage error split by an echoed line break", 0) + 1
-            )
         elif command != "doctor":  # doctor reports its checks; any other error: one line
             assert err.endswith("\n") and err.count("\n") == 1, (args, err)
 
@@ -484,12 +479,6 @@ async def test_verify_on_a_cold_server_reports_progress_instead_of_failing(setti
     assert reports and reports[-1][0] == reports[-1][1]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="found by the fuzzer (FUZZ_SCALE=10): argparse's usage errors echo the raw "
-    "argument, so a newline splits the one-line error and CR or ESC reach the terminal; "
-    "server/cli.py _Parser.error should escape the message",
-)
 @pytest.mark.parametrize("arg", [b"\n", b"\r", b"\x1b[2J"], ids=["LF", "CR", "ESC"])
 def test_a_usage_error_is_one_line_without_control_characters(fuzz_repo: GitRepo, arg: bytes):
     done = run_cli(fuzz_repo, [b"list", arg])
