@@ -169,8 +169,7 @@ class MemoryService(Curation, Consolidation):
             else:
                 inference = infer_anchors(clean, fp, subj)
                 stored = [_capture(a, Provenance.INFERRED, fp) for a in inference.anchors]
-                if any(_names_missing_code(d.candidate, str(d.reason))
-                       for d in inference.dropped):
+                if any(_names_missing_code(d.candidate, str(d.reason)) for d in inference.dropped):
                     flags = (*flags, UNRESOLVED_CODE)
                 dropped = [
                     {"candidate": reveal(d.candidate), "reason": str(d.reason), "detail": d.detail}
@@ -399,7 +398,12 @@ class MemoryService(Curation, Consolidation):
                 label = _label(verdict[0], verdict[1])
             else:
                 label = result.label
-            view = memory_view(mem, verdict[1] if verdict else None, result.commit, label, receipt)
+            # checked_commit names the commit this memory was checked at just now; an
+            # unchecked memory (budget spent, fingerprint still cold) shows its stored
+            # status and no checked commit, never HEAD's.
+            known = verdict is not None or is_retracted(mem)  # a retraction holds everywhere
+            checked = result.commit if known else None
+            view = memory_view(mem, verdict[1] if verdict else None, checked, label, receipt)
             views.append(_hedge_flagged({**view, **self._standing(mem, now)}))
         return views
 

@@ -81,7 +81,9 @@ async def recall_one(client: Client, query: str, memory_id: str) -> dict[str, An
     found = await call(client, "recall", query=query, include_refuted=True)
     matching = [m for m in found["memories"] if m["id"] == memory_id]
     assert len(matching) == 1, found
-    assert matching[0]["checked_commit"] == found["checked_commit"]
+    # An unchecked memory names no commit: it was not checked at HEAD.
+    unchecked = matching[0]["verification"] == "unchecked"
+    assert matching[0]["checked_commit"] == (None if unchecked else found["checked_commit"])
     return matching[0]
 
 
@@ -506,6 +508,7 @@ async def test_a_cold_big_fingerprint_leaves_recall_unchecked_and_a_later_recall
     async with Client(build_server(settings_for(project, budget_ms=50))) as client:
         cold = await recall_one(client, "store duckdb", made["id"])
         assert cold["verification"] == "unchecked"
+        assert cold["checked_commit"] is None
         assert {a["verdict"] for a in cold["anchors"]} == {"unchecked"}
         deadline = time.monotonic() + 120  # a safety net, not a timing assertion
         warm = cold

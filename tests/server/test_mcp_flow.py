@@ -113,3 +113,33 @@ def settings_head(settings: Settings) -> str:
     return subprocess.run(
         ["git", "rev-parse", "HEAD"], cwd=settings.repo, capture_output=True, text=True, check=True
     ).stdout.strip()
+
+
+async def test_retraction_cascades_to_derived_memories_and_restore_undoes_it(settings: Settings):
+    async with Client(build_server(settings)) as client:
+        parent = await call(client, "remember", text="Billing retries charges three times")
+        child = await call(client, "remember", text="Summary: billing is resilient to failures",
+                           derived_from=[parent["id"]])
+        grandchild = await call(client, "remember", text="Digest: payments are robust",
+                                derived_from=[child["id"]])
+        other = await call(client, "remember", text="Billing logs to stderr")
+        gone = await call(client, "retract", id=parent["id"], reason="it retries once")
+        assert {c["id"] for c in gone["cascaded"]} == {child["id"], grandchild["id"]}
+        assert all(c["receipt"]["cause"] == parent["id"] for c in gone["cascaded"])
+        seen = await call(client, "recall", query="billing summary digest payments",
+                          include_refuted=True, limit=20)
+        status = {m["id"]: m["status"] for m in seen["memories"]}
+        assert status[child["id"]] == status[grandchild["id"]] == "REFUTED"
+        assert status[other["id"]] == "ACTIVE"
+    from server.runtime import open_runtime
+
+    rt = open_runtime(settings)
+    try:
+        back = rt.service.restore(parent["id"], "it does retry three times")
+        assert set(back["restored"]) == {parent["id"], child["id"], grandchild["id"]}
+        for mid in (parent["id"], child["id"], grandchild["id"]):
+            actions = [e["action"] for e in rt.service.audit(mid)["entries"]]
+            assert actions == ["remember", "retract", "restore"], (mid, actions)
+            assert rt.service.show(mid)["status"] == "ACTIVE"
+    finally:
+        rt.close()
