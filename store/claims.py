@@ -97,8 +97,9 @@ def _subject_noun(prefix: str) -> str:
     matches = list(_SUBJECT_BEFORE.finditer(prefix))
     if not matches:
         return ""
-    words = [w for w in matches[-1].group("noun").lower().split()
-             if w not in _FILLER and w not in _ENVS]
+    words = [
+        w for w in matches[-1].group("noun").lower().split() if w not in _FILLER and w not in _ENVS
+    ]
     return " ".join(words)
 
 

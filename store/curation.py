@@ -25,7 +25,7 @@ from store.db import Database, utcnow
 from store.errors import InvalidInput
 from store.evidence import DEFAULT_SOURCE_WEIGHTS, Effect, ObservationKind, route
 from store.ids import new_id
-from store.lifecycle import clean_text, is_retracted
+from store.lifecycle import clean_text, is_retracted, parse_choice
 from store.limits import MAX_ORIGIN_CHARS
 from store.model import (
     Memory,
@@ -192,8 +192,8 @@ class Curation:
             raise InvalidInput(f"memory {mem.id} is retracted; restore it before observing it")
         if not isinstance(agrees, bool):
             raise InvalidInput("say whether the observation confirms or contradicts")
-        the_kind = _choice(ObservationKind, kind, "observation kind")
-        the_source = _choice(Source, source, "source")
+        the_kind = parse_choice(ObservationKind, kind, "observation kind")
+        the_source = parse_choice(Source, source, "source")
         who = clean_text(origin, "origin", MAX_ORIGIN_CHARS) if origin else the_source.value
         text = clean_text(note, "note") if note is not None else None
         w = _weight(weight)
@@ -354,16 +354,6 @@ class Curation:
             "correction_rate": round(corrections / written, 4) if written else 0.0,
             "retracted_claims_remembered_again": counts.get("remember_retracted", 0),
         }
-
-
-def _choice(cls: Any, value: object, what: str) -> Any:
-    try:
-        return cls(str(value).strip().lower())
-    except ValueError:
-        allowed = ", ".join(m.value for m in cls)
-        raise InvalidInput(
-            f"unknown {what} {str(value)[:40]!r}; expected one of: {allowed}"
-        ) from None
 
 
 def _weight(value: object) -> float | None:

@@ -11,6 +11,7 @@ import re
 import unicodedata
 from collections.abc import Sequence
 from datetime import datetime
+from typing import Any
 
 from store.errors import InvalidInput
 from store.ids import new_id
@@ -21,6 +22,7 @@ __all__ = [
     "clean_text",
     "code_verdict_change",
     "is_retracted",
+    "parse_choice",
     "restore_changes",
     "retraction_changes",
     "text_hash",
@@ -43,6 +45,17 @@ def clean_text(value: object, what: str, limit: int = MAX_TEXT_CHARS, required: 
     if len(stripped) > limit:
         raise InvalidInput(f"{what} is {len(stripped)} characters; the limit is {limit}")
     return stripped
+
+
+def parse_choice(cls: Any, value: object, what: str) -> Any:
+    """A member of the closed set ``cls`` (an enum) from caller input, case-insensitively,
+    or a clear error listing what is allowed."""
+    text = str(value).strip()
+    for member in cls:
+        if member.value.lower() == text.lower():
+            return member
+    allowed = ", ".join(m.value for m in cls)
+    raise InvalidInput(f"unknown {what} {text[:40]!r}; expected one of: {allowed}")
 
 
 def clean_subject(value: object) -> str | None:

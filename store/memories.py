@@ -20,7 +20,7 @@ from anchors.facts import Fingerprint
 from anchors.fingerprint import CodeSource, FingerprintUnavailable
 from anchors.spec import Anchor, AnchorSyntaxError, Provenance, parse_anchor
 from anchors.subject import apply_scope, resolve_subject
-from anchors.verify import AnchorCheck, capture, check_anchor, memory_status
+from anchors.verify import AnchorCheck, Capture, capture, check_anchor, memory_status
 from store.claims import slot_key
 from store.consolidation import Consolidation, claim_keys
 from store.curation import Curation, EvidenceSettings
@@ -35,6 +35,7 @@ from store.lifecycle import (
     clean_text,
     code_verdict_change,
     is_retracted,
+    parse_choice,
     restore_changes,
     retraction_changes,
     text_hash,
@@ -118,8 +119,8 @@ class MemoryService(Curation, Consolidation):
         and a claim that was retracted returns the retraction receipt instead."""
         clean = clean_text(text, "text")
         subj = clean_subject(subject)
-        the_kind = _enum(Kind, kind, "kind")
-        the_source = _enum(Source, source, "source")
+        the_kind = parse_choice(Kind, kind, "kind")
+        the_source = parse_choice(Source, source, "source")
         the_scope = clean_subject(scope)
         the_origin = clean_text(origin, "origin", MAX_ORIGIN_CHARS) if origin else the_source.value
         explicit = _parse_anchors(anchors)
@@ -342,7 +343,9 @@ class MemoryService(Curation, Consolidation):
         return view
 
     def list_memories(self, status: object = None, limit: object = 50) -> dict[str, Any]:
-        statuses = list(Status) if status in (None, "") else [_enum(Status, status, "status")]
+        statuses = (
+            list(Status) if status in (None, "") else [parse_choice(Status, status, "status")]
+        )
         ids = self.db.list_ids(statuses, _limit(limit, 10_000))
         return {"memories": self._views(ids, verify=False)}
 
@@ -542,16 +545,6 @@ def _rv(receipt: Receipt | None) -> dict[str, Any] | None:
     return receipt_view(receipt) if receipt else None
 
 
-def _enum(cls: Any, value: object, what: str) -> Any:
-    try:
-        return cls(str(value).strip().lower() if cls is not Status else str(value).upper())
-    except ValueError:
-        allowed = ", ".join(m.value for m in cls)
-        raise InvalidInput(
-            f"unknown {what} {str(value)[:40]!r}; expected one of: {allowed}"
-        ) from None
-
-
 def _limit(value: object, ceiling: int = MAX_RECALL_LIMIT) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
         raise InvalidInput("limit must be a whole number")
@@ -583,9 +576,7 @@ def _capture(anchor: Anchor, provenance: Provenance, fp: Fingerprint) -> StoredA
     return StoredAnchor(anchor, provenance, tuple(cap.found_in), cap.content_hash)
 
 
-def _captured(stored: StoredAnchor) -> Any:
-    from anchors.verify import Capture
-
+def _captured(stored: StoredAnchor) -> Capture:
     return Capture(found_in=stored.found_in, content_hash=stored.content_hash)
 
 
