@@ -7,6 +7,7 @@ sees ``isError`` with a message it can act on); nothing else leaks.
 
 from __future__ import annotations
 
+import inspect
 import json
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager, suppress
@@ -110,7 +111,21 @@ def build_server(settings: Settings) -> MCPServer[Runtime]:
         name="anchormem", instructions=INSTRUCTIONS, lifespan=lifespan, version="0.1.0"
     )
 
-    @mcp.tool(annotations=_annotations("Remember a fact about this codebase"))
+    def tool(
+        title: str, read_only: bool = False, destructive: bool = False, idempotent: bool = True
+    ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+        """Register a tool with its annotations and its docstring, dedented, as the
+        description the model reads."""
+
+        def register(fn: Callable[..., Any]) -> Callable[..., Any]:
+            return mcp.tool(
+                description=inspect.cleandoc(fn.__doc__ or ""),
+                annotations=_annotations(title, read_only, destructive, idempotent),
+            )(fn)
+
+        return register
+
+    @tool("Remember a fact about this codebase")
     async def remember(
         text: Annotated[
             str,
@@ -204,7 +219,7 @@ def build_server(settings: Settings) -> MCPServer[Runtime]:
         )
         return RememberOut.model_validate(result)
 
-    @mcp.tool(annotations=_annotations("Recall verified notes about this codebase", read_only=True))
+    @tool("Recall verified notes about this codebase", read_only=True)
     async def recall(
         query: Annotated[
             str, Field(description="Words to look for, e.g. 'database storage' or 'auth tokens'.")
@@ -230,7 +245,7 @@ def build_server(settings: Settings) -> MCPServer[Runtime]:
         )
         return RecallOut.model_validate(result)
 
-    @mcp.tool(annotations=_annotations("Retract a wrong note", destructive=True))
+    @tool("Retract a wrong note", destructive=True)
     async def retract(
         id: Annotated[str, Field(description="The memory id, e.g. m4k9x2qab.")],
         reason: Annotated[str, Field(description="Why it is wrong.")],
@@ -249,7 +264,7 @@ def build_server(settings: Settings) -> MCPServer[Runtime]:
         )
         return RetractOut.model_validate(result)
 
-    @mcp.tool(annotations=_annotations("Verify notes against the code now", read_only=True))
+    @tool("Verify notes against the code now", read_only=True)
     async def verify(
         ctx: Context[Runtime, Any],
         id: Annotated[
@@ -278,7 +293,7 @@ def build_server(settings: Settings) -> MCPServer[Runtime]:
         )
         return VerifyOut.model_validate(result)
 
-    @mcp.tool(annotations=_annotations("Record evidence about a note", idempotent=False))
+    @tool("Record evidence about a note", idempotent=False)
     async def observe(
         id: Annotated[str, Field(description="The memory id.")],
         confirms: Annotated[
@@ -316,7 +331,7 @@ def build_server(settings: Settings) -> MCPServer[Runtime]:
             lambda: _call(lambda: service.observe(id, confirms, kind, source, origin, note, weight))
         )
 
-    @mcp.tool(annotations=_annotations("Notes that need a person", idempotent=False))
+    @tool("Notes that need a person", idempotent=False)
     async def review(ctx: Context[Runtime, Any]) -> dict[str, Any]:
         """The review queue: ASK (a trend of contradictions), DEMOTE (no longer served),
         STALE (unconfirmed too long), and at most the budgeted questions to put to the
@@ -325,7 +340,7 @@ def build_server(settings: Settings) -> MCPServer[Runtime]:
         service = _runtime(ctx).service
         return await anyio.to_thread.run_sync(lambda: _call(service.review))
 
-    @mcp.tool(annotations=_annotations("Find and resolve contradictions"))
+    @tool("Find and resolve contradictions")
     async def consolidate(ctx: Context[Runtime, Any]) -> dict[str, Any]:
         """Check the whole store for contradicting memories and resolve them: the code's
         verdict first, then explicit corrections, then confidence and independent origins,
