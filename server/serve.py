@@ -46,6 +46,7 @@ from server.http_security import (
 )
 from server.stdio_guard import guarded_stdio
 from store.errors import AnchormemError, InvalidInput, StoreUnavailable
+from store.lease import refuse_new_work
 
 __all__ = ["GRACE_S", "HARD_EXIT_S", "PARENT_POLL_S", "serve"]
 
@@ -394,6 +395,7 @@ async def _on_signals(
             started()
         async for signum in signals:
             _say(f"{signal.Signals(signum).name} received; stopping")
+            refuse_new_work()  # calls still queued for the store fail now, not in turn
             _exit_later(HARD_EXIT_S)
             graceful()
             break

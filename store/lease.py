@@ -32,7 +32,18 @@ import duckdb
 
 from store.errors import StoreBusy
 
-__all__ = ["StoreLease"]
+__all__ = ["StoreLease", "refuse_new_work"]
+
+# Set when the process is stopping (a signal, the client gone): calls that have not yet
+# reached the database fail at once instead of queueing behind the ones that have, so the
+# process stops within a second however many calls were in flight. A refused call was
+# never acknowledged; a client that resends it gets the memory (or a duplicate) back.
+_STOPPING = threading.Event()
+
+
+def refuse_new_work() -> None:
+    """From now on, no new use of any store in this process starts."""
+    _STOPPING.set()
 
 _POLL_S = 0.002
 _IDLE_CHECK_S = 0.005
@@ -72,8 +83,10 @@ class StoreLease:
     @contextmanager
     def cursor(self) -> Iterator[duckdb.DuckDBPyConnection]:
         """A fresh cursor on the open database, held exclusively for the block."""
+        if _STOPPING.is_set():
+            raise StoreBusy("the server is stopping; try again")
         with self._mutex:
-            if self._closed:
+            if self._closed or _STOPPING.is_set():
                 raise StoreBusy("the store has been closed")
             if self._con is None:
                 self._acquire()
