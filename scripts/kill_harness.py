@@ -30,6 +30,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import scratch_repo  # beside this script
+
 SCRIPT = Path(sys.executable).with_name("anchormem")
 ANCHORS = ["file:billing/client.py", "import:httpx@billing/client.py"]
 FILES = {
@@ -44,19 +46,7 @@ def _env() -> dict[str, str]:
 
 
 def make_repo(root: Path) -> None:
-    env = {
-        **os.environ,
-        "GIT_AUTHOR_NAME": "h",
-        "GIT_AUTHOR_EMAIL": "h@example.com",
-        "GIT_COMMITTER_NAME": "h",
-        "GIT_COMMITTER_EMAIL": "h@example.com",
-        "GIT_CONFIG_NOSYSTEM": "1",
-    }
-    for rel, text in FILES.items():
-        (root / rel).parent.mkdir(parents=True, exist_ok=True)
-        (root / rel).write_text(text)
-    for args in (["init", "-q", "-b", "main"], ["add", "-A"], ["commit", "-q", "-m", "init"]):
-        subprocess.run(["git", *args], cwd=root, env=env, check=True, capture_output=True)
+    scratch_repo.make_repo(root, FILES)
 
 
 class Server:

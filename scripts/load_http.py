@@ -33,6 +33,7 @@ from typing import Any
 
 import anyio
 import httpx2
+import scratch_repo  # beside this script
 from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 
@@ -64,19 +65,7 @@ FILES = {
 
 
 def make_repo(root: Path) -> None:
-    env = {
-        **os.environ,
-        "GIT_AUTHOR_NAME": "load",
-        "GIT_AUTHOR_EMAIL": "load@example.com",
-        "GIT_COMMITTER_NAME": "load",
-        "GIT_COMMITTER_EMAIL": "load@example.com",
-        "GIT_CONFIG_NOSYSTEM": "1",
-    }
-    for rel, text in FILES.items():
-        (root / rel).parent.mkdir(parents=True, exist_ok=True)
-        (root / rel).write_text(text)
-    for args in (["init", "-q", "-b", "main"], ["add", "-A"], ["commit", "-q", "-m", "init"]):
-        subprocess.run(["git", *args], cwd=root, env=env, check=True, capture_output=True)
+    scratch_repo.make_repo(root, FILES)
 
 
 def anchormem() -> str:
