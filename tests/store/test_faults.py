@@ -114,9 +114,9 @@ def test_a_damaged_wal_is_moved_aside_and_the_main_file_opens(project: GitRepo) 
     wal_size = child(LEAVE_A_WAL, db)["out"]["wal"]
     wal = Path(f"{db}.wal")
     original = wal.read_bytes()
-    # Keep the header, garble the entries: DuckDB fails the replay ("Failed to decode
+    # Keep the header, fill the entries with 0xFF: DuckDB fails the replay ("Failed to decode
     # LEB128 integer"). (A merely truncated WAL, or a garbage header, DuckDB skips itself.)
-    wal.write_bytes(original[:20] + os.urandom(wal_size - 20))
+    wal.write_bytes(original[:20] + b"\xff" * (wal_size - 20))  # never valid LEB128
     with pytest.raises(duckdb.IOException, match="replaying WAL"):
         duckdb.connect(str(db)).close()
 
