@@ -9,6 +9,7 @@ redis") are kept unresolved, because absence is the claim.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from dataclasses import dataclass
 from enum import Enum
@@ -24,6 +25,7 @@ from anchors.subject import (
     resolve_subject,
     sentence_spans,
 )
+from anchors.vocabulary import Technology, lookup
 from anchors.wordlists import (
     COMMON_WORDS,
     DEFINES_CUE,
@@ -35,6 +37,7 @@ from anchors.wordlists import (
     IMPORT_AFTER,
     IMPORT_BEFORE,
     NEGATION_MARKERS,
+    NOT_A_USE_CUES,
     OTHER_PARTY_CUES,
     PARTIAL_QUALIFIER,
     POST_ANYWHERE,
@@ -69,9 +72,13 @@ class Inference:
     dropped: tuple[DroppedCandidate, ...]
     scope: str | None
     origins: tuple[str, ...] = ()
+    # What the note asserts that no anchor covers (a name neither the vocabulary nor the
+    # code knows, code found nowhere): such a note is never VERIFIED, only not contradicted.
+    uncovered: tuple[str, ...] = ()
 
 
 class _Form(Enum):
+    TECH = "technology"  # a multi-word name from the vocabulary ("HashiCorp Vault")
     IMPORT = "import phrase"
     PATH_SYMBOL = "path::symbol"
     PATH = "path"
@@ -96,6 +103,7 @@ class _Mode(Enum):
     HYPOTHETICAL = "hypothetical"
     OTHER_PARTY = "other_party"
     UNCLEAR = "unclear"
+    NOT_A_USE = "not_a_use"  # an alternative or a comparison: "over MySQL", "unlike requests"
 
 
 @dataclass
@@ -111,6 +119,9 @@ class _Cand:
     slot: bool = False  # stands where a dependency is named ("we use |X")
     claimed: bool = False  # its clause says the scope defines it ("billing defines X")
     joined: _Cand | None = None  # the list item before it, when a negation covers a list
+    tech: Technology | None = None  # the technology a (multi-word) name is, if any
+    common: bool = False  # that name is also an ordinary English word ("click", "rich")
+    reads: bool = False  # its clause says the code reads it ("reads X from ENV_NAME")
 
 
 # -- scanning ----------------------------------------------------------------------------
@@ -150,11 +161,36 @@ def _fold(text: str) -> str:
 _SNAKE = re.compile(r"[a-z][a-z0-9]*(?:_[a-z0-9]+)+")
 
 
+_WORDS = re.compile(r"[A-Za-z][A-Za-z0-9+]*(?:[-.][A-Za-z0-9]+)*", re.ASCII)
+
+
+def _multiword(text: str, taken: list[bool], found: list[_Cand]) -> None:
+    """Technologies named by several words ("HashiCorp Vault", "GitHub Actions")."""
+    words = list(_WORDS.finditer(text))
+    tokens = [m.group() for m in words]
+    i = 0
+    while i < len(words):
+        hit = lookup(tokens, i)
+        if hit is not None and hit[1] > 1:
+            start, end = words[i].start(), words[i + hit[1] - 1].end()
+            joined = all(text[words[j].end() : words[j + 1].start()] == " "
+                         for j in range(i, i + hit[1] - 1))  # fmt: skip
+            if joined and not any(taken[start:end]):
+                taken[start:end] = [True] * (end - start)
+                found.append(_Cand(start, end, text[start:end], _Form.TECH, tech=hit[0],
+                                   common=hit[2]))  # fmt: skip
+                i += hit[1]
+                continue
+        i += 1
+
+
 def _scan(text: str) -> list[_Cand]:
     taken = [False] * len(text)
     spans = [m.span(1) for m in re.finditer(r"`([^`\n]+)`", text)]
     found: list[_Cand] = []
     for form, pattern in _SCANNERS:
+        if form is _Form.WORD:
+            _multiword(text, taken, found)
         for m in pattern.finditer(text):
             start, end = m.span()
             if any(taken[start:end]):
@@ -314,7 +350,34 @@ def _read_clause(low: str, start: int, end: int, cands: list[_Cand], inherited: 
         for c in cands:  # "the legacy sqlite3 report was deleted": sqlite3 is not claimed
             if c.mode is _Mode.PRESENT and c.end <= post_at[-1] and not _post(low[c.end : end]):
                 c.mode = _Mode.UNCLEAR
+    for c in cands:
+        if c.mode is _Mode.PRESENT and any(
+            q.end <= c.start and _GAP.fullmatch(low, q.end, c.start)
+            for q in _not_a_use(low, start, end)
+        ):
+            c.mode = _Mode.NOT_A_USE
+        c.reads = bool(_READS.search(clause))
     _narrowed(low, end, cands, scoped)
+
+
+_NOT_A_USE = [re.compile(p, _I) for p in NOT_A_USE_CUES]
+_CHOICE = re.compile(r"\b(?:chose|choose|chosen|picked|prefer(?:s|red)?|selected|favou?r(?:s|ed)?)\b", _I)
+_OVER = re.compile(r"\bover\s+", _I)
+_READS = re.compile(r"\b(?:reads?|loaded|loads?|comes?|taken|pulled|fetched)\b", _I)
+
+
+@dataclass
+class _Span:
+    end: int
+
+
+def _not_a_use(low: str, start: int, end: int) -> list[_Span]:
+    """Cues after which a name is compared with, not used: "compatible with requests";
+    "over" after a choice ("chose PostgreSQL over MySQL")."""
+    found = [_Span(m.end()) for p in _NOT_A_USE for m in p.finditer(low, start, end)]
+    if _CHOICE.search(low, start, end):
+        found.extend(_Span(m.end()) for m in _OVER.finditer(low, start, end))
+    return found
 
 
 def _narrowed(low: str, end: int, cands: list[_Cand], scoped: bool) -> None:
@@ -373,6 +436,7 @@ _MODE_DROP = {
     _Mode.HYPOTHETICAL: (DropReason.HYPOTHETICAL, "stated as a plan, question or condition"),
     _Mode.OTHER_PARTY: (DropReason.OTHER_PARTY, "about someone else's code"),
     _Mode.UNCLEAR: (DropReason.UNCLEAR_POLARITY, "negated clause, not plainly what it negates"),
+    _Mode.NOT_A_USE: (DropReason.NOT_A_USE, "named as an alternative or a comparison, not a use"),
 }
 
 
@@ -392,27 +456,65 @@ def _resolve(c: _Cand, names: CodeNames, fp: Fingerprint, absent: bool) -> Outco
     if c.form is _Form.PATH_SYMBOL:
         return names.path_symbol(text, absent)
     if c.form is _Form.PATH:
-        return names.path(text, absent)
+        return names.path(text, absent, code=c.code)
     if c.form is _Form.ENV or (c.form is _Form.WORD and text.isupper() and text in fp.env_names()):
-        return names.env(text, absent)
+        return names.env(text, absent, claimed=c.reads)
+    if c.form is _Form.TECH and c.tech is not None:
+        return _technology(c, c.tech, names, absent)
     if c.form in (_Form.DOTTED, _Form.CALL):
         name = text.removesuffix("()")
         if absent:
             return names.absent_dotted(name, removal)
         if "." in name:
-            return names.dotted(name, claimed=c.claimed, loose=True)
-        return names.symbol(name, claimed=c.claimed)
+            found = names.dotted(name, claimed=c.claimed, loose=True)
+            sure = c.code or c.form is _Form.CALL or name != name.lower() or "_" in name
+            return names.missing_member(name) if sure and isinstance(found, tuple) else found
+        return names.missing_in_scope(name, names.symbol(name, claimed=c.claimed))
     if c.code and text not in COMMON_WORDS:  # `verify`, `Store`: code, maybe a symbol
         found = names.symbol(text, claimed=c.claimed and not absent)
         if absent and isinstance(found, list) and not removal:
             return DropReason.UNCLEAR_POLARITY, "only removal negates a definition"
         if isinstance(found, list) or found[0] is not DropReason.UNRESOLVED:
             return [a.negated() for a in found] if absent and isinstance(found, list) else found
-    outcome = names.absent_word(text, c.pref) if absent else names.word(text, c.pref)
+        if not absent and _SNAKE.fullmatch(text):
+            return names.missing_in_scope(text, found)
+    outcome = _word(c, text, names, absent)
     head = text.split("-", 1)[0]
-    if "-" in text and isinstance(outcome, tuple) and len(head) > 2:
+    if "-" in text and isinstance(outcome, tuple) and len(head) > 2 and c.tech is None:
         # "a duckdb-backed store": the compound names duckdb.
-        return names.absent_word(head, c.pref) if absent else names.word(head, c.pref)
+        outcome = _word(c, head, names, absent)
+    return outcome
+
+
+def _technology(c: _Cand, tech: Technology, names: CodeNames, absent: bool) -> Outcome:
+    if names.own_package(tech):
+        return DropReason.OWN_PACKAGE, f"{tech.display} is this repository's own package"
+    if c.common and not (c.slot or c.code or c.pref or absent):
+        detail = (f"{c.text!r} is an ordinary word as well as {tech.display}; write it in "
+                  "backticks, say 'the X package', or pass an anchor")  # fmt: skip
+        return DropReason.COMMON_WORD, detail
+    return names.technology(tech, absent, c.pref)
+
+
+def _word(c: _Cand, text: str, names: CodeNames, absent: bool) -> Outcome:
+    """A single word: a technology from the vocabulary, an ordinary word (never an anchor),
+    or a name the repository may know (an import or dependency it has)."""
+    hit = lookup([text])
+    if hit is not None and c.tech is None:
+        c.tech, c.common = hit[0], hit[2]
+        return _technology(c, hit[0], names, absent)
+    w = text.lower()
+    if names.is_ordinary(w) and c.pref is None and not c.code:
+        return DropReason.COMMON_WORD, f"{w!r} is an ordinary word, not a named thing"
+    outcome = names.absent_word(text, c.pref) if absent else names.word(text, c.pref)
+    if absent or not isinstance(outcome, tuple) or outcome[0] is not DropReason.UNRESOLVED:
+        return outcome
+    if names.is_stdlib(w) and c.pref != "dep":
+        return [names.module_claim(w)]  # a standard-library module the code never imports
+    if c.slot and re.fullmatch(r"[a-z][a-z0-9._-]*[a-z0-9]", w) and w not in names.first_party:
+        detail = (f"{text!r} looks like a technology but is neither in the vocabulary nor in "
+                  "the repository: pass an anchor (e.g. tech:NAME or dep:NAME)")  # fmt: skip
+        return DropReason.UNTYPED, detail
     return outcome
 
 
@@ -443,6 +545,7 @@ def infer_anchors(text: str, fp: Fingerprint, subject: str | None = None) -> Inf
     cands = _scan(text)
     _read_modes(text, cands, scope is not None)
     kept: list[tuple[Anchor, str]] = []
+    uncovered: list[str] = []
     for c in cands:
         # Prose is full of words; only those that stand where a package is named, are code,
         # or name a known module are worth reporting when they are left out.
@@ -459,15 +562,32 @@ def infer_anchors(text: str, fp: Fingerprint, subject: str | None = None) -> Inf
             continue
         outcome = _resolve(c, names, fp, absent=c.mode is _Mode.ABSENT)
         if isinstance(outcome, tuple):
-            if salient:
+            if salient or outcome[0] in _ALWAYS_REPORTED or c.tech is not None:
                 dropped.append(DroppedCandidate(c.text, *outcome))
+            if c.mode is _Mode.PRESENT and _uncovered(c, outcome[0]):
+                uncovered.append(c.text)
             continue
         for anchor in outcome:
             try:  # the parser is the one gate every anchor passes, inferred ones included
                 kept.append((parse_anchor(anchor.render()), c.text))
             except AnchorSyntaxError as exc:
                 dropped.append(DroppedCandidate(c.text, DropReason.UNSAFE, str(exc)))
-    return _settle(kept, dropped, scope)
+    settled = _settle(kept, dropped, scope)
+    return dataclasses.replace(settled, uncovered=tuple(dict.fromkeys(uncovered)))
+
+
+_ALWAYS_REPORTED = frozenset({DropReason.UNTYPED, DropReason.OWN_PACKAGE, DropReason.NOT_A_USE})
+_CODE_FORMS = frozenset({_Form.DOTTED, _Form.CALL, _Form.PATH_SYMBOL, _Form.PATH})
+
+
+def _uncovered(c: _Cand, reason: DropReason) -> bool:
+    """Whether a plain statement's candidate that got no anchor leaves part of the claim
+    unchecked: a name that looks like a technology, or code that resolves nowhere."""
+    if reason is DropReason.UNTYPED:
+        return True
+    code = c.code or c.form in _CODE_FORMS
+    return code and reason in (DropReason.UNRESOLVED, DropReason.AMBIGUOUS,
+                               DropReason.NOT_IN_SCOPE)  # fmt: skip
 
 
 def _settle(kept: list[tuple[Anchor, str]], dropped: list[DroppedCandidate],

@@ -7,6 +7,7 @@ listing plus the facts of its blobs, plus the overlay of uncommitted edits.
 
 from __future__ import annotations
 
+import fnmatch
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -44,10 +45,14 @@ class ImportFact:
 
 @dataclass(frozen=True)
 class FileFacts:
+    """What one blob says. ``mentions`` are the vocabulary's mention tokens found in its
+    text (``anchors.mentions``); a non-Python text blob has only those."""
+
     imports: tuple[ImportFact, ...] = ()
     definitions: tuple[Definition, ...] = ()
     env_reads: tuple[str, ...] = ()
     parsed: bool = True
+    mentions: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -64,7 +69,8 @@ class Fingerprint:
     """The code at ``commit`` (plus uncommitted edits when ``overlay`` is not "").
 
     ``blobs`` maps every tracked path to its blob id (work-tree content hash for overlaid
-    files); ``python`` maps each ``.py`` path to its facts.
+    files); ``python`` maps each ``.py`` path to its facts; ``texts`` maps every other text
+    file that was searched to the mention tokens found in it.
     """
 
     commit: str
@@ -73,6 +79,7 @@ class Fingerprint:
     dependencies: tuple[Dependency, ...] = ()
     env_example: Mapping[str, str] = field(default_factory=dict)
     overlay: str = ""
+    texts: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
 
     # -- indexes built on first use ------------------------------------------------
     @cached_property
@@ -108,7 +115,53 @@ class Fingerprint:
             index.setdefault(dep.name, []).append(dep)
         return index
 
+    @cached_property
+    def _mentions(self) -> dict[str, list[str]]:
+        index: dict[str, list[str]] = {}
+        for path, facts in self.python.items():
+            for token in facts.mentions:
+                index.setdefault(token, []).append(path)
+        for path, tokens in self.texts.items():
+            for token in tokens:
+                index.setdefault(token, []).append(path)
+        return index
+
+    @cached_property
+    def _by_basename(self) -> dict[str, list[str]]:
+        index: dict[str, list[str]] = {}
+        for path in self.blobs:
+            index.setdefault(path.rpartition("/")[2], []).append(path)
+        return index
+
     # -- queries ---------------------------------------------------------------------
+    def mentioned_in(self, token: str) -> list[str]:
+        """Tracked text files whose words include ``token`` (a vocabulary mention token)."""
+        return sorted(self._mentions.get(token, []))
+
+    def searched_files(self) -> int:
+        """How many tracked files were searched for mentions."""
+        return len(self.python) + len(self.texts)
+
+    def matching_paths(self, pattern: str) -> list[str]:
+        """Tracked paths matching a footprint glob: a file name (``Dockerfile``, ``*.tf``:
+        at any depth), or a path from the root (``.github/workflows/*``)."""
+        if "/" not in pattern:
+            if not any(ch in pattern for ch in "*?["):
+                return sorted(self._by_basename.get(pattern, []))
+            return sorted(
+                p for name, paths in self._by_basename.items()
+                if fnmatch.fnmatchcase(name, pattern) for p in paths
+            )  # fmt: skip
+        prefix = pattern.split("*", 1)[0].rpartition("/")[0]
+        return sorted(
+            p for p in self.blobs
+            if p.startswith(prefix) and fnmatch.fnmatchcase(p, pattern)
+        )  # fmt: skip
+
+    def basename_paths(self, name: str) -> list[str]:
+        """Tracked paths whose last component is ``name``."""
+        return sorted(self._by_basename.get(name, []))
+
     def has_path(self, path: str) -> bool:
         return path in self.blobs
 

@@ -28,7 +28,9 @@ from anchors.facts import (
 )
 from anchors.gitrepo import GitError, GitRepository, HeadInfo, RepoStatus
 from anchors.manifests import ENV_EXAMPLE_NAMES, manifest_kind, parse_env_example, parse_manifest
+from anchors.mentions import is_text_path, scan_mentions
 from anchors.pyfacts import ParsePool, extract_file_facts, extract_many, resolve_relative_imports
+from anchors.vocabulary import VOCABULARY_VERSION
 
 __all__ = [
     "POOL_THRESHOLD",
@@ -91,22 +93,28 @@ def facts_to_json(facts: FileFacts) -> str:
             "d": [[d.qualname, d.body_hash, d.line] for d in facts.definitions],
             "e": list(facts.env_reads),
             "p": facts.parsed,
+            "m": list(facts.mentions),
+            "mv": VOCABULARY_VERSION,
         },
         separators=(",", ":"),
     )
 
 
 def facts_from_json(text: str) -> FileFacts:
-    """Decode ``facts_to_json`` output; raises ValueError for anything else."""
+    """Decode ``facts_to_json`` output; raises ValueError for anything else, and for facts
+    whose mentions were searched with another vocabulary (they must be searched again)."""
     try:
         data: Any = json.loads(text)
+        if data.get("mv") != VOCABULARY_VERSION:
+            raise ValueError("facts from another vocabulary version")
         return FileFacts(
             imports=tuple(ImportFact(m, tuple(n), w, int(ln)) for m, n, w, ln in data["i"]),
             definitions=tuple(Definition(q, h, int(ln)) for q, h, ln in data["d"]),
             env_reads=tuple(data["e"]),
             parsed=bool(data["p"]),
+            mentions=tuple(str(m) for m in data["m"]),
         )
-    except (KeyError, TypeError, ValueError) as exc:
+    except (AttributeError, KeyError, TypeError, ValueError) as exc:
         raise ValueError(f"not serialised FileFacts: {exc}") from exc
 
 
@@ -230,7 +238,10 @@ class CodeSource:
             for path, blob in changed.items():
                 python[path] = resolve_relative_imports(facts.get(blob, _UNREADABLE), path)
             dependencies, env_example = self._declarations(readable, {})
-            fingerprint = Fingerprint(commit, tree.blobs, python, dependencies, env_example)
+            texts = self._texts(readable, previous)
+            fingerprint = Fingerprint(
+                commit, tree.blobs, python, dependencies, env_example, texts=texts
+            )
             # Here, not on the first read: that read has a verification budget to keep.
             derive_indexes(fingerprint, previous)
             with self._lock:
@@ -265,6 +276,45 @@ class CodeSource:
             if progress is not None:
                 progress(done, len(todo))
         return found
+
+    def _texts(
+        self, readable: Mapping[str, str], previous: Fingerprint
+    ) -> dict[str, tuple[str, ...]]:
+        """Mention tokens of every non-Python text file: kept from the previous build for
+        unchanged blobs, else from memory or the shared cache (keyed ``t:<blob>``), else read
+        and searched here."""
+        texts: dict[str, tuple[str, ...]] = {}
+        todo: dict[str, list[str]] = {}
+        for path, blob in readable.items():
+            if path.endswith(".py") or not is_text_path(path):
+                continue
+            if previous.blobs.get(path) == blob and path in previous.texts:
+                texts[path] = previous.texts[path]
+            else:
+                todo.setdefault(f"t:{blob}", []).append(path)
+        if not todo:
+            return texts
+        keys = list(todo)
+        with self._lock:
+            found = {k: self._facts[k] for k in keys if k in self._facts}
+        missing = [k for k in keys if k not in found]
+        if missing:
+            loaded = self._cache.load(missing)
+            found.update(loaded)
+            self._remember(loaded)
+        unread = [k for k in keys if k not in found]
+        for start in range(0, len(unread), _CHUNK):
+            self._check_open()
+            chunk = unread[start : start + _CHUNK]
+            data = self.repo.read_blobs([k[2:] for k in chunk])
+            scanned = {k: FileFacts(mentions=scan_mentions(data.get(k[2:], b""))) for k in chunk}
+            self._cache.save(scanned)
+            self._remember(scanned)
+            found.update(scanned)
+        for key, paths in todo.items():
+            for path in paths:
+                texts[path] = found[key].mentions
+        return texts
 
     def _parse_blobs(self, blob_ids: list[str]) -> Iterator[dict[str, FileFacts]]:
         """Parse in chunks, yielding each chunk's facts; a pool only for large cold builds."""
@@ -356,12 +406,16 @@ class CodeSource:
                 python[entry.path] = resolve_relative_imports(facts, entry.path)
             elif entry.content is not None:
                 contents[entry.blob_id] = entry.content
+        texts = {p: t for p, t in base.texts.items() if p in blobs and blobs[p] == base.blobs.get(p)}
+        for entry in overlay.entries:
+            if entry.blob_id and entry.content is not None and not entry.path.endswith(".py"):
+                texts[entry.path] = scan_mentions(entry.content)
         dependencies, env_example = base.dependencies, base.env_example
         if any(_is_declaration(entry.path) for entry in overlay.entries):
             readable = {p: b for p, b in blobs.items() if p not in symlinks}
             dependencies, env_example = self._declarations(readable, contents)
         fingerprint = Fingerprint(
-            base.commit, blobs, python, dependencies, env_example, overlay.key
+            base.commit, blobs, python, dependencies, env_example, overlay.key, texts
         )
         derive_indexes(fingerprint, base)
         with self._lock:

@@ -9,6 +9,7 @@ raw-byte positions of ``environ``/``getenv``, so files that never mention them c
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import os
 import pickle
@@ -26,6 +27,7 @@ import tree_sitter_python
 from tree_sitter import Language, Node, Parser
 
 from anchors.facts import Definition, FileFacts, ImportFact
+from anchors.mentions import scan_mentions
 
 __all__ = [
     "MAX_SOURCE_BYTES",
@@ -88,7 +90,7 @@ def extract_file_facts(source: bytes, path: str = "") -> FileFacts:
     errors (facts from the parts that parsed are still returned) or the file is too big.
     """
     if len(source) > MAX_SOURCE_BYTES:
-        return FileFacts(parsed=False)
+        return FileFacts(parsed=False, mentions=scan_mentions(source))
     root = _parser().parse(source).root_node
     walker = _Walker(source)
     walker.statements(root, "")
@@ -98,6 +100,7 @@ def extract_file_facts(source: bytes, path: str = "") -> FileFacts:
         definitions=tuple(walker.definitions),
         env_reads=env_reads,
         parsed=not root.has_error,
+        mentions=scan_mentions(source),
     )
     return resolve_relative_imports(facts, path) if path else facts
 
@@ -131,7 +134,7 @@ def resolve_relative_imports(facts: FileFacts, path: str) -> FileFacts:
                 if absolute:
                     module = absolute
         resolved.append(ImportFact(module, imp.names, imp.within, imp.line))
-    return FileFacts(tuple(resolved), facts.definitions, facts.env_reads, facts.parsed)
+    return dataclasses.replace(facts, imports=tuple(resolved))
 
 
 class _Walker:

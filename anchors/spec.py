@@ -10,6 +10,9 @@ Syntax (one anchor per string; a leading ``!`` means the thing is expected to be
     import:MODULE@PATH::Qual.name  the definition Qual.name in PATH imports it
     env:NAME                       the code reads NAME from the environment, or .env.example has it
     dep:NAME / dep:NAME>=2         a declared dependency, optionally with a version specifier
+    tech:NAME / tech:NAME@PATH     the project uses a named technology (a package or a system:
+                                   imported, declared, configured, or its files are tracked);
+                                   PATH narrows the project to that directory or sub-project
 """
 
 from __future__ import annotations
@@ -39,6 +42,7 @@ class AnchorKind(StrEnum):
     IMPORT = "import"
     ENV = "env"
     DEP = "dep"
+    TECH = "tech"
 
 
 class Expect(StrEnum):
@@ -62,9 +66,9 @@ class Anchor:
     """One typed claim about the code.
 
     ``value`` is the path (file), qualified name (symbol), dotted module (import),
-    variable name (env) or PEP 503 normalised distribution name (dep). ``scope`` is the
-    path a symbol lives in, or the ``PATH`` / ``PATH::Qual.name`` an import is claimed
-    for. ``version`` is a dependency's version specifier, e.g. ``>=2``.
+    variable name (env), PEP 503 normalised distribution name (dep) or technology name
+    (tech). ``scope`` is the path a symbol lives in, the ``PATH`` / ``PATH::Qual.name`` an
+    import is claimed for, or the directory a technology is claimed for. ``version`` is a dependency's version specifier, e.g. ``>=2``.
     """
 
     kind: AnchorKind
@@ -78,7 +82,7 @@ class Anchor:
         bang = "!" if self.expect is Expect.ABSENT else ""
         if self.kind is AnchorKind.SYMBOL:
             body = f"{self.scope}::{self.value}" if self.scope else self.value
-        elif self.kind is AnchorKind.IMPORT:
+        elif self.kind in (AnchorKind.IMPORT, AnchorKind.TECH):
             body = f"{self.value}@{self.scope}" if self.scope else self.value
         elif self.kind is AnchorKind.DEP:
             body = f"{self.value}{self.version or ''}"
@@ -203,6 +207,13 @@ def parse_anchor(text: str) -> Anchor:
         module, at, scope = body.partition("@")
         module = _check_qualname(module.strip(), "module")
         return Anchor(kind, module, expect, scope=_parse_scope(scope.strip()) if at else None)
+    if kind is AnchorKind.TECH:
+        name, at, scope = body.partition("@")
+        name = name.strip()
+        if not _DIST.match(name):
+            raise AnchorSyntaxError(f"technology name {name!r} is not valid (letters, digits, -._)")
+        where = validate_repo_path(scope.strip().rstrip("/")) if at else None
+        return Anchor(kind, normalize_dist_name(name), expect, scope=where)
     if kind is AnchorKind.ENV:
         if not _ENV.match(body):
             raise AnchorSyntaxError(f"environment variable name {body!r} is not valid")

@@ -17,6 +17,7 @@ from enum import StrEnum
 from typing import Literal
 
 from anchors.facts import Fingerprint
+from anchors.mentions import subproject_of
 from anchors.spec import (
     Anchor,
     AnchorKind,
@@ -25,6 +26,7 @@ from anchors.spec import (
     normalize_dist_name,
     validate_repo_path,
 )
+from anchors.vocabulary import Technology, is_ordinary_word
 from anchors.wordlists import (
     COMMON_WORDS,
     DIST_TO_IMPORT,
@@ -235,6 +237,10 @@ class DropReason(StrEnum):
     UNCLEAR_POLARITY = "unclear_polarity"  # in a negated clause, but not what is negated
     NOT_IN_SCOPE = "not_in_scope"  # defined several times, never inside the scope
     UNSAFE = "unsafe"  # an unsafe or malformed path or name
+    UNTYPED = "untyped"  # looks like a technology, but neither the vocabulary nor the code knows it
+    NOT_A_USE = "not_a_use"  # named as an alternative or a comparison, not as something used
+    OWN_PACKAGE = "own_package"  # the repository's own package: the note's subject, not a claim
+    EXTERNAL = "external"  # the note is about something outside the repository
 
 
 Outcome = list[Anchor] | tuple[DropReason, str]
@@ -242,6 +248,21 @@ Pref = Literal["dep", "import"] | None
 _STDLIB = frozenset(sys.stdlib_module_names)
 _IMPORT_TO_DIST = {imp.lower(): dist for dist, imp in DIST_TO_IMPORT.items()}
 _IDENTS = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*", re.ASCII)
+# A real file name: a stem and an extension files have (not "v1.2", not "e.g").
+_FILE_NAME = re.compile(
+    r"[\w-]\.(?:py|pyi|toml|cfg|ini|txt|md|rst|json|ya?ml|lock|sql|sh|js|ts|tsx|jsx|html|css|"
+    r"conf|env|example|in|j2|jinja|tf)$"
+)
+
+
+_TEST_DIRS = frozenset({"tests", "test", "testing"})
+
+
+def _tool_area(directory: str) -> bool:
+    """Tests and sub-projects use tools and plugins without importing them (pytest plugins,
+    Sphinx extensions): a technology claimed there is checked as used there, not imported."""
+    parts = directory.split("/")
+    return subproject_of(directory + "/x") is not None or bool(_TEST_DIRS & set(parts))
 
 
 def _top_of_path(path: str) -> str:
@@ -314,9 +335,39 @@ class CodeNames:
         return dist if dist in self.deps else None
 
     def _common(self, w: str) -> bool:
-        # "mocks", "pages": the plural of a common word is prose too, unless it is imported
-        return w in COMMON_WORDS or (w.endswith("s") and w[:-1] in COMMON_WORDS
-                                     and w not in self.by_last and w not in self.deps)  # fmt: skip
+        # An ordinary English word is never an anchor, whatever the repository contains
+        # ("gateway", "accounts", "signing"): the generated word list decides, plus the
+        # programming words that collide with module names ("mocks", "pages" as plurals).
+        return (w in COMMON_WORDS or is_ordinary_word(w)
+                or (w.endswith("s") and w[:-1] in COMMON_WORDS))  # fmt: skip
+
+    def own_package(self, tech: Technology) -> bool:
+        """Whether ``tech`` is this repository's own package (flask, in flask's repo)."""
+        return any(m.split(".")[0] in self.first_party for m in tech.imports)
+
+    def technology(self, tech: Technology, absent: bool, pref: Pref) -> Outcome:
+        """A named technology (``anchors.vocabulary``), anchored whether or not the code has
+        it: absence is evidence. With a code scope, a package is claimed as an import there
+        (the present-trap); a cue picks the dependency or the import; otherwise the claim is
+        that the project uses it (``tech:``)."""
+        expect = Expect.ABSENT if absent else Expect.PRESENT
+        imported = [m for m in tech.imports if m in self.modules]
+        module = imported[0] if imported else (tech.imports[0] if tech.imports else None)
+        if module is not None and not _IDENTS.fullmatch(module):
+            module = None
+        if pref == "dep" and tech.dists:
+            dist = next((d for d in tech.dists if d in self.deps), tech.dists[0])
+            return [Anchor(AnchorKind.DEP, dist, expect)]
+        if pref == "import" and module is not None:
+            return [self._import(module, expect)]
+        if self.scope is not None:
+            directory = self.scope if self.fp.has_directory(self.scope) else (
+                self.scope.rpartition("/")[0] or None)  # fmt: skip
+            loose = directory is not None and _tool_area(directory)
+            if module is not None and not loose:
+                return [self._import(module, expect)]
+            return [Anchor(AnchorKind.TECH, tech.name, expect, scope=directory)]
+        return [Anchor(AnchorKind.TECH, tech.name, expect)]
 
     def word(self, word: str, pref: Pref) -> Outcome:
         """A bare package-like word in a plain statement ("we use duckdb")."""
@@ -443,7 +494,7 @@ class CodeNames:
         path = self.scope if self.scope and self.fp.has_path(self.scope) else None
         return [Anchor(AnchorKind.SYMBOL, name, Expect.ABSENT, scope=path)]
 
-    def path(self, raw: str, absent: bool) -> Outcome:
+    def path(self, raw: str, absent: bool, code: bool = False) -> Outcome:
         """A file or directory path; absent paths need not exist (that is the claim)."""
         path = raw.rstrip("/")
         path = path[2:] if path.startswith("./") else path
@@ -457,6 +508,9 @@ class CodeNames:
             return [Anchor(AnchorKind.FILE, found, expect)]
         if absent and "/" in path:
             return [Anchor(AnchorKind.FILE, path, expect)]
+        if not absent and _FILE_NAME.search(path) and ("/" in path or code):
+            # "the router lives in shop/routing.py": a file path the repository lacks.
+            return [Anchor(AnchorKind.FILE, path)]
         return DropReason.UNRESOLVED, f"{path} is not a tracked file or directory"
 
     def path_symbol(self, raw: str, absent: bool) -> Outcome:
@@ -472,12 +526,41 @@ class CodeNames:
                            scope=found)]  # fmt: skip
         if absent and (found is not None or "/" in path):
             return [Anchor(AnchorKind.SYMBOL, qual, Expect.ABSENT, scope=found or path)]
+        if not absent and (found is not None or "/" in path):
+            return [Anchor(AnchorKind.SYMBOL, qual, scope=found or path)]  # broken: absence refutes
         return DropReason.UNRESOLVED, f"{path} defines no {qual}"
 
-    def env(self, name: str, absent: bool) -> Outcome:
-        """An environment variable read by the code or declared in ``.env.example``."""
-        if absent:
-            return [Anchor(AnchorKind.ENV, name, Expect.ABSENT)]
-        if name in self.fp.env_names():
-            return [Anchor(AnchorKind.ENV, name)]
+    def env(self, name: str, absent: bool, claimed: bool = False) -> Outcome:
+        """An environment variable read by the code or declared in ``.env.example``;
+        ``claimed``: the text says the code reads it, so one nothing reads is refuted."""
+        if absent or claimed or name in self.fp.env_names():
+            return [Anchor(AnchorKind.ENV, name, Expect.ABSENT if absent else Expect.PRESENT)]
         return DropReason.UNRESOLVED, f"no code reads {name} and .env.example lacks it"
+
+    # -- names the code lacks: absence is evidence ------------------------------------
+    def is_ordinary(self, word: str) -> bool:
+        return self._common(word)
+
+    def is_stdlib(self, word: str) -> bool:
+        return word in _STDLIB and not word.startswith("_")
+
+    def module_claim(self, module: str) -> Anchor:
+        return self._import(module)
+
+    def missing_member(self, name: str) -> Outcome:
+        """``pkg.module.Name`` whose module exists but which it does not define: a symbol
+        anchor there, broken. Anything else stays a drop."""
+        parts = name.split(".")
+        for i in range(len(parts) - 1, 0, -1):
+            path = self.fp.module_path(".".join(parts[:i]))
+            if path is not None:
+                return [Anchor(AnchorKind.SYMBOL, ".".join(parts[i:]), scope=path)]
+        return self.dotted(name)
+
+    def missing_in_scope(self, name: str, found: Outcome) -> Outcome:
+        """A code name defined nowhere, in a note about one Python file: the claim is that
+        the file has it, so the anchor is placed there (and breaks)."""
+        if (isinstance(found, tuple) and found[0] is DropReason.UNRESOLVED and self.scope
+                and self.scope.endswith(".py") and self.fp.has_path(self.scope)):  # fmt: skip
+            return [Anchor(AnchorKind.SYMBOL, name, scope=self.scope)]
+        return found

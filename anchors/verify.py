@@ -16,8 +16,11 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from anchors.facts import Fingerprint
+from anchors.finding import Finding
 from anchors.manifests import manifest_kind
+from anchors.mentions import in_area
 from anchors.spec import Anchor, AnchorKind, Expect
+from anchors.technology import find_technology
 
 __all__ = ["AnchorCheck", "Capture", "Verdict", "capture", "check_anchor", "memory_status"]
 
@@ -51,14 +54,6 @@ class AnchorCheck:
     detail: str
 
 
-@dataclass(frozen=True)
-class _Finding:
-    found_in: tuple[str, ...]
-    content_hash: str | None
-    detail: str  # says what was found, or what was looked for and not found
-    answerable: bool = True
-
-
 def capture(anchor: Anchor, fp: Fingerprint) -> Capture:
     """Where ``anchor`` is found in ``fp`` now, for storing with a new memory."""
     finding = _find(anchor, fp, before=False)
@@ -74,6 +69,8 @@ def check_anchor(anchor: Anchor, captured: Capture | None, fp: Fingerprint) -> A
         finding = _find_version(anchor, fp)
     found = bool(finding.found_in)
     if not found and not finding.answerable:
+        return AnchorCheck(anchor, Verdict.UNKNOWN, (), finding.detail)
+    if not found and finding.weak and anchor.expect is Expect.PRESENT:
         return AnchorCheck(anchor, Verdict.UNKNOWN, (), finding.detail)
     if anchor.expect is Expect.ABSENT:
         verdict = Verdict.BROKEN if found else Verdict.HOLDS
@@ -102,7 +99,7 @@ def memory_status(checks: Sequence[AnchorCheck]) -> str:
 
 
 # -- finding each kind ---------------------------------------------------------------------
-def _find(anchor: Anchor, fp: Fingerprint, before: bool) -> _Finding:
+def _find(anchor: Anchor, fp: Fingerprint, before: bool) -> Finding:
     if anchor.kind is AnchorKind.FILE:
         return _find_file(anchor.value, fp, before)
     if anchor.kind is AnchorKind.SYMBOL:
@@ -112,57 +109,63 @@ def _find(anchor: Anchor, fp: Fingerprint, before: bool) -> _Finding:
     if anchor.kind is AnchorKind.ENV:
         paths = tuple(fp.env_sources(anchor.value))
         if paths:
-            return _Finding(paths, None, f"{anchor.value} is read or declared in {_list(paths)}")
-        return _Finding((), None, f"no code reads {anchor.value} and no .env.example declares it")
+            return Finding(paths, None, f"{anchor.value} is read or declared in {_list(paths)}")
+        return Finding((), None, f"no code reads {anchor.value} and no .env.example declares it")
+    if anchor.kind is AnchorKind.TECH:
+        return find_technology(anchor.value, anchor.scope, fp)
     return _find_dep(anchor.value, fp)
 
 
-def _find_file(path: str, fp: Fingerprint, before: bool) -> _Finding:
+def _find_file(path: str, fp: Fingerprint, before: bool) -> Finding:
     if fp.has_path(path):
-        return _Finding((path,), fp.blobs[path], f"{path} is tracked")
+        return Finding((path,), fp.blobs[path], f"{path} is tracked")
     if fp.has_directory(path):
-        return _Finding((path,), None, f"{path}/ is a tracked directory")
-    return _Finding((), None, f"{path} is {_no(before)} in the repository")
+        return Finding((path,), None, f"{path}/ is a tracked directory")
+    return Finding((), None, f"{path} is {_no(before)} in the repository")
 
 
-def _find_symbol(qualname: str, scope: str | None, fp: Fingerprint, before: bool) -> _Finding:
+def _find_symbol(qualname: str, scope: str | None, fp: Fingerprint, before: bool) -> Finding:
     if scope is not None:
         definition = fp.definition(scope, qualname)
         if definition is not None:
-            return _Finding((scope,), definition.body_hash, f"{scope} defines {qualname}")
+            return Finding((scope,), definition.body_hash, f"{scope} defines {qualname}")
         facts = fp.python.get(scope)
         if facts is not None and not facts.parsed:
-            return _Finding((), None, f"{scope} has syntax errors; cannot tell", False)
+            return Finding((), None, f"{scope} has syntax errors; cannot tell", False)
         if scope not in fp.blobs:
-            return _Finding((), None, f"{scope} is not in the repository")
+            return Finding((), None, f"{scope} is not in the repository")
         if facts is None:
-            return _Finding((), None, f"{scope} is not a Python file; cannot tell", False)
+            return Finding((), None, f"{scope} is not a Python file; cannot tell", False)
         verb = "no longer defines" if before else "does not define"
-        return _Finding((), None, f"{scope} {verb} {qualname}")
+        return Finding((), None, f"{scope} {verb} {qualname}")
     found = fp.definitions(qualname)
     if not found:
-        return _Finding((), None, f"no file defines {qualname}{' any more' if before else ''}")
+        return Finding((), None, f"no file defines {qualname}{' any more' if before else ''}")
     paths = tuple(path for path, _ in found)
     if len(found) == 1:
         body = found[0][1].body_hash
     else:  # several definitions: any of them changing is drift
         joined = ",".join(f"{path}:{d.body_hash}" for path, d in found)
         body = hashlib.blake2b(joined.encode(), digest_size=8).hexdigest()
-    return _Finding(paths, body, f"{_list(paths)} defines {qualname}")
+    return Finding(paths, body, f"{_list(paths)} defines {qualname}")
 
 
-def _find_import(module: str, scope: str | None, fp: Fingerprint, before: bool) -> _Finding:
+def _find_import(module: str, scope: str | None, fp: Fingerprint, before: bool) -> Finding:
     importers = fp.importers(module)
     everywhere = sorted({path for path, _ in importers})
     if scope is None:
+        project = [p for p in everywhere if in_area(p, None)]
+        if project:
+            return Finding(tuple(project), None, f"imported by {_list(project)}")
         if everywhere:
-            return _Finding(tuple(everywhere), None, f"imported by {_list(everywhere)}")
-        return _Finding((), None, f"no file imports {module}{' any more' if before else ''}")
+            detail = f"{module} is imported only in {_list(everywhere)}, outside the main project"
+            return Finding((), None, detail, weak=True)
+        return Finding((), None, f"no file imports {module}{' any more' if before else ''}")
     path, _, within = scope.partition("::")
     where = f"{within} in {path}" if within else path
     if fp.has_path(path):
         if path not in fp.python:
-            return _Finding((), None, f"{path} is not a Python file; cannot tell", False)
+            return Finding((), None, f"{path} is not a Python file; cannot tell", False)
         files = [path]
         # Inside a definition includes definitions nested in it (methods of a class).
         found = [
@@ -175,44 +178,48 @@ def _find_import(module: str, scope: str | None, fp: Fingerprint, before: bool) 
         files = [p for p in fp.python if p.startswith(prefix)]
         found = [p for p, _ in importers if p.startswith(prefix)]
     else:
-        return _Finding((), None, f"{path} is not in the repository")
+        return Finding((), None, f"{path} is not in the repository")
     if found:
         paths = tuple(sorted(set(found)))
         detail = f"imported by {_list(paths)}" + (f" in {within}" if within else "")
-        return _Finding(paths, None, detail)
+        return Finding(paths, None, detail)
     if any(not fp.python[p].parsed for p in files):
-        return _Finding((), None, f"{where} has syntax errors; cannot tell", False)
+        return Finding((), None, f"{where} has syntax errors; cannot tell", False)
     if within and fp.definition(path, within) is None:
-        return _Finding((), None, f"{path} does not define {within}")
+        return Finding((), None, f"{path} does not define {within}")
     elsewhere = f" (imported by {_list(everywhere)})" if everywhere else ""
-    return _Finding((), None, f"{module} is {_no(before)} imported in {where}{elsewhere}")
+    return Finding((), None, f"{module} is {_no(before)} imported in {where}{elsewhere}")
 
 
-def _find_dep(name: str, fp: Fingerprint) -> _Finding:
-    sources = tuple(sorted({dep.source for dep in fp.dependency(name)}))
+def _find_dep(name: str, fp: Fingerprint) -> Finding:
+    everywhere = sorted({dep.source for dep in fp.dependency(name)})
+    sources = tuple(p for p in everywhere if in_area(p, None))
     if sources:
-        return _Finding(sources, None, f"{name} is declared in {_list(sources)}")
+        return Finding(sources, None, f"{name} is declared in {_list(sources)}")
+    if everywhere:
+        detail = f"{name} is declared only in {_list(everywhere)}, outside the main project"
+        return Finding((), None, detail, weak=True)
     unread = sorted(p for p in fp.blobs if p.rpartition("/")[2] in _UNREAD_MANIFESTS)
     if unread:
         detail = f"{name} is not in the manifests read; {_list(unread)} may declare it"
-        return _Finding((), None, detail, False)
+        return Finding((), None, detail, False)
     if not any(manifest_kind(p) for p in fp.blobs):
         detail = "the repository has no pyproject.toml or requirements file"
-        return _Finding((), None, detail, False)
-    return _Finding((), None, f"{name} is not a declared dependency")
+        return Finding((), None, detail, False)
+    return Finding((), None, f"{name} is not a declared dependency")
 
 
-def _find_version(anchor: Anchor, fp: Fingerprint) -> _Finding:
+def _find_version(anchor: Anchor, fp: Fingerprint) -> Finding:
     """Simple on purpose: a spec matches when its clauses are the same as the anchor's,
     whitespace and order aside (the runtime has no ``packaging`` to reason about ranges)."""
     wanted = _clauses(anchor.version or "")
-    declared = fp.dependency(anchor.value)
+    declared = [d for d in fp.dependency(anchor.value) if in_area(d.source, None)]
     matching = tuple(sorted({d.source for d in declared if _clauses(d.spec) == wanted}))
     if matching:
         detail = f"{anchor.value}{anchor.version} is declared in {_list(matching)}"
-        return _Finding(matching, None, detail)
+        return Finding(matching, None, detail)
     specs = "; ".join(f"{d.name}{d.spec or ' (any version)'} in {d.source}" for d in declared)
-    return _Finding((), None, f"declared as {specs}, not {anchor.value}{anchor.version}")
+    return Finding((), None, f"declared as {specs}, not {anchor.value}{anchor.version}")
 
 
 def _no(before: bool) -> str:

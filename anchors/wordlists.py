@@ -19,6 +19,7 @@ __all__ = [
     "IMPORT_AFTER",
     "IMPORT_BEFORE",
     "NEGATION_MARKERS",
+    "NOT_A_USE_CUES",
     "OTHER_PARTY_CUES",
     "PARTIAL_QUALIFIER",
     "POST_ANYWHERE",
@@ -258,8 +259,9 @@ POST_ANYWHERE = (
 # Time ("in 2023"), the whole codebase and "in favour of" do not narrow it.
 PARTIAL_QUALIFIER = (
     r"\b(?P<q>for|from|in|inside|within|outside|directly|during|on|as|except|via|through|"
-    r"when|unless|only)\b(?!\s+(?:\d|favou?r\b|(?:the|this|our)\s+(?:code|codebase|repo|"
-    r"repository|project)\b))"
+    r"when|unless|only)\b(?!\s+(?:\d|favou?r\b|(?:the|this|our|its)\s+(?:code|codebase|repo|"
+    r"repository|project|dependencies|dependency\s+list|requirements|manifest|"
+    r"pyproject(?:\.toml)?|lock\s*file|install|stack)\b))"
 )
 
 # Modal, conditional and planning language: what follows is not a fact about the code now.
@@ -314,4 +316,20 @@ SUBJECT_VERBS = _words(
     does did don't never still now also only gets returns creates builds fetches posts
     queries caches logs emits raises accepts requires contains lives sits holds keeps stopped
     dropped removed switched moved migrated replaced should might will can must"""
+)
+
+# Right before a name: it is compared with or modelled on, not used ("an API compatible with
+# requests", "unlike celery"). The name gets no anchor either way.
+NOT_A_USE_CUES = (
+    r"\b(?:compatible|compatibility)\s+with\s+",
+    r"\bsimilar\s+to\s+",
+    r"\binspired\s+by\s+",
+    r"\bmodell?ed\s+(?:on|after)\s+",
+    r"\bcompared\s+(?:to|with)\s+",
+    r"\b(?:an\s+)?alternatives?\s+to\s+",
+    r"\bunlike\s+",
+    r"\b(?:a\s+)?(?:port|fork|clone)\s+of\s+",
+    r"\b(?:mimics|mirrors|emulates)\s+",
+    r"\bborrowed\s+from\s+",
+    r"\bin\s+the\s+style\s+of\s+",
 )

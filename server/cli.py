@@ -217,8 +217,10 @@ def _dispatch(args: argparse.Namespace, rt: Runtime) -> dict[str, Any]:
             anchors=args.anchor,
             derived_from=args.derived_from,
         )
+    # A person at a terminal waits for the check instead of reading "unchecked".
+    wait = svc.settings.capture_wait_s
     if cmd == "recall":
-        return svc.recall(args.query, args.limit, args.include_refuted)
+        return svc.recall(args.query, args.limit, args.include_refuted, wait_s=wait)
     if cmd == "retract":
         return svc.retract(args.id, args.reason, None, args.evidence)
     if cmd == "restore":
@@ -226,9 +228,9 @@ def _dispatch(args: argparse.Namespace, rt: Runtime) -> dict[str, Any]:
     if cmd == "forget":
         return svc.forget(args.id, args.reason)
     if cmd == "show":
-        return svc.show(args.id)
+        return svc.show(args.id, wait_s=wait)
     if cmd == "list":
-        return svc.list_memories(args.status, args.limit)
+        return svc.list_memories(args.status, args.limit, wait_s=wait)
     if cmd == "audit":
         return svc.audit(args.id)
     if cmd == "observe":

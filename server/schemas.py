@@ -38,7 +38,7 @@ class AnchorOut(_Model):
     anchor: str = Field(
         description="the anchor in anchormem syntax, e.g. import:duckdb@store/db.py"
     )
-    kind: Literal["file", "symbol", "import", "env", "dep"]
+    kind: Literal["file", "symbol", "import", "env", "dep", "tech"]
     value: str
     expect: Literal["present", "absent"]
     scope: str | None = None

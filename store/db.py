@@ -818,7 +818,7 @@ class Database:
                 chunk = items[start : start + 500]
                 placeholders = ", ".join("(?, ?)" for _ in chunk)
                 params = [v for pair in chunk for v in pair]
-                cur.execute(f"INSERT OR IGNORE INTO blob_facts VALUES {placeholders}", params)
+                cur.execute(f"INSERT OR REPLACE INTO blob_facts VALUES {placeholders}", params)
 
 
 _LOADED_KEPT = 50_000  # memories kept loaded by one process

@@ -21,7 +21,13 @@ class StoreFactsCache:
 
     def load(self, blob_ids: Sequence[str]) -> dict[str, FileFacts]:
         rows = self._db.load_blob_facts(blob_ids)
-        return {blob: facts_from_json(text) for blob, text in rows.items()}
+        found = {}
+        for blob, text in rows.items():
+            try:
+                found[blob] = facts_from_json(text)
+            except ValueError:
+                continue  # from an older anchormem: parsed again, and the new facts replace it
+        return found
 
     def save(self, facts: Mapping[str, FileFacts]) -> None:
         self._db.save_blob_facts({blob: facts_to_json(f) for blob, f in facts.items()})

@@ -7,6 +7,7 @@ fingerprint of HEAD whenever it is read.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 import time
 from collections.abc import Callable, Sequence
@@ -21,6 +22,7 @@ from anchors.fingerprint import CodeSource, FingerprintUnavailable
 from anchors.spec import Anchor, AnchorSyntaxError, Provenance, parse_anchor
 from anchors.subject import apply_scope, resolve_subject
 from anchors.verify import AnchorCheck, Capture, capture, check_anchor, memory_status
+from anchors.vocabulary import VOCABULARY_VERSION
 from store.claims import slot_key
 from store.consolidation import Consolidation, claim_keys
 from store.curation import Curation, EvidenceSettings
@@ -162,7 +164,12 @@ class MemoryService(Curation, Consolidation):
         dropped: list[dict[str, str]] = []
         stored: list[StoredAnchor] = []
         memory_scope = None
-        if fp is not None:
+        external = the_scope is not None and the_scope.lower() == EXTERNAL_SCOPE
+        if external and not explicit:
+            # A note about infrastructure or a team habit outside the repository: nothing in
+            # the code can confirm or refute it, so nothing is inferred (README, "Scope").
+            dropped = [{"candidate": "", "reason": "external", "detail": _EXTERNAL_DETAIL}]
+        elif fp is not None:
             memory_scope = resolve_subject(subj, clean, fp)
             if explicit:
                 scoped = apply_scope(tuple(explicit), memory_scope, fp)
@@ -172,13 +179,15 @@ class MemoryService(Curation, Consolidation):
                 stored = [_capture(a, Provenance.INFERRED, fp) for a in inference.anchors]
                 if any(_names_missing_code(d.candidate, str(d.reason)) for d in inference.dropped):
                     flags = (*flags, UNRESOLVED_CODE)
+                if inference.uncovered and UNRESOLVED_CODE not in flags:
+                    flags = (*flags, UNCOVERED)
                 dropped = [
                     {"candidate": reveal(d.candidate), "reason": str(d.reason), "detail": d.detail}
                     for d in inference.dropped
                 ]
         else:
             stored = [StoredAnchor(a, Provenance.EXPLICIT) for a in explicit]
-            if not explicit:
+            if not explicit and not external:
                 dropped = [{"candidate": "", "reason": "cannot_verify", "detail": why_not}]
         stored = stored[:MAX_ANCHORS]
 
@@ -229,16 +238,22 @@ class MemoryService(Curation, Consolidation):
 
     # -- recall ---------------------------------------------------------------------
     def recall(
-        self, query: object, limit: object = 10, include_refuted: bool = False
+        self,
+        query: object,
+        limit: object = 10,
+        include_refuted: bool = False,
+        wait_s: float | None = None,
     ) -> dict[str, Any]:
         """Memories relevant to ``query``, best first, each checked against the code at
-        HEAD; REFUTED ones are left out unless ``include_refuted``."""
+        HEAD; REFUTED ones are left out unless ``include_refuted``. ``wait_s``: wait that
+        long for the fingerprint and check every hit (a person at a terminal waits; an
+        agent's call keeps the verification budget)."""
         q = clean_text(query, "query", MAX_QUERY_CHARS)
         n = _limit(limit)
         tokens = query_tokens(q)[:MAX_QUERY_TOKENS]
         statuses = [Status.ACTIVE, Status.VERIFIED, Status.REFUTED]
         hits = self.db.search(tokens, n * 3 + 5, statuses)
-        views = self._views([h[0] for h in hits], verify=True)
+        views = self._views([h[0] for h in hits], verify=True, wait_s=wait_s)
         now = utcnow().isoformat(timespec="seconds")
         views = [v for v in views if not (v["expires_at"] and v["expires_at"] < now)]
         if not include_refuted:
@@ -336,18 +351,22 @@ class MemoryService(Curation, Consolidation):
         return {"id": mem.id, "forgotten": True, "receipt": receipt_view(receipt)}
 
     # -- reading ------------------------------------------------------------------------
-    def show(self, memory_id: object) -> dict[str, Any]:
+    def show(self, memory_id: object, wait_s: float | None = None) -> dict[str, Any]:
         mem = self._get(memory_id)
-        view = self._views([mem.id], verify=True)[0]
+        view = self._views([mem.id], verify=True, wait_s=wait_s)[0]
         view["receipts"] = [receipt_view(r) for r in self.db.receipts(mem.id)]
         return view
 
-    def list_memories(self, status: object = None, limit: object = 50) -> dict[str, Any]:
+    def list_memories(
+        self, status: object = None, limit: object = 50, wait_s: float | None = None
+    ) -> dict[str, Any]:
+        """Memories by stored status, each checked against HEAD (within the budget, or
+        waiting ``wait_s`` for the fingerprint)."""
         statuses = (
             list(Status) if status in (None, "") else [parse_choice(Status, status, "status")]
         )
         ids = self.db.list_ids(statuses, _limit(limit, 10_000))
-        return {"memories": self._views(ids, verify=False)}
+        return {"memories": self._views(ids, verify=True, wait_s=wait_s)}
 
     def audit(self, memory_id: object = None, limit: int = 1000) -> dict[str, Any]:
         if memory_id is not None:
@@ -391,12 +410,16 @@ class MemoryService(Curation, Consolidation):
         views = []
         now = utcnow()
         for mem in (memories[i] for i in ids if i in memories):
+            if verify and self.settings.verify and mem.id not in result.checks:
+                mem = _unchecked(mem)
             receipt = None
             if mem.status is Status.REFUTED:
                 receipt = self._latest_receipt(mem.id, *_RECEIPTS_FOR[mem.refuted_by])
             verdict = result.checks.get(mem.id)
             if is_retracted(mem):
                 label = "retracted"
+            elif verdict is not None and not verdict[1] and _is_external(mem):
+                label = "inconclusive: external (not checked against this repository)"
             elif verdict is not None:
                 label = _label(verdict[0], verdict[1])
             else:
@@ -459,7 +482,8 @@ class MemoryService(Curation, Consolidation):
     ) -> dict[str, tuple[str, list[dict[str, Any]]]]:
         """Verdicts of ``memories`` against ``fp``: cached per (memory, commit, overlay),
         computed for the rest until ``deadline``; what is left is unchecked."""
-        cached = self.db.load_verdicts([m.id for m in memories], fp.commit, fp.overlay)
+        key = _verdict_key(fp.overlay)
+        cached = self.db.load_verdicts([m.id for m in memories], fp.commit, key)
         fresh: dict[str, tuple[str, list[dict[str, Any]]]] = {}
         for mem in memories:
             if mem.id in cached:
@@ -468,12 +492,12 @@ class MemoryService(Curation, Consolidation):
                 break
             checks = [check_anchor(s.anchor, _captured(s), fp) for s in mem.anchors]
             status = memory_status(checks)
-            if status == Status.VERIFIED.value and UNRESOLVED_CODE in mem.flags:
+            if status == Status.VERIFIED.value and _NOT_ALL_CHECKED.intersection(mem.flags):
                 # The anchors that could be captured hold, but the memory also names code
                 # that was found nowhere: it is not verified, only not contradicted.
                 status = Status.ACTIVE.value
             fresh[mem.id] = (status, [_check_dict(c) for c in checks])
-        self.db.save_verdicts(fresh, fp.commit, fp.overlay, utcnow())
+        self.db.save_verdicts(fresh, fp.commit, key, utcnow())
         return {**cached, **fresh}
 
     def _fingerprint_for_write(self) -> tuple[Fingerprint | None, str | None, str]:
@@ -603,6 +627,35 @@ def _needs_overlay(verdict: tuple[str, list[dict[str, Any]]]) -> bool:
 
 
 UNRESOLVED_CODE = "unresolved_code"
+# The note asserts something no anchor covers (a name neither the vocabulary nor the code
+# knows): like unresolved code, it keeps the memory from VERIFIED.
+UNCOVERED = "uncovered"
+_NOT_ALL_CHECKED = frozenset({UNRESOLVED_CODE, UNCOVERED})
+EXTERNAL_SCOPE = "external"
+_EXTERNAL_DETAIL = (
+    "scope 'external': the note is about something outside the repository, so nothing was "
+    "inferred and the code neither confirms nor refutes it"
+)
+# Verdicts are cached per (memory, commit, overlay); the checker's rules and the vocabulary
+# are part of the key, so an upgrade never serves a verdict computed by other rules.
+_CHECKER_VERSION = f"c2.{VOCABULARY_VERSION}"
+
+
+def _is_external(mem: Memory) -> bool:
+    return (mem.scope or "").lower() == EXTERNAL_SCOPE
+
+
+def _verdict_key(overlay: str) -> str:
+    return f"{overlay}#{_CHECKER_VERSION}"
+
+
+def _unchecked(mem: Memory) -> Memory:
+    """A memory that could not be checked at HEAD this time (the budget ran out, the
+    fingerprint is still being built): a VERIFIED status from another commit is never served
+    as the current one, nor asserted. REFUTED stays hidden (its label says unchecked)."""
+    if mem.status is Status.VERIFIED:
+        return dataclasses.replace(mem, status=Status.ACTIVE)
+    return mem
 _CODE_LIKE = re.compile(
     r"[a-z][a-z0-9]*(?:_[a-z0-9]+)+|[A-Za-z_]\w*\(\)|[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+\(?\)?"
     r"|[\w./-]+\.py(?:::[\w.]+)?"
@@ -625,5 +678,6 @@ def _label(status: str, checks: Sequence[dict[str, Any]]) -> str:
     if not checks:
         return "inconclusive: no checkable anchor"
     if all(c["verdict"] == "holds" for c in checks):
-        return "inconclusive: it names code that was not found"
+        held = ", ".join(c["anchor"] for c in checks[:3])
+        return f"partly checked: {held} holds; the note also names what no anchor covers"
     return "inconclusive"

@@ -1,0 +1,122 @@
+"""Where the repository's tracked text names a technology, and which part of the project
+each path belongs to.
+
+Absence is evidence: a note saying "metrics go to Datadog" about a repository whose
+tracked text never says "datadog" (nor "ddtrace") is refuted, and the receipt says what
+was searched. So every text blob is scanned once for the vocabulary's mention tokens
+(``anchors.vocabulary``); the result is cached by blob id like the Python facts.
+
+Paths are sorted into *areas*: the main project, or a sub-project (``examples/``,
+``docs/``, ``vendor/``, ...) whose dependencies and imports are not the project's; and
+into *roles*: code, manifest, configuration or prose. Presence only in prose or in a
+sub-project is weak evidence: it can keep a note ACTIVE, never make it VERIFIED.
+"""
+
+from __future__ import annotations
+
+import re
+from enum import StrEnum
+from functools import cache
+
+from anchors.manifests import ENV_EXAMPLE_NAMES, manifest_kind
+from anchors.vocabulary import mention_tokens
+
+__all__ = [
+    "MAX_TEXT_BYTES",
+    "SUBPROJECT_DIRS",
+    "Role",
+    "in_area",
+    "is_text_path",
+    "role_of",
+    "scan_mentions",
+    "subproject_of",
+]
+
+# Bigger blobs are data (fixtures, locales, generated code), not where a project says what
+# it uses; skipping them keeps a cold build of a large repository within its budget.
+MAX_TEXT_BYTES = 1_000_000
+
+# Directories that hold another project's code or the project's documentation: their
+# dependencies and imports are theirs, not the main project's (issue "scope rules").
+SUBPROJECT_DIRS = frozenset(
+    ["examples", "example", "samples", "sample", "demo", "demos", "docs", "doc", "documentation", "benchmarks", "benchmark", "bench", "vendor", "vendored", "_vendor", "third_party", "thirdparty", "third-party", "extern", "externals"]
+)
+
+_BINARY_SUFFIXES = frozenset(
+    ["png", "jpg", "jpeg", "gif", "ico", "bmp", "webp", "svgz", "tif", "tiff", "psd", "woff", "woff2", "ttf", "otf", "eot", "zip", "gz", "tgz", "bz2", "xz", "zst", "7z", "rar", "jar", "war", "whl", "egg", "so", "dylib", "dll", "exe", "bin", "o", "a", "lib", "pyc", "pyo", "pyd", "mo", "pdf", "doc", "docx", "xls", "xlsx", "ppt", "pptx", "mp3", "mp4", "wav", "ogg", "flac", "avi", "mov", "mkv", "webm", "db", "sqlite", "sqlite3", "duckdb", "parquet", "npy", "npz", "pkl", "pickle", "h5", "onnx", "pt"]
+)
+_CONFIG_SUFFIXES = frozenset(["toml", "ini", "cfg", "yaml", "yml", "json", "conf", "tf", "hcl", "lock", "env", "properties"])
+_CONFIG_NAMES = frozenset(
+    ["makefile", "dockerfile", "procfile", "jenkinsfile", "vagrantfile", "justfile", "gemfile", "pipfile", "setup.py", "noxfile.py", "conftest.py", "manage.py", "fabfile.py", "tasks.py"]
+)
+_PROSE_SUFFIXES = frozenset(["md", "rst", "txt", "adoc", "asciidoc", "html", "htm", "textile", "org", "rdoc"])
+_TOKEN = re.compile(rb"[a-z0-9]+(?:[-_.][a-z0-9]+)*")
+
+
+class Role(StrEnum):
+    """What a tracked file is, for judging a mention found in it."""
+
+    CODE = "code"  # Python source: imports count, a mention in a comment is weak
+    MANIFEST = "manifest"  # declares dependencies
+    CONFIG = "config"  # configures tools and deployment: a mention is a use
+    PROSE = "prose"  # documentation and other text: a mention is weak
+
+
+def is_text_path(path: str) -> bool:
+    """Whether ``path`` is worth reading for mentions (not an obviously binary format)."""
+    name = path.rpartition("/")[2].lower()
+    return name.rpartition(".")[2] not in _BINARY_SUFFIXES or "." not in name
+
+
+@cache
+def _mention_bytes() -> frozenset[bytes]:
+    return frozenset(t.encode() for t in mention_tokens())
+
+
+def scan_mentions(data: bytes) -> tuple[str, ...]:
+    """The vocabulary's mention tokens that occur as words in ``data`` (sorted); nothing
+    for binary or oversized content."""
+    if len(data) > MAX_TEXT_BYTES or b"\0" in data[:8192]:
+        return ()
+    low = data.lower()
+    words = set(_TOKEN.findall(low))
+    # "sentry-sdk", "ddtrace.tracer": the whole token and each of its parts count.
+    parts = {p for w in words if b"-" in w or b"_" in w or b"." in w
+             for p in re.split(rb"[-_.]", w)}  # fmt: skip
+    found = (words | parts) & _mention_bytes()
+    return tuple(sorted(t.decode() for t in found))
+
+
+def subproject_of(path: str) -> str | None:
+    """The sub-project directory ``path`` lies in (``docs``, ``examples/demo``'s
+    ``examples``...), or None when it belongs to the main project."""
+    parts = path.split("/")[:-1]
+    for i, part in enumerate(parts):
+        if part.lower() in SUBPROJECT_DIRS:
+            return "/".join(parts[: i + 1])
+    return None
+
+
+def in_area(path: str, scope: str | None) -> bool:
+    """Whether ``path`` belongs to the part of the repository a claim is about: under
+    ``scope`` when given, else the main project (everything outside sub-projects)."""
+    if scope is not None:
+        return path == scope or path.startswith(scope.rstrip("/") + "/")
+    return subproject_of(path) is None
+
+
+def role_of(path: str) -> Role:
+    name = path.rpartition("/")[2]
+    low = name.lower()
+    if manifest_kind(path) is not None:
+        return Role.MANIFEST
+    if low in _CONFIG_NAMES or name in ENV_EXAMPLE_NAMES or low.startswith(".env"):
+        return Role.CONFIG
+    suffix = low.rpartition(".")[2] if "." in low else ""
+    if suffix in ("py", "pyi"):
+        return Role.CODE
+    if suffix in _CONFIG_SUFFIXES or "/.github/" in f"/{path}" or low.startswith("."):
+        return Role.CONFIG
+    if suffix in _PROSE_SUFFIXES or not suffix:
+        return Role.PROSE
+    return Role.CONFIG

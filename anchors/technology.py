@@ -1,0 +1,86 @@
+"""Does the project use a named technology? The check behind ``tech:NAME[@PATH]``.
+
+A technology (``anchors.vocabulary``) is *used* by the part of the repository a claim is
+about (``anchors.mentions.in_area``) when a file there imports one of its modules, a
+manifest there declares one of its distributions, one of its footprint files is tracked
+there (``Dockerfile``, ``Pulumi.yaml``), or a configuration file there names it. Found only
+in prose, in a code comment, or in a sub-project, it is *weak*: not confirmed, not refuted.
+Found nowhere in the tracked text, the claim is refuted, and the detail says what was
+searched at which commit.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from anchors.facts import Fingerprint
+from anchors.finding import Finding
+from anchors.mentions import Role, in_area, role_of
+from anchors.vocabulary import Technology, by_name
+
+__all__ = ["EXTERNAL_HINT", "find_technology"]
+
+EXTERNAL_HINT = "if the note is about something outside this repository, remember it with scope 'external'"
+
+
+def _uses(tech: Technology | None, name: str, fp: Fingerprint) -> list[tuple[str, str]]:
+    """(path, what it does with the technology) for every use anywhere in the repository."""
+    imports = tech.imports if tech else (name.replace("-", "_"),)
+    dists = tech.dists if tech else (name,)
+    uses: list[tuple[str, str]] = []
+    for module in imports:
+        uses.extend((path, f"imports {module}") for path, _ in fp.importers(module))
+    for dist in dists:
+        uses.extend((dep.source, f"declares {dist}") for dep in fp.dependency(dist))
+    for pattern in tech.footprints if tech else ():
+        uses.extend((path, "is tracked") for path in fp.matching_paths(pattern))
+    for token in _tokens(tech):
+        for path in fp.mentioned_in(token):
+            if role_of(path) in (Role.CONFIG, Role.MANIFEST):
+                uses.append((path, f"names {token}"))
+    return uses
+
+
+def _above(path: str, scope: str | None, what: str) -> bool:
+    """A manifest in a directory above ``scope`` declares for it too (the nearest manifest
+    of a sub-directory is its project's)."""
+    if scope is None or not what.startswith("declares "):
+        return False
+    directory = path.rpartition("/")[0]
+    return directory == "" or scope.startswith(directory + "/")
+
+
+def _tokens(tech: Technology | None) -> Sequence[str]:
+    return tech.mention_tokens if tech else ()
+
+
+def find_technology(name: str, scope: str | None, fp: Fingerprint) -> Finding:
+    """Whether the project (or the directory ``scope``) uses the technology ``name``."""
+    tech = by_name(name)
+    label = tech.display if tech else name
+    where = f"in {scope}/" if scope else "by the project"
+    uses = _uses(tech, name, fp)
+    here = sorted({(p, what) for p, what in uses if in_area(p, scope) or _above(p, scope, what)})
+    if here:
+        paths = tuple(sorted({p for p, _ in here}))
+        shown = "; ".join(f"{p} {what}" for p, what in here[:3])
+        more = f" and {len(here) - 3} more" if len(here) > 3 else ""
+        return Finding(paths, None, f"{label}: {shown}{more}")
+    mentions = sorted({p for token in _tokens(tech) for p in fp.mentioned_in(token)})
+    elsewhere = sorted({p for p, _ in uses} | set(mentions))
+    if elsewhere:
+        shown = ", ".join(elsewhere[:3]) + (f" and {len(elsewhere) - 3} more"
+                                             if len(elsewhere) > 3 else "")  # fmt: skip
+        detail = f"{label} is mentioned only in {shown}; not imported, declared or configured {where}"
+        return Finding((), None, detail, weak=True)
+    if tech is None or not tech.mention_tokens:
+        detail = (f"{label} is not imported, declared or configured {where}; it is not a name "
+                  "the repository's text can be searched for, so its absence proves nothing")  # fmt: skip
+        return Finding((), None, detail, weak=True)
+    searched = fp.searched_files()
+    words = "/".join(tech.mention_tokens[:3])
+    detail = (
+        f"{label} is not used {where}: no import, dependency, configuration file or mention "
+        f"of {words!r} in the {searched} tracked text files at {fp.commit[:12]} ({EXTERNAL_HINT})"
+    )
+    return Finding((), None, detail)
