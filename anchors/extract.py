@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from enum import Enum
 
 from anchors.facts import Fingerprint
-from anchors.spec import Anchor, AnchorSyntaxError, Expect, parse_anchor
+from anchors.spec import Anchor, AnchorKind, AnchorSyntaxError, Expect, parse_anchor
 from anchors.subject import (
     CodeNames,
     DropReason,
@@ -324,8 +324,9 @@ def _read_clause(low: str, start: int, end: int, cands: list[_Cand], inherited: 
             (previous is tail and c is cands[0])
             or bool(_LIST_GAP.fullmatch(low, previous.end, c.start))
         )
-        if listed and previous is not None and c.pref is None:
-            c.pref = previous.pref
+        if listed and previous is not None:
+            c.pref = c.pref or previous.pref
+            c.slot = c.slot or previous.slot  # "built on click and zorbcli"
         if inherited is not None:
             c.mode = inherited
         elif listed and previous is not None and previous.mode in (_Mode.ABSENT, _Mode.UNCLEAR):
@@ -499,6 +500,8 @@ def _technology(c: _Cand, tech: Technology, names: CodeNames, absent: bool) -> O
 def _word(c: _Cand, text: str, names: CodeNames, absent: bool) -> Outcome:
     """A single word: a technology from the vocabulary, an ordinary word (never an anchor),
     or a name the repository may know (an import or dependency it has)."""
+    if text[:1].isupper() and names.fp.has_path(text):
+        return [Anchor(AnchorKind.FILE, text)]  # "Dockerfile", "Makefile": a root file
     hit = lookup([text])
     if hit is not None and c.tech is None:
         c.tech, c.common = hit[0], hit[2]
@@ -511,7 +514,10 @@ def _word(c: _Cand, text: str, names: CodeNames, absent: bool) -> Outcome:
         return outcome
     if names.is_stdlib(w) and c.pref != "dep":
         return [names.module_claim(w)]  # a standard-library module the code never imports
-    if c.slot and re.fullmatch(r"[a-z][a-z0-9._-]*[a-z0-9]", w) and w not in names.first_party:
+    # Only a name written like a package can be an untyped technology: "PBKDF2", "HS256"
+    # and other acronyms are algorithms and formats, not things the code imports.
+    if (c.slot and re.fullmatch(r"[a-z][a-z0-9._-]*[a-z0-9]", w) and w not in names.first_party
+            and not text.isupper()):  # fmt: skip
         detail = (f"{text!r} looks like a technology but is neither in the vocabulary nor in "
                   "the repository: pass an anchor (e.g. tech:NAME or dep:NAME)")  # fmt: skip
         return DropReason.UNTYPED, detail

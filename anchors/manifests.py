@@ -26,7 +26,7 @@ __all__ = [
     "parse_requirements",
 ]
 
-ManifestKind = Literal["pyproject", "requirements"]
+ManifestKind = Literal["pyproject", "requirements", "setup_py", "setup_cfg"]
 ENV_EXAMPLE_NAMES = (".env.example", ".env.sample", ".env.template")
 
 _REQUIREMENT = re.compile(
@@ -39,11 +39,16 @@ _INLINE_OPTION = re.compile(r"\s--?[A-Za-z].*$")
 
 
 def manifest_kind(path: str) -> ManifestKind | None:
-    """Which parser reads ``path``: ``pyproject.toml``, ``requirements*.txt`` and
-    ``requirements/*.txt`` at any depth are manifests; anything else is not."""
+    """Which parser reads ``path``: ``pyproject.toml``, ``requirements*.txt``,
+    ``requirements/*.txt``, ``setup.py`` and ``setup.cfg`` at any depth are manifests
+    (``setup.py`` is parsed, never run); anything else is not."""
     directory, _, name = path.rpartition("/")
     if name == "pyproject.toml":
         return "pyproject"
+    if name == "setup.py":
+        return "setup_py"
+    if name == "setup.cfg":
+        return "setup_cfg"
     if not name.endswith(".txt"):
         return None
     if name.startswith("requirements") or directory.rpartition("/")[2] == "requirements":
@@ -58,6 +63,10 @@ def parse_manifest(data: bytes, path: str) -> list[Dependency]:
         return parse_pyproject(data, path)
     if kind == "requirements":
         return parse_requirements(data, path)
+    if kind in ("setup_py", "setup_cfg"):
+        from anchors.legacy_manifests import parse_setup_cfg, parse_setup_py  # noqa: PLC0415
+
+        return parse_setup_py(data, path) if kind == "setup_py" else parse_setup_cfg(data, path)
     return []
 
 

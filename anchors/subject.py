@@ -12,7 +12,7 @@ from __future__ import annotations
 import dataclasses
 import re
 import sys
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from enum import StrEnum
 from typing import Literal
 
@@ -154,6 +154,8 @@ def _piece_subject(piece: str, fp: Fingerprint, first: bool) -> tuple[str, str |
             break
         if noun or low not in _DETERMINERS:
             noun.append(token)
+        if len(noun) > 1 and low in GENERIC_NOUNS:
+            break  # "the models module rounds ...": the generic noun ends the phrase
     else:
         return "none", None  # no verb: not a statement about a subject
     head = noun[0].lower() if noun else ""
@@ -161,6 +163,9 @@ def _piece_subject(piece: str, fp: Fingerprint, first: bool) -> tuple[str, str |
         return ("we", None) if noun else ("none", None)
     if head in PRONOUNS:
         return "pronoun", None
+    part = _part_of_project(noun, fp)
+    if part is not None:
+        return "path", part
     # Only a name that says it is code counts: a path, a dotted module, or words ending in
     # "module"/"service"/...: "Pages are parsed" must not scope to scrape/pages.py.
     generic = len(noun) > 1 and noun[-1].lower() in GENERIC_NOUNS
@@ -168,6 +173,28 @@ def _piece_subject(piece: str, fp: Fingerprint, first: bool) -> tuple[str, str |
         return "other", None
     resolved = resolve_name(" ".join(noun), fp, allow_common=generic)
     return ("path", resolved) if resolved else ("other", None)
+
+
+# Subjects that name a part of the project by what it is ("the docs", "the test suite"):
+# the directories that part usually lives in.
+_PARTS = {
+    "docs": ("docs", "doc", "documentation"), "doc": ("docs", "doc"),
+    "documentation": ("docs", "doc", "documentation"), "tests": ("tests", "test", "testing"),
+    "test": ("tests", "test"), "examples": ("examples", "example"),
+    "benchmarks": ("benchmarks", "benchmark", "bench"),
+}  # fmt: skip
+
+
+def _part_of_project(noun: Sequence[str], fp: Fingerprint) -> str | None:
+    """"The docs are built with Sphinx", "Tests run with pytest": the directory of that
+    part of the project, when the repository has exactly one of them."""
+    words = [w.lower() for w in noun]
+    if words[-1:] in (["suite"], ["site"], ["pages"], ["build"]):
+        words = words[:-1]
+    if len(words) != 1 or words[0] not in _PARTS:
+        return None
+    found = [d for d in _PARTS[words[0]] if fp.has_directory(d)]
+    return found[0] if len(found) == 1 else None
 
 
 def resolve_subject(subject: str | None, text: str, fp: Fingerprint) -> str | None:
@@ -253,6 +280,8 @@ _FILE_NAME = re.compile(
     r"[\w-]\.(?:py|pyi|toml|cfg|ini|txt|md|rst|json|ya?ml|lock|sql|sh|js|ts|tsx|jsx|html|css|"
     r"conf|env|example|in|j2|jinja|tf)$"
 )
+# Without a directory, only extensions prose never ends a word with ("Node.js" is no file).
+_BARE_FILE = re.compile(r"[\w-]\.(?:py|pyi|toml|cfg|ini|md|rst|txt|json|ya?ml|lock|sql|sh)$")
 
 
 _TEST_DIRS = frozenset({"tests", "test", "testing"})
@@ -361,9 +390,9 @@ class CodeNames:
         if pref == "import" and module is not None:
             return [self._import(module, expect)]
         if self.scope is not None:
-            directory = self.scope if self.fp.has_directory(self.scope) else (
-                self.scope.rpartition("/")[0] or None)  # fmt: skip
-            loose = directory is not None and _tool_area(directory)
+            is_dir = self.fp.has_directory(self.scope)
+            directory = self.scope if is_dir else (self.scope.rpartition("/")[0] or None)
+            loose = is_dir and _tool_area(self.scope)
             if module is not None and not loose:
                 return [self._import(module, expect)]
             return [Anchor(AnchorKind.TECH, tech.name, expect, scope=directory)]
@@ -508,7 +537,8 @@ class CodeNames:
             return [Anchor(AnchorKind.FILE, found, expect)]
         if absent and "/" in path:
             return [Anchor(AnchorKind.FILE, path, expect)]
-        if not absent and _FILE_NAME.search(path) and ("/" in path or code):
+        if not absent and _FILE_NAME.search(path) and ("/" in path or code
+                                                        or _BARE_FILE.search(path)):
             # "the router lives in shop/routing.py": a file path the repository lacks.
             return [Anchor(AnchorKind.FILE, path)]
         return DropReason.UNRESOLVED, f"{path} is not a tracked file or directory"

@@ -25,7 +25,9 @@ from anchors.technology import find_technology
 __all__ = ["AnchorCheck", "Capture", "Verdict", "capture", "check_anchor", "memory_status"]
 
 # Files that can declare dependencies but that the fingerprint does not read.
-_UNREAD_MANIFESTS = frozenset({"setup.py", "setup.cfg", "Pipfile", "environment.yml"})
+_UNREAD_MANIFESTS = frozenset({"Pipfile", "environment.yml"})
+# Read, but only their literal requirements: one that yielded none may compute them.
+_LITERAL_MANIFESTS = frozenset({"setup.py", "setup.cfg"})
 
 
 class Verdict(StrEnum):
@@ -199,7 +201,12 @@ def _find_dep(name: str, fp: Fingerprint) -> Finding:
     if everywhere:
         detail = f"{name} is declared only in {_list(everywhere)}, outside the main project"
         return Finding((), None, detail, weak=True)
-    unread = sorted(p for p in fp.blobs if p.rpartition("/")[2] in _UNREAD_MANIFESTS)
+    declaring = {dep.source for dep in fp.dependencies}
+    unread = sorted(
+        p for p in fp.blobs if in_area(p, None) and (
+            p.rpartition("/")[2] in _UNREAD_MANIFESTS
+            or (p.rpartition("/")[2] in _LITERAL_MANIFESTS and p not in declaring))
+    )  # fmt: skip
     if unread:
         detail = f"{name} is not in the manifests read; {_list(unread)} may declare it"
         return Finding((), None, detail, False)

@@ -315,7 +315,17 @@ SUBJECT_VERBS = _words(
     validates parses runs wraps exposes serves owns is are was were has have had no doesn't
     does did don't never still now also only gets returns creates builds fetches posts
     queries caches logs emits raises accepts requires contains lives sits holds keeps stopped
-    dropped removed switched moved migrated replaced should might will can must"""
+    dropped removed switched moved migrated replaced should might will can must
+    run go goes went live lives sit sits ship shipped send sent talk talks come comes
+    render renders rendered format formats formatted round rounds rounded retry retries
+    retried wrap wrapped serve served expose exposed store stored parse parsed load loaded
+    build built deploy deploys deployed publish publishes published upload uploads uploaded
+    log logged handle handled support supported provide provides provided print prints
+    printed show shows shown generate generates generated compute computes computed
+    sign signs signed hash hashes hashed encode encodes encoded decode decodes decoded
+    validate validated check checked lint lints linted test tests tested schedule
+    schedules scheduled queue queues queued cache cached connect connected fetch fetched
+    write wrote written read"""
 )
 
 # Right before a name: it is compared with or modelled on, not used ("an API compatible with

@@ -44,11 +44,16 @@ When to use it:
   a decision and its reason, a convention, where something lives, what was removed.
   Give `subject` (the file, module or component it is about) and, when you can,
   `anchors` such as `import:duckdb@store/db.py`, `symbol:auth/jwt.py::verify`,
-  `env:DATABASE_URL`, `dep:httpx`, `!dep:redis` (expected absent).
+  `env:DATABASE_URL`, `dep:httpx`, `tech:celery` (the project uses it), `!dep:redis`
+  (expected absent). Without anchors, the named technologies, paths and code in the
+  text are anchored, and a name the repository lacks refutes the note. A note about
+  something outside this repository (infrastructure, a team habit) takes
+  `scope: "external"`: it is then never checked against the code.
 - Call `retract` when you find a note is wrong, with the reason and your evidence.
 
 What a status means:
-- VERIFIED: every anchor of the note holds in the code at `checked_commit`.
+- VERIFIED: every anchor of the note holds in the code at `checked_commit`, and
+  every thing it names is covered by an anchor.
 - ACTIVE: not contradicted, but nothing checkable confirms it (`verification` says
   why): treat it as a lead to check, not as a fact.
 - REFUTED: the code at `checked_commit` contradicts it, or someone retracted it
@@ -165,16 +170,17 @@ def build_server(settings: Settings) -> MCPServer[Runtime]:
             Field(
                 description="Checkable claims about the "
                 "code: file:PATH, symbol:PATH::Qual.name, import:MODULE[@PATH], "
-                "env:NAME, dep:NAME[>=VER]; prefix ! for 'must be absent'. Left "
-                "out, anchors are inferred from the text where the code resolves "
-                "them unambiguously."
+                "env:NAME, dep:NAME[>=VER], tech:NAME[@DIR]; prefix ! for 'must be "
+                "absent'. Left out, the technologies, paths and code the text names "
+                "are anchored."
             ),
         ] = None,
         scope: Annotated[
             str | None,
             Field(
                 description="The context it holds in, e.g. 'staging' or 'production'; "
-                "claims about different scopes never conflict."
+                "claims about different scopes never conflict. 'external': about "
+                "something outside this repository, never checked against its code."
             ),
         ] = None,
         attribute: Annotated[

@@ -164,7 +164,11 @@ class MemoryService(Curation, Consolidation):
         dropped: list[dict[str, str]] = []
         stored: list[StoredAnchor] = []
         memory_scope = None
-        external = the_scope is not None and the_scope.lower() == EXTERNAL_SCOPE
+        # Episodes are events ("used requests once, because their SDK needs it"), not claims
+        # about what the code is: like notes about the outside world, they are not anchored.
+        external = (the_scope is not None and the_scope.lower() == EXTERNAL_SCOPE) or (
+            the_kind is Kind.EPISODE
+        )
         if external and not explicit:
             # A note about infrastructure or a team habit outside the repository: nothing in
             # the code can confirm or refute it, so nothing is inferred (README, "Scope").
@@ -633,8 +637,8 @@ UNCOVERED = "uncovered"
 _NOT_ALL_CHECKED = frozenset({UNRESOLVED_CODE, UNCOVERED})
 EXTERNAL_SCOPE = "external"
 _EXTERNAL_DETAIL = (
-    "scope 'external': the note is about something outside the repository, so nothing was "
-    "inferred and the code neither confirms nor refutes it"
+    "scope 'external' (or an episode): the note is about something outside the repository, "
+    "so nothing was inferred and the code neither confirms nor refutes it"
 )
 # Verdicts are cached per (memory, commit, overlay); the checker's rules and the vocabulary
 # are part of the key, so an upgrade never serves a verdict computed by other rules.

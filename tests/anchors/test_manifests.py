@@ -102,7 +102,7 @@ my_pkg @ https://example.com/my_pkg.tar.gz
         ("api/requirements/base.txt", "requirements"),
         ("docs/notes.txt", None),
         ("pyproject.toml.bak", None),
-        ("setup.py", None),
+        ("setup.py", "setup_py"),
     ],
 )
 def test_manifest_paths_are_recognised_at_any_depth(path, kind):
@@ -117,3 +117,43 @@ def test_parse_manifest_dispatches_on_the_path():
 def test_env_example_keys_are_read_and_comments_skipped():
     data = b"# settings\nDATABASE_URL=postgres://x\nexport API_KEY=\n  DEBUG = 1\n# OLD=1\nbad\n"
     assert parse_env_example(data) == ["DATABASE_URL", "API_KEY", "DEBUG"]
+
+
+# -- setup.py and setup.cfg: read, never run ------------------------------------------------
+SETUP_PY = b'''
+import os
+from setuptools import setup
+
+requires = ["charset_normalizer>=2,<4", "idna>=2.5,<4"]
+os.system("echo this never runs")
+setup(
+    name="demo",
+    install_requires=requires,
+    extras_require={"socks": ["PySocks>=1.5.6, !=1.5.7"]},
+    tests_require=["pytest>=3"],
+    packages=find_packages(),
+)
+'''
+
+
+@pytest.mark.parametrize(
+    ("data", "path", "expected"),
+    [
+        (SETUP_PY, "setup.py",
+         {("charset-normalizer", ">=2,<4"), ("idna", ">=2.5,<4"), ("pysocks", ">=1.5.6, !=1.5.7"),
+          ("pytest", ">=3")}),
+        (b"setup(install_requires=compute())\n", "setup.py", set()),
+        (b"def broken(:\n", "setup.py", set()),
+        (b"[options]\ninstall_requires =\n    asgiref>=3.7\n    sqlparse  # comment\n"
+         b"[options.extras_require]\nargon2 = argon2-cffi>=19.1.0\n", "setup.cfg",
+         {("asgiref", ">=3.7"), ("sqlparse", ""), ("argon2-cffi", ">=19.1.0")}),
+        (b"[options\nbroken", "setup.cfg", set()),
+    ],
+    ids=["literal-lists-and-a-named-list", "computed-requirements-are-skipped",
+         "a-syntax-error-yields-nothing", "setup-cfg-options", "broken-ini-yields-nothing"],
+)  # fmt: skip
+def test_setup_files_declare_their_literal_requirements(
+    data: bytes, path: str, expected: set[tuple[str, str]]
+) -> None:
+    assert manifest_kind(path) is not None
+    assert {(d.name, d.spec) for d in parse_manifest(data, path)} == expected

@@ -491,6 +491,31 @@ def test_without_git_on_path_the_cli_says_it_cannot_verify(project: GitRepo, tmp
 
 
 # -- a cold, big fingerprint does not block a read ------------------------------------------------
+async def test_an_unchecked_memory_is_never_served_verified_even_after_a_commit_broke_it(
+    project: GitRepo,
+):
+    async with Client(build_server(settings_for(project))) as client:
+        made = await call(
+            client, "remember", text="Store.open connects to duckdb",
+            anchors=["symbol:store/db.py::Store.open"],
+        )  # fmt: skip
+        assert made["status"] == "VERIFIED"
+    generate_repository(project.root, 3000)
+    broke = project.commit({"store/db.py": STORE.replace("def open(", "def connect(")})
+    # A fresh server on a large repository: its first recall cannot check in budget.
+    async with Client(build_server(settings_for(project, budget_ms=1))) as client:
+        first = await recall_one(client, "store duckdb", made["id"])
+    assert first["verification"] == "unchecked"
+    assert first["status"] == "ACTIVE" and first["band"] != "assert"
+    assert first["checked_commit"] is None
+    # A person at a terminal waits for the check instead.
+    code, found, err = cli(project.root, "recall", "Store.open connects", "--json",
+                           "--include-refuted")  # fmt: skip
+    assert code == 0, err
+    [seen] = [m for m in found["memories"] if m["id"] == made["id"]]
+    assert seen["status"] == "REFUTED" and seen["checked_commit"] == broke
+
+
 async def test_a_cold_big_fingerprint_leaves_recall_unchecked_and_a_later_recall_verifies(
     project: GitRepo,
 ):
@@ -508,6 +533,7 @@ async def test_a_cold_big_fingerprint_leaves_recall_unchecked_and_a_later_recall
     async with Client(build_server(settings_for(project, budget_ms=50))) as client:
         cold = await recall_one(client, "store duckdb", made["id"])
         assert cold["verification"] == "unchecked"
+        assert cold["status"] == "ACTIVE" and cold["band"] != "assert"
         assert cold["checked_commit"] is None
         assert {a["verdict"] for a in cold["anchors"]} == {"unchecked"}
         deadline = time.monotonic() + 120  # a safety net, not a timing assertion

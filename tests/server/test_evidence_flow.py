@@ -91,7 +91,7 @@ async def test_an_explicit_correction_supersedes_at_once(settings: Settings):
             id=old["id"],
             confirms=False,
             kind="correction",
-            note="Sessions are cached in memcached since last month",
+            note="Sessions are cached in the database since last month",
             origin="alice",
         )
         assert fixed["status"] == "REFUTED" and fixed["refuted_by"] == "correction"

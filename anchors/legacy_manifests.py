@@ -1,0 +1,92 @@
+"""Dependencies declared in ``setup.py`` and ``setup.cfg``, read without running anything.
+
+Many real projects still declare their dependencies there (requests, click). ``setup.py`` is
+code, and nothing from the repository is ever executed: it is parsed with ``ast`` and only
+literal lists are read, the ``install_requires=[...]`` / ``extras_require={...}`` /
+``tests_require=[...]`` arguments of a ``setup(...)`` call, directly or through a module
+level name bound to a literal (``requires = [...]``; ``install_requires=requires``).
+Anything computed is skipped, so a dependency may be missed, never invented.
+"""
+
+from __future__ import annotations
+
+import ast
+import configparser
+from collections.abc import Iterable
+
+from anchors.facts import Dependency
+from anchors.manifests import parse_requirement
+
+__all__ = ["parse_setup_cfg", "parse_setup_py"]
+
+_KEYWORDS = frozenset({"install_requires", "extras_require", "tests_require", "setup_requires"})
+_MAX_BYTES = 1_000_000
+
+
+def _strings(node: ast.AST | None, names: dict[str, ast.AST]) -> list[str]:
+    """The strings of a literal list/tuple (or a dict of them), following one Name."""
+    if isinstance(node, ast.Name):
+        node = names.get(node.id)
+    if isinstance(node, ast.List | ast.Tuple | ast.Set):
+        return [e.value for e in node.elts if isinstance(e, ast.Constant) and isinstance(e.value, str)]
+    if isinstance(node, ast.Dict):
+        return [s for v in node.values for s in _strings(v, names)]
+    return []
+
+
+def parse_setup_py(data: bytes, path: str) -> list[Dependency]:
+    """Requirements given as literals to ``setup(...)`` in a ``setup.py``."""
+    if len(data) > _MAX_BYTES:
+        return []
+    try:
+        tree = ast.parse(data)
+    except (SyntaxError, ValueError):
+        return []
+    names: dict[str, ast.AST] = {}
+    for stmt in tree.body:
+        if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1:
+            target = stmt.targets[0]
+            if isinstance(target, ast.Name):
+                names[target.id] = stmt.value
+    found: list[str] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and _called(node) == "setup":
+            for keyword in node.keywords:
+                if keyword.arg in _KEYWORDS:
+                    found.extend(_strings(keyword.value, names))
+    return _deps(found, path)
+
+
+def _called(call: ast.Call) -> str | None:
+    if isinstance(call.func, ast.Name):
+        return call.func.id
+    if isinstance(call.func, ast.Attribute):
+        return call.func.attr
+    return None
+
+
+def parse_setup_cfg(data: bytes, path: str) -> list[Dependency]:
+    """``[options] install_requires`` and ``[options.extras_require]`` of a ``setup.cfg``."""
+    parser = configparser.ConfigParser(interpolation=None, strict=False)
+    try:
+        parser.read_string(data.decode("utf-8-sig", errors="replace"))
+    except configparser.Error:
+        return []
+    lines: list[str] = []
+    if parser.has_option("options", "install_requires"):
+        lines.extend(parser.get("options", "install_requires").splitlines())
+    if parser.has_option("options", "tests_require"):
+        lines.extend(parser.get("options", "tests_require").splitlines())
+    if parser.has_section("options.extras_require"):
+        for _, value in parser.items("options.extras_require"):
+            lines.extend(value.splitlines())
+    return _deps((line.split("#", 1)[0] for line in lines), path)
+
+
+def _deps(texts: Iterable[str], path: str) -> list[Dependency]:
+    found = []
+    for text in texts:
+        dep = parse_requirement(text.strip(), path) if text.strip() else None
+        if dep is not None:
+            found.append(dep)
+    return list(dict.fromkeys(found))

@@ -1,0 +1,227 @@
+"""Notes phrased the way agents write them, through ``remember`` and ``recall`` on a real git
+repository: the exact anchors each note gets, and the status it is served with.
+
+One table per failure pattern of issue #10: ordinary words in the subject phrase, half-checked
+claims, names the code lacks (packages, paths, systems), sub-project dependencies, negations
+without anchors, absent expectations on ordinary words, alternatives that are not uses.
+The repository is a small shop with a payment gateway, a click CLI, DuckDB storage, a docs
+sub-project on Sphinx, an example app on flask, a Dockerfile, a GitHub Actions workflow that
+uploads to Codecov and a tox.ini that runs flake8; Celery and Sentry are mentioned only in
+prose.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from mcp import Client
+
+from server.app import build_server
+from server.config import Settings
+from tests.anchors.test_verify_on_read import recall_one
+from tests.conftest import GitRepo
+from tests.mcp_calls import call
+
+pytestmark = pytest.mark.anyio
+
+SHOP = {
+    "pyproject.toml": (
+        '[project]\nname = "shop"\nversion = "1.0"\n'
+        'dependencies = ["httpx", "duckdb>=1.0", "click", "pyyaml", "tenacity>=3.1.0"]\n'
+        '[project.optional-dependencies]\ntest = ["pytest", "responses"]\n'
+    ),
+    "shop/__init__.py": "",
+    "shop/gateway.py": (
+        "import os\n\nimport httpx\nimport tenacity\n\n\n"
+        "def charge(amount):\n    key = os.environ['PAYMENT_KEY']\n"
+        "    return httpx.post('/charge', json=amount, headers={'key': key})\n\n\n"
+        "class Gateway:\n    def pay(self, amount):\n        return charge(amount)\n"
+    ),
+    "shop/models.py": (
+        "import decimal\n\n\nclass Order:\n    def total(self):\n"
+        "        return decimal.Decimal('1.00')\n"
+    ),
+    "shop/handler.py": "def handle(request):\n    return request\n",
+    "shop/cli.py": "import click\n\n\n@click.command()\ndef main():\n    pass\n",
+    "shop/store.py": "import duckdb\n\n\ndef connect():\n    return duckdb.connect()\n",
+    "shop/config.py": "import yaml\n\n\ndef load(path):\n    return yaml.safe_load(path)\n",
+    "tests/__init__.py": "",
+    "tests/test_gateway.py": "import pytest\nimport responses\n\n\ndef test_x():\n    pass\n",
+    "docs/requirements.txt": "sphinx>=7\n",
+    "docs/index.md": "# Shop\n\nWe considered Celery for background jobs and decided against it.\n",
+    "examples/flask_app/requirements.txt": "flask\n",
+    "examples/flask_app/app.py": "import flask\n\napp = flask.Flask(__name__)\n",
+    "Dockerfile": "FROM python:3.12-slim\nCOPY . /app\n",
+    ".github/workflows/ci.yml": (
+        "on: push\njobs:\n  test:\n    runs-on: ubuntu-latest\n    steps:\n"
+        "      - run: tox\n      - uses: codecov/codecov-action@v4\n"
+    ),
+    "tox.ini": "[tox]\nenvlist = py312\n[testenv:lint]\ncommands = flake8 shop\n",
+    "README.md": "# Shop\n\nA small shop. Errors may one day be reported to Sentry.\n",
+}
+
+VERIFIED, ACTIVE, REFUTED = "VERIFIED", "ACTIVE", "REFUTED"
+R = pytest.param
+# (note, remember's extra arguments, the exact anchors stored, the status recall serves)
+SUBJECT_WORDS = [
+    R("The payment gateway uses braintree", {}, {"tech:braintree"}, REFUTED,
+      id="gateway-is-a-word-braintree-is-the-claim-and-absent"),
+    R("The payment gateway talks to the API with httpx", {}, {"tech:httpx"}, VERIFIED,
+      id="gateway-is-a-word-httpx-holds"),
+    R("The request handler retries with tenacity", {}, {"tech:tenacity"}, VERIFIED,
+      id="request-and-handler-are-words"),
+    R("The handler logs every request", {}, set(), ACTIVE, id="only-words-no-anchor"),
+    R("Order models are stored in DuckDB", {}, {"tech:duckdb"}, VERIFIED,
+      id="models-is-a-word"),
+    R("The gateway module uses httpx", {}, {"import:httpx@shop/gateway.py"}, VERIFIED,
+      id="a-module-noun-makes-the-word-a-scope"),
+    R("The CLI module uses httpx", {}, {"import:httpx@shop/cli.py"}, REFUTED,
+      id="present-trap-in-a-scoped-module"),
+    R("The models module rounds totals with babel", {}, {"import:babel@shop/models.py"},
+      REFUTED, id="scoped-package-the-module-lacks"),
+]
+HALF_CHECKED = [
+    R("`Order.total` rounds with the decimal module via babel", {},
+      {"symbol:shop/models.py::Order.total", "import:decimal", "tech:babel"}, REFUTED,
+      id="real-symbol-real-module-absent-package"),
+    R("`charge` posts with httpx and signs requests with pynacl", {},
+      {"symbol:shop/gateway.py::charge", "tech:httpx", "tech:pynacl"}, REFUTED,
+      id="real-symbol-real-package-absent-package"),
+    R("The CLI is built on click and zorbcli", {}, {"tech:click"}, ACTIVE,
+      id="an-untyped-name-keeps-the-note-from-verified"),
+    R("The CLI is built on click", {}, {"tech:click"}, VERIFIED,
+      id="an-ordinary-word-package-in-a-usage-slot"),
+    R("`Gateway.pay` retries failed charges", {}, {"symbol:shop/gateway.py::Gateway.pay"},
+      VERIFIED, id="a-method-that-exists"),
+]
+ABSENT_NAMES = [
+    R("We use falcon for the HTTP API", {}, {"tech:falcon"}, REFUTED, id="absent-package"),
+    R("Payloads are decoded with msgspec", {}, {"tech:msgspec"}, REFUTED,
+      id="absent-package-passive"),
+    R("The ORM is tortoise-orm", {}, {"tech:tortoise-orm"}, REFUTED,
+      id="absent-hyphenated-package"),
+    R("We use structlog for logging", {}, {"tech:structlog"}, REFUTED,
+      id="absent-logging-package"),
+    R("The router lives in shop/routing.py", {}, {"file:shop/routing.py"}, REFUTED,
+      id="absent-path"),
+    R("The release process is documented in RELEASING.md", {}, {"file:RELEASING.md"}, REFUTED,
+      id="absent-bare-file-name"),
+    R("Tokens are checked in `shop/auth.py::verify_token`", {},
+      {"symbol:shop/auth.py::verify_token"}, REFUTED, id="absent-path-symbol"),
+    R("`shop.models.Invoice` renders PDFs", {}, {"symbol:shop/models.py::Invoice"}, REFUTED,
+      id="absent-qualified-name-whose-module-exists"),
+    R("`shop.models.Order` holds the line items", {}, {"symbol:shop/models.py::Order"},
+      VERIFIED, id="dotted-qualified-name-that-exists"),
+    R("Orders are priced by compute_discount in shop/models.py", {},
+      {"file:shop/models.py", "symbol:shop/models.py::compute_discount"}, REFUTED,
+      id="a-function-the-file-lacks"),
+    R("Releases are deployed with Pulumi", {}, {"tech:pulumi"}, REFUTED, id="absent-system"),
+    R("Metrics go to Datadog", {}, {"tech:datadog"}, REFUTED, id="absent-observability"),
+    R("Mail is sent through SendGrid", {}, {"tech:sendgrid"}, REFUTED, id="absent-provider"),
+    R("Secrets live in HashiCorp Vault", {}, {"tech:hashicorp-vault"}, REFUTED,
+      id="absent-multi-word-system"),
+    R("The service reads its key from STRIPE_SECRET_KEY", {},
+      {"env:STRIPE_SECRET_KEY"}, REFUTED, id="absent-env-name-said-to-be-read"),
+    R("The gateway reads PAYMENT_KEY", {}, {"env:PAYMENT_KEY"}, VERIFIED,
+      id="env-name-that-is-read"),
+    R("We use zorbdb for caching", {}, set(), ACTIVE, id="an-untyped-name-gets-no-anchor"),
+]
+PRESENT_SYSTEMS = [
+    R("The app ships as a Docker image", {}, {"tech:docker"}, VERIFIED, id="footprint-file"),
+    R("CI runs on GitHub Actions", {}, {"tech:github-actions"}, VERIFIED,
+      id="footprint-directory"),
+    R("Coverage is uploaded to Codecov", {}, {"tech:codecov"}, VERIFIED,
+      id="named-in-a-workflow"),
+    R("Linting uses flake8", {}, {"tech:flake8"}, VERIFIED, id="named-in-tox-ini"),
+    R("Background jobs run on Celery", {}, {"tech:celery"}, ACTIVE,
+      id="mentioned-only-in-docs-prose-is-weak"),
+    R("Errors are reported to Sentry", {}, {"tech:sentry"}, ACTIVE,
+      id="mentioned-only-in-the-readme-is-weak"),
+    R("Config is loaded with PyYAML", {}, {"tech:pyyaml"}, VERIFIED,
+      id="distribution-name-of-an-import"),
+    R("HTTP calls go through httpx", {}, {"tech:httpx"}, VERIFIED, id="plain-use"),
+]
+SUBPROJECTS = [
+    R("We use flask", {}, {"tech:flask"}, ACTIVE, id="used-only-in-an-example-app"),
+    R("flask is a declared dependency", {}, {"dep:flask"}, ACTIVE,
+      id="declared-only-in-an-example-requirements-file"),
+    R("We use sphinx", {}, {"tech:sphinx"}, ACTIVE, id="declared-only-in-docs-requirements"),
+    R("The docs are built with Sphinx", {}, {"tech:sphinx@docs"}, VERIFIED,
+      id="a-note-about-the-docs-is-scoped-to-them"),
+    R("Tests run with pytest and responses", {}, {"tech:pytest@tests", "tech:responses@tests"},
+      VERIFIED, id="a-note-about-the-tests-is-scoped-to-them"),
+    R("We don't use flask", {}, {"!tech:flask"}, VERIFIED,
+      id="absence-holds-when-only-an-example-uses-it"),
+]
+NEGATIONS = [
+    R("Redis was dropped from the dependencies", {}, {"!tech:redis"}, VERIFIED,
+      id="dropped-from-the-dependencies-is-not-narrowed"),
+    R("We don't use celery anywhere", {}, {"!tech:celery"}, VERIFIED,
+      id="a-prose-mention-is-not-a-use"),
+    R("httpx was dropped", {}, {"!tech:httpx"}, REFUTED, id="false-removal"),
+    R("We no longer use click", {}, {"!tech:click"}, REFUTED, id="false-no-longer"),
+    R("We stopped using requests", {}, {"!tech:requests"}, VERIFIED, id="true-stopped"),
+    R("There is no Redis anywhere", {}, {"!tech:redis"}, VERIFIED, id="there-is-no"),
+    R("We never import yaml", {}, {"!import:yaml"}, REFUTED, id="false-never-import"),
+    R("We use httpx instead of requests", {}, {"tech:httpx", "!tech:requests"}, VERIFIED,
+      id="instead-of"),
+    R("We moved from webpack to Vite", {}, {"!tech:webpack", "tech:vite"}, REFUTED,
+      id="the-replacement-is-checked-too"),
+]
+ORDINARY_WORDS = [
+    R("Unverified accounts are deleted after 7 days", {}, set(), ACTIVE,
+      id="accounts-is-no-absent-anchor"),
+    R("Commit signing is not required", {}, set(), ACTIVE, id="signing-required-are-words"),
+    R("Guest checkout is not supported", {}, set(), ACTIVE, id="checkout-is-a-word"),
+    R("We don't cache sessions", {}, set(), ACTIVE, id="sessions-is-a-word"),
+    R("We squash-merge pull requests", {}, set(), ACTIVE, id="a-team-habit"),
+]
+NOT_A_USE = [
+    R("We chose DuckDB over PostgreSQL for analytics", {}, {"tech:duckdb"}, VERIFIED,
+      id="the-rejected-alternative-is-no-claim"),
+    R("Our HTTP client API is compatible with requests", {}, set(), ACTIVE,
+      id="compatible-with-is-no-use"),
+    R("We might move to Kafka", {}, set(), ACTIVE, id="a-plan"),
+    R("My friend's project uses Celery", {}, set(), ACTIVE, id="someone-elses-code"),
+    R("Secrets live in HashiCorp Vault", {"scope": "external"}, set(), ACTIVE,
+      id="a-note-about-infrastructure-opts-out"),
+]
+ALL = (SUBJECT_WORDS + HALF_CHECKED + ABSENT_NAMES + PRESENT_SYSTEMS + SUBPROJECTS + NEGATIONS
+       + ORDINARY_WORDS + NOT_A_USE)  # fmt: skip
+
+
+@pytest.fixture
+def anyio_backend() -> str:
+    return "asyncio"
+
+
+@pytest.fixture(scope="module")
+def shop(tmp_path_factory: pytest.TempPathFactory) -> GitRepo:
+    repo = GitRepo(tmp_path_factory.mktemp("shop"))
+    repo.commit(SHOP, "the shop")
+    return repo
+
+
+def test_the_table_covers_at_least_sixty_phrasings() -> None:
+    assert len(ALL) >= 60
+
+
+@pytest.mark.parametrize(("text", "extra", "anchors", "status"), ALL)
+async def test_a_note_gets_exactly_its_anchors_and_is_served_with_its_status(
+    shop: GitRepo, tmp_path: Any, text: str, extra: dict[str, Any], anchors: set[str],
+    status: str,
+) -> None:  # fmt: skip
+    settings = Settings.resolve(
+        repo=str(shop.root), db=str(tmp_path / "memory.duckdb"),
+        env={"ANCHORMEM_VERIFY_BUDGET_MS": "30000"},
+    )  # fmt: skip
+    async with Client(build_server(settings)) as client:
+        made = await call(client, "remember", text=text, **extra)
+        assert {a["anchor"] for a in made["anchors"]} == anchors
+        seen = await recall_one(client, text, made["id"])
+    assert seen["status"] == status, seen["anchors"]
+    if status == REFUTED:
+        assert seen["refuted_by"] == "code"
+    if status != VERIFIED:
+        assert seen["band"] != "assert"
