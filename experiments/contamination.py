@@ -33,6 +33,7 @@ import anyio
 
 from experiments.agents import (
     AGENTS,
+    MEMORY_FIRST_AGENTS,
     Arm,
     SessionError,
     SessionResult,
@@ -81,6 +82,7 @@ class Config:
     facts: Path | None = None
     per_category: int | None = None
     keep_workdir: bool = False
+    scratch: Path | None = None  # where the working directory goes (default: the temp dir)
 
 
 def _subset(facts: Sequence[Fact], per_category: int | None) -> list[Fact]:
@@ -155,8 +157,9 @@ def _metrics(
             result = by_agent[agent]
             memory = agent != "B"
             # served / served_verified / true_verified: what recall returned for each fact's
-            # own memory, from the memory-first session (which recalls every fact).
-            recall = by_agent["memory_first"].outcomes if memory else None
+            # own memory, from the memory-first session (which recalls every fact; it serves
+            # both memory-first agents). code_first recalls only some facts: not reported.
+            recall = by_agent["memory_first"].outcomes if agent in MEMORY_FIRST_AGENTS else None
             entry = agent_metrics(facts, result.outcomes, evidence, memory, recall)
             entry["recalls"] = result.recalls
             entry["retractions"] = result.retractions
@@ -240,7 +243,9 @@ def run(config: Config, log: Any = None) -> dict[str, Any]:
         raise ExperimentError(str(exc), 2) from None
     facts = _subset(facts, config.per_category)
     config.out.mkdir(parents=True, exist_ok=True)
-    workdir = Path(tempfile.mkdtemp(prefix="anchormem-contamination-"))
+    if config.scratch is not None:
+        config.scratch.mkdir(parents=True, exist_ok=True)
+    workdir = Path(tempfile.mkdtemp(prefix="anchormem-contamination-", dir=config.scratch))
     ws: Workspace | None = None
     try:
         if config.repo is None:
