@@ -18,8 +18,15 @@ drifted, unchecked) are leads, not answers: that is what the server's instructio
 - code_first: code evidence first, with B's answers; only when the code is silent it
   recalls, and accepts f if f's memory is served established. In an arm with retraction,
   when the code contradicts f it recalls, and retracts f's memory if it is served.
-- memory_first: recalls first and accepts f if f's memory is served established (and
-  stops looking); otherwise it falls back on the code evidence, as B.
+- memory_first (the published, lazy agent of seed 003): recalls first and accepts f if
+  f's memory is served at all and not REFUTED (ACTIVE of any verification counts), and
+  stops looking; otherwise it falls back on the code evidence, as B.
+- careful (memory_first_careful): recalls first and accepts f only if f's memory is served
+  established, as the server's instructions ask; otherwise the code evidence, as B.
+
+The two memory-first agents ask the same question of the same store (``recall`` with the
+claim), so one session serves both: each fact is recalled once and both answers are read
+off the same served memory (``memory_first_pair``).
 """
 
 from __future__ import annotations
@@ -44,6 +51,7 @@ from experiments.facts import Fact
 __all__ = [
     "ACCEPT",
     "AGENTS",
+    "MEMORY_FIRST_AGENTS",
     "REJECT",
     "UNKNOWN",
     "Arm",
@@ -56,12 +64,15 @@ __all__ = [
     "count_tokens",
     "established",
     "memory_first",
+    "memory_first_pair",
     "seed",
+    "served_not_refuted",
     "server_command",
 ]
 
 ACCEPT, REJECT, UNKNOWN = "accept", "reject", "unknown"
-AGENTS = ("B", "code_first", "memory_first")
+AGENTS = ("B", "code_first", "memory_first", "careful")
+MEMORY_FIRST_AGENTS = ("memory_first", "careful")
 RECALL_LIMIT = 5
 _TOKEN = re.compile(r"\w+|[^\w\s]")
 
@@ -91,6 +102,12 @@ def established(memory: Mapping[str, Any]) -> bool:
     return memory.get("status") == "VERIFIED" or (
         memory.get("status") == "ACTIVE" and memory.get("verification") == "off"
     )
+
+
+def served_not_refuted(memory: Mapping[str, Any] | None) -> bool:
+    """What the published memory_first takes as an answer: any memory recall serves that is
+    not REFUTED (VERIFIED, or ACTIVE of any verification)."""
+    return memory is not None and memory.get("status") not in (None, "REFUTED")
 
 
 def server_command() -> str:
@@ -187,6 +204,10 @@ async def seed(
                         args["subject"] = fact.subject
                     if fact.anchors:
                         args["anchors"] = list(fact.anchors)
+                    if fact.kind:
+                        args["kind"] = fact.kind
+                    if fact.scope:
+                        args["scope"] = fact.scope
                     try:
                         made = await s.tool("remember", **args)
                     except SessionError as exc:
@@ -330,6 +351,41 @@ async def code_first(
     return result
 
 
+async def memory_first_pair(
+    ws: Workspace,
+    db: Path,
+    arm: Arm,
+    facts: Sequence[Fact],
+    evidence: Mapping[str, Evidence],
+    seeded: Mapping[str, Seeded],
+) -> tuple[SessionResult, SessionResult]:
+    """One memory-first session answering for both agents: (memory_first, careful). Both
+    recall the same query; memory_first accepts a served memory that is not REFUTED,
+    careful only an established one; otherwise each falls back on the code, as B."""
+    lazy, careful = SessionResult({}), SessionResult({})
+    async with session(ws, db, arm, "memory_first-agent") as s:
+        for fact in facts:
+            mine, tokens = await _ask(s, fact, seeded[fact.id], lazy)
+            served = _served(mine)
+            for result, accepts in (
+                (lazy, served_not_refuted(mine)),
+                (careful, mine is not None and established(mine)),
+            ):
+                if accepts:
+                    outcome = FactOutcome(ACCEPT, "memory", served)
+                else:
+                    answer = _from_code(evidence[fact.id])
+                    outcome = FactOutcome(answer, "none" if answer == UNKNOWN else "code", served)
+                outcome.tokens = tokens
+                result.outcomes[fact.id] = outcome
+        careful.recalls, careful.context_tokens = lazy.recalls, lazy.context_tokens
+        await _audit(s, facts, seeded, lazy)
+    for fact in facts:
+        careful.outcomes[fact.id].final = lazy.outcomes[fact.id].final
+        careful.outcomes[fact.id].final_established = lazy.outcomes[fact.id].final_established
+    return lazy, careful
+
+
 async def memory_first(
     ws: Workspace,
     db: Path,
@@ -338,17 +394,5 @@ async def memory_first(
     evidence: Mapping[str, Evidence],
     seeded: Mapping[str, Seeded],
 ) -> SessionResult:
-    result = SessionResult({})
-    async with session(ws, db, arm, "memory_first-agent") as s:
-        for fact in facts:
-            mine, tokens = await _ask(s, fact, seeded[fact.id], result)
-            if mine is not None and established(mine):
-                outcome = FactOutcome(ACCEPT, "memory", _served(mine))
-            else:
-                answer = _from_code(evidence[fact.id])
-                source = "none" if answer == UNKNOWN else "code"
-                outcome = FactOutcome(answer, source, _served(mine))
-            outcome.tokens = tokens
-            result.outcomes[fact.id] = outcome
-        await _audit(s, facts, seeded, result)
-    return result
+    """The published memory_first alone (see ``memory_first_pair``)."""
+    return (await memory_first_pair(ws, db, arm, facts, evidence, seeded))[0]

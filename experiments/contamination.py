@@ -9,8 +9,9 @@ labels of a fact set against its code, and runs three arms, each on a fresh stor
 - verify_on_read: the normal server (every read checked against HEAD), nobody retracts.
 
 In each arm the facts are first remembered by a seeding session (each at its ``commit``),
-then a code_first session and a fresh memory_first session answer every fact. B (no
-memory) answers from the code alone. README "The contamination experiment" defines the
+then a code_first session and a fresh memory-first session answer every fact (the
+published memory_first and the careful one read the same recalls). B (no memory) answers
+from the code alone. README "The contamination experiment" defines the
 agents, arms and metrics; ``adr/0004`` records a run.
 """
 
@@ -32,12 +33,13 @@ import anyio
 
 from experiments.agents import (
     AGENTS,
+    MEMORY_FIRST_AGENTS,
     Arm,
     SessionError,
     SessionResult,
     b_agent,
     code_first,
-    memory_first,
+    memory_first_pair,
     seed,
 )
 from experiments.evidence import Evidence, Workspace, validate_facts
@@ -80,6 +82,7 @@ class Config:
     facts: Path | None = None
     per_category: int | None = None
     keep_workdir: bool = False
+    scratch: Path | None = None  # where the working directory goes (default: the temp dir)
 
 
 def _subset(facts: Sequence[Fact], per_category: int | None) -> list[Fact]:
@@ -127,8 +130,8 @@ async def _run_arms(
             errors = "; ".join(f"{f.id}: {seeded[f.id].error}" for f in missing[:3])
             raise ExperimentError(f"{len(missing)} facts could not be remembered ({errors})")
         cf = await code_first(copy, db, arm, facts, evidence, seeded)
-        mf = await memory_first(copy, db, arm, facts, evidence, seeded)
-        sessions[arm.name] = {"B": b, "code_first": cf, "memory_first": mf}
+        mf, careful = await memory_first_pair(copy, db, arm, facts, evidence, seeded)
+        sessions[arm.name] = {"B": b, "code_first": cf, "memory_first": mf, "careful": careful}
         seeds[arm.name] = seeded
         log(f"arm {arm.name}: {time.monotonic() - started:.1f}s")
 
@@ -153,12 +156,16 @@ def _metrics(
         for agent in AGENTS:
             result = by_agent[agent]
             memory = agent != "B"
-            entry = agent_metrics(facts, result.outcomes, evidence, memory)
+            # served / served_verified / true_verified: what recall returned for each fact's
+            # own memory, from the memory-first session (which recalls every fact; it serves
+            # both memory-first agents). code_first recalls only some facts: not reported.
+            recall = by_agent["memory_first"].outcomes if agent in MEMORY_FIRST_AGENTS else None
+            entry = agent_metrics(facts, result.outcomes, evidence, memory, recall)
             entry["recalls"] = result.recalls
             entry["retractions"] = result.retractions
             entry["by_category"] = {
                 c: agent_metrics(
-                    [f for f in facts if f.category == c], result.outcomes, evidence, memory
+                    [f for f in facts if f.category == c], result.outcomes, evidence, memory, recall
                 )
                 for c in categories
             }
@@ -236,7 +243,9 @@ def run(config: Config, log: Any = None) -> dict[str, Any]:
         raise ExperimentError(str(exc), 2) from None
     facts = _subset(facts, config.per_category)
     config.out.mkdir(parents=True, exist_ok=True)
-    workdir = Path(tempfile.mkdtemp(prefix="anchormem-contamination-"))
+    if config.scratch is not None:
+        config.scratch.mkdir(parents=True, exist_ok=True)
+    workdir = Path(tempfile.mkdtemp(prefix="anchormem-contamination-", dir=config.scratch))
     ws: Workspace | None = None
     try:
         if config.repo is None:

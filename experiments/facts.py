@@ -8,7 +8,10 @@ to ``remember``), ``anchors`` (explicit anchors the writing agent passes to ``re
 ``commit`` (remember at that revision, judge at HEAD: a sha, a tag or any revision git
 understands), ``check`` (the code evidence: anchors or ``grep:PATH::REGEX`` lines that hold
 exactly when the claim is true), ``unmentioned`` (words the repository must never mention;
-used to validate ``silent`` facts). The README describes the schema for people.
+used to validate ``silent`` facts), ``kind`` (the memory's kind, passed to ``remember``
+as ``kind``: e.g. ``fact``, ``convention``, ``decision``, ``preference``) and ``scope``
+(passed to ``remember`` as ``scope``: e.g. ``production``, ``tests``). The README
+describes the schema for people.
 """
 
 from __future__ import annotations
@@ -19,11 +22,21 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-__all__ = ["DEFAULT_FACTS", "Fact", "FactsError", "default_facts_path", "load_facts"]
+__all__ = ["DEFAULT_FACTS", "KINDS", "Fact", "FactsError", "default_facts_path", "load_facts"]
 
 DEFAULT_FACTS = "facts.jsonl"
 _REQUIRED = ("id", "claim", "truth", "category")
-_OPTIONAL = ("subject", "anchors", "commit", "check", "unmentioned")
+KINDS = (
+    "decision",
+    "fact",
+    "convention",
+    "preference",
+    "incident",
+    "episode",
+    "context",
+    "identity",
+)
+_OPTIONAL = ("subject", "anchors", "commit", "check", "unmentioned", "kind", "scope")
 
 
 class FactsError(ValueError):
@@ -41,6 +54,8 @@ class Fact:
     commit: str | None = None
     check: tuple[str, ...] = ()
     unmentioned: tuple[str, ...] = ()
+    kind: str | None = None
+    scope: str | None = None
     line: int = 0
     extra: dict[str, Any] = field(default_factory=dict, compare=False)
 
@@ -107,6 +122,9 @@ def load_facts(path: Path) -> list[Fact]:
             raise FactsError(f"{where}: 'truth' must be true or false")
         if not isinstance(category, str) or not category.strip():
             raise FactsError(f"{where}: 'category' must be a non-empty string")
+        kind = _optional_text(data.get("kind"), "kind", where)
+        if kind is not None and kind not in KINDS:
+            raise FactsError(f"{where}: 'kind' must be one of {', '.join(KINDS)}")
         extra = {k: v for k, v in data.items() if k not in _REQUIRED + _OPTIONAL}
         facts.append(
             Fact(
@@ -119,6 +137,8 @@ def load_facts(path: Path) -> list[Fact]:
                 commit=_optional_text(data.get("commit"), "commit", where),
                 check=_strings(data.get("check"), "check", where),
                 unmentioned=_strings(data.get("unmentioned"), "unmentioned", where),
+                kind=kind,
+                scope=_optional_text(data.get("scope"), "scope", where),
                 line=number,
                 extra=extra,
             )

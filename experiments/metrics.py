@@ -12,6 +12,15 @@ Over a set of facts, for one agent in one arm:
   end of the session / false facts; ``persistent_established`` counts only those still
   served as established. None for B, which has no memory.
 - context_tokens: tokens of the memory texts recall served to the agent.
+
+What recall returned for each fact's own memory (from the memory-first session's recall,
+the same for memory_first and careful; None for B, which has no memory):
+
+- served_rate: false facts whose memory recall served, not REFUTED / false facts.
+- served_verified_rate: false facts whose memory was served VERIFIED / false facts.
+- true_verified_rate: true facts whose memory was served VERIFIED / true facts.
+- true_verified_checkable: the same over true facts outside the categories the code cannot
+  check or that changed on purpose (``convention``, ``drift``): the headline.
 """
 
 from __future__ import annotations
@@ -24,7 +33,7 @@ from experiments.agents import ACCEPT, REJECT, FactOutcome
 from experiments.evidence import CONTRADICTS, Evidence
 from experiments.facts import Fact
 
-__all__ = ["RATES", "agent_metrics", "wilson"]
+__all__ = ["RATES", "UNCHECKABLE", "agent_metrics", "served_as", "wilson"]
 
 Z95 = 1.959963984540054
 RATES = (
@@ -34,7 +43,12 @@ RATES = (
     "correction_capability",
     "persistent_contamination",
     "persistent_established",
+    "served_rate",
+    "served_verified_rate",
+    "true_verified_rate",
+    "true_verified_checkable",
 )
+UNCHECKABLE = ("convention", "drift")
 
 
 def wilson(k: int, n: int, z: float = Z95) -> tuple[float, float] | None:
@@ -62,14 +76,25 @@ def _still_served(o: FactOutcome) -> bool:
     return o.final is not None and not o.final.startswith(("REFUTED", "not stored"))
 
 
+def served_as(served: str | None) -> str:
+    """``absent``, ``REFUTED``, ``VERIFIED`` or ``ACTIVE``: how recall served a memory (from
+    ``FactOutcome.served``, ``STATUS[/verification]``; None when it was not asked)."""
+    if not served or served in ("absent", "not asked"):
+        return "absent"
+    return served.split("/", 1)[0]
+
+
 def agent_metrics(
     facts: Sequence[Fact],
     outcomes: Mapping[str, FactOutcome],
     evidence: Mapping[str, Evidence],
     has_memory: bool,
+    recall: Mapping[str, FactOutcome] | None = None,
 ) -> dict[str, Any]:
     """The metrics of one agent over ``facts``: each rate (None when its denominator is
-    empty), ``counts`` [k, n] and ``ci95`` [low, high] per rate, and ``context_tokens``."""
+    empty), ``counts`` [k, n] and ``ci95`` [low, high] per rate, and ``context_tokens``.
+    ``recall`` holds the outcomes whose ``served`` says what recall returned for each
+    fact's memory (the memory-first session); without it the served rates are None."""
 
     def o(f: Fact) -> FactOutcome:
         return outcomes[f.id]
@@ -84,6 +109,14 @@ def agent_metrics(
     def is_false(f: Fact) -> bool:
         return not f.truth
 
+    def how(f: Fact) -> str:
+        assert recall is not None
+        return served_as(recall[f.id].served)
+
+    def checkable_true(f: Fact) -> bool:
+        return f.truth and f.category not in UNCHECKABLE
+
+    served = has_memory and recall is not None
     counts: dict[str, tuple[int, int] | None] = {
         "adoption_rate": _ratio(facts, is_false, lambda f: o(f).answer == ACCEPT),
         "false_refutation_rate": _ratio(facts, is_true, refuted),
@@ -98,6 +131,18 @@ def agent_metrics(
         ),
         "persistent_established": (
             _ratio(facts, is_false, lambda f: o(f).final_established) if has_memory else None
+        ),
+        "served_rate": (
+            _ratio(facts, is_false, lambda f: how(f) in ("VERIFIED", "ACTIVE")) if served else None
+        ),
+        "served_verified_rate": (
+            _ratio(facts, is_false, lambda f: how(f) == "VERIFIED") if served else None
+        ),
+        "true_verified_rate": (
+            _ratio(facts, is_true, lambda f: how(f) == "VERIFIED") if served else None
+        ),
+        "true_verified_checkable": (
+            _ratio(facts, checkable_true, lambda f: how(f) == "VERIFIED") if served else None
         ),
     }
     out: dict[str, Any] = {}

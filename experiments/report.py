@@ -11,7 +11,8 @@ from experiments.png import Canvas, text_width
 __all__ = ["markdown", "write_chart", "write_markdown"]
 
 _ARMS = ("add_only", "retraction", "verify_on_read")
-_AGENTS = ("B", "code_first", "memory_first")
+_AGENTS = ("B", "code_first", "memory_first", "careful")
+_MEMORY_AGENTS = ("memory_first", "careful", "code_first")
 _COLUMNS = (
     ("adoption_rate", "adoption"),
     ("false_refutation_rate", "false refutation"),
@@ -19,6 +20,16 @@ _COLUMNS = (
     ("correction_capability", "correction"),
     ("persistent_contamination", "persistent (served)"),
     ("persistent_established", "persistent (established)"),
+    ("served_rate", "served"),
+    ("served_verified_rate", "served VERIFIED"),
+    ("true_verified_rate", "true VERIFIED"),
+    ("true_verified_checkable", "true VERIFIED (excl. convention, drift)"),
+)
+_SERVED = (
+    ("served_rate", "served"),
+    ("served_verified_rate", "served VERIFIED"),
+    ("false_refutation_rate", "false refutation"),
+    ("true_verified_rate", "true VERIFIED"),
 )
 
 
@@ -52,7 +63,11 @@ def markdown(results: Mapping[str, Any]) -> str:
         f"{len(results['excluded'])} excluded by label validation. "
         f"Wall time {results['seconds']:.1f} s.",
         "",
-        "Rates with (k/n) and Wilson 95% intervals; tokens are the memory text recall served.",
+        "Rates with (k/n) and Wilson 95% intervals; tokens are the memory text recall served. "
+        "memory_first accepts any memory served and not REFUTED (the published agent); "
+        "careful accepts only memories served VERIFIED (or by a server that does not "
+        "verify). served, served VERIFIED: false facts whose memory recall returned (not "
+        "REFUTED), and returned VERIFIED; true VERIFIED: true facts served VERIFIED.",
         "",
     ]
     rows = []
@@ -67,7 +82,19 @@ def markdown(results: Mapping[str, Any]) -> str:
     out += _table(["arm", "agent", *(t for _, t in _COLUMNS), "tokens"], rows)
 
     categories = sorted(facts["by_category"])
-    for agent in ("memory_first", "code_first"):
+    out += ["", "## What recall served for each fact's memory, by category", ""]
+    rows = []
+    for c in categories:
+        n_true, n_false = facts["by_category"][c]["true"], facts["by_category"][c]["false"]
+        for a in _ARMS:
+            entry = arms[a]["memory_first"]["by_category"][c]
+            rows.append(
+                [f"{c} ({n_true} true, {n_false} false)", a]
+                + [_cell(entry, name, False) for name, _ in _SERVED]
+            )
+    out += _table(["category", "arm", *(t for _, t in _SERVED)], rows)
+
+    for agent in _MEMORY_AGENTS:
         out += ["", f"## {agent}: adoption of false facts, by category", ""]
         rows = []
         for c in categories:
@@ -95,7 +122,7 @@ def markdown(results: Mapping[str, Any]) -> str:
     published = results["published"]["adoption_rate"]
     out += ["", "## Beside the published figures (adoption of false facts)", ""]
     rows = []
-    for agent in ("memory_first", "code_first"):
+    for agent in ("memory_first", "careful", "code_first"):
         for arm in _ARMS:
             pub = published.get(agent, {}).get(arm)
             rows.append(

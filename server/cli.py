@@ -184,6 +184,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", default="anchormem-contamination", help="the results folder")
     p.add_argument("--per-category", type=int, metavar="N", help="at most N facts per category")
     p.add_argument("--keep-workdir", action="store_true", help="keep the scratch repository")
+    p.add_argument(
+        "--corpus",
+        choices=("fixture", "real"),
+        default="fixture",
+        help="real: the truth benchmark over PyPI projects (experiments.truth_benchmark)",
+    )
+    p.add_argument("--project", action="append", metavar="NAME", help="with --corpus real")
     return parser
 
 
@@ -255,6 +262,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     as_json = args.json or not sys.stdout.isatty()
     try:
+        if args.command == "experiment" and args.corpus == "real":
+            from experiments.truth_benchmark import run_cli as run_benchmark
+
+            return run_benchmark(args, as_json)
         if args.command == "experiment":
             from experiments.contamination import run_cli
 

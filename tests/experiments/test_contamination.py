@@ -16,7 +16,14 @@ from typing import Any
 
 import pytest
 
-from experiments.agents import ACCEPT, REJECT, UNKNOWN, FactOutcome, established
+from experiments.agents import (
+    ACCEPT,
+    REJECT,
+    UNKNOWN,
+    FactOutcome,
+    established,
+    served_not_refuted,
+)
 from experiments.contamination import _subset
 from experiments.evidence import Workspace, parse_check, validate_facts
 from experiments.facts import Fact, FactsError, default_facts_path, load_facts
@@ -26,7 +33,7 @@ from experiments.png import Canvas
 from experiments.report import markdown, write_chart
 
 ARMS = ("add_only", "retraction", "verify_on_read")
-AGENTS = ("B", "code_first", "memory_first")
+AGENTS = ("B", "code_first", "memory_first", "careful")
 RATES = ("adoption_rate", "false_refutation_rate", "missed_rate", "persistent_contamination")
 
 
@@ -85,6 +92,56 @@ def test_metrics_count_what_the_readme_defines():
     assert m["ci95"]["adoption_rate"] == [round(x, 4) for x in wilson(1, 2) or ()]
     no_memory = agent_metrics(facts, outcomes, evidence, has_memory=False)
     assert no_memory["persistent_contamination"] is None
+    assert m["served_rate"] is None  # no recall record given
+
+
+def test_served_metrics_read_what_recall_returned_for_each_facts_memory():
+    facts = [
+        Fact("t1", "a", True, "true"),
+        Fact("t2", "b", True, "convention"),
+        Fact("t3", "c", True, "drift"),
+        Fact("t4", "d", True, "true"),
+        Fact("f1", "e", False, "contradicted"),
+        Fact("f2", "f", False, "silent"),
+        Fact("f3", "g", False, "temporal"),
+    ]
+    from experiments.evidence import Evidence
+
+    evidence = {f.id: Evidence("silent", "") for f in facts}
+    recall = {
+        "t1": FactOutcome(ACCEPT, "memory", served="VERIFIED"),
+        "t2": FactOutcome(ACCEPT, "memory", served="ACTIVE/inconclusive"),
+        "t3": FactOutcome(ACCEPT, "memory", served="VERIFIED"),
+        "t4": FactOutcome(UNKNOWN, "none", served="REFUTED/code"),
+        "f1": FactOutcome(UNKNOWN, "none", served="REFUTED/code"),
+        "f2": FactOutcome(ACCEPT, "memory", served="ACTIVE/inconclusive"),
+        "f3": FactOutcome(ACCEPT, "memory", served="VERIFIED"),
+    }
+    m = agent_metrics(facts, recall, evidence, has_memory=True, recall=recall)
+    assert m["counts"]["served_rate"] == [2, 3]  # f2 and f3; f1 was served REFUTED
+    assert m["counts"]["served_verified_rate"] == [1, 3]
+    assert m["counts"]["true_verified_rate"] == [2, 4]
+    # the headline leaves out convention and drift: t1 of t1, t4
+    assert m["counts"]["true_verified_checkable"] == [1, 2]
+    assert m["ci95"]["served_rate"] == [round(x, 4) for x in wilson(2, 3) or ()]
+    absent = {f.id: FactOutcome(UNKNOWN, "none", served="absent") for f in facts}
+    none = agent_metrics(facts, absent, evidence, has_memory=True, recall=absent)
+    assert none["served_rate"] == 0.0 and none["true_verified_rate"] == 0.0
+
+
+def test_memory_first_takes_what_is_served_and_careful_only_what_is_established():
+    served = [
+        {"status": "VERIFIED", "verification": "verified"},
+        {"status": "ACTIVE", "verification": "off"},
+        {"status": "ACTIVE", "verification": "inconclusive: no checkable anchor"},
+        {"status": "ACTIVE", "verification": "drifted"},
+        {"status": "REFUTED", "verification": "off"},
+        None,
+    ]
+    assert [served_not_refuted(m) for m in served] == [True, True, True, True, False, False]
+    assert [m is not None and established(m) for m in served] == [
+        True, True, False, False, False, False,
+    ]  # fmt: skip
 
 
 def test_established_means_verified_or_served_by_a_server_that_does_not_verify():
@@ -117,10 +174,18 @@ def test_load_facts_refuses_malformed_lines(tmp_path: Path):
         ('{"id": "a", "claim": "x", "truth": true}', "missing category"),
         ("not json", "not JSON"),
         ('{"id": "a", "claim": "x", "truth": true, "category": "c", "anchors": "dep:x"}', "list"),
+        ('{"id": "a", "claim": "x", "truth": true, "category": "c", "kind": "rumour"}', "kind"),
+        ('{"id": "a", "claim": "x", "truth": true, "category": "c", "scope": ""}', "scope"),
     ]:
         path.write_text(bad + "\n")
         with pytest.raises(FactsError, match=message):
             load_facts(path)
+    path.write_text(
+        '{"id": "a", "claim": "x", "truth": true, "category": "c", "kind": "decision", '
+        '"scope": "production"}\n'
+    )
+    (loaded,) = load_facts(path)
+    assert (loaded.kind, loaded.scope) == ("decision", "production")
     line = '{"id": "a", "claim": "x", "truth": true, "category": "true"}\n'
     path.write_text(line + line)
     with pytest.raises(FactsError, match="duplicate id"):
@@ -272,6 +337,14 @@ def test_the_canvas_clips_and_writes_a_valid_png(tmp_path: Path):
 
 
 # -- a reduced run through the CLI ----------------------------------------------------------
+WITH_KIND_AND_SCOPE = {
+    "id": "X-kind-scope",
+    "claim": "Releases to production are approved by two maintainers.",
+    "truth": True,
+    "category": "convention",
+    "kind": "decision",
+    "scope": "production",
+}
 MISLABELLED = [
     {
         "id": "X-mislabelled",
@@ -300,7 +373,7 @@ def reduced_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict[str, Any
     lines = [json.loads(line) for line in default_facts_path().read_text().splitlines()]
     chosen = {f.id for f in facts}
     facts_file = work / "facts.jsonl"
-    rows = [r for r in lines if r["id"] in chosen] + MISLABELLED
+    rows = [r for r in lines if r["id"] in chosen] + [WITH_KIND_AND_SCOPE, *MISLABELLED]
     facts_file.write_text("".join(json.dumps(r) + "\n" for r in rows))
     out = work / "out"
     env = {k: v for k, v in os.environ.items() if not k.startswith("ANCHORMEM_")}
@@ -366,9 +439,9 @@ def test_add_only_reproduces_the_published_pattern(reduced_run: Any):
     assert arms["retraction"]["code_first"]["retractions"] > 0
 
 
-def test_verify_on_read_stops_contamination_without_refuting_true_facts(reduced_run: Any):
+def test_verify_on_read_stops_contamination_for_the_careful_agent(reduced_run: Any):
     results = reduced_run[0]
-    verify = results["arms"]["verify_on_read"]["memory_first"]
+    verify = results["arms"]["verify_on_read"]["careful"]
     for category in ("contradicted", "present_trap", "negation", "temporal", "silent"):
         assert verify["by_category"][category]["adoption_rate"] == 0.0, category
     assert verify["false_refutation_rate"] == 0.0
@@ -378,11 +451,40 @@ def test_verify_on_read_stops_contamination_without_refuting_true_facts(reduced_
     assert verify["by_category"]["convention"]["missed_rate"] is not None
 
 
+def test_the_published_memory_first_takes_whatever_is_served(reduced_run: Any):
+    arms = reduced_run[0]["arms"]
+    for arm in ARMS:
+        lazy, careful = arms[arm]["memory_first"], arms[arm]["careful"]
+        # the code never accepts a false fact, so a false fact is adopted exactly when its
+        # memory was served (memory_first) or served established (careful)
+        assert lazy["counts"]["adoption_rate"] == lazy["counts"]["served_rate"], arm
+        assert lazy["counts"]["adoption_rate"][0] >= careful["counts"]["adoption_rate"][0]
+        assert lazy["counts"]["served_rate"] == careful["counts"]["served_rate"]
+        assert arms[arm]["code_first"]["served_rate"] is None
+        assert arms[arm]["B"]["served_rate"] is None
+    verify = arms["verify_on_read"]
+    assert (
+        verify["careful"]["counts"]["adoption_rate"]
+        == verify["careful"]["counts"]["served_verified_rate"]
+    )
+    # silent false facts are served ACTIVE (inconclusive): the lazy agent adopts them all
+    silent = verify["memory_first"]["by_category"]["silent"]
+    assert silent["adoption_rate"] == 1.0 and silent["served_verified_rate"] == 0.0
+    assert verify["careful"]["by_category"]["silent"]["adoption_rate"] == 0.0
+    headline = verify["memory_first"]["counts"]["true_verified_checkable"]
+    by_category = reduced_run[0]["facts"]["by_category"]
+    assert headline[1] == sum(
+        n["true"] for c, n in by_category.items() if c not in ("convention", "drift")
+    )
+
+
 def test_markdown_names_every_arm(reduced_run: Any, tmp_path: Path):
     results = reduced_run[0]
     text = markdown(results)
     for arm in ARMS:
         assert f"| {arm} | memory_first |" in text
+        assert f"| {arm} | careful |" in text
+    assert "served VERIFIED" in text and "true VERIFIED (excl. convention, drift)" in text
     write_chart(results, tmp_path / "c.png")
     assert png_size((tmp_path / "c.png").read_bytes()) == (1000, 600)
 
