@@ -362,7 +362,9 @@ def _read_clause(low: str, start: int, end: int, cands: list[_Cand], inherited: 
 
 
 _NOT_A_USE = [re.compile(p, _I) for p in NOT_A_USE_CUES]
-_CHOICE = re.compile(r"\b(?:chose|choose|chosen|picked|prefer(?:s|red)?|selected|favou?r(?:s|ed)?)\b", _I)
+_CHOICE = re.compile(
+    r"\b(?:chose|choose|chosen|picked|prefer(?:s|red)?|selected|favou?r(?:s|ed)?)\b", _I
+)
 _OVER = re.compile(r"\bover\s+", _I)
 _READS = re.compile(r"\b(?:reads?|loaded|loads?|comes?|taken|pulled|fetched)\b", _I)
 

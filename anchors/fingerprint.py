@@ -406,7 +406,7 @@ class CodeSource:
                 python[entry.path] = resolve_relative_imports(facts, entry.path)
             elif entry.content is not None:
                 contents[entry.blob_id] = entry.content
-        texts = {p: t for p, t in base.texts.items() if p in blobs and blobs[p] == base.blobs.get(p)}
+        texts = {p: t for p, t in base.texts.items() if blobs.get(p) == base.blobs.get(p)}
         for entry in overlay.entries:
             if entry.blob_id and entry.content is not None and not entry.path.endswith(".py"):
                 texts[entry.path] = scan_mentions(entry.content)

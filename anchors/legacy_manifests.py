@@ -28,7 +28,8 @@ def _strings(node: ast.AST | None, names: dict[str, ast.AST]) -> list[str]:
     if isinstance(node, ast.Name):
         node = names.get(node.id)
     if isinstance(node, ast.List | ast.Tuple | ast.Set):
-        return [e.value for e in node.elts if isinstance(e, ast.Constant) and isinstance(e.value, str)]
+        return [e.value for e in node.elts
+                if isinstance(e, ast.Constant) and isinstance(e.value, str)]  # fmt: skip
     if isinstance(node, ast.Dict):
         return [s for v in node.values for s in _strings(v, names)]
     return []

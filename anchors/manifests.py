@@ -64,7 +64,8 @@ def parse_manifest(data: bytes, path: str) -> list[Dependency]:
     if kind == "requirements":
         return parse_requirements(data, path)
     if kind in ("setup_py", "setup_cfg"):
-        from anchors.legacy_manifests import parse_setup_cfg, parse_setup_py  # noqa: PLC0415
+        # Imported here: legacy_manifests needs parse_requirement from this module.
+        from anchors.legacy_manifests import parse_setup_cfg, parse_setup_py
 
         return parse_setup_py(data, path) if kind == "setup_py" else parse_setup_cfg(data, path)
     return []

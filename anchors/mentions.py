@@ -39,17 +39,42 @@ MAX_TEXT_BYTES = 1_000_000
 # Directories that hold another project's code or the project's documentation: their
 # dependencies and imports are theirs, not the main project's (issue "scope rules").
 SUBPROJECT_DIRS = frozenset(
-    ["examples", "example", "samples", "sample", "demo", "demos", "docs", "doc", "documentation", "benchmarks", "benchmark", "bench", "vendor", "vendored", "_vendor", "third_party", "thirdparty", "third-party", "extern", "externals"]
+    [
+        "examples", "example", "samples", "sample", "demo", "demos", "docs", "doc",
+        "documentation", "benchmarks", "benchmark", "bench", "vendor", "vendored",
+        "_vendor", "third_party", "thirdparty", "third-party", "extern", "externals"
+    ]
 )
 
 _BINARY_SUFFIXES = frozenset(
-    ["png", "jpg", "jpeg", "gif", "ico", "bmp", "webp", "svgz", "tif", "tiff", "psd", "woff", "woff2", "ttf", "otf", "eot", "zip", "gz", "tgz", "bz2", "xz", "zst", "7z", "rar", "jar", "war", "whl", "egg", "so", "dylib", "dll", "exe", "bin", "o", "a", "lib", "pyc", "pyo", "pyd", "mo", "pdf", "doc", "docx", "xls", "xlsx", "ppt", "pptx", "mp3", "mp4", "wav", "ogg", "flac", "avi", "mov", "mkv", "webm", "db", "sqlite", "sqlite3", "duckdb", "parquet", "npy", "npz", "pkl", "pickle", "h5", "onnx", "pt"]
+    [
+        "png", "jpg", "jpeg", "gif", "ico", "bmp", "webp", "svgz", "tif", "tiff", "psd",
+        "woff", "woff2", "ttf", "otf", "eot", "zip", "gz", "tgz", "bz2", "xz", "zst", "7z",
+        "rar", "jar", "war", "whl", "egg", "so", "dylib", "dll", "exe", "bin", "o", "a",
+        "lib", "pyc", "pyo", "pyd", "mo", "pdf", "doc", "docx", "xls", "xlsx", "ppt",
+        "pptx", "mp3", "mp4", "wav", "ogg", "flac", "avi", "mov", "mkv", "webm", "db",
+        "sqlite", "sqlite3", "duckdb", "parquet", "npy", "npz", "pkl", "pickle", "h5",
+        "onnx", "pt"
+    ]
 )
-_CONFIG_SUFFIXES = frozenset(["toml", "ini", "cfg", "yaml", "yml", "json", "conf", "tf", "hcl", "lock", "env", "properties"])
+_CONFIG_SUFFIXES = frozenset(
+    [
+        "toml", "ini", "cfg", "yaml", "yml", "json", "conf", "tf", "hcl", "lock", "env",
+        "properties"
+    ]
+)
 _CONFIG_NAMES = frozenset(
-    ["makefile", "dockerfile", "procfile", "jenkinsfile", "vagrantfile", "justfile", "gemfile", "pipfile", "setup.py", "noxfile.py", "conftest.py", "manage.py", "fabfile.py", "tasks.py"]
+    [
+        "makefile", "dockerfile", "procfile", "jenkinsfile", "vagrantfile", "justfile",
+        "gemfile", "pipfile", "setup.py", "noxfile.py", "conftest.py", "manage.py",
+        "fabfile.py", "tasks.py"
+    ]
 )
-_PROSE_SUFFIXES = frozenset(["md", "rst", "txt", "adoc", "asciidoc", "html", "htm", "textile", "org", "rdoc"])
+_PROSE_SUFFIXES = frozenset(
+    [
+        "md", "rst", "txt", "adoc", "asciidoc", "html", "htm", "textile", "org", "rdoc"
+    ]
+)
 _TOKEN = re.compile(rb"[a-z0-9]+(?:[-_.][a-z0-9]+)*")
 
 

@@ -68,7 +68,8 @@ class Anchor:
     ``value`` is the path (file), qualified name (symbol), dotted module (import),
     variable name (env), PEP 503 normalised distribution name (dep) or technology name
     (tech). ``scope`` is the path a symbol lives in, the ``PATH`` / ``PATH::Qual.name`` an
-    import is claimed for, or the directory a technology is claimed for. ``version`` is a dependency's version specifier, e.g. ``>=2``.
+    import is claimed for, or the directory a technology is claimed for. ``version`` is a
+    dependency's version specifier, e.g. ``>=2``.
     """
 
     kind: AnchorKind

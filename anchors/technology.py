@@ -20,7 +20,9 @@ from anchors.vocabulary import Technology, by_name
 
 __all__ = ["EXTERNAL_HINT", "find_technology"]
 
-EXTERNAL_HINT = "if the note is about something outside this repository, remember it with scope 'external'"
+EXTERNAL_HINT = (
+    "if the note is about something outside this repository, remember it with scope 'external'"
+)
 
 
 def _uses(tech: Technology | None, name: str, fp: Fingerprint) -> list[tuple[str, str]]:
@@ -71,11 +73,12 @@ def find_technology(name: str, scope: str | None, fp: Fingerprint) -> Finding:
     if elsewhere:
         shown = ", ".join(elsewhere[:3]) + (f" and {len(elsewhere) - 3} more"
                                              if len(elsewhere) > 3 else "")  # fmt: skip
-        detail = f"{label} is mentioned only in {shown}; not imported, declared or configured {where}"
+        detail = (f"{label} is mentioned only in {shown}; not imported, declared or "
+                  f"configured {where}")  # fmt: skip
         return Finding((), None, detail, weak=True)
     if tech is None or not tech.mention_tokens:
-        detail = (f"{label} is not imported, declared or configured {where}; it is not a name "
-                  "the repository's text can be searched for, so its absence proves nothing")  # fmt: skip
+        detail = (f"{label} is not imported, declared or configured {where}; it is not a "
+                  "name the repository's text can be searched for, so absence proves nothing")
         return Finding((), None, detail, weak=True)
     searched = fp.searched_files()
     words = "/".join(tech.mention_tokens[:3])

@@ -87,9 +87,25 @@ _TECH = [
     _s("sentry", "Sentry", ("sentry",), ("sentry-sdk",), ("sentry_sdk",), (), ("sentry", "sentry_sdk")),
     _s("kafka", "Kafka", ("kafka",), ("kafka-python",), ("kafka",)),
 ]
-_COMMON = frozenset(["click", "requests", "rich", "black", "six", "mock", "future", "attrs"])
+_COMMON = frozenset(
+    [
+        "click", "requests", "rich", "black", "six", "mock", "future", "attrs"
+    ]
+)
 _ORDINARY = frozenset(
-    ["gateway", "request", "requests", "handler", "handlers", "models", "model", "accounts", "account", "signing", "required", "unverified", "deleted", "days", "payment", "router", "lives", "session", "sessions", "adapter", "console", "progress", "bar", "parser", "releases", "deployed", "metrics", "go", "the", "a", "we", "use", "uses", "used", "is", "are", "was", "were", "not", "with", "for", "of", "to", "in", "on", "by", "and", "or", "data", "store", "time", "token", "context", "path", "import", "release", "fix", "long", "keeps", "pass", "through", "commit", "moved", "from", "after", "service", "module", "client", "cli", "command", "line", "tests", "test", "runner", "click", "rich", "black", "six", "mock", "future", "celery", "python", "checkout", "supported", "guest", "cache", "orders", "order", "priced", "totals", "items"]
+    [
+        "gateway", "request", "requests", "handler", "handlers", "models", "model",
+        "accounts", "account", "signing", "required", "unverified", "deleted", "days",
+        "payment", "router", "lives", "session", "sessions", "adapter", "console",
+        "progress", "bar", "parser", "releases", "deployed", "metrics", "go", "the", "a",
+        "we", "use", "uses", "used", "is", "are", "was", "were", "not", "with", "for", "of",
+        "to", "in", "on", "by", "and", "or", "data", "store", "time", "token", "context",
+        "path", "import", "release", "fix", "long", "keeps", "pass", "through", "commit",
+        "moved", "from", "after", "service", "module", "client", "cli", "command", "line",
+        "tests", "test", "runner", "click", "rich", "black", "six", "mock", "future",
+        "celery", "python", "checkout", "supported", "guest", "cache", "orders", "order",
+        "priced", "totals", "items"
+    ]
 )
 
 
