@@ -128,7 +128,7 @@ class _Cand:
 _I = re.IGNORECASE
 _LOOKALIKE = "\uff0f\u2215\u2044\u29f8\u2024\u2025\ufe52\uff0e\uff3c\u2216"
 _PCH = rf"[A-Za-z0-9_.%~\-{_LOOKALIKE}]"
-_EXT = r"(?:py|pyi|toml|cfg|ini|txt|md|rst|json|ya?ml|lock|example|sample|template|sql|sh|in)"
+_EXT = r"(?:py|pyi|toml|cfg|ini|txt|md|rst|json|ya?ml|lock|example|sample|template|sql|sh|in|typed)"
 # Repetitions are bounded so that no pattern is quadratic on a pathological memory.
 _SCANNERS: tuple[tuple[_Form | None, re.Pattern[str]], ...] = (
     (None, re.compile(r"\b[a-z][a-z0-9+.-]{0,20}://\S+|\bwww\.\S+", _I)),
@@ -159,6 +159,8 @@ def _fold(text: str) -> str:
 
 
 _SNAKE = re.compile(r"[a-z][a-z0-9]*(?:_[a-z0-9]+)+")
+# "PreparedRequest", "HTTPAdapter", "getLogger": capitals inside a word are code, not prose.
+_CAMEL = re.compile(r"[A-Z]+[a-z0-9]+[A-Z][A-Za-z0-9]*|[a-z]+[A-Z][A-Za-z0-9]*")
 
 
 _WORDS = re.compile(r"[A-Za-z][A-Za-z0-9+]*(?:[-.][A-Za-z0-9]+)*", re.ASCII)
@@ -210,7 +212,7 @@ def _scan(text: str) -> list[_Cand]:
             # A snake_case identifier is code even without backticks: "compute_discount"
             # names a definition (or a variable) — never an English word.
             code = any(a <= start and end <= b for a, b in spans) or bool(
-                form is _Form.WORD and _SNAKE.fullmatch(value)
+                form is _Form.WORD and (_SNAKE.fullmatch(value) or _CAMEL.fullmatch(value))
             )
             found.append(_Cand(start, start + len(value), value, form, code))
     return sorted(found, key=lambda c: c.start)
@@ -287,7 +289,8 @@ def _post(text: str) -> _Neg | None:
 
 
 def _read_clause(low: str, start: int, end: int, cands: list[_Cand], inherited: _Mode | None,
-                 tail: _Cand | None, scoped: bool) -> None:  # fmt: skip
+                 tail: _Cand | None, scoped: bool,
+                 own: frozenset[str] = frozenset()) -> None:  # fmt: skip
     """Set mode, strength and kind preference on the candidates of one clause."""
     clause = low[start:end]
     if inherited is None and any(p.search(clause) for p in _OTHER):
@@ -358,7 +361,7 @@ def _read_clause(low: str, start: int, end: int, cands: list[_Cand], inherited: 
         ):
             c.mode = _Mode.NOT_A_USE
         c.reads = bool(_READS.search(clause))
-    _narrowed(low, end, cands, scoped)
+    _narrowed(low, end, cands, scoped, own)
 
 
 _NOT_A_USE = [re.compile(p, _I) for p in NOT_A_USE_CUES]
@@ -383,7 +386,15 @@ def _not_a_use(low: str, start: int, end: int) -> list[_Span]:
     return found
 
 
-def _narrowed(low: str, end: int, cands: list[_Cand], scoped: bool) -> None:
+def _names_the_project(low: str, at: int, own: frozenset[str]) -> bool:
+    words = low[at : at + 60].split()
+    if words[:1] == ["the"]:
+        words = words[1:]
+    return bool(words) and words[0].strip("`'\".,;") in own
+
+
+def _narrowed(low: str, end: int, cands: list[_Cand], scoped: bool,
+              own: frozenset[str] = frozenset()) -> None:  # fmt: skip
     """Negations narrowed by a qualifier after them become unclear: "we don't use redis in
     production" says nothing about the repository. With a scope, "in/from the billing
     module" is the scope itself, not a narrowing."""
@@ -397,6 +408,8 @@ def _narrowed(low: str, end: int, cands: list[_Cand], scoped: bool) -> None:
         if nxt and nxt.mode is _Mode.ABSENT and _LIST_GAP.fullmatch(low, c.end, nxt.start):
             continue  # the list goes on; the qualifier after its last item covers it all
         for m in _PARTIAL.finditer(low, c.end, min(end, c.end + _WINDOW)):
+            if _names_the_project(low, m.end(), own):
+                continue  # "certifi was dropped from requests": the whole project
             if not (scoped and m.group("q") in ("in", "inside", "within", "from")):
                 item: _Cand | None = c
                 while item is not None:  # back through the list, across clauses
@@ -405,7 +418,8 @@ def _narrowed(low: str, end: int, cands: list[_Cand], scoped: bool) -> None:
         run = []
 
 
-def _read_modes(text: str, cands: list[_Cand], scoped: bool) -> None:
+def _read_modes(text: str, cands: list[_Cand], scoped: bool,
+                own: frozenset[str] = frozenset()) -> None:  # fmt: skip
     low = _fold(text)
     for s_start, s_end, question in sentence_spans(text):
         bounds: list[tuple[int, int, bool]] = []
@@ -422,7 +436,7 @@ def _read_modes(text: str, cands: list[_Cand], scoped: bool) -> None:
                 carried = None
             if carried is _Mode.OTHER_PARTY and re.match(r"\s*(?:we|our|i|us)\b", low[start:end]):
                 carried = None  # "my friend's project uses redis, and we use duckdb"
-            _read_clause(low, start, end, inside, carried, tail, scoped)
+            _read_clause(low, start, end, inside, carried, tail, scoped, own)
             for c in inside:
                 if c.mode in (_Mode.HYPOTHETICAL, _Mode.OTHER_PARTY):
                     carried = c.mode
@@ -509,6 +523,8 @@ def _word(c: _Cand, text: str, names: CodeNames, absent: bool) -> Outcome:
         c.tech, c.common = hit[0], hit[2]
         return _technology(c, hit[0], names, absent)
     w = text.lower()
+    if c.claimed and not absent and text[:1].isupper() and names.defined_in_scope(text):
+        return [Anchor(AnchorKind.SYMBOL, text, scope=names.scope)]  # "models defines Request"
     if names.is_ordinary(w) and c.pref is None and not c.code:
         return DropReason.COMMON_WORD, f"{w!r} is an ordinary word, not a named thing"
     outcome = names.absent_word(text, c.pref) if absent else names.word(text, c.pref)
@@ -551,7 +567,7 @@ def infer_anchors(text: str, fp: Fingerprint, subject: str | None = None) -> Inf
             detail = "the subject names no single Python file, directory or module"
             dropped.append(DroppedCandidate(subject, DropReason.UNRESOLVED, detail))
     cands = _scan(text)
-    _read_modes(text, cands, scope is not None)
+    _read_modes(text, cands, scope is not None, frozenset(names.first_party))
     kept: list[tuple[Anchor, str]] = []
     uncovered: list[str] = []
     for c in cands:
@@ -575,6 +591,11 @@ def infer_anchors(text: str, fp: Fingerprint, subject: str | None = None) -> Inf
             if c.mode is _Mode.PRESENT and _uncovered(c, outcome[0]):
                 uncovered.append(c.text)
             continue
+        spec = _version_after(text, c.end) if c.form in (_Form.WORD, _Form.TECH) else None
+        if spec is not None and c.mode is _Mode.PRESENT:
+            outcome = _with_version(outcome, spec, c)
+            if not any(a.version for a in outcome):
+                uncovered.append(f"{c.text} {spec}")  # a version the text states, unchecked
         for anchor in outcome:
             try:  # the parser is the one gate every anchor passes, inferred ones included
                 kept.append((parse_anchor(anchor.render()), c.text))
@@ -582,6 +603,46 @@ def infer_anchors(text: str, fp: Fingerprint, subject: str | None = None) -> Inf
                 dropped.append(DroppedCandidate(c.text, DropReason.UNSAFE, str(exc)))
     settled = _settle(kept, dropped, scope)
     return dataclasses.replace(settled, uncovered=tuple(dict.fromkeys(uncovered)))
+
+
+_OP = r"(?:===|==|~=|!=|<=|>=|<|>)"
+_SPEC_AFTER = re.compile(rf"\s*(?P<spec>{_OP}\s*v?\d[\w.*+!-]*(?:\s*,\s*{_OP}\s*v?\d[\w.*+!-]*)*)")
+_WORDED = (
+    (re.compile(r"\s+(?:is\s+)?(?:pinned\s+)?(?:below|under|before|older\s+than)\s+v?(\d[\w.]*)",
+                _I), "<"),
+    (re.compile(r"\s+(?:is\s+)?(?:pinned\s+)?(?:above|after|newer\s+than)\s+v?(\d[\w.]*)",
+                _I), ">"),
+    (re.compile(r"\s+(?:is\s+)?(?:pinned\s+)?(?:at\s+least|from)\s+v?(\d[\w.]*)", _I), ">="),
+    (re.compile(r"\s+(?:is\s+)?(?:pinned\s+)?(?:at\s+most|up\s+to)\s+v?(\d[\w.]*)", _I), "<="),
+    (re.compile(r"\s+v?(\d[\w.]*)\s+or\s+(?:newer|later|higher|above|up)\b", _I), ">="),
+    (re.compile(r"\s+(?:is\s+)?pinned\s+(?:to|at)\s+v?(\d[\w.]*)", _I), "=="),
+)  # fmt: skip
+
+
+def _version_after(text: str, at: int) -> str | None:
+    """A version constraint stated right after a package name: ``httpx>=0.27`` or in
+    words ("idna is pinned below 3", "pytest 8 or newer"), as a PEP 440 specifier."""
+    m = _SPEC_AFTER.match(text, at)
+    if m:
+        return re.sub(r"\s+", "", m.group("spec"))
+    for pattern, op in _WORDED:
+        w = pattern.match(text, at)
+        if w:
+            return f"{op}{w.group(1).rstrip('.').removesuffix('.x')}"
+    return None
+
+
+def _with_version(outcome: list[Anchor], spec: str, c: _Cand) -> list[Anchor]:
+    """The claim is about the declared version: the package's dependency anchor with it."""
+    out = []
+    for anchor in outcome:
+        if anchor.kind is AnchorKind.DEP:
+            out.append(dataclasses.replace(anchor, version=spec))
+        elif anchor.kind is AnchorKind.TECH and c.tech is not None and c.tech.dists:
+            out.append(Anchor(AnchorKind.DEP, c.tech.dists[0], version=spec))
+        else:
+            out.append(anchor)
+    return out
 
 
 _ALWAYS_REPORTED = frozenset({DropReason.UNTYPED, DropReason.OWN_PACKAGE, DropReason.NOT_A_USE})

@@ -51,7 +51,7 @@ _DETERMINERS = frozenset({"the", "our", "a", "an", "in"})
 _FIRST_PERSON = frozenset({"we", "i", "our", "us"})
 # "... is checked in auth/jwt.py", "used by app.billing": a path or dotted module after in/by.
 _IN_PATH = re.compile(
-    r"\b(?:in|inside|within|by)\s+(?:the\s+)?`?(?P<name>[A-Za-z0-9_.-]+(?:/[A-Za-z0-9_.-]*)+"
+    r"\b(?:in|inside|within|by|from)\s+(?:the\s+)?`?(?P<name>[A-Za-z0-9_.-]+(?:/[A-Za-z0-9_.-]*)+"
     r"|[A-Za-z0-9_-]+\.py|[a-z_][a-z0-9_]*(?:\.[a-z_][a-z0-9_]*)+(?:::[A-Za-z0-9_.]+)?"
     r"|[a-z0-9_-]+\s+(?:module|service|package|file|layer|component|subsystem))\b`?",
     re.IGNORECASE,
@@ -278,10 +278,10 @@ _IDENTS = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*", re.ASCII)
 # A real file name: a stem and an extension files have (not "v1.2", not "e.g").
 _FILE_NAME = re.compile(
     r"[\w-]\.(?:py|pyi|toml|cfg|ini|txt|md|rst|json|ya?ml|lock|sql|sh|js|ts|tsx|jsx|html|css|"
-    r"conf|env|example|in|j2|jinja|tf)$"
+    r"conf|env|example|in|j2|jinja|tf|typed)$"
 )
 # Without a directory, only extensions prose never ends a word with ("Node.js" is no file).
-_BARE_FILE = re.compile(r"[\w-]\.(?:py|pyi|toml|cfg|ini|md|rst|txt|json|ya?ml|lock|sql|sh)$")
+_BARE_FILE = re.compile(r"[\w-]\.(?:py|pyi|toml|cfg|ini|md|rst|txt|json|ya?ml|lock|sql|sh|typed)$")
 
 
 _TEST_DIRS = frozenset({"tests", "test", "testing"})
@@ -570,6 +570,9 @@ class CodeNames:
     # -- names the code lacks: absence is evidence ------------------------------------
     def is_ordinary(self, word: str) -> bool:
         return self._common(word)
+
+    def defined_in_scope(self, qual: str) -> bool:
+        return self.scope is not None and self.fp.definition(self.scope, qual) is not None
 
     def is_stdlib(self, word: str) -> bool:
         return word in _STDLIB and not word.startswith("_")

@@ -152,7 +152,10 @@ DEP_BEFORE = (
 IMPORT_AFTER = r"\s+module\b|\s+(?:is|are)\s+imported\b"
 IMPORT_BEFORE = r"(?:imports?|imported|module)\s+(?:(?:the|a|an)\s+)?[`'\"]?$"
 # A clause saying its subject defines a name: a symbol claim for the scope itself.
-DEFINES_CUE = r"\b(?:defines?|declares?|implements?|has\s+(?:a|the)\s+(?:function|class|method))\b"
+DEFINES_CUE = (
+    r"\b(?:defines?|declares?|implements?|has\s+(?:a|the)\s+(?:function|class|method)|"
+    r"(?:is|are)\s+(?:defined|declared|implemented|located|kept)\s+in|lives?\s+in|sits?\s+in)\b"
+)
 
 # Between a cue and the thing it governs, only these words may stand.
 FILLER_WORDS = _words(
@@ -169,7 +172,8 @@ PRONOUNS = _words("it this that these those they which")
 _VERB = (
     r"(?:use|uses|using|import|imports|importing|depend\s+on|depends\s+on|need|needs|"
     r"rely\s+on|relies\s+on|require|requires|ship|ships|read|reads|call|calls|install|"
-    r"installs|have|has|bundle|bundles|support|supports|include|includes)"
+    r"installs|have|has|bundle|bundles|support|supports|include|includes|"
+    r"pulls?\s+in|brings?\s+in|ships?\s+with)"
 )
 _PAST = (
     r"(?:used|imported|depended\s+on|relied\s+on|needed|required|shipped|read|called|"
@@ -193,6 +197,8 @@ USAGE_NEGATION_CUES = (
     rf"\b(?:is|are|was|were|am|'re|’re)\s*(?:not|n[’']t)\s+{_GERUND}\s+",
     rf"\bnever\s+(?:{_VERB}|{_PAST})\s+",
     rf"\b(?:stopped|stop|quit|ceased)\s+{_GERUND}\s+",
+    # "we stopped testing against X", "we quit deploying with X"
+    r"\b(?:stopped|quit|ceased)\s+[a-z]+ing\s+(?:(?:against|with|on|through|via|in)\s+)?",
     rf"\b(?:previously|formerly|originally)\s+{_PAST}\s+",
     # "used to" is checked in code: "X is used to call" is present tense, not the past.
     rf"\bused\s+to\s+{_VERB}\s+",

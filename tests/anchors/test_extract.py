@@ -189,7 +189,7 @@ TABLE = [
       id="a-deleted-thing-named-after-a-module-claims-nothing-about-it"),
     R("Tests use real git repositories, not mocks.", None, set(),
       id="plural-of-a-common-word-is-prose"),
-    R("We pin duckdb>=1.1 in pyproject.toml.", None, {"dep:duckdb", "file:pyproject.toml"},
+    R("We pin duckdb>=1.1 in pyproject.toml.", None, {"dep:duckdb>=1.1", "file:pyproject.toml"},
       id="pin-is-a-dependency-and-a-manifest-is-no-scope"),
     # -- hypotheticals, plans and questions: nothing
     R("We might move to redis next year.", None, set(), id="might"),
