@@ -1,0 +1,293 @@
+"""Named technologies (Python packages and systems) and ordinary English words.
+
+The data are generated files in ``anchors/data/`` (``scripts/refresh_vocabulary.py`` writes
+them): ``technologies.tsv`` (curated systems such as Pulumi, Datadog or PostgreSQL, and the
+most downloaded Python distributions) and ``english.txt`` (the ordinary English words).
+They are read once, on first use, and kept; this module needs nothing but the standard
+library.
+
+A technology name found in prose can be an ordinary word too ("click", "rich", "falcon",
+"vault"): ``lookup`` says so (``common``), and the caller then takes it as the technology
+only in a technology context. Technologies take precedence over the English list: "django"
+and "python" are in both.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+from functools import cache, cached_property
+from pathlib import Path
+
+__all__ = [
+    "DATA_DIR",
+    "VOCABULARY_VERSION",
+    "TechKind",
+    "Technology",
+    "Vocabulary",
+    "by_name",
+    "for_import",
+    "is_ordinary_word",
+    "load",
+    "lookup",
+    "mention_tokens",
+    "normalize_dist",
+    "technologies_for_token",
+]
+
+DATA_DIR = Path(__file__).resolve().parent / "data"
+_SEP = "|"
+_SEPARATORS = re.compile(r"[-_.]+")
+
+
+class TechKind(StrEnum):
+    PACKAGE = "package"
+    SYSTEM = "system"
+
+
+@dataclass(frozen=True, slots=True)
+class Technology:
+    name: str  # canonical lower-case id, e.g. "celery", "pulumi", "hashicorp-vault"
+    display: str  # "Celery", "Pulumi", "HashiCorp Vault"
+    kind: TechKind
+    dists: tuple[str, ...]  # PEP 503 names of the Python distributions that are (SDKs of) it
+    imports: tuple[str, ...]  # import names (dotted allowed) of those distributions
+    aliases: tuple[str, ...]  # lower-case prose names, words joined by one space
+    footprints: tuple[str, ...]  # path globs (from the repository root) that mean it is used
+    mention_tokens: tuple[str, ...]  # distinctive lower-case tokens to search text for
+    rank: int | None  # download rank (the best of its distributions' for a system)
+    common_aliases: tuple[str, ...] = ()  # the aliases that are also common English words
+
+
+def normalize_dist(name: str) -> str:
+    """PEP 503 normalised distribution name ("PyYAML" -> "pyyaml", "a_b.c" -> "a-b-c")."""
+    return _SEPARATORS.sub("-", name).lower()
+
+
+def _norm(word: str) -> str:
+    """``normalize_dist`` with a fast path for words without separators."""
+    if "-" in word or "_" in word or "." in word:
+        return _SEPARATORS.sub("-", word).lower()
+    return word.lower()
+
+
+def _split(column: str) -> tuple[str, ...]:
+    return tuple(column.split(_SEP)) if column else ()
+
+
+_Multi = tuple[tuple[str, ...], int, bool]
+
+
+class Vocabulary:
+    """The technologies and English words of one data directory. Each index is built on
+    first use: a caller that only asks ``is_ordinary_word`` never parses the technologies."""
+
+    def __init__(self, data_dir: Path = DATA_DIR) -> None:
+        self.data_dir = data_dir
+
+    @cached_property
+    def _tech_bytes(self) -> bytes:
+        return (self.data_dir / "technologies.tsv").read_bytes()
+
+    @cached_property
+    def version(self) -> str:
+        """A short hash of the data files."""
+        digest = hashlib.sha256(self._tech_bytes)
+        digest.update(b"\0")
+        digest.update((self.data_dir / "english.txt").read_bytes())
+        return digest.hexdigest()[:12]
+
+    @cached_property
+    def english(self) -> frozenset[str]:
+        return frozenset((self.data_dir / "english.txt").read_text("utf-8").split())
+
+    @cached_property
+    def _rows(self) -> list[list[str]]:
+        """The technologies, by precedence (for when two claim one alias, import or token):
+        systems by name, then packages by download rank, as the file lists them."""
+        return [
+            line.split("\t")
+            for line in self._tech_bytes.decode("utf-8").splitlines()
+            if line and line[0] != "#"
+        ]
+
+    @cached_property
+    def _techs(self) -> list[Technology | None]:
+        return [None] * len(self._rows)
+
+    @cached_property
+    def _names(self) -> dict[str, int]:
+        names: dict[str, int] = {}
+        for i, row in enumerate(self._rows):
+            names.setdefault(row[0], i)
+            for dist in _split(row[4]):
+                names.setdefault(dist, i)
+        return names
+
+    @cached_property
+    def _imports(self) -> tuple[dict[str, int], dict[str, int]]:
+        exact: dict[str, int] = {}
+        lower: dict[str, int] = {}
+        for i, row in enumerate(self._rows):
+            for module in _split(row[5]):
+                exact.setdefault(module, i)
+                lower.setdefault(module.lower(), i)
+        return exact, lower
+
+    @cached_property
+    def _tokens(self) -> dict[str, tuple[int, ...]]:
+        tokens: dict[str, list[int]] = {}
+        for i, row in enumerate(self._rows):
+            for token in _split(row[9]):
+                tokens.setdefault(token, []).append(i)
+        return {token: tuple(rows) for token, rows in tokens.items()}
+
+    @cached_property
+    def _aliases(self) -> tuple[dict[str, tuple[int, bool]], dict[str, list[_Multi]]]:
+        """One-word aliases (normalised) -> (row, common); and the first word of each
+        several-word alias -> (its other words, row, common), longest first."""
+        single: dict[str, tuple[int, bool]] = {}
+        multi: dict[str, list[_Multi]] = {}
+        for i, row in enumerate(self._rows):
+            name, _, _, _, dists, imports, more, common = row[:8]
+            joined = (more + _SEP if more else "") + (dists or name)
+            if imports:
+                joined += _SEP + imports.lower()
+            for alias in joined.split(_SEP):
+                is_common = bool(common) and alias in common.split(_SEP)
+                if " " in alias:
+                    first, *rest = (_norm(w) for w in alias.split(" "))
+                    multi.setdefault(first, []).append((tuple(rest), i, is_common))
+                    continue
+                key = alias.replace("_", "-").replace(".", "-")
+                if "--" in key:
+                    key = _norm(alias)
+                if key not in single:  # else an earlier row (higher precedence) has it
+                    single[key] = (i, is_common)
+        for entries in multi.values():
+            entries.sort(key=lambda e: -len(e[0]))
+        return single, multi
+
+    @cached_property
+    def _token_set(self) -> frozenset[str]:
+        return frozenset(self._tokens)
+
+    def technology(self, i: int) -> Technology:
+        tech = self._techs[i]
+        if tech is None:
+            name, display, kind, rank, dists_col, imports_col, more, common, feet, tokens = (
+                self._rows[i]
+            )
+            dists = _split(dists_col) or (name,)
+            imports = _split(imports_col)
+            aliases = dict.fromkeys((*_split(more), *dists, *(m.lower() for m in imports)))
+            tech = Technology(
+                name=name,
+                display=display or name,
+                kind=TechKind(kind),
+                dists=dists,
+                imports=imports,
+                aliases=tuple(aliases),
+                footprints=_split(feet),
+                mention_tokens=_split(tokens),
+                rank=int(rank) if rank else None,
+                common_aliases=_split(common),
+            )
+            self._techs[i] = tech
+        return tech
+
+    def technologies(self) -> tuple[Technology, ...]:
+        """Every technology, in file order (systems, then packages, each sorted by name)."""
+        return tuple(self.technology(i) for i in range(len(self._rows)))
+
+    def lookup(self, words: Sequence[str], start: int = 0) -> tuple[Technology, int, bool] | None:
+        if start >= len(words):
+            return None
+        single, multi = self._aliases
+        first = _norm(words[start])
+        for rest, i, common in multi.get(first, ()):
+            n = len(rest)
+            if start + n < len(words) and all(
+                _norm(words[start + 1 + k]) == rest[k] for k in range(n)
+            ):
+                return self.technology(i), n + 1, common
+        found = single.get(first)
+        if found is None:
+            return None
+        return self.technology(found[0]), 1, found[1]
+
+    def by_name(self, name: str) -> Technology | None:
+        i = self._names.get(_norm(name))
+        return None if i is None else self.technology(i)
+
+    def for_import(self, module: str) -> Technology | None:
+        parts = module.strip().split(".")
+        for end in range(len(parts), 0, -1):
+            dotted = ".".join(parts[:end])
+            i = self._imports[0].get(dotted)
+            if i is None:
+                i = self._imports[1].get(dotted.lower())
+            if i is not None:
+                return self.technology(i)
+        return None
+
+    def is_ordinary_word(self, word: str) -> bool:
+        return word.lower() in self.english
+
+    def mention_tokens(self) -> frozenset[str]:
+        return self._token_set
+
+    def technologies_for_token(self, token: str) -> tuple[Technology, ...]:
+        return tuple(self.technology(i) for i in self._tokens.get(token.lower(), ()))
+
+
+@cache
+def load(data_dir: Path = DATA_DIR) -> Vocabulary:
+    """The vocabulary of ``data_dir`` (the shipped data by default), read once."""
+    return Vocabulary(data_dir)
+
+
+def lookup(words: Sequence[str], start: int = 0) -> tuple[Technology, int, bool] | None:
+    """The longest alias matching ``words[start:]`` (each word compared lower-case, with PEP
+    503 equivalence, so 'PyYAML', 'pyyaml', 'tortoise-orm', 'tortoise_orm' match; words are
+    taken as given, punctuation included): the technology, how many words it spans, and
+    whether that alias is a common English word."""
+    return load().lookup(words, start)
+
+
+def by_name(name: str) -> Technology | None:
+    """The technology whose canonical name or distribution name is ``name``."""
+    return load().by_name(name)
+
+
+def for_import(module: str) -> Technology | None:
+    """The technology of an import name, top-level or dotted ("yaml", "google.cloud.storage",
+    "sklearn.linear_model": the longest known prefix wins)."""
+    return load().for_import(module)
+
+
+def is_ordinary_word(word: str) -> bool:
+    """Whether ``word`` (lower-cased) is in the generated English word list."""
+    return load().is_ordinary_word(word)
+
+
+def mention_tokens() -> frozenset[str]:
+    """Every mention token of every technology."""
+    return load().mention_tokens()
+
+
+def technologies_for_token(token: str) -> tuple[Technology, ...]:
+    """The technologies that list ``token`` (lower-cased) as a mention token, systems first."""
+    return load().technologies_for_token(token)
+
+
+VOCABULARY_VERSION: str  # a short hash of the data files, for cache keys (read lazily)
+
+
+def __getattr__(name: str) -> str:
+    if name == "VOCABULARY_VERSION":
+        return load().version
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
