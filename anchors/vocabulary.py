@@ -78,6 +78,11 @@ def _split(column: str) -> tuple[str, ...]:
     return tuple(column.split(_SEP)) if column else ()
 
 
+def _dists_column(row: list[str]) -> str:
+    """A package row leaves its dists empty when they are just its name."""
+    return row[4] or (row[0] if row[2] == "package" else "")
+
+
 _Multi = tuple[tuple[str, ...], int, bool]
 
 
@@ -123,7 +128,7 @@ class Vocabulary:
         names: dict[str, int] = {}
         for i, row in enumerate(self._rows):
             names.setdefault(row[0], i)
-            for dist in _split(row[4]):
+            for dist in _split(_dists_column(row)):
                 names.setdefault(dist, i)
         return names
 
@@ -152,10 +157,8 @@ class Vocabulary:
         single: dict[str, tuple[int, bool]] = {}
         multi: dict[str, list[_Multi]] = {}
         for i, row in enumerate(self._rows):
-            name, _, _, _, dists, imports, more, common = row[:8]
-            joined = (more + _SEP if more else "") + (dists or name)
-            if imports:
-                joined += _SEP + imports.lower()
+            imports, more, common = row[5:8]
+            joined = _SEP.join(c for c in (more, _dists_column(row), imports.lower()) if c)
             for alias in joined.split(_SEP):
                 is_common = bool(common) and alias in common.split(_SEP)
                 if " " in alias:
@@ -181,7 +184,7 @@ class Vocabulary:
             name, display, kind, rank, dists_col, imports_col, more, common, feet, tokens = (
                 self._rows[i]
             )
-            dists = _split(dists_col) or (name,)
+            dists = _split(_dists_column(self._rows[i]))
             imports = _split(imports_col)
             aliases = dict.fromkeys((*_split(more), *dists, *(m.lower() for m in imports)))
             tech = Technology(

@@ -66,6 +66,23 @@ GENERIC_TECH_WORDS = frozenset(
     """
     )
 )
+# Between ENGLISH_THRESHOLD and COMMON_THRESHOLD a word is ordinary English unless it names
+# a famous technology: a curated system, or a package among the FAMOUS_RANK most downloaded
+# (celery, django, pandas, flask, docker, git...; but "queries", "config", "ailment" name
+# obscure packages and stay common words). These famous names are common words all the same:
+ORDINARY_NAMES = frozenset(
+    str.split(
+        """
+    cryptography referencing textual proto comm deprecated datasets installer invoke
+    overrides inflection modal retry realtime schema boolean daemon parse watchdog axiom
+    pendulum billiard weasel pathos agate graphene lark thrift patsy twine alabaster wasabi
+    pox locket pooch material constructs prettier render renovate packer jest cypress sonar
+    anaconda mamba caddy storybook timescale supervisor temporal railway rollup telegram
+    discord bandit node
+    """
+    )
+)
+FAMOUS_RANK = 1000
 # Aliases that wordfreq rates frequent but that in prose are (nearly) always the technology.
 NOT_COMMON = frozenset({"google cloud", "google cloud platform", "amazon web services", "aws"})
 
@@ -754,15 +771,18 @@ def _unique(items: Iterable[str]) -> list[str]:
 
 
 def build(ranks: dict[str, int], top: int, freq: Freq) -> list[Row]:
-    def is_common(alias: str) -> bool:
-        if alias in GENERIC_TECH_WORDS:
+    def is_common(alias: str, famous: bool) -> bool:
+        """``famous``: a curated system or a package among the FAMOUS_RANK most downloaded,
+        whose name in the English list's band below COMMON_THRESHOLD still names it."""
+        if alias in GENERIC_TECH_WORDS or alias in ORDINARY_NAMES:
             return True
         if alias in NOT_COMMON or not _LETTERS_AND_SPACES.match(alias):
             return False  # digits, dots, hyphens: a distinctive spelling
-        return freq(alias) >= COMMON_THRESHOLD
+        zipf = freq(alias)
+        return zipf >= COMMON_THRESHOLD or (zipf >= ENGLISH_THRESHOLD and not famous)
 
-    def keep_token(token: str) -> bool:
-        return len(token) >= 2 and token not in GENERIC_TECH_WORDS and not is_common(token)
+    def keep_token(token: str, famous: bool) -> bool:
+        return len(token) >= 2 and not is_common(token, famous)
 
     chosen = sorted((d for d in ranks if ranks[d] <= top), key=lambda d: (ranks[d], d))
     owner: dict[str, str] = {}  # dist -> system name
@@ -787,19 +807,15 @@ def build(ranks: dict[str, int], top: int, freq: Freq) -> list[Row]:
     for system in SYSTEMS:
         dists = _unique([*system.dists, *claimed[system.name]])
         imports = _unique([*system.imports, *(i for d in dists for i in import_names(d))])
-        aliases = _unique(
-            [a.lower() for a in system.aliases]
-            + [d for d in dists if d in system.dists or d in ranks]
-            + [i.lower() for d in system.dists for i in import_names(d)]
-            + [i.lower() for i in system.imports]
-        )
+        aliases = _unique([a.lower() for a in system.aliases] + dists
+                          + [i.lower() for i in imports])
         tokens = _unique(
-            t.lstrip("!") for t in system.tokens if t.startswith("!") or keep_token(t)
+            t.lstrip("!") for t in system.tokens if t.startswith("!") or keep_token(t, True)
         )
         rank_values = [ranks[d] for d in dists if d in ranks]
         rows.append(Row(
             system.name, system.display, "system", min(rank_values) if rank_values else None,
-            dists, imports, aliases, [a for a in aliases if is_common(a)],
+            dists, imports, aliases, [a for a in aliases if is_common(a, True)],
             list(system.footprints), tokens,
         ))
     for dist in chosen:
@@ -807,10 +823,13 @@ def build(ranks: dict[str, int], top: int, freq: Freq) -> list[Row]:
             continue
         imports = list(import_names(dist))
         aliases = _unique([dist, *(i.lower() for i in imports), *PACKAGE_ALIASES.get(dist, ())])
-        tokens = _unique(t for t in [dist, *(i.lower() for i in imports)] if keep_token(t))
+        famous = ranks[dist] <= FAMOUS_RANK
+        tokens = _unique(
+            t for t in [dist, *(i.lower() for i in imports)] if keep_token(t, famous)
+        )
         rows.append(Row(
             dist, PACKAGE_DISPLAY.get(dist, dist), "package", ranks[dist], [dist], imports,
-            aliases, [a for a in aliases if is_common(a)], [], tokens,
+            aliases, [a for a in aliases if is_common(a, famous)], [], tokens,
         ))
     names = [r.name for r in rows]
     if len(names) != len(set(names)):
