@@ -181,7 +181,7 @@ class Vocabulary:
     def technology(self, i: int) -> Technology:
         tech = self._techs[i]
         if tech is None:
-            name, display, kind, rank, dists_col, imports_col, more, common, feet, tokens = (
+            name, display, kind, rank, _, imports_col, more, common, feet, tokens = (
                 self._rows[i]
             )
             dists = _split(_dists_column(self._rows[i]))
