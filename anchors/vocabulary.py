@@ -14,9 +14,11 @@ and "python" are in both.
 
 from __future__ import annotations
 
+import gc
 import hashlib
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from enum import StrEnum
 from functools import cache, cached_property
@@ -78,6 +80,19 @@ def _split(column: str) -> tuple[str, ...]:
     return tuple(column.split(_SEP)) if column else ()
 
 
+@contextmanager
+def _gc_paused() -> Iterator[None]:
+    """Building the indexes allocates many small objects that all live on: a collection
+    halfway through would only waste time."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
 def _dists_column(row: list[str]) -> str:
     """A package row leaves its dists empty when they are just its name."""
     return row[4] or (row[0] if row[2] == "package" else "")
@@ -107,17 +122,19 @@ class Vocabulary:
 
     @cached_property
     def english(self) -> frozenset[str]:
-        return frozenset((self.data_dir / "english.txt").read_text("utf-8").split())
+        with _gc_paused():
+            return frozenset((self.data_dir / "english.txt").read_text("utf-8").split())
 
     @cached_property
     def _rows(self) -> list[list[str]]:
         """The technologies, by precedence (for when two claim one alias, import or token):
         systems by name, then packages by download rank, as the file lists them."""
-        return [
-            line.split("\t")
-            for line in self._tech_bytes.decode("utf-8").splitlines()
-            if line and line[0] != "#"
-        ]
+        with _gc_paused():
+            return [
+                line.split("\t")
+                for line in self._tech_bytes.decode("utf-8").splitlines()
+                if line and line[0] != "#"
+            ]
 
     @cached_property
     def _techs(self) -> list[Technology | None]:
@@ -126,29 +143,33 @@ class Vocabulary:
     @cached_property
     def _names(self) -> dict[str, int]:
         names: dict[str, int] = {}
-        for i, row in enumerate(self._rows):
-            names.setdefault(row[0], i)
-            for dist in _split(_dists_column(row)):
-                names.setdefault(dist, i)
+        with _gc_paused():
+            for i, row in enumerate(self._rows):
+                names.setdefault(row[0], i)
+                for dist in _split(_dists_column(row)):
+                    names.setdefault(dist, i)
         return names
 
     @cached_property
     def _imports(self) -> tuple[dict[str, int], dict[str, int]]:
         exact: dict[str, int] = {}
         lower: dict[str, int] = {}
-        for i, row in enumerate(self._rows):
-            for module in _split(row[5]):
-                exact.setdefault(module, i)
-                lower.setdefault(module.lower(), i)
+        with _gc_paused():
+            for i, row in enumerate(self._rows):
+                for module in _split(row[5]):
+                    exact.setdefault(module, i)
+                    lower.setdefault(module.lower(), i)
         return exact, lower
 
     @cached_property
     def _tokens(self) -> dict[str, tuple[int, ...]]:
         tokens: dict[str, list[int]] = {}
-        for i, row in enumerate(self._rows):
-            for token in _split(row[9]):
-                tokens.setdefault(token, []).append(i)
-        return {token: tuple(rows) for token, rows in tokens.items()}
+        with _gc_paused():
+            for i, row in enumerate(self._rows):
+                if row[9]:
+                    for token in row[9].split(_SEP):
+                        tokens.setdefault(token, []).append(i)
+            return {token: tuple(rows) for token, rows in tokens.items()}
 
     @cached_property
     def _aliases(self) -> tuple[dict[str, tuple[int, bool]], dict[str, list[_Multi]]]:
@@ -156,22 +177,31 @@ class Vocabulary:
         several-word alias -> (its other words, row, common), longest first."""
         single: dict[str, tuple[int, bool]] = {}
         multi: dict[str, list[_Multi]] = {}
-        for i, row in enumerate(self._rows):
-            imports, more, common = row[5:8]
-            joined = _SEP.join(c for c in (more, _dists_column(row), imports.lower()) if c)
-            for alias in joined.split(_SEP):
-                is_common = bool(common) and alias in common.split(_SEP)
-                if " " in alias:
-                    first, *rest = (_norm(w) for w in alias.split(" "))
-                    multi.setdefault(first, []).append((tuple(rest), i, is_common))
-                    continue
-                key = alias.replace("_", "-").replace(".", "-")
-                if "--" in key:
-                    key = _norm(alias)
-                if key not in single:  # else an earlier row (higher precedence) has it
-                    single[key] = (i, is_common)
-        for entries in multi.values():
-            entries.sort(key=lambda e: -len(e[0]))
+        rows = self._rows
+        with _gc_paused():
+            # Backwards, so that an earlier row (higher precedence) overwrites a later one.
+            for i in range(len(rows) - 1, -1, -1):
+                row = rows[i]
+                dists = _dists_column(row)
+                keys = dists.split(_SEP) if dists else []  # already normalised
+                if row[5]:
+                    imports = row[5].lower().replace("_", "-").replace(".", "-")
+                    if "--" in imports:
+                        imports = _SEP.join(_norm(m) for m in row[5].split(_SEP))
+                    keys += imports.split(_SEP)
+                commons = {_norm(c) for c in row[7].split(_SEP)} if row[7] else set()
+                for alias in row[6].split(_SEP) if row[6] else ():
+                    if " " in alias:
+                        first, *rest = (_norm(w) for w in alias.split(" "))
+                        multi.setdefault(first, []).append(
+                            (tuple(rest), i, alias in row[7].split(_SEP))
+                        )
+                    else:
+                        keys.append(_norm(alias))
+                for key in keys:
+                    single[key] = (i, key in commons)
+            for entries in multi.values():
+                entries.sort(key=lambda e: (-len(e[0]), e[1]))
         return single, multi
 
     @cached_property
