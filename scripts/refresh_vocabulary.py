@@ -187,9 +187,12 @@ beautifulsoup:BeautifulSoup pyproject-api:pyproject_api hatch-vcs:hatch_vcs
 hatch-fancy-pypi-readme:hatch_fancy_pypi_readme meson-python:mesonpy pdm-backend:pdm.backend
 poetry-core:poetry.core poetry-plugin-export:poetry_plugin_export flit-core:flit_core
 jupyter-core:jupyter_core jupyter-client:jupyter_client jupyter-server:jupyter_server
-pytest-runner: py-spy: google:googlesearch apache-airflow-core:airflow
+pytest-runner: py-spy: google:googlesearch datadog-checks-base:datadog_checks.base
+apache-airflow-core:airflow docker-compose:compose
 apache-airflow-task-sdk:airflow.sdk apache-airflow-client:airflow_client
-ruff:ruff uv:uv cmake:cmake ninja:ninja
+ruff:ruff uv:uv cmake:cmake ninja:ninja zxing-cpp:zxingcpp
+pypiwin32:win32api,win32con,pythoncom,pywintypes microsoft-kiota-abstractions:kiota_abstractions
+microsoft-kiota-http:kiota_http microsoft-kiota-authentication-azure:kiota_authentication_azure
 """
 
 
@@ -214,6 +217,8 @@ _NAMESPACES = (
     ("backports-", "backports.", "_"),
     ("jaraco-", "jaraco.", "_"),
     ("zope-", "zope.", "_"),
+    ("repoze-", "repoze.", "_"),
+    ("pyannote-", "pyannote.", "_"),
 )
 
 
@@ -452,7 +457,7 @@ SYSTEMS: tuple[System, ...] = (
     S("gitpod", "Gitpod", "gitpod", "", "", ".gitpod.yml", "gitpod"),
     # observability
     S("datadog", "Datadog", "datadog", "datadog ddtrace datadog-api-client datadog-checks-base",
-      "", "", "datadog ddtrace"),
+      "", "", "datadog ddtrace", "datadog-"),
     S("sentry", "Sentry", "sentry", "sentry-sdk raven", "", ".sentryclirc", "sentry sentry_sdk"),
     S("new-relic", "New Relic", "new relic|newrelic", "newrelic", "", "newrelic.ini",
       "newrelic"),
@@ -795,7 +800,9 @@ def build(ranks: dict[str, int], top: int, freq: Freq) -> list[Row]:
         names = {normalize_dist(a) for a in (system.name, *system.aliases)}
         for dist in chosen:
             if dist not in owner and (
-                dist in names or any(dist.startswith(p) for p in system.dist_prefixes)
+                dist in names
+                or any(dist.startswith(p) for p in system.dist_prefixes)
+                or any(normalize_dist(m) in names for m in import_names(dist))
             ):
                 owner[dist] = system.name
     claimed: dict[str, list[str]] = {s.name: [] for s in SYSTEMS}
