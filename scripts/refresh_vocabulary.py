@@ -783,6 +783,8 @@ def build(ranks: dict[str, int], top: int, freq: Freq) -> list[Row]:
             return True
         if alias in NOT_COMMON or not _LETTERS_AND_SPACES.match(alias):
             return False  # digits, dots, hyphens: a distinctive spelling
+        if len(alias) <= 2:
+            return True  # "py", "fs", "uv": too short to name anything outside a context
         zipf = freq(alias)
         return zipf >= COMMON_THRESHOLD or (zipf >= ENGLISH_THRESHOLD and not famous)
 
@@ -832,7 +834,9 @@ def build(ranks: dict[str, int], top: int, freq: Freq) -> list[Row]:
         aliases = _unique([dist, *(i.lower() for i in imports), *PACKAGE_ALIASES.get(dist, ())])
         famous = ranks[dist] <= FAMOUS_RANK
         tokens = _unique(
-            t for t in [dist, *(i.lower() for i in imports)] if keep_token(t, famous)
+            t
+            for t in [dist, *(i.lower() for i in imports)]
+            if len(t) >= 3 and keep_token(t, famous)
         )
         rows.append(Row(
             dist, PACKAGE_DISPLAY.get(dist, dist), "package", ranks[dist], [dist], imports,
