@@ -1,26 +1,48 @@
-"""TEMPORARY STUB of the technology vocabulary (replaced by the generated one)."""
+"""Named technologies (Python packages and systems) and ordinary English words.
+
+The data are generated files in ``anchors/data/`` (``scripts/refresh_vocabulary.py`` writes
+them): ``technologies.tsv`` (curated systems such as Pulumi, Datadog or PostgreSQL, and the
+most downloaded Python distributions) and ``english.txt`` (the ordinary English words).
+They are read once, on first use, and kept; this module needs nothing but the standard
+library.
+
+A technology name found in prose can be an ordinary word too ("click", "rich", "falcon",
+"vault"): ``lookup`` says so (``common``), and the caller then takes it as the technology
+only in a technology context. Technologies take precedence over the English list: "django"
+and "python" are in both.
+"""
 
 from __future__ import annotations
 
+import gc
+import hashlib
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from enum import StrEnum
-from functools import cache
+from functools import cache, cached_property
+from pathlib import Path
 
 __all__ = [
+    "DATA_DIR",
     "VOCABULARY_VERSION",
     "TechKind",
     "Technology",
+    "Vocabulary",
     "by_name",
     "for_import",
     "is_ordinary_word",
+    "load",
     "lookup",
     "mention_tokens",
+    "normalize_dist",
     "technologies_for_token",
 ]
 
-VOCABULARY_VERSION = "stub1"
+DATA_DIR = Path(__file__).resolve().parent / "data"
+_SEP = "|"
+_SEPARATORS = re.compile(r"[-_.]+")
 
 
 class TechKind(StrEnum):
@@ -28,131 +50,277 @@ class TechKind(StrEnum):
     SYSTEM = "system"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Technology:
-    name: str
-    display: str
+    name: str  # canonical lower-case id, e.g. "celery", "pulumi", "hashicorp-vault"
+    display: str  # "Celery", "Pulumi", "HashiCorp Vault"
     kind: TechKind
-    dists: tuple[str, ...]
-    imports: tuple[str, ...]
-    aliases: tuple[str, ...]
-    footprints: tuple[str, ...]
-    mention_tokens: tuple[str, ...]
-    rank: int | None
+    dists: tuple[str, ...]  # PEP 503 names of the Python distributions that are (SDKs of) it
+    imports: tuple[str, ...]  # import names (dotted allowed) of those distributions
+    aliases: tuple[str, ...]  # lower-case prose names, words joined by one space
+    footprints: tuple[str, ...]  # path globs (from the repository root) that mean it is used
+    mention_tokens: tuple[str, ...]  # distinctive lower-case tokens to search text for
+    rank: int | None  # download rank (the best of its distributions' for a system)
+    common_aliases: tuple[str, ...] = ()  # the aliases that are also common English words
 
 
-def _p(name: str, imp: str | None = None, *aliases: str) -> Technology:
-    imp = imp or name.replace("-", "_")
-    return Technology(name, name, TechKind.PACKAGE, (name,), (imp,), (name, imp, *aliases), (),
-                      tuple({name, imp.lower()}), 1)
-
-
-def _s(name: str, display: str, aliases: tuple[str, ...], dists: tuple[str, ...] = (),
-       imports: tuple[str, ...] = (), footprints: tuple[str, ...] = (),
-       tokens: tuple[str, ...] = ()) -> Technology:
-    return Technology(name, display, TechKind.SYSTEM, dists, imports, aliases, footprints,
-                      tokens or (name,), None)
-
-
-_TECH = [
-    _p("httpx"), _p("duckdb"), _p("click"), _p("requests"), _p("falcon"), _p("msgspec"),
-    _p("tortoise-orm", "tortoise"), _p("babel"), _p("sqlalchemy"), _p("fastapi"), _p("flask"),
-    _p("pyyaml", "yaml", "yaml"), _p("beautifulsoup4", "bs4", "beautifulsoup", "beautiful soup"),
-    _p("mcp"), _p("aiohttp"), _p("tenacity"), _p("structlog"), _p("pydantic"), _p("boto3"),
-    _p("uvicorn"), _p("pyjwt", "jwt"), _p("typer"), _p("bcrypt"), _p("pytest"), _p("rich"),
-    _p("attrs", "attr"), _p("django"), _p("jinja2", "jinja2", "jinja"), _p("werkzeug"),
-    _p("urllib3"), _p("starlette"), _p("memcached", "memcache"), _p("pymongo"),
-    _p("peewee"), _p("sphinx"), _p("nose"), _p("gunicorn"), _p("strawberry-graphql", "strawberry", "strawberry"),
-    _s("celery", "Celery", ("celery",), ("celery",), ("celery",)),
-    _s("redis", "Redis", ("redis",), ("redis",), ("redis",)),
-    _s("pulumi", "Pulumi", ("pulumi",), ("pulumi",), ("pulumi",), ("Pulumi.yaml", "Pulumi.*.yaml")),
-    _s("datadog", "Datadog", ("datadog",), ("datadog", "ddtrace"), ("datadog", "ddtrace"),
-       (), ("datadog", "ddtrace")),
-    _s("braintree", "Braintree", ("braintree",), ("braintree",), ("braintree",)),
-    _s("webpack", "webpack", ("webpack",), (), (), ("webpack.config.js",)),
-    _s("vite", "Vite", ("vite",), (), (), ("vite.config.*",)),
-    _s("docker", "Docker", ("docker",), ("docker",), ("docker",), ("Dockerfile", "docker-compose.yml")),
-    _s("postgresql", "PostgreSQL", ("postgresql", "postgres"), ("psycopg2", "psycopg", "asyncpg"),
-       ("psycopg2", "psycopg", "asyncpg"), (), ("postgres", "postgresql", "psycopg2", "asyncpg")),
-    _s("mysql", "MySQL", ("mysql",), ("mysqlclient", "pymysql"), ("MySQLdb", "pymysql")),
-    _s("hashicorp-vault", "HashiCorp Vault", ("hashicorp vault",), ("hvac",), ("hvac",), (),
-       ("hashicorp", "hvac")),
-    _s("github-actions", "GitHub Actions", ("github actions",), (), (), (".github/workflows/*",),
-       ("github-actions",)),
-    _s("sendgrid", "SendGrid", ("sendgrid",), ("sendgrid",), ("sendgrid",)),
-    _s("mailgun", "Mailgun", ("mailgun",)),
-    _s("tox", "tox", ("tox",), ("tox",), (), ("tox.ini",)),
-    _p("pynacl", "nacl"), _p("flake8"), _p("responses"),
-    _s("codecov", "Codecov", ("codecov",), ("codecov",), (), ("codecov.yml", ".codecov.yml")),
-    _s("sentry", "Sentry", ("sentry",), ("sentry-sdk",), ("sentry_sdk",), (), ("sentry", "sentry_sdk")),
-    _s("kafka", "Kafka", ("kafka",), ("kafka-python",), ("kafka",)),
-]
-_COMMON = frozenset(
-    [
-        "click", "requests", "rich", "black", "six", "mock", "future", "attrs"
-    ]
-)
-_ORDINARY = frozenset(
-    [
-        "gateway", "request", "requests", "handler", "handlers", "models", "model",
-        "accounts", "account", "signing", "required", "unverified", "deleted", "days",
-        "payment", "router", "lives", "session", "sessions", "adapter", "console",
-        "progress", "bar", "parser", "releases", "deployed", "metrics", "go", "the", "a",
-        "we", "use", "uses", "used", "is", "are", "was", "were", "not", "with", "for", "of",
-        "to", "in", "on", "by", "and", "or", "data", "store", "time", "token", "context",
-        "path", "import", "release", "fix", "long", "keeps", "pass", "through", "commit",
-        "moved", "from", "after", "service", "module", "client", "cli", "command", "line",
-        "tests", "test", "runner", "click", "rich", "black", "six", "mock", "future",
-        "celery", "python", "checkout", "supported", "guest", "cache", "orders", "order",
-        "priced", "totals", "items"
-    ]
-)
-
-
-@cache
-def _index() -> dict[str, list[tuple[tuple[str, ...], Technology]]]:
-    idx: dict[str, list[tuple[tuple[str, ...], Technology]]] = {}
-    for tech in _TECH:
-        for alias in {*tech.aliases, *tech.dists, tech.name}:
-            words = tuple(_norm(w) for w in alias.split())
-            idx.setdefault(words[0], []).append((words, tech))
-    for entries in idx.values():
-        entries.sort(key=lambda e: -len(e[0]))
-    return idx
+def normalize_dist(name: str) -> str:
+    """PEP 503 normalised distribution name ("PyYAML" -> "pyyaml", "a_b.c" -> "a-b-c")."""
+    return _SEPARATORS.sub("-", name).lower()
 
 
 def _norm(word: str) -> str:
-    return re.sub(r"[-_.]+", "-", word.lower())
+    """``normalize_dist`` with a fast path for words without separators."""
+    if "-" in word or "_" in word or "." in word:
+        return _SEPARATORS.sub("-", word).lower()
+    return word.lower()
 
 
-def lookup(words: Sequence[str], start: int = 0) -> tuple[Technology, int, bool] | None:
-    if start >= len(words):
+def _split(column: str) -> tuple[str, ...]:
+    return tuple(column.split(_SEP)) if column else ()
+
+
+@contextmanager
+def _gc_paused() -> Iterator[None]:
+    """Building the indexes allocates many small objects that all live on: a collection
+    halfway through would only waste time."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def _dists_column(row: list[str]) -> str:
+    """A package row leaves its dists empty when they are just its name."""
+    return row[4] or (row[0] if row[2] == "package" else "")
+
+
+_Multi = tuple[tuple[str, ...], int, bool]
+
+
+class Vocabulary:
+    """The technologies and English words of one data directory. Each index is built on
+    first use: a caller that only asks ``is_ordinary_word`` never parses the technologies."""
+
+    def __init__(self, data_dir: Path = DATA_DIR) -> None:
+        self.data_dir = data_dir
+
+    @cached_property
+    def _tech_bytes(self) -> bytes:
+        return (self.data_dir / "technologies.tsv").read_bytes()
+
+    @cached_property
+    def version(self) -> str:
+        """A short hash of the data files."""
+        digest = hashlib.sha256(self._tech_bytes)
+        digest.update(b"\0")
+        digest.update((self.data_dir / "english.txt").read_bytes())
+        return digest.hexdigest()[:12]
+
+    @cached_property
+    def english(self) -> frozenset[str]:
+        with _gc_paused():
+            return frozenset((self.data_dir / "english.txt").read_text("utf-8").split())
+
+    @cached_property
+    def _rows(self) -> list[list[str]]:
+        """The technologies, by precedence (for when two claim one alias, import or token):
+        systems by name, then packages by download rank, as the file lists them."""
+        with _gc_paused():
+            return [
+                line.split("\t")
+                for line in self._tech_bytes.decode("utf-8").splitlines()
+                if line and line[0] != "#"
+            ]
+
+    @cached_property
+    def _techs(self) -> list[Technology | None]:
+        return [None] * len(self._rows)
+
+    @cached_property
+    def _names(self) -> dict[str, int]:
+        names: dict[str, int] = {}
+        with _gc_paused():
+            for i, row in enumerate(self._rows):
+                names.setdefault(row[0], i)
+                for dist in _split(_dists_column(row)):
+                    names.setdefault(dist, i)
+        return names
+
+    @cached_property
+    def _imports(self) -> tuple[dict[str, int], dict[str, int]]:
+        exact: dict[str, int] = {}
+        lower: dict[str, int] = {}
+        with _gc_paused():
+            for i, row in enumerate(self._rows):
+                for module in _split(row[5]):
+                    exact.setdefault(module, i)
+                    lower.setdefault(module.lower(), i)
+        return exact, lower
+
+    @cached_property
+    def _tokens(self) -> dict[str, tuple[int, ...]]:
+        tokens: dict[str, list[int]] = {}
+        with _gc_paused():
+            for i, row in enumerate(self._rows):
+                if row[9]:
+                    for token in row[9].split(_SEP):
+                        tokens.setdefault(token, []).append(i)
+            return {token: tuple(rows) for token, rows in tokens.items()}
+
+    @cached_property
+    def _aliases(self) -> tuple[dict[str, tuple[int, bool]], dict[str, list[_Multi]]]:
+        """One-word aliases (normalised) -> (row, common); and the first word of each
+        several-word alias -> (its other words, row, common), longest first."""
+        single: dict[str, tuple[int, bool]] = {}
+        multi: dict[str, list[_Multi]] = {}
+        rows = self._rows
+        with _gc_paused():
+            # Backwards, so that an earlier row (higher precedence) overwrites a later one.
+            for i in range(len(rows) - 1, -1, -1):
+                row = rows[i]
+                dists = _dists_column(row)
+                keys = dists.split(_SEP) if dists else []  # already normalised
+                if row[5]:
+                    imports = row[5].lower().replace("_", "-").replace(".", "-")
+                    if "--" in imports:
+                        imports = _SEP.join(_norm(m) for m in row[5].split(_SEP))
+                    keys += imports.split(_SEP)
+                commons = {_norm(c) for c in row[7].split(_SEP)} if row[7] else set()
+                for alias in row[6].split(_SEP) if row[6] else ():
+                    if " " in alias:
+                        first, *rest = (_norm(w) for w in alias.split(" "))
+                        multi.setdefault(first, []).append(
+                            (tuple(rest), i, alias in row[7].split(_SEP))
+                        )
+                    else:
+                        keys.append(_norm(alias))
+                for key in keys:
+                    single[key] = (i, key in commons)
+            for entries in multi.values():
+                entries.sort(key=lambda e: (-len(e[0]), e[1]))
+        return single, multi
+
+    @cached_property
+    def _token_set(self) -> frozenset[str]:
+        return frozenset(self._tokens)
+
+    def technology(self, i: int) -> Technology:
+        tech = self._techs[i]
+        if tech is None:
+            name, display, kind, rank, _, imports_col, more, common, feet, tokens = (
+                self._rows[i]
+            )
+            dists = _split(_dists_column(self._rows[i]))
+            imports = _split(imports_col)
+            aliases = dict.fromkeys((*_split(more), *dists, *(m.lower() for m in imports)))
+            tech = Technology(
+                name=name,
+                display=display or name,
+                kind=TechKind(kind),
+                dists=dists,
+                imports=imports,
+                aliases=tuple(aliases),
+                footprints=_split(feet),
+                mention_tokens=_split(tokens),
+                rank=int(rank) if rank else None,
+                common_aliases=_split(common),
+            )
+            self._techs[i] = tech
+        return tech
+
+    def technologies(self) -> tuple[Technology, ...]:
+        """Every technology, in file order (systems, then packages, each sorted by name)."""
+        return tuple(self.technology(i) for i in range(len(self._rows)))
+
+    def lookup(self, words: Sequence[str], start: int = 0) -> tuple[Technology, int, bool] | None:
+        if start >= len(words):
+            return None
+        single, multi = self._aliases
+        first = _norm(words[start])
+        for rest, i, common in multi.get(first, ()):
+            n = len(rest)
+            if start + n < len(words) and all(
+                _norm(words[start + 1 + k]) == rest[k] for k in range(n)
+            ):
+                return self.technology(i), n + 1, common
+        found = single.get(first)
+        if found is None:
+            return None
+        return self.technology(found[0]), 1, found[1]
+
+    def by_name(self, name: str) -> Technology | None:
+        i = self._names.get(_norm(name))
+        return None if i is None else self.technology(i)
+
+    def for_import(self, module: str) -> Technology | None:
+        parts = module.strip().split(".")
+        for end in range(len(parts), 0, -1):
+            dotted = ".".join(parts[:end])
+            i = self._imports[0].get(dotted)
+            if i is None:
+                i = self._imports[1].get(dotted.lower())
+            if i is not None:
+                return self.technology(i)
         return None
-    for alias, tech in _index().get(_norm(words[start]), []):
-        got = tuple(_norm(w) for w in words[start : start + len(alias)])
-        if got == alias:
-            return tech, len(alias), len(alias) == 1 and alias[0] in _COMMON
-    return None
 
+    def is_ordinary_word(self, word: str) -> bool:
+        return word.lower() in self.english
 
-def by_name(name: str) -> Technology | None:
-    n = _norm(name)
-    return next((t for t in _TECH if t.name == n or n in t.dists), None)
+    def mention_tokens(self) -> frozenset[str]:
+        return self._token_set
 
-
-def for_import(module: str) -> Technology | None:
-    top = module.split(".")[0]
-    return next((t for t in _TECH if module in t.imports or top in t.imports), None)
-
-
-def is_ordinary_word(word: str) -> bool:
-    return word.lower() in _ORDINARY
+    def technologies_for_token(self, token: str) -> tuple[Technology, ...]:
+        return tuple(self.technology(i) for i in self._tokens.get(token.lower(), ()))
 
 
 @cache
+def load(data_dir: Path = DATA_DIR) -> Vocabulary:
+    """The vocabulary of ``data_dir`` (the shipped data by default), read once."""
+    return Vocabulary(data_dir)
+
+
+def lookup(words: Sequence[str], start: int = 0) -> tuple[Technology, int, bool] | None:
+    """The longest alias matching ``words[start:]`` (each word compared lower-case, with PEP
+    503 equivalence, so 'PyYAML', 'pyyaml', 'tortoise-orm', 'tortoise_orm' match; words are
+    taken as given, punctuation included): the technology, how many words it spans, and
+    whether that alias is a common English word."""
+    return load().lookup(words, start)
+
+
+def by_name(name: str) -> Technology | None:
+    """The technology whose canonical name or distribution name is ``name``."""
+    return load().by_name(name)
+
+
+def for_import(module: str) -> Technology | None:
+    """The technology of an import name, top-level or dotted ("yaml", "google.cloud.storage",
+    "sklearn.linear_model": the longest known prefix wins)."""
+    return load().for_import(module)
+
+
+def is_ordinary_word(word: str) -> bool:
+    """Whether ``word`` (lower-cased) is in the generated English word list."""
+    return load().is_ordinary_word(word)
+
+
 def mention_tokens() -> frozenset[str]:
-    return frozenset(tok for t in _TECH for tok in t.mention_tokens)
+    """Every mention token of every technology."""
+    return load().mention_tokens()
 
 
 def technologies_for_token(token: str) -> tuple[Technology, ...]:
-    return tuple(t for t in _TECH if token in t.mention_tokens)
+    """The technologies that list ``token`` (lower-cased) as a mention token, systems first."""
+    return load().technologies_for_token(token)
+
+
+VOCABULARY_VERSION: str  # a short hash of the data files, for cache keys (read lazily)
+
+
+def __getattr__(name: str) -> str:
+    if name == "VOCABULARY_VERSION":
+        return load().version
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
