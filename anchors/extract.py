@@ -15,7 +15,14 @@ from dataclasses import dataclass
 from enum import Enum
 
 from anchors.facts import Fingerprint
-from anchors.spec import Anchor, AnchorKind, AnchorSyntaxError, Expect, parse_anchor
+from anchors.spec import (
+    Anchor,
+    AnchorKind,
+    AnchorSyntaxError,
+    Expect,
+    normalize_dist_name,
+    parse_anchor,
+)
 from anchors.subject import (
     CodeNames,
     DropReason,
@@ -25,7 +32,7 @@ from anchors.subject import (
     resolve_subject,
     sentence_spans,
 )
-from anchors.vocabulary import Technology, lookup
+from anchors.vocabulary import TechKind, Technology, lookup
 from anchors.wordlists import (
     COMMON_WORDS,
     DEFINES_CUE,
@@ -506,11 +513,17 @@ def _resolve(c: _Cand, names: CodeNames, fp: Fingerprint, absent: bool) -> Outco
 def _technology(c: _Cand, tech: Technology, names: CodeNames, absent: bool) -> Outcome:
     if names.own_package(tech):
         return DropReason.OWN_PACKAGE, f"{tech.display} is this repository's own package"
-    if c.common and not (c.slot or c.code or c.pref or absent):
+    word = c.text.lower()
+    if tech.kind is TechKind.PACKAGE and c.text.isupper() and len(c.text) > 1 and not c.pref:
+        # "PBKDF2", "JSON", "ORM": an acronym names an algorithm or a format, not a package
+        return DropReason.COMMON_WORD, f"{c.text!r} is an acronym, not a package name"
+    by_import = (tech.kind is TechKind.PACKAGE and word in tech.imports
+                 and normalize_dist_name(word) not in tech.dists)  # fmt: skip
+    if (c.common or by_import) and not (c.slot or c.code or c.pref or absent):
         detail = (f"{c.text!r} is an ordinary word as well as {tech.display}; write it in "
                   "backticks, say 'the X package', or pass an anchor")  # fmt: skip
         return DropReason.COMMON_WORD, detail
-    return names.technology(tech, absent, c.pref)
+    return names.technology(tech, c.text, absent, c.pref)
 
 
 def _word(c: _Cand, text: str, names: CodeNames, absent: bool) -> Outcome:

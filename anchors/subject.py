@@ -26,7 +26,7 @@ from anchors.spec import (
     normalize_dist_name,
     validate_repo_path,
 )
-from anchors.vocabulary import Technology, is_ordinary_word
+from anchors.vocabulary import TechKind, Technology, is_ordinary_word
 from anchors.wordlists import (
     COMMON_WORDS,
     DIST_TO_IMPORT,
@@ -374,25 +374,39 @@ class CodeNames:
         """Whether ``tech`` is this repository's own package (flask, in flask's repo)."""
         return any(m.split(".")[0] in self.first_party for m in tech.imports)
 
-    def technology(self, tech: Technology, absent: bool, pref: Pref) -> Outcome:
+    def technology(self, tech: Technology, word: str, absent: bool, pref: Pref) -> Outcome:
         """A named technology (``anchors.vocabulary``), anchored whether or not the code has
         it: absence is evidence. With a code scope, a package is claimed as an import there
         (the present-trap); a cue picks the dependency or the import; otherwise the claim is
         that the project uses it (``tech:``)."""
         expect = Expect.ABSENT if absent else Expect.PRESENT
+        w = word.lower()
+        if self.is_stdlib(w) and pref != "dep":
+            return [self._import(w, expect)]  # "sqlite3": exactly that module
+        if self.is_stdlib(w):
+            return DropReason.STDLIB_NOT_DEPENDENCY, f"{w!r} is in the standard library"
         imported = [m for m in tech.imports if m in self.modules]
+        elsewhere = None
+        if not imported:  # "fastmcp" the repository imports as mcp.server.fastmcp
+            found = self._import_for(w.replace("-", "_"))
+            if found is not None and not isinstance(found[0], DropReason) and found[1]:
+                imported = [elsewhere := str(found[0])]
         module = imported[0] if imported else (tech.imports[0] if tech.imports else None)
         if module is not None and not _IDENTS.fullmatch(module):
             module = None
         if pref == "dep" and tech.dists:
-            dist = next((d for d in tech.dists if d in self.deps), tech.dists[0])
-            return [Anchor(AnchorKind.DEP, dist, expect)]
-        if pref == "import" and module is not None:
+            named = [d for d in tech.dists if d == normalize_dist_name(w) or d in self.deps]
+            return [Anchor(AnchorKind.DEP, (named or list(tech.dists))[0], expect)]
+        if (pref == "import" or elsewhere) and module is not None and self.scope is None:
             return [self._import(module, expect)]
         if self.scope is not None:
             is_dir = self.fp.has_directory(self.scope)
             directory = self.scope if is_dir else (self.scope.rpartition("/")[0] or None)
             loose = is_dir and _tool_area(self.scope)
+            if tech.kind is TechKind.SYSTEM and not imported and not (absent and module):
+                # A system no file imports an SDK of is used where the code names it ("s3"
+                # in a boto3 call): checked in the scope itself, file or directory.
+                return [Anchor(AnchorKind.TECH, tech.name, expect, scope=self.scope)]
             if module is not None and not loose:
                 return [self._import(module, expect)]
             return [Anchor(AnchorKind.TECH, tech.name, expect, scope=directory)]

@@ -15,8 +15,8 @@ from collections.abc import Sequence
 
 from anchors.facts import Fingerprint
 from anchors.finding import Finding
-from anchors.mentions import Role, in_area, role_of
-from anchors.vocabulary import Technology, by_name
+from anchors.mentions import Role, in_area, role_of, subproject_of
+from anchors.vocabulary import TechKind, Technology, by_name
 
 __all__ = ["EXTERNAL_HINT", "find_technology"]
 
@@ -36,9 +36,14 @@ def _uses(tech: Technology | None, name: str, fp: Fingerprint) -> list[tuple[str
         uses.extend((dep.source, f"declares {dist}") for dep in fp.dependency(dist))
     for pattern in tech.footprints if tech else ():
         uses.extend((path, "is tracked") for path in fp.matching_paths(pattern))
+    # A system is also used where the code names it ("s3" in a boto3 call, a Sentry DSN
+    # setting); a package only where it is imported, declared or configured.
+    roles = {Role.CONFIG, Role.MANIFEST}
+    if tech is not None and tech.kind is TechKind.SYSTEM:
+        roles.add(Role.CODE)
     for token in _tokens(tech):
         for path in fp.mentioned_in(token):
-            if role_of(path) in (Role.CONFIG, Role.MANIFEST):
+            if role_of(path) in roles:
                 uses.append((path, f"names {token}"))
     return uses
 
@@ -46,10 +51,21 @@ def _uses(tech: Technology | None, name: str, fp: Fingerprint) -> list[tuple[str
 def _above(path: str, scope: str | None, what: str) -> bool:
     """A manifest in a directory above ``scope`` declares for it too (the nearest manifest
     of a sub-directory is its project's)."""
-    if scope is None or not what.startswith("declares "):
+    if scope is None or not what.startswith("declares ") or scope.endswith(".py"):
         return False
     directory = path.rpartition("/")[0]
     return directory == "" or scope.startswith(directory + "/")
+
+
+def _list(paths: Sequence[str]) -> str:
+    return ", ".join(paths[:3]) + (f" and {len(paths) - 3} more" if len(paths) > 3 else "")
+
+
+def _tool_area(scope: str) -> bool:
+    """Tests and sub-projects use tools without importing them: a technology the project
+    has elsewhere is not a trap there, only unconfirmed."""
+    parts = scope.split("/")
+    return subproject_of(scope + "/x") is not None or bool({"tests", "test", "testing"} & set(parts))
 
 
 def _tokens(tech: Technology | None) -> Sequence[str]:
@@ -68,11 +84,14 @@ def find_technology(name: str, scope: str | None, fp: Fingerprint) -> Finding:
         shown = "; ".join(f"{p} {what}" for p, what in here[:3])
         more = f" and {len(here) - 3} more" if len(here) > 3 else ""
         return Finding(paths, None, f"{label}: {shown}{more}")
+    if scope is not None and uses and not _tool_area(scope):
+        # The present-trap: used by the project, but not where the note says.
+        used = sorted({p for p, _ in uses})
+        return Finding((), None, f"{label} is used in {_list(used)}, not in {scope}")
     mentions = sorted({p for token in _tokens(tech) for p in fp.mentioned_in(token)})
     elsewhere = sorted({p for p, _ in uses} | set(mentions))
     if elsewhere:
-        shown = ", ".join(elsewhere[:3]) + (f" and {len(elsewhere) - 3} more"
-                                             if len(elsewhere) > 3 else "")  # fmt: skip
+        shown = _list(elsewhere)
         detail = (f"{label} is mentioned only in {shown}; not imported, declared or "
                   f"configured {where}")  # fmt: skip
         return Finding((), None, detail, weak=True)

@@ -311,7 +311,10 @@ USAGE_SLOT = (
     r"added|install|installs|installed|require|requires|switch(?:ed|ing)?\s+to|need|needs|"
     r"mov(?:e|ed)\s+to|migrat(?:e|ed)\s+to|depend(?:s|ed)?\s+on|rel(?:y|ies|ied)\s+on|"
     r"powered\s+by|built\s+on|backed\s+by|consider(?:ing)?|tr(?:y|ying|ied)|"
-    r"evaluat(?:e|ing)|with)\s+(?:(?:the|a|an)\s+)?$"
+    r"evaluat(?:e|ing)|with|via|through|runs?\s+(?:on|under|in)|ran\s+on|on\s+top\s+of|"
+    r"go(?:es)?\s+(?:to|through)|sent\s+(?:to|through|via)|stored\s+in|hosted\s+on|"
+    r"deployed\s+(?:with|to|on)|handled\s+by|managed\s+by|parsed\s+by|written\s+in)"
+    r"\s+(?:(?:the|a|an)\s+)?$"
 )
 
 # Verbs after which the words before them are a sentence's subject ("billing |uses| httpx").
