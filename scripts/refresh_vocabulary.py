@@ -11,8 +11,9 @@ Usage::
 * a tab-separated file whose header names a ``name`` column and a rank column
   (``rank`` or ``rank_among_15000_most_downloaded``; 1 is the most downloaded); rows with
   an empty rank are ignored; other columns (version, month, summary...) are ignored;
-* the public "top PyPI packages" JSON: ``{"rows": [{"project": ..., "download_count": ...}]}``
-  (rank = position when sorted by download count, highest first).
+* the public "top packages" JSON (download counts of the last 30 days):
+  ``{"rows": [{"project": ..., "download_count": ...}]}`` (rank = position when sorted by
+  download count, highest first).
 
 English word frequencies come from the ``wordfreq`` package (a refresh-time tool, never a
 runtime dependency of anchormem). ``--frequencies FILE`` replaces it with a tab-separated
