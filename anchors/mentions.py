@@ -19,11 +19,12 @@ from enum import StrEnum
 from functools import cache
 
 from anchors.manifests import ENV_EXAMPLE_NAMES, manifest_kind
-from anchors.vocabulary import mention_tokens
+from anchors.vocabulary import TechKind, all_technologies, mention_tokens
 
 __all__ = [
     "MAX_TEXT_BYTES",
     "SUBPROJECT_DIRS",
+    "config_tokens",
     "Role",
     "in_area",
     "is_text_path",
@@ -95,7 +96,17 @@ def is_text_path(path: str) -> bool:
 
 @cache
 def _mention_bytes() -> frozenset[bytes]:
-    return frozenset(t.encode() for t in mention_tokens())
+    return frozenset(t.encode() for t in mention_tokens() | config_tokens())
+
+
+@cache
+def config_tokens() -> frozenset[str]:
+    """Names of packages that are also ordinary words ("black", "falcon", "mock"): searched
+    for too, but they count only where a configuration file or manifest names them."""
+    return frozenset(
+        name for tech in all_technologies() if tech.kind is TechKind.PACKAGE
+        for name in (*tech.dists, *tech.common_aliases) if " " not in name and len(name) > 2
+    )  # fmt: skip
 
 
 def scan_mentions(data: bytes) -> tuple[str, ...]:

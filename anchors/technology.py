@@ -15,7 +15,7 @@ from collections.abc import Sequence
 
 from anchors.facts import Fingerprint
 from anchors.finding import Finding
-from anchors.mentions import Role, in_area, role_of, subproject_of
+from anchors.mentions import Role, config_tokens, in_area, role_of, subproject_of
 from anchors.vocabulary import TechKind, Technology, by_name
 
 __all__ = ["EXTERNAL_HINT", "find_technology"]
@@ -45,7 +45,17 @@ def _uses(tech: Technology | None, name: str, fp: Fingerprint) -> list[tuple[str
         for path in fp.mentioned_in(token):
             if role_of(path) in roles:
                 uses.append((path, f"names {token}"))
+    for token in _config_words(tech):  # "black" in .pre-commit-config.yaml, not in prose
+        for path in fp.mentioned_in(token):
+            if role_of(path) in (Role.CONFIG, Role.MANIFEST):
+                uses.append((path, f"names {token}"))
     return uses
+
+
+def _config_words(tech: Technology | None) -> tuple[str, ...]:
+    if tech is None or tech.kind is not TechKind.PACKAGE:
+        return ()
+    return tuple(t for t in (*tech.dists, *tech.common_aliases) if t in config_tokens())
 
 
 def _above(path: str, scope: str | None, what: str) -> bool:
@@ -95,12 +105,12 @@ def find_technology(name: str, scope: str | None, fp: Fingerprint) -> Finding:
         detail = (f"{label} is mentioned only in {shown}; not imported, declared or "
                   f"configured {where}")  # fmt: skip
         return Finding((), None, detail, weak=True)
-    if tech is None or not tech.mention_tokens:
+    if tech is None or not (tech.mention_tokens or _config_words(tech)):
         detail = (f"{label} is not imported, declared or configured {where}; it is not a "
                   "name the repository's text can be searched for, so absence proves nothing")
         return Finding((), None, detail, weak=True)
     searched = fp.searched_files()
-    words = "/".join(tech.mention_tokens[:3])
+    words = "/".join((tech.mention_tokens or _config_words(tech))[:3])
     detail = (
         f"{label} is not used {where}: no import, dependency, configuration file or mention "
         f"of {words!r} in the {searched} tracked text files at {fp.commit[:12]} ({EXTERNAL_HINT})"

@@ -27,6 +27,7 @@ from pathlib import Path
 __all__ = [
     "DATA_DIR",
     "VOCABULARY_VERSION",
+    "all_technologies",
     "TechKind",
     "Technology",
     "Vocabulary",
@@ -310,6 +311,11 @@ def is_ordinary_word(word: str) -> bool:
 def mention_tokens() -> frozenset[str]:
     """Every mention token of every technology."""
     return load().mention_tokens()
+
+
+def all_technologies() -> tuple[Technology, ...]:
+    """Every technology of the vocabulary, systems first."""
+    return load().technologies()
 
 
 def technologies_for_token(token: str) -> tuple[Technology, ...]:
