@@ -19,6 +19,8 @@ import unicodedata
 from dataclasses import dataclass
 from enum import StrEnum
 
+from packaging.specifiers import InvalidSpecifier, SpecifierSet
+
 __all__ = [
     "Anchor",
     "AnchorKind",
@@ -96,8 +98,6 @@ _QUALNAME = re.compile(rf"^{_IDENT}(\.{_IDENT})*$")
 _MODULE = _QUALNAME
 _ENV = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 _DIST = re.compile(r"^[A-Za-z0-9]([A-Za-z0-9._-]*[A-Za-z0-9])?$")
-_CLAUSE = r"(===|==|~=|!=|<=|>=|<|>)\s*[A-Za-z0-9.*+!_-]+"
-_VERSION = re.compile(rf"^{_CLAUSE}(\s*,\s*{_CLAUSE})*$")
 _DEP = re.compile(
     r"^(?P<name>[A-Za-z0-9][A-Za-z0-9._-]*)(?P<extras>\[[A-Za-z0-9._,\s-]*\])?"
     r"\s*(?P<version>[<>=!~].*)?$"
@@ -121,7 +121,9 @@ def validate_repo_path(path: str) -> str:
 
     Rejected: empty, absolute, ``..`` or ``.`` components, NUL and control characters,
     backslashes, ``.git`` components, a leading ``-``, percent-encoded bytes, and text
-    that Unicode normalisation would change (look-alike separators and dots).
+    compatibility characters that NFKC would change (look-alike separators and dots). The
+    path is returned in NFC: a name committed decomposed (NFD, as macOS writes it) and its
+    composed spelling are one path, found whichever way git stores it.
     """
     if not path:
         raise AnchorSyntaxError("empty path")
@@ -132,8 +134,12 @@ def validate_repo_path(path: str) -> str:
         raise AnchorSyntaxError("path contains a backslash; use '/' separators")
     if any(ch in _SLASH_LOOKALIKES for ch in path):
         raise AnchorSyntaxError("path contains a look-alike of '/' or '\\'")
+    path = unicodedata.normalize("NFC", path)
     if unicodedata.normalize("NFKC", path) != path:
-        raise AnchorSyntaxError("path contains characters that change under Unicode normalisation")
+        raise AnchorSyntaxError(
+            "path contains compatibility characters (look-alikes) that change under "
+            "Unicode normalisation"
+        )
     if re.search(r"%[0-9A-Fa-f]{2}", path):
         raise AnchorSyntaxError("path contains percent-encoded bytes")
     if path.startswith("/") or re.match(r"^[A-Za-z]:", path) or path.startswith("~"):
@@ -157,10 +163,29 @@ def _check_qualname(name: str, what: str) -> str:
 
 def _parse_scope(scope: str) -> str:
     path, sep, qual = scope.partition("::")
-    validate_repo_path(path)
+    path = validate_repo_path(path)
     if sep:
         _check_qualname(qual, "scope symbol")
-    return scope
+        return f"{path}::{qual}"
+    return path
+
+
+def _check_specifier(version: str) -> str:
+    """``version`` if ``packaging`` accepts it as a PEP 440 specifier set, whitespace
+    removed; an empty clause (``>=1,``) is rejected too, which ``packaging`` lets through."""
+    clauses = version.split(",")
+    try:
+        if any(not clause.strip() for clause in clauses):
+            raise InvalidSpecifier(version)
+        SpecifierSet(version)
+        compact = re.sub(r"\s+", "", version)
+        SpecifierSet(compact)  # removing whitespace must not make it mean something else
+    except InvalidSpecifier:
+        raise AnchorSyntaxError(
+            f"dependency version specifier {version!r} is not a PEP 440 specifier set "
+            "(e.g. '>=2', '~=1.4', '>=1.1,<2', '==2.*')"
+        ) from None
+    return compact
 
 
 def parse_anchor(text: str) -> Anchor:
@@ -196,7 +221,7 @@ def parse_anchor(text: str) -> Anchor:
     if kind is AnchorKind.SYMBOL:
         path, sep2, qual = body.rpartition("::")
         if sep2:
-            validate_repo_path(path)
+            path = validate_repo_path(path)
             return Anchor(kind, _check_qualname(qual, "symbol"), expect, scope=path)
         return Anchor(kind, _check_qualname(body, "symbol"), expect)
     if kind is AnchorKind.IMPORT:
@@ -211,8 +236,6 @@ def parse_anchor(text: str) -> Anchor:
     if not match or not _DIST.match(match.group("name")):
         raise AnchorSyntaxError(f"dependency {body!r} is not a valid distribution name")
     version = (match.group("version") or "").strip() or None
-    if version is not None and not _VERSION.match(version):
-        raise AnchorSyntaxError(f"dependency version specifier {version!r} is not valid")
-    if version:
-        version = re.sub(r"\s+", "", version)
+    if version is not None:
+        version = _check_specifier(version)
     return Anchor(kind, normalize_dist_name(match.group("name")), expect, version=version)

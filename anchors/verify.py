@@ -10,14 +10,14 @@ verdict is unknown: a memory is never refuted on evidence we could not read.
 from __future__ import annotations
 
 import hashlib
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
-from anchors.facts import Fingerprint
+from anchors.facts import Dependency, Fingerprint
 from anchors.manifests import manifest_kind
 from anchors.spec import Anchor, AnchorKind, Expect
+from anchors.versions import Relation, relation
 
 __all__ = ["AnchorCheck", "Capture", "Verdict", "capture", "check_anchor", "memory_status"]
 
@@ -203,24 +203,32 @@ def _find_dep(name: str, fp: Fingerprint) -> _Finding:
 
 
 def _find_version(anchor: Anchor, fp: Fingerprint) -> _Finding:
-    """Simple on purpose: a spec matches when its clauses are the same as the anchor's,
-    whitespace and order aside (the runtime has no ``packaging`` to reason about ranges)."""
-    wanted = _clauses(anchor.version or "")
+    """PEP 440 set semantics (``anchors.versions``): a declaration satisfies the anchor when
+    every version it allows, the anchor allows too (``>=3.1.0`` satisfies ``>=3``); none
+    does when they are disjoint (``>=3`` against ``<2``); anything else, or a spec that
+    cannot be decided (``===``, ``^1 || ^2``, no version at all), cannot tell."""
+    wanted = anchor.version or ""
     declared = fp.dependency(anchor.value)
-    matching = tuple(sorted({d.source for d in declared if _clauses(d.spec) == wanted}))
+    relations = [(d, relation(wanted, d.spec)) for d in declared]
+    matching = tuple(sorted({d.source for d, r in relations if r is Relation.SUBSET}))
     if matching:
-        detail = f"{anchor.value}{anchor.version} is declared in {_list(matching)}"
+        detail = f"{anchor.value}{anchor.version} is satisfied by {_specs(declared)}"
         return _Finding(matching, None, detail)
-    specs = "; ".join(f"{d.name}{d.spec or ' (any version)'} in {d.source}" for d in declared)
-    return _Finding((), None, f"declared as {specs}, not {anchor.value}{anchor.version}")
+    specs = _specs(declared)
+    if relations and all(r is Relation.DISJOINT for _, r in relations):
+        return _Finding((), None, f"declared as {specs}, which excludes {anchor.value}{wanted}")
+    undecided = [d for d, r in relations if r is Relation.UNDECIDABLE]
+    why = "cannot be compared" if undecided else "allows versions outside it"
+    detail = f"declared as {specs}, which {why}: cannot tell whether {anchor.value}{wanted} holds"
+    return _Finding((), None, detail, False)
+
+
+def _specs(declared: Sequence[Dependency]) -> str:
+    return "; ".join(f"{d.name}{d.spec or ' (any version)'} in {d.source}" for d in declared)
 
 
 def _no(before: bool) -> str:
     return "no longer" if before else "not"
-
-
-def _clauses(spec: str) -> frozenset[str]:
-    return frozenset(c for c in re.sub(r"\s+", "", spec).split(",") if c)
 
 
 def _list(paths: Sequence[str], limit: int = 3) -> str:
