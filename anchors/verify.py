@@ -10,12 +10,13 @@ verdict is unknown: a memory is never refuted on evidence we could not read.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
-from anchors.facts import Dependency, Fingerprint
+from anchors.facts import Dependency, FileFacts, Fingerprint
 from anchors.manifests import manifest_kind
+from anchors.pyfacts import package_of
 from anchors.spec import Anchor, AnchorKind, Expect
 from anchors.versions import Relation, relation
 
@@ -113,6 +114,9 @@ def _find(anchor: Anchor, fp: Fingerprint, before: bool) -> _Finding:
         paths = tuple(fp.env_sources(anchor.value))
         if paths:
             return _Finding(paths, None, f"{anchor.value} is read or declared in {_list(paths)}")
+        unread = _unread_holding(fp, lambda path, facts: facts.could_mention([anchor.value]))
+        if unread:
+            return _Finding((), None, f"no file read reads {anchor.value}; {unread}", False)
         return _Finding((), None, f"no code reads {anchor.value} and no .env.example declares it")
     return _find_dep(anchor.value, fp)
 
@@ -132,7 +136,7 @@ def _find_symbol(qualname: str, scope: str | None, fp: Fingerprint, before: bool
             return _Finding((scope,), definition.body_hash, f"{scope} defines {qualname}")
         facts = fp.python.get(scope)
         if facts is not None and not facts.parsed:
-            return _Finding((), None, f"{scope} has syntax errors; cannot tell", False)
+            return _Finding((), None, f"{_not_parsed(scope, facts)}; cannot tell", False)
         if scope not in fp.blobs:
             return _Finding((), None, f"{scope} is not in the repository")
         if facts is None:
@@ -141,6 +145,10 @@ def _find_symbol(qualname: str, scope: str | None, fp: Fingerprint, before: bool
         return _Finding((), None, f"{scope} {verb} {qualname}")
     found = fp.definitions(qualname)
     if not found:
+        parts = qualname.split(".")
+        unread = _unread_holding(fp, lambda path, facts: facts.could_mention(parts))
+        if unread:
+            return _Finding((), None, f"no file read defines {qualname}; {unread}", False)
         return _Finding((), None, f"no file defines {qualname}{' any more' if before else ''}")
     paths = tuple(path for path, _ in found)
     if len(found) == 1:
@@ -157,6 +165,14 @@ def _find_import(module: str, scope: str | None, fp: Fingerprint, before: bool) 
     if scope is None:
         if everywhere:
             return _Finding(tuple(everywhere), None, f"imported by {_list(everywhere)}")
+        top = module.split(".")[0]
+        unread = _unread_holding(
+            fp,
+            # a relative import names no package: any file inside ``top`` could make it
+            lambda path, facts: facts.could_mention([top]) or package_of(path)[:1] == [top],
+        )
+        if unread:
+            return _Finding((), None, f"no file read imports {module}; {unread}", False)
         return _Finding((), None, f"no file imports {module}{' any more' if before else ''}")
     path, _, within = scope.partition("::")
     where = f"{within} in {path}" if within else path
@@ -180,8 +196,12 @@ def _find_import(module: str, scope: str | None, fp: Fingerprint, before: bool) 
         paths = tuple(sorted(set(found)))
         detail = f"imported by {_list(paths)}" + (f" in {within}" if within else "")
         return _Finding(paths, None, detail)
-    if any(not fp.python[p].parsed for p in files):
-        return _Finding((), None, f"{where} has syntax errors; cannot tell", False)
+    unread = [p for p in files if not fp.python[p].parsed]
+    if unread:
+        why = _not_parsed(unread[0], fp.python[unread[0]])
+        more = f" (and {len(unread) - 1} more)" if len(unread) > 1 else ""
+        detail = f"{why}{more}; cannot tell whether {module} is imported in {where}"
+        return _Finding((), None, detail, False)
     if within and fp.definition(path, within) is None:
         return _Finding((), None, f"{path} does not define {within}")
     elsewhere = f" (imported by {_list(everywhere)})" if everywhere else ""
@@ -225,6 +245,22 @@ def _find_version(anchor: Anchor, fp: Fingerprint) -> _Finding:
 
 def _specs(declared: Sequence[Dependency]) -> str:
     return "; ".join(f"{d.name}{d.spec or ' (any version)'} in {d.source}" for d in declared)
+
+
+def _not_parsed(path: str, facts: FileFacts) -> str:
+    return f"{path} was not parsed: {facts.why_not_read()}"
+
+
+def _unread_holding(fp: Fingerprint, could: Callable[[str, FileFacts], bool]) -> str:
+    """Why an unread file may hold what was not found (e.g. "cannot tell: big.py was not
+    parsed: too large (5 MB > 4 MB limit)"), or "" when no unread file could: files whose
+    word set lacks the name are ruled out (``FileFacts.could_mention``)."""
+    holding = [(path, facts) for path, facts in fp.unread() if could(path, facts)]
+    if not holding:
+        return ""
+    path, facts = holding[0]
+    more = f" (and {len(holding) - 1} more unread)" if len(holding) > 1 else ""
+    return f"cannot tell: {_not_parsed(path, facts)}{more}"
 
 
 def _no(before: bool) -> str:
