@@ -7,20 +7,19 @@ listing plus the facts of its blobs, plus the overlay of uncommitted edits.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
 import re
-import unicodedata
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from functools import cached_property
 from typing import Any
 
 __all__ = [
+    "MAX_SOURCE_BYTES",
     "Definition",
     "Dependency",
     "FileFacts",
     "Fingerprint",
-    "MAX_SOURCE_BYTES",
     "ImportFact",
     "NotRead",
     "derive_indexes",
@@ -103,7 +102,7 @@ class FileFacts:
         if self.not_read is NotRead.TOO_LARGE:
             limit = MAX_SOURCE_BYTES / 2**20
             return f"too large ({_mb(self.size)} MB > {limit:g} MB limit)"
-        return _WHY.get(self.not_read, "not read")
+        return _WHY.get(self.not_read, "not read") if self.not_read else "not read"
 
     def could_mention(self, words: Sequence[str]) -> bool:
         """Whether every one of ``words`` may appear in this file's bytes: False is a proof

@@ -196,10 +196,10 @@ def _find_import(module: str, scope: str | None, fp: Fingerprint, before: bool) 
         paths = tuple(sorted(set(found)))
         detail = f"imported by {_list(paths)}" + (f" in {within}" if within else "")
         return _Finding(paths, None, detail)
-    unread = [p for p in files if not fp.python[p].parsed]
-    if unread:
-        why = _not_parsed(unread[0], fp.python[unread[0]])
-        more = f" (and {len(unread) - 1} more)" if len(unread) > 1 else ""
+    not_parsed = [p for p in files if not fp.python[p].parsed]
+    if not_parsed:
+        why = _not_parsed(not_parsed[0], fp.python[not_parsed[0]])
+        more = f" (and {len(not_parsed) - 1} more)" if len(not_parsed) > 1 else ""
         detail = f"{why}{more}; cannot tell whether {module} is imported in {where}"
         return _Finding((), None, detail, False)
     if within and fp.definition(path, within) is None:

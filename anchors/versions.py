@@ -74,7 +74,9 @@ def _normalise(items: list[Interval]) -> tuple[Interval, ...]:
     # An unbounded end is open: one spelling per interval, so equal sets compare equal.
     items = sorted(
         (
-            Interval(iv.lo, iv.lo_closed and iv.lo is not None, iv.hi, iv.hi_closed and iv.hi is not None)
+            Interval(iv.lo, iv.lo_closed and iv.lo is not None, iv.hi, iv.hi_closed)
+            if iv.hi is not None
+            else Interval(iv.lo, iv.lo_closed and iv.lo is not None)
             for iv in items
             if not iv.is_empty()
         ),
@@ -214,7 +216,7 @@ def intervals(spec: str) -> tuple[Interval, ...] | None:
         parsed = SpecifierSet(spec)
     except InvalidSpecifier:
         return None
-    result = _ALL
+    result: tuple[Interval, ...] = _ALL
     try:
         for clause in parsed:
             allowed = _clause(clause)
