@@ -8,6 +8,7 @@ listing plus the facts of its blobs, plus the overlay of uncommitted edits.
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -188,13 +189,54 @@ class Fingerprint:
             index.setdefault(dep.name, []).append(dep)
         return index
 
+    @cached_property
+    def _by_nfc(self) -> dict[str, str]:
+        """Tracked paths that are not in NFC (a name committed decomposed, as macOS writes
+        it), by their NFC form; the first in sort order wins two spellings of one name."""
+        index: dict[str, str] = {}
+        for path in sorted(p for p in self.blobs if not p.isascii()):
+            nfc = unicodedata.normalize("NFC", path)
+            if nfc != path:
+                index.setdefault(nfc, path)
+        return index
+
     # -- queries ---------------------------------------------------------------------
+    def tracked_path(self, path: str) -> str | None:
+        """The tracked path that ``path`` names, matched regardless of Unicode
+        normalisation (NFC and NFD spellings are one name); None when none is tracked."""
+        if path in self.blobs:
+            return path
+        if path.isascii():
+            return None
+        nfc = unicodedata.normalize("NFC", path)
+        if nfc in self.blobs:
+            return nfc
+        return self._by_nfc.get(nfc)
+
+    def tracked_directory(self, path: str) -> str | None:
+        """The tracked directory ``path`` names (as spelled in the tree, regardless of
+        Unicode normalisation), or None when no tracked file is under it."""
+        path = path.rstrip("/")
+        prefix = path + "/"
+        if any(p.startswith(prefix) for p in self.blobs):
+            return path
+        if path.isascii():
+            return None
+        nfc_prefix = unicodedata.normalize("NFC", prefix)
+        depth = path.count("/") + 1
+        for real in self._by_nfc.values():
+            if unicodedata.normalize("NFC", real).startswith(nfc_prefix):
+                return "/".join(real.split("/")[:depth])
+        for real in self.blobs:  # an NFD anchor for a directory tracked in NFC
+            if not real.isascii() and real.startswith(nfc_prefix):
+                return nfc_prefix[:-1]
+        return None
+
     def has_path(self, path: str) -> bool:
-        return path in self.blobs
+        return self.tracked_path(path) is not None
 
     def has_directory(self, path: str) -> bool:
-        prefix = path.rstrip("/") + "/"
-        return any(p.startswith(prefix) for p in self.blobs)
+        return self.tracked_directory(path) is not None
 
     def importers(self, module: str) -> list[tuple[str, ImportFact]]:
         """(path, import) pairs importing ``module``: the module itself, a submodule of it,
@@ -210,7 +252,7 @@ class Fingerprint:
         return sorted(self._definitions.get(qualname, []), key=lambda pair: pair[0])
 
     def definition(self, path: str, qualname: str) -> Definition | None:
-        facts = self.python.get(path)
+        facts = self.python.get(self.tracked_path(path) or path)
         if facts is None:
             return None
         for definition in facts.definitions:

@@ -122,15 +122,18 @@ def _find(anchor: Anchor, fp: Fingerprint, before: bool) -> _Finding:
 
 
 def _find_file(path: str, fp: Fingerprint, before: bool) -> _Finding:
-    if fp.has_path(path):
-        return _Finding((path,), fp.blobs[path], f"{path} is tracked")
-    if fp.has_directory(path):
-        return _Finding((path,), None, f"{path}/ is a tracked directory")
+    tracked = fp.tracked_path(path)  # as git spells it (NFD names are found from NFC)
+    if tracked is not None:
+        return _Finding((tracked,), fp.blobs[tracked], f"{tracked} is tracked")
+    directory = fp.tracked_directory(path)
+    if directory is not None:
+        return _Finding((directory,), None, f"{directory}/ is a tracked directory")
     return _Finding((), None, f"{path} is {_no(before)} in the repository")
 
 
 def _find_symbol(qualname: str, scope: str | None, fp: Fingerprint, before: bool) -> _Finding:
     if scope is not None:
+        scope = fp.tracked_path(scope) or scope
         definition = fp.definition(scope, qualname)
         if definition is not None:
             return _Finding((scope,), definition.body_hash, f"{scope} defines {qualname}")
@@ -175,8 +178,9 @@ def _find_import(module: str, scope: str | None, fp: Fingerprint, before: bool) 
             return _Finding((), None, f"no file read imports {module}; {unread}", False)
         return _Finding((), None, f"no file imports {module}{' any more' if before else ''}")
     path, _, within = scope.partition("::")
+    path = fp.tracked_path(path) or fp.tracked_directory(path) or path
     where = f"{within} in {path}" if within else path
-    if fp.has_path(path):
+    if path in fp.blobs:
         if path not in fp.python:
             return _Finding((), None, f"{path} is not a Python file; cannot tell", False)
         files = [path]
