@@ -135,7 +135,7 @@ def _scope_path(path: str, fp: Fingerprint | None, changes: list[str]) -> str:
     for tracked in fp.blobs:
         basenames.setdefault(tracked.rpartition("/")[2], []).append(tracked)
     close = difflib.get_close_matches(path, list(basenames), n=3, cutoff=0.6)
-    near = sorted(p for name in close for p in basenames[name])
+    near = [p for name in close for p in sorted(basenames[name])]  # best match first
     raise AnchorSyntaxError(f"no tracked file is named {path!r}{_did_you_mean(near)}")
 
 
