@@ -211,4 +211,3 @@ def _did_you_mean(options: list[str], quote: bool = True) -> str:
     if not options:
         return ""
     return "; did you mean " + " or ".join(repr(o) if quote else f"'{o}'" for o in options) + "?"
-

@@ -188,7 +188,10 @@ async def test_an_anchor_shaped_the_way_llms_write_it_is_stored_canonical_and_ve
     ("given", "message"),
     [
         ("import:click@__init__.py", "'__init__.py' names 2 tracked files: src/pkg/__init__.py"),
-        ("import:click@clli.py", "no tracked file is named 'clli.py'; did you mean 'src/pkg/cli.py'"),
+        (
+            "import:click@clli.py",
+            "no tracked file is named 'clli.py'; did you mean 'src/pkg/cli.py'",
+        ),
         (
             "symbol:pkg._client.Clinet",
             "src/pkg/_client.py does not define Clinet; "
