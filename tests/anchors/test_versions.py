@@ -19,7 +19,7 @@ from anchors.versions import (
     relation,
 )
 
-S, D, O, U = Relation.SUBSET, Relation.DISJOINT, Relation.OVERLAP, Relation.UNDECIDABLE
+S, D, OV, U = Relation.SUBSET, Relation.DISJOINT, Relation.OVERLAP, Relation.UNDECIDABLE
 
 
 @pytest.mark.parametrize(
@@ -40,9 +40,9 @@ S, D, O, U = Relation.SUBSET, Relation.DISJOINT, Relation.OVERLAP, Relation.UNDE
         ("!=2.*", "<2", S),
         (">0.9", ">=1.0", S),
         # the declared set is larger than the anchor's
-        (">=3.1", ">=3", O),
-        (">=1.1,<2", ">=1", O),
-        ("==1.4.2", "~=1.4", O),
+        (">=3.1", ">=3", OV),
+        (">=1.1,<2", ">=1", OV),
+        ("==1.4.2", "~=1.4", OV),
         # no version satisfies both
         ("<2", ">=3", D),
         (">=2", ">=1.1,<2", D),
@@ -52,11 +52,11 @@ S, D, O, U = Relation.SUBSET, Relation.DISJOINT, Relation.OVERLAP, Relation.UNDE
         ("<2", "==2.0", D),
         ("<2", "==2.0rc1", D),  # <2 excludes the pre-releases of 2 (PEP 440)
         # overlapping
-        (">=1", "<3", O),
-        (">=2,<4", ">=3,<5", O),
-        ("!=1.5", ">=1.4", O),
+        (">=1", "<3", OV),
+        (">=2,<4", ">=3,<5", OV),
+        ("!=1.5", ">=1.4", OV),
         # a dependency declared with no version allows every version
-        (">=1", "", O),
+        (">=1", "", OV),
         # cannot be decided
         ("===1.0", "==1.0", U),
         (">=1", "===foo", U),
