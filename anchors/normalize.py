@@ -97,7 +97,8 @@ def _syntactic(path: str, changes: list[str]) -> str:
 
 def _file_path(body: str, fp: Fingerprint | None, changes: list[str]) -> str:
     line = _LINE.match(body)
-    if line and not (fp is not None and fp.has_path(body)):  # "a.py:42" may be a real name
+    # "a.py:42" may be a real name
+    if line and not (fp is not None and (fp.has_path(body) or fp.has_directory(body))):
         body = line.group("path")
         changes.append(
             f"line {line.group('line').lstrip(':#')} dropped: a file anchor names the whole file"
@@ -123,19 +124,22 @@ def _scope_path(path: str, fp: Fingerprint | None, changes: list[str]) -> str:
     if "/" in path:
         return path  # a path that is not tracked: the check says so
     name = unicodedata.normalize("NFC", path)
-    same = sorted(p for p in fp.blobs if unicodedata.normalize("NFC", p.rpartition("/")[2]) == name)
+    named: dict[str, set[str]] = {}  # base name -> tracked files and directories
+    for tracked in fp.blobs:
+        parts = tracked.split("/")
+        for depth in range(1, len(parts) + 1):
+            base = unicodedata.normalize("NFC", parts[depth - 1])
+            named.setdefault(base, set()).add("/".join(parts[:depth]))
+    same = sorted(named.get(name, ()))
     if len(same) == 1:
-        changes.append(f"{path} is {same[0]}, the only tracked file with that name")
+        changes.append(f"{path} is {same[0]}, the only tracked path with that name")
         return same[0]
     if same:
         raise AnchorSyntaxError(
-            f"{path!r} names {len(same)} tracked files: {_listed(same)}; give the path of one"
+            f"{path!r} names {len(same)} tracked paths: {_listed(same)}; give the path of one"
         )
-    basenames: dict[str, list[str]] = {}
-    for tracked in fp.blobs:
-        basenames.setdefault(tracked.rpartition("/")[2], []).append(tracked)
-    close = difflib.get_close_matches(path, list(basenames), n=3, cutoff=0.6)
-    near = [p for name in close for p in sorted(basenames[name])]  # best match first
+    close = difflib.get_close_matches(name, list(named), n=3, cutoff=0.6)
+    near = [p for base in close for p in sorted(named[base])][:5]  # best match first
     raise AnchorSyntaxError(f"no tracked file is named {path!r}{_did_you_mean(near)}")
 
 

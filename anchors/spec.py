@@ -10,6 +10,10 @@ Syntax (one anchor per string; a leading ``!`` means the thing is expected to be
     import:MODULE@PATH::Qual.name  the definition Qual.name in PATH imports it
     env:NAME                       the code reads NAME from the environment, or .env.example has it
     dep:NAME / dep:NAME>=2         a declared dependency, optionally with a version specifier
+                                   (any PEP 440 specifier set ``packaging`` accepts)
+
+Paths are returned in NFC. ``anchors.normalize`` resolves looser spellings (``pkg.mod.Class``,
+``x.py:42``, ``./x.py``) against the code before they get here.
 """
 
 from __future__ import annotations

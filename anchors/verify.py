@@ -4,7 +4,9 @@
 code it points at; ``check_anchor`` compares the code now with that capture, so a later read
 can tell "gone" (broken) from "changed since written" (drifted). When the fingerprint cannot
 answer (the file in scope failed to parse, dependencies live in a file we do not read), the
-verdict is unknown: a memory is never refuted on evidence we could not read.
+verdict is unknown: a memory is never refuted on evidence we could not read. That includes
+unscoped checks: "no file defines X" is unknown while a Python file that was not read (too
+large, not UTF-8, syntax errors) could define X, unless the words of its bytes rule X out.
 """
 
 from __future__ import annotations

@@ -73,11 +73,12 @@ class _Cache:
         ("file:././docs/guide.md", "file:docs/guide.md", "leading './' dropped"),
         ("!file:./gone.py", "!file:gone.py", "leading './' dropped"),
         # bare file names in scopes
-        ("import:click@cli.py", "import:click@src/pkg/cli.py", "the only tracked file"),
+        ("import:click@cli.py", "import:click@src/pkg/cli.py", "the only tracked path"),
         ("import:click@_client.py::Client", "import:click@src/pkg/_client.py::Client", "only"),
-        ("symbol:cli.py::main", "symbol:src/pkg/cli.py::main", "the only tracked file"),
+        ("symbol:cli.py::main", "symbol:src/pkg/cli.py::main", "the only tracked path"),
         ("import:click@./src/pkg/", "import:click@src/pkg", "names the directory"),
         ("import:click@pkg.cli", "import:click@src/pkg/cli.py", "module pkg.cli is"),
+        ("import:click@pkg", "import:click@src/pkg", "the only tracked path"),  # a directory
         # untouched kinds
         ("dep:click>=8", "dep:click>=8", None),
         ("env:HOME", "env:HOME", None),
@@ -98,8 +99,8 @@ def test_an_llm_shaped_anchor_resolves_to_one_canonical_anchor(
 @pytest.mark.parametrize(
     ("given", "message"),
     [
-        ("import:click@util.py", "'util.py' names 2 tracked files: lib/util.py, other/util.py"),
-        ("import:click@__init__.py", "names 2 tracked files"),
+        ("import:click@util.py", "'util.py' names 2 tracked paths: lib/util.py, other/util.py"),
+        ("import:click@__init__.py", "names 2 tracked paths"),
         (
             "import:click@clli.py",
             "no tracked file is named 'clli.py'; did you mean 'src/pkg/cli.py'",

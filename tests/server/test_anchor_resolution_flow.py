@@ -162,8 +162,8 @@ LAYOUT = {
         ("file:src/pkg/cli.py:42", "file:src/pkg/cli.py", "line 42 dropped"),
         ("file:src/pkg/cli.py:3-9", "file:src/pkg/cli.py", "line 3-9 dropped"),
         ("file:src/pkg/cli.py#L3", "file:src/pkg/cli.py", "line L3 dropped"),
-        ("import:click@cli.py", "import:click@src/pkg/cli.py", "the only tracked file"),
-        ("symbol:cli.py::main", "symbol:src/pkg/cli.py::main", "the only tracked file"),
+        ("import:click@cli.py", "import:click@src/pkg/cli.py", "the only tracked path"),
+        ("symbol:cli.py::main", "symbol:src/pkg/cli.py::main", "the only tracked path"),
         ("file:src/pkg/", "file:src/pkg", "names the directory"),
         ("file:./src/pkg/cli.py", "file:src/pkg/cli.py", "leading './' dropped"),
         ("symbol:Client", "symbol:Client", None),
@@ -187,7 +187,7 @@ async def test_an_anchor_shaped_the_way_llms_write_it_is_stored_canonical_and_ve
 @pytest.mark.parametrize(
     ("given", "message"),
     [
-        ("import:click@__init__.py", "'__init__.py' names 2 tracked files: src/pkg/__init__.py"),
+        ("import:click@__init__.py", "'__init__.py' names 2 tracked paths: src/pkg/__init__.py"),
         (
             "import:click@clli.py",
             "no tracked file is named 'clli.py'; did you mean 'src/pkg/cli.py'",
