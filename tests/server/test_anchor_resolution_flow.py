@@ -252,3 +252,23 @@ async def test_a_file_committed_with_an_nfd_name_is_found_from_either_spelling(
 async def test_a_compatibility_look_alike_of_a_name_is_still_rejected(git_repo: GitRepo):
     text = await rejection(git_repo, "file:caf\u00e9\uff0fmenu.py", {NFD_NAME: ""})
     assert "compatibility characters" in text
+
+
+@pytest.mark.parametrize(
+    ("given", "stored"),
+    [
+        ("file:./app/x.py:42", "file:app/x.py"),
+        ("file:app/", "file:app"),
+        ("symbol:pkg.mod.Class", "symbol:pkg.mod.Class"),  # no code to resolve against
+        ("import:click@cli.py", "import:click@cli.py"),
+    ],
+)
+async def test_without_code_to_read_only_the_syntactic_rewrites_apply(
+    git_repo: GitRepo, given: str, stored: str
+):
+    settings = settings_for(git_repo)  # no commit yet: no fingerprint
+    async with Client(build_server(settings)) as client:
+        made = await call(client, "remember", text="Quokkanote without git", anchors=[given])
+    assert made["verification"].startswith("cannot_verify")
+    assert [a["anchor"] for a in made["anchors"]] == [stored]
+    assert [r["anchor"] for r in made["rewritten"]] == ([stored] if stored != given else [])
