@@ -8,18 +8,24 @@ listing plus the facts of its blobs, plus the overlay of uncommitted edits.
 from __future__ import annotations
 
 import fnmatch
-from collections.abc import Mapping
+import re
+import unicodedata
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from enum import StrEnum
 from functools import cached_property
 from typing import Any
 
 __all__ = [
+    "MAX_SOURCE_BYTES",
     "Definition",
     "Dependency",
     "FileFacts",
     "Fingerprint",
     "ImportFact",
+    "NotRead",
     "derive_indexes",
+    "words_of",
 ]
 
 
@@ -43,16 +49,86 @@ class ImportFact:
     line: int = 0
 
 
+class NotRead(StrEnum):
+    """Why a Python file's facts are missing or partial."""
+
+    TOO_LARGE = "too_large"  # over pyfacts.MAX_SOURCE_BYTES: not parsed at all
+    NOT_UTF8 = "not_utf8"  # not UTF-8 text, and the parse failed
+    SYNTAX_ERRORS = "syntax_errors"  # parsed with errors: facts of the parts that parsed
+    UNREADABLE = "unreadable"  # its content could not be read (e.g. vanished from the disk)
+    UNRECORDED = "unrecorded"  # cached by a version that did not record why
+
+
+# Bigger files are generated or vendored data, not code an anchor points into; parsing them
+# would dominate a cold build (``pyfacts`` does not parse them).
+MAX_SOURCE_BYTES = 4 * 1024 * 1024
+
+# Words a file can name a definition, module or variable with. Kept for files that were not
+# (fully) read, so a check can still prove a name is absent from them: a file cannot define
+# ``Store.open`` unless the words ``Store`` and ``open`` appear in its bytes.
+_WORD = re.compile(rb"[A-Za-z_][A-Za-z0-9_]*")
+MAX_WORDS = 20_000  # more distinct words than this: no proof kept (None)
+
+
+def words_of(source: bytes) -> tuple[str, ...] | None:
+    """The distinct ASCII identifier-like words in ``source``, sorted; None when more than
+    ``MAX_WORDS``. A superset of the ASCII names the file can define, import or read."""
+    found: set[bytes] = set()
+    for match in _WORD.finditer(source):
+        found.add(match.group())
+        if len(found) > MAX_WORDS:
+            return None
+    return tuple(sorted(w.decode() for w in found))
+
+
 @dataclass(frozen=True)
 class FileFacts:
     """What one blob says. ``mentions`` are the vocabulary's mention tokens found in its
-    text (``anchors.mentions``); a non-Python text blob has only those."""
+    text (``anchors.mentions``); a non-Python text blob has only those. ``parsed`` is False
+    when a ``.py`` file was not fully read; then ``not_read`` says why, ``size`` is its length
+    in bytes (when too large) and ``words`` is the word set of its bytes (``words_of``), or
+    None when none could be kept."""
 
     imports: tuple[ImportFact, ...] = ()
     definitions: tuple[Definition, ...] = ()
     env_reads: tuple[str, ...] = ()
     parsed: bool = True
     mentions: tuple[str, ...] = ()
+    not_read: NotRead | None = None
+    size: int = 0
+    words: tuple[str, ...] | None = None
+
+    def __post_init__(self) -> None:
+        if not self.parsed and self.not_read is None:
+            object.__setattr__(self, "not_read", NotRead.UNRECORDED)
+
+    def why_not_read(self) -> str:
+        """Why this file was not (fully) read, as a phrase: "too large (5 MB > 4 MB limit)"."""
+        if self.not_read is NotRead.TOO_LARGE:
+            limit = MAX_SOURCE_BYTES / 2**20
+            return f"too large ({_mb(self.size)} MB > {limit:g} MB limit)"
+        return _WHY.get(self.not_read, "not read") if self.not_read else "not read"
+
+    def could_mention(self, words: Sequence[str]) -> bool:
+        """Whether every one of ``words`` may appear in this file's bytes: False is a proof
+        that they do not (from ``self.words``); True when they do, or no words were kept."""
+        if self.words is None:
+            return True
+        kept = frozenset(self.words)
+        return all(word in kept for word in words)
+
+
+_WHY = {
+    NotRead.NOT_UTF8: "not UTF-8",
+    NotRead.SYNTAX_ERRORS: "syntax errors",
+    NotRead.UNREADABLE: "unreadable",
+    NotRead.UNRECORDED: "not read (cached without a reason)",
+}
+
+
+def _mb(size: int) -> str:
+    mb = size / 2**20
+    return f"{mb:.0f}" if mb >= 10 else f"{mb:.1f}".rstrip("0").rstrip(".")
 
 
 @dataclass(frozen=True)
@@ -109,6 +185,10 @@ class Fingerprint:
         return index
 
     @cached_property
+    def _unread(self) -> list[tuple[str, FileFacts]]:
+        return sorted((p, f) for p, f in self.python.items() if not f.parsed)
+
+    @cached_property
     def _deps(self) -> dict[str, list[Dependency]]:
         index: dict[str, list[Dependency]] = {}
         for dep in self.dependencies:
@@ -162,12 +242,54 @@ class Fingerprint:
         """Tracked paths whose last component is ``name``."""
         return sorted(self._by_basename.get(name, []))
 
+    @cached_property
+    def _by_nfc(self) -> dict[str, str]:
+        """Tracked paths that are not in NFC (a name committed decomposed, as macOS writes
+        it), by their NFC form; the first in sort order wins two spellings of one name."""
+        index: dict[str, str] = {}
+        for path in sorted(p for p in self.blobs if not p.isascii()):
+            nfc = unicodedata.normalize("NFC", path)
+            if nfc != path:
+                index.setdefault(nfc, path)
+        return index
+
+    # -- queries ---------------------------------------------------------------------
+    def tracked_path(self, path: str) -> str | None:
+        """The tracked path that ``path`` names, matched regardless of Unicode
+        normalisation (NFC and NFD spellings are one name); None when none is tracked."""
+        if path in self.blobs:
+            return path
+        if path.isascii():
+            return None
+        nfc = unicodedata.normalize("NFC", path)
+        if nfc in self.blobs:
+            return nfc
+        return self._by_nfc.get(nfc)
+
+    def tracked_directory(self, path: str) -> str | None:
+        """The tracked directory ``path`` names (as spelled in the tree, regardless of
+        Unicode normalisation), or None when no tracked file is under it."""
+        path = path.rstrip("/")
+        prefix = path + "/"
+        if any(p.startswith(prefix) for p in self.blobs):
+            return path
+        if path.isascii():
+            return None
+        nfc_prefix = unicodedata.normalize("NFC", prefix)
+        depth = path.count("/") + 1
+        for real in self._by_nfc.values():
+            if unicodedata.normalize("NFC", real).startswith(nfc_prefix):
+                return "/".join(real.split("/")[:depth])
+        for real in self.blobs:  # an NFD anchor for a directory tracked in NFC
+            if not real.isascii() and real.startswith(nfc_prefix):
+                return nfc_prefix[:-1]
+        return None
+
     def has_path(self, path: str) -> bool:
-        return path in self.blobs
+        return self.tracked_path(path) is not None
 
     def has_directory(self, path: str) -> bool:
-        prefix = path.rstrip("/") + "/"
-        return any(p.startswith(prefix) for p in self.blobs)
+        return self.tracked_directory(path) is not None
 
     def importers(self, module: str) -> list[tuple[str, ImportFact]]:
         """(path, import) pairs importing ``module``: the module itself, a submodule of it,
@@ -183,13 +305,17 @@ class Fingerprint:
         return sorted(self._definitions.get(qualname, []), key=lambda pair: pair[0])
 
     def definition(self, path: str, qualname: str) -> Definition | None:
-        facts = self.python.get(path)
+        facts = self.python.get(self.tracked_path(path) or path)
         if facts is None:
             return None
         for definition in facts.definitions:
             if definition.qualname == qualname:
                 return definition
         return None
+
+    def unread(self) -> list[tuple[str, FileFacts]]:
+        """(path, facts) of the Python files that were not fully read, sorted by path."""
+        return self._unread
 
     def env_sources(self, name: str) -> list[str]:
         return sorted(set(self._env.get(name, [])))

@@ -24,6 +24,7 @@ from anchors.facts import (
     FileFacts,
     Fingerprint,
     ImportFact,
+    NotRead,
     derive_indexes,
 )
 from anchors.gitrepo import GitError, GitRepository, HeadInfo, RepoStatus
@@ -86,18 +87,23 @@ class FingerprintUnavailable(RuntimeError):
 
 
 def facts_to_json(facts: FileFacts) -> str:
-    """A compact JSON text for ``facts``; ``facts_from_json`` reverses it."""
-    return json.dumps(
-        {
-            "i": [[i.module, list(i.names), i.within, i.line] for i in facts.imports],
-            "d": [[d.qualname, d.body_hash, d.line] for d in facts.definitions],
-            "e": list(facts.env_reads),
-            "p": facts.parsed,
-            "m": list(facts.mentions),
-            "mv": VOCABULARY_VERSION,
-        },
-        separators=(",", ":"),
-    )
+    """A compact JSON text for ``facts``; ``facts_from_json`` reverses it. Why a file was
+    not read (``r``), its size (``s``) and its words (``w``) are written only for such
+    files; entries cached before they existed decode with reason ``UNRECORDED`` and no
+    words, which can only make a check say unknown."""
+    data: dict[str, Any] = {
+        "i": [[i.module, list(i.names), i.within, i.line] for i in facts.imports],
+        "d": [[d.qualname, d.body_hash, d.line] for d in facts.definitions],
+        "e": list(facts.env_reads),
+        "p": facts.parsed,
+        "m": list(facts.mentions),
+        "mv": VOCABULARY_VERSION,
+    }
+    if facts.not_read is not None:
+        data["r"] = facts.not_read.value
+        data["s"] = facts.size
+        data["w"] = None if facts.words is None else list(facts.words)
+    return json.dumps(data, separators=(",", ":"))
 
 
 def facts_from_json(text: str) -> FileFacts:
@@ -113,6 +119,9 @@ def facts_from_json(text: str) -> FileFacts:
             env_reads=tuple(data["e"]),
             parsed=bool(data["p"]),
             mentions=tuple(str(m) for m in data["m"]),
+            not_read=NotRead(data["r"]) if data.get("r") is not None else None,
+            size=int(data.get("s", 0)),
+            words=None if data.get("w") is None else tuple(str(w) for w in data["w"]),
         )
     except (AttributeError, KeyError, TypeError, ValueError) as exc:
         raise ValueError(f"not serialised FileFacts: {exc}") from exc
@@ -435,7 +444,7 @@ class CodeSource:
         return facts
 
 
-_UNREADABLE = FileFacts(parsed=False)
+_UNREADABLE = FileFacts(parsed=False, not_read=NotRead.UNREADABLE)
 _EMPTY = Fingerprint("", {}, {})
 _CLOSED = "the code source is closed"
 

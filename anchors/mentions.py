@@ -24,13 +24,14 @@ from anchors.vocabulary import TechKind, all_technologies, mention_tokens
 __all__ = [
     "MAX_TEXT_BYTES",
     "SUBPROJECT_DIRS",
-    "config_tokens",
     "Role",
+    "config_tokens",
     "in_area",
     "is_text_path",
     "role_of",
     "scan_mentions",
     "subproject_of",
+    "tool_area",
 ]
 
 # Bigger blobs are data (fixtures, locales, generated code), not where a project says what
@@ -131,6 +132,18 @@ def subproject_of(path: str) -> str | None:
         if part.lower() in SUBPROJECT_DIRS:
             return "/".join(parts[: i + 1])
     return None
+
+
+_TEST_DIRS = frozenset({"tests", "test", "testing"})
+
+
+def tool_area(directory: str) -> bool:
+    """Tests and sub-projects use tools and plugins without importing them (pytest plugins,
+    Sphinx extensions): a technology claimed there is checked as used there, not imported,
+    and one the project uses elsewhere is not a present-trap there."""
+    return subproject_of(directory + "/x") is not None or bool(
+        _TEST_DIRS & set(directory.split("/"))
+    )
 
 
 def in_area(path: str, scope: str | None) -> bool:

@@ -9,7 +9,6 @@ raw-byte positions of ``environ``/``getenv``, so files that never mention them c
 
 from __future__ import annotations
 
-import dataclasses
 import hashlib
 import os
 import pickle
@@ -20,13 +19,14 @@ import sys
 import threading
 from collections import deque
 from collections.abc import Iterable, Iterator
+from dataclasses import replace
 from pathlib import Path
 from typing import IO
 
 import tree_sitter_python
 from tree_sitter import Language, Node, Parser
 
-from anchors.facts import Definition, FileFacts, ImportFact
+from anchors.facts import MAX_SOURCE_BYTES, Definition, FileFacts, ImportFact, NotRead, words_of
 from anchors.mentions import scan_mentions
 
 __all__ = [
@@ -38,10 +38,6 @@ __all__ = [
     "package_of",
     "resolve_relative_imports",
 ]
-
-# Bigger files are generated or vendored data, not code an anchor points into; parsing them
-# would dominate a cold build.
-MAX_SOURCE_BYTES = 4 * 1024 * 1024
 
 _LANGUAGE = Language(tree_sitter_python.language())
 # A Parser is not safe to share between threads (fingerprints build in a background thread
@@ -87,22 +83,44 @@ def extract_file_facts(source: bytes, path: str = "") -> FileFacts:
     Relative imports are resolved to absolute module names using ``path`` (repository
     relative); with no path, or when they climb above the top package, they keep their
     leading dots (``"."``, ``"..pkg.mod"``). ``parsed`` is False when the tree has syntax
-    errors (facts from the parts that parsed are still returned) or the file is too big.
+    errors (facts from the parts that parsed are still returned) or the file is too big;
+    then ``not_read`` says why and ``words`` keeps the words of its bytes, so a check can
+    still prove a name absent from the parts that were not read.
+
+    tree-sitter recovers from errors: the statements around an error still yield imports
+    and definitions, but those inside an ``ERROR`` node are lost, which is why a file with
+    errors counts as not fully read.
     """
     if len(source) > MAX_SOURCE_BYTES:
-        return FileFacts(parsed=False, mentions=scan_mentions(source))
+        return FileFacts(
+            parsed=False, not_read=NotRead.TOO_LARGE, size=len(source), words=words_of(source),
+            mentions=scan_mentions(source),
+        )
     root = _parser().parse(source).root_node
     walker = _Walker(source)
     walker.statements(root, "")
     env_reads = _env_reads(source, root, walker.imports) if _ENV_WORD.search(source) else ()
+    not_read = None
+    if root.has_error:
+        not_read = NotRead.SYNTAX_ERRORS if _is_utf8(source) else NotRead.NOT_UTF8
     facts = FileFacts(
         imports=tuple(walker.imports),
         definitions=tuple(walker.definitions),
         env_reads=env_reads,
-        parsed=not root.has_error,
+        parsed=not_read is None,
+        not_read=not_read,
+        words=words_of(source) if not_read else None,
         mentions=scan_mentions(source),
     )
     return resolve_relative_imports(facts, path) if path else facts
+
+
+def _is_utf8(source: bytes) -> bool:
+    try:
+        source.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return True
 
 
 def package_of(path: str) -> list[str]:
@@ -134,7 +152,7 @@ def resolve_relative_imports(facts: FileFacts, path: str) -> FileFacts:
                 if absolute:
                     module = absolute
         resolved.append(ImportFact(module, imp.names, imp.within, imp.line))
-    return dataclasses.replace(facts, imports=tuple(resolved))
+    return replace(facts, imports=tuple(resolved))
 
 
 class _Walker:

@@ -10,9 +10,13 @@ Syntax (one anchor per string; a leading ``!`` means the thing is expected to be
     import:MODULE@PATH::Qual.name  the definition Qual.name in PATH imports it
     env:NAME                       the code reads NAME from the environment, or .env.example has it
     dep:NAME / dep:NAME>=2         a declared dependency, optionally with a version specifier
+                                   (any PEP 440 specifier set ``packaging`` accepts)
     tech:NAME / tech:NAME@PATH     the project uses a named technology (a package or a system:
                                    imported, declared, configured, or its files are tracked);
                                    PATH narrows the project to that directory or sub-project
+
+Paths are returned in NFC. ``anchors.normalize`` resolves looser spellings (``pkg.mod.Class``,
+``x.py:42``, ``./x.py``) against the code before they get here.
 """
 
 from __future__ import annotations
@@ -21,6 +25,8 @@ import re
 import unicodedata
 from dataclasses import dataclass
 from enum import StrEnum
+
+from packaging.specifiers import InvalidSpecifier, SpecifierSet
 
 __all__ = [
     "Anchor",
@@ -101,8 +107,6 @@ _QUALNAME = re.compile(rf"^{_IDENT}(\.{_IDENT})*$")
 _MODULE = _QUALNAME
 _ENV = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 _DIST = re.compile(r"^[A-Za-z0-9]([A-Za-z0-9._-]*[A-Za-z0-9])?$")
-_CLAUSE = r"(===|==|~=|!=|<=|>=|<|>)\s*[A-Za-z0-9.*+!_-]+"
-_VERSION = re.compile(rf"^{_CLAUSE}(\s*,\s*{_CLAUSE})*$")
 _DEP = re.compile(
     r"^(?P<name>[A-Za-z0-9][A-Za-z0-9._-]*)(?P<extras>\[[A-Za-z0-9._,\s-]*\])?"
     r"\s*(?P<version>[<>=!~].*)?$"
@@ -126,7 +130,9 @@ def validate_repo_path(path: str) -> str:
 
     Rejected: empty, absolute, ``..`` or ``.`` components, NUL and control characters,
     backslashes, ``.git`` components, a leading ``-``, percent-encoded bytes, and text
-    that Unicode normalisation would change (look-alike separators and dots).
+    compatibility characters that NFKC would change (look-alike separators and dots). The
+    path is returned in NFC: a name committed decomposed (NFD, as macOS writes it) and its
+    composed spelling are one path, found whichever way git stores it.
     """
     if not path:
         raise AnchorSyntaxError("empty path")
@@ -137,8 +143,12 @@ def validate_repo_path(path: str) -> str:
         raise AnchorSyntaxError("path contains a backslash; use '/' separators")
     if any(ch in _SLASH_LOOKALIKES for ch in path):
         raise AnchorSyntaxError("path contains a look-alike of '/' or '\\'")
+    path = unicodedata.normalize("NFC", path)
     if unicodedata.normalize("NFKC", path) != path:
-        raise AnchorSyntaxError("path contains characters that change under Unicode normalisation")
+        raise AnchorSyntaxError(
+            "path contains compatibility characters (look-alikes) that change under "
+            "Unicode normalisation"
+        )
     if re.search(r"%[0-9A-Fa-f]{2}", path):
         raise AnchorSyntaxError("path contains percent-encoded bytes")
     if path.startswith("/") or re.match(r"^[A-Za-z]:", path) or path.startswith("~"):
@@ -162,10 +172,29 @@ def _check_qualname(name: str, what: str) -> str:
 
 def _parse_scope(scope: str) -> str:
     path, sep, qual = scope.partition("::")
-    validate_repo_path(path)
+    path = validate_repo_path(path)
     if sep:
         _check_qualname(qual, "scope symbol")
-    return scope
+        return f"{path}::{qual}"
+    return path
+
+
+def _check_specifier(version: str) -> str:
+    """``version`` if ``packaging`` accepts it as a PEP 440 specifier set, whitespace
+    removed; an empty clause (``>=1,``) is rejected too, which ``packaging`` lets through."""
+    clauses = version.split(",")
+    try:
+        if any(not clause.strip() for clause in clauses):
+            raise InvalidSpecifier(version)
+        SpecifierSet(version)
+        compact = re.sub(r"\s+", "", version)
+        SpecifierSet(compact)  # removing whitespace must not make it mean something else
+    except InvalidSpecifier:
+        raise AnchorSyntaxError(
+            f"dependency version specifier {version!r} is not a PEP 440 specifier set "
+            "(e.g. '>=2', '~=1.4', '>=1.1,<2', '==2.*')"
+        ) from None
+    return compact
 
 
 def parse_anchor(text: str) -> Anchor:
@@ -201,7 +230,7 @@ def parse_anchor(text: str) -> Anchor:
     if kind is AnchorKind.SYMBOL:
         path, sep2, qual = body.rpartition("::")
         if sep2:
-            validate_repo_path(path)
+            path = validate_repo_path(path)
             return Anchor(kind, _check_qualname(qual, "symbol"), expect, scope=path)
         return Anchor(kind, _check_qualname(body, "symbol"), expect)
     if kind is AnchorKind.IMPORT:
@@ -223,8 +252,6 @@ def parse_anchor(text: str) -> Anchor:
     if not match or not _DIST.match(match.group("name")):
         raise AnchorSyntaxError(f"dependency {body!r} is not a valid distribution name")
     version = (match.group("version") or "").strip() or None
-    if version is not None and not _VERSION.match(version):
-        raise AnchorSyntaxError(f"dependency version specifier {version!r} is not valid")
-    if version:
-        version = re.sub(r"\s+", "", version)
+    if version is not None:
+        version = _check_specifier(version)
     return Anchor(kind, normalize_dist_name(match.group("name")), expect, version=version)

@@ -17,7 +17,7 @@ from enum import StrEnum
 from typing import Literal
 
 from anchors.facts import Fingerprint
-from anchors.mentions import subproject_of
+from anchors.mentions import tool_area
 from anchors.spec import (
     Anchor,
     AnchorKind,
@@ -284,16 +284,6 @@ _FILE_NAME = re.compile(
 _BARE_FILE = re.compile(r"[\w-]\.(?:py|pyi|toml|cfg|ini|md|rst|txt|json|ya?ml|lock|sql|sh|typed)$")
 
 
-_TEST_DIRS = frozenset({"tests", "test", "testing"})
-
-
-def _tool_area(directory: str) -> bool:
-    """Tests and sub-projects use tools and plugins without importing them (pytest plugins,
-    Sphinx extensions): a technology claimed there is checked as used there, not imported."""
-    parts = directory.split("/")
-    return subproject_of(directory + "/x") is not None or bool(_TEST_DIRS & set(parts))
-
-
 def _top_of_path(path: str) -> str:
     first = path.removeprefix("src/").split("/", 1)[0]
     return first.removesuffix(".py")
@@ -402,7 +392,7 @@ class CodeNames:
         if self.scope is not None:
             is_dir = self.fp.has_directory(self.scope)
             directory = self.scope if is_dir else (self.scope.rpartition("/")[0] or None)
-            loose = is_dir and _tool_area(self.scope)
+            loose = is_dir and tool_area(self.scope)
             if tech.kind is TechKind.SYSTEM and not imported and not (absent and module):
                 # A system no file imports an SDK of is used where the code names it ("s3"
                 # in a boto3 call): checked in the scope itself, file or directory.

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 
 from anchors.facts import Fingerprint
 from anchors.finding import Finding
-from anchors.mentions import Role, config_tokens, in_area, role_of, subproject_of
+from anchors.mentions import Role, config_tokens, in_area, role_of, tool_area
 from anchors.vocabulary import TechKind, Technology, by_name
 
 __all__ = ["EXTERNAL_HINT", "find_technology"]
@@ -71,13 +71,6 @@ def _list(paths: Sequence[str]) -> str:
     return ", ".join(paths[:3]) + (f" and {len(paths) - 3} more" if len(paths) > 3 else "")
 
 
-def _tool_area(scope: str) -> bool:
-    """Tests and sub-projects use tools without importing them: a technology the project
-    has elsewhere is not a trap there, only unconfirmed."""
-    parts = scope.split("/")
-    return subproject_of(scope + "/x") is not None or bool({"tests", "test", "testing"} & set(parts))
-
-
 def _tokens(tech: Technology | None) -> Sequence[str]:
     return tech.mention_tokens if tech else ()
 
@@ -94,7 +87,7 @@ def find_technology(name: str, scope: str | None, fp: Fingerprint) -> Finding:
         shown = "; ".join(f"{p} {what}" for p, what in here[:3])
         more = f" and {len(here) - 3} more" if len(here) > 3 else ""
         return Finding(paths, None, f"{label}: {shown}{more}")
-    if scope is not None and uses and not _tool_area(scope):
+    if scope is not None and uses and not tool_area(scope):
         # The present-trap: used by the project, but not where the note says.
         used = sorted({p for p, _ in uses})
         return Finding((), None, f"{label} is used in {_list(used)}, not in {scope}")

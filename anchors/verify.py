@@ -4,23 +4,26 @@
 code it points at; ``check_anchor`` compares the code now with that capture, so a later read
 can tell "gone" (broken) from "changed since written" (drifted). When the fingerprint cannot
 answer (the file in scope failed to parse, dependencies live in a file we do not read), the
-verdict is unknown: a memory is never refuted on evidence we could not read.
+verdict is unknown: a memory is never refuted on evidence we could not read. That includes
+unscoped checks: "no file defines X" is unknown while a Python file that was not read (too
+large, not UTF-8, syntax errors) could define X, unless the words of its bytes rule X out.
 """
 
 from __future__ import annotations
 
 import hashlib
-import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
-from anchors.facts import Fingerprint
+from anchors.facts import Dependency, FileFacts, Fingerprint
 from anchors.finding import Finding
 from anchors.manifests import manifest_kind
 from anchors.mentions import in_area
+from anchors.pyfacts import package_of
 from anchors.spec import Anchor, AnchorKind, Expect
 from anchors.technology import find_technology
+from anchors.versions import Relation, relation
 
 __all__ = ["AnchorCheck", "Capture", "Verdict", "capture", "check_anchor", "memory_status"]
 
@@ -112,6 +115,9 @@ def _find(anchor: Anchor, fp: Fingerprint, before: bool) -> Finding:
         paths = tuple(fp.env_sources(anchor.value))
         if paths:
             return Finding(paths, None, f"{anchor.value} is read or declared in {_list(paths)}")
+        unread = _unread_holding(fp, lambda path, facts: facts.could_mention([anchor.value]))
+        if unread:
+            return Finding((), None, f"no file read reads {anchor.value}; {unread}", False)
         return Finding((), None, f"no code reads {anchor.value} and no .env.example declares it")
     if anchor.kind is AnchorKind.TECH:
         return find_technology(anchor.value, anchor.scope, fp)
@@ -119,21 +125,24 @@ def _find(anchor: Anchor, fp: Fingerprint, before: bool) -> Finding:
 
 
 def _find_file(path: str, fp: Fingerprint, before: bool) -> Finding:
-    if fp.has_path(path):
-        return Finding((path,), fp.blobs[path], f"{path} is tracked")
-    if fp.has_directory(path):
-        return Finding((path,), None, f"{path}/ is a tracked directory")
+    tracked = fp.tracked_path(path)  # as git spells it (NFD names are found from NFC)
+    if tracked is not None:
+        return Finding((tracked,), fp.blobs[tracked], f"{tracked} is tracked")
+    directory = fp.tracked_directory(path)
+    if directory is not None:
+        return Finding((directory,), None, f"{directory}/ is a tracked directory")
     return Finding((), None, f"{path} is {_no(before)} in the repository")
 
 
 def _find_symbol(qualname: str, scope: str | None, fp: Fingerprint, before: bool) -> Finding:
     if scope is not None:
+        scope = fp.tracked_path(scope) or scope
         definition = fp.definition(scope, qualname)
         if definition is not None:
             return Finding((scope,), definition.body_hash, f"{scope} defines {qualname}")
         facts = fp.python.get(scope)
         if facts is not None and not facts.parsed:
-            return Finding((), None, f"{scope} has syntax errors; cannot tell", False)
+            return Finding((), None, f"{_not_parsed(scope, facts)}; cannot tell", False)
         if scope not in fp.blobs:
             return Finding((), None, f"{scope} is not in the repository")
         if facts is None:
@@ -142,6 +151,10 @@ def _find_symbol(qualname: str, scope: str | None, fp: Fingerprint, before: bool
         return Finding((), None, f"{scope} {verb} {qualname}")
     found = fp.definitions(qualname)
     if not found:
+        parts = qualname.split(".")
+        unread = _unread_holding(fp, lambda path, facts: facts.could_mention(parts))
+        if unread:
+            return Finding((), None, f"no file read defines {qualname}; {unread}", False)
         return Finding((), None, f"no file defines {qualname}{' any more' if before else ''}")
     paths = tuple(path for path, _ in found)
     if len(found) == 1:
@@ -162,10 +175,19 @@ def _find_import(module: str, scope: str | None, fp: Fingerprint, before: bool) 
         if everywhere:
             detail = f"{module} is imported only in {_list(everywhere)}, outside the main project"
             return Finding((), None, detail, weak=True)
+        top = module.split(".")[0]
+        unread = _unread_holding(
+            fp,
+            # a relative import names no package: any file inside ``top`` could make it
+            lambda path, facts: facts.could_mention([top]) or package_of(path)[:1] == [top],
+        )
+        if unread:
+            return Finding((), None, f"no file read imports {module}; {unread}", False)
         return Finding((), None, f"no file imports {module}{' any more' if before else ''}")
     path, _, within = scope.partition("::")
+    path = fp.tracked_path(path) or fp.tracked_directory(path) or path
     where = f"{within} in {path}" if within else path
-    if fp.has_path(path):
+    if path in fp.blobs:
         if path not in fp.python:
             return Finding((), None, f"{path} is not a Python file; cannot tell", False)
         files = [path]
@@ -185,8 +207,12 @@ def _find_import(module: str, scope: str | None, fp: Fingerprint, before: bool) 
         paths = tuple(sorted(set(found)))
         detail = f"imported by {_list(paths)}" + (f" in {within}" if within else "")
         return Finding(paths, None, detail)
-    if any(not fp.python[p].parsed for p in files):
-        return Finding((), None, f"{where} has syntax errors; cannot tell", False)
+    not_parsed = [p for p in files if not fp.python[p].parsed]
+    if not_parsed:
+        why = _not_parsed(not_parsed[0], fp.python[not_parsed[0]])
+        more = f" (and {len(not_parsed) - 1} more)" if len(not_parsed) > 1 else ""
+        detail = f"{why}{more}; cannot tell whether {module} is imported in {where}"
+        return Finding((), None, detail, False)
     if within and fp.definition(path, within) is None:
         return Finding((), None, f"{path} does not define {within}")
     elsewhere = f" (imported by {_list(everywhere)})" if everywhere else ""
@@ -217,24 +243,48 @@ def _find_dep(name: str, fp: Fingerprint) -> Finding:
 
 
 def _find_version(anchor: Anchor, fp: Fingerprint) -> Finding:
-    """Simple on purpose: a spec matches when its clauses are the same as the anchor's,
-    whitespace and order aside (the runtime has no ``packaging`` to reason about ranges)."""
-    wanted = _clauses(anchor.version or "")
+    """PEP 440 set semantics (``anchors.versions``): a declaration satisfies the anchor when
+    every version it allows, the anchor allows too (``>=3.1.0`` satisfies ``>=3``); none
+    does when they are disjoint (``>=3`` against ``<2``); anything else, or a spec that
+    cannot be decided (``===``, ``^1 || ^2``, no version at all), cannot tell."""
+    wanted = anchor.version or ""
     declared = [d for d in fp.dependency(anchor.value) if in_area(d.source, None)]
-    matching = tuple(sorted({d.source for d in declared if _clauses(d.spec) == wanted}))
+    relations = [(d, relation(wanted, d.spec)) for d in declared]
+    matching = tuple(sorted({d.source for d, r in relations if r is Relation.SUBSET}))
     if matching:
-        detail = f"{anchor.value}{anchor.version} is declared in {_list(matching)}"
+        detail = f"{anchor.value}{anchor.version} is satisfied by {_specs(declared)}"
         return Finding(matching, None, detail)
-    specs = "; ".join(f"{d.name}{d.spec or ' (any version)'} in {d.source}" for d in declared)
-    return Finding((), None, f"declared as {specs}, not {anchor.value}{anchor.version}")
+    specs = _specs(declared)
+    if relations and all(r is Relation.DISJOINT for _, r in relations):
+        return Finding((), None, f"declared as {specs}, which excludes {anchor.value}{wanted}")
+    undecided = [d for d, r in relations if r is Relation.UNDECIDABLE]
+    why = "cannot be compared" if undecided else "allows versions outside it"
+    detail = f"declared as {specs}, which {why}: cannot tell whether {anchor.value}{wanted} holds"
+    return Finding((), None, detail, False)
+
+
+def _specs(declared: Sequence[Dependency]) -> str:
+    return "; ".join(f"{d.name}{d.spec or ' (any version)'} in {d.source}" for d in declared)
+
+
+def _not_parsed(path: str, facts: FileFacts) -> str:
+    return f"{path} was not parsed: {facts.why_not_read()}"
+
+
+def _unread_holding(fp: Fingerprint, could: Callable[[str, FileFacts], bool]) -> str:
+    """Why an unread file may hold what was not found (e.g. "cannot tell: big.py was not
+    parsed: too large (5 MB > 4 MB limit)"), or "" when no unread file could: files whose
+    word set lacks the name are ruled out (``FileFacts.could_mention``)."""
+    holding = [(path, facts) for path, facts in fp.unread() if could(path, facts)]
+    if not holding:
+        return ""
+    path, facts = holding[0]
+    more = f" (and {len(holding) - 1} more unread)" if len(holding) > 1 else ""
+    return f"cannot tell: {_not_parsed(path, facts)}{more}"
 
 
 def _no(before: bool) -> str:
     return "no longer" if before else "not"
-
-
-def _clauses(spec: str) -> frozenset[str]:
-    return frozenset(c for c in re.sub(r"\s+", "", spec).split(",") if c)
 
 
 def _list(paths: Sequence[str], limit: int = 3) -> str:

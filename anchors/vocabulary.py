@@ -27,10 +27,10 @@ from pathlib import Path
 __all__ = [
     "DATA_DIR",
     "VOCABULARY_VERSION",
-    "all_technologies",
     "TechKind",
     "Technology",
     "Vocabulary",
+    "all_technologies",
     "by_name",
     "for_import",
     "is_ordinary_word",

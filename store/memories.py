@@ -19,7 +19,8 @@ from typing import Any
 from anchors.extract import infer_anchors
 from anchors.facts import Fingerprint
 from anchors.fingerprint import CodeSource, FingerprintUnavailable
-from anchors.spec import Anchor, AnchorSyntaxError, Provenance, parse_anchor
+from anchors.normalize import Resolved, resolve_anchor
+from anchors.spec import Anchor, AnchorSyntaxError, Provenance
 from anchors.subject import apply_scope, resolve_subject
 from anchors.verify import AnchorCheck, Capture, capture, check_anchor, memory_status
 from anchors.vocabulary import VOCABULARY_VERSION
@@ -125,7 +126,7 @@ class MemoryService(Curation, Consolidation):
         the_source = parse_choice(Source, source, "source")
         the_scope = clean_subject(scope)
         the_origin = clean_text(origin, "origin", MAX_ORIGIN_CHARS) if origin else the_source.value
-        explicit = _parse_anchors(anchors)
+        given = _parse_anchors(anchors)
         the_attribute = clean_subject(attribute)
         the_value = clean_subject(value)
         if bool(the_attribute) != bool(the_value):
@@ -161,6 +162,9 @@ class MemoryService(Curation, Consolidation):
                 return {**view, "outcome": "duplicate", "captured": [], "dropped": []}
 
         fp, commit, why_not = self._fingerprint_for_write()
+        # LLM-shaped anchors (pkg.mod.Class, x.py:42, @cli.py) resolved against the code
+        resolved = [_resolve(r.given, fp) for r in given] if fp is not None else given
+        explicit = list(dict.fromkeys(r.anchor for r in resolved))
         dropped: list[dict[str, str]] = []
         stored: list[StoredAnchor] = []
         memory_scope = None
@@ -238,6 +242,11 @@ class MemoryService(Curation, Consolidation):
                 for s in stored
             ],
             "dropped": dropped,
+            "rewritten": [
+                {"given": r.given, "anchor": r.anchor.render(), "changes": list(r.changes)}
+                for r in resolved
+                if r.changes
+            ],
         }
 
     # -- recall ---------------------------------------------------------------------
@@ -581,7 +590,7 @@ def _limit(value: object, ceiling: int = MAX_RECALL_LIMIT) -> int:
     return value
 
 
-def _parse_anchors(raw: Sequence[object] | None) -> list[Anchor]:
+def _parse_anchors(raw: Sequence[object] | None) -> list[Resolved]:
     if raw is None:
         return []
     if isinstance(raw, str) or not isinstance(raw, Sequence):
@@ -592,11 +601,15 @@ def _parse_anchors(raw: Sequence[object] | None) -> list[Anchor]:
     for item in raw:
         if not isinstance(item, str):
             raise InvalidInput("each anchor must be a string like 'import:duckdb'")
-        try:
-            parsed.append(parse_anchor(item))
-        except AnchorSyntaxError as exc:
-            raise InvalidInput(f"anchor rejected: {exc}") from None
-    return list(dict.fromkeys(parsed))
+        parsed.append(_resolve(item, None))  # the syntax, before any code is read
+    return parsed
+
+
+def _resolve(raw: str, fp: Fingerprint | None) -> Resolved:
+    try:
+        return resolve_anchor(raw, fp)
+    except AnchorSyntaxError as exc:
+        raise InvalidInput(f"anchor rejected: {exc}") from None
 
 
 def _capture(anchor: Anchor, provenance: Provenance, fp: Fingerprint) -> StoredAnchor:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import unicodedata
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -242,3 +244,38 @@ def test_arbitrary_text_either_parses_to_a_round_tripping_anchor_or_is_rejected(
     except AnchorSyntaxError:
         return
     assert parse_anchor(anchor.render()) == anchor
+
+
+@pytest.mark.parametrize(
+    "spec",
+    ["===1.0", "==1.*", "!=1.5.*", "~=1.4.5", ">=1.0.post1", ">=1!2.0", "<2.0rc1", "==1.0+local",
+     ">=1.0.dev3", "!=2,>=1"],
+)  # fmt: skip
+def test_any_specifier_set_packaging_accepts_is_accepted(spec: str) -> None:
+    anchor = parse_anchor(f"dep:httpx{spec}")
+    assert anchor.version == spec
+    assert parse_anchor(anchor.render()) == anchor
+
+
+@pytest.mark.parametrize("spec", ["~=1", ">=1.*", "=1", ">=1,,<2", ">=1.0+local", "~1.2"])
+def test_a_specifier_packaging_rejects_is_rejected_with_a_clear_message(spec: str) -> None:
+    with pytest.raises(AnchorSyntaxError, match="is not a PEP 440 specifier set"):
+        parse_anchor(f"dep:httpx{spec}")
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["file:{}", "symbol:{}::menu", "import:os@{}", "import:os@{}::menu", "!file:{}/x"],
+)
+def test_a_decomposed_name_parses_to_the_same_anchor_as_the_composed_one(text: str) -> None:
+    nfc, nfd = (unicodedata.normalize(form, "café.py") for form in ("NFC", "NFD"))
+    assert nfc != nfd
+    composed = parse_anchor(text.format(nfc))
+    assert parse_anchor(text.format(nfd)) == composed
+    assert nfd not in composed.render() and nfc in composed.render()
+
+
+@pytest.mark.parametrize("path", ["caf\uff45.py", "app\uff0fx.py", "\ufb01le.py", "x\u2024py"])
+def test_compatibility_look_alikes_are_still_rejected(path: str) -> None:
+    with pytest.raises(AnchorSyntaxError):
+        validate_repo_path(path)

@@ -117,7 +117,6 @@ REJECTED = [
     "file:{root}/pkg/mod.py",  # absolute, even inside
     "file:{root}-evil/secret.py",  # absolute sibling whose name extends the root's
     "file:../repo-evil/secret.py",  # sibling prefix, relative
-    "file:./pkg/mod.py",
     "file:pkg/./mod.py",
     "file:pkg//mod.py",
     "file://etc/passwd",
@@ -195,6 +194,7 @@ INSIDE = [
     "file:pkg/mod.py",
     "symbol:nested/inner.py::nested_inside",  # beside a .git file pointing elsewhere
     "import:json@pkg/mod.py",
+    "file:./pkg/mod.py",  # a leading './' is dropped at remember time: file:pkg/mod.py
 ]
 
 CASES = (

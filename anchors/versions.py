@@ -1,0 +1,316 @@
+"""Version specifiers as sets of versions: how an anchor's ``dep:NAME<spec>`` relates to
+what a manifest declares, with PEP 440 semantics (``packaging``) and interval arithmetic.
+
+A specifier set is turned into a union of intervals over ``packaging.version.Version``;
+relations between two sets are then exact set operations on intervals. What cannot be
+turned into intervals (arbitrary equality ``===``, unparsable text, Poetry ``||``) is
+*undecidable*, and a caller must answer "unknown" for it, never "broken".
+
+Approximations, each on the side of "unknown" or of the PEP 440 letter:
+
+* ``<V`` (V final) excludes V's pre-releases, as PEP 440 says: it is ``(-inf, V.dev0)``.
+* ``>V`` is ``(V, inf)``: PEP 440 also excludes V's post-releases and local versions,
+  which have no finite interval form; the difference matters only for such releases.
+* ``==V`` is the single point V (local labels of V are not modelled).
+* The "pre-releases are excluded unless asked for" default of installers is ignored: a
+  specifier denotes every version its clauses admit.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from enum import StrEnum
+
+from packaging.specifiers import InvalidSpecifier, Specifier, SpecifierSet
+from packaging.version import InvalidVersion, Version
+
+__all__ = [
+    "Interval",
+    "Relation",
+    "declared_pep440",
+    "intervals",
+    "poetry_to_pep440",
+    "relation",
+]
+
+
+class Relation(StrEnum):
+    SUBSET = "subset"  # every version the declared spec allows, the anchor allows too
+    DISJOINT = "disjoint"  # no version satisfies both
+    OVERLAP = "overlap"  # some do, some do not
+    UNDECIDABLE = "undecidable"  # a spec could not be turned into intervals
+
+
+@dataclass(frozen=True)
+class Interval:
+    """Versions between ``lo`` and ``hi`` (None: unbounded), each end open or closed."""
+
+    lo: Version | None = None
+    lo_closed: bool = False
+    hi: Version | None = None
+    hi_closed: bool = False
+
+    def is_empty(self) -> bool:
+        if self.lo is None or self.hi is None:
+            return False
+        if self.lo > self.hi:
+            return True
+        return self.lo == self.hi and not (self.lo_closed and self.hi_closed)
+
+
+_ALL = (Interval(),)
+
+
+def _lower_key(iv: Interval) -> tuple[int, Version | None, int]:
+    # unbounded first; at one version a closed end starts before an open one
+    if iv.lo is None:
+        return (0, None, 0)
+    return (1, iv.lo, 0 if iv.lo_closed else 1)
+
+
+def _normalise(items: list[Interval]) -> tuple[Interval, ...]:
+    """Sorted, non-empty, non-overlapping, with touching intervals merged."""
+    # An unbounded end is open: one spelling per interval, so equal sets compare equal.
+    items = sorted(
+        (
+            Interval(iv.lo, iv.lo_closed and iv.lo is not None, iv.hi, iv.hi_closed)
+            if iv.hi is not None
+            else Interval(iv.lo, iv.lo_closed and iv.lo is not None)
+            for iv in items
+            if not iv.is_empty()
+        ),
+        key=_lower_key,
+    )
+    merged: list[Interval] = []
+    for iv in items:
+        if merged and _touches(merged[-1], iv):
+            last = merged[-1]
+            if _hi_before(last, iv):
+                merged[-1] = Interval(last.lo, last.lo_closed, iv.hi, iv.hi_closed)
+        else:
+            merged.append(iv)
+    return tuple(merged)
+
+
+def _hi_before(a: Interval, b: Interval) -> bool:
+    """True when ``a`` ends before ``b`` does."""
+    if a.hi is None:
+        return False
+    if b.hi is None:
+        return True
+    if a.hi != b.hi:
+        return a.hi < b.hi
+    return not a.hi_closed and b.hi_closed
+
+
+def _touches(a: Interval, b: Interval) -> bool:
+    """``a`` starts no later than ``b``: do they overlap or meet with no gap?"""
+    if a.hi is None or b.lo is None:
+        return True
+    if a.hi != b.lo:
+        return a.hi > b.lo
+    return a.hi_closed or b.lo_closed
+
+
+def _intersect(a: tuple[Interval, ...], b: tuple[Interval, ...]) -> tuple[Interval, ...]:
+    out = []
+    for x in a:
+        for y in b:
+            lo, lo_closed = _max_lo(x, y)
+            hi, hi_closed = _min_hi(x, y)
+            out.append(Interval(lo, lo_closed, hi, hi_closed))
+    return _normalise(out)
+
+
+def _max_lo(x: Interval, y: Interval) -> tuple[Version | None, bool]:
+    if x.lo is None:
+        return y.lo, y.lo_closed
+    if y.lo is None or x.lo > y.lo:
+        return x.lo, x.lo_closed
+    if y.lo > x.lo:
+        return y.lo, y.lo_closed
+    return x.lo, x.lo_closed and y.lo_closed
+
+
+def _min_hi(x: Interval, y: Interval) -> tuple[Version | None, bool]:
+    if x.hi is None:
+        return y.hi, y.hi_closed
+    if y.hi is None or x.hi < y.hi:
+        return x.hi, x.hi_closed
+    if y.hi < x.hi:
+        return y.hi, y.hi_closed
+    return x.hi, x.hi_closed and y.hi_closed
+
+
+def _complement(a: tuple[Interval, ...]) -> tuple[Interval, ...]:
+    out: list[Interval] = []
+    lo: Version | None = None
+    lo_closed = False
+    for iv in a:  # normalised: only the first can be unbounded below
+        if iv.lo is not None:
+            out.append(Interval(lo, lo_closed, iv.lo, not iv.lo_closed))
+        if iv.hi is None:
+            return _normalise(out)
+        lo, lo_closed = iv.hi, not iv.hi_closed
+    out.append(Interval(lo, lo_closed, None, False))
+    return _normalise(out)
+
+
+def _prefix_range(text: str) -> tuple[Version, Version]:
+    """``1.2.*`` matches ``[1.2.dev0, 1.3.dev0)``: every release starting 1.2."""
+    release = Version(text).release
+    if not release:
+        raise InvalidVersion(text)
+    upper = (*release[:-1], release[-1] + 1)
+    epoch = Version(text).epoch
+    prefix = f"{epoch}!" if epoch else ""
+    return (
+        Version(prefix + ".".join(map(str, release)) + ".dev0"),
+        Version(prefix + ".".join(map(str, upper)) + ".dev0"),
+    )
+
+
+def _clause(spec: Specifier) -> tuple[Interval, ...] | None:
+    op, text = spec.operator, spec.version
+    if op == "===":
+        return None
+    if text.endswith(".*"):
+        if op not in ("==", "!="):
+            return None
+        lo, hi = _prefix_range(text[:-2])
+        inside = (Interval(lo, True, hi, False),)
+        return inside if op == "==" else _complement(inside)
+    v = Version(text)
+    if op == "==":
+        return (Interval(v, True, v, True),)
+    if op == "!=":
+        return _complement((Interval(v, True, v, True),))
+    if op == ">=":
+        return (Interval(v, True),)
+    if op == ">":
+        return (Interval(v, False),)
+    if op == "<=":
+        return (Interval(None, False, v, True),)
+    if op == "<":
+        final = not (v.is_prerelease or v.is_postrelease or v.local)
+        bound = Version(f"{v}.dev0") if final else v
+        return (Interval(None, False, bound, False),)
+    if op == "~=":
+        release = v.release
+        if len(release) < 2:
+            return None
+        _, hi = _prefix_range(".".join(map(str, release[:-1])))
+        if v.epoch:
+            _, hi = _prefix_range(f"{v.epoch}!" + ".".join(map(str, release[:-1])))
+        return (Interval(v, True, hi, False),)
+    return None
+
+
+def intervals(spec: str) -> tuple[Interval, ...] | None:
+    """The versions ``spec`` (PEP 440 specifier set text; "" for any) allows, as normalised
+    intervals; None when it cannot be parsed or modelled."""
+    if not spec.strip():
+        return _ALL
+    try:
+        parsed = SpecifierSet(spec)
+    except InvalidSpecifier:
+        return None
+    result: tuple[Interval, ...] = _ALL
+    try:
+        for clause in parsed:
+            allowed = _clause(clause)
+            if allowed is None:
+                return None
+            result = _intersect(result, allowed)
+    except InvalidVersion:
+        return None
+    return result
+
+
+def declared_pep440(spec: str) -> str | None:
+    """A declared spec as PEP 440 text: as written when it is PEP 440, else read as a Poetry
+    constraint (``^1.2``, ``~1.2``, ``1.2``, which PEP 440 never spells that way); None when
+    it is neither."""
+    try:
+        SpecifierSet(spec)
+        return spec
+    except InvalidSpecifier:
+        return poetry_to_pep440(spec)
+
+
+def relation(anchor_spec: str, declared_spec: str) -> Relation:
+    """How the versions ``declared_spec`` allows relate to those ``anchor_spec`` allows.
+    ``declared_spec`` may be Poetry's syntax (see ``declared_pep440``); "" is any version."""
+    anchor = intervals(anchor_spec)
+    declared_text = declared_pep440(declared_spec)
+    declared = None if declared_text is None else intervals(declared_text)
+    if anchor is None or declared is None:
+        return Relation.UNDECIDABLE
+    common = _intersect(anchor, declared)
+    if not common:
+        return Relation.DISJOINT
+    if common == declared:
+        return Relation.SUBSET
+    return Relation.OVERLAP
+
+
+_POETRY_CLAUSE = re.compile(r"^(?P<op>\^|~(?!=)|~=|==|!=|>=|<=|>|<|=)?\s*(?P<ver>[^\s,]+)$")
+
+
+def poetry_to_pep440(spec: str) -> str | None:
+    """A Poetry constraint (``^1.2``, ``~1.2``, ``1.2.*``, ``1.2``, ``>=1,<2``, ``*``) as
+    PEP 440 specifier text ("" for any version); None when it has no such form (``||``)."""
+    text = spec.strip()
+    if text in ("", "*"):
+        return ""
+    if "||" in text or "|" in text:
+        return None
+    text = re.sub(r"(\^|~=?|[<>=!]=?)\s+", r"\1", text)  # "^ 1.2", ">= 1" -> "^1.2", ">=1"
+    parts = [p for p in re.split(r"[,\s]+", text) if p]
+    out: list[str] = []
+    for part in parts:
+        match = _POETRY_CLAUSE.match(part)
+        if match is None:
+            return None
+        op, ver = match.group("op") or "", match.group("ver")
+        try:
+            if op == "^":
+                out.extend(_caret(ver))
+            elif op == "~":
+                out.extend(_tilde(ver))
+            elif op in ("", "="):
+                out.append(f"=={ver}")
+            else:
+                out.append(f"{op}{ver}")
+        except InvalidVersion:
+            return None
+    joined = ",".join(out)
+    try:
+        SpecifierSet(joined)
+    except InvalidSpecifier:
+        return None
+    return joined
+
+
+def _release(ver: str) -> tuple[int, ...]:
+    release = Version(ver.removesuffix(".*")).release
+    if not release:
+        raise InvalidVersion(ver)
+    return release
+
+
+def _caret(ver: str) -> list[str]:
+    """``^1.2.3``: >=1.2.3,<2.0.0; ``^0.2.3``: <0.3.0; ``^0.0.3``: <0.0.4; ``^0``: <1."""
+    release = _release(ver)
+    index = next((i for i, n in enumerate(release) if n != 0), len(release) - 1)
+    upper = (*release[:index], release[index] + 1)
+    return [f">={ver}", "<" + ".".join(map(str, upper))]
+
+
+def _tilde(ver: str) -> list[str]:
+    """``~1.2.3``: >=1.2.3,<1.3.0; ``~1.2``: <1.3; ``~1``: <2."""
+    release = _release(ver)
+    index = 1 if len(release) >= 2 else 0
+    upper = (*release[:index], release[index] + 1)
+    return [f">={ver}", "<" + ".".join(map(str, upper))]
