@@ -32,6 +32,7 @@ from anchors.subject import (
     resolve_subject,
     sentence_spans,
 )
+from anchors.versions import poetry_to_pep440
 from anchors.vocabulary import TechKind, Technology, lookup
 from anchors.wordlists import (
     COMMON_WORDS,
@@ -45,6 +46,7 @@ from anchors.wordlists import (
     IMPORT_BEFORE,
     NEGATION_MARKERS,
     NOT_A_USE_CUES,
+    STRONG_SLOT,
     OTHER_PARTY_CUES,
     PARTIAL_QUALIFIER,
     POST_ANYWHERE,
@@ -124,6 +126,8 @@ class _Cand:
     neg: _Neg = _Neg.USAGE
     pref: Pref = None
     slot: bool = False  # stands where a dependency is named ("we use |X")
+    strong: bool = False  # ... by a verb of use, not just "with"/"via" ("built on |X")
+    ticked: bool = False  # written in backticks
     claimed: bool = False  # its clause says the scope defines it ("billing defines X")
     joined: _Cand | None = None  # the list item before it, when a negation covers a list
     tech: Technology | None = None  # the technology a (multi-word) name is, if any
@@ -150,7 +154,7 @@ _SCANNERS: tuple[tuple[_Form | None, re.Pattern[str]], ...] = (
         rf"(?<![\w./\\~%-])(?:[~/]|\.{{1,2}}/)?(?:{_PCH}{{1,100}}[/{_LOOKALIKE[:4]}]){{1,30}}"
         rf"{_PCH}{{0,100}}", re.ASCII)),
     (_Form.PATH, re.compile(
-        rf"(?<![\w./-])\.?[\w-]{{1,100}}(?:\.[\w-]{{1,100}}){{0,10}}\.{_EXT}(?![\w/(])",
+        rf"(?<![\w./-])\.?[\w-]{{1,100}}(?:\.[\w-]{{1,100}}){{0,10}}\.{_EXT}(?![\w/(]|\.\w)",
         re.ASCII)),
     (_Form.CALL, re.compile(r"(?<![\w./-])[A-Za-z_]\w*(?:\.[A-Za-z_]\w*){0,20}\(\)", re.ASCII)),
     (_Form.DOTTED, re.compile(r"(?<![\w./-])[A-Za-z_]\w*(?:\.[A-Za-z_]\w*){1,20}", re.ASCII)),
@@ -166,8 +170,12 @@ def _fold(text: str) -> str:
 
 
 _SNAKE = re.compile(r"[a-z][a-z0-9]*(?:_[a-z0-9]+)+")
-# "PreparedRequest", "HTTPAdapter", "getLogger": capitals inside a word are code, not prose.
-_CAMEL = re.compile(r"[A-Z]+[a-z0-9]+[A-Z][A-Za-z0-9]*|[a-z]+[A-Z][A-Za-z0-9]*")
+
+
+def _is_camel(word: str) -> bool:
+    """"PreparedRequest", "HTTPAdapter", "getLogger": a capital inside a word that also has
+    lower-case letters is code, not prose ("Django" and "NASA" are not)."""
+    return word.isalnum() and any(c.islower() for c in word) and any(c.isupper() for c in word[1:])
 
 
 _WORDS = re.compile(r"[A-Za-z][A-Za-z0-9+]*(?:[-.][A-Za-z0-9]+)*", re.ASCII)
@@ -219,9 +227,10 @@ def _scan(text: str) -> list[_Cand]:
             # A snake_case identifier is code even without backticks: "compute_discount"
             # names a definition (or a variable) — never an English word.
             code = any(a <= start and end <= b for a, b in spans) or bool(
-                form is _Form.WORD and (_SNAKE.fullmatch(value) or _CAMEL.fullmatch(value))
+                form is _Form.WORD and (_SNAKE.fullmatch(value) or _is_camel(value))
             )
-            found.append(_Cand(start, start + len(value), value, form, code))
+            ticked = any(a <= start and end <= b for a, b in spans)
+            found.append(_Cand(start, start + len(value), value, form, code, ticked=ticked))
     return sorted(found, key=lambda c: c.start)
 
 
@@ -244,6 +253,7 @@ _POST_REMOVAL = re.compile(POST_REMOVAL, _I)
 _POST_UNUSED = re.compile(POST_UNUSED, _I)
 _POST_ANYWHERE = re.compile(POST_ANYWHERE, _I)
 _SLOT = re.compile(USAGE_SLOT, _I)
+_STRONG = re.compile(STRONG_SLOT, _I)
 _FILL = "|".join(sorted(FILLER_WORDS))
 _GAP = re.compile(rf"[\s`'\"“”‘’]*(?:(?:{_FILL})[\s`'\"“”‘’]+)*", _I)
 _LIST_GAP = re.compile(
@@ -290,6 +300,7 @@ def _cues(low: str, start: int, end: int) -> list[_Cue]:
 
 def _post(text: str) -> _Neg | None:
     """The negation right after a candidate ("X was removed", "X is no longer used")."""
+    text = text.lstrip("`'\"“”‘’)")
     if _POST_REMOVAL.match(text):
         return _Neg.REMOVAL
     return _Neg.USAGE if _POST_UNUSED.match(text) else None
@@ -325,6 +336,7 @@ def _read_clause(low: str, start: int, end: int, cands: list[_Cand], inherited: 
         before = window.rstrip("`'\" ")
         after = low[c.end : min(end, c.end + _WINDOW)]
         c.slot = bool(_SLOT.search(before + " "))
+        c.strong = bool(_STRONG.search(before + " "))
         c.claimed = claims
         if _DEP_AFTER.match(after) or _DEP_BEFORE.search(window):
             c.pref = "dep"
@@ -337,6 +349,7 @@ def _read_clause(low: str, start: int, end: int, cands: list[_Cand], inherited: 
         if listed and previous is not None:
             c.pref = c.pref or previous.pref
             c.slot = c.slot or previous.slot  # "built on click and zorbcli"
+            c.strong = c.strong or previous.strong
         if inherited is not None:
             c.mode = inherited
         elif listed and previous is not None and previous.mode in (_Mode.ABSENT, _Mode.UNCLEAR):
@@ -492,8 +505,12 @@ def _resolve(c: _Cand, names: CodeNames, fp: Fingerprint, absent: bool) -> Outco
         if "." in name:
             found = names.dotted(name, claimed=c.claimed, loose=True)
             sure = c.code or c.form is _Form.CALL or name != name.lower() or "_" in name
-            return names.missing_member(name) if sure and isinstance(found, tuple) else found
+            if sure and isinstance(found, tuple):
+                return names.missing_in_scope(name, names.missing_member(name))
+            return found
         return names.missing_in_scope(name, names.symbol(name, claimed=c.claimed))
+    if c.code and c.pref == "import" and re.fullmatch(r"[A-Za-z_]\w*", text):
+        return [names.import_claim(text, absent)]  # "imports pallets_sphinx_themes"
     if c.code and text not in COMMON_WORDS:  # `verify`, `Store`: code, maybe a symbol
         found = names.symbol(text, claimed=c.claimed and not absent)
         if absent and isinstance(found, list) and not removal:
@@ -519,7 +536,7 @@ def _technology(c: _Cand, tech: Technology, names: CodeNames, absent: bool) -> O
         return DropReason.COMMON_WORD, f"{c.text!r} is an acronym, not a package name"
     by_import = (tech.kind is TechKind.PACKAGE and word in tech.imports
                  and normalize_dist_name(word) not in tech.dists)  # fmt: skip
-    if (c.common or by_import) and not (c.slot or c.code or c.pref or absent):
+    if (c.common or by_import) and not (c.strong or c.code or c.pref or absent):
         detail = (f"{c.text!r} is an ordinary word as well as {tech.display}; write it in "
                   "backticks, say 'the X package', or pass an anchor")  # fmt: skip
         return DropReason.COMMON_WORD, detail
@@ -606,9 +623,12 @@ def infer_anchors(text: str, fp: Fingerprint, subject: str | None = None) -> Inf
             continue
         spec = _version_after(text, c.end) if c.form in (_Form.WORD, _Form.TECH) else None
         if spec is not None and c.mode is _Mode.PRESENT:
-            outcome = _with_version(outcome, spec, c)
-            if not any(a.version for a in outcome):
-                uncovered.append(f"{c.text} {spec}")  # a version the text states, unchecked
+            outcome = _with_version(outcome, spec, c) if spec else outcome
+            exact = _EXACT_VERSION.match(text, c.end) is not None
+            if exact or not any(a.version for a in outcome):
+                # "the requirement is ^2.6.0" states the spec itself: a narrower declaration
+                # satisfies the anchor without making the sentence true, so never VERIFIED
+                uncovered.append(f"{c.text} {spec or 'version'}")
         for anchor in outcome:
             try:  # the parser is the one gate every anchor passes, inferred ones included
                 kept.append((parse_anchor(anchor.render()), c.text))
@@ -632,12 +652,28 @@ _WORDED = (
 )  # fmt: skip
 
 
+_POETRY_AFTER = re.compile(
+    r"\s+(?:requirement|dependency|pin|version|constraint)?\s*(?:is|of|at|=)?\s*`?"
+    r"(?P<spec>[\^~]\s*\d[\w.*]*)", _I
+)
+
+
+_EXACT_VERSION = re.compile(
+    r"\s+(?:requirement|dependency|pin|version|constraint)?\s*(?:is|=)?\s*`?[\^~]"
+    r"|\s+(?:is\s+)?pinned\s+(?:to|at)\b", _I
+)
+
+
 def _version_after(text: str, at: int) -> str | None:
-    """A version constraint stated right after a package name: ``httpx>=0.27`` or in
-    words ("idna is pinned below 3", "pytest 8 or newer"), as a PEP 440 specifier."""
+    """A version constraint stated right after a package name: ``httpx>=0.27``, Poetry's
+    ``^2.6.0`` ("the pygments requirement is ^2.6.0"), or in words ("idna is pinned below 3",
+    "pytest 8 or newer"), as a PEP 440 specifier."""
     m = _SPEC_AFTER.match(text, at)
     if m:
         return re.sub(r"\s+", "", m.group("spec"))
+    p = _POETRY_AFTER.match(text, at)
+    if p:
+        return poetry_to_pep440(re.sub(r"\s+", "", p.group("spec")).rstrip(".")) or ""
     for pattern, op in _WORDED:
         w = pattern.match(text, at)
         if w:
@@ -667,7 +703,9 @@ def _uncovered(c: _Cand, reason: DropReason) -> bool:
     unchecked: a name that looks like a technology, or code that resolves nowhere."""
     if reason is DropReason.UNTYPED:
         return True
-    code = c.code or c.form in _CODE_FORMS
+    if c.form is _Form.PATH and not (c.code or "." in c.text.rpartition("/")[2]):
+        return False  # "yes/no", "and/or", "client/server": prose, not a path
+    code = c.ticked or c.form in _CODE_FORMS or bool(_SNAKE.fullmatch(c.text))
     return code and reason in (DropReason.UNRESOLVED, DropReason.AMBIGUOUS,
                                DropReason.NOT_IN_SCOPE)  # fmt: skip
 

@@ -114,6 +114,8 @@ def parse_pyproject(data: bytes, path: str) -> list[Dependency]:
     }
 
     strings: list[str] = list(_strings(project.get("dependencies")))
+    # The build backend is a dependency too ("built with poetry-core", "hatchling").
+    strings.extend(_strings(_table(doc.get("build-system")).get("requires")))
     for group in _table(project.get("optional-dependencies")).values():
         strings.extend(_strings(group))
     for group in _table(doc.get("dependency-groups")).values():

@@ -158,6 +158,9 @@ def _piece_subject(piece: str, fp: Fingerprint, first: bool) -> tuple[str, str |
             break  # "the models module rounds ...": the generic noun ends the phrase
     else:
         return "none", None  # no verb: not a statement about a subject
+    pathlike = [t for t in noun if "/" in t or t.endswith(".py")]
+    if len(pathlike) == 1 and (named := resolve_name(pathlike[0], fp)) is not None:
+        return "path", named  # "the Sphinx config docs/conf.py imports ..."
     head = noun[0].lower() if noun else ""
     if not noun or head in _FIRST_PERSON:
         return ("we", None) if noun else ("none", None)
@@ -387,6 +390,15 @@ class CodeNames:
         if pref == "dep" and tech.dists:
             named = [d for d in tech.dists if d == normalize_dist_name(w) or d in self.deps]
             return [Anchor(AnchorKind.DEP, (named or list(tech.dists))[0], expect)]
+        dist = normalize_dist_name(w)
+        if tech.kind is TechKind.SYSTEM and dist in tech.dists and dist != tech.name:
+            # "through asyncpg", "poetry-core": one package of the system, not the system
+            if dist in self.deps and self.scope is None:
+                return [Anchor(AnchorKind.DEP, dist, expect)]
+            mod = next((m for m in tech.imports if normalize_dist_name(m) == dist), None)
+            mod = mod or (imported[0] if imported and len(tech.dists) == 1 else None)
+            if mod is not None and _IDENTS.fullmatch(mod):
+                return [self._import(mod, expect)]
         if (pref == "import" or elsewhere) and module is not None and self.scope is None:
             return [self._import(module, expect)]
         if self.scope is not None:
@@ -584,15 +596,40 @@ class CodeNames:
     def module_claim(self, module: str) -> Anchor:
         return self._import(module)
 
+    def import_claim(self, module: str, absent: bool) -> Anchor:
+        """The text says a module is imported ("imports pallets_sphinx_themes")."""
+        return self._import(module, Expect.ABSENT if absent else Expect.PRESENT)
+
     def missing_member(self, name: str) -> Outcome:
-        """``pkg.module.Name`` whose module exists but which it does not define: a symbol
-        anchor there, broken. Anything else stays a drop."""
+        """``pkg.module.Name`` whose module exists but which it neither defines nor imports
+        (a re-export is the name's own definition elsewhere): a symbol anchor there, broken;
+        ``Class.method`` whose class is defined in one file but has no such method: the same.
+        Anything else stays a drop."""
         parts = name.split(".")
         for i in range(len(parts) - 1, 0, -1):
             path = self.fp.module_path(".".join(parts[:i]))
-            if path is not None:
-                return [Anchor(AnchorKind.SYMBOL, ".".join(parts[i:]), scope=path)]
+            if path is None:
+                continue
+            member = ".".join(parts[i:])
+            target = self._reexported(path, parts[i])
+            if target is False:
+                return DropReason.UNRESOLVED, f"{path} imports {parts[i]} from outside"
+            return [Anchor(AnchorKind.SYMBOL, member, scope=target or path)]
+        owners = [p for p, _ in self.fp.definitions(parts[0])]
+        if len(parts) > 1 and len(owners) == 1:
+            return [Anchor(AnchorKind.SYMBOL, name, scope=owners[0])]  # Progress.remove_all
         return self.dotted(name)
+
+    def _reexported(self, path: str, name: str) -> str | Literal[False] | None:
+        """Where a module re-exports ``name`` from (``from .termui import progressbar``): the
+        defining file, False when it comes from outside the repository, None when the
+        module does not import it."""
+        facts = self.fp.python.get(path)
+        for imp in facts.imports if facts else ():
+            if name in imp.names:
+                source = self.fp.module_path(imp.module)
+                return source if source is not None else False
+        return None
 
     def missing_in_scope(self, name: str, found: Outcome) -> Outcome:
         """A code name defined nowhere, in a note about one Python file: the claim is that

@@ -28,6 +28,7 @@ __all__ = [
     "PRONOUNS",
     "REMOVAL_CUES",
     "REPLACEMENT_CUES",
+    "STRONG_SLOT",
     "SUBJECT_VERBS",
     "USAGE_NEGATION_CUES",
     "USAGE_SLOT",
@@ -149,7 +150,9 @@ DEP_BEFORE = (
     r"(?:depends?\s+on|depended\s+on|dependency\s+on|install(?:s|ed)?|pip\s+install|"
     r"packages?|requires?|the\s+dependency|pin(?:s|ned)?)\s+(?:(?:the|a|an)\s+)?[`'\"]?$"
 )
-IMPORT_AFTER = r"\s+module\b|\s+(?:is|are)\s+imported\b"
+IMPORT_AFTER = (
+    r"\s+module\b|\s+(?:is|are|was|were)\s+(?:no\s+longer\s+|not\s+|never\s+)?imported\b"
+)
 IMPORT_BEFORE = r"(?:imports?|imported|module)\s+(?:(?:the|a|an)\s+)?[`'\"]?$"
 # A clause saying its subject defines a name: a symbol claim for the scope itself.
 DEFINES_CUE = (
@@ -185,6 +188,8 @@ _GERUND = r"(?:using|importing|depending\s+on|relying\s+on|reading|calling|shipp
 # Removal cues say a thing is gone, so they negate files, symbols, env names and packages.
 REMOVAL_CUES = (
     r"\b(?:dropped|removed|deleted|ditched|abandoned|eliminated|retired|uninstalled)\s+",
+    # "there is no `Console.export_svg` method any more"
+    r"\bthere\s+(?:is|are)\s+no\s+(?:(?:longer|more)\s+)?(?:(?:a|an|the|such)\s+)?",
     r"\b(?:got|gotten)\s+rid\s+of\s+",
     r"\b(?:ripped|phased|torn|tore|took|taken)\s+out\s+",
 )
@@ -351,4 +356,13 @@ NOT_A_USE_CUES = (
     r"\b(?:mimics|mirrors|emulates)\s+",
     r"\bborrowed\s+from\s+",
     r"\bin\s+the\s+style\s+of\s+",
+)
+
+# A stronger slot, required of a technology whose name is also an ordinary word ("with
+# coverage from pytest-cov" names no Coverage.py; "we use black" names the formatter).
+STRONG_SLOT = (
+    r"\b(?:use|uses|used|using|import|imports|imported|adopt|adopts|adopted|install|installs|"
+    r"installed|require|requires|switch(?:ed|ing)?\s+to|mov(?:e|ed)\s+to|migrat(?:e|ed)\s+to|"
+    r"depend(?:s|ed)?\s+on|rel(?:y|ies|ied)\s+on|powered\s+by|built\s+(?:on|with)|"
+    r"backed\s+by|runs?\s+on|format(?:s|ted)?\s+with|lint(?:s|ed)?\s+with)\s+(?:(?:the|a|an)\s+)?$"
 )

@@ -376,17 +376,17 @@ def test_the_inference_reports_its_scope_and_where_each_anchor_came_from() -> No
 
 def test_an_ambiguous_last_component_is_not_guessed() -> None:
     python = {
-        "a.py": FileFacts(imports=_imports("alpha.widgets")),
-        "b.py": FileFacts(imports=_imports("beta.widgets")),
+        "a.py": FileFacts(imports=_imports("alpha.zorblets")),
+        "b.py": FileFacts(imports=_imports("beta.zorblets")),
     }
     fp = Fingerprint("1" * 40, {"a.py": "x", "b.py": "y"}, python)
-    inference = infer_anchors("We use widgets.", fp)
+    inference = infer_anchors("We use zorblets.", fp)
     assert inference.anchors == ()
     assert [(d.candidate, d.reason) for d in inference.dropped] == [
-        ("widgets", DropReason.AMBIGUOUS)
+        ("zorblets", DropReason.AMBIGUOUS)
     ]
-    scoped = infer_anchors("We use widgets.", fp, subject="a.py")
-    assert [a.render() for a in scoped.anchors] == ["import:alpha.widgets@a.py"]
+    scoped = infer_anchors("We use zorblets.", fp, subject="a.py")
+    assert [a.render() for a in scoped.anchors] == ["import:alpha.zorblets@a.py"]
 
 
 def test_a_repository_without_declared_dependencies_gets_the_same_absent_technology() -> None:

@@ -76,19 +76,22 @@ def test_why_a_file_was_not_read_survives_the_cache_codec(facts: FileFacts):
 
 
 @pytest.mark.parametrize(
-    ("old", "parsed", "reason"),
-    [
-        ('{"i":[],"d":[],"e":[],"p":false}', False, NotRead.UNRECORDED),
-        ('{"i":[["os",[],"",1]],"d":[],"e":[],"p":true}', True, None),
-    ],
+    "old",
+    ['{"i":[],"d":[],"e":[],"p":false}', '{"i":[["os",[],"",1]],"d":[],"e":[],"p":true}'],
 )
-def test_an_entry_cached_before_reasons_were_recorded_decodes_safely(
-    old: str, parsed: bool, reason: NotRead | None
-):
+def test_an_entry_cached_by_an_older_anchormem_is_refused_so_it_is_read_again(old: str):
+    # Its mentions were never searched (or were searched with another vocabulary): decoding
+    # it would make every technology look absent. The cache treats it as a miss.
+    with pytest.raises(ValueError, match="vocabulary"):
+        facts_from_json(old)
+
+
+def test_an_entry_of_this_vocabulary_without_a_reason_decodes_as_unrecorded():
+    current = json.loads(facts_to_json(FileFacts()))
+    old = json.dumps({**current, "p": False})
     facts = facts_from_json(old)
-    assert facts.parsed is parsed and facts.not_read is reason
+    assert facts.parsed is False and facts.not_read is NotRead.UNRECORDED
     assert facts.words is None  # nothing to prove absence with: checks say unknown
-    assert json.loads(facts_to_json(facts))["p"] is parsed
 
 
 UNREAD = {

@@ -156,10 +156,14 @@ def test_a_file_in_scope_that_fails_to_parse_gives_unknown(git_repo: GitRepo, so
     assert check("symbol:broken.py::oops", fp).verdict is Verdict.HOLDS
 
 
-def test_dependencies_declared_where_we_do_not_look_give_unknown(
+def test_literal_setup_py_requirements_are_read_and_computed_ones_give_unknown(
     git_repo: GitRepo, source: CodeSource
 ):
     git_repo.commit({"setup.py": "setup(install_requires=['redis'])\n"})
+    fp = source.fingerprint()
+    assert check("dep:redis", fp).verdict is Verdict.HOLDS
+    assert check("!dep:redis", fp).verdict is Verdict.BROKEN
+    git_repo.commit({"setup.py": "setup(install_requires=read_requirements())\n"})
     fp = source.fingerprint()
     assert check("dep:redis", fp).verdict is Verdict.UNKNOWN
     assert check("!dep:redis", fp).verdict is Verdict.UNKNOWN
