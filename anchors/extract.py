@@ -133,6 +133,7 @@ class _Cand:
     tech: Technology | None = None  # the technology a (multi-word) name is, if any
     common: bool = False  # that name is also an ordinary English word ("click", "rich")
     reads: bool = False  # its clause says the code reads it ("reads X from ENV_NAME")
+    initial: bool = False  # it opens its sentence (a capital there says nothing)
 
 
 # -- scanning ----------------------------------------------------------------------------
@@ -194,8 +195,9 @@ def _multiword(text: str, taken: list[bool], found: list[_Cand]) -> None:
                          for j in range(i, i + hit[1] - 1))  # fmt: skip
             if joined and not any(taken[start:end]):
                 taken[start:end] = [True] * (end - start)
+                proper = all(tokens[j][:1].isupper() for j in range(i, i + hit[1]))
                 found.append(_Cand(start, end, text[start:end], _Form.TECH, tech=hit[0],
-                                   common=hit[2]))  # fmt: skip
+                                   common=hit[2] and not proper))  # fmt: skip
                 i += hit[1]
                 continue
         i += 1
@@ -406,6 +408,27 @@ def _not_a_use(low: str, start: int, end: int) -> list[_Span]:
     return found
 
 
+_NARROW_SUBJECT = re.compile(
+    r"^\s*(?:the|our|this|that|its)\s+(?!(?:project|codebase|code|repo|repository|package|"
+    r"library|app|application|service|team)\b)[a-z][\w-]*(?:\s+[a-z][\w-]*){0,3}\s+"
+    r"(?:no\s+longer|(?:does|do|did)\s*(?:not|n[’']t)|never|stopped)\b", _I
+)
+
+
+def _narrowed_by_subject(text: str, cands: list[_Cand]) -> None:
+    """"The security extra no longer pulls in pyOpenSSL": a negation about one part of the
+    project that is no path the code has says nothing about the whole project."""
+    for start, end, _question in sentence_spans(text):
+        if not _NARROW_SUBJECT.match(text, start, end):
+            continue
+        for c in cands:
+            if start <= c.start < end and c.mode is _Mode.ABSENT:
+                c.mode = _Mode.UNCLEAR
+
+
+_PLACES = frozenset({"from", "in", "inside", "within", "outside", "except", "only", "on"})
+
+
 def _names_the_project(low: str, at: int, own: frozenset[str]) -> bool:
     words = low[at : at + 60].split()
     if words[:1] == ["the"]:
@@ -430,6 +453,8 @@ def _narrowed(low: str, end: int, cands: list[_Cand], scoped: bool,
         for m in _PARTIAL.finditer(low, c.end, min(end, c.end + _WINDOW)):
             if _names_the_project(low, m.end(), own):
                 continue  # "certifi was dropped from requests": the whole project
+            if c.neg is _Neg.REMOVAL and m.group("q") not in _PLACES:
+                continue  # "X was deleted when ...": gone is gone, whatever the reason
             if not (scoped and m.group("q") in ("in", "inside", "within", "from")):
                 item: _Cand | None = c
                 while item is not None:  # back through the list, across clauses
@@ -442,6 +467,10 @@ def _read_modes(text: str, cands: list[_Cand], scoped: bool,
                 own: frozenset[str] = frozenset()) -> None:  # fmt: skip
     low = _fold(text)
     for s_start, s_end, question in sentence_spans(text):
+        opening = re.match(r"[\s`'\"“”‘’(*-]*", text[s_start:s_end])
+        first = s_start + (opening.end() if opening else 0)
+        for c in cands:
+            c.initial = c.initial or c.start == first
         bounds: list[tuple[int, int, bool]] = []
         pos, contrast = s_start, False
         for m in _CLAUSE_SPLIT.finditer(text, s_start, s_end):
@@ -527,6 +556,10 @@ def _resolve(c: _Cand, names: CodeNames, fp: Fingerprint, absent: bool) -> Outco
     return outcome
 
 
+def _sentence_initial(c: _Cand) -> bool:
+    return c.initial
+
+
 def _technology(c: _Cand, tech: Technology, names: CodeNames, absent: bool) -> Outcome:
     if names.own_package(tech):
         return DropReason.OWN_PACKAGE, f"{tech.display} is this repository's own package"
@@ -536,7 +569,9 @@ def _technology(c: _Cand, tech: Technology, names: CodeNames, absent: bool) -> O
         return DropReason.COMMON_WORD, f"{c.text!r} is an acronym, not a package name"
     by_import = (tech.kind is TechKind.PACKAGE and word in tech.imports
                  and normalize_dist_name(word) not in tech.dists)  # fmt: skip
-    if (c.common or by_import) and not (c.strong or c.code or c.pref or absent):
+    proper = c.text[:1].isupper() and not _sentence_initial(c)  # "payments go through Stripe"
+    if (c.common or by_import) and not (c.strong or (c.slot and proper) or c.code or c.pref
+                                        or absent):  # fmt: skip
         detail = (f"{c.text!r} is an ordinary word as well as {tech.display}; write it in "
                   "backticks, say 'the X package', or pass an anchor")  # fmt: skip
         return DropReason.COMMON_WORD, detail
@@ -598,6 +633,8 @@ def infer_anchors(text: str, fp: Fingerprint, subject: str | None = None) -> Inf
             dropped.append(DroppedCandidate(subject, DropReason.UNRESOLVED, detail))
     cands = _scan(text)
     _read_modes(text, cands, scope is not None, frozenset(names.first_party))
+    if scope is None:
+        _narrowed_by_subject(text, cands)
     kept: list[tuple[Anchor, str]] = []
     uncovered: list[str] = []
     for c in cands:

@@ -148,13 +148,14 @@ def _piece_subject(piece: str, fp: Fingerprint, first: bool) -> tuple[str, str |
     if not first and not (opener in _DETERMINERS | _FIRST_PERSON | PRONOUNS or "/" in opener):
         return "none", None
     noun: list[str] = []
-    for token in tokens[:6]:
+    for i, token in enumerate(tokens[:6]):
         low = token.lower()
         if noun and (low in SUBJECT_VERBS or low.endswith("n't")):
             break
         if noun or low not in _DETERMINERS:
             noun.append(token)
-        if len(noun) > 1 and low in GENERIC_NOUNS:
+        after = tokens[i + 1].lower() if i + 1 < len(tokens) else ""
+        if len(noun) > 1 and low in GENERIC_NOUNS and re.fullmatch(r"[a-z]+(?:s|ed)", after):
             break  # "the models module rounds ...": the generic noun ends the phrase
     else:
         return "none", None  # no verb: not a statement about a subject

@@ -143,7 +143,7 @@ DIST_TO_IMPORT: dict[str, str] = {
 # Words right next to a name that say the writer means a declared distribution
 # ("the duckdb package", "depends on httpx") or an import ("the yaml module").
 DEP_AFTER = (
-    r"\s+(?:package|dependency|distribution|dist)\b|\s+(?:is|are)\s+(?:a\s+|an\s+)?"
+    r"\s+(?:package|dependency|distribution|dist|library)\b|\s+(?:is|are)\s+(?:a\s+|an\s+)?"
     r"(?:declared\s+|direct\s+|runtime\s+|dev\s+)?(?:dependency|dependencies|installed|pinned)"
 )
 DEP_BEFORE = (
@@ -364,5 +364,5 @@ STRONG_SLOT = (
     r"\b(?:use|uses|used|using|import|imports|imported|adopt|adopts|adopted|install|installs|"
     r"installed|require|requires|switch(?:ed|ing)?\s+to|mov(?:e|ed)\s+to|migrat(?:e|ed)\s+to|"
     r"depend(?:s|ed)?\s+on|rel(?:y|ies|ied)\s+on|powered\s+by|built\s+(?:on|with)|"
-    r"backed\s+by|runs?\s+on|format(?:s|ted)?\s+with|lint(?:s|ed)?\s+with)\s+(?:(?:the|a|an)\s+)?$"
+    r"backed\s+by|runs?\s+on|[a-z]+ed\s+(?:with|by|via|through|using))\s+(?:(?:the|a|an)\s+)?$"
 )

@@ -149,8 +149,11 @@ SUBPROJECTS = [
     R("We use sphinx", {}, {"tech:sphinx"}, ACTIVE, id="declared-only-in-docs-requirements"),
     R("The docs are built with Sphinx", {}, {"tech:sphinx@docs"}, VERIFIED,
       id="a-note-about-the-docs-is-scoped-to-them"),
-    R("Tests run with pytest and responses", {}, {"tech:pytest@tests", "tech:responses@tests"},
-      VERIFIED, id="a-note-about-the-tests-is-scoped-to-them"),
+    R("Tests run with pytest and the responses package", {},
+      {"tech:pytest@tests", "dep:responses"}, VERIFIED,
+      id="a-note-about-the-tests-is-scoped-to-them"),
+    R("Tests run with pytest and responses", {}, {"tech:pytest@tests"}, VERIFIED,
+      id="an-ordinary-word-package-after-with-is-prose"),
     R("We don't use flask", {}, {"!tech:flask"}, VERIFIED,
       id="absence-holds-when-only-an-example-uses-it"),
 ]

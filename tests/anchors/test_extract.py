@@ -8,6 +8,7 @@ BeautifulSoup scraping, with ``DATABASE_URL`` declared in ``.env.example``.
 
 from __future__ import annotations
 
+import re
 import sys
 
 import pytest
@@ -508,7 +509,8 @@ def _a_named_thing_the_code_lacks(anchor: Anchor, text: str) -> bool:
     if anchor.kind is AnchorKind.TECH:
         return by_name(anchor.value) is not None
     if anchor.kind is AnchorKind.IMPORT:
-        return anchor.value in sys.stdlib_module_names or for_import(anchor.value) is not None
+        return (anchor.value in sys.stdlib_module_names or for_import(anchor.value) is not None
+                or any(anchor.value in span for span in re.findall(r"`([^`]*)`", text)))
     return anchor.kind in (AnchorKind.ENV, AnchorKind.FILE, AnchorKind.SYMBOL) and (
         anchor.value in text or (anchor.scope or "") in text
     )
