@@ -134,6 +134,7 @@ class _Cand:
     common: bool = False  # that name is also an ordinary English word ("click", "rich")
     reads: bool = False  # its clause says the code reads it ("reads X from ENV_NAME")
     initial: bool = False  # it opens its sentence (a capital there says nothing)
+    object: bool = False  # it follows a usage verb or a preposition ("by a |Jenkins| job")
 
 
 # -- scanning ----------------------------------------------------------------------------
@@ -256,6 +257,10 @@ _POST_UNUSED = re.compile(POST_UNUSED, _I)
 _POST_ANYWHERE = re.compile(POST_ANYWHERE, _I)
 _SLOT = re.compile(USAGE_SLOT, _I)
 _STRONG = re.compile(STRONG_SLOT, _I)
+_PREPOSITION = re.compile(
+    r"\b(?:by|to|on|in|at|from|with|via|through|into|onto|using|behind|over)\s+"
+    r"(?:(?:the|a|an|our|its)\s+)?$", _I
+)
 _FILL = "|".join(sorted(FILLER_WORDS))
 _GAP = re.compile(rf"[\s`'\"“”‘’]*(?:(?:{_FILL})[\s`'\"“”‘’]+)*", _I)
 _LIST_GAP = re.compile(
@@ -339,6 +344,7 @@ def _read_clause(low: str, start: int, end: int, cands: list[_Cand], inherited: 
         after = low[c.end : min(end, c.end + _WINDOW)]
         c.slot = bool(_SLOT.search(before + " "))
         c.strong = bool(_STRONG.search(before + " "))
+        c.object = c.slot or bool(_PREPOSITION.search(before + " "))
         c.claimed = claims
         if _DEP_AFTER.match(after) or _DEP_BEFORE.search(window):
             c.pref = "dep"
@@ -352,6 +358,7 @@ def _read_clause(low: str, start: int, end: int, cands: list[_Cand], inherited: 
             c.pref = c.pref or previous.pref
             c.slot = c.slot or previous.slot  # "built on click and zorbcli"
             c.strong = c.strong or previous.strong
+            c.object = c.object or previous.object
         if inherited is not None:
             c.mode = inherited
         elif listed and previous is not None and previous.mode in (_Mode.ABSENT, _Mode.UNCLEAR):
@@ -570,7 +577,7 @@ def _technology(c: _Cand, tech: Technology, names: CodeNames, absent: bool) -> O
     by_import = (tech.kind is TechKind.PACKAGE and word in tech.imports
                  and normalize_dist_name(word) not in tech.dists)  # fmt: skip
     proper = c.text[:1].isupper() and not _sentence_initial(c)  # "payments go through Stripe"
-    if (c.common or by_import) and not (c.strong or (c.slot and proper) or c.code or c.pref
+    if (c.common or by_import) and not (c.strong or (c.object and proper) or c.code or c.pref
                                         or absent):  # fmt: skip
         detail = (f"{c.text!r} is an ordinary word as well as {tech.display}; write it in "
                   "backticks, say 'the X package', or pass an anchor")  # fmt: skip

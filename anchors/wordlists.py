@@ -318,7 +318,8 @@ USAGE_SLOT = (
     r"powered\s+by|built\s+on|backed\s+by|consider(?:ing)?|tr(?:y|ying|ied)|"
     r"evaluat(?:e|ing)|with|via|through|runs?\s+(?:on|under|in)|ran\s+on|on\s+top\s+of|"
     r"go(?:es)?\s+(?:to|through)|sent\s+(?:to|through|via)|stored\s+in|hosted\s+on|"
-    r"deployed\s+(?:with|to|on)|handled\s+by|managed\s+by|parsed\s+by|written\s+in)"
+    r"deployed\s+(?:with|to|on)|handled\s+by|managed\s+by|parsed\s+by|written\s+in|"
+    r"[a-z]+ed\s+(?:in|with|by|via|through|on|to|using))"
     r"\s+(?:(?:the|a|an)\s+)?$"
 )
 

@@ -228,3 +228,20 @@ async def test_a_note_gets_exactly_its_anchors_and_is_served_with_its_status(
         assert seen["refuted_by"] == "code"
     if status != VERIFIED:
         assert seen["band"] != "assert"
+
+
+async def test_remember_says_which_names_it_could_not_type_and_how_to_anchor_them(
+    shop: GitRepo, tmp_path: Any
+) -> None:
+    settings = Settings.resolve(repo=str(shop.root), db=str(tmp_path / "memory.duckdb"))
+    async with Client(build_server(settings)) as client:
+        made = await call(client, "remember", text="Sessions are cached in zorbdb")
+        refuted = await call(client, "remember", text="Metrics go to Datadog")
+    [untyped] = [d for d in made["dropped"] if d["candidate"] == "zorbdb"]
+    assert untyped["reason"] == "untyped" and "pass an anchor" in untyped["detail"]
+    assert "uncovered" in made["flags"] and made["status"] == "ACTIVE"
+    # The refutation says what was searched, at which commit, and how to opt out.
+    assert refuted["status"] == "REFUTED"
+    reason = refuted["receipt"]["reason"]
+    assert "datadog" in reason.lower() and shop.head()[:12] in reason
+    assert "scope 'external'" in reason

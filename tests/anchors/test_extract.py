@@ -240,7 +240,7 @@ TABLE = [
       id="present-trap-from-subject-word"),
     R("Uses sqlite3 for reports.", "app.billing", {"import:sqlite3@app/billing.py"},
       id="present-trap-from-subject-module"),
-    R("It talks to Stripe with httpx.", "billing service", {"import:httpx@app/billing.py"},
+    R("It talks to Stripe with httpx.", "billing service", {"import:httpx@app/billing.py", "tech:stripe@app/billing.py"},
       id="subject-with-generic-noun"),
     R("We use sqlite3.", "app/other.py", {"import:sqlite3@app/other.py"},
       id="subject-path-where-it-holds"),

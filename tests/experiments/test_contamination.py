@@ -467,9 +467,10 @@ def test_the_published_memory_first_takes_whatever_is_served(reduced_run: Any):
         verify["careful"]["counts"]["adoption_rate"]
         == verify["careful"]["counts"]["served_verified_rate"]
     )
-    # silent false facts are served ACTIVE (inconclusive): the lazy agent adopts them all
+    # silent false facts name systems the repository never mentions: refuted by absence,
+    # so not even the lazy agent adopts them
     silent = verify["memory_first"]["by_category"]["silent"]
-    assert silent["adoption_rate"] == 1.0 and silent["served_verified_rate"] == 0.0
+    assert silent["adoption_rate"] == 0.0 and silent["served_rate"] == 0.0
     assert verify["careful"]["by_category"]["silent"]["adoption_rate"] == 0.0
     headline = verify["memory_first"]["counts"]["true_verified_checkable"]
     by_category = reduced_run[0]["facts"]["by_category"]
