@@ -229,9 +229,8 @@ def _find_dep(name: str, fp: Fingerprint) -> Finding:
         return Finding((), None, detail, weak=True)
     declaring = {dep.source for dep in fp.dependencies}
     unread = sorted(
-        p for p in fp.blobs if in_area(p, None) and (
-            p.rpartition("/")[2] in _UNREAD_MANIFESTS
-            or (p.rpartition("/")[2] in _LITERAL_MANIFESTS and p not in declaring))
+        p for name in (*_UNREAD_MANIFESTS, *_LITERAL_MANIFESTS) for p in fp.basename_paths(name)
+        if in_area(p, None) and (name in _UNREAD_MANIFESTS or p not in declaring)
     )  # fmt: skip
     if unread:
         detail = f"{name} is not in the manifests read; {_list(unread)} may declare it"
