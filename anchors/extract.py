@@ -563,10 +563,6 @@ def _resolve(c: _Cand, names: CodeNames, fp: Fingerprint, absent: bool) -> Outco
     return outcome
 
 
-def _sentence_initial(c: _Cand) -> bool:
-    return c.initial
-
-
 def _technology(c: _Cand, tech: Technology, names: CodeNames, absent: bool) -> Outcome:
     if names.own_package(tech):
         return DropReason.OWN_PACKAGE, f"{tech.display} is this repository's own package"
@@ -576,7 +572,7 @@ def _technology(c: _Cand, tech: Technology, names: CodeNames, absent: bool) -> O
         return DropReason.COMMON_WORD, f"{c.text!r} is an acronym, not a package name"
     by_import = (tech.kind is TechKind.PACKAGE and word in tech.imports
                  and normalize_dist_name(word) not in tech.dists)  # fmt: skip
-    proper = c.text[:1].isupper() and not _sentence_initial(c)  # "payments go through Stripe"
+    proper = c.text[:1].isupper() and not c.initial  # "payments go through Stripe"
     if (c.common or by_import) and not (c.strong or (c.object and proper) or c.code or c.pref
                                         or absent):  # fmt: skip
         detail = (f"{c.text!r} is an ordinary word as well as {tech.display}; write it in "

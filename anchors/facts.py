@@ -224,7 +224,16 @@ class Fingerprint:
 
     def matching_paths(self, pattern: str) -> list[str]:
         """Tracked paths matching a footprint glob: a file name (``Dockerfile``, ``*.tf``:
-        at any depth), or a path from the root (``.github/workflows/*``)."""
+        at any depth), ``**/NAME`` (below the root), or a path from the root
+        (``.github/workflows/*``). Answers are kept per fingerprint: checks repeat them."""
+        memo: dict[str, list[str]] = self.__dict__.setdefault("_footprint_memo", {})
+        if pattern not in memo:
+            memo[pattern] = self._matching_paths(pattern)
+        return memo[pattern]
+
+    def _matching_paths(self, pattern: str) -> list[str]:
+        if pattern.startswith("**/") and "/" not in pattern[3:]:
+            return [p for p in self._matching_paths(pattern[3:]) if "/" in p]
         if "/" not in pattern:
             if not any(ch in pattern for ch in "*?["):
                 return sorted(self._by_basename.get(pattern, []))
