@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from enum import Enum
 
 from anchors.facts import Fingerprint
+from anchors.mentions import in_area, tool_area
 from anchors.spec import (
     Anchor,
     AnchorKind,
@@ -135,6 +136,7 @@ class _Cand:
     reads: bool = False  # its clause says the code reads it ("reads X from ENV_NAME")
     initial: bool = False  # it opens its sentence (a capital there says nothing)
     object: bool = False  # it follows a usage verb or a preposition ("by a |Jenkins| job")
+    runtime: bool = False  # "depends on |X|", "requires |X|": a dependency at run time
 
 
 # -- scanning ----------------------------------------------------------------------------
@@ -257,6 +259,9 @@ _POST_UNUSED = re.compile(POST_UNUSED, _I)
 _POST_ANYWHERE = re.compile(POST_ANYWHERE, _I)
 _SLOT = re.compile(USAGE_SLOT, _I)
 _STRONG = re.compile(STRONG_SLOT, _I)
+_RUNTIME = re.compile(
+    r"\b(?:depends?\s+on|depended\s+on|requires?|required)\s+(?:the\s+)?[`'\"]?$", _I
+)
 _PREPOSITION = re.compile(
     r"\b(?:by|to|on|in|at|from|with|via|through|into|onto|using|behind|over)\s+"
     r"(?:(?:the|a|an|our|its)\s+)?$", _I
@@ -344,6 +349,7 @@ def _read_clause(low: str, start: int, end: int, cands: list[_Cand], inherited: 
         after = low[c.end : min(end, c.end + _WINDOW)]
         c.slot = bool(_SLOT.search(before + " "))
         c.strong = bool(_STRONG.search(before + " "))
+        c.runtime = bool(_RUNTIME.search(window))
         c.object = c.slot or bool(_PREPOSITION.search(before + " "))
         c.claimed = claims
         if _DEP_AFTER.match(after) or _DEP_BEFORE.search(window):
@@ -661,6 +667,8 @@ def infer_anchors(text: str, fp: Fingerprint, subject: str | None = None) -> Inf
             if c.mode is _Mode.PRESENT and _uncovered(c, outcome[0]):
                 uncovered.append(c.text)
             continue
+        if c.runtime and c.mode is _Mode.PRESENT and _development_only(outcome, fp, scope):
+            uncovered.append(f"{c.text} (declared for development only)")
         spec = _version_after(text, c.end) if c.form in (_Form.WORD, _Form.TECH) else None
         if spec is not None and c.mode is _Mode.PRESENT:
             outcome = _with_version(outcome, spec, c) if spec else outcome
@@ -732,6 +740,19 @@ def _with_version(outcome: list[Anchor], spec: str, c: _Cand) -> list[Anchor]:
         else:
             out.append(anchor)
     return out
+
+
+def _development_only(outcome: list[Anchor], fp: Fingerprint, scope: str | None) -> bool:
+    """"Requests depends on Flask" when Flask is only a test requirement: the dependency
+    anchor holds, but the sentence claims a run-time dependency nothing checked."""
+    if scope is not None and tool_area(scope):
+        return False
+    for anchor in outcome:
+        if anchor.kind is AnchorKind.DEP and anchor.expect is Expect.PRESENT:
+            declared = [d for d in fp.dependency(anchor.value) if in_area(d.source, None)]
+            if declared and not any(d.runtime for d in declared):
+                return True
+    return False
 
 
 _ALWAYS_REPORTED = frozenset({DropReason.UNTYPED, DropReason.OWN_PACKAGE, DropReason.NOT_A_USE})

@@ -133,11 +133,13 @@ def _mb(size: int) -> str:
 
 @dataclass(frozen=True)
 class Dependency:
-    """A declared dependency. ``name`` is PEP 503 normalised; ``spec`` may be ""."""
+    """A declared dependency. ``name`` is PEP 503 normalised; ``spec`` may be "".
+    ``runtime`` is False for what only development, tests, docs, extras or the build need."""
 
     name: str
     spec: str
     source: str
+    runtime: bool = True
 
 
 @dataclass(frozen=True)

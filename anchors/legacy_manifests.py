@@ -13,6 +13,7 @@ from __future__ import annotations
 import ast
 import configparser
 from collections.abc import Iterable
+from dataclasses import replace
 
 from anchors.facts import Dependency
 from anchors.manifests import parse_requirement
@@ -50,12 +51,15 @@ def parse_setup_py(data: bytes, path: str) -> list[Dependency]:
             if isinstance(target, ast.Name):
                 names[target.id] = stmt.value
     found: list[str] = []
+    other: list[str] = []
     for node in ast.walk(tree):
         if isinstance(node, ast.Call) and _called(node) == "setup":
             for keyword in node.keywords:
-                if keyword.arg in _KEYWORDS:
+                if keyword.arg == "install_requires":
                     found.extend(_strings(keyword.value, names))
-    return _deps(found, path)
+                elif keyword.arg in _KEYWORDS:
+                    other.extend(_strings(keyword.value, names))
+    return _deps(found, path) + [replace(d, runtime=False) for d in _deps(other, path)]
 
 
 def _called(call: ast.Call) -> str | None:
@@ -74,14 +78,17 @@ def parse_setup_cfg(data: bytes, path: str) -> list[Dependency]:
     except configparser.Error:
         return []
     lines: list[str] = []
+    other: list[str] = []
     if parser.has_option("options", "install_requires"):
         lines.extend(parser.get("options", "install_requires").splitlines())
     if parser.has_option("options", "tests_require"):
-        lines.extend(parser.get("options", "tests_require").splitlines())
+        other.extend(parser.get("options", "tests_require").splitlines())
     if parser.has_section("options.extras_require"):
         for _, value in parser.items("options.extras_require"):
-            lines.extend(value.splitlines())
-    return _deps((line.split("#", 1)[0] for line in lines), path)
+            other.extend(value.splitlines())
+    runtime = _deps((line.split("#", 1)[0] for line in lines), path)
+    extra = _deps((line.split("#", 1)[0] for line in other), path)
+    return runtime + [replace(d, runtime=False) for d in extra]
 
 
 def _deps(texts: Iterable[str], path: str) -> list[Dependency]:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 import tomllib
 from collections.abc import Iterable, Mapping
+from dataclasses import replace
 from typing import Any, Literal
 
 from anchors.facts import Dependency
@@ -32,6 +33,10 @@ ENV_EXAMPLE_NAMES = (".env.example", ".env.sample", ".env.template")
 _REQUIREMENT = re.compile(
     r"^(?P<name>[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)\s*"
     r"(?:\[(?P<extras>[^\]]*)\])?\s*(?P<rest>.*)$"
+)
+_DEV_FILE = re.compile(
+    r"(?:^|[/_.-])(?:dev|devel|develop|test|tests|testing|doc|docs|lint|ci|bench|typing|"
+    r"build|extras?)(?:[/_.-]|$)"
 )
 _ENV_LINE = re.compile(r"^\s*(?:export\s+)?(?P<key>[A-Za-z_][A-Za-z0-9_]*)\s*=")
 # pip options that may follow a requirement on the same line (``pkg==1 --hash=sha256:..``).
@@ -113,22 +118,27 @@ def parse_pyproject(data: bytes, path: str) -> list[Dependency]:
         if isinstance(name, str)
     }
 
-    strings: list[str] = list(_strings(project.get("dependencies")))
+    runtime: list[str] = list(_strings(project.get("dependencies")))
     # The build backend is a dependency too ("built with poetry-core", "hatchling").
-    strings.extend(_strings(_table(doc.get("build-system")).get("requires")))
+    other: list[str] = list(_strings(_table(doc.get("build-system")).get("requires")))
     for group in _table(project.get("optional-dependencies")).values():
-        strings.extend(_strings(group))
+        other.extend(_strings(group))
     for group in _table(doc.get("dependency-groups")).values():
-        strings.extend(_strings(group))  # include-group entries are tables: skipped
-    found = [dep for text in strings if (dep := parse_requirement(text, path)) is not None]
+        other.extend(_strings(group))  # include-group entries are tables: skipped
+    found = [dep for text in runtime if (dep := parse_requirement(text, path)) is not None]
+    found += [replace(dep, runtime=False) for text in other
+              if (dep := parse_requirement(text, path)) is not None]  # fmt: skip
 
-    poetry_tables = [poetry.get("dependencies"), poetry.get("dev-dependencies")]
-    poetry_tables += [_table(g).get("dependencies") for g in _table(poetry.get("group")).values()]
-    for table in poetry_tables:
+    poetry_tables = [(poetry.get("dependencies"), True), (poetry.get("dev-dependencies"), False)]
+    poetry_tables += [(_table(g).get("dependencies"), False)
+                      for g in _table(poetry.get("group")).values()]  # fmt: skip
+    for table, is_runtime in poetry_tables:
         for name, value in _table(table).items():
             if name.lower() == "python":
                 continue
-            found.append(Dependency(normalize_dist_name(name), _poetry_spec(value), path))
+            optional = isinstance(value, Mapping) and value.get("optional") is True
+            found.append(Dependency(normalize_dist_name(name), _poetry_spec(value), path,
+                                    is_runtime and not optional))  # fmt: skip
 
     return _unique(dep for dep in found if dep.name not in own_names)
 
@@ -142,6 +152,8 @@ def parse_requirements(data: bytes, path: str) -> list[Dependency]:
     """
     text = data.decode("utf-8-sig", errors="replace")
     text = re.sub(r"\\\r?\n", " ", text)
+    # requirements-dev.txt, requirements/test.txt, tests/requirements/py3.txt: not runtime
+    runtime = not _DEV_FILE.search(path.lower())
     found = []
     for raw in text.splitlines():
         line = re.sub(r"(^|\s)#.*$", "", raw).strip()
@@ -152,7 +164,7 @@ def parse_requirements(data: bytes, path: str) -> list[Dependency]:
         line = _INLINE_OPTION.sub("", line)
         dep = parse_requirement(line, path)
         if dep is not None:
-            found.append(dep)
+            found.append(dep if runtime else replace(dep, runtime=False))
     return _unique(found)
 
 

@@ -245,3 +245,16 @@ async def test_remember_says_which_names_it_could_not_type_and_how_to_anchor_the
     reason = refuted["receipt"]["reason"]
     assert "datadog" in reason.lower() and shop.head()[:12] in reason
     assert "scope 'external'" in reason
+
+
+async def test_depends_on_a_test_only_requirement_is_not_verified(
+    shop: GitRepo, tmp_path: Any
+) -> None:
+    settings = Settings.resolve(repo=str(shop.root), db=str(tmp_path / "memory.duckdb"))
+    async with Client(build_server(settings)) as client:
+        made = await call(client, "remember", text="The shop depends on responses")
+        runtime = await call(client, "remember", text="The shop depends on httpx")
+    # responses is an optional test extra: the dependency holds, the sentence does not
+    assert [a["anchor"] for a in made["anchors"]] == ["dep:responses"]
+    assert made["status"] == "ACTIVE" and "uncovered" in made["flags"]
+    assert runtime["status"] == "VERIFIED"

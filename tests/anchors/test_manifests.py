@@ -157,3 +157,28 @@ def test_setup_files_declare_their_literal_requirements(
 ) -> None:
     assert manifest_kind(path) is not None
     assert {(d.name, d.spec) for d in parse_manifest(data, path)} == expected
+
+
+@pytest.mark.parametrize(
+    ("data", "path", "runtime"),
+    [
+        (b'[project]\ndependencies = ["httpx"]\n[project.optional-dependencies]\n'
+         b'test = ["pytest"]\n[build-system]\nrequires = ["hatchling"]\n', "pyproject.toml",
+         {"httpx": True, "pytest": False, "hatchling": False}),
+        (b'[tool.poetry.dependencies]\npython = "^3.8"\nrich = "^13"\n'
+         b'ipython = {version = "^8", optional = true}\n'
+         b'[tool.poetry.dev-dependencies]\nblack = "*"\n', "pyproject.toml",
+         {"rich": True, "ipython": False, "black": False}),
+        (b"flask\n", "requirements-dev.txt", {"flask": False}),
+        (b"redis\n", "tests/requirements/py3.txt", {"redis": False}),
+        (b"idna\n", "requirements.txt", {"idna": True}),
+        (SETUP_PY, "setup.py",
+         {"charset-normalizer": True, "idna": True, "pysocks": False, "pytest": False}),
+    ],
+    ids=["pyproject-extras-and-build", "poetry-optional-and-dev", "dev-requirements",
+         "test-requirements-directory", "root-requirements", "setup-py-keywords"],
+)  # fmt: skip
+def test_each_declaration_says_whether_the_project_needs_it_at_run_time(
+    data: bytes, path: str, runtime: dict[str, bool]
+) -> None:
+    assert {d.name: d.runtime for d in parse_manifest(data, path)} == runtime
