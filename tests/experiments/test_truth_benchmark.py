@@ -195,7 +195,9 @@ def test_a_bad_manifest_is_refused(tmp_path: Path):
         load_manifest(path)
 
 
-@pytest.mark.parametrize(("name", "at_least"), [("requests", 40), ("django", 18)])
+@pytest.mark.parametrize(
+    ("name", "at_least"), [("requests", 40), ("click", 40), ("rich", 40), ("django", 18)]
+)
 def test_our_fact_files_cover_every_category(name: str, at_least: int):
     facts = load_facts(REAL / f"{name}.jsonl")
     assert len(facts) >= at_least
@@ -217,7 +219,7 @@ def test_fact_ids_are_unique_across_the_corpus():
     assert len(ids) == len(set(ids))
 
 
-@pytest.mark.parametrize("name", ["requests", "django"])
+@pytest.mark.parametrize("name", ["requests", "click", "rich", "django"])
 def test_our_labels_agree_with_the_real_code(name: str, tmp_path: Path):
     """Only where the corpus is already built (the benchmark is not part of CI)."""
     from experiments.evidence import Workspace, validate_facts
