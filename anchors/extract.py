@@ -391,8 +391,8 @@ def _read_clause(low: str, start: int, end: int, cands: list[_Cand], inherited: 
                 c.mode = _Mode.UNCLEAR
     for c in cands:
         if c.mode is _Mode.PRESENT and any(
-            q.end <= c.start and _GAP.fullmatch(low, q.end, c.start)
-            for q in _not_a_use(low, start, end)
+            at <= c.start and _GAP.fullmatch(low, at, c.start)
+            for at in _not_a_use(low, start, end)
         ):
             c.mode = _Mode.NOT_A_USE
         c.reads = bool(_READS.search(clause))
@@ -407,17 +407,12 @@ _OVER = re.compile(r"\bover\s+", _I)
 _READS = re.compile(r"\b(?:reads?|loaded|loads?|comes?|taken|pulled|fetched)\b", _I)
 
 
-@dataclass
-class _Span:
-    end: int
-
-
-def _not_a_use(low: str, start: int, end: int) -> list[_Span]:
+def _not_a_use(low: str, start: int, end: int) -> list[int]:
     """Cues after which a name is compared with, not used: "compatible with requests";
     "over" after a choice ("chose PostgreSQL over MySQL")."""
-    found = [_Span(m.end()) for p in _NOT_A_USE for m in p.finditer(low, start, end)]
+    found = [m.end() for p in _NOT_A_USE for m in p.finditer(low, start, end)]
     if _CHOICE.search(low, start, end):
-        found.extend(_Span(m.end()) for m in _OVER.finditer(low, start, end))
+        found.extend(m.end() for m in _OVER.finditer(low, start, end))
     return found
 
 
