@@ -47,7 +47,7 @@ def test_a_fingerprint_holds_paths_python_facts_dependencies_and_env_example_key
     assert set(fp.dependencies) == {
         Dependency("duckdb", ">=1.1", "pyproject.toml"),
         Dependency("httpx", "", "services/api/pyproject.toml"),
-        Dependency("pytest", ">=8", "requirements/dev.txt"),
+        Dependency("pytest", ">=8", "requirements/dev.txt", runtime=False),
     }
 
 
