@@ -650,12 +650,13 @@ def infer_anchors(text: str, fp: Fingerprint, subject: str | None = None) -> Inf
             detail = "next to a control character"
             dropped.append(DroppedCandidate(c.text, DropReason.UNSAFE, detail))
             continue
-        if c.mode in _MODE_DROP:
+        python = _python_claim(text, c) if c.form is _Form.WORD else None
+        if c.mode in _MODE_DROP and not python:
             resolves = isinstance(_resolve(c, names, fp, absent=False), list)
             if salient or resolves:
                 dropped.append(DroppedCandidate(c.text, *_MODE_DROP[c.mode]))
             continue
-        outcome = _resolve(c, names, fp, absent=c.mode is _Mode.ABSENT)
+        outcome = python or _resolve(c, names, fp, absent=c.mode is _Mode.ABSENT)
         if isinstance(outcome, tuple):
             if salient or outcome[0] in _ALWAYS_REPORTED or c.tech is not None:
                 dropped.append(DroppedCandidate(c.text, *outcome))
@@ -664,7 +665,8 @@ def infer_anchors(text: str, fp: Fingerprint, subject: str | None = None) -> Inf
             continue
         if c.runtime and c.mode is _Mode.PRESENT and _development_only(outcome, fp, scope):
             uncovered.append(f"{c.text} (declared for development only)")
-        spec = _version_after(text, c.end) if c.form in (_Form.WORD, _Form.TECH) else None
+        spec = (_version_after(text, c.end)
+                if c.form in (_Form.WORD, _Form.TECH) and not python else None)  # fmt: skip
         if spec is not None and c.mode is _Mode.PRESENT:
             outcome = _with_version(outcome, spec, c) if spec else outcome
             exact = _EXACT_VERSION.match(text, c.end) is not None
@@ -735,6 +737,35 @@ def _with_version(outcome: list[Anchor], spec: str, c: _Cand) -> list[Anchor]:
         else:
             out.append(anchor)
     return out
+
+
+_BARE_VERSION = re.compile(r"\s+v?(?P<v>\d+(?:\.\d+){0,2})(?P<plus>\+)?(?!\w|\.\d)")
+_DROPPED_SUPPORT = re.compile(
+    r"\b(?:dropped|removed|ended|no\s+longer|(?:does|do)\s*(?:not|n[’']t))\s+(?:\w+\s+){0,2}"
+    r"support|\bsupport\b[^.;]{0,30}\b(?:was|is|has\s+been|got)\s+(?:dropped|removed|ended)"
+    r"|\bno\s+longer\s+supported\b|\bnot\s+supported\b|\bunsupported\b", _I
+)
+
+
+def _python_claim(text: str, c: _Cand) -> list[Anchor] | None:
+    """"Requires Python 3.8+", "supports Python 3.6", "Python 2 support was dropped": the
+    Python versions the project declares (``requires-python``, ``python_requires``), as a
+    dependency on ``python``. A bare version means that series (``==3.6.*``)."""
+    if c.text.lower() != "python" or c.mode not in (_Mode.PRESENT, _Mode.ABSENT, _Mode.UNCLEAR):
+        return None
+    spec = _version_after(text, c.end)
+    if not spec:
+        bare = _BARE_VERSION.match(text, c.end)
+        if bare is None:
+            return None
+        spec = f">={bare['v']}" if bare["plus"] else f"=={bare['v']}.*"
+    sentence = next((text[a:b] for a, b, _ in sentence_spans(text) if a <= c.start < b), "")
+    dropped = bool(_DROPPED_SUPPORT.search(sentence))
+    if c.mode is _Mode.UNCLEAR and not dropped:
+        return None
+    absent = c.mode is _Mode.ABSENT or dropped
+    return [Anchor(AnchorKind.DEP, "python", Expect.ABSENT if absent else Expect.PRESENT,
+                   version=spec)]  # fmt: skip
 
 
 def _development_only(outcome: list[Anchor], fp: Fingerprint, scope: str | None) -> bool:

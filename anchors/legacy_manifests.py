@@ -16,7 +16,7 @@ from collections.abc import Iterable
 from dataclasses import replace
 
 from anchors.facts import Dependency
-from anchors.manifests import parse_requirement
+from anchors.manifests import PYTHON, parse_requirement
 
 __all__ = ["parse_setup_cfg", "parse_setup_py"]
 
@@ -52,6 +52,7 @@ def parse_setup_py(data: bytes, path: str) -> list[Dependency]:
                 names[target.id] = stmt.value
     found: list[str] = []
     other: list[str] = []
+    python: list[str] = []
     for node in ast.walk(tree):
         if isinstance(node, ast.Call) and _called(node) == "setup":
             for keyword in node.keywords:
@@ -59,7 +60,19 @@ def parse_setup_py(data: bytes, path: str) -> list[Dependency]:
                     found.extend(_strings(keyword.value, names))
                 elif keyword.arg in _KEYWORDS:
                     other.extend(_strings(keyword.value, names))
-    return _deps(found, path) + [replace(d, runtime=False) for d in _deps(other, path)]
+                elif keyword.arg == "python_requires":
+                    python.extend(_literal(keyword.value, names))
+    declared = [Dependency(PYTHON, spec.strip(), path) for spec in python if spec.strip()]
+    return declared + _deps(found, path) + [replace(d, runtime=False) for d in _deps(other, path)]
+
+
+def _literal(node: ast.AST, names: dict[str, ast.AST]) -> list[str]:
+    """A string literal, directly or through one module-level name."""
+    if isinstance(node, ast.Name):
+        node = names.get(node.id, node)
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return [node.value]
+    return []
 
 
 def _called(call: ast.Call) -> str | None:
@@ -88,6 +101,9 @@ def parse_setup_cfg(data: bytes, path: str) -> list[Dependency]:
             other.extend(value.splitlines())
     runtime = _deps((line.split("#", 1)[0] for line in lines), path)
     extra = _deps((line.split("#", 1)[0] for line in other), path)
+    if parser.has_option("options", "python_requires"):
+        spec = parser.get("options", "python_requires").strip()
+        runtime = [Dependency(PYTHON, spec, path), *runtime] if spec else runtime
     return runtime + [replace(d, runtime=False) for d in extra]
 
 

@@ -18,6 +18,7 @@ from anchors.spec import normalize_dist_name
 
 __all__ = [
     "ENV_EXAMPLE_NAMES",
+    "PYTHON",
     "ManifestKind",
     "manifest_kind",
     "parse_env_example",
@@ -27,6 +28,10 @@ __all__ = [
     "parse_requirements",
 ]
 
+# The Python versions a project supports (``requires-python``, ``python_requires``, Poetry's
+# ``python``) are declared as a dependency on this name: "requires Python 3.8+" is checked
+# like any version claim.
+PYTHON = "python"
 ManifestKind = Literal["pyproject", "requirements", "setup_py", "setup_cfg"]
 ENV_EXAMPLE_NAMES = (".env.example", ".env.sample", ".env.template")
 
@@ -132,9 +137,14 @@ def parse_pyproject(data: bytes, path: str) -> list[Dependency]:
     poetry_tables = [(poetry.get("dependencies"), True), (poetry.get("dev-dependencies"), False)]
     poetry_tables += [(_table(g).get("dependencies"), False)
                       for g in _table(poetry.get("group")).values()]  # fmt: skip
+    python = project.get("requires-python")
+    if isinstance(python, str) and python.strip():
+        found.append(Dependency(PYTHON, python.strip(), path))
     for table, is_runtime in poetry_tables:
         for name, value in _table(table).items():
             if name.lower() == "python":
+                if is_runtime and _poetry_spec(value):
+                    found.append(Dependency(PYTHON, _poetry_spec(value), path))
                 continue
             optional = isinstance(value, Mapping) and value.get("optional") is True
             found.append(Dependency(normalize_dist_name(name), _poetry_spec(value), path,

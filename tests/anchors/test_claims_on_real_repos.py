@@ -27,7 +27,7 @@ pytestmark = pytest.mark.anyio
 
 SHOP = {
     "pyproject.toml": (
-        '[project]\nname = "shop"\nversion = "1.0"\n'
+        '[project]\nname = "shop"\nversion = "1.0"\nrequires-python = ">=3.10"\n'
         'dependencies = ["httpx", "duckdb>=1.0", "click", "pyyaml", "tenacity>=3.1.0"]\n'
         '[project.optional-dependencies]\ntest = ["pytest", "responses"]\n'
     ),
@@ -172,6 +172,16 @@ NEGATIONS = [
     R("We moved from webpack to Vite", {}, {"!tech:webpack", "tech:vite"}, REFUTED,
       id="the-replacement-is-checked-too"),
 ]
+PYTHON_VERSIONS = [
+    R("The shop requires Python 3.10 or newer", {}, {"dep:python>=3.10"}, VERIFIED,
+      id="requires-python-as-declared"),
+    R("The shop still supports Python 3.8", {}, {"dep:python==3.8.*"}, REFUTED,
+      id="a-python-series-the-project-excludes"),
+    R("Python 3.9 support was dropped", {}, {"!dep:python==3.9.*"}, VERIFIED,
+      id="dropped-python-support"),
+    R("We test on Python 3.12", {}, {"dep:python==3.12.*"}, ACTIVE,
+      id="a-series-inside-an-open-range-cannot-be-told"),
+]
 ORDINARY_WORDS = [
     R("Unverified accounts are deleted after 7 days", {}, set(), ACTIVE,
       id="accounts-is-no-absent-anchor"),
@@ -191,7 +201,7 @@ NOT_A_USE = [
       id="a-note-about-infrastructure-opts-out"),
 ]
 ALL = (SUBJECT_WORDS + HALF_CHECKED + ABSENT_NAMES + PRESENT_SYSTEMS + SUBPROJECTS + NEGATIONS
-       + ORDINARY_WORDS + NOT_A_USE)  # fmt: skip
+       + PYTHON_VERSIONS + ORDINARY_WORDS + NOT_A_USE)  # fmt: skip
 
 
 @pytest.fixture

@@ -43,7 +43,7 @@ typing = ["mypy (>=1.11)"]
     assert {d.source for d in deps} == {"pyproject.toml"}
 
 
-def test_poetry_dependencies_and_groups_are_declared_but_python_is_not():
+def test_poetry_dependencies_and_groups_are_declared_and_python_is_the_supported_versions():
     data = b"""
 [tool.poetry]
 name = "shop"
@@ -56,6 +56,7 @@ local = {path = "../local"}
 pytest = "^8"
 """
     assert pairs(parse_pyproject(data, "pyproject.toml")) == [
+        ("python", "^3.11"),
         ("django", "^5.0"),
         ("requests", ""),
         ("local", ""),
@@ -168,7 +169,7 @@ def test_setup_files_declare_their_literal_requirements(
         (b'[tool.poetry.dependencies]\npython = "^3.8"\nrich = "^13"\n'
          b'ipython = {version = "^8", optional = true}\n'
          b'[tool.poetry.dev-dependencies]\nblack = "*"\n', "pyproject.toml",
-         {"rich": True, "ipython": False, "black": False}),
+         {"python": True, "rich": True, "ipython": False, "black": False}),
         (b"flask\n", "requirements-dev.txt", {"flask": False}),
         (b"redis\n", "tests/requirements/py3.txt", {"redis": False}),
         (b"idna\n", "requirements.txt", {"idna": True}),
@@ -182,3 +183,21 @@ def test_each_declaration_says_whether_the_project_needs_it_at_run_time(
     data: bytes, path: str, runtime: dict[str, bool]
 ) -> None:
     assert {d.name: d.runtime for d in parse_manifest(data, path)} == runtime
+
+
+@pytest.mark.parametrize(
+    ("data", "path", "spec"),
+    [
+        (b'[project]\nname = "x"\nrequires-python = ">=3.9"\n', "pyproject.toml", ">=3.9"),
+        (b'[tool.poetry.dependencies]\npython = "^3.8"\n', "pyproject.toml", "^3.8"),
+        (b"setup(python_requires='>=3.7', install_requires=[])\n", "setup.py", ">=3.7"),
+        (b"[options]\npython_requires = >=3.10\n", "setup.cfg", ">=3.10"),
+    ],
+    ids=["requires-python", "poetry-python", "setup-py", "setup-cfg"],
+)
+def test_the_supported_python_versions_are_a_dependency_on_python(
+    data: bytes, path: str, spec: str
+) -> None:
+    assert [(d.name, d.spec) for d in parse_manifest(data, path) if d.name == "python"] == [
+        ("python", spec)
+    ]
