@@ -18,7 +18,7 @@ from enum import StrEnum
 
 from anchors.facts import Dependency, FileFacts, Fingerprint
 from anchors.finding import Finding
-from anchors.manifests import manifest_kind
+from anchors.manifests import PYTHON, manifest_kind
 from anchors.mentions import in_area
 from anchors.pyfacts import package_of
 from anchors.spec import Anchor, AnchorKind, Expect
@@ -221,6 +221,11 @@ def _find_import(module: str, scope: str | None, fp: Fingerprint, before: bool) 
 
 def _find_dep(name: str, fp: Fingerprint) -> Finding:
     everywhere = sorted({dep.source for dep in fp.dependency(name)})
+    if name == PYTHON and not everywhere:
+        # No requires-python / python_requires: the supported versions are not declared,
+        # which says nothing about a claim on them.
+        detail = "the project declares no supported Python versions (requires-python)"
+        return Finding((), None, detail, False)
     sources = tuple(p for p in everywhere if in_area(p, None))
     if sources:
         return Finding(sources, None, f"{name} is declared in {_list(sources)}")

@@ -268,3 +268,17 @@ async def test_depends_on_a_test_only_requirement_is_not_verified(
     assert [a["anchor"] for a in made["anchors"]] == ["dep:responses"]
     assert made["status"] == "ACTIVE" and "uncovered" in made["flags"]
     assert runtime["status"] == "VERIFIED"
+
+
+async def test_a_python_version_claim_is_unknown_where_no_versions_are_declared(
+    tmp_path: Any,
+) -> None:
+    (tmp_path / "bare").mkdir()
+    repo = GitRepo(tmp_path / "bare")
+    repo.commit({"pyproject.toml": '[project]\nname = "x"\ndependencies = []\n', "x.py": ""})
+    settings = Settings.resolve(repo=str(repo.root), db=str(tmp_path / "memory.duckdb"))
+    async with Client(build_server(settings)) as client:
+        made = await call(client, "remember", text="We upgraded to Python 3.12")
+    assert [a["anchor"] for a in made["anchors"]] == ["dep:python==3.12.*"]
+    assert made["status"] == "ACTIVE"
+    assert made["anchors"][0]["verdict"] == "unknown"
