@@ -63,7 +63,6 @@ __all__ = [
     "code_first",
     "count_tokens",
     "established",
-    "memory_first",
     "memory_first_pair",
     "seed",
     "served_not_refuted",
@@ -384,15 +383,3 @@ async def memory_first_pair(
         careful.outcomes[fact.id].final = lazy.outcomes[fact.id].final
         careful.outcomes[fact.id].final_established = lazy.outcomes[fact.id].final_established
     return lazy, careful
-
-
-async def memory_first(
-    ws: Workspace,
-    db: Path,
-    arm: Arm,
-    facts: Sequence[Fact],
-    evidence: Mapping[str, Evidence],
-    seeded: Mapping[str, Seeded],
-) -> SessionResult:
-    """The published memory_first alone (see ``memory_first_pair``)."""
-    return (await memory_first_pair(ws, db, arm, facts, evidence, seeded))[0]
