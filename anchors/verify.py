@@ -25,7 +25,15 @@ from anchors.spec import Anchor, AnchorKind, Expect
 from anchors.technology import find_technology
 from anchors.versions import Relation, relation
 
-__all__ = ["AnchorCheck", "Capture", "Verdict", "capture", "check_anchor", "memory_status"]
+__all__ = [
+    "AnchorCheck",
+    "Capture",
+    "MemoryVerdict",
+    "Verdict",
+    "capture",
+    "check_anchor",
+    "memory_verdict",
+]
 
 # Files that can declare dependencies but that the fingerprint does not read.
 _UNREAD_MANIFESTS = frozenset({"Pipfile", "environment.yml"})
@@ -34,10 +42,20 @@ _LITERAL_MANIFESTS = frozenset({"setup.py", "setup.cfg"})
 
 
 class Verdict(StrEnum):
+    """What the code says about one anchor."""
+
     HOLDS = "holds"
     BROKEN = "broken"
     DRIFTED = "drifted"
     UNKNOWN = "unknown"
+
+
+class MemoryVerdict(StrEnum):
+    """What the code says about a memory as a whole, from its anchors' verdicts."""
+
+    VERIFIED = "VERIFIED"  # every anchor holds
+    REFUTED = "REFUTED"  # an anchor is broken
+    UNDECIDED = "ACTIVE"  # no anchors, unknowns or drift: not contradicted, not established
 
 
 @dataclass(frozen=True)
@@ -92,15 +110,15 @@ def check_anchor(anchor: Anchor, captured: Capture | None, fp: Fingerprint) -> A
     return AnchorCheck(anchor, Verdict.HOLDS, finding.found_in, finding.detail)
 
 
-def memory_status(checks: Sequence[AnchorCheck]) -> str:
-    """A memory's status from its anchor checks: "REFUTED" if any is broken, "VERIFIED" if
-    every one holds, else "ACTIVE" (no anchors, unknowns, or drift the caller flags)."""
+def memory_verdict(checks: Sequence[AnchorCheck]) -> MemoryVerdict:
+    """REFUTED if any anchor is broken, VERIFIED if every one holds, else UNDECIDED (no
+    anchors, unknowns, or drift the caller flags)."""
     verdicts = [check.verdict for check in checks]
     if Verdict.BROKEN in verdicts:
-        return "REFUTED"
+        return MemoryVerdict.REFUTED
     if verdicts and all(v is Verdict.HOLDS for v in verdicts):
-        return "VERIFIED"
-    return "ACTIVE"
+        return MemoryVerdict.VERIFIED
+    return MemoryVerdict.UNDECIDED
 
 
 # -- finding each kind ---------------------------------------------------------------------

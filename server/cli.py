@@ -15,6 +15,7 @@ from typing import Any
 
 from server.config import Settings
 from server.render import render
+from server.rendering import dump, render_result
 from server.runtime import Runtime, open_runtime
 from store.errors import AnchormemError, InvalidInput, NotFound
 
@@ -212,6 +213,11 @@ def _progress_bar(enabled: bool) -> Callable[[int, int], None] | None:
 
 
 def _dispatch(args: argparse.Namespace, rt: Runtime) -> dict[str, Any]:
+    """The command's result, rendered as the MCP tools render it."""
+    return dump(render_result(_run(args, rt)))
+
+
+def _run(args: argparse.Namespace, rt: Runtime) -> object:
     svc = rt.service
     cmd = args.command
     if cmd == "remember":

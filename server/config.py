@@ -23,10 +23,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from store.confidence import DEFAULT_HALF_LIVES
-from store.curation import EvidenceSettings
 from store.errors import InvalidInput, RepositoryError, StoreUnavailable
-from store.evidence import DEFAULT_SOURCE_WEIGHTS
+from store.evidence.confidence import DEFAULT_HALF_LIVES
+from store.evidence.observations import DEFAULT_SOURCE_WEIGHTS
+from store.evidence.settings import EvidenceSettings
 
 __all__ = ["Settings", "find_repository_root"]
 

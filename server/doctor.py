@@ -9,9 +9,9 @@ from typing import Any
 from server.config import Settings
 from store.db import Database
 from store.errors import AnchormemError
-from store.memories import MemoryService
 from store.recovery import recovery_log, recovery_records
 from store.schema import SCHEMA_VERSION
+from store.service import MemoryService
 
 __all__ = ["run_doctor"]
 
@@ -68,11 +68,12 @@ def _round_trip(path: Path) -> dict[str, Any]:
         db = Database(path, wait_limit_s=5.0)
         svc = MemoryService(db, None)
         made = svc.remember("doctor round trip: anchormem can store this", source="agent")
+        made_id = made.reading.id
         found = svc.recall("doctor round trip", 5)
-        ok = any(m["id"] == made["id"] for m in found["memories"])
-        svc.retract(made["id"], "doctor round trip done")
+        ok = any(r.id == made_id for r in found.readings)
+        svc.retract(made_id, "doctor round trip done")
         gone = svc.recall("doctor round trip", 5)
-        ok = ok and not gone["memories"]
+        ok = ok and not gone.readings
         return _check("round trip", ok, "remember, recall, retract on a scratch store")
     except AnchormemError as exc:
         return _check("round trip", False, str(exc))

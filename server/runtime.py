@@ -9,7 +9,7 @@ from anchors.fingerprint import CodeSource
 from server.config import Settings
 from store.db import Database
 from store.factcache import StoreFactsCache
-from store.memories import MemoryService, ServiceSettings
+from store.service import MemoryService, ServiceSettings
 
 __all__ = ["Runtime", "open_runtime"]
 

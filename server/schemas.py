@@ -1,31 +1,64 @@
 """Pydantic models of what the MCP tools return; they give each tool its output schema.
-(Inside the packages data is plain dataclasses and dicts; pydantic lives only here.)"""
+The closed sets are the store's own enums, so the schema pins the allowed values, and a
+test pins each model to the dataclass it renders (tests/server/test_schemas.py)."""
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from enum import StrEnum
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from anchors.spec import AnchorKind, Expect, Provenance
+from anchors.verify import Verdict
+from store.contradictions.rules import ConflictKind, ConflictState, Outcome, ReasonCode, Rule
+from store.evidence.confidence import Band
+from store.evidence.observations import Effect
+from store.evidence.review import ReviewAction
+from store.model import AuditAction, Kind, ReceiptAction, RefutedBy, Source, Status
+from store.reading import VerificationState
+from store.results import RememberOutcome, RetractOutcome
+
 __all__ = [
     "AnchorOut",
+    "AuditOut",
+    "ConflictOut",
+    "ConflictsOut",
+    "ConsolidateOut",
+    "ForgetOut",
     "MemoryOut",
+    "ObserveOut",
     "RecallOut",
     "ReceiptOut",
     "RememberOut",
+    "RestoreOut",
     "RetractOut",
+    "ReviewOut",
+    "ShowOut",
+    "ShownVerdict",
+    "StatsOut",
     "VerifyOut",
 ]
 
 
+class ShownVerdict(StrEnum):
+    """An anchor's verdict as served: the code's (``anchors.verify.Verdict``), or
+    unchecked when the memory was not checked this time."""
+
+    HOLDS = Verdict.HOLDS.value
+    BROKEN = Verdict.BROKEN.value
+    DRIFTED = Verdict.DRIFTED.value
+    UNKNOWN = Verdict.UNKNOWN.value
+    UNCHECKED = "unchecked"
+
+
 class _Model(BaseModel):
-    model_config = ConfigDict(extra="allow")
+    model_config = ConfigDict(extra="forbid")
 
 
 class ReceiptOut(_Model):
     id: str
     memory_id: str
-    action: str = Field(description="retract, restore, refute_by_code, supersede or forget")
+    action: ReceiptAction
     actor: str
     reason: str
     evidence: str | None = None
@@ -38,49 +71,56 @@ class AnchorOut(_Model):
     anchor: str = Field(
         description="the anchor in anchormem syntax, e.g. import:duckdb@store/db.py"
     )
-    kind: Literal["file", "symbol", "import", "env", "dep", "tech"]
+    kind: AnchorKind
     value: str
-    expect: Literal["present", "absent"]
+    expect: Expect
     scope: str | None = None
     version: str | None = None
-    provenance: Literal["explicit", "inferred"]
-    verdict: Literal["holds", "broken", "drifted", "unknown", "unchecked"]
+    provenance: Provenance
+    verdict: ShownVerdict
     found_in: list[str] = Field(default_factory=list)
     detail: str | None = None
+
+
+class ConflictMarkOut(_Model):
+    with_: str = Field(alias="with", serialization_alias="with")
+    reason_code: ReasonCode
+    kind: ConflictKind
+    model_config = ConfigDict(extra="forbid", populate_by_name=True, serialize_by_alias=True)
+
+
+_VERIFICATION = ", ".join(s.value for s in VerificationState)
 
 
 class MemoryOut(_Model):
     id: str
     text: str | None
     subject: str | None = None
-    kind: str
+    kind: Kind
     scope: str | None = None
-    source: str
+    source: Source
     origin: str
     created_at: str | None
     written_at_commit: str | None = None
-    status: Literal["ACTIVE", "VERIFIED", "REFUTED"]
-    refuted_by: Literal["code", "retraction", "correction"] | None = None
+    status: Status
+    refuted_by: RefutedBy | None = None
     confidence: float = Field(description="0-10; 5.0 means no evidence either way")
     observations: int = 1
     checked_commit: str | None = Field(None, description="the commit the anchors were checked at")
-    verification: str = Field(
-        description="verified, refuted_by_code, retracted, drifted, inconclusive, unchecked, "
-        "or cannot_verify: <why>"
-    )
+    verification: str = Field(description=f"one of: {_VERIFICATION}; some followed by ': <why>'")
     anchors: list[AnchorOut]
     derived_from: list[str] = Field(default_factory=list)
     supersedes: str | None = None
     flags: list[str] = Field(default_factory=list)
     receipt: ReceiptOut | None = None
-    band: Literal["assert", "hedge", "hidden"] = Field(
-        "hedge",
+    forgotten: bool = False
+    band: Band = Field(
         description="assert: state it plainly (8.0+); hedge: give its provenance; hidden: "
         "below the hide threshold, not served",
     )
-    origins: int = Field(1, description="independent origins that support it")
+    origins: int = Field(description="independent origins that support it")
     candidate: bool = Field(
-        True, description="only one origin and not verified by code: a lead, not a fact"
+        description="only one origin and not verified by code: a lead, not a fact"
     )
     last_confirmed_at: str | None = None
     provenance: str | None = Field(
@@ -88,10 +128,23 @@ class MemoryOut(_Model):
         description="who said it, when, and whether the code verified it; say this when hedging",
     )
     expires_at: str | None = None
-    conflicts: list[dict[str, Any]] = Field(
+    conflicts: list[ConflictMarkOut] = Field(
         default_factory=list,
         description="open conflicts with other memories: do not treat either as fact",
     )
+
+
+class ConflictOut(_Model):
+    ids: list[str]
+    kind: ConflictKind
+    claims: list[str | None]
+    state: ConflictState
+    rule: Rule
+    outcome: Outcome
+    winner: str | None = None
+    loser: str | None = None
+    reason_code: ReasonCode
+    confidences: list[float | None]
 
 
 class Dropped(_Model):
@@ -102,18 +155,28 @@ class Dropped(_Model):
 
 class Captured(_Model):
     anchor: str
-    provenance: str
+    provenance: Provenance
     found_in: list[str] = Field(default_factory=list)
 
 
+class Rewritten(_Model):
+    given: str
+    anchor: str
+    changes: list[str]
+
+
 class RememberOut(MemoryOut):
-    outcome: Literal["stored", "duplicate", "previously_retracted"] = Field(
+    outcome: RememberOutcome = Field(
         description="stored: a new memory; duplicate: the same claim was already stored "
         "(counted as an observation); previously_retracted: the claim was retracted "
         "before — see receipt — and was NOT stored again"
     )
+    conflicts: list[ConflictOut] = Field(  # type: ignore[assignment]
+        default_factory=list, description="conflicts this memory was found in, and how decided"
+    )
     captured: list[Captured] = Field(default_factory=list)
     dropped: list[Dropped] = Field(default_factory=list)
+    rewritten: list[Rewritten] = Field(default_factory=list)
 
 
 class RecallOut(_Model):
@@ -129,10 +192,24 @@ class Cascaded(_Model):
 
 class RetractOut(_Model):
     id: str
-    status: Literal["REFUTED"]
+    status: Status
     receipt: ReceiptOut | None
     cascaded: list[Cascaded] = Field(default_factory=list)
-    outcome: Literal["retracted", "already_retracted"]
+    outcome: RetractOutcome
+
+
+class RestoreOut(MemoryOut):
+    restored: list[str]
+
+
+class ShowOut(MemoryOut):
+    receipts: list[ReceiptOut]
+
+
+class ForgetOut(_Model):
+    id: str
+    forgotten: bool
+    receipt: ReceiptOut
 
 
 class VerifyOut(_Model):
@@ -140,5 +217,81 @@ class VerifyOut(_Model):
     memories: list[MemoryOut]
 
 
-def dump(model: BaseModel) -> dict[str, Any]:
-    return model.model_dump(mode="json")
+class AuditEntryOut(_Model):
+    seq: int
+    memory_id: str
+    at: str | None
+    action: AuditAction
+    from_status: Status | None = None
+    to_status: Status | None = None
+    actor: str
+    reason: str | None = None
+    receipt_id: str | None = None
+    commit: str | None = None
+    detail: dict[str, object] = Field(default_factory=dict)
+
+
+class AuditOut(_Model):
+    entries: list[AuditEntryOut]
+
+
+class ObserveOut(MemoryOut):
+    effect: Effect
+    new_memory: str | None = None
+    episode: str | None = None
+
+
+class ReviewItemOut(_Model):
+    id: str
+    action: ReviewAction
+    confidence: float
+    text: str
+    staleness_days: float
+
+
+class QuestionOut(_Model):
+    id: str
+    user: str
+    question: str
+
+
+class ReviewOut(_Model):
+    items: list[ReviewItemOut]
+    questions: list[QuestionOut]
+
+
+class WrongFactSignals(_Model):
+    corrections: int
+    retractions: int
+    refutations_by_code: int
+
+
+class MissedFactSignals(_Model):
+    restatements: int
+
+
+class StatsOut(_Model):
+    memories_written: int
+    wrong_fact_signals: WrongFactSignals
+    missed_fact_signals: MissedFactSignals
+    correction_rate: float
+    retracted_claims_remembered_again: int
+
+
+class ConsolidateOut(_Model):
+    memories: int
+    pairs_compared: int
+    conflicts: list[ConflictOut]
+    seconds: float
+
+
+class FlippingSlotOut(_Model):
+    slot: str
+    values: list[str]
+    reversals: int
+    hint: str
+
+
+class ConflictsOut(_Model):
+    conflicts: list[ConflictOut]
+    flipping_slots: list[FlippingSlotOut]

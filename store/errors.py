@@ -6,6 +6,7 @@
     ├── StoreError
     │   ├── SchemaTooNew      the store was written by a newer anchormem; left untouched
     │   ├── StoreBusy         another process held the store for longer than the wait limit
+    │   ├── StalePlan         a planned change no longer applies (changed since read)
     │   └── StoreUnavailable  the store file cannot be created or opened
     └── RepositoryError       no repository where one is needed
 
@@ -21,6 +22,7 @@ __all__ = [
     "NotFound",
     "RepositoryError",
     "SchemaTooNew",
+    "StalePlan",
     "StoreBusy",
     "StoreError",
     "StoreUnavailable",
@@ -49,6 +51,11 @@ class SchemaTooNew(StoreError):
 
 class StoreBusy(StoreError):
     """The store stayed locked by another process past the wait limit."""
+
+
+class StalePlan(StoreError):
+    """A planned status change no longer applies: the memory's status changed since it
+    was read (another process wrote). Nothing of the plan was written."""
 
 
 class StoreUnavailable(StoreError):

@@ -1,7 +1,9 @@
 """Lifecycle rules as plain functions: which transitions happen, with which receipts.
 
 ACTIVE -> VERIFIED / REFUTED. Refutation by code belongs to the commit it was computed at;
-refutation by retraction is permanent until an explicit restore (adr/0002).
+refutation by retraction or correction stands on every commit until an explicit restore
+(adr/0002). Every function returns the plan of its operation, each status change guarded
+by the status it changes from; ``Database.apply`` writes a plan whole or not at all.
 """
 
 from __future__ import annotations
@@ -9,64 +11,43 @@ from __future__ import annotations
 import hashlib
 import re
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
+from anchors.verify import MemoryVerdict, Verdict
 from store.errors import InvalidInput
 from store.ids import new_id
-from store.limits import MAX_REASON_CHARS, MAX_SUBJECT_CHARS, MAX_TEXT_CHARS
-from store.model import Memory, Receipt, ReceiptAction, RefutedBy, Status, StatusChange
+from store.model import (
+    AuditAction,
+    Memory,
+    MemoryCheck,
+    Receipt,
+    ReceiptAction,
+    RefutedBy,
+    Status,
+)
+from store.plan import Event, Forget, Plan, StatusChange
 
 __all__ = [
-    "clean_text",
+    "NOT_ALL_CHECKED",
+    "UNCOVERED",
+    "UNRESOLVED_CODE",
+    "code_status",
     "code_verdict_change",
-    "is_retracted",
-    "parse_choice",
-    "restore_changes",
-    "retraction_changes",
+    "forget_plan",
+    "remembered_again",
+    "restore_plan",
+    "retraction_plan",
+    "supersede_change",
     "text_hash",
 ]
 
-
-def clean_text(value: object, what: str, limit: int = MAX_TEXT_CHARS, required: bool = True) -> str:
-    """Validate free text from a caller: a non-empty string of valid Unicode within limit."""
-    if not isinstance(value, str):
-        raise InvalidInput(f"{what} must be text")
-    try:
-        value.encode("utf-8")
-    except UnicodeEncodeError:
-        raise InvalidInput(f"{what} contains invalid Unicode (a lone surrogate)") from None
-    if "\x00" in value:
-        raise InvalidInput(f"{what} contains a NUL character")
-    stripped = value.strip()
-    if required and not stripped:
-        raise InvalidInput(f"{what} must not be empty")
-    if len(stripped) > limit:
-        raise InvalidInput(f"{what} is {len(stripped)} characters; the limit is {limit}")
-    return stripped
-
-
-def parse_choice(cls: Any, value: object, what: str) -> Any:
-    """A member of the closed set ``cls`` (an enum) from caller input, case-insensitively,
-    or a clear error listing what is allowed."""
-    text = str(value).strip()
-    for member in cls:
-        if member.value.lower() == text.lower():
-            return member
-    allowed = ", ".join(m.value for m in cls)
-    raise InvalidInput(f"unknown {what} {text[:40]!r}; expected one of: {allowed}")
-
-
-def clean_subject(value: object) -> str | None:
-    if value is None:
-        return None
-    subject = clean_text(value, "subject", MAX_SUBJECT_CHARS, required=False)
-    return subject or None
-
-
-def clean_reason(value: object) -> str:
-    return clean_text(value, "reason", MAX_REASON_CHARS)
+UNRESOLVED_CODE = "unresolved_code"
+# The note asserts something no anchor covers (a name neither the vocabulary nor the code
+# knows): like unresolved code, it keeps the memory from VERIFIED.
+UNCOVERED = "uncovered"
+NOT_ALL_CHECKED = frozenset({UNRESOLVED_CODE, UNCOVERED})
 
 
 def text_hash(text: str) -> str:
@@ -77,15 +58,77 @@ def text_hash(text: str) -> str:
     return hashlib.blake2b(norm.encode("utf-8"), digest_size=16).hexdigest()
 
 
-def is_retracted(memory: Memory) -> bool:
-    """Refuted by a person or a record (retraction, correction): on every commit."""
-    return memory.status is Status.REFUTED and memory.refuted_by in (
-        RefutedBy.RETRACTION,
-        RefutedBy.CORRECTION,
+def _guard(memory: Memory) -> tuple[Status, RefutedBy | None]:
+    return memory.status, memory.refuted_by
+
+
+def code_status(memory: Memory, check: MemoryCheck) -> Status:
+    """The status the code's verdict gives a memory: VERIFIED only when every anchor holds
+    and the note names nothing its anchors leave uncovered."""
+    if check.verdict is MemoryVerdict.REFUTED:
+        return Status.REFUTED
+    if check.verdict is MemoryVerdict.VERIFIED and not NOT_ALL_CHECKED.intersection(memory.flags):
+        return Status.VERIFIED
+    return Status.ACTIVE
+
+
+def code_verdict_change(memory: Memory, check: MemoryCheck, now: datetime) -> StatusChange | None:
+    """The transition (if any) that the code's verdict at ``check.commit`` causes. A
+    retracted or forgotten memory is left as it is whatever the code says."""
+    if memory.retracted or memory.forgotten:
+        return None
+    status = code_status(memory, check)
+    refuted_by = RefutedBy.CODE if status is Status.REFUTED else None
+    if memory.status is status and memory.refuted_by is refuted_by:
+        return None
+    broken = [c for c in check.checks if c.verdict is Verdict.BROKEN]
+    receipt = None
+    reason = None
+    if status is Status.REFUTED:
+        reason = (
+            "; ".join(
+                f"{c.anchor.render()} expected {c.anchor.expect.value}: {c.detail}" for c in broken
+            )
+            or "an anchor is broken"
+        )
+        receipt = Receipt(
+            new_id("r"),
+            memory.id,
+            ReceiptAction.REFUTE_BY_CODE,
+            "code",
+            reason,
+            now,
+            commit=check.commit,
+        )
+    detail: Mapping[str, Any] = {}
+    if broken:
+        detail = {
+            "broken": [
+                {
+                    "anchor": c.anchor.render(),
+                    "expect": c.anchor.expect.value,
+                    "verdict": c.verdict.value,
+                    "found_in": list(c.found_in),
+                    "detail": c.detail,
+                }
+                for c in broken
+            ]
+        }
+    return StatusChange(
+        memory.id,
+        _guard(memory),
+        status,
+        refuted_by,
+        AuditAction.VERIFY,
+        "code",
+        reason,
+        receipt,
+        check.commit,
+        detail,
     )
 
 
-def retraction_changes(
+def retraction_plan(
     target: Memory,
     descendants: Sequence[Memory],
     actor: str,
@@ -93,18 +136,18 @@ def retraction_changes(
     evidence: str | None,
     now: datetime,
     commit: str | None,
-) -> list[StatusChange]:
+) -> Plan:
     """Retract ``target`` and, each with its own receipt naming the cause, every memory
     derived from it that is not retracted already."""
-    if is_retracted(target):
-        return []
+    if target.retracted:
+        return Plan()
     changes = [_retract(target, actor, reason, evidence, now, commit, cause=None)]
     for child in descendants:
-        if is_retracted(child) or child.forgotten_at is not None:
+        if child.retracted or child.forgotten:
             continue
         child_reason = f"derived from retracted memory {target.id}: {reason}"
         changes.append(_retract(child, actor, child_reason, evidence, now, commit, target.id))
-    return changes
+    return Plan(changes=tuple(changes))
 
 
 def _retract(
@@ -117,21 +160,22 @@ def _retract(
     cause: str | None,
 ) -> StatusChange:
     receipt = Receipt(
-        id=new_id("r"),
-        memory_id=memory.id,
-        action=ReceiptAction.RETRACT,
-        actor=actor,
-        reason=reason,
-        created_at=now,
+        new_id("r"),
+        memory.id,
+        ReceiptAction.RETRACT,
+        actor,
+        reason,
+        now,
         evidence=evidence,
         cause_id=cause,
         commit=commit,
     )
     return StatusChange(
         memory.id,
+        _guard(memory),
         Status.REFUTED,
         RefutedBy.RETRACTION,
-        "retract",
+        AuditAction.RETRACT,
         actor,
         reason,
         receipt,
@@ -140,80 +184,80 @@ def _retract(
     )
 
 
-def restore_changes(
+def restore_plan(
     target: Memory,
     retracted_with_it: Sequence[Memory],
     actor: str,
     reason: str,
     now: datetime,
-) -> list[StatusChange]:
+) -> Plan:
     """Undo a retraction (back to ACTIVE; the code re-verifies it on the next read), and
     undo the cascade it caused. Anything else is refused."""
-    if not is_retracted(target):
+    if not target.retracted:
         raise InvalidInput(
             f"memory {target.id} is not retracted; only a retraction can be restored"
         )
     changes = []
     for memory in [target, *retracted_with_it]:
-        if not is_retracted(memory):
+        if not memory.retracted:
             continue
         receipt = Receipt(
-            id=new_id("r"),
-            memory_id=memory.id,
-            action=ReceiptAction.RESTORE,
-            actor=actor,
-            reason=reason,
-            created_at=now,
+            new_id("r"),
+            memory.id,
+            ReceiptAction.RESTORE,
+            actor,
+            reason,
+            now,
             cause_id=None if memory is target else target.id,
         )
         changes.append(
-            StatusChange(memory.id, Status.ACTIVE, None, "restore", actor, reason, receipt)
+            StatusChange(
+                memory.id,
+                _guard(memory),
+                Status.ACTIVE,
+                None,
+                AuditAction.RESTORE,
+                actor,
+                reason,
+                receipt,
+            )
         )
-    return changes
+    return Plan(changes=tuple(changes))
 
 
-def code_verdict_change(
+def supersede_change(
     memory: Memory,
-    status: Status,
-    commit: str,
-    broken: Sequence[dict[str, object]],
+    actor: str,
+    reason: str,
     now: datetime,
-) -> StatusChange | None:
-    """The transition (if any) that a verdict of the code at ``commit`` causes.
-
-    A retracted memory stays REFUTED whatever the code says; otherwise the status follows
-    the code at the commit read, and a refutation carries a receipt naming the anchors."""
-    if is_retracted(memory) or memory.forgotten_at is not None:
-        return None
-    if memory.status is status and memory.refuted_by is (
-        RefutedBy.CODE if status is Status.REFUTED else None
-    ):
-        return None
-    receipt = None
-    reason = None
-    if status is Status.REFUTED:
-        reason = (
-            "; ".join(f"{b['anchor']} expected {b['expect']}: {b['detail']}" for b in broken)
-            or "an anchor is broken"
-        )
-        receipt = Receipt(
-            id=new_id("r"),
-            memory_id=memory.id,
-            action=ReceiptAction.REFUTE_BY_CODE,
-            actor="code",
-            reason=reason,
-            created_at=now,
-            evidence=None,
-            commit=commit,
-        )
+    action: ReceiptAction,
+    cause: str | None,
+    detail: Mapping[str, Any] | None = None,
+) -> StatusChange:
+    """REFUTED by a correction: an explicit one, a record that contradicts it, or a lost
+    conflict. It stands on every commit, like a retraction."""
+    receipt = Receipt(new_id("r"), memory.id, action, actor, reason, now, cause_id=cause)
+    audit = AuditAction.RETRACT if action is ReceiptAction.RETRACT else AuditAction.SUPERSEDE
     return StatusChange(
         memory.id,
-        status,
-        RefutedBy.CODE if status is Status.REFUTED else None,
-        "verify",
-        "code",
+        _guard(memory),
+        Status.REFUTED,
+        RefutedBy.CORRECTION,
+        audit,
+        actor,
         reason,
         receipt,
-        commit,
-        {"broken": list(broken)} if broken else {},
+        detail=detail or {},
     )
+
+
+def forget_plan(memory: Memory, actor: str, reason: str, now: datetime) -> Plan:
+    if memory.forgotten:
+        raise InvalidInput(f"memory {memory.id} was already forgotten")
+    receipt = Receipt(new_id("r"), memory.id, ReceiptAction.FORGET, actor, reason, now)
+    return Plan(forgets=(Forget(memory.id, receipt, memory.status),))
+
+
+def remembered_again(memory: Memory, origin: str, now: datetime) -> Plan:
+    """A retracted claim written again: not stored; the event is counted (``stats``)."""
+    return Plan(events=(Event(memory.id, now, AuditAction.REMEMBER_RETRACTED, origin),))

@@ -2,25 +2,24 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from enum import StrEnum
-from typing import Any
 
 from anchors.spec import Anchor, Provenance
+from anchors.verify import AnchorCheck, MemoryVerdict
 
 __all__ = [
+    "AuditAction",
     "AuditEntry",
     "Kind",
     "Memory",
-    "Observation",
+    "MemoryCheck",
     "Receipt",
     "ReceiptAction",
     "RefutedBy",
     "Source",
     "Status",
-    "StatusChange",
     "StoredAnchor",
 ]
 
@@ -67,7 +66,27 @@ class ReceiptAction(StrEnum):
     FORGET = "forget"
 
 
-@dataclass(frozen=True)
+class AuditAction(StrEnum):
+    """What an audit row records."""
+
+    REMEMBER = "remember"
+    REMEMBER_RETRACTED = "remember_retracted"  # a retracted claim was remembered again
+    VERIFY = "verify"  # the code's verdict changed the status
+    RETRACT = "retract"
+    RESTORE = "restore"
+    SUPERSEDE = "supersede"  # a correction, a record, or a lost conflict
+    OBSERVE = "observe"
+    FORGET = "forget"
+
+
+def is_retracted(status: Status, refuted_by: RefutedBy | None) -> bool:
+    """Refuted by a person or a record (retraction, correction): that stands on every
+    commit until an explicit restore, whatever the code says (adr/0002). The one place
+    this rule is written."""
+    return status is Status.REFUTED and refuted_by in (RefutedBy.RETRACTION, RefutedBy.CORRECTION)
+
+
+@dataclass(frozen=True, slots=True)
 class StoredAnchor:
     """An anchor as captured at write time: how it was obtained, where it was found and a
     hash of what it pointed at (to tell "gone" from "changed since written")."""
@@ -78,7 +97,7 @@ class StoredAnchor:
     content_hash: str | None = None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Memory:
     id: str
     text: str
@@ -108,6 +127,27 @@ class Memory:
     attribute: str | None = None
     slot_value: str | None = None
 
+    @property
+    def retracted(self) -> bool:
+        return is_retracted(self.status, self.refuted_by)
+
+    @property
+    def forgotten(self) -> bool:
+        return self.forgotten_at is not None
+
+
+@dataclass(frozen=True, slots=True)
+class MemoryCheck:
+    """What the code at (commit, overlay) says about one memory: the verdict of its
+    anchors as a whole and each anchor's check, in the order of ``Memory.anchors``."""
+
+    verdict: MemoryVerdict
+    checks: tuple[AnchorCheck, ...]
+    commit: str
+
+    def has(self, verdict: object) -> bool:
+        return any(c.verdict == verdict for c in self.checks)
+
 
 @dataclass(frozen=True)
 class Receipt:
@@ -129,46 +169,11 @@ class AuditEntry:
     seq: int
     memory_id: str
     at: datetime
-    action: str
-    from_status: str | None
-    to_status: str | None
+    action: AuditAction
+    from_status: Status | None
+    to_status: Status | None
     actor: str
     reason: str | None = None
     receipt_id: str | None = None
     commit: str | None = None
     detail: dict[str, object] = field(default_factory=dict)
-
-
-@dataclass(frozen=True)
-class StatusChange:
-    """One status transition with the receipt (if any) and audit row it produces."""
-
-    memory_id: str
-    to_status: Status
-    refuted_by: RefutedBy | None
-    action: str
-    actor: str
-    reason: str | None = None
-    receipt: Receipt | None = None
-    commit: str | None = None
-    detail: Mapping[str, Any] = field(default_factory=dict)
-
-
-@dataclass(frozen=True)
-class Observation:
-    """Evidence about one memory and the state of its counters after it."""
-
-    id: str
-    memory_id: str
-    at: datetime
-    agrees: bool
-    kind: str
-    source: str
-    origin: str
-    weight: float
-    note: str | None
-    support: float
-    contradiction: float
-    origins: tuple[str, ...]
-    confidence: float
-    confirmed: bool

@@ -7,6 +7,8 @@ before anything is written to it.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import duckdb
 
 from store.errors import SchemaTooNew
@@ -153,8 +155,36 @@ CREATE TABLE conflict_log (
 );
 """
 
-# Index i holds the DDL that takes the store from version i to i + 1.
-_MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3)
+# Version 4: the recall index (a memory's search terms, written with it) and the store's
+# generation (bumped by every write, so a process can tell its in-memory copy is current).
+_V4 = """
+CREATE TABLE terms (memory_id VARCHAR NOT NULL, term VARCHAR NOT NULL, tf INTEGER NOT NULL);
+INSERT OR REPLACE INTO meta VALUES ('generation', '1');
+"""
+
+
+def _index_existing(cur: duckdb.DuckDBPyConnection) -> None:
+    """Terms of the memories written before version 4."""
+    from store.search import memory_terms
+
+    rows = cur.execute(
+        "SELECT id, search_text FROM memories WHERE search_text IS NOT NULL"
+    ).fetchall()
+    ids, terms, counts = [], [], []
+    for memory_id, text in rows:
+        for term, tf in memory_terms(text).items():
+            ids.append(memory_id)
+            terms.append(term)
+            counts.append(tf)
+    if ids:
+        cur.execute(
+            "INSERT INTO terms SELECT unnest(?), unnest(?), unnest(?)", [ids, terms, counts]
+        )
+
+
+Step = str | Callable[[duckdb.DuckDBPyConnection], None]
+# Index i holds the steps that take the store from version i to i + 1.
+_MIGRATIONS: tuple[tuple[Step, ...], ...] = ((_V1,), (_V2,), (_V3,), (_V4, _index_existing))
 SCHEMA_VERSION = len(_MIGRATIONS)
 
 
@@ -181,8 +211,12 @@ def migrate(cur: duckdb.DuckDBPyConnection) -> int:
         return version
     cur.execute("BEGIN TRANSACTION")
     try:
-        for ddl in _MIGRATIONS[version:]:
-            cur.execute(ddl)
+        for steps in _MIGRATIONS[version:]:
+            for step in steps:
+                if isinstance(step, str):
+                    cur.execute(step)
+                else:
+                    step(cur)
         cur.execute(
             "INSERT OR REPLACE INTO meta VALUES ('schema_version', ?)", [str(SCHEMA_VERSION)]
         )

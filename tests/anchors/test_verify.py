@@ -8,7 +8,7 @@ import pytest
 from anchors.facts import Fingerprint
 from anchors.fingerprint import CodeSource
 from anchors.spec import Anchor, AnchorKind, parse_anchor
-from anchors.verify import AnchorCheck, Capture, Verdict, capture, check_anchor, memory_status
+from anchors.verify import AnchorCheck, Capture, Verdict, capture, check_anchor, memory_verdict
 from tests.conftest import GitRepo
 
 PROJECT = {
@@ -197,4 +197,4 @@ def _check(verdict: Verdict) -> AnchorCheck:
 def test_a_memory_is_refuted_by_any_broken_anchor_and_verified_only_when_all_hold(
     verdicts: list[Verdict], status: str
 ):
-    assert memory_status([_check(v) for v in verdicts]) == status
+    assert memory_verdict([_check(v) for v in verdicts]).value == status

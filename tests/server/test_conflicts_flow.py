@@ -183,12 +183,14 @@ def _insert_without_detection(settings: Settings, text: str, origin: str) -> str
     from datetime import timedelta
 
     from server.runtime import open_runtime
-    from store.claims import slot_key
-    from store.consolidation import claim_keys
-    from store.db import NewMemory, utcnow
+    from store.contradictions.claims import slot_key
+    from store.contradictions.resolving import claim_keys
+    from store.db import utcnow
     from store.ids import new_id
     from store.lifecycle import text_hash
     from store.model import Kind, Memory, Source, Status
+    from store.plan import NewMemory, Plan
+    from store.search import memory_terms
 
     rt = open_runtime(settings)
     try:
@@ -208,7 +210,8 @@ def _insert_without_detection(settings: Settings, text: str, origin: str) -> str
             attribute=slot_key(slot) if slot else None,
             slot_value=slot.value if slot else None,
         )
-        rt.db.insert_memory(NewMemory(mem, text_hash(text), text.lower(), core), {})
+        new = NewMemory(mem, text_hash(text), memory_terms(text), text.lower(), core)
+        rt.db.apply(Plan(memories=(new,)))
         return mem.id
     finally:
         rt.close()

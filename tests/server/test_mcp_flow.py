@@ -9,6 +9,7 @@ from mcp import Client
 
 from server.app import build_server
 from server.config import Settings
+from server.rendering import Rendered
 from tests.mcp_calls import call
 
 pytestmark = pytest.mark.anyio
@@ -135,11 +136,11 @@ async def test_retraction_cascades_to_derived_memories_and_restore_undoes_it(set
 
     rt = open_runtime(settings)
     try:
-        back = rt.service.restore(parent["id"], "it does retry three times")
+        back = Rendered(rt.service).restore(parent["id"], "it does retry three times")
         assert set(back["restored"]) == {parent["id"], child["id"], grandchild["id"]}
         for mid in (parent["id"], child["id"], grandchild["id"]):
-            actions = [e["action"] for e in rt.service.audit(mid)["entries"]]
+            actions = [e["action"] for e in Rendered(rt.service).audit(mid)["entries"]]
             assert actions == ["remember", "retract", "restore"], (mid, actions)
-            assert rt.service.show(mid)["status"] == "ACTIVE"
+            assert Rendered(rt.service).show(mid)["status"] == "ACTIVE"
     finally:
         rt.close()

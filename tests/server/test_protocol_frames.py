@@ -438,7 +438,7 @@ NOISY_SERVER = '''\
 """anchormem serve, with every tool made to print, write, log and spawn chatty children."""
 import logging, os, subprocess, sys, warnings
 
-import store.memories as memories
+import store.service as memories
 
 
 def noisy(name):

@@ -6,7 +6,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from store.confidence import (
+from store.evidence.confidence import (
     Band,
     Evidence,
     band,
@@ -16,8 +16,8 @@ from store.confidence import (
     observe,
     raw_confidence,
 )
-from store.evidence import Effect, ObservationKind, route
-from store.review import Candidate, Observed, ReviewAction, pick_questions, review_action
+from store.evidence.observations import Effect, ObservationKind, route
+from store.evidence.review import Candidate, Observed, ReviewAction, pick_questions, review_action
 
 NOW = datetime(2026, 11, 30, tzinfo=UTC)
 

@@ -62,7 +62,8 @@ def child(code: str, db: Path, **kw: Any) -> dict[str, Any]:
         "import json, os, sys, resource\n"
         "from pathlib import Path\n"
         "from store.db import Database\n"
-        "from store.memories import MemoryService\n"
+        "from store.service import MemoryService\n"
+        "from server.rendering import Rendered\n"
         f"DB = Path({str(db)!r})\n"
     )
     done = subprocess.run(
@@ -88,10 +89,10 @@ def texts_in(db: Path) -> set[str]:
 
 # -- damaged files ----------------------------------------------------------------------
 LEAVE_A_WAL = """
-db = Database(DB); svc = MemoryService(db, None)
+db = Database(DB); svc = Rendered(MemoryService(db, None))
 svc.remember("Checkpointed note: the billing team owns the invoice exporter", source="agent")
 db.close()  # checkpoints: this one is in the main file
-db = Database(DB); svc = MemoryService(db, None)
+db = Database(DB); svc = Rendered(MemoryService(db, None))
 svc.remember("WAL-only note: the search team owns the ranking config", source="agent")
 print(json.dumps({"wal": Path(f"{DB}.wal").stat().st_size}))
 sys.stdout.flush()
@@ -184,7 +185,7 @@ def test_an_unrelated_open_error_moves_nothing(tmp_path: Path) -> None:
 # -- invalidated ------------------------------------------------------------------------
 INVALIDATE = """
 from store.errors import StoreError
-db = Database(DB); svc = MemoryService(db, None)
+db = Database(DB); svc = Rendered(MemoryService(db, None))
 with db.transaction() as cur:
     cur.execute("SET wal_autocheckpoint = '1GB'")
 made = svc.remember("Before the fault: the data team owns the nightly export", source="agent")

@@ -17,13 +17,15 @@ import duckdb
 import pytest
 
 from server.config import Settings
+from server.rendering import Rendered
 from server.runtime import Runtime, open_runtime
-from store.db import Database, NewMemory, utcnow
+from store.db import Database, utcnow
 from store.errors import SchemaTooNew, StoreError
 from store.ids import new_id
-from store.memories import MemoryService
-from store.model import Receipt, ReceiptAction, RefutedBy, Status, StatusChange
+from store.model import AuditAction, Receipt, ReceiptAction, RefutedBy, Status
+from store.plan import NewMemory, Plan, StatusChange
 from store.schema import _MIGRATIONS, SCHEMA_VERSION
+from store.service import MemoryService
 from tests.conftest import GitRepo
 from tests.server.conftest import PROJECT
 
@@ -109,7 +111,7 @@ def test_a_fresh_store_is_created_at_the_current_schema_version(tmp_path: Path):
 def test_an_older_store_is_migrated_forward_when_opened_and_keeps_its_memories(tmp_path: Path):
     path = tmp_path / "old.duckdb"
     with duckdb.connect(str(path)) as con:  # a store exactly as version 1 wrote it
-        con.execute(_MIGRATIONS[0])
+        con.execute(_MIGRATIONS[0][0])
         con.execute("INSERT INTO meta VALUES ('schema_version', '1')")
         con.execute(
             "INSERT INTO memories (id, text, kind, source, origin, created_at, updated_at,"
@@ -173,7 +175,7 @@ def test_forget_rewrites_the_file_but_keeps_every_key_constraint_audit_row_and_r
 ):
     path = tmp_path / "store.duckdb"
     db = Database(path)
-    service = MemoryService(db, None)
+    service = Rendered(MemoryService(db, None))
     try:
         kept = service.remember("Payments are retried three times", anchors=["file:pay.py"])
         secret = service.remember("The staging vault path is kv/zebra-quokka-4417")
@@ -183,7 +185,7 @@ def test_forget_rewrites_the_file_but_keeps_every_key_constraint_audit_row_and_r
         audit_before = audit_rows(path)
         receipts_before = peek(path, "SELECT id FROM receipts ORDER BY id")
         db = Database(path)
-        service = MemoryService(db, None)
+        service = Rendered(MemoryService(db, None))
 
         service.forget(secret["id"], "privacy request")
 
@@ -194,7 +196,7 @@ def test_forget_rewrites_the_file_but_keeps_every_key_constraint_audit_row_and_r
         for taken in (secret["id"], kept["id"]):
             clone = replace(tombstone, id=taken, text="a new claim", forgotten_at=None)
             with pytest.raises(StoreError):
-                db.insert_memory(NewMemory(clone, "hash", "a new claim"), {})
+                db.apply(Plan(memories=(NewMemory(clone, "hash", {"claim": 1}, "a new claim"),)))
     finally:
         db.close()
     assert b"zebra-quokka" not in path.read_bytes()
@@ -264,17 +266,24 @@ def test_every_status_change_has_an_audit_row_and_the_trail_only_grows(
 def test_a_batch_of_changes_that_fails_half_way_writes_nothing(tmp_path: Path):
     db = Database(tmp_path / "store.duckdb")
     try:
-        service = MemoryService(db, None)
+        service = Rendered(MemoryService(db, None))
         made = service.remember("Invoices are numbered per year")
         audit_before = db.audit()
         now = utcnow()
         receipt = Receipt(new_id("r"), made["id"], ReceiptAction.RETRACT, "alice", "wrong", now)
         valid = StatusChange(
-            made["id"], Status.REFUTED, RefutedBy.RETRACTION, "retract", "alice", "wrong", receipt
+            made["id"],
+            (Status.ACTIVE, None),
+            Status.REFUTED,
+            RefutedBy.RETRACTION,
+            AuditAction.RETRACT,
+            "alice",
+            "wrong",
+            receipt,
         )
         missing = replace(valid, memory_id="mnothere0", receipt=None)
         with pytest.raises(StoreError, match="mnothere0"):
-            db.apply_changes([valid, missing], now)
+            db.apply(Plan(changes=(valid, missing)))
         unchanged = db.get(made["id"])
         assert unchanged is not None and unchanged.status is Status.ACTIVE
         assert unchanged.refuted_by is None

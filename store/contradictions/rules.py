@@ -16,14 +16,18 @@ from dataclasses import dataclass
 from datetime import datetime
 from enum import StrEnum
 
-from store.claims import Slot, negation_core, slot_key
+from store.contradictions.claims import Slot, negation_core, slot_key
+from store.model import Kind, RefutedBy, Status
 
 __all__ = [
     "Claim",
     "Conflict",
     "ConflictKind",
+    "ConflictState",
+    "Outcome",
     "ReasonCode",
     "Resolution",
+    "Rule",
     "Strategy",
     "candidate_pairs",
     "detect",
@@ -57,6 +61,32 @@ class ReasonCode(StrEnum):
     SCOPE_AMBIGUOUS = "SCOPE_AMBIGUOUS"
 
 
+class ConflictState(StrEnum):
+    RESOLVED = "resolved"
+    OPEN = "open"  # kept both; recall shows them side by side
+
+
+class Outcome(StrEnum):
+    """What happened to the loser."""
+
+    REFUTED = "refuted"  # superseded: REFUTED by correction, with a receipt
+    DEMOTED = "demoted"  # a contradicting observation lowers its confidence
+    REFUTED_BY_CODE = "refuted_by_code"  # the code had refuted it already
+    KEPT_BOTH = "kept_both"
+
+
+class Rule(StrEnum):
+    """Which step of the resolution order decided."""
+
+    SCOPE = "scope"
+    CODE_VERDICT = "code_verdict"
+    EXPLICIT_CORRECTION = "explicit_correction"
+    CONFIDENCE = "confidence"
+    ORIGINS = "origins"
+    RECENCY = "recency"
+    TOO_CLOSE = "too_close"
+
+
 class Strategy(StrEnum):
     DEFAULT = "default"  # code, correction, confidence/origins, temporal recency
     RECENCY_FIRST = "recency_first"  # code, correction, recency, confidence
@@ -69,12 +99,12 @@ class Claim:
 
     id: str
     text: str
-    kind: str
+    kind: Kind
     slot: Slot | None
     scope: str | None
     anchors: frozenset[tuple[str, str, str | None, str]]  # kind, value, scope, expect
-    status: str
-    refuted_by: str | None
+    status: Status
+    refuted_by: RefutedBy | None
     confidence: float
     origins: int
     created_at: datetime
@@ -92,9 +122,9 @@ class Conflict:
 
 @dataclass(frozen=True)
 class Resolution:
-    state: str  # "resolved" | "open"
-    rule: str
-    outcome: str  # refuted | demoted | refuted_by_code | kept_both
+    state: ConflictState
+    rule: Rule
+    outcome: Outcome
     winner: str | None
     loser: str | None
     reason: ReasonCode
@@ -179,16 +209,23 @@ def resolve(conflict: Conflict, strategy: Strategy = Strategy.DEFAULT) -> Resolu
     confidence and independent origins, then temporal recency; too close: keep both."""
     a, b = conflict.a, conflict.b  # a is the older
     if conflict.scope_ambiguous:
-        return Resolution("open", "scope", "kept_both", None, None, ReasonCode.SCOPE_AMBIGUOUS)
+        return Resolution(
+            ConflictState.OPEN,
+            Rule.SCOPE,
+            Outcome.KEPT_BOTH,
+            None,
+            None,
+            ReasonCode.SCOPE_AMBIGUOUS,
+        )
     by_code = _by_code(a, b)
     if by_code is not None:
         return by_code
     for x, y in ((a, b), (b, a)):
         if y.supersedes == x.id:
             return Resolution(
-                "resolved",
-                "explicit_correction",
-                "refuted",
+                ConflictState.RESOLVED,
+                Rule.EXPLICIT_CORRECTION,
+                Outcome.REFUTED,
                 y.id,
                 x.id,
                 ReasonCode.EXPLICIT_CORRECTION,
@@ -202,17 +239,19 @@ def resolve(conflict: Conflict, strategy: Strategy = Strategy.DEFAULT) -> Resolu
         decided = step(a, b)
         if decided is not None:
             return decided
-    return Resolution("open", "too_close", "kept_both", None, None, ReasonCode.TOO_CLOSE)
+    return Resolution(
+        ConflictState.OPEN, Rule.TOO_CLOSE, Outcome.KEPT_BOTH, None, None, ReasonCode.TOO_CLOSE
+    )
 
 
 def _by_code(a: Claim, b: Claim) -> Resolution | None:
-    verified = [c for c in (a, b) if c.status == "VERIFIED"]
-    refuted = [c for c in (a, b) if c.status == "REFUTED" and c.refuted_by == "code"]
+    verified = [c for c in (a, b) if c.status is Status.VERIFIED]
+    refuted = [c for c in (a, b) if c.status is Status.REFUTED and c.refuted_by is RefutedBy.CODE]
     if len(verified) == 1 and len(refuted) == 1:
         return Resolution(
-            "resolved",
-            "code_verdict",
-            "refuted_by_code",
+            ConflictState.RESOLVED,
+            Rule.CODE_VERDICT,
+            Outcome.REFUTED_BY_CODE,
             verified[0].id,
             refuted[0].id,
             ReasonCode.CODE_VERDICT,
@@ -224,12 +263,22 @@ def _by_confidence(a: Claim, b: Claim) -> Resolution | None:
     if abs(a.confidence - b.confidence) >= CONFIDENCE_MARGIN:
         win, lose = (a, b) if a.confidence > b.confidence else (b, a)
         return Resolution(
-            "resolved", "confidence", "demoted", win.id, lose.id, ReasonCode.HIGHER_CONFIDENCE
+            ConflictState.RESOLVED,
+            Rule.CONFIDENCE,
+            Outcome.DEMOTED,
+            win.id,
+            lose.id,
+            ReasonCode.HIGHER_CONFIDENCE,
         )
     if a.origins != b.origins:
         win, lose = (a, b) if a.origins > b.origins else (b, a)
         return Resolution(
-            "resolved", "origins", "demoted", win.id, lose.id, ReasonCode.MORE_ORIGINS
+            ConflictState.RESOLVED,
+            Rule.ORIGINS,
+            Outcome.DEMOTED,
+            win.id,
+            lose.id,
+            ReasonCode.MORE_ORIGINS,
         )
     return None
 
@@ -239,7 +288,12 @@ def _by_recency(a: Claim, b: Claim) -> Resolution | None:
     # same origin restates its own fact. Otherwise two sources simply disagree.
     if b.created_at > a.created_at and (_TEMPORAL.search(b.text) or a.origin == b.origin):
         return Resolution(
-            "resolved", "recency", "refuted", b.id, a.id, ReasonCode.TEMPORAL_SUPERSESSION
+            ConflictState.RESOLVED,
+            Rule.RECENCY,
+            Outcome.REFUTED,
+            b.id,
+            a.id,
+            ReasonCode.TEMPORAL_SUPERSESSION,
         )
     return None
 
@@ -247,6 +301,11 @@ def _by_recency(a: Claim, b: Claim) -> Resolution | None:
 def _by_any_recency(a: Claim, b: Claim) -> Resolution | None:
     if b.created_at > a.created_at:
         return Resolution(
-            "resolved", "recency", "refuted", b.id, a.id, ReasonCode.TEMPORAL_SUPERSESSION
+            ConflictState.RESOLVED,
+            Rule.RECENCY,
+            Outcome.REFUTED,
+            b.id,
+            a.id,
+            ReasonCode.TEMPORAL_SUPERSESSION,
         )
     return None

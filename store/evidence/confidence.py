@@ -23,6 +23,7 @@ __all__ = [
     "band",
     "decay_factor",
     "gated_confidence",
+    "memory_confidence",
     "observe",
     "raw_confidence",
 ]
@@ -113,3 +114,22 @@ def band(confidence: float, hide_below: float, strict: bool = False) -> Band:
         return Band.ASSERT
     floor = max(hide_below, ONE_ORIGIN_CAP) if strict else hide_below
     return Band.HEDGE if confidence >= floor else Band.HIDDEN
+
+
+def memory_confidence(
+    status_refuted: bool,
+    verified: bool,
+    support: float,
+    contradiction: float,
+    evidence_at: datetime,
+    origins: int,
+    now: datetime,
+    half_life_days: float | None,
+) -> float:
+    """A memory's confidence now: 0 when refuted; else its evidence decayed to ``now``,
+    gated (a memory verified by the code, or confirmed by its system of record, stands
+    at 8.0 or above)."""
+    if status_refuted:
+        return 0.0
+    ev = decayed(Evidence(support, contradiction, evidence_at), now, half_life_days)
+    return gated_confidence(ev.support, ev.contradiction, origins, verified)

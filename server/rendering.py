@@ -1,0 +1,301 @@
+"""The one renderer: the store's typed results become the tools' output models (and, through
+them, the JSON the CLI prints). Free text is served through ``store.hostile.reveal``:
+hidden characters come back as visible ``[U+XXXX]`` escapes, never invisibly."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from pydantic import BaseModel
+
+from server.schemas import (
+    AuditOut,
+    ConflictsOut,
+    ConsolidateOut,
+    ForgetOut,
+    ObserveOut,
+    RecallOut,
+    RememberOut,
+    RestoreOut,
+    RetractOut,
+    ReviewOut,
+    ShowOut,
+    StatsOut,
+    VerifyOut,
+)
+from store.hostile import reveal_all
+from store.model import AuditEntry, Receipt, Status, StoredAnchor
+from store.plan import ConflictRecord
+from store.reading import Reading
+from store.results import (
+    AuditResult,
+    ConflictsResult,
+    ConsolidateResult,
+    ForgetResult,
+    ListResult,
+    ObserveResult,
+    RecallResult,
+    RememberResult,
+    RestoreResult,
+    RetractResult,
+    ReviewResult,
+    ShowResult,
+    StatsResult,
+)
+
+__all__ = ["dump", "render_result"]
+
+
+def _ts(value: datetime | None) -> str | None:
+    return value.isoformat(timespec="seconds") if value else None
+
+
+def receipt(r: Receipt | None) -> dict[str, Any] | None:
+    if r is None:
+        return None
+    return {
+        "id": r.id,
+        "memory_id": r.memory_id,
+        "action": r.action.value,
+        "actor": r.actor,
+        "reason": r.reason,
+        "evidence": r.evidence,
+        "cause": r.cause_id,
+        "commit": r.commit,
+        "at": _ts(r.created_at),
+    }
+
+
+def _anchor(stored: StoredAnchor, reading: Reading, position: int) -> dict[str, Any]:
+    a = stored.anchor
+    view: dict[str, Any] = {
+        "anchor": a.render(),
+        "kind": a.kind.value,
+        "value": a.value,
+        "expect": a.expect.value,
+        "scope": a.scope,
+        "version": a.version,
+        "provenance": stored.provenance.value,
+        "verdict": "unchecked",
+        "found_in": list(stored.found_in),
+        "detail": None,
+    }
+    check = reading.check
+    if check is not None and position < len(check.checks):
+        c = check.checks[position]
+        view.update(verdict=c.verdict.value, found_in=list(c.found_in), detail=c.detail)
+    return view
+
+
+def memory(reading: Reading) -> dict[str, Any]:
+    """A memory as served: its claim, provenance, status, standing and what was checked."""
+    m = reading.memory
+    s = reading.standing
+    return {
+        "id": m.id,
+        "text": None if m.forgotten else m.text,
+        "subject": m.subject,
+        "kind": m.kind.value,
+        "scope": m.scope,
+        "source": m.source.value,
+        "origin": m.origin,
+        "created_at": _ts(m.created_at),
+        "written_at_commit": m.commit,
+        "status": m.status.value,
+        "refuted_by": m.refuted_by.value if m.refuted_by else None,
+        "confidence": s.confidence,
+        "observations": m.observations,
+        "checked_commit": reading.checked_commit,
+        "verification": reading.verification.label,
+        "anchors": [_anchor(a, reading, i) for i, a in enumerate(m.anchors)],
+        "derived_from": list(m.derived_from),
+        "supersedes": m.supersedes,
+        "flags": list(reading.flags),
+        "receipt": receipt(reading.receipt),
+        "forgotten": m.forgotten,
+        "band": s.band.value,
+        "origins": s.origins,
+        "candidate": s.candidate,
+        "last_confirmed_at": _ts(s.last_confirmed_at),
+        "provenance": s.provenance,
+        "expires_at": _ts(m.expires_at),
+        "conflicts": [
+            {"with": c.other, "reason_code": c.reason_code.value, "kind": c.kind.value}
+            for c in reading.conflicts
+        ],
+    }
+
+
+def conflict(r: ConflictRecord) -> dict[str, Any]:
+    return {
+        "ids": [r.a_id, r.b_id],
+        "kind": r.kind.value,
+        "claims": [r.claim_a, r.claim_b],
+        "state": r.state.value,
+        "rule": r.rule.value,
+        "outcome": r.outcome.value,
+        "winner": r.winner,
+        "loser": r.loser,
+        "reason_code": r.reason_code.value,
+        "confidences": [r.confidence_a, r.confidence_b],
+    }
+
+
+def audit_entry(e: AuditEntry) -> dict[str, Any]:
+    return {
+        "seq": e.seq,
+        "memory_id": e.memory_id,
+        "at": _ts(e.at),
+        "action": e.action.value,
+        "from_status": e.from_status.value if e.from_status else None,
+        "to_status": e.to_status.value if e.to_status else None,
+        "actor": e.actor,
+        "reason": e.reason,
+        "receipt_id": e.receipt_id,
+        "commit": e.commit,
+        "detail": e.detail,
+    }
+
+
+def _memories(readings: tuple[Reading, ...]) -> list[dict[str, Any]]:
+    return [memory(r) for r in readings]
+
+
+def _fields(result: object) -> tuple[type[BaseModel], dict[str, Any]]:
+    """The output model of a result and its fields, before hidden characters are revealed."""
+    if isinstance(result, RememberResult):
+        return RememberOut, {
+            **memory(result.reading),
+            "outcome": result.outcome.value,
+            "conflicts": [conflict(c) for c in result.conflicts],
+            "captured": [
+                {
+                    "anchor": c.anchor.render(),
+                    "provenance": c.provenance.value,
+                    "found_in": list(c.found_in),
+                }
+                for c in result.captured
+            ],
+            "dropped": [
+                {"candidate": d.candidate, "reason": d.reason, "detail": d.detail}
+                for d in result.dropped
+            ],
+            "rewritten": [
+                {"given": r.given, "anchor": r.anchor.render(), "changes": list(r.changes)}
+                for r in result.rewritten
+            ],
+        }
+    if isinstance(result, RecallResult):
+        return RecallOut, {
+            "query": result.query,
+            "checked_commit": result.checked_commit,
+            "memories": _memories(result.readings),
+        }
+    if isinstance(result, ListResult):
+        return VerifyOut, {
+            "checked_commit": result.checked_commit,
+            "memories": _memories(result.readings),
+        }
+    if isinstance(result, ShowResult):
+        return ShowOut, {
+            **memory(result.reading),
+            "receipts": [receipt(r) for r in result.receipts],
+        }
+    if isinstance(result, RetractResult):
+        return RetractOut, {
+            "id": result.id,
+            "status": Status.REFUTED.value,
+            "receipt": receipt(result.receipt),
+            "cascaded": [{"id": r.memory_id, "receipt": receipt(r)} for r in result.cascaded],
+            "outcome": result.outcome.value,
+        }
+    if isinstance(result, RestoreResult):
+        return RestoreOut, {
+            **memory(result.reading),
+            "receipt": receipt(result.receipt),
+            "restored": list(result.restored),
+        }
+    if isinstance(result, ForgetResult):
+        return ForgetOut, {"id": result.id, "forgotten": True, "receipt": receipt(result.receipt)}
+    if isinstance(result, AuditResult):
+        return AuditOut, {"entries": [audit_entry(e) for e in result.entries]}
+    if isinstance(result, ObserveResult):
+        return ObserveOut, {
+            **memory(result.reading),
+            "effect": result.effect.value,
+            **({"new_memory": result.new_memory} if result.new_memory else {}),
+            **({"episode": result.episode} if result.episode else {}),
+        }
+    if isinstance(result, ReviewResult):
+        return ReviewOut, {
+            "items": [
+                {
+                    "id": i.id,
+                    "action": i.action.value,
+                    "confidence": i.confidence,
+                    "text": i.text,
+                    "staleness_days": i.staleness_days,
+                }
+                for i in result.items
+            ],
+            "questions": [
+                {"id": q.id, "user": q.user, "question": q.question} for q in result.questions
+            ],
+        }
+    if isinstance(result, StatsResult):
+        return StatsOut, {
+            "memories_written": result.memories_written,
+            "wrong_fact_signals": {
+                "corrections": result.corrections,
+                "retractions": result.retractions,
+                "refutations_by_code": result.refutations_by_code,
+            },
+            "missed_fact_signals": {"restatements": result.restatements},
+            "correction_rate": result.correction_rate,
+            "retracted_claims_remembered_again": result.retracted_claims_remembered_again,
+        }
+    if isinstance(result, ConsolidateResult):
+        return ConsolidateOut, {
+            "memories": result.memories,
+            "pairs_compared": result.pairs_compared,
+            "conflicts": [conflict(c) for c in result.conflicts],
+            "seconds": result.seconds,
+        }
+    if isinstance(result, ConflictsResult):
+        return ConflictsOut, {
+            "conflicts": [conflict(c) for c in result.conflicts],
+            "flipping_slots": [
+                {"slot": f.slot, "values": list(f.values), "reversals": f.reversals, "hint": f.hint}
+                for f in result.flipping_slots
+            ],
+        }
+    raise TypeError(f"no rendering for {type(result).__name__}")
+
+
+def render_result(result: object) -> BaseModel:
+    """The output model of one result; every string in it revealed."""
+    model, fields = _fields(result)
+    return model.model_validate(reveal_all(fields))
+
+
+def dump(model: BaseModel) -> dict[str, Any]:
+    return model.model_dump(mode="json", by_alias=True)
+
+
+class Rendered:
+    """A service whose every call returns the JSON the tools and the CLI return (for
+    scripts and tests that drive the library directly)."""
+
+    def __init__(self, service: object) -> None:
+        self._service = service
+
+    def __getattr__(self, name: str) -> Any:
+        fn = getattr(self._service, name)
+        if not callable(fn):
+            return fn
+
+        def call(*args: Any, **kwargs: Any) -> dict[str, Any]:
+            return dump(render_result(fn(*args, **kwargs)))
+
+        return call

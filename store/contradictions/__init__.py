@@ -1,0 +1,3 @@
+"""Contradictions between memories: reading a claim's structure (``claims``), the rules that
+detect and decide a conflict (``rules``), the plan a decision makes (``resolving``) and
+the service that runs them on remember and in a store-wide pass (``checking``); adr/0006."""

@@ -1,0 +1,118 @@
+"""Contradictions in the store: checked for each memory written, in a ``consolidate`` pass
+over the whole store, and again for memories whose status the code just changed. Every
+decision is planned by ``resolving`` and written with the operation that caused it."""
+
+from __future__ import annotations
+
+import dataclasses
+import time
+from collections.abc import Mapping, Sequence
+from datetime import datetime
+
+from store.contradictions.resolving import all_pairs, claims_of, pairs_with, settle
+from store.contradictions.rules import Claim, ConflictState
+from store.db import Database, utcnow
+from store.evidence.settings import EvidenceSettings
+from store.model import Memory, Status
+from store.plan import ConflictRecord, Plan, StatusChange
+from store.reading import ConflictMark
+from store.results import ConflictsResult, ConsolidateResult, FlippingSlot
+
+__all__ = ["Contradictions"]
+
+FLIP_REPORT_AT = 2
+
+
+class Contradictions:
+    def __init__(self, db: Database, settings: EvidenceSettings) -> None:
+        self._db = db
+        self._settings = settings
+
+    def on_remember(
+        self, new: Memory, core: str | None, now: datetime
+    ) -> tuple[Plan, list[ConflictRecord]]:
+        """The conflicts of a memory about to be written (as it will be stored)."""
+        others = list(self._db.load(self._db.sharing_keys(new, core)).values())
+        if not others:
+            return Plan(), []
+        pairs = pairs_with(new, others, now, self._settings)
+        if not pairs:
+            return Plan(), []
+        memories = {new.id: new, **{m.id: m for m in others}}
+        return settle(pairs, memories, self._latest(pairs), now, self._settings)
+
+    def after_changes(self, changes: Sequence[StatusChange], now: datetime) -> Plan:
+        """Decide again the logged conflicts of memories whose status ``changes`` change:
+        a code verdict that flipped may decide a conflict the other way."""
+        if not changes:
+            return Plan()
+        records = self._db.conflicts([c.memory_id for c in changes])
+        if not records:
+            return Plan()
+        involved = sorted({r.a_id for r in records} | {r.b_id for r in records})
+        memories = self._db.load(involved)
+        for change in changes:  # as they will be once the changes are written
+            if change.memory_id in memories:
+                memories[change.memory_id] = dataclasses.replace(
+                    memories[change.memory_id],
+                    status=change.to_status,
+                    refuted_by=change.refuted_by,
+                )
+        claims = claims_of(list(memories.values()), now, self._settings)
+        pairs = [
+            (claims[r.a_id], claims[r.b_id])
+            for r in records
+            if r.a_id in claims and r.b_id in claims
+        ]
+        latest = {(r.a_id, r.b_id): r for r in records}
+        plan, _ = settle(pairs, memories, latest, now, self._settings)
+        return plan
+
+    def consolidate(self) -> tuple[Plan, ConsolidateResult]:
+        """One pass over the whole store: candidate pairs by shared keys, detected and
+        decided; earlier decisions are re-decided and logged again only if they change."""
+        started = time.perf_counter()
+        now = utcnow()
+        ids = self._db.list_ids([Status.ACTIVE, Status.VERIFIED, Status.REFUTED], 10_000_000)
+        memories = self._db.load(ids)
+        live, pairs = all_pairs(list(memories.values()), now, self._settings)
+        plan, found = settle(pairs, memories, self._latest(pairs), now, self._settings)
+        seconds = round(time.perf_counter() - started, 4)
+        return plan, ConsolidateResult(live, len(pairs), tuple(found), seconds)
+
+    def report(self) -> ConflictsResult:
+        """Open and resolved conflicts, and slots whose value keeps flipping."""
+        return ConflictsResult(tuple(self._db.conflicts()), tuple(self._flipping_slots()))
+
+    def marks(self, ids: Sequence[str]) -> dict[str, list[ConflictMark]]:
+        """Open conflicts of ``ids``: for each memory, the other side."""
+        marks: dict[str, list[ConflictMark]] = {}
+        for record in self._db.conflicts(ids):
+            if record.state is not ConflictState.OPEN:
+                continue
+            for me, other in ((record.a_id, record.b_id), (record.b_id, record.a_id)):
+                mark = ConflictMark(other, record.reason_code, record.kind)
+                marks.setdefault(me, []).append(mark)
+        return marks
+
+    def _latest(
+        self, pairs: Sequence[tuple[Claim, Claim]]
+    ) -> Mapping[tuple[str, str], ConflictRecord]:
+        ids = sorted({c.id for pair in pairs for c in pair})
+        return {(r.a_id, r.b_id): r for r in self._db.conflicts(ids)}
+
+    def _flipping_slots(self) -> list[FlippingSlot]:
+        history: dict[str, list[str]] = {}
+        for slot, winner, _loser in self._db.slot_history():
+            found = self._db.get(winner)
+            history.setdefault(slot, []).append((found.slot_value if found else None) or "")
+        flipping = []
+        for slot, values in history.items():
+            reversals = sum(
+                1
+                for i in range(2, len(values))
+                if values[i] == values[i - 2] and values[i] != values[i - 1]
+            )
+            if reversals >= FLIP_REPORT_AT - 1 and len(values) >= 3:
+                flipping.append(FlippingSlot(slot, tuple(values), reversals))
+        return flipping

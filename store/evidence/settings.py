@@ -1,0 +1,30 @@
+"""How evidence is weighed and served: one settings value, built and validated by the
+composition root (``server.config``)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from store.contradictions.rules import Strategy
+from store.evidence.confidence import DEFAULT_HALF_LIVES
+from store.evidence.observations import DEFAULT_SOURCE_WEIGHTS
+from store.model import Kind
+
+__all__ = ["EvidenceSettings"]
+
+
+@dataclass(frozen=True)
+class EvidenceSettings:
+    hide_below: float = 3.5
+    strict: bool = False
+    half_lives: Mapping[str, float | None] = field(default_factory=lambda: DEFAULT_HALF_LIVES)
+    source_weights: Mapping[str, float] = field(default_factory=lambda: DEFAULT_SOURCE_WEIGHTS)
+    stale_after_days: float = 90.0
+    episode_days: float = 30.0
+    questions_per_user_per_week: int = 1
+    # The order contradictions of each kind are resolved in (ANCHORMEM_CONFLICT_<KIND>).
+    conflict_order: Mapping[Kind, Strategy] = field(default_factory=dict)
+
+    def strategy(self, kind: Kind) -> Strategy:
+        return self.conflict_order.get(kind, Strategy.DEFAULT)

@@ -1,0 +1,236 @@
+"""This process's copy of the store, kept in memory while it is known to be current.
+
+DuckDB answers a point read with a scan (~1-2 ms at 10k memories, several at 100k), so a
+call that asked the file for each memory, receipt and candidate would spend most of its
+time there. The copy is loaded in one pass when first needed, and kept right by applying
+each plan to it after the plan's transaction commits. It stays valid while this process
+holds the store; after another process has held it, it is kept only if the store's
+generation (bumped by every write) is the one it was loaded at (``Database``).
+It decides nothing: it answers lookups by id, claim hash, shared keys and terms.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterable, Sequence
+from datetime import datetime
+
+import duckdb
+
+from store.evidence.observing import observed
+from store.model import Memory, MemoryCheck, Receipt, StoredAnchor
+from store.plan import ConflictRecord, NewMemory, Plan
+from store.rows import (
+    ANCHOR_COLUMNS,
+    CONFLICT_COLUMNS,
+    MEMORY_COLUMNS,
+    RECEIPT_COLUMNS,
+    conflict_from_row,
+    memory_from_row,
+    receipt_from_row,
+    stored_anchor_from_row,
+)
+
+__all__ = ["AnchorKey", "Mirror"]
+
+AnchorKey = tuple[str, str, str]  # kind, value, scope ("" when none)
+Pair = tuple[str, str]
+
+
+def anchor_key(stored: StoredAnchor) -> AnchorKey:
+    a = stored.anchor
+    return a.kind.value, a.value, a.scope or ""
+
+
+class Mirror:
+    def __init__(self, generation: int) -> None:
+        self.generation = generation
+        self.memories: dict[str, Memory] = {}
+        self.by_hash: dict[str, list[str]] = {}
+        self.by_attribute: dict[str, set[str]] = {}
+        self.by_core: dict[str, set[str]] = {}
+        self.by_anchor: dict[AnchorKey, set[str]] = {}
+        self.keys_of: dict[str, tuple[str | None, str | None, str | None]] = {}
+        self.children: dict[str, list[str]] = {}
+        self.receipts: dict[str, list[Receipt]] = {}
+        self.postings: dict[str, dict[str, int]] = {}
+        self.lengths: dict[str, int] = {}
+        self.total_length = 0
+        self.conflicts: dict[Pair, ConflictRecord] = {}
+        self.pairs_of: dict[str, set[Pair]] = {}
+        self.audit_seq = 0
+        self.conflict_seq = 0
+        self.verdicts: dict[tuple[str, str], dict[str, MemoryCheck]] = {}
+
+    # -- loading ------------------------------------------------------------------------
+    @classmethod
+    def load(cls, cur: duckdb.DuckDBPyConnection, generation: int) -> Mirror:
+        m = cls(generation)
+        anchors: dict[str, list[StoredAnchor]] = {}
+        for row in cur.execute(
+            f"SELECT {ANCHOR_COLUMNS} FROM anchors ORDER BY memory_id, position"
+        ).fetchall():
+            anchors.setdefault(row[0], []).append(stored_anchor_from_row(row))
+        parents: dict[str, list[str]] = {}
+        for mid, target, relation in cur.execute(
+            "SELECT memory_id, target_id, relation FROM links ORDER BY target_id"
+        ).fetchall():
+            if relation == "derived_from":
+                parents.setdefault(mid, []).append(target)
+                m.children.setdefault(target, []).append(mid)
+        rows = cur.execute(
+            f"SELECT {MEMORY_COLUMNS}, text_hash, core FROM memories ORDER BY created_at, id"
+        ).fetchall()
+        for row in rows:
+            mem = memory_from_row(row[:-2], anchors.get(row[0], ()), parents.get(row[0], ()))
+            m._add(mem, row[-2], row[-1])
+        for row in cur.execute(
+            f"SELECT {RECEIPT_COLUMNS} FROM receipts ORDER BY created_at, id"
+        ).fetchall():
+            m.receipts.setdefault(row[1], []).append(receipt_from_row(row))
+        for term, ids, counts in cur.execute(
+            "SELECT term, list(memory_id), list(tf) FROM terms GROUP BY term"
+        ).fetchall():
+            m.postings[term] = dict(zip(ids, counts, strict=True))
+            for memory_id, tf in zip(ids, counts, strict=True):
+                m.lengths[memory_id] = m.lengths.get(memory_id, 0) + tf
+        m.total_length = sum(m.lengths.values())
+        for row in cur.execute(
+            f"SELECT {CONFLICT_COLUMNS} FROM conflict_log"
+            " QUALIFY row_number() OVER (PARTITION BY a_id, b_id ORDER BY seq DESC) = 1"
+            " ORDER BY seq"
+        ).fetchall():
+            m._add_conflict(conflict_from_row(row))
+        seqs = cur.execute(
+            "SELECT (SELECT coalesce(max(seq), 0) FROM audit),"
+            " (SELECT coalesce(max(seq), 0) FROM conflict_log)"
+        ).fetchone()
+        assert seqs is not None
+        m.audit_seq, m.conflict_seq = int(seqs[0]), int(seqs[1])
+        return m
+
+    def _add(self, mem: Memory, text_hash: str | None, core: str | None) -> None:
+        self.memories[mem.id] = mem
+        if mem.forgotten_at is not None:
+            return
+        if text_hash:
+            self.by_hash.setdefault(text_hash, []).append(mem.id)
+        if mem.attribute:
+            self.by_attribute.setdefault(mem.attribute, set()).add(mem.id)
+        if core:
+            self.by_core.setdefault(core, set()).add(mem.id)
+        for stored in mem.anchors:
+            self.by_anchor.setdefault(anchor_key(stored), set()).add(mem.id)
+        self.keys_of[mem.id] = (text_hash, mem.attribute, core)
+
+    def _add_conflict(self, record: ConflictRecord) -> None:
+        pair = (record.a_id, record.b_id)
+        self.conflicts[pair] = record
+        for member in pair:
+            self.pairs_of.setdefault(member, set()).add(pair)
+
+    # -- lookups ------------------------------------------------------------------------
+    def sharing_keys(self, memory: Memory, core: str | None) -> set[str]:
+        """Live memories sharing a slot, a negation core or an anchor with ``memory``
+        (written or about to be)."""
+        found: set[str] = set()
+        if memory.attribute:
+            found |= self.by_attribute.get(memory.attribute, set())
+        if core:
+            found |= self.by_core.get(core, set())
+        for stored in memory.anchors:
+            found |= self.by_anchor.get(anchor_key(stored), set())
+        found.discard(memory.id)
+        return found
+
+    def descendants(self, memory_id: str) -> list[str]:
+        seen: set[str] = set()
+        todo = [memory_id]
+        while todo:
+            for child in self.children.get(todo.pop(), ()):
+                if child not in seen:
+                    seen.add(child)
+                    todo.append(child)
+        seen.discard(memory_id)
+        return sorted(seen)
+
+    def conflicts_of(self, ids: Iterable[str] | None) -> list[ConflictRecord]:
+        if ids is None:
+            pairs: Iterable[Pair] = self.conflicts
+        else:
+            pairs = {p for i in ids for p in self.pairs_of.get(i, ())}
+        return sorted((self.conflicts[p] for p in pairs), key=lambda r: r.seq)
+
+    # -- keeping it current ------------------------------------------------------------------
+    def apply(self, plan: Plan, at: datetime, seqs: Sequence[int]) -> None:
+        """What ``plan`` wrote, applied to the copy (after its transaction committed);
+        ``seqs`` are the conflict-log sequence numbers it was given."""
+        for new in plan.memories:
+            self._insert(new)
+        for change in plan.changes:
+            mem = self.memories[change.memory_id]
+            self.memories[mem.id] = dataclasses.replace(
+                mem, status=change.to_status, refuted_by=change.refuted_by, updated_at=at
+            )
+            if change.receipt is not None:
+                self.receipts.setdefault(mem.id, []).append(change.receipt)
+        for obs in plan.observations:
+            self.memories[obs.memory_id] = dataclasses.replace(
+                observed(self.memories[obs.memory_id], obs), updated_at=obs.at
+            )
+        for record, seq in zip(plan.conflicts, seqs, strict=True):
+            self._add_conflict(dataclasses.replace(record, seq=seq))
+        self.conflict_seq = max([self.conflict_seq, *seqs])
+        for forget in plan.forgets:
+            self._forget(forget.memory_id, forget.receipt, at)
+        for verdict in plan.verdicts:
+            cached = self.verdicts.setdefault((verdict.check.commit, verdict.key), {})
+            cached[verdict.memory_id] = verdict.check
+        self.generation += 1 if plan.changes_memories else 0
+
+    def _insert(self, new: NewMemory) -> None:
+        mem = new.memory
+        self._add(mem, new.text_hash, new.core)
+        for parent in mem.derived_from:
+            self.children.setdefault(parent, []).append(mem.id)
+        for term, tf in new.terms.items():
+            self.postings.setdefault(term, {})[mem.id] = tf
+        length = sum(new.terms.values())
+        self.lengths[mem.id] = length
+        self.total_length += length
+
+    def _forget(self, memory_id: str, receipt: Receipt, at: datetime) -> None:
+        mem = self.memories[memory_id]
+        text_hash, attribute, core = self.keys_of.pop(memory_id, (None, None, None))
+        if text_hash and memory_id in self.by_hash.get(text_hash, []):
+            self.by_hash[text_hash].remove(memory_id)
+        if attribute:
+            self.by_attribute.get(attribute, set()).discard(memory_id)
+        if core:
+            self.by_core.get(core, set()).discard(memory_id)
+        for stored in mem.anchors:
+            self.by_anchor.get(anchor_key(stored), set()).discard(memory_id)
+        for term in [t for t, holders in self.postings.items() if memory_id in holders]:
+            del self.postings[term][memory_id]
+        self.total_length -= self.lengths.pop(memory_id, 0)
+        for cached in self.verdicts.values():
+            cached.pop(memory_id, None)
+        for pair in self.pairs_of.get(memory_id, ()):
+            record = self.conflicts[pair]
+            self.conflicts[pair] = dataclasses.replace(
+                record,
+                claim_a=None if record.a_id == memory_id else record.claim_a,
+                claim_b=None if record.b_id == memory_id else record.claim_b,
+            )
+        self.memories[memory_id] = dataclasses.replace(
+            mem,
+            text="",
+            subject=None,
+            scope=None,
+            attribute=None,
+            slot_value=None,
+            anchors=(),
+            forgotten_at=receipt.created_at,
+            updated_at=at,
+        )
+        self.receipts.setdefault(memory_id, []).append(receipt)

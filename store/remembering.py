@@ -1,0 +1,305 @@
+"""Remembering: a note becomes a memory with anchors into the code, checked at once, its
+contradictions decided, all written as one plan in one transaction."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from datetime import datetime
+
+from anchors.extract import infer_anchors
+from anchors.facts import Fingerprint
+from anchors.normalize import Resolved
+from anchors.spec import Anchor, Provenance
+from anchors.subject import apply_scope, resolve_subject
+from anchors.verify import capture
+from store.contradictions.claims import slot_key
+from store.contradictions.resolving import claim_keys
+from store.db import utcnow
+from store.errors import InvalidInput, StalePlan
+from store.evidence.observations import ObservationKind
+from store.evidence.observing import observation
+from store.hostile import hostile_flags, reveal
+from store.ids import new_id
+from store.inputs import (
+    clean_actor,
+    clean_subject,
+    clean_text,
+    parse_anchors,
+    parse_choice,
+    resolve,
+)
+from store.lifecycle import UNCOVERED, UNRESOLVED_CODE, remembered_again, text_hash
+from store.limits import MAX_ANCHORS
+from store.model import Kind, Memory, ReceiptAction, Source, Status, StoredAnchor
+from store.plan import ConflictRecord, NewMemory, Plan
+from store.reader import Reader
+from store.reading import EXTERNAL_SCOPE, Unchecked, UncheckedReason
+from store.results import Captured, Dropped, RememberOutcome, RememberResult, Rewritten
+from store.search import memory_terms, search_text
+from store.verification import Checked
+
+__all__ = ["Note", "Prepared", "Remembering"]
+
+_EXTERNAL_DETAIL = (
+    "scope 'external' (or an episode): the note is about something outside the repository, "
+    "so nothing was inferred and the code neither confirms nor refutes it"
+)
+_CODE_LIKE = re.compile(
+    r"[a-z][a-z0-9]*(?:_[a-z0-9]+)+|[A-Za-z_]\w*\(\)|[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+\(?\)?"
+    r"|[\w./-]+\.py(?:::[\w.]+)?"
+)
+
+
+@dataclass(frozen=True)
+class Note:
+    """A note as the caller gave it, validated."""
+
+    text: str
+    subject: str | None
+    kind: Kind
+    scope: str | None
+    source: Source
+    origin: str
+    given: tuple[Resolved, ...]
+    attribute: str | None
+    value: str | None
+    derived_from: tuple[str, ...] = ()
+    supersedes: str | None = None
+    expires_at: datetime | None = None
+
+
+@dataclass(frozen=True)
+class Prepared:
+    """The plan of one remember, and what its result reports."""
+
+    plan: Plan
+    memory_id: str
+    outcome: RememberOutcome
+    checked: Checked | None = None
+    conflicts: tuple[ConflictRecord, ...] = ()
+    captured: tuple[Captured, ...] = ()
+    dropped: tuple[Dropped, ...] = ()
+    rewritten: tuple[Rewritten, ...] = ()
+    receipt_of: str | None = None  # previously retracted: the memory whose receipt to show
+
+
+class Remembering:
+    def __init__(self, reader: Reader) -> None:
+        self._reader = reader
+        self._db = reader.db
+        self._settings = reader.settings
+
+    def note(
+        self,
+        text: object,
+        *,
+        subject: object = None,
+        kind: object = Kind.FACT,
+        scope: object = None,
+        source: object = Source.AGENT,
+        origin: object = None,
+        anchors: Sequence[object] | None = None,
+        derived_from: Sequence[object] | None = None,
+        supersedes: str | None = None,
+        expires_at: datetime | None = None,
+        attribute: object = None,
+        value: object = None,
+    ) -> Note:
+        """Validate everything a caller gave before anything is read or written."""
+        clean = clean_text(text, "text")
+        the_source = parse_choice(Source, source, "source")
+        the_attribute = clean_subject(attribute, "attribute")
+        the_value = clean_subject(value, "value")
+        if bool(the_attribute) != bool(the_value):
+            raise InvalidInput("give attribute and value together (a slot), or neither")
+        given = parse_anchors(anchors)
+        parents = sorted({self._reader.get(p, live=True).id for p in derived_from or []})
+        return Note(
+            text=clean,
+            subject=clean_subject(subject),
+            kind=parse_choice(Kind, kind, "kind"),
+            scope=clean_subject(scope, "scope"),
+            source=the_source,
+            origin=clean_actor(origin, the_source.value, "origin"),
+            given=tuple(given),
+            attribute=the_attribute,
+            value=the_value,
+            derived_from=tuple(parents),
+            supersedes=supersedes,
+            expires_at=expires_at,
+        )
+
+    def remember(self, note: Note) -> RememberResult:
+        for _attempt in range(3):
+            prepared = self.prepare(note)
+            try:
+                self._db.apply(prepared.plan)
+            except StalePlan:
+                continue
+            return self.result(prepared)
+        raise StalePlan("the store kept changing under this note; try again")
+
+    def result(self, prepared: Prepared) -> RememberResult:
+        if prepared.outcome is RememberOutcome.PREVIOUSLY_RETRACTED:
+            mem = self._reader.get(prepared.memory_id)
+            receipt = self._reader.latest_receipt(
+                mem.id, ReceiptAction.RETRACT, ReceiptAction.SUPERSEDE
+            )
+            reading = self._reader.read_checked(
+                [mem.id], Checked(None, _unchecked_for(self._settings.verify))
+            )[0]
+            return RememberResult(replace(reading, receipt=receipt), prepared.outcome)
+        if prepared.checked is None:
+            reading = self._reader.readings([prepared.memory_id])[0]
+        else:
+            reading = self._reader.read_checked([prepared.memory_id], prepared.checked)[0]
+        return RememberResult(
+            reading,
+            prepared.outcome,
+            prepared.conflicts,
+            prepared.captured,
+            prepared.dropped,
+            prepared.rewritten,
+        )
+
+    def prepare(self, note: Note) -> Prepared:
+        now = utcnow()
+        digest = text_hash(note.text)
+        for previous in self._db.find_by_text_hash(digest):
+            if previous.retracted:
+                return Prepared(
+                    remembered_again(previous, note.origin, now),
+                    previous.id,
+                    RememberOutcome.PREVIOUSLY_RETRACTED,
+                )
+            if not previous.forgotten:
+                record = observation(
+                    previous,
+                    True,
+                    ObservationKind.RESTATEMENT,
+                    note.source,
+                    note.origin,
+                    None,
+                    None,
+                    now,
+                    self._settings.evidence,
+                )
+                return Prepared(
+                    Plan(observations=(record,)), previous.id, RememberOutcome.DUPLICATE
+                )
+        return self._new(note, digest, now)
+
+    def _new(self, note: Note, digest: str, now: datetime) -> Prepared:
+        slot, env, core = claim_keys(note.text, note.subject, note.attribute, note.value)
+        # Hidden characters and instruction-like text are flagged, stored as written and
+        # served visibly and hedged (store.hostile).
+        flags = hostile_flags(note.text, note.subject)
+        target = self._reader.verifier.for_write(self._settings.capture_wait_s)
+        fp = target.fingerprint
+        resolved = (
+            [resolve(r.given, fp) for r in note.given] if fp is not None else list(note.given)
+        )
+        explicit = list(dict.fromkeys(r.anchor for r in resolved))
+        stored: list[StoredAnchor] = []
+        dropped: list[Dropped] = []
+        memory_scope = None
+        # Episodes are events, not claims about what the code is: like notes about the
+        # outside world, they are not anchored.
+        external = (note.scope or "").lower() == EXTERNAL_SCOPE or note.kind is Kind.EPISODE
+        if external and not explicit:
+            dropped = [Dropped("", "external", _EXTERNAL_DETAIL)]
+        elif fp is not None:
+            memory_scope = resolve_subject(note.subject, note.text, fp)
+            if explicit:
+                scoped = apply_scope(tuple(explicit), memory_scope, fp)
+                stored = [_capture(a, Provenance.EXPLICIT, fp) for a in scoped]
+            else:
+                inference = infer_anchors(note.text, fp, note.subject)
+                stored = [_capture(a, Provenance.INFERRED, fp) for a in inference.anchors]
+                if any(_names_missing_code(d.candidate, str(d.reason)) for d in inference.dropped):
+                    flags = (*flags, UNRESOLVED_CODE)
+                if inference.uncovered and UNRESOLVED_CODE not in flags:
+                    flags = (*flags, UNCOVERED)
+                dropped = [
+                    Dropped(reveal(d.candidate), str(d.reason), d.detail) for d in inference.dropped
+                ]
+        else:
+            stored = [StoredAnchor(a, Provenance.EXPLICIT) for a in explicit]
+            if not explicit and not external:
+                dropped = [Dropped("", "cannot_verify", target.why_not)]
+        stored = stored[:MAX_ANCHORS]
+        memory = Memory(
+            id=new_id("m"),
+            text=note.text,
+            subject=note.subject,
+            kind=note.kind,
+            scope=note.scope or env or memory_scope,
+            source=note.source,
+            origin=note.origin,
+            created_at=now,
+            commit=target.commit,
+            status=Status.ACTIVE,
+            anchors=tuple(stored),
+            derived_from=note.derived_from,
+            supersedes=note.supersedes,
+            flags=flags,
+            origins=self._origins(note.origin, note.derived_from),
+            evidence_at=now,
+            expires_at=note.expires_at,
+            attribute=slot_key(slot) if slot else None,
+            slot_value=slot.value if slot else None,
+        )
+        searched = search_text(note.text, note.subject, [s.anchor for s in stored])
+        insert = NewMemory(
+            memory,
+            digest,
+            memory_terms(searched),
+            searched,
+            core or None,
+            {"anchors": [s.anchor.render() for s in stored], "flags": list(flags)},
+        )
+        checked = self._reader.verifier.check([memory], self._settings.capture_wait_s)
+        after = memory
+        for change in checked.plan.changes:
+            after = replace(after, status=change.to_status, refuted_by=change.refuted_by)
+        conflict_plan: Plan = Plan()
+        conflicts: list[ConflictRecord] = []
+        if self._settings.conflicts:
+            conflict_plan, conflicts = self._reader.contradictions.on_remember(
+                after, core or None, now
+            )
+        return Prepared(
+            Plan(memories=(insert,)) + checked.plan + conflict_plan,
+            memory.id,
+            RememberOutcome.STORED,
+            checked,
+            tuple(conflicts),
+            tuple(Captured(s.anchor, s.provenance, s.found_in) for s in stored),
+            tuple(dropped),
+            tuple(Rewritten(r.given, r.anchor, tuple(r.changes)) for r in resolved if r.changes),
+        )
+
+    def _origins(self, origin: str, parents: Sequence[str]) -> tuple[str, ...]:
+        """A memory's own origin; a derived memory inherits its parents' origins instead,
+        so a summary never corroborates what it summarises (seed 000)."""
+        if not parents:
+            return (origin,)
+        found = self._db.load(parents)
+        return tuple(sorted({o for p in found.values() for o in (p.origins or (p.origin,))}))
+
+
+def _unchecked_for(verify: bool) -> Unchecked:
+    return Unchecked(UncheckedReason.UNCHECKED if verify else UncheckedReason.OFF)
+
+
+def _capture(anchor: Anchor, provenance: Provenance, fp: Fingerprint) -> StoredAnchor:
+    cap = capture(anchor, fp)
+    return StoredAnchor(anchor, provenance, tuple(cap.found_in), cap.content_hash)
+
+
+def _names_missing_code(candidate: str, reason: str) -> bool:
+    """A dropped candidate that is unmistakably code (``compute_discount``, ``f()``,
+    ``a.b``, ``x.py::f``) and was found nowhere."""
+    return reason in ("unresolved", "ambiguous") and bool(_CODE_LIKE.fullmatch(candidate))

@@ -1,0 +1,190 @@
+"""What each operation of the service returns: typed values, rendered at the server
+boundary (``server.rendering``) into the tools' output models and the CLI's text."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+from anchors.spec import Anchor, Provenance
+from store.evidence.observations import Effect
+from store.evidence.review import ReviewAction
+from store.model import AuditEntry, Receipt
+from store.plan import ConflictRecord
+from store.reading import Reading
+
+__all__ = [
+    "AuditResult",
+    "Captured",
+    "ConflictsResult",
+    "ConsolidateResult",
+    "Dropped",
+    "FlippingSlot",
+    "ForgetResult",
+    "ListResult",
+    "ObserveResult",
+    "Question",
+    "RecallResult",
+    "RememberOutcome",
+    "RememberResult",
+    "RestoreResult",
+    "RetractOutcome",
+    "RetractResult",
+    "ReviewItem",
+    "ReviewResult",
+    "Rewritten",
+    "ShowResult",
+    "StatsResult",
+]
+
+
+class RememberOutcome(StrEnum):
+    STORED = "stored"
+    DUPLICATE = "duplicate"
+    PREVIOUSLY_RETRACTED = "previously_retracted"
+
+
+class RetractOutcome(StrEnum):
+    RETRACTED = "retracted"
+    ALREADY_RETRACTED = "already_retracted"
+
+
+@dataclass(frozen=True)
+class Captured:
+    anchor: Anchor
+    provenance: Provenance
+    found_in: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Dropped:
+    candidate: str
+    reason: str
+    detail: str = ""
+
+
+@dataclass(frozen=True)
+class Rewritten:
+    given: str
+    anchor: Anchor
+    changes: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class RememberResult:
+    reading: Reading
+    outcome: RememberOutcome
+    conflicts: tuple[ConflictRecord, ...] = ()
+    captured: tuple[Captured, ...] = ()
+    dropped: tuple[Dropped, ...] = ()
+    rewritten: tuple[Rewritten, ...] = ()
+
+
+@dataclass(frozen=True)
+class RecallResult:
+    query: str
+    checked_commit: str | None
+    readings: tuple[Reading, ...]
+
+
+@dataclass(frozen=True)
+class ListResult:
+    """``list``, ``verify`` and ``digest``: readings, and the commit they were checked at."""
+
+    readings: tuple[Reading, ...]
+    checked_commit: str | None = None
+
+
+@dataclass(frozen=True)
+class ShowResult:
+    reading: Reading
+    receipts: tuple[Receipt, ...]
+
+
+@dataclass(frozen=True)
+class RetractResult:
+    id: str
+    receipt: Receipt | None
+    cascaded: tuple[Receipt, ...]
+    outcome: RetractOutcome
+
+
+@dataclass(frozen=True)
+class RestoreResult:
+    reading: Reading
+    receipt: Receipt | None
+    restored: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class ForgetResult:
+    id: str
+    receipt: Receipt
+
+
+@dataclass(frozen=True)
+class AuditResult:
+    entries: tuple[AuditEntry, ...]
+
+
+@dataclass(frozen=True)
+class ObserveResult:
+    reading: Reading
+    effect: Effect
+    new_memory: str | None = None
+    episode: str | None = None
+
+
+@dataclass(frozen=True)
+class ReviewItem:
+    id: str
+    action: ReviewAction
+    confidence: float
+    text: str
+    staleness_days: float
+
+
+@dataclass(frozen=True)
+class Question:
+    id: str
+    user: str
+    question: str
+
+
+@dataclass(frozen=True)
+class ReviewResult:
+    items: tuple[ReviewItem, ...]
+    questions: tuple[Question, ...]
+
+
+@dataclass(frozen=True)
+class StatsResult:
+    memories_written: int
+    corrections: int
+    retractions: int
+    refutations_by_code: int
+    restatements: int
+    correction_rate: float
+    retracted_claims_remembered_again: int
+
+
+@dataclass(frozen=True)
+class ConsolidateResult:
+    memories: int
+    pairs_compared: int
+    conflicts: tuple[ConflictRecord, ...]
+    seconds: float
+
+
+@dataclass(frozen=True)
+class FlippingSlot:
+    slot: str
+    values: tuple[str, ...]
+    reversals: int
+    hint: str = "this slot keeps flipping; it may hold several values (cardinality) rather than one"
+
+
+@dataclass(frozen=True)
+class ConflictsResult:
+    conflicts: tuple[ConflictRecord, ...]
+    flipping_slots: tuple[FlippingSlot, ...] = field(default_factory=tuple)

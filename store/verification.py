@@ -1,0 +1,152 @@
+"""Checking memories against the code at HEAD: verdicts from the cache or computed within
+the read budget, and the plan they make (status changes, verdicts to cache).
+
+Memories are checked against the committed code first; only those it refutes or finds
+drifted are checked again with uncommitted edits laid over it (one ``git status``), so
+code the agent just wrote is not held against a memory, and a warm read costs no
+subprocess (adr/0003).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Mapping, Sequence
+from contextlib import suppress
+from dataclasses import dataclass, field
+
+from anchors.facts import Fingerprint
+from anchors.fingerprint import CodeSource, FingerprintUnavailable
+from anchors.verify import Capture, MemoryVerdict, Verdict, check_anchor, memory_verdict
+from anchors.vocabulary import VOCABULARY_VERSION
+from store.db import Database, utcnow
+from store.lifecycle import code_verdict_change
+from store.model import Memory, MemoryCheck, StoredAnchor
+from store.plan import Plan, VerdictRecord
+from store.reading import Unchecked, UncheckedReason
+
+__all__ = ["CHECKER_VERSION", "Checked", "Verifier"]
+
+# Verdicts are cached per (memory, commit, overlay); the checker's rules, the vocabulary
+# and the cached form are part of the key, so an upgrade never serves a verdict computed
+# by other rules.
+CHECKER_VERSION = f"c3.{VOCABULARY_VERSION}"
+
+
+@dataclass(frozen=True)
+class Checked:
+    """Verdicts at HEAD for some memories; why the others have none; what to write."""
+
+    commit: str | None
+    unchecked: Unchecked
+    checks: Mapping[str, MemoryCheck] = field(default_factory=dict)
+    plan: Plan = field(default_factory=Plan)
+
+
+@dataclass(frozen=True)
+class ForWrite:
+    """The code a new memory's anchors are captured against, or why there is none."""
+
+    fingerprint: Fingerprint | None
+    commit: str | None
+    why_not: str
+
+
+class Verifier:
+    def __init__(self, db: Database, code: CodeSource | None, budget_s: float, on: bool) -> None:
+        self._db = db
+        self._code = code
+        self._budget_s = budget_s
+        self._on = on
+
+    def head(self) -> str | None:
+        return None if self._code is None else self._code.head().commit
+
+    def check(self, memories: Sequence[Memory], wait_s: float | None) -> Checked:
+        """Verdicts of ``memories`` at HEAD, within the read budget unless ``wait_s`` is
+        given (then it waits that long for the fingerprint and checks everything)."""
+        if not self._on:
+            return Checked(None, Unchecked(UncheckedReason.OFF))
+        start = time.monotonic()
+        if self._code is None:
+            return Checked(None, Unchecked(UncheckedReason.CANNOT_VERIFY, "no git repository"))
+        head = self._code.head()
+        if head.commit is None:
+            return Checked(None, Unchecked(UncheckedReason.CANNOT_VERIFY, head.status.value))
+        try:
+            base = self._code.fingerprint_within(
+                self._budget_s if wait_s is None else wait_s, overlay=False
+            )
+        except FingerprintUnavailable as exc:
+            return Checked(head.commit, Unchecked(UncheckedReason.CANNOT_VERIFY, exc.status.value))
+        if base is None:
+            return Checked(head.commit, Unchecked(UncheckedReason.UNCHECKED))
+        deadline = None if wait_s is not None else start + self._budget_s
+        checkable = [m for m in memories if not m.retracted and not m.forgotten]
+        verdicts, fresh = self._checked(checkable, base, deadline)
+        suspect = [m for m in checkable if m.id in verdicts and _needs_overlay(verdicts[m.id])]
+        if suspect:
+            try:
+                overlaid = self._code.fingerprint_within(0.0, overlay=True)
+            except FingerprintUnavailable:
+                overlaid = None
+            if overlaid is not None and overlaid.overlay:
+                again, more = self._checked(suspect, overlaid, None)
+                verdicts.update(again)
+                fresh += more
+        now = utcnow()
+        changes = []
+        for mem in checkable:
+            if mem.id in verdicts:
+                change = code_verdict_change(mem, verdicts[mem.id], now)
+                if change is not None:
+                    changes.append(change)
+        plan = Plan(changes=tuple(changes), verdicts=tuple(fresh))
+        return Checked(base.commit, Unchecked(UncheckedReason.UNCHECKED), verdicts, plan)
+
+    def _checked(
+        self, memories: Sequence[Memory], fp: Fingerprint, deadline: float | None
+    ) -> tuple[dict[str, MemoryCheck], list[VerdictRecord]]:
+        """Checks of ``memories`` at ``fp``: cached per (memory, commit, overlay), computed
+        for the rest until ``deadline``; what is left is unchecked."""
+        key = f"{fp.overlay}#{CHECKER_VERSION}"
+        found = self._db.verdicts([m.id for m in memories], fp.commit, key)
+        fresh = []
+        now = utcnow()
+        for mem in memories:
+            if mem.id in found:
+                continue
+            if deadline is not None and time.monotonic() > deadline:
+                break
+            checks = tuple(check_anchor(s.anchor, _captured(s), fp) for s in mem.anchors)
+            check = MemoryCheck(memory_verdict(checks), checks, fp.commit)
+            found[mem.id] = check
+            fresh.append(VerdictRecord(mem.id, key, check, now))
+        return found, fresh
+
+    def for_write(self, wait_s: float) -> ForWrite:
+        if self._code is None:
+            return ForWrite(None, None, "no git repository")
+        head = self._code.head()
+        if head.commit is None:
+            return ForWrite(None, None, f"repository cannot be verified: {head.status.value}")
+        try:
+            fp = self._code.fingerprint_within(wait_s, overlay=True)
+        except FingerprintUnavailable as exc:
+            return ForWrite(None, head.commit, f"repository cannot be verified: {exc.status.value}")
+        if fp is None:
+            return ForWrite(None, head.commit, "the code fingerprint is still being built")
+        return ForWrite(fp, fp.commit, "")
+
+    def fingerprint(self, progress: object = None) -> None:
+        """Build the fingerprint now (``verify``), reporting progress."""
+        if self._code is not None:
+            with suppress(FingerprintUnavailable):  # reported per memory by the check after
+                self._code.fingerprint(progress=progress)  # type: ignore[arg-type]
+
+
+def _captured(stored: StoredAnchor) -> Capture:
+    return Capture(found_in=stored.found_in, content_hash=stored.content_hash)
+
+
+def _needs_overlay(check: MemoryCheck) -> bool:
+    return check.verdict is MemoryVerdict.REFUTED or check.has(Verdict.DRIFTED)
