@@ -1,0 +1,177 @@
+"""Compound operations are one plan in one transaction: a fault after the first write (an
+exception, or the process killed) leaves the whole operation or nothing.
+
+Each case runs the operation with a fault hook on the store (``Database(fault=...)``):
+the hook fails at the first write step of the plan, then the store is reopened by a
+fresh process and compared with the state before the operation.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+PRELUDE = """
+import json, os, sys
+from pathlib import Path
+from server.rendering import Rendered
+from store.db import Database
+from store.service import MemoryService
+DB = Path(sys.argv[1])
+MODE = sys.argv[2]
+FAULT = {"armed": False}
+
+def fault(step):
+    if FAULT["armed"]:
+        if MODE == "kill":
+            os._exit(9)
+        raise RuntimeError(f"fault injected after {step}")
+
+db = Database(DB, fault=fault)
+svc = Rendered(MemoryService(db, None))
+"""
+
+SNAPSHOT = """
+import json, sys
+import duckdb
+con = duckdb.connect(sys.argv[1], read_only=True)
+out = {}
+for table in ("memories", "receipts", "audit", "conflict_log", "observations", "terms",
+              "anchors", "links"):
+    rows = con.execute(f"SELECT * FROM {table} ORDER BY ALL").fetchall()
+    out[table] = [[str(v) for v in row] for row in rows]
+print(json.dumps(out))
+"""
+
+# Each case: setup (returns ids in a dict named S), then the operation under test.
+CASES = {
+    "correction": (
+        """
+S = {"old": svc.remember("Releases ship on Thursdays", origin="alice")["id"]}
+""",
+        """
+svc.observe(S["old"], False, "correction", "user", "bob", "Releases ship on Fridays")
+""",
+    ),
+    "resolved_conflict": (
+        """
+S = {"old": svc.remember("We use Python 3.8", origin="alice")["id"]}
+""",
+        """
+svc.remember("We upgraded to Python 3.12", origin="alice")
+""",
+    ),
+    "cascade": (
+        """
+parent = svc.remember("Billing retries charges three times")["id"]
+child = svc.remember("Summary: billing is resilient", derived_from=[parent])["id"]
+svc.remember("Digest: payments are robust", derived_from=[child])
+S = {"parent": parent}
+""",
+        """
+svc.retract(S["parent"], "it retries once")
+""",
+    ),
+    "forget": (
+        """
+a = svc.remember("The API timeout is 30s", origin="alice")["id"]
+svc.remember("The API timeout is 60s", origin="bob")
+S = {"a": a}
+""",
+        """
+svc.forget(S["a"], "privacy request")
+""",
+    ),
+}
+
+
+def _run(script: str, *args: str) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    return subprocess.run(
+        [sys.executable, "-c", script, *args],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=env,
+        cwd=ROOT,
+    )
+
+
+def _snapshot(db: Path) -> dict[str, Any]:
+    done = _run(SNAPSHOT, str(db))
+    assert done.returncode == 0, done.stderr
+    snap: dict[str, Any] = json.loads(done.stdout)
+    return snap
+
+
+def _operate(db: Path, case: str, mode: str) -> subprocess.CompletedProcess[str]:
+    setup, operation = CASES[case]
+    script = (
+        PRELUDE
+        + textwrap.dedent(setup)
+        + "db.close()\n"
+        + "db = Database(DB, fault=fault)\nsvc = Rendered(MemoryService(db, None))\n"
+        + ("FAULT['armed'] = True\n" if mode != "none" else "")
+        + textwrap.dedent(operation)
+        + "db.close()\nprint('done')\n"
+    )
+    return _run(script, str(db), mode)
+
+
+def _setup_only(db: Path, case: str) -> None:
+    setup, _ = CASES[case]
+    done = _run(PRELUDE + textwrap.dedent(setup) + "db.close()\n", str(db), "none")
+    assert done.returncode == 0, done.stderr
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+@pytest.mark.parametrize("mode", ["raise", "kill"])
+def test_a_fault_after_the_first_write_leaves_nothing_of_the_operation(
+    tmp_path: Path, case: str, mode: str
+):
+    db = tmp_path / "store.duckdb"
+    _setup_only(db, case)
+    before = _snapshot(db)
+    # The same setup again in a fresh store, then the operation with the fault armed.
+    faulted = tmp_path / "faulted.duckdb"
+    done = _operate(faulted, case, mode)
+    if mode == "kill":
+        assert done.returncode == 9, done.stderr
+    else:
+        assert done.returncode != 0 and "fault injected" in done.stderr, done.stderr
+    after = _snapshot(faulted)
+    # Ids and times differ between the two stores: compare what the operation would add.
+    for table in before:
+        assert len(after[table]) == len(before[table]), (table, after[table])
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_without_a_fault_the_whole_operation_is_written(tmp_path: Path, case: str):
+    db = tmp_path / "store.duckdb"
+    _setup_only(db, case)
+    before = _snapshot(db)
+    whole = tmp_path / "whole.duckdb"
+    done = _operate(whole, case, "none")
+    assert done.returncode == 0 and "done" in done.stdout, done.stderr
+    after = _snapshot(whole)
+    grew = {t for t in before if len(after[t]) != len(before[t])}
+    # Every operation writes its audit rows and receipts together with its changes.
+    assert "audit" in grew
+    if case in ("correction", "cascade", "forget"):
+        assert "receipts" in grew
+    if case == "resolved_conflict":
+        assert "conflict_log" in grew and "receipts" in grew
+    if case == "correction":
+        assert "observations" in grew and "memories" in grew
+    if case == "forget":
+        forgotten = [r for r in after["memories"] if r[1] == "None"]
+        assert len(forgotten) == 1
