@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from anchors.spec import Provenance, parse_anchor
-from store.claims import slot_key
+from store.contradictions.claims import slot_key
 from store.consolidation import claim_keys
 from store.db import Database, NewMemory, utcnow
 from store.lifecycle import text_hash

@@ -33,13 +33,16 @@ from store.rows import (
 
 __all__ = ["AnchorKey", "Mirror"]
 
-AnchorKey = tuple[str, str, str]  # kind, value, scope ("" when none)
+AnchorKey = tuple[str, str, str, str]  # kind, value, scope ("" when none), expectation
 Pair = tuple[str, str]
 
 
-def anchor_key(stored: StoredAnchor) -> AnchorKey:
+def anchor_key(stored: StoredAnchor, opposite: bool = False) -> AnchorKey:
     a = stored.anchor
-    return a.kind.value, a.value, a.scope or ""
+    expect = a.expect.value
+    if opposite:  # the same anchor expected the other way: only that can conflict
+        expect = "absent" if expect == "present" else "present"
+    return a.kind.value, a.value, a.scope or "", expect
 
 
 class Mirror:
@@ -139,7 +142,7 @@ class Mirror:
         if core:
             found |= self.by_core.get(core, set())
         for stored in memory.anchors:
-            found |= self.by_anchor.get(anchor_key(stored), set())
+            found |= self.by_anchor.get(anchor_key(stored, opposite=True), set())
         found.discard(memory.id)
         return found
 

@@ -3,6 +3,7 @@ digest and the audit trail, every memory checked against the code at HEAD."""
 
 from __future__ import annotations
 
+import heapq
 from collections.abc import Callable
 
 from store.db import utcnow
@@ -47,7 +48,10 @@ class Recalling:
             return bm25(terms, m.postings, m.lengths, live, m.total_length / live)
 
         scores = self._db.search(score)
-        memories = self._db.load(list(scores))
+        # The best by score first (a heap, not a sort of every match), then the ties
+        # among those by confidence and recency.
+        best = heapq.nlargest(4 * (n * 3 + 5), scores.items(), key=lambda item: item[1])
+        memories = self._db.load([mid for mid, _ in best])
         ranked = sorted(
             (mem for mem in memories.values() if not mem.forgotten and mem.status in _SEARCHED),
             key=lambda mem: (
