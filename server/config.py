@@ -9,6 +9,8 @@ ANCHORMEM_ACTOR           who retractions are attributed to (default "agent")
 ANCHORMEM_VERIFY          0 turns verify-on-read off: memories are served as stored, with
                           verification "off" (default 1; the experiment's add-only arm)
 ANCHORMEM_CONFLICTS       0 turns contradiction checks on remember off (default 1)
+ANCHORMEM_CONFLICT_<KIND> the order conflicts of that kind are resolved in: default,
+                          recency_first or confidence_first (e.g. ANCHORMEM_CONFLICT_FACT)
 ANCHORMEM_HTTP_TOKEN      the bearer token HTTP clients must send (read by ``serve`` from the
                           variable ``--token-env`` names; never kept in Settings)
 ANCHORMEM_ALLOWED_HOSTS   comma-separated Host values HTTP requests may carry (added to the
@@ -23,10 +25,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from store.contradictions.rules import Strategy
 from store.errors import InvalidInput, RepositoryError, StoreUnavailable
 from store.evidence.confidence import DEFAULT_HALF_LIVES
 from store.evidence.observations import DEFAULT_SOURCE_WEIGHTS
 from store.evidence.settings import EvidenceSettings
+from store.model import Kind
 
 __all__ = ["Settings", "find_repository_root"]
 
@@ -85,6 +89,17 @@ def _evidence_settings(env: Mapping[str, str]) -> EvidenceSettings:
     }
     if any(w > 1.0 for w in weights.values()):
         raise InvalidInput("ANCHORMEM_WEIGHT_* must be between 0 and 1")
+    order = {}
+    for kind in Kind:
+        name = f"ANCHORMEM_CONFLICT_{kind.value.upper()}"
+        raw = (env.get(name) or "").strip().lower()
+        if not raw:
+            continue
+        try:
+            order[kind] = Strategy(raw)
+        except ValueError:
+            allowed = ", ".join(s.value for s in Strategy)
+            raise InvalidInput(f"{name} must be one of {allowed}, not {raw[:40]!r}") from None
     hide = _float(env, "ANCHORMEM_HIDE_BELOW", 3.5)
     if hide > 10.0:
         raise InvalidInput("ANCHORMEM_HIDE_BELOW must be between 0 and 10")
@@ -94,6 +109,7 @@ def _evidence_settings(env: Mapping[str, str]) -> EvidenceSettings:
         half_lives=half_lives,
         source_weights=weights,
         stale_after_days=_float(env, "ANCHORMEM_STALE_DAYS", 90.0),
+        conflict_order=order,
     )
 
 

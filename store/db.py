@@ -9,13 +9,13 @@ which is loaded once and kept current by applying each committed plan to it.
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import sys
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager, suppress
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
 
 import duckdb
 
@@ -23,7 +23,7 @@ from store.errors import StoreError, StoreUnavailable
 from store.lease import StoreLease
 from store.mirror import Mirror
 from store.model import AuditEntry, Memory, MemoryCheck, Receipt, Status
-from store.plan import Plan
+from store.plan import ConflictRecord, Plan, VerdictRecord
 from store.recovery import damaged_part, is_a_store, move_aside
 from store.rows import RECEIPT_COLUMNS, audit_from_row, check_from_json, receipt_from_row
 from store.schema import migrate
@@ -59,6 +59,7 @@ class Database:
         self._generation = -1  # the store's, as read when the file was last opened
         self._lease = StoreLease(path, self._connect, wait_limit_s=wait_limit_s)
         self.transactions = 0  # write transactions this process committed (benchmarks)
+        self._pending: tuple[VerdictRecord, ...] = ()  # verdicts not yet written
         with self._lease.cursor():
             pass  # opens the file and applies migrations, or refuses a newer store
 
@@ -90,6 +91,9 @@ class Database:
         return con
 
     def close(self) -> None:
+        if self._pending:
+            with suppress(StoreError):  # only a cache: the next read computes them again
+                self._write(Plan())
         self._lease.close()
 
     # -- access ---------------------------------------------------------------------------
@@ -133,6 +137,29 @@ class Database:
     def apply(self, plan: Plan) -> None:
         """Write ``plan`` in one transaction: all of it or, on any failure (a guard that
         no longer holds, a full disk, a fault), nothing."""
+        if plan.empty:
+            return
+        if not plan.changes_memories:
+            # Only verdicts to cache: kept in the copy now and written with the next
+            # plan (or at close), so a read that computed verdicts costs no commit.
+            with self._read() as mirror:
+                mirror.apply(plan, utcnow(), [])
+            self._pending += plan.verdicts
+            if len(self._pending) >= _PENDING_VERDICTS:
+                self._write(Plan())
+            return
+        self._write(plan)
+
+    def _write(self, plan: Plan) -> None:
+        if self._pending:
+            gone = {f.memory_id for f in plan.forgets}
+            kept = {
+                (v.memory_id, v.check.commit, v.key): v
+                for v in (*self._pending, *plan.verdicts)
+                if v.memory_id not in gone
+            }
+            plan = dataclasses.replace(plan, verdicts=tuple(kept.values()))
+            self._pending = ()
         if plan.empty:
             return
         at = utcnow()
@@ -239,7 +266,7 @@ class Database:
         with self._read() as m:
             return list(m.receipts.get(memory_id, ()))
 
-    def conflicts(self, ids: Sequence[str] | None = None) -> list[Any]:
+    def conflicts(self, ids: Sequence[str] | None = None) -> list[ConflictRecord]:
         """The latest logged resolution of each pair (of pairs touching ``ids``)."""
         with self._read() as m:
             return m.conflicts_of(ids)
@@ -365,6 +392,9 @@ class Database:
                 with suppress(duckdb.Error):
                     cur.execute("ROLLBACK")
                 raise
+
+
+_PENDING_VERDICTS = 500  # verdicts kept unwritten at most
 
 
 def _why(exc: duckdb.Error) -> str:

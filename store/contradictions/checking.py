@@ -87,9 +87,12 @@ class Contradictions:
     def marks(self, ids: Sequence[str]) -> dict[str, list[ConflictMark]]:
         """Open conflicts of ``ids``: for each memory, the other side."""
         marks: dict[str, list[ConflictMark]] = {}
-        for record in self._db.conflicts(ids):
-            if record.state is not ConflictState.OPEN:
-                continue
+        records = [r for r in self._db.conflicts(ids) if r.state is ConflictState.OPEN]
+        sides = self._db.load(sorted({r.a_id for r in records} | {r.b_id for r in records}))
+        for record in records:
+            a, b = sides.get(record.a_id), sides.get(record.b_id)
+            if a is None or b is None or a.forgotten or b.forgotten:
+                continue  # a forgotten memory is gone, and so is its side of the pair
             for me, other in ((record.a_id, record.b_id), (record.b_id, record.a_id)):
                 mark = ConflictMark(other, record.reason_code, record.kind)
                 marks.setdefault(me, []).append(mark)

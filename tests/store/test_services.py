@@ -1,0 +1,138 @@
+"""The services on their own: a real store in tmp_path, no MCP, no repository. Each
+operation is one plan: one write transaction (``Database.transactions``)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from store.contradictions.rules import ConflictState, Outcome, ReasonCode
+from store.db import Database
+from store.errors import StalePlan
+from store.evidence.observations import Effect
+from store.model import AuditAction, ReceiptAction, RefutedBy, Status
+from store.plan import Plan, StatusChange
+from store.results import RememberOutcome, RetractOutcome
+from store.service import MemoryService
+
+
+@pytest.fixture
+def svc(tmp_path: Path) -> Iterator[MemoryService]:
+    db = Database(tmp_path / "store.duckdb")
+    try:
+        yield MemoryService(db, None)
+    finally:
+        db.close()
+
+
+def _writes(svc: MemoryService) -> int:
+    return svc.db.transactions
+
+
+def test_remember_is_one_transaction_and_a_duplicate_is_a_restatement(svc: MemoryService):
+    before = _writes(svc)
+    made = svc.remember("Releases ship on Thursdays", origin="alice")
+    assert _writes(svc) == before + 1
+    assert made.outcome is RememberOutcome.STORED and made.reading.memory.status is Status.ACTIVE
+    again = svc.remember("releases ship on thursdays.", origin="bob")
+    assert again.outcome is RememberOutcome.DUPLICATE and again.reading.id == made.reading.id
+    assert again.reading.memory.observations == 2
+
+
+def test_a_temporal_supersession_is_decided_in_the_remember_that_causes_it(svc: MemoryService):
+    old = svc.remember("We use Python 3.8", origin="alice").reading.id
+    before = _writes(svc)
+    new = svc.remember("We upgraded to Python 3.12", origin="alice")
+    assert _writes(svc) == before + 1
+    (conflict,) = new.conflicts
+    assert conflict.state is ConflictState.RESOLVED and conflict.outcome is Outcome.REFUTED
+    assert conflict.reason_code is ReasonCode.TEMPORAL_SUPERSESSION and conflict.loser == old
+    loser = svc.db.get(old)
+    assert loser is not None and loser.refuted_by is RefutedBy.CORRECTION
+    assert [r.action for r in svc.db.receipts(old)] == [ReceiptAction.SUPERSEDE]
+    assert svc.conflicts().conflicts[0].loser == old
+
+
+def test_a_retraction_and_its_cascade_are_one_transaction_and_restore_undoes_both(
+    svc: MemoryService,
+):
+    parent = svc.remember("Billing retries charges three times").reading.id
+    child = svc.remember("Summary: billing is resilient", derived_from=[parent]).reading.id
+    before = _writes(svc)
+    gone = svc.retract(parent, "it retries once", evidence="billing.py")
+    assert _writes(svc) == before + 1
+    assert gone.outcome is RetractOutcome.RETRACTED
+    assert [r.memory_id for r in gone.cascaded] == [child]
+    assert svc.retract(parent, "again").outcome is RetractOutcome.ALREADY_RETRACTED
+    back = svc.restore(parent, "it retries three times after all")
+    assert set(back.restored) == {parent, child}
+    assert all(m.status is Status.ACTIVE for m in svc.db.load([parent, child]).values())
+
+
+def test_a_correction_is_one_transaction_new_memory_superseded_old_and_an_observation(
+    svc: MemoryService,
+):
+    old = svc.remember("Releases ship on Thursdays", origin="alice").reading.id
+    before = _writes(svc)
+    done = svc.observe(old, False, "correction", "user", "bob", "Releases ship on Fridays")
+    assert _writes(svc) == before + 1
+    assert done.effect is Effect.SUPERSEDE and done.new_memory is not None
+    assert done.reading.memory.status is Status.REFUTED
+    new = svc.db.get(done.new_memory)
+    assert new is not None and new.supersedes == old and new.status is Status.ACTIVE
+    actions = [e.action for e in svc.db.audit(old)]
+    assert actions[:1] == [AuditAction.REMEMBER] and AuditAction.OBSERVE in actions
+
+
+def test_forget_erases_text_everywhere_and_keeps_the_receipt(svc: MemoryService):
+    a = svc.remember("The API timeout is 30s", origin="alice").reading.id
+    svc.remember("The API timeout is 60s", origin="bob")
+    svc.forget(a, "privacy request")
+    tomb = svc.db.get(a)
+    assert tomb is not None and tomb.forgotten and tomb.text == ""
+    assert all(a not in (c.claim_a, c.claim_b) for c in svc.db.conflicts())
+    assert all(c.claim_a != "The API timeout is 30s" for c in svc.db.conflicts())
+    served = svc.recall("timeout 30s").readings
+    assert [r.memory.text for r in served] == ["The API timeout is 60s"]
+    assert served[0].conflicts == ()  # its other side is gone
+    assert svc.db.receipts(a)[-1].action is ReceiptAction.FORGET
+
+
+def test_a_plan_whose_guard_no_longer_holds_is_refused_whole(svc: MemoryService):
+    made = svc.remember("Invoices are numbered per year").reading.id
+    audit = svc.db.audit()
+    stale = StatusChange(
+        made,
+        (Status.VERIFIED, None),  # decided on a status the memory no longer has
+        Status.REFUTED,
+        RefutedBy.CODE,
+        AuditAction.VERIFY,
+        "code",
+    )
+    with pytest.raises(StalePlan):
+        svc.db.apply(Plan(changes=(stale,)))
+    assert svc.db.audit() == audit
+    mem = svc.db.get(made)
+    assert mem is not None and mem.status is Status.ACTIVE
+
+
+def test_review_and_stats_read_without_writing_unless_a_question_is_asked(svc: MemoryService):
+    svc.remember("Releases ship on Thursdays", origin="alice")
+    before = _writes(svc)
+    assert svc.review(record_questions=False).questions == ()
+    stats = svc.stats()
+    assert stats.memories_written == 1 and stats.corrections == 0
+    assert _writes(svc) == before
+
+
+def test_recall_ranks_by_the_index_and_reads_each_memory_once(svc: MemoryService):
+    svc.remember("The billing service retries failed charges")
+    svc.remember("The auth service signs tokens with HS256")
+    svc.remember("Billing invoices are numbered per year; billing exports CSV")
+    found = svc.recall("billing")
+    texts = [r.memory.text for r in found.readings]
+    assert len(texts) == 2 and texts[0].startswith("Billing invoices")  # two mentions
+    assert svc.recall("invoice").readings  # a plural is found by its singular
+    assert svc.recall("tokens hs256").readings[0].memory.text.startswith("The auth")
