@@ -38,6 +38,12 @@ from server.schemas import (
 from store.errors import AnchormemError, NotFound
 from store.evidence.observations import ObservationKind
 from store.limits import (
+    MAX_ANCHORS,
+    MAX_ORIGIN_CHARS,
+    MAX_QUERY_CHARS,
+    MAX_REASON_CHARS,
+    MAX_RECALL_LIMIT,
+    MAX_SUBJECT_CHARS,
     MAX_TEXT_CHARS,
 )
 from store.model import Kind, Source
@@ -165,15 +171,16 @@ def build_server(settings: Settings) -> MCPServer[Runtime]:
             Field(
                 max_length=MAX_TEXT_CHARS,
                 description="The claim, one sentence, e.g. 'The store "
-                "layer uses DuckDB (store/db.py)'."
+                "layer uses DuckDB (store/db.py)'.",
             ),
         ],
         ctx: Context[Runtime, Any],
         subject: Annotated[
             str | None,
             Field(
+                max_length=MAX_SUBJECT_CHARS,
                 description="What the claim is about: a file, "
-                "module or component, e.g. 'store/db.py' or 'billing'."
+                "module or component, e.g. 'store/db.py' or 'billing'.",
             ),
         ] = None,
         kind: Annotated[KindIn, Field(description="What sort of note it is.")] = Kind.FACT,
@@ -181,37 +188,44 @@ def build_server(settings: Settings) -> MCPServer[Runtime]:
         origin: Annotated[
             str | None,
             Field(
+                max_length=MAX_ORIGIN_CHARS,
                 description="Identity of the source, e.g. a "
                 "session or user id; repeated statements from one origin count "
-                "once."
+                "once.",
             ),
         ] = None,
         anchors: Annotated[
             list[str] | None,
             Field(
+                max_length=MAX_ANCHORS,
                 description="Checkable claims about the "
                 "code: file:PATH, symbol:PATH::Qual.name, import:MODULE[@PATH], "
                 "env:NAME, dep:NAME[>=VER], tech:NAME[@DIR]; prefix ! for 'must be "
                 "absent'. Left out, the technologies, paths and code the text names "
-                "are anchored."
+                "are anchored.",
             ),
         ] = None,
         scope: Annotated[
             str | None,
             Field(
+                max_length=MAX_SUBJECT_CHARS,
                 description="The context it holds in, e.g. 'staging' or 'production'; "
                 "claims about different scopes never conflict. 'external': about "
-                "something outside this repository, never checked against its code."
+                "something outside this repository, never checked against its code.",
             ),
         ] = None,
         attribute: Annotated[
             str | None,
             Field(
+                max_length=MAX_SUBJECT_CHARS,
                 description="The slot it fills, e.g. 'python version' (with value); "
-                "two memories with different values for one slot conflict."
+                "two memories with different values for one slot conflict.",
             ),
         ] = None,
-        value: Annotated[str | None, Field(description="The slot's value, e.g. '3.12'.")] = None,
+        value: Annotated[
+            str | None,
+            Field(max_length=MAX_SUBJECT_CHARS, description="The slot's value, e.g. '3.12'."),
+        ] = None,
         derived_from: Annotated[
             list[str] | None,
             Field(
@@ -249,10 +263,16 @@ def build_server(settings: Settings) -> MCPServer[Runtime]:
     @tool("Recall verified notes about this codebase", read_only=True)
     async def recall(
         query: Annotated[
-            str, Field(description="Words to look for, e.g. 'database storage' or 'auth tokens'.")
+            str,
+            Field(
+                max_length=MAX_QUERY_CHARS,
+                description="Words to look for, e.g. 'database storage' or 'auth tokens'.",
+            ),
         ],
         ctx: Context[Runtime, Any],
-        limit: Annotated[int, Field(ge=1, le=100, description="At most this many.")] = 10,
+        limit: Annotated[
+            int, Field(ge=1, le=MAX_RECALL_LIMIT, description="At most this many.")
+        ] = 10,
         include_refuted: Annotated[
             bool,
             Field(
@@ -274,11 +294,14 @@ def build_server(settings: Settings) -> MCPServer[Runtime]:
     @tool("Retract a wrong note", destructive=True)
     async def retract(
         id: Annotated[str, Field(description="The memory id, e.g. m4k9x2qab.")],
-        reason: Annotated[str, Field(description="Why it is wrong.")],
+        reason: Annotated[str, Field(max_length=MAX_REASON_CHARS, description="Why it is wrong.")],
         ctx: Context[Runtime, Any],
         evidence: Annotated[
             str | None,
-            Field(description="What shows it, e.g. 'store/db.py imports duckdb, not redis'."),
+            Field(
+                max_length=MAX_TEXT_CHARS,
+                description="What shows it, e.g. 'store/db.py imports duckdb, not redis'.",
+            ),
         ] = None,
     ) -> RetractOut:
         """Mark a memory as wrong. It becomes REFUTED with a receipt (who, when, why),
@@ -339,10 +362,16 @@ def build_server(settings: Settings) -> MCPServer[Runtime]:
         ] = ObservationKind.BEHAVIOUR,
         source: Annotated[SourceIn, Field(description="Who observed it.")] = Source.USER,
         origin: Annotated[
-            str | None, Field(description="Who observed it (a user or session id).")
+            str | None,
+            Field(
+                max_length=MAX_ORIGIN_CHARS, description="Who observed it (a user or session id)."
+            ),
         ] = None,
         note: Annotated[
-            str | None, Field(description="The corrected claim, or the explanation.")
+            str | None,
+            Field(
+                max_length=MAX_TEXT_CHARS, description="The corrected claim, or the explanation."
+            ),
         ] = None,
         weight: Annotated[
             float | None, Field(ge=0, le=1, description="Overrides the kind's default weight.")

@@ -252,7 +252,8 @@ def test_a_text_just_under_the_frame_limit_reaches_the_text_limit_and_is_refused
     answer = srv.reply(77)
     assert time.monotonic() - start < 1.0
     assert answer["result"]["isError"] is True
-    assert f"the limit is {MAX_TEXT_CHARS}" in answer["result"]["content"][0]["text"]
+    # Refused by the input schema's maxLength, which names the limit.
+    assert f"at most {MAX_TEXT_CHARS} characters" in answer["result"]["content"][0]["text"]
 
 
 def test_the_frame_refusal_names_the_limit(stdio_server: StrictServer):

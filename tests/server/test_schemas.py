@@ -1,0 +1,131 @@
+"""The output models are pinned to what they render: each closed set is the store's enum,
+each model has the fields its dataclass has, and every tool publishes typed input and
+output schemas."""
+
+from __future__ import annotations
+
+import dataclasses
+from datetime import UTC, datetime
+from enum import StrEnum
+from typing import Any
+
+import pytest
+from mcp import Client
+from pydantic import BaseModel
+
+from anchors.spec import AnchorKind, Expect, Provenance
+from anchors.verify import Verdict
+from server import schemas
+from server.app import build_server
+from server.config import Settings
+from server.rendering import memory
+from store.contradictions.rules import ConflictKind, ConflictState, Outcome, ReasonCode, Rule
+from store.evidence.confidence import Band
+from store.evidence.observations import Effect, ObservationKind
+from store.evidence.review import ReviewAction
+from store.evidence.settings import EvidenceSettings
+from store.model import AuditAction, Kind, Memory, ReceiptAction, RefutedBy, Source, Status
+from store.reading import Unchecked, UncheckedReason, read
+from store.results import (
+    ConsolidateResult,
+    FlippingSlot,
+    Question,
+    RememberOutcome,
+    RetractOutcome,
+    ReviewItem,
+)
+
+PINNED: list[tuple[type[BaseModel], str, type[StrEnum]]] = [
+    (schemas.MemoryOut, "kind", Kind),
+    (schemas.MemoryOut, "source", Source),
+    (schemas.MemoryOut, "status", Status),
+    (schemas.MemoryOut, "refuted_by", RefutedBy),
+    (schemas.MemoryOut, "band", Band),
+    (schemas.AnchorOut, "kind", AnchorKind),
+    (schemas.AnchorOut, "expect", Expect),
+    (schemas.AnchorOut, "provenance", Provenance),
+    (schemas.ReceiptOut, "action", ReceiptAction),
+    (schemas.AuditEntryOut, "action", AuditAction),
+    (schemas.ConflictOut, "kind", ConflictKind),
+    (schemas.ConflictOut, "state", ConflictState),
+    (schemas.ConflictOut, "rule", Rule),
+    (schemas.ConflictOut, "outcome", Outcome),
+    (schemas.ConflictOut, "reason_code", ReasonCode),
+    (schemas.RememberOut, "outcome", RememberOutcome),
+    (schemas.RetractOut, "outcome", RetractOutcome),
+    (schemas.ObserveOut, "effect", Effect),
+    (schemas.ReviewItemOut, "action", ReviewAction),
+]
+
+
+def _enum_of(model: type[BaseModel], field: str) -> set[str]:
+    schema = model.model_json_schema()
+    prop = schema["properties"][field]
+    options = prop.get("anyOf", [prop])
+    for option in options:
+        ref = option.get("$ref")
+        if ref:
+            return set(schema["$defs"][ref.split("/")[-1]]["enum"])
+    raise AssertionError(f"{model.__name__}.{field} carries no enum")
+
+
+def test_every_closed_set_in_the_output_schemas_is_the_stores_enum():
+    for model, field, enum in PINNED:
+        assert _enum_of(model, field) == {m.value for m in enum}, (model.__name__, field)
+    assert _enum_of(schemas.AnchorOut, "verdict") == {v.value for v in Verdict} | {"unchecked"}
+
+
+def test_models_have_the_fields_of_the_dataclasses_they_render():
+    pairs = [
+        (ReviewItem, schemas.ReviewItemOut),
+        (Question, schemas.QuestionOut),
+        (FlippingSlot, schemas.FlippingSlotOut),
+        (ConsolidateResult, schemas.ConsolidateOut),
+    ]
+    for data, model in pairs:
+        assert {f.name for f in dataclasses.fields(data)} == set(model.model_fields), data
+
+
+def test_the_renderer_fills_exactly_the_memory_model():
+    now = datetime.now(UTC)
+    mem = Memory(
+        "m1",
+        "We use DuckDB",
+        None,
+        Kind.FACT,
+        None,
+        Source.AGENT,
+        "a",
+        now,
+        None,
+        Status.ACTIVE,
+        origins=("a",),
+    )
+    reading = read(
+        mem, None, None, Unchecked(UncheckedReason.UNCHECKED), None, now, EvidenceSettings()
+    )
+    rendered = memory(reading)
+    assert set(rendered) == {f.alias or name for name, f in schemas.MemoryOut.model_fields.items()}
+    schemas.MemoryOut.model_validate(rendered)  # extra="forbid": nothing unknown slips in
+
+
+@pytest.mark.anyio
+async def test_every_tool_publishes_typed_inputs_and_an_output_schema(settings: Settings):
+    async with Client(build_server(settings)) as client:
+        tools = {t.name: t for t in (await client.list_tools()).tools}
+    assert all(t.output_schema for t in tools.values()), [
+        n for n, t in tools.items() if not t.output_schema
+    ]
+    remember: dict[str, Any] = tools["remember"].input_schema
+    defs = remember.get("$defs", {})
+
+    def enum(prop: dict[str, Any]) -> set[str]:
+        ref = prop.get("$ref") or next(o["$ref"] for o in prop.get("anyOf", []) if "$ref" in o)
+        return set(defs[ref.split("/")[-1]]["enum"])
+
+    assert enum(remember["properties"]["kind"]) == {k.value for k in Kind}
+    assert enum(remember["properties"]["source"]) == {s.value for s in Source}
+    assert remember["properties"]["text"]["maxLength"] == 8000
+    observe: dict[str, Any] = tools["observe"].input_schema
+    defs = observe.get("$defs", {})
+    assert enum(observe["properties"]["kind"]) == {k.value for k in ObservationKind}
