@@ -56,7 +56,10 @@ class Database:
         self._opened_before = Path(f"{path}.lock").exists()
         self._fault = fault
         self._mirror: Mirror | None = None
-        self._generation = -1  # the store's, as read when the file was last opened
+        # The last audit and conflict-log sequence numbers, as read when the file was last
+        # opened: every write that changes a memory appends to one of them, so equal
+        # numbers mean no other process wrote since this process's copy was current.
+        self._stamp = (-1, -1)
         self._lease = StoreLease(path, self._connect, wait_limit_s=wait_limit_s)
         self.transactions = 0  # write transactions this process committed (benchmarks)
         self._pending: tuple[VerdictRecord, ...] = ()  # verdicts not yet written
@@ -81,12 +84,17 @@ class Database:
             raise StoreUnavailable(f"cannot open the store {self.path.name}: still damaged")
         try:
             migrate(con)
-            row = con.execute("SELECT value FROM meta WHERE key = 'generation'").fetchone()
+            row = con.execute(
+                "SELECT (SELECT coalesce(max(seq), 0) FROM audit),"
+                " (SELECT coalesce(max(seq), 0) FROM conflict_log)"
+            ).fetchone()
         except BaseException:
             con.close()
             raise
-        self._generation = int(row[0]) if row else 0
-        if self._mirror is not None and self._mirror.generation != self._generation:
+        assert row is not None
+        self._stamp = (int(row[0]), int(row[1]))
+        mirror = self._mirror
+        if mirror is not None and (mirror.audit_seq, mirror.conflict_seq) != self._stamp:
             self._mirror = None  # another process wrote while it held the store
         return con
 
@@ -104,7 +112,7 @@ class Database:
         with self._lease.cursor() as cur:
             try:
                 if self._mirror is None:
-                    self._mirror = Mirror.load(cur, self._generation)
+                    self._mirror = Mirror.load(cur)
                 yield self._mirror, cur
             except duckdb.Error as exc:
                 self._on_error(exc)
@@ -169,11 +177,6 @@ class Database:
             try:
                 writer.check_guards(plan)
                 seqs = writer.write(plan)
-                if plan.changes_memories:
-                    cur.execute(
-                        "UPDATE meta SET value = ? WHERE key = 'generation'",
-                        [str(mirror.generation + 1)],
-                    )
                 cur.execute("COMMIT")
             except BaseException as exc:
                 with suppress(duckdb.Error):
@@ -189,7 +192,6 @@ class Database:
             except BaseException:
                 self._mirror = None  # the file is right; read it again
                 raise
-            self._generation = mirror.generation
         if plan.forgets:
             self._compact()
 

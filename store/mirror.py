@@ -4,8 +4,9 @@ DuckDB answers a point read with a scan (~1-2 ms at 10k memories, several at 100
 call that asked the file for each memory, receipt and candidate would spend most of its
 time there. The copy is loaded in one pass when first needed, and kept right by applying
 each plan to it after the plan's transaction commits. It stays valid while this process
-holds the store; after another process has held it, it is kept only if the store's
-generation (bumped by every write) is the one it was loaded at (``Database``).
+holds the store; after another process has held it, it is kept only if the last audit
+and conflict-log sequence numbers are still the ones it knows (every write that changes
+a memory appends to one of them; ``Database``).
 It decides nothing: it answers lookups by id, claim hash, shared keys and terms.
 """
 
@@ -46,8 +47,7 @@ def anchor_key(stored: StoredAnchor, opposite: bool = False) -> AnchorKey:
 
 
 class Mirror:
-    def __init__(self, generation: int) -> None:
-        self.generation = generation
+    def __init__(self) -> None:
         self.memories: dict[str, Memory] = {}
         self.by_hash: dict[str, list[str]] = {}
         self.by_attribute: dict[str, set[str]] = {}
@@ -67,8 +67,8 @@ class Mirror:
 
     # -- loading ------------------------------------------------------------------------
     @classmethod
-    def load(cls, cur: duckdb.DuckDBPyConnection, generation: int) -> Mirror:
-        m = cls(generation)
+    def load(cls, cur: duckdb.DuckDBPyConnection) -> Mirror:
+        m = cls()
         anchors: dict[str, list[StoredAnchor]] = {}
         for row in cur.execute(
             f"SELECT {ANCHOR_COLUMNS} FROM anchors ORDER BY memory_id, position"
@@ -189,7 +189,6 @@ class Mirror:
         for verdict in plan.verdicts:
             cached = self.verdicts.setdefault((verdict.check.commit, verdict.key), {})
             cached[verdict.memory_id] = verdict.check
-        self.generation += 1 if plan.changes_memories else 0
 
     def _insert(self, new: NewMemory) -> None:
         mem = new.memory

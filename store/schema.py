@@ -155,11 +155,9 @@ CREATE TABLE conflict_log (
 );
 """
 
-# Version 4: the recall index (a memory's search terms, written with it) and the store's
-# generation (bumped by every write, so a process can tell its in-memory copy is current).
+# Version 4: the recall index (a memory's search terms, written with it).
 _V4 = """
 CREATE TABLE terms (memory_id VARCHAR NOT NULL, term VARCHAR NOT NULL, tf INTEGER NOT NULL);
-INSERT OR REPLACE INTO meta VALUES ('generation', '1');
 """
 
 

@@ -26,8 +26,8 @@ _MEMORY_INSERT = (
     "INSERT INTO memories (id, text, text_hash, search_text, subject, kind, scope,"
     " source, origin, created_at, updated_at, commit_id, status, refuted_by,"
     " confidence, support, contradiction, supersedes, flags, observations,"
-    " origins, evidence_at, expires_at, attribute, slot_value, core)"
-    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+    " origins, evidence_at, expires_at, attribute, slot_value, core, code_commit)"
+    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
 )
 
 
@@ -77,9 +77,13 @@ class PlanWriter:
 
     def write(self, plan: Plan) -> list[int]:
         """Write every part; the conflict-log sequence numbers given, in order."""
+        # A status change to a memory this plan inserts is folded into its insert (one
+        # statement fewer); its receipt and audit row are written as for any change.
+        inserted = {new.memory.id for new in plan.memories}
+        folded = {c.memory_id: c for c in plan.changes if c.memory_id in inserted}
         for new in plan.memories:
-            self._memory(new)
-        self._changes(plan.changes)
+            self._memory(new, folded.get(new.memory.id))
+        self._changes(plan.changes, inserted)
         self._observations(plan)
         seqs = self._conflicts(plan)
         for event in plan.events:
@@ -101,8 +105,12 @@ class PlanWriter:
         return seqs
 
     # -- parts ----------------------------------------------------------------------------
-    def _memory(self, new: NewMemory) -> None:
+    def _memory(self, new: NewMemory, change: StatusChange | None) -> None:
         mem = new.memory
+        status, refuted_by, code_commit = mem.status, mem.refuted_by, None
+        if change is not None:
+            status, refuted_by = change.to_status, change.refuted_by
+            code_commit = change.commit if change.action is AuditAction.VERIFY else None
         self._cur.execute(
             _MEMORY_INSERT,
             [
@@ -118,8 +126,8 @@ class PlanWriter:
                 mem.created_at,
                 mem.created_at,
                 mem.commit,
-                mem.status.value,
-                mem.refuted_by.value if mem.refuted_by else None,
+                status.value,
+                refuted_by.value if refuted_by else None,
                 mem.confidence,
                 mem.support,
                 mem.contradiction,
@@ -132,6 +140,7 @@ class PlanWriter:
                 mem.attribute,
                 mem.slot_value,
                 new.core,
+                code_commit,
             ],
         )
         self._step("memory")
@@ -180,20 +189,21 @@ class PlanWriter:
             at=mem.created_at,
         )
 
-    def _changes(self, changes: Sequence[StatusChange]) -> None:
+    def _changes(self, changes: Sequence[StatusChange], inserted: set[str]) -> None:
         for ch in changes:
-            self._cur.execute(
-                "UPDATE memories SET status = ?, refuted_by = ?, updated_at = ?,"
-                " code_commit = coalesce(?, code_commit) WHERE id = ?",
-                [
-                    ch.to_status.value,
-                    ch.refuted_by.value if ch.refuted_by else None,
-                    self._at,
-                    ch.commit if ch.action is AuditAction.VERIFY else None,
-                    ch.memory_id,
-                ],
-            )
-            self._step("status")
+            if ch.memory_id not in inserted:  # else folded into its insert
+                self._cur.execute(
+                    "UPDATE memories SET status = ?, refuted_by = ?, updated_at = ?,"
+                    " code_commit = coalesce(?, code_commit) WHERE id = ?",
+                    [
+                        ch.to_status.value,
+                        ch.refuted_by.value if ch.refuted_by else None,
+                        self._at,
+                        ch.commit if ch.action is AuditAction.VERIFY else None,
+                        ch.memory_id,
+                    ],
+                )
+                self._step("status")
             if ch.receipt is not None:
                 self._receipts.append(receipt_params(ch.receipt))
             self._audit_row(

@@ -222,7 +222,7 @@ def test_forget_rewrites_the_file_but_keeps_every_key_constraint_audit_row_and_r
 def test_every_status_change_has_an_audit_row_and_the_trail_only_grows(
     project: GitRepo, runtime: Runtime
 ):
-    service, db = runtime.service, runtime.db
+    service, db = Rendered(runtime.service), runtime.db
     trails: list[list[tuple[Any, ...]]] = []
 
     def snapshot() -> None:
@@ -238,10 +238,10 @@ def test_every_status_change_has_an_audit_row_and_the_trail_only_grows(
     service.retract(made["id"], "we are moving to sqlite")
     snapshot()
     service.restore(made["id"], "we stayed on duckdb")
-    assert service.show(made["id"])["status"] == "VERIFIED"
+    assert service.show(made["id"], wait_s=30)["status"] == "VERIFIED"
     snapshot()
     project.commit({"store/db.py": "import sqlite3\n"}, "drop duckdb")
-    assert service.show(made["id"])["status"] == "REFUTED"
+    assert service.show(made["id"], wait_s=30)["status"] == "REFUTED"
     snapshot()
     service.forget(made["id"], "privacy request")
     snapshot()
