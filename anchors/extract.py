@@ -14,6 +14,7 @@ import re
 from dataclasses import dataclass
 from enum import Enum
 
+from anchors.codenames import CodeNames, DropReason, Outcome, Pref
 from anchors.facts import Fingerprint
 from anchors.mentions import in_area, tool_area
 from anchors.spec import (
@@ -24,15 +25,7 @@ from anchors.spec import (
     normalize_dist_name,
     parse_anchor,
 )
-from anchors.subject import (
-    CodeNames,
-    DropReason,
-    Outcome,
-    Pref,
-    resolve_name,
-    resolve_subject,
-    sentence_spans,
-)
+from anchors.subject import resolve_name, resolve_subject, sentence_spans
 from anchors.versions import poetry_to_pep440
 from anchors.vocabulary import TechKind, Technology, lookup
 from anchors.wordlists import (
