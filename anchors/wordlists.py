@@ -1,7 +1,7 @@
 """Word lists and cue phrases for reading anchors out of memory text (data only).
 
 The cue entries are regular-expression fragments, matched case-insensitively against one
-clause of lower-cased prose; ``extract.py`` compiles them and decides what they mean.
+clause of lower-cased prose; ``anchors.clauses`` compiles them and decides what they mean.
 """
 
 from __future__ import annotations

@@ -1,0 +1,170 @@
+"""The candidates of a memory's text: the spans that may name something in the code.
+
+``_scan`` finds them by their form (a path, ``path::Qual``, a dotted name, a call, an
+``import`` phrase, an ALL_CAPS env name, a technology of several words, a word) and marks
+what is code (backticks, snake_case, camelCase). A ``_Cand`` also carries what reading its
+clause decides (``anchors.clauses``): its mode, how a negation speaks, and where it stands.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from enum import Enum
+
+from anchors.codenames import Pref
+from anchors.vocabulary import Technology, lookup
+from anchors.wordlists import FUNCTION_WORDS
+
+
+class _Form(Enum):
+    TECH = "technology"  # a multi-word name from the vocabulary ("HashiCorp Vault")
+    IMPORT = "import phrase"
+    PATH_SYMBOL = "path::symbol"
+    PATH = "path"
+    UNSAFE_PATH = "unsafe path"
+    DOTTED = "dotted name"
+    CALL = "call"
+    ENV = "env name"
+    WORD = "word"
+
+
+class _Neg(Enum):
+    """How strongly a negation speaks: what kinds of anchor it may negate."""
+
+    REMOVAL = "removal"  # "X was removed": gone, whatever X is
+    USAGE = "usage"  # "we no longer use X": an import, dependency or env read
+    WEAK = "weak"  # "not X", "no X", "without X": package names only
+
+
+class _Mode(Enum):
+    PRESENT = "present"
+    ABSENT = "absent"
+    HYPOTHETICAL = "hypothetical"
+    OTHER_PARTY = "other_party"
+    UNCLEAR = "unclear"
+    NOT_A_USE = "not_a_use"  # an alternative or a comparison: "over MySQL", "unlike requests"
+
+
+@dataclass
+class _Cand:
+    start: int
+    end: int
+    text: str
+    form: _Form
+    code: bool = False
+    mode: _Mode = _Mode.PRESENT
+    neg: _Neg = _Neg.USAGE
+    pref: Pref = None
+    slot: bool = False  # stands where a dependency is named ("we use |X")
+    strong: bool = False  # ... by a verb of use, not just "with"/"via" ("built on |X")
+    ticked: bool = False  # written in backticks
+    claimed: bool = False  # its clause says the scope defines it ("billing defines X")
+    joined: _Cand | None = None  # the list item before it, when a negation covers a list
+    tech: Technology | None = None  # the technology a (multi-word) name is, if any
+    common: bool = False  # that name is also an ordinary English word ("click", "rich")
+    reads: bool = False  # its clause says the code reads it ("reads X from ENV_NAME")
+    initial: bool = False  # it opens its sentence (a capital there says nothing)
+    object: bool = False  # it follows a usage verb or a preposition ("by a |Jenkins| job")
+    runtime: bool = False  # "depends on |X|", "requires |X|": a dependency at run time
+
+
+# -- scanning ----------------------------------------------------------------------------
+_I = re.IGNORECASE
+_LOOKALIKE = "\uff0f\u2215\u2044\u29f8\u2024\u2025\ufe52\uff0e\uff3c\u2216"
+_PCH = rf"[A-Za-z0-9_.%~\-{_LOOKALIKE}]"
+_EXT = r"(?:py|pyi|toml|cfg|ini|txt|md|rst|json|ya?ml|lock|example|sample|template|sql|sh|in|typed)"
+# Repetitions are bounded so that no pattern is quadratic on a pathological memory.
+_SCANNERS: tuple[tuple[_Form | None, re.Pattern[str]], ...] = (
+    (None, re.compile(r"\b[a-z][a-z0-9+.-]{0,20}://\S+|\bwww\.\S+", _I)),
+    (_Form.IMPORT, re.compile(
+        r"\bfrom\s+(?P<v>[A-Za-z_][\w.]{0,200}\w)\s+import\s+[\w*]+"
+        r"|\bimport\s+(?P<w>[A-Za-z_][\w.]{0,200}\w)", re.ASCII)),
+    (_Form.PATH_SYMBOL, re.compile(
+        rf"(?<![\w./-]){_PCH}{{0,100}}(?:/{_PCH}{{1,100}}){{0,20}}::[A-Za-z_]\w*"
+        r"(?:\.[A-Za-z_]\w*){0,20}", re.ASCII)),
+    (_Form.UNSAFE_PATH, re.compile(r"(?<![\w\\])(?:[A-Za-z]:)?[\w.-]{0,100}(?:\\[\w.-]{1,100})+")),
+    (_Form.PATH, re.compile(
+        rf"(?<![\w./\\~%-])(?:[~/]|\.{{1,2}}/)?(?:{_PCH}{{1,100}}[/{_LOOKALIKE[:4]}]){{1,30}}"
+        rf"{_PCH}{{0,100}}", re.ASCII)),
+    (_Form.PATH, re.compile(
+        rf"(?<![\w./-])\.?[\w-]{{1,100}}(?:\.[\w-]{{1,100}}){{0,10}}\.{_EXT}(?![\w/(]|\.\w)",
+        re.ASCII)),
+    (_Form.CALL, re.compile(r"(?<![\w./-])[A-Za-z_]\w*(?:\.[A-Za-z_]\w*){0,20}\(\)", re.ASCII)),
+    (_Form.DOTTED, re.compile(r"(?<![\w./-])[A-Za-z_]\w*(?:\.[A-Za-z_]\w*){1,20}", re.ASCII)),
+    (_Form.ENV, re.compile(r"(?<![\w.])[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+(?!\w|\.\w)", re.ASCII)),
+    (_Form.WORD, re.compile(r"(?<![\w./-])[A-Za-z][A-Za-z0-9_]*(?:-[A-Za-z0-9_]+)*(?![\w/])",
+                            re.ASCII)),
+)  # fmt: skip
+
+
+def _fold(text: str) -> str:
+    """Lower case without changing length, so positions stay aligned with ``text``."""
+    return "".join(c.lower() if len(c.lower()) == 1 else c for c in text)
+
+
+_SNAKE = re.compile(r"[a-z][a-z0-9]*(?:_[a-z0-9]+)+")
+
+
+def _is_camel(word: str) -> bool:
+    """"PreparedRequest", "HTTPAdapter", "getLogger": a capital inside a word that also has
+    lower-case letters is code, not prose ("Django" and "NASA" are not)."""
+    return word.isalnum() and any(c.islower() for c in word) and any(c.isupper() for c in word[1:])
+
+
+_WORDS = re.compile(r"[A-Za-z][A-Za-z0-9+]*(?:[-.][A-Za-z0-9]+)*", re.ASCII)
+
+
+def _multiword(text: str, taken: list[bool], found: list[_Cand]) -> None:
+    """Technologies named by several words ("HashiCorp Vault", "GitHub Actions")."""
+    words = list(_WORDS.finditer(text))
+    tokens = [m.group() for m in words]
+    i = 0
+    while i < len(words):
+        hit = lookup(tokens, i)
+        if hit is not None and hit[1] > 1:
+            start, end = words[i].start(), words[i + hit[1] - 1].end()
+            joined = all(text[words[j].end() : words[j + 1].start()] == " "
+                         for j in range(i, i + hit[1] - 1))  # fmt: skip
+            if joined and not any(taken[start:end]):
+                taken[start:end] = [True] * (end - start)
+                proper = all(tokens[j][:1].isupper() for j in range(i, i + hit[1]))
+                found.append(_Cand(start, end, text[start:end], _Form.TECH, tech=hit[0],
+                                   common=hit[2] and not proper))  # fmt: skip
+                i += hit[1]
+                continue
+        i += 1
+
+
+def _scan(text: str) -> list[_Cand]:
+    taken = [False] * len(text)
+    spans = [m.span(1) for m in re.finditer(r"`([^`\n]+)`", text)]
+    found: list[_Cand] = []
+    for form, pattern in _SCANNERS:
+        if form is _Form.WORD:
+            _multiword(text, taken, found)
+        for m in pattern.finditer(text):
+            start, end = m.span()
+            if any(taken[start:end]):
+                continue
+            taken[start:end] = [True] * (end - start)
+            if form is None:
+                continue
+            if form is _Form.WORD and (len(m.group()) < 2 or m.group().lower() in FUNCTION_WORDS
+                                       or text[start - 1 : start] in ("'", "’")):  # fmt: skip
+                continue  # "and", "not", the "re" of "we're"
+            value = m.group()
+            if form is _Form.IMPORT:
+                value = m.group("v") or m.group("w")
+                start, end = m.span("v") if m.group("v") else m.span("w")
+            elif form in (_Form.PATH, _Form.PATH_SYMBOL, _Form.DOTTED):
+                value = value.rstrip(".")
+            # A snake_case identifier is code even without backticks: "compute_discount"
+            # names a definition (or a variable) — never an English word.
+            code = any(a <= start and end <= b for a, b in spans) or bool(
+                form is _Form.WORD and (_SNAKE.fullmatch(value) or _is_camel(value))
+            )
+            ticked = any(a <= start and end <= b for a, b in spans)
+            found.append(_Cand(start, start + len(value), value, form, code, ticked=ticked))
+    return sorted(found, key=lambda c: c.start)
+

@@ -1,0 +1,430 @@
+"""What a name from memory text denotes in the repository's code.
+
+``CodeNames`` reads one candidate (a word, a dotted name, ``path::Qual``, a path, an env
+name, an ``import`` phrase or a technology) against one fingerprint, with the memory's
+scope applied, and returns the anchors it stands for or why it stands for none (a
+``DropReason`` and a sentence). Bare words are matched only against third-party imports and
+declared dependencies; the repository's own modules are subjects, not imports.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from enum import StrEnum
+from typing import Literal
+
+from anchors.facts import Fingerprint
+from anchors.mentions import tool_area
+from anchors.spec import (
+    Anchor,
+    AnchorKind,
+    AnchorSyntaxError,
+    Expect,
+    normalize_dist_name,
+    validate_repo_path,
+)
+from anchors.vocabulary import TechKind, Technology, is_ordinary_word
+from anchors.wordlists import COMMON_WORDS, DIST_TO_IMPORT
+
+__all__ = ["CodeNames", "DropReason", "Outcome", "Pref"]
+
+
+class DropReason(StrEnum):
+    """Why a candidate from the text did not become an anchor."""
+
+    UNRESOLVED = "unresolved"  # names nothing in the code
+    AMBIGUOUS = "ambiguous"  # names several things, or is stated both ways
+    COMMON_WORD = "common_word"  # an English word, not imported as exactly that module
+    STDLIB_NOT_DEPENDENCY = "stdlib_not_dependency"  # a standard-library module is no dist
+    HYPOTHETICAL = "hypothetical"  # a plan, a question, a condition, a wish
+    OTHER_PARTY = "other_party"  # about someone else's code
+    UNCLEAR_POLARITY = "unclear_polarity"  # in a negated clause, but not what is negated
+    NOT_IN_SCOPE = "not_in_scope"  # defined several times, never inside the scope
+    UNSAFE = "unsafe"  # an unsafe or malformed path or name
+    UNTYPED = "untyped"  # looks like a technology, but neither the vocabulary nor the code knows it
+    NOT_A_USE = "not_a_use"  # named as an alternative or a comparison, not as something used
+    OWN_PACKAGE = "own_package"  # the repository's own package: the note's subject, not a claim
+    EXTERNAL = "external"  # the note is about something outside the repository
+
+
+Outcome = list[Anchor] | tuple[DropReason, str]
+Pref = Literal["dep", "import"] | None
+_STDLIB = frozenset(sys.stdlib_module_names)
+_IMPORT_TO_DIST = {imp.lower(): dist for dist, imp in DIST_TO_IMPORT.items()}
+_IDENTS = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*", re.ASCII)
+# A real file name: a stem and an extension files have (not "v1.2", not "e.g").
+_FILE_NAME = re.compile(
+    r"[\w-]\.(?:py|pyi|toml|cfg|ini|txt|md|rst|json|ya?ml|lock|sql|sh|js|ts|tsx|jsx|html|css|"
+    r"conf|env|example|in|j2|jinja|tf|typed)$"
+)
+# Without a directory, only extensions prose never ends a word with ("Node.js" is no file).
+_BARE_FILE = re.compile(r"[\w-]\.(?:py|pyi|toml|cfg|ini|md|rst|txt|json|ya?ml|lock|sql|sh|typed)$")
+
+
+def _as_path(name: str, fp: Fingerprint) -> str | None:
+    """``name`` as a tracked file or directory (exact, or a unique basename)."""
+    name = name.strip("`").rstrip("/")
+    try:
+        validate_repo_path(name)
+    except AnchorSyntaxError:
+        return None
+    if fp.has_path(name) or fp.has_directory(name):
+        return name
+    if "/" not in name and "." in name:
+        hits = [p for p in fp.blobs if p.rsplit("/", 1)[-1] == name]
+        return hits[0] if len(hits) == 1 else None
+    return None
+
+
+def _top_of_path(path: str) -> str:
+    first = path.removeprefix("src/").split("/", 1)[0]
+    return first.removesuffix(".py")
+
+
+class CodeNames:
+    """What a name from prose denotes in one fingerprint, with ``scope`` applied.
+
+    Each method returns the anchors a candidate stands for, or a (reason, detail) drop.
+    Bare words are matched only against third-party imports and declared dependencies:
+    a word naming one of the repository's own modules is a subject, not an import.
+    """
+
+    def __init__(self, fp: Fingerprint, scope: str | None) -> None:
+        self.fp, self.scope = fp, scope
+        self.exact: set[str] = set()
+        self.modules: set[str] = set()
+        for facts in fp.python.values():
+            for imp in facts.imports:
+                if imp.module.startswith("."):
+                    continue  # an unresolved relative import names nothing outside
+                self.exact.add(imp.module)
+                parts = imp.module.split(".")
+                self.modules.update(".".join(parts[:i]) for i in range(1, len(parts) + 1))
+        self.first_party = {_top_of_path(p) for p in fp.python}
+        self.by_last: dict[str, set[str]] = {}
+        for module in self.modules:
+            if module.split(".")[0] not in self.first_party:
+                self.by_last.setdefault(module.rsplit(".", 1)[-1].lower(), set()).add(module)
+        self.deps = fp.dependency_names()
+
+    def _in_scope(self, path: str) -> bool:
+        return self.scope is None or path == self.scope or path.startswith(self.scope + "/")
+
+    def _import(self, module: str, expect: Expect = Expect.PRESENT) -> Anchor:
+        return Anchor(AnchorKind.IMPORT, module, expect, scope=self.scope)
+
+    def known(self, word: str) -> bool:
+        """Whether ``word`` names some module or distribution (worth reporting a drop)."""
+        w = word.lower()
+        return (w in self.by_last or w in self.first_party or w in _STDLIB
+                or normalize_dist_name(w) in self.deps)  # fmt: skip
+
+    def _import_for(self, w: str) -> tuple[str, bool] | tuple[DropReason, str] | None:
+        """(module, named directly) for a word: a top-level import, the last component of
+        exactly one imported module ("fastmcp" -> mcp.server.fastmcp), or the import name of
+        a distribution ("pyyaml" -> yaml, not named directly)."""
+        hits = self.by_last.get(w, set())
+        tops = {m for m in hits if "." not in m}
+        if len(tops) == 1:
+            return tops.pop(), True
+        hits = {m for m in hits if not any(m.startswith(o + ".") for o in hits)}
+        if len(hits) > 1 and self.scope is not None:
+            local = {m for m in hits if any(self._in_scope(p) for p, _ in self.fp.importers(m))}
+            hits = local if len(local) == 1 else hits
+        if len(hits) == 1:
+            return hits.pop(), True
+        if hits:
+            return DropReason.AMBIGUOUS, f"{w!r} is the last part of {sorted(hits)}"
+        mapped = DIST_TO_IMPORT.get(normalize_dist_name(w))
+        return (mapped, False) if mapped and mapped in self.modules else None
+
+    def _dep_for(self, w: str) -> str | None:
+        name = normalize_dist_name(w)
+        if name in self.deps:
+            return name
+        dist = _IMPORT_TO_DIST.get(w)
+        return dist if dist in self.deps else None
+
+    def _common(self, w: str) -> bool:
+        # An ordinary English word is never an anchor, whatever the repository contains
+        # ("gateway", "accounts", "signing"): the generated word list decides, plus the
+        # programming words that collide with module names ("mocks", "pages" as plurals).
+        return (w in COMMON_WORDS or is_ordinary_word(w)
+                or (w.endswith("s") and w[:-1] in COMMON_WORDS))  # fmt: skip
+
+    def own_package(self, tech: Technology) -> bool:
+        """Whether ``tech`` is this repository's own package (flask, in flask's repo)."""
+        return any(m.split(".")[0] in self.first_party for m in tech.imports)
+
+    def technology(self, tech: Technology, word: str, absent: bool, pref: Pref) -> Outcome:
+        """A named technology (``anchors.vocabulary``), anchored whether or not the code has
+        it: absence is evidence. With a code scope, a package is claimed as an import there
+        (the present-trap); a cue picks the dependency or the import; otherwise the claim is
+        that the project uses it (``tech:``)."""
+        expect = Expect.ABSENT if absent else Expect.PRESENT
+        w = word.lower()
+        if self.is_stdlib(w) and pref != "dep":
+            return [self._import(w, expect)]  # "sqlite3": exactly that module
+        if self.is_stdlib(w):
+            return DropReason.STDLIB_NOT_DEPENDENCY, f"{w!r} is in the standard library"
+        imported = [m for m in tech.imports if m in self.modules]
+        elsewhere = None
+        if not imported:  # "fastmcp" the repository imports as mcp.server.fastmcp
+            found = self._import_for(w.replace("-", "_"))
+            if found is not None and not isinstance(found[0], DropReason) and found[1]:
+                imported = [elsewhere := str(found[0])]
+        module = imported[0] if imported else (tech.imports[0] if tech.imports else None)
+        if module is not None and not _IDENTS.fullmatch(module):
+            module = None
+        if pref == "dep" and tech.dists:
+            named = [d for d in tech.dists if d == normalize_dist_name(w) or d in self.deps]
+            return [Anchor(AnchorKind.DEP, (named or list(tech.dists))[0], expect)]
+        dist = normalize_dist_name(w)
+        if tech.kind is TechKind.SYSTEM and dist in tech.dists and dist != tech.name:
+            # "through asyncpg", "poetry-core": one package of the system, not the system
+            if dist in self.deps and self.scope is None:
+                return [Anchor(AnchorKind.DEP, dist, expect)]
+            mod = next((m for m in tech.imports if normalize_dist_name(m) == dist), None)
+            mod = mod or (imported[0] if imported and len(tech.dists) == 1 else None)
+            if mod is not None and _IDENTS.fullmatch(mod):
+                return [self._import(mod, expect)]
+        if (pref == "import" or elsewhere) and module is not None and self.scope is None:
+            return [self._import(module, expect)]
+        if self.scope is not None:
+            is_dir = self.fp.has_directory(self.scope)
+            directory = self.scope if is_dir else (self.scope.rpartition("/")[0] or None)
+            loose = is_dir and tool_area(self.scope)
+            if tech.kind is TechKind.SYSTEM and not imported and not (absent and module):
+                # A system no file imports an SDK of is used where the code names it ("s3"
+                # in a boto3 call): checked in the scope itself, file or directory.
+                return [Anchor(AnchorKind.TECH, tech.name, expect, scope=self.scope)]
+            if module is not None and not loose:
+                return [self._import(module, expect)]
+            return [Anchor(AnchorKind.TECH, tech.name, expect, scope=directory)]
+        return [Anchor(AnchorKind.TECH, tech.name, expect)]
+
+    def word(self, word: str, pref: Pref) -> Outcome:
+        """A bare package-like word in a plain statement ("we use duckdb")."""
+        w = word.lower()
+        if pref == "dep" and w.split(".")[0] in _STDLIB:
+            return DropReason.STDLIB_NOT_DEPENDENCY, f"{w!r} is in the standard library"
+        if self._common(w):
+            # Only as the module is written (lower case): "JSON", "Secrets", "Decimal" in
+            # prose are a format, a noun, a class, not `import json`/`secrets`/`decimal`.
+            if word == w and w in self.exact and w not in self.first_party:
+                return [self._import(w)]
+            return DropReason.COMMON_WORD, f"{w!r} is a common word; no file does `import {w}`"
+        if w in self.first_party:
+            return DropReason.UNRESOLVED, f"{word!r} is a module of this repository"
+        found = self._import_for(w)
+        if found is not None and isinstance(found[0], DropReason):
+            return DropReason.AMBIGUOUS, str(found[1])
+        module, direct = found if found is not None else (None, False)
+        dep = None if w in _STDLIB else self._dep_for(w)
+        imp = [self._import(str(module))] if module else []
+        deps = [Anchor(AnchorKind.DEP, dep)] if dep else []
+        if pref == "dep":
+            choice = deps or imp
+        elif pref == "import" or direct:
+            choice = imp or deps
+        else:
+            choice = deps or imp  # the text names the distribution ("pyyaml", "beautifulsoup4")
+        return choice or (DropReason.UNRESOLVED, f"no file imports {word!r}, no dependency is it")
+
+    def absent_word(self, word: str, pref: Pref) -> Outcome:
+        """A negated package-like word: kept even if the code never mentions it."""
+        w = word.lower()
+        if self._common(w):
+            return DropReason.COMMON_WORD, f"{w!r} is a common word, not clearly a package"
+        if w in self.first_party or not re.fullmatch(r"[a-z][a-z0-9._-]*", w):
+            return DropReason.UNRESOLVED, f"{word!r} does not look like a package name"
+        found = self._import_for(w)
+        if found is not None and isinstance(found[0], DropReason):
+            return DropReason.AMBIGUOUS, str(found[1])
+        module = str(found[0]) if found else None
+        if module is None:
+            module = w if _IDENTS.fullmatch(w) else DIST_TO_IMPORT.get(normalize_dist_name(w))
+        std = (module or w).split(".")[0] in _STDLIB
+        # Dependencies are repository-wide: "billing no longer uses X" says nothing of them.
+        dep = None
+        if self.scope is None and self.deps and not std:
+            dep = self._dep_for(w) or normalize_dist_name(w)
+        out = [self._import(module, Expect.ABSENT)] if module and pref != "dep" else []
+        if dep and pref != "import":
+            out.append(Anchor(AnchorKind.DEP, dep, Expect.ABSENT))
+        if not out and module:
+            out = [self._import(module, Expect.ABSENT)]
+        return out or (DropReason.STDLIB_NOT_DEPENDENCY, f"{w!r} is in the standard library")
+
+    def import_phrase(self, module: str, absent: bool) -> Outcome:
+        """``import x`` / ``from x import y`` written in the text."""
+        if "." not in module and module.lower() in COMMON_WORDS and module not in self.exact:
+            return DropReason.COMMON_WORD, f"{module!r} is a common word; no file imports it"
+        if absent:
+            return [self._import(module, Expect.ABSENT)]
+        if module in self.modules:
+            return [self._import(module)]
+        mapped = DIST_TO_IMPORT.get(normalize_dist_name(module))  # "we import pyyaml"
+        if mapped and mapped in self.modules:
+            return [self._import(mapped)]
+        return DropReason.UNRESOLVED, f"no file imports {module}"
+
+    def symbol(
+        self, qual: str, expect: Expect = Expect.PRESENT, *, claimed: bool = False
+    ) -> Outcome:
+        """A qualified name, placed in the one file that defines it (preferring the scope).
+
+        ``claimed``: the text says the scope file defines it ("billing defines verify"); if
+        only another file does, the anchor stays in the scope so the verifier breaks it.
+        """
+        where = [p for p, _ in self.fp.definitions(qual)]
+        local = [p for p in where if self._in_scope(p)]
+        if claimed and where and not local and self.scope and self.fp.has_path(self.scope):
+            return [Anchor(AnchorKind.SYMBOL, qual, expect, scope=self.scope)]
+        if self.scope is not None and len(local) == 1:
+            where = local
+        if len(where) == 1:
+            return [Anchor(AnchorKind.SYMBOL, qual, expect, scope=where[0])]
+        if where and self.scope is not None and not local:
+            return DropReason.NOT_IN_SCOPE, f"{qual} is defined in {len(where)} files, not in scope"
+        if where:
+            return DropReason.AMBIGUOUS, f"{qual} is defined in {len(where)} files"
+        return DropReason.UNRESOLVED, f"no definition named {qual}"
+
+    def dotted(self, name: str, *, claimed: bool = False, loose: bool = False) -> Outcome:
+        """``mcp.server.fastmcp`` (an import), ``app.billing`` (a file), ``Store.open``;
+        ``loose``: an attribute of an imported module (``yaml.safe_load``) is that import."""
+        parts = name.split(".")
+        if parts[0] in self.first_party:
+            path = self.fp.module_path(name)
+            if path is not None:
+                return [Anchor(AnchorKind.FILE, path)]
+            for i in range(len(parts) - 1, 0, -1):
+                path = self.fp.module_path(".".join(parts[:i]))
+                if path and self.fp.definition(path, ".".join(parts[i:])):
+                    return [Anchor(AnchorKind.SYMBOL, ".".join(parts[i:]), scope=path)]
+        elif name in self.modules:
+            return [self._import(name)]
+        found = self.symbol(name, claimed=claimed)
+        prefixes = [".".join(parts[:i]) for i in range(len(parts) - 1, 0, -1)]
+        module = next((m for m in prefixes if m in self.modules), None)
+        if loose and module and parts[0] not in self.first_party and not isinstance(found, list):
+            return [self._import(module)]  # "yaml.safe_load", "os.environ": that module is used
+        return found
+
+    def absent_dotted(self, name: str, removal: bool) -> Outcome:
+        """A negated dotted name. Only removal ("X was removed") negates a definition or a
+        file: "we no longer call Store.open" does not delete it."""
+        found = self.dotted(name)
+        if isinstance(found, list):
+            if found[0].kind is not AnchorKind.IMPORT and not removal:
+                return DropReason.UNCLEAR_POLARITY, f"not using {name} does not mean it is gone"
+            return [a.negated() for a in found]
+        top = name.split(".")[0]
+        if name.islower() and top not in self.first_party and _IDENTS.fullmatch(name):
+            return [self._import(name, Expect.ABSENT)]
+        if not removal or name.islower() or found[0] is not DropReason.UNRESOLVED:
+            return DropReason.UNCLEAR_POLARITY, f"cannot tell what kind of name {name} is"
+        path = self.scope if self.scope and self.fp.has_path(self.scope) else None
+        return [Anchor(AnchorKind.SYMBOL, name, Expect.ABSENT, scope=path)]
+
+    def path(self, raw: str, absent: bool, code: bool = False) -> Outcome:
+        """A file or directory path; absent paths need not exist (that is the claim)."""
+        path = raw.rstrip("/")
+        path = path[2:] if path.startswith("./") else path
+        try:
+            validate_repo_path(path)
+        except AnchorSyntaxError as exc:
+            return DropReason.UNSAFE, str(exc)
+        found = _as_path(path, self.fp)
+        expect = Expect.ABSENT if absent else Expect.PRESENT
+        if found is not None:
+            return [Anchor(AnchorKind.FILE, found, expect)]
+        if absent and "/" in path:
+            return [Anchor(AnchorKind.FILE, path, expect)]
+        if not absent and _FILE_NAME.search(path) and ("/" in path or code
+                                                        or _BARE_FILE.search(path)):
+            # "the router lives in shop/routing.py": a file path the repository lacks.
+            return [Anchor(AnchorKind.FILE, path)]
+        return DropReason.UNRESOLVED, f"{path} is not a tracked file or directory"
+
+    def path_symbol(self, raw: str, absent: bool) -> Outcome:
+        """``auth/jwt.py::verify``: the path may be a unique basename (``jwt.py::verify``)."""
+        path, _, qual = raw.rpartition("::")
+        try:
+            validate_repo_path(path)
+        except AnchorSyntaxError as exc:
+            return DropReason.UNSAFE, str(exc)
+        found = _as_path(path, self.fp)
+        if found is not None and self.fp.definition(found, qual) is not None:
+            return [Anchor(AnchorKind.SYMBOL, qual, Expect.ABSENT if absent else Expect.PRESENT,
+                           scope=found)]  # fmt: skip
+        if absent and (found is not None or "/" in path):
+            return [Anchor(AnchorKind.SYMBOL, qual, Expect.ABSENT, scope=found or path)]
+        if not absent and (found is not None or "/" in path):
+            return [Anchor(AnchorKind.SYMBOL, qual, scope=found or path)]  # broken: absence refutes
+        return DropReason.UNRESOLVED, f"{path} defines no {qual}"
+
+    def env(self, name: str, absent: bool, claimed: bool = False) -> Outcome:
+        """An environment variable read by the code or declared in ``.env.example``;
+        ``claimed``: the text says the code reads it, so one nothing reads is refuted."""
+        if absent or claimed or name in self.fp.env_names():
+            return [Anchor(AnchorKind.ENV, name, Expect.ABSENT if absent else Expect.PRESENT)]
+        return DropReason.UNRESOLVED, f"no code reads {name} and .env.example lacks it"
+
+    # -- names the code lacks: absence is evidence ------------------------------------
+    def is_ordinary(self, word: str) -> bool:
+        return self._common(word)
+
+    def defined_in_scope(self, qual: str) -> bool:
+        return self.scope is not None and self.fp.definition(self.scope, qual) is not None
+
+    def is_stdlib(self, word: str) -> bool:
+        return word in _STDLIB and not word.startswith("_")
+
+    def module_claim(self, module: str) -> Anchor:
+        return self._import(module)
+
+    def import_claim(self, module: str, absent: bool) -> Anchor:
+        """The text says a module is imported ("imports pallets_sphinx_themes")."""
+        return self._import(module, Expect.ABSENT if absent else Expect.PRESENT)
+
+    def missing_member(self, name: str) -> Outcome:
+        """``pkg.module.Name`` whose module exists but which it neither defines nor imports
+        (a re-export is the name's own definition elsewhere): a symbol anchor there, broken;
+        ``Class.method`` whose class is defined in one file but has no such method: the same.
+        Anything else stays a drop."""
+        parts = name.split(".")
+        for i in range(len(parts) - 1, 0, -1):
+            path = self.fp.module_path(".".join(parts[:i]))
+            if path is None:
+                continue
+            member = ".".join(parts[i:])
+            target = self._reexported(path, parts[i])
+            if target is False:
+                return DropReason.UNRESOLVED, f"{path} imports {parts[i]} from outside"
+            return [Anchor(AnchorKind.SYMBOL, member, scope=target or path)]
+        owners = [p for p, _ in self.fp.definitions(parts[0])]
+        if len(parts) > 1 and len(owners) == 1:
+            return [Anchor(AnchorKind.SYMBOL, name, scope=owners[0])]  # Progress.remove_all
+        return self.dotted(name)
+
+    def _reexported(self, path: str, name: str) -> str | Literal[False] | None:
+        """Where a module re-exports ``name`` from (``from .termui import progressbar``): the
+        defining file, False when it comes from outside the repository, None when the
+        module does not import it."""
+        facts = self.fp.python.get(path)
+        for imp in facts.imports if facts else ():
+            if name in imp.names:
+                source = self.fp.module_path(imp.module)
+                return source if source is not None else False
+        return None
+
+    def missing_in_scope(self, name: str, found: Outcome) -> Outcome:
+        """A code name defined nowhere, in a note about one Python file: the claim is that
+        the file has it, so the anchor is placed there (and breaks)."""
+        if (isinstance(found, tuple) and found[0] is DropReason.UNRESOLVED and self.scope
+                and self.scope.endswith(".py") and self.fp.has_path(self.scope)):  # fmt: skip
+            return [Anchor(AnchorKind.SYMBOL, name, scope=self.scope)]
+        return found

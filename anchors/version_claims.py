@@ -1,0 +1,99 @@
+"""Versions stated in prose: the constraint after a package name ("httpx>=0.27", "the
+pygments requirement is ^2.6.0", "idna is pinned below 3"), and the Python versions a
+project is said to support ("requires Python 3.8+", "Python 2 support was dropped").
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+
+from anchors.candidates import _I, _Cand, _Mode
+from anchors.spec import Anchor, AnchorKind, Expect
+from anchors.subject import sentence_spans
+from anchors.versions import poetry_to_pep440
+
+_OP = r"(?:===|==|~=|!=|<=|>=|<|>)"
+_SPEC_AFTER = re.compile(rf"\s*(?P<spec>{_OP}\s*v?\d[\w.*+!-]*(?:\s*,\s*{_OP}\s*v?\d[\w.*+!-]*)*)")
+_WORDED = (
+    (re.compile(r"\s+(?:is\s+)?(?:pinned\s+)?(?:below|under|before|older\s+than)\s+v?(\d[\w.]*)",
+                _I), "<"),
+    (re.compile(r"\s+(?:is\s+)?(?:pinned\s+)?(?:above|after|newer\s+than)\s+v?(\d[\w.]*)",
+                _I), ">"),
+    (re.compile(r"\s+(?:is\s+)?(?:pinned\s+)?(?:at\s+least|from)\s+v?(\d[\w.]*)", _I), ">="),
+    (re.compile(r"\s+(?:is\s+)?(?:pinned\s+)?(?:at\s+most|up\s+to)\s+v?(\d[\w.]*)", _I), "<="),
+    (re.compile(r"\s+v?(\d[\w.]*)\s+or\s+(?:newer|later|higher|above|up)\b", _I), ">="),
+    (re.compile(r"\s+(?:is\s+)?pinned\s+(?:to|at)\s+v?(\d[\w.]*)", _I), "=="),
+)  # fmt: skip
+
+
+_POETRY_AFTER = re.compile(
+    r"\s+(?:requirement|dependency|pin|version|constraint)?\s*(?:is|of|at|=)?\s*`?"
+    r"(?P<spec>[\^~]\s*\d[\w.*]*)", _I
+)
+
+
+_EXACT_VERSION = re.compile(
+    r"\s+(?:requirement|dependency|pin|version|constraint)?\s*(?:is|=)?\s*`?[\^~]"
+    r"|\s+(?:is\s+)?pinned\s+(?:to|at)\b", _I
+)
+
+
+def _version_after(text: str, at: int) -> str | None:
+    """A version constraint stated right after a package name: ``httpx>=0.27``, Poetry's
+    ``^2.6.0`` ("the pygments requirement is ^2.6.0"), or in words ("idna is pinned below 3",
+    "pytest 8 or newer"), as a PEP 440 specifier."""
+    m = _SPEC_AFTER.match(text, at)
+    if m:
+        return re.sub(r"\s+", "", m.group("spec"))
+    p = _POETRY_AFTER.match(text, at)
+    if p:
+        return poetry_to_pep440(re.sub(r"\s+", "", p.group("spec")).rstrip(".")) or ""
+    for pattern, op in _WORDED:
+        w = pattern.match(text, at)
+        if w:
+            return f"{op}{w.group(1).rstrip('.').removesuffix('.x')}"
+    return None
+
+
+def _with_version(outcome: list[Anchor], spec: str, c: _Cand) -> list[Anchor]:
+    """The claim is about the declared version: the package's dependency anchor with it."""
+    out = []
+    for anchor in outcome:
+        if anchor.kind is AnchorKind.DEP:
+            out.append(dataclasses.replace(anchor, version=spec))
+        elif anchor.kind is AnchorKind.TECH and c.tech is not None and c.tech.dists:
+            out.append(Anchor(AnchorKind.DEP, c.tech.dists[0], version=spec))
+        else:
+            out.append(anchor)
+    return out
+
+
+_BARE_VERSION = re.compile(r"\s+v?(?P<v>\d+(?:\.\d+){0,2})(?P<plus>\+)?(?!\w|\.\d)")
+_DROPPED_SUPPORT = re.compile(
+    r"\b(?:dropped|removed|ended|no\s+longer|(?:does|do)\s*(?:not|n[’']t))\s+(?:\w+\s+){0,2}"
+    r"support|\bsupport\b[^.;]{0,30}\b(?:was|is|has\s+been|got)\s+(?:dropped|removed|ended)"
+    r"|\bno\s+longer\s+supported\b|\bnot\s+supported\b|\bunsupported\b", _I
+)
+
+
+def _python_claim(text: str, c: _Cand) -> list[Anchor] | None:
+    """"Requires Python 3.8+", "supports Python 3.6", "Python 2 support was dropped": the
+    Python versions the project declares (``requires-python``, ``python_requires``), as a
+    dependency on ``python``. A bare version means that series (``==3.6.*``)."""
+    if c.text.lower() != "python" or c.mode not in (_Mode.PRESENT, _Mode.ABSENT, _Mode.UNCLEAR):
+        return None
+    spec = _version_after(text, c.end)
+    if not spec:
+        bare = _BARE_VERSION.match(text, c.end)
+        if bare is None:
+            return None
+        spec = f">={bare['v']}" if bare["plus"] else f"=={bare['v']}.*"
+    sentence = next((text[a:b] for a, b, _ in sentence_spans(text) if a <= c.start < b), "")
+    dropped = bool(_DROPPED_SUPPORT.search(sentence))
+    if c.mode is _Mode.UNCLEAR and not dropped:
+        return None
+    absent = c.mode is _Mode.ABSENT or dropped
+    return [Anchor(AnchorKind.DEP, "python", Expect.ABSENT if absent else Expect.PRESENT,
+                   version=spec)]  # fmt: skip
+
