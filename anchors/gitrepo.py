@@ -24,6 +24,8 @@ from enum import StrEnum
 from pathlib import Path
 from typing import IO
 
+from anchors.errors import CodeError
+
 __all__ = [
     "GitError",
     "GitRepository",
@@ -57,7 +59,7 @@ class RepoStatus(StrEnum):
     GIT_ERROR = "git_error"
 
 
-class GitError(RuntimeError):
+class GitError(CodeError):
     """A git command failed; ``status`` says whether the repository can be used at all."""
 
     def __init__(self, message: str, status: RepoStatus = RepoStatus.GIT_ERROR) -> None:
