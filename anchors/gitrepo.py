@@ -147,7 +147,12 @@ class GitRepository:
         self._packed: tuple[tuple[int, int, int], dict[str, str]] | None = None
         self._reftable = False
         self._closed = False
-        self._locate()
+        try:
+            self._locate()
+        except GitError as exc:  # git vanished between the PATH lookup and the run
+            self._fail(exc.status, str(exc))
+        except (OSError, ValueError) as exc:  # an unreadable .git, a NUL in a gitdir link
+            self._fail(RepoStatus.NOT_A_REPOSITORY, f"cannot read {self.root / '.git'}: {exc}")
 
     # -- opening -----------------------------------------------------------------------
     def _locate(self) -> None:
