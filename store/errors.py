@@ -12,7 +12,7 @@
     │   ├── SchemaTooNew             the store was written by a newer anchormem; left untouched
     │   ├── StoreBusy                another process held the store past the wait limit
     │   └── StoreUnavailable         the store file cannot be created or opened
-    └── ExperimentError              experiments.errors: an experiment cannot run; ``code``
+    └── ExperimentError              experiments.errors: an experiment cannot run (``code``)
         ├── FactsError               experiments.facts: the facts file is not valid (code 2)
         │   └── CheckSyntaxError     experiments.evidence: a fact's check is malformed
         ├── CorpusError              experiments.corpus: the real-repository corpus failed
