@@ -18,6 +18,7 @@ from concurrent.futures import TimeoutError as FutureTimeout
 from pathlib import Path
 from typing import Any, Protocol
 
+from anchors.errors import CodeError
 from anchors.facts import (
     Definition,
     Dependency,
@@ -78,7 +79,7 @@ class InMemoryFactsCache:
         self.saved.extend(facts)
 
 
-class FingerprintUnavailable(RuntimeError):
+class FingerprintUnavailable(CodeError):
     """No fingerprint can be built; ``status`` says why (see ``RepoStatus``)."""
 
     def __init__(self, status: RepoStatus, detail: str) -> None:

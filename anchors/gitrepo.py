@@ -24,6 +24,8 @@ from enum import StrEnum
 from pathlib import Path
 from typing import IO
 
+from anchors.errors import CodeError
+
 __all__ = [
     "GitError",
     "GitRepository",
@@ -57,7 +59,7 @@ class RepoStatus(StrEnum):
     GIT_ERROR = "git_error"
 
 
-class GitError(RuntimeError):
+class GitError(CodeError):
     """A git command failed; ``status`` says whether the repository can be used at all."""
 
     def __init__(self, message: str, status: RepoStatus = RepoStatus.GIT_ERROR) -> None:
@@ -145,7 +147,12 @@ class GitRepository:
         self._packed: tuple[tuple[int, int, int], dict[str, str]] | None = None
         self._reftable = False
         self._closed = False
-        self._locate()
+        try:
+            self._locate()
+        except GitError as exc:  # git vanished between the PATH lookup and the run
+            self._fail(exc.status, str(exc))
+        except (OSError, ValueError) as exc:  # an unreadable .git, a NUL in a gitdir link
+            self._fail(RepoStatus.NOT_A_REPOSITORY, f"cannot read {self.root / '.git'}: {exc}")
 
     # -- opening -----------------------------------------------------------------------
     def _locate(self) -> None:

@@ -28,6 +28,8 @@ from enum import StrEnum
 
 from packaging.specifiers import InvalidSpecifier, SpecifierSet
 
+from anchors.errors import InvalidInput
+
 __all__ = [
     "Anchor",
     "AnchorKind",
@@ -63,8 +65,9 @@ class Provenance(StrEnum):
     INFERRED = "inferred"
 
 
-class AnchorSyntaxError(ValueError):
-    """An anchor string is malformed or unsafe; the message says which and why."""
+class AnchorSyntaxError(InvalidInput):
+    """An anchor string is malformed or unsafe; the message says which and why. The
+    caller gave it, so it is invalid input: it reaches the model or the CLI as such."""
 
 
 @dataclass(frozen=True, order=True)

@@ -45,6 +45,7 @@ from typing import Any
 from mcp import Client, StdioServerParameters
 from mcp.client.stdio import stdio_client
 
+from experiments.errors import ExperimentError
 from experiments.evidence import CONTRADICTS, SUPPORTS, Evidence, Workspace
 from experiments.facts import Fact
 
@@ -76,8 +77,8 @@ RECALL_LIMIT = 5
 _TOKEN = re.compile(r"\w+|[^\w\s]")
 
 
-class SessionError(RuntimeError):
-    pass
+class SessionError(ExperimentError):
+    """An agent's MCP session failed: a tool answered with an error, or no server."""
 
 
 @dataclass(frozen=True)

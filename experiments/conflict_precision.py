@@ -24,12 +24,13 @@ from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
+from store.consolidation import claim_keys
+from store.memories import MemoryService
+
 from anchors.spec import Provenance, parse_anchor
 from store.contradictions.claims import slot_key
-from store.consolidation import claim_keys
 from store.db import Database, NewMemory, utcnow
 from store.lifecycle import text_hash
-from store.memories import MemoryService
 from store.model import Kind, Memory, Source, Status, StoredAnchor
 
 __all__ = ["Spec", "generate", "main", "run"]

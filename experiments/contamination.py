@@ -31,6 +31,7 @@ from typing import Any
 
 import anyio
 
+from anchors.errors import AnchormemError
 from experiments.agents import (
     AGENTS,
     MEMORY_FIRST_AGENTS,
@@ -42,8 +43,9 @@ from experiments.agents import (
     memory_first_pair,
     seed,
 )
+from experiments.errors import EXIT_USAGE, ExperimentError, exit_code
 from experiments.evidence import Evidence, Workspace, validate_facts
-from experiments.facts import Fact, FactsError, default_facts_path, load_facts
+from experiments.facts import Fact, default_facts_path, load_facts
 from experiments.fixture import git
 from experiments.metrics import agent_metrics
 from experiments.report import write_chart, write_markdown
@@ -65,14 +67,6 @@ PUBLISHED: dict[str, Any] = {
     },
     "replication": {"memory_first": {"verify_on_read": 0.24}},
 }
-
-
-class ExperimentError(RuntimeError):
-    """The experiment cannot run as asked; ``code`` is the exit code (2: usage, 1: failure)."""
-
-    def __init__(self, message: str, code: int = 1) -> None:
-        super().__init__(message)
-        self.code = code
 
 
 @dataclass(frozen=True)
@@ -235,12 +229,10 @@ def run(config: Config, log: Any = None) -> dict[str, Any]:
     started = time.monotonic()
     if config.repo is not None and config.facts is None:
         raise ExperimentError(
-            "--repo needs --facts: the default facts are about anchormem's own fixture", 2
+            "--repo needs --facts: the default facts are about anchormem's own fixture",
+            EXIT_USAGE,
         )
-    try:
-        facts = load_facts(config.facts or default_facts_path())
-    except FactsError as exc:
-        raise ExperimentError(str(exc), 2) from None
+    facts = load_facts(config.facts or default_facts_path())  # FactsError: a usage error
     facts = _subset(facts, config.per_category)
     config.out.mkdir(parents=True, exist_ok=True)
     if config.scratch is not None:
@@ -251,10 +243,7 @@ def run(config: Config, log: Any = None) -> dict[str, Any]:
         if config.repo is None:
             ws = Workspace.fixture(workdir / "repo")
         else:
-            try:
-                ws = Workspace.clone(config.repo.expanduser().resolve(), workdir / "repo")
-            except ValueError as exc:
-                raise ExperimentError(str(exc), 2) from None
+            ws = Workspace.clone(config.repo.expanduser().resolve(), workdir / "repo")
         kept, excluded, commits, evidence = validate_facts(facts, ws)
         say(f"{len(kept)} facts kept, {len(excluded)} excluded by label validation")
         if not kept:
@@ -263,8 +252,11 @@ def run(config: Config, log: Any = None) -> dict[str, Any]:
             sessions, seeds = anyio.run(_run_arms, ws, kept, commits, evidence, workdir, say)
         except BaseExceptionGroup as group:  # a task of the arms failed: report the first
             first = _first_error(group)
-            if isinstance(first, ExperimentError | KeyboardInterrupt):
+            if isinstance(first, KeyboardInterrupt) or (
+                isinstance(first, ExperimentError) and not isinstance(first, SessionError)
+            ):
                 raise first from None
+            # A session that failed (SessionError), or its client or server process did.
             raise ExperimentError(f"an agent session failed: {first}") from first
         except SessionError as exc:
             raise ExperimentError(f"an agent session failed: {exc}") from exc
@@ -336,9 +328,9 @@ def run_cli(args: argparse.Namespace, as_json: bool) -> int:
 
     try:
         results = run(config, log)
-    except ExperimentError as exc:
+    except AnchormemError as exc:  # the experiment's boundary: one line, the exit code
         print(f"anchormem: {exc}", file=sys.stderr)
-        return exc.code
+        return exit_code(exc)
     if as_json:
         print(json.dumps(results, indent=2))
     else:

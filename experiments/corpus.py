@@ -39,6 +39,8 @@ from importlib import resources
 from pathlib import Path, PurePosixPath
 from typing import Any
 
+from experiments.errors import ExperimentError
+
 __all__ = [
     "CorpusError",
     "Project",
@@ -57,7 +59,7 @@ _GIT_DATE = "2024-01-01T00:00:00+00:00"
 _TIMEOUT = 60
 
 
-class CorpusError(RuntimeError):
+class CorpusError(ExperimentError):
     """The corpus cannot be built: a bad manifest, a failed download, a sha256 mismatch,
     an unsafe archive."""
 

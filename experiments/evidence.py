@@ -33,7 +33,8 @@ from anchors.fingerprint import CodeSource, InMemoryFactsCache
 from anchors.spec import Anchor, AnchorKind, AnchorSyntaxError, Expect, parse_anchor
 from anchors.subject import apply_scope
 from anchors.verify import Verdict, check_anchor
-from experiments.facts import Fact
+from experiments.errors import EXIT_USAGE, ExperimentError
+from experiments.facts import Fact, FactsError
 from experiments.fixture import build_fixture, git
 
 __all__ = [
@@ -53,8 +54,8 @@ SUPPORTS, CONTRADICTS, SILENT = "supports", "contradicts", "silent"
 _MAX_GREP_BYTES = 2_000_000
 
 
-class CheckSyntaxError(ValueError):
-    pass
+class CheckSyntaxError(FactsError):
+    """A fact's check (an anchor or ``grep:PATH::REGEX``) is malformed."""
 
 
 @dataclass(frozen=True)
@@ -182,7 +183,9 @@ class Workspace:
             top = git(repo, "rev-parse", "--show-toplevel")
             head = git(repo, "rev-parse", "--verify", "HEAD^{commit}")
         except (subprocess.CalledProcessError, OSError):
-            raise ValueError(f"{repo} is not a git repository with a commit") from None
+            raise ExperimentError(
+                f"{repo} is not a git repository with a commit", EXIT_USAGE
+            ) from None
         git(into.parent, "clone", "-q", "--shared", "--no-checkout", top, str(into))
         git(into, "checkout", "-q", "--detach", head)
         return cls(into, head, {}, str(Path(top).resolve()))

@@ -22,6 +22,8 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from experiments.errors import EXIT_USAGE, ExperimentError
+
 __all__ = ["DEFAULT_FACTS", "KINDS", "Fact", "FactsError", "default_facts_path", "load_facts"]
 
 DEFAULT_FACTS = "facts.jsonl"
@@ -39,8 +41,11 @@ KINDS = (
 _OPTIONAL = ("subject", "anchors", "commit", "check", "unmentioned", "kind", "scope")
 
 
-class FactsError(ValueError):
-    """The facts file cannot be read; the message names the line and the problem."""
+class FactsError(ExperimentError):
+    """The facts file cannot be read; the message names the line and the problem. The
+    run stops with the usage exit code: the facts were given by the caller."""
+
+    code = EXIT_USAGE
 
 
 @dataclass(frozen=True)

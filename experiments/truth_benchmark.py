@@ -22,9 +22,11 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from anchors.errors import AnchormemError
 from experiments.agents import AGENTS
-from experiments.contamination import ARMS, Config, ExperimentError, run
-from experiments.corpus import CorpusError, Project, build, cache_dir, describe, load_manifest
+from experiments.contamination import ARMS, Config, run
+from experiments.corpus import Project, build, cache_dir, describe, load_manifest
+from experiments.errors import EXIT_USAGE, ExperimentError, exit_code
 from experiments.metrics import RATES, wilson
 
 __all__ = ["aggregate", "main", "markdown", "run_benchmark", "run_cli"]
@@ -123,13 +125,15 @@ def _selected(manifest: Mapping[str, Project], names: Sequence[str]) -> list[Pro
     unknown = [n for n in names if n not in manifest]
     if unknown:
         raise ExperimentError(
-            f"unknown project {', '.join(unknown)} (the corpus has {', '.join(manifest)})", 2
+            f"unknown project {', '.join(unknown)} (the corpus has {', '.join(manifest)})",
+            EXIT_USAGE,
         )
     chosen = [manifest[n] for n in names] if names else list(manifest.values())
     missing = [p.name for p in chosen if not p.facts.exists()]
     if names and missing:
         raise ExperimentError(
-            f"no fact file for {', '.join(missing)} (expected {chosen[0].facts.parent})", 2
+            f"no fact file for {', '.join(missing)} (expected {chosen[0].facts.parent})",
+            EXIT_USAGE,
         )
     return [p for p in chosen if p.facts.exists()]
 
@@ -144,17 +148,14 @@ def run_benchmark(
     """Build the corpus, run each project, aggregate, write ``out``; returns the results."""
     started = time.monotonic()
     cache = cache or cache_dir()
-    try:
-        manifest = load_manifest()
-        projects = _selected(manifest, names)
-        skipped = [n for n in manifest if n not in {p.name for p in projects}]
-        if skipped and not names:
-            log(f"no fact file yet for {', '.join(skipped)}: skipped")
-        if not projects:
-            raise ExperimentError("no project of the corpus has a fact file", 2)
-        repos = {p.name: build(p, cache, log) for p in projects}
-    except CorpusError as exc:
-        raise ExperimentError(str(exc), 1) from None
+    manifest = load_manifest()  # CorpusError (an ExperimentError) for a bad corpus
+    projects = _selected(manifest, names)
+    skipped = [n for n in manifest if n not in {p.name for p in projects}]
+    if skipped and not names:
+        log(f"no fact file yet for {', '.join(skipped)}: skipped")
+    if not projects:
+        raise ExperimentError("no project of the corpus has a fact file", EXIT_USAGE)
+    repos = {p.name: build(p, cache, log) for p in projects}
     out.mkdir(parents=True, exist_ok=True)
     per_project: dict[str, dict[str, Any]] = {}
     for project in projects:
@@ -218,9 +219,9 @@ def run_cli(args: argparse.Namespace, as_json: bool = False) -> int:
 
     try:
         results = run_benchmark(list(getattr(args, "project", None) or []), out, per, log)
-    except ExperimentError as exc:
+    except AnchormemError as exc:  # the experiment's boundary: one line, the exit code
         print(f"anchormem: {exc}", file=sys.stderr)
-        return exc.code
+        return exit_code(exc)
     if as_json:
         print(json.dumps(results, indent=2))
     else:

@@ -119,7 +119,7 @@ def _printer(out: dict[str, Any], as_json: bool) -> Any:
 
 # -- fingerprints ------------------------------------------------------------------------
 def _bench_repo(repo: Path, work: Path, emit: Any) -> None:
-    from anchors.fingerprint import CodeSource, FingerprintUnavailable
+    from anchors.fingerprint import CodeSource
     from store.db import Database
     from store.factcache import StoreFactsCache
 
@@ -129,10 +129,7 @@ def _bench_repo(repo: Path, work: Path, emit: Any) -> None:
     try:
         with CodeSource(repo, StoreFactsCache(db)) as code:
             start = time.perf_counter()
-            try:
-                fp = code.fingerprint(overlay=False)
-            except FingerprintUnavailable as exc:
-                raise SystemExit(f"anchormem bench: cannot fingerprint {repo}: {exc}") from None
+            fp = code.fingerprint(overlay=False)  # FingerprintUnavailable: for server.cli
             elapsed = time.perf_counter() - start
             emit("cold_fingerprint_repo_s", round(elapsed, 3))
             emit("cold_fingerprint_repo_python_files", len(fp.python))
@@ -212,8 +209,9 @@ def _bench_recall(
     head_changes: int,
     emit: Any,
 ) -> None:
-    from store.db import Database
     from store.memories import MemoryService, ServiceSettings
+
+    from store.db import Database
 
     db = Database(work / f"store-{size}.duckdb")
     try:

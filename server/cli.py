@@ -317,7 +317,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_FAILURE
     except KeyboardInterrupt:
         return 130
-    except Exception as exc:  # a bug: still one line, and the details on request
+    except Exception as exc:  # the top-level safety net: a bug, in one line (details on request)
         if os.environ.get("ANCHORMEM_DEBUG"):
             raise
         print(

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from anchors.fingerprint import CodeSource
 from server.config import Settings
 from store.db import Database
+from store.errors import AnchormemError
 from store.factcache import StoreFactsCache
 from store.service import MemoryService, ServiceSettings
 
@@ -35,7 +36,7 @@ def open_runtime(settings: Settings) -> Runtime:
     if settings.repo is not None:
         try:
             code = CodeSource(settings.repo, StoreFactsCache(db), head_ttl=settings.head_ttl_s)
-        except Exception as exc:  # verification degrades to "cannot verify"; never crash
+        except (AnchormemError, OSError) as exc:  # verification degrades to "cannot verify"
             print(f"anchormem: the repository cannot be read: {exc}", file=sys.stderr)
             code = None
     service = MemoryService(

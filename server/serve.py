@@ -28,6 +28,7 @@ import threading
 import time
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import CancelledError
 from typing import Any, cast
 
 import anyio
@@ -316,8 +317,10 @@ class _StdinLines:
                 data = b""
             try:
                 anyio.from_thread.run(self._send.send, data, token=token)
-            except Exception:  # stopped, or the event loop is gone
-                return
+            except (anyio.ClosedResourceError, anyio.BrokenResourceError):
+                return  # stop() closed the stream, or the server stopped reading
+            except (RuntimeError, CancelledError):
+                return  # the event loop is gone (RunFinishedError) or is shutting down
             if not data:
                 return
 

@@ -1,23 +1,37 @@
-"""The one exception hierarchy of anchormem; every public error derives from it.
+"""The one exception hierarchy of anchormem; every error it raises derives from it.
 
-    AnchormemError
-    ├── InvalidInput          bad arguments: empty text, unknown kind, malformed anchor, ...
-    ├── NotFound              no memory (or receipt) with that id
-    ├── StoreError
-    │   ├── SchemaTooNew      the store was written by a newer anchormem; left untouched
-    │   ├── StoreBusy         another process held the store for longer than the wait limit
-    │   ├── StalePlan         a planned change no longer applies (changed since read)
-    │   └── StoreUnavailable  the store file cannot be created or opened
-    └── RepositoryError       no repository where one is needed
+    AnchormemError                   anchors.errors (the root: the bottom package owns it)
+    ├── InvalidInput                 anchors.errors: bad arguments (empty text, unknown kind, ...)
+    │   └── AnchorSyntaxError        anchors.spec: a malformed or unsafe anchor
+    ├── NotFound                     no memory (or receipt) with that id
+    ├── CodeError                    anchors.errors: the repository's code cannot be read
+    │   ├── RepositoryError          anchors.errors: no repository where one is needed
+    │   ├── GitError                 anchors.gitrepo: a git command failed
+    │   └── FingerprintUnavailable   anchors.fingerprint: no fingerprint of HEAD
+    ├── StoreError                   the store could not do what was asked
+    │   ├── SchemaTooNew             the store was written by a newer anchormem; left untouched
+    │   ├── StoreBusy                another process held the store past the wait limit
+    │   ├── StalePlan                a planned change no longer applies (changed since read)
+    │   └── StoreUnavailable         the store file cannot be created or opened
+    └── ExperimentError              experiments.errors: an experiment cannot run (``code``)
+        ├── FactsError               experiments.facts: the facts file is not valid (code 2)
+        │   └── CheckSyntaxError     experiments.evidence: a fact's check is malformed
+        ├── CorpusError              experiments.corpus: the real-repository corpus failed
+        └── SessionError             experiments.agents: an agent's MCP session failed
 
-Errors of DuckDB and git are mapped to these at the boundary, once, so callers (the MCP
-tools, the CLI) never show SQL, tracebacks or paths outside the repository.
+Errors of DuckDB, git and the file system are mapped to these where they happen, once,
+and the boundaries (the MCP handlers in ``server.app``, ``server.cli.main``, the
+experiments' ``run_cli``) catch the branches, so callers never see SQL, tracebacks or
+paths outside the repository. Anything else reaching a boundary is a bug.
 """
 
 from __future__ import annotations
 
+from anchors.errors import AnchormemError, CodeError, InvalidInput, RepositoryError
+
 __all__ = [
     "AnchormemError",
+    "CodeError",
     "InvalidInput",
     "NotFound",
     "RepositoryError",
@@ -27,14 +41,6 @@ __all__ = [
     "StoreError",
     "StoreUnavailable",
 ]
-
-
-class AnchormemError(Exception):
-    """Base of every error anchormem reports; the message is safe to show to a model."""
-
-
-class InvalidInput(AnchormemError):
-    """The caller's input was rejected; nothing was changed."""
 
 
 class NotFound(AnchormemError):
@@ -60,7 +66,3 @@ class StalePlan(StoreError):
 
 class StoreUnavailable(StoreError):
     """The store file cannot be created or opened."""
-
-
-class RepositoryError(AnchormemError):
-    """A git repository was needed and none was found."""

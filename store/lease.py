@@ -153,7 +153,7 @@ class StoreLease:
                     time.sleep(_POLL_S)
             try:
                 self._con = self._connect()
-            except BaseException:
+            except BaseException:  # not handled: the lock is released, then re-raised
                 fcntl.flock(lock_fd, fcntl.LOCK_UN)
                 os.close(lock_fd)
                 raise

@@ -219,7 +219,7 @@ def migrate(cur: duckdb.DuckDBPyConnection) -> int:
             "INSERT OR REPLACE INTO meta VALUES ('schema_version', ?)", [str(SCHEMA_VERSION)]
         )
         cur.execute("COMMIT")
-    except BaseException:
+    except BaseException:  # not handled: rolled back, then re-raised (an interrupt too)
         cur.execute("ROLLBACK")
         raise
     return SCHEMA_VERSION

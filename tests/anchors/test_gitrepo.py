@@ -104,6 +104,14 @@ def test_a_directory_outside_any_repository_is_not_a_repository(tmp_path: Path):
         assert repo.head().status is RepoStatus.NOT_A_REPOSITORY
 
 
+@pytest.mark.parametrize("link", [b"gitdir: a\0b\n", b"gitdir: \xff\xfe\n", b"gitdir:\n"])
+def test_a_broken_gitdir_link_is_not_a_repository_not_a_crash(tmp_path: Path, link: bytes):
+    (tmp_path / ".git").write_bytes(link)
+    with GitRepository(tmp_path) as repo:
+        head = repo.head()
+    assert head.status is RepoStatus.NOT_A_REPOSITORY and head.commit is None
+
+
 def test_the_root_is_found_from_a_subdirectory(git_repo: GitRepo):
     git_repo.commit({"pkg/sub/a.py": ""})
     assert find_repository_root(git_repo.root / "pkg" / "sub") == git_repo.root.resolve()

@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 
+from anchors.gitrepo import find_repository_root
 from experiments.agents import (
     ACCEPT,
     REJECT,
@@ -24,7 +25,8 @@ from experiments.agents import (
     established,
     served_not_refuted,
 )
-from experiments.contamination import _subset
+from experiments.contamination import Config, _subset, run
+from experiments.errors import ExperimentError, exit_code
 from experiments.evidence import Workspace, parse_check, validate_facts
 from experiments.facts import Fact, FactsError, default_facts_path, load_facts
 from experiments.fixture import FIXTURE_TAGS
@@ -499,3 +501,30 @@ def test_repo_without_facts_is_a_usage_error(tmp_path: Path):
     )  # fmt: skip
     assert done.returncode == 2
     assert "--repo needs --facts" in done.stderr
+
+
+def test_a_bad_facts_file_or_a_repo_that_is_not_git_stops_the_run_as_a_usage_error(
+    tmp_path: Path,
+):
+    bad = tmp_path / "facts.jsonl"
+    bad.write_text("not json\n")
+    with pytest.raises(FactsError, match="not JSON") as facts_error:
+        run(Config(out=tmp_path / "out", repo=tmp_path, facts=bad))
+    assert facts_error.value.code == 2
+    plain = tmp_path / "plain"
+    plain.mkdir()
+    if find_repository_root(plain) is not None:
+        pytest.skip("the temporary directory is inside a git repository")
+    with pytest.raises(ExperimentError, match="not a git repository") as not_git:
+        run(Config(out=tmp_path / "out", repo=plain, facts=default_facts_path()))
+    assert not_git.value.code == 2
+
+
+def test_the_exit_code_of_an_experiment_follows_the_error_tree():
+    from store.errors import InvalidInput, StoreBusy
+
+    assert exit_code(ExperimentError("x")) == 1
+    assert exit_code(ExperimentError("x", 2)) == 2
+    assert exit_code(FactsError("x")) == 2
+    assert exit_code(InvalidInput("x")) == 2
+    assert exit_code(StoreBusy("x")) == 1

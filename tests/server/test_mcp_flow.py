@@ -6,6 +6,7 @@ from typing import Any
 
 import pytest
 from mcp import Client
+from mcp.shared.exceptions import MCPError
 
 from server.app import build_server
 from server.config import Settings
@@ -106,6 +107,17 @@ async def test_memory_resource_and_digest_serve_json(settings: Settings):
         digest = await client.read_resource("anchormem://digest")
     assert made["id"] in res.contents[0].text  # type: ignore[union-attr]
     assert made["id"] in digest.contents[0].text  # type: ignore[union-attr]
+
+
+async def test_reading_a_missing_memory_is_invalid_params_not_an_internal_error(
+    settings: Settings,
+):
+    async with Client(build_server(settings)) as client:
+        with pytest.raises(MCPError) as raised:
+            await client.read_resource("memory://nonexistent")
+    assert raised.value.code == -32602  # JSON-RPC invalid params: no such memory
+    assert "nonexistent" in raised.value.message
+    assert raised.value.data == {"uri": "memory://nonexistent"}
 
 
 def settings_head(settings: Settings) -> str:
