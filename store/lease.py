@@ -15,6 +15,13 @@ dozen times: handing over after every use left four busy servers 4-5 calls/s bet
 them, against 13-30 now (adr/0002). After a handover, the process that let go leaves the
 lock to a waiter before asking for it again (waiters poll, so it would win every race).
 Locks die with their process, so a process killed with SIGKILL never blocks the others.
+
+Stopping: the lease's owner passes an event (``stopping``) that it sets when the process
+is stopping (``anchormem serve``: the first signal). From then on, calls that have not yet reached
+the database, queued behind the one in flight or waiting for another process's lock,
+fail at once with ``StoreBusy`` instead of running in turn, so the process stops within
+a second however many calls were in flight. A refused call was never acknowledged; a
+client that resends it gets the memory (or a duplicate) back.
 """
 
 from __future__ import annotations
@@ -32,18 +39,9 @@ import duckdb
 
 from store.errors import StoreBusy
 
-__all__ = ["StoreLease", "refuse_new_work"]
+__all__ = ["STOPPING_MESSAGE", "StoreLease"]
 
-# Set when the process is stopping (a signal, the client gone): calls that have not yet
-# reached the database fail at once instead of queueing behind the ones that have, so the
-# process stops within a second however many calls were in flight. A refused call was
-# never acknowledged; a client that resends it gets the memory (or a duplicate) back.
-_STOPPING = threading.Event()
-
-
-def refuse_new_work() -> None:
-    """From now on, no new use of any store in this process starts."""
-    _STOPPING.set()
+STOPPING_MESSAGE = "the server is stopping; try again"
 
 _POLL_S = 0.002
 _IDLE_CHECK_S = 0.005
@@ -60,10 +58,14 @@ class StoreLease:
         db_path: Path,
         connect: Callable[[], duckdb.DuckDBPyConnection],
         wait_limit_s: float = 60.0,
+        stopping: threading.Event | None = None,
     ) -> None:
+        """``stopping``: set by the owner when the process stops (see the module's
+        docstring); by default a private event that nothing sets."""
         self._db_path = db_path
         self._connect = connect
         self._wait_limit_s = wait_limit_s
+        self.stopping = stopping if stopping is not None else threading.Event()
         self._mutex = threading.RLock()
         self._con: duckdb.DuckDBPyConnection | None = None
         self._lock_fd: int | None = None
@@ -83,10 +85,12 @@ class StoreLease:
     @contextmanager
     def cursor(self) -> Iterator[duckdb.DuckDBPyConnection]:
         """A fresh cursor on the open database, held exclusively for the block."""
-        if _STOPPING.is_set():
-            raise StoreBusy("the server is stopping; try again")
-        with self._mutex:
-            if self._closed or _STOPPING.is_set():
+        if self.stopping.is_set():
+            raise StoreBusy(STOPPING_MESSAGE)
+        with self._mutex:  # calls queued here while the process stops are refused too
+            if self.stopping.is_set():
+                raise StoreBusy(STOPPING_MESSAGE)
+            if self._closed:
                 raise StoreBusy("the store has been closed")
             if self._con is None:
                 self._acquire()
@@ -145,6 +149,9 @@ class StoreLease:
                     fcntl.flock(lock_fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
                     break
                 except BlockingIOError:
+                    if self.stopping.is_set():
+                        os.close(lock_fd)
+                        raise StoreBusy(STOPPING_MESSAGE) from None
                     if time.monotonic() > deadline:
                         os.close(lock_fd)
                         raise StoreBusy(
