@@ -75,6 +75,7 @@ class StoreLease:
         self._probe_fd = os.open(f"{db_path}.want", os.O_RDWR)
         self._closed = False
         self._watcher: threading.Thread | None = None
+        self._watching = False  # a watcher runs and has not decided to stop (under mutex)
         self._wake = threading.Event()
         self._opened_at = 0.0
         self._last_used = 0.0
@@ -129,13 +130,22 @@ class StoreLease:
             self._con = self._connect()
 
     def close(self) -> None:
+        """Close the database, unlock, and end the idle watcher; later cursors are
+        refused. Closing twice does nothing."""
         with self._mutex:
+            if self._closed:
+                return
             self._release()
             self._closed = True
             self._wake.set()
-        for fd in (self._want_fd, self._probe_fd):
-            with suppress(OSError):
-                os.close(fd)
+            # Under the mutex: the watcher only uses these descriptors holding it, having
+            # checked ``_closed`` (a closed number may be reused by any later open).
+            for fd in (self._want_fd, self._probe_fd):
+                with suppress(OSError):
+                    os.close(fd)
+        watcher = self._watcher
+        if watcher is not None and watcher is not threading.current_thread():
+            watcher.join(timeout=1.0)
 
     # -- internals ------------------------------------------------------------------
     def _acquire(self) -> None:
@@ -214,8 +224,11 @@ class StoreLease:
         return False
 
     def _start_watcher(self) -> None:
-        if self._watcher is not None and self._watcher.is_alive():
+        # Holding the mutex. Not ``is_alive()`` alone: a watcher that has just decided to
+        # stop is alive for a moment still, and the new session would be left without one.
+        if self._watching and self._watcher is not None and self._watcher.is_alive():
             return
+        self._watching = True
         self._watcher = threading.Thread(
             target=self._watch_idle, name="anchormem-lease", daemon=True
         )
@@ -223,22 +236,30 @@ class StoreLease:
 
     def _watch_idle(self) -> None:
         # Hand the database over while this process is idle; a busy process hands it
-        # over itself at the end of each call.
-        while not self._closed:
+        # over itself at the end of each call (so a held mutex means: nothing to do).
+        # Everything after the wait runs holding the mutex, so that close() cannot close
+        # the descriptors between the check of ``_closed`` and their use.
+        while True:
             self._wake.wait(_IDLE_CHECK_S)
-            if self._closed:
-                return
-            if self._con is None:
-                return
-            now = time.monotonic()
-            if now - self._opened_at < _QUANTUM_S and now - self._last_used < _IDLE_S:
+            if not self._closed and self._too_soon():
                 continue
-            if not self._someone_waits():
+            if not self._mutex.acquire(blocking=False):
                 continue
-            if self._mutex.acquire(blocking=False):
-                try:
-                    if self._con is not None:
-                        self._hand_over()
-                        return
-                finally:
-                    self._mutex.release()
+            try:
+                if self._closed or self._con is None:
+                    self._watching = False
+                    return
+                if self._too_soon():
+                    continue
+                if self._someone_waits():
+                    self._hand_over()
+                    self._watching = False
+                    return
+            finally:
+                self._mutex.release()
+
+    def _too_soon(self) -> bool:
+        """Whether it is too soon to hand over: the database was opened less than
+        ``_QUANTUM_S`` ago and used less than ``_IDLE_S`` ago."""
+        now = time.monotonic()
+        return now - self._opened_at < _QUANTUM_S and now - self._last_used < _IDLE_S
