@@ -119,15 +119,23 @@ class StoreLease:
             if self._con is not None:
                 self._con.close()
                 self._con = None
-            if Path(f"{self._db_path}.wal").exists():
-                raise StoreBusy("the store's write-ahead log was not checkpointed")
-            os.replace(replacement, self._db_path)
-            dir_fd = os.open(self._db_path.parent, os.O_RDONLY)
             try:
-                os.fsync(dir_fd)
-            finally:
-                os.close(dir_fd)
-            self._con = self._connect()
+                if Path(f"{self._db_path}.wal").exists():
+                    raise StoreBusy("the store's write-ahead log was not checkpointed")
+                os.replace(replacement, self._db_path)
+                dir_fd = os.open(self._db_path.parent, os.O_RDONLY)
+                try:
+                    os.fsync(dir_fd)
+                finally:
+                    os.close(dir_fd)
+                self._con = self._connect()
+            except BaseException:
+                # Closed, so unlock: held with nothing open, the lock would keep every
+                # process out, this one too (its next call opens with a lock of its own).
+                # Counted as a handover: another process may write before the reopen.
+                self.handovers += 1
+                self._release()
+                raise
 
     def close(self) -> None:
         """Close the database, unlock, and end the idle watcher; later cursors are
