@@ -116,10 +116,10 @@ class StoreLease:
         """Replace the database file with ``replacement`` (a compacted copy) while this
         process holds the lock, then reopen it."""
         with self._mutex:
-            if self._con is not None:
-                self._con.close()
-                self._con = None
             try:
+                if self._con is not None:
+                    con, self._con = self._con, None
+                    con.close()  # a checkpoint, which may fail (a full disk)
                 if Path(f"{self._db_path}.wal").exists():
                     raise StoreBusy("the store's write-ahead log was not checkpointed")
                 os.replace(replacement, self._db_path)
@@ -130,8 +130,9 @@ class StoreLease:
                     os.close(dir_fd)
                 self._con = self._connect()
             except BaseException:
-                # Closed, so unlock: held with nothing open, the lock would keep every
-                # process out, this one too (its next call opens with a lock of its own).
+                # Closed (or failed to close: as in _release, the connection is dropped),
+                # so unlock: held with nothing open, the lock would keep every process
+                # out, this one too (its next call opens with a lock of its own).
                 # Counted as a handover: another process may write before the reopen.
                 self.handovers += 1
                 self._release()
