@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import inspect
 import json
+import threading
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager, suppress
 from typing import Annotated, Any, TypeVar
@@ -139,8 +140,9 @@ def _runtime(ctx: Context[Runtime, Any]) -> Runtime:
     return ctx.request_context.lifespan_context
 
 
-def build_server(settings: Settings) -> MCPServer[Runtime]:
-    """An MCP server over the store and repository that ``settings`` name."""
+def build_server(settings: Settings, stopping: threading.Event | None = None) -> MCPServer[Runtime]:
+    """An MCP server over the store and repository that ``settings`` name. ``stopping``
+    becomes the runtime's stop signal (``Runtime.stopping``) when the lifespan opens it."""
 
     # The SDK gives static resources no Context, so the digest reaches the runtime
     # through this per-server slot, filled and emptied by the lifespan.
@@ -148,7 +150,7 @@ def build_server(settings: Settings) -> MCPServer[Runtime]:
 
     @asynccontextmanager
     async def lifespan(_: MCPServer[Runtime]) -> AsyncIterator[Runtime]:
-        runtime = await anyio.to_thread.run_sync(open_runtime, settings)
+        runtime = await anyio.to_thread.run_sync(open_runtime, settings, stopping)
         opened.append(runtime)
         try:
             yield runtime

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import sys
-from dataclasses import dataclass
+import threading
+from dataclasses import dataclass, field
 
 from anchors.fingerprint import CodeSource
 from server.config import Settings
@@ -21,6 +22,10 @@ class Runtime:
     db: Database
     code: CodeSource | None
     service: MemoryService
+    # Set when the process stops: store calls that have not reached the database yet
+    # fail at once (store/lease.py). ``serve`` makes it before the runtime opens, since
+    # a signal may come first.
+    stopping: threading.Event = field(default_factory=threading.Event)
 
     def close(self) -> None:
         if self.code is not None:
@@ -28,10 +33,15 @@ class Runtime:
         self.db.close()
 
 
-def open_runtime(settings: Settings) -> Runtime:
-    """Open the store (creating it on first use) and the repository's code source."""
+def open_runtime(settings: Settings, stopping: threading.Event | None = None) -> Runtime:
+    """Open the store (creating it on first use) and the repository's code source.
+    ``stopping``: the process's stop signal (``Runtime.stopping``); by default a fresh one."""
+    stopping = stopping if stopping is not None else threading.Event()
     settings.prepare_store_dir()
     db = Database(settings.db, wait_limit_s=settings.lock_wait_s)
+    # Until store/db.py passes it on itself (``Database(..., stopping=stopping)`` giving
+    # it to its ``StoreLease``): a signal during this first open is not seen by the lease.
+    db._lease.stopping = stopping
     code = None
     if settings.repo is not None:
         try:
@@ -50,4 +60,4 @@ def open_runtime(settings: Settings) -> Runtime:
             conflicts=settings.conflicts,
         ),
     )
-    return Runtime(settings, db, code, service)
+    return Runtime(settings, db, code, service, stopping)

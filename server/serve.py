@@ -47,7 +47,6 @@ from server.http_security import (
 )
 from server.stdio_guard import guarded_stdio
 from store.errors import AnchormemError, InvalidInput, StoreUnavailable
-from store.lease import refuse_new_work
 
 __all__ = ["GRACE_S", "HARD_EXIT_S", "PARENT_POLL_S", "serve"]
 
@@ -81,10 +80,13 @@ def serve(
         level=logging.WARNING,
         format="anchormem %(levelname)s %(name)s: %(message)s",
     )
+    # Set by the first signal; the runtime (opened later, by the server's lifespan) and
+    # its store refuse new work from then on. Made here: a signal may come first.
+    stopping = threading.Event()
     if transport == "stdio":
-        mcp = build_server(settings)
+        mcp = build_server(settings, stopping)
         with guarded_stdio(), _plain_errors():  # stdio_guard: malformed frames answered
-            anyio.run(_serve_stdio, mcp)
+            anyio.run(_serve_stdio, mcp, stopping)
         _fast_exit()
         return 0
     hosts = list(allowed_hosts) or list(settings.http_allowed_hosts)
@@ -111,7 +113,7 @@ def serve(
             allowed_origins=origins,
             exposed=exposed,
         )
-        mcp = build_server(settings)
+        mcp = build_server(settings, stopping)
         sdk_app = _sdk_app(mcp, policy.allowed_hosts, policy.allowed_origins)
         app = _StartupErrors(GuardMiddleware(sdk_app, policy))
         shown = f"[{address}]" if ":" in address else address
@@ -119,7 +121,7 @@ def serve(
         _say(f"serving MCP on http://{shown}:{bound_port}/mcp ({mode})")
         try:
             with _plain_errors():
-                anyio.run(_serve_http, app, sock)
+                anyio.run(_serve_http, app, sock, stopping)
         except SystemExit:  # uvicorn exits when the app's startup (the store) fails
             if isinstance(app.error, AnchormemError):
                 raise app.error from None
@@ -220,7 +222,7 @@ class _StartupErrors:
             raise
 
 
-async def _serve_http(app: Any, sock: socket.socket) -> None:
+async def _serve_http(app: Any, sock: socket.socket, stopping: threading.Event) -> None:
     import uvicorn
 
     class Server(uvicorn.Server):
@@ -250,7 +252,7 @@ async def _serve_http(app: Any, sock: socket.socket) -> None:
             server.force_exit = True
             tg.cancel_scope.cancel()
 
-        tg.start_soon(_on_signals, graceful, force, None)
+        tg.start_soon(_on_signals, stopping, graceful, force, None)
         await server.serve(sockets=[sock])
         tg.cancel_scope.cancel()
 
@@ -258,12 +260,12 @@ async def _serve_http(app: Any, sock: socket.socket) -> None:
 # -- stdio ----------------------------------------------------------------------------
 
 
-async def _serve_stdio(mcp: MCPServer[Any]) -> None:
+async def _serve_stdio(mcp: MCPServer[Any], stopping: threading.Event) -> None:
     stdin = _StdinLines.claim()
     try:
         async with anyio.create_task_group() as tg:
             stdin.start(anyio.lowlevel.current_token())
-            tg.start_soon(_on_signals, stdin.stop, tg.cancel_scope.cancel, _watch_parent)
+            tg.start_soon(_on_signals, stopping, stdin.stop, tg.cancel_scope.cancel, _watch_parent)
             # The SDK claims fd 1 (stray prints go to stderr); stdin is ours, so that a
             # signal can end it: the SDK reads stdin in a thread no cancellation reaches.
             async with stdio_server(stdin=cast("anyio.AsyncFile[str]", stdin)) as (reads, writes):
@@ -389,6 +391,7 @@ def _watch_parent() -> None:
 
 
 async def _on_signals(
+    stopping: threading.Event,
     graceful: Callable[[], None],
     force: Callable[[], None],
     started: Callable[[], None] | None,
@@ -398,7 +401,7 @@ async def _on_signals(
             started()
         async for signum in signals:
             _say(f"{signal.Signals(signum).name} received; stopping")
-            refuse_new_work()  # calls still queued for the store fail now, not in turn
+            stopping.set()  # calls still queued for the store fail now, not in turn
             _exit_later(HARD_EXIT_S)
             graceful()
             break

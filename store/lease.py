@@ -15,6 +15,13 @@ dozen times: handing over after every use left four busy servers 4-5 calls/s bet
 them, against 13-30 now (adr/0002). After a handover, the process that let go leaves the
 lock to a waiter before asking for it again (waiters poll, so it would win every race).
 Locks die with their process, so a process killed with SIGKILL never blocks the others.
+
+Stopping: the lease's owner passes an event (``stopping``) that it sets when the process
+is stopping (``anchormem serve``: the first signal). From then on, calls that have not yet reached
+the database, queued behind the one in flight or waiting for another process's lock,
+fail at once with ``StoreBusy`` instead of running in turn, so the process stops within
+a second however many calls were in flight. A refused call was never acknowledged; a
+client that resends it gets the memory (or a duplicate) back.
 """
 
 from __future__ import annotations
@@ -32,18 +39,9 @@ import duckdb
 
 from store.errors import StoreBusy
 
-__all__ = ["StoreLease", "refuse_new_work"]
+__all__ = ["STOPPING_MESSAGE", "StoreLease"]
 
-# Set when the process is stopping (a signal, the client gone): calls that have not yet
-# reached the database fail at once instead of queueing behind the ones that have, so the
-# process stops within a second however many calls were in flight. A refused call was
-# never acknowledged; a client that resends it gets the memory (or a duplicate) back.
-_STOPPING = threading.Event()
-
-
-def refuse_new_work() -> None:
-    """From now on, no new use of any store in this process starts."""
-    _STOPPING.set()
+STOPPING_MESSAGE = "the server is stopping; try again"
 
 _POLL_S = 0.002
 _IDLE_CHECK_S = 0.005
@@ -60,10 +58,14 @@ class StoreLease:
         db_path: Path,
         connect: Callable[[], duckdb.DuckDBPyConnection],
         wait_limit_s: float = 60.0,
+        stopping: threading.Event | None = None,
     ) -> None:
+        """``stopping``: set by the owner when the process stops (see the module's
+        docstring); by default a private event that nothing sets."""
         self._db_path = db_path
         self._connect = connect
         self._wait_limit_s = wait_limit_s
+        self.stopping = stopping if stopping is not None else threading.Event()
         self._mutex = threading.RLock()
         self._con: duckdb.DuckDBPyConnection | None = None
         self._lock_fd: int | None = None
@@ -73,6 +75,7 @@ class StoreLease:
         self._probe_fd = os.open(f"{db_path}.want", os.O_RDWR)
         self._closed = False
         self._watcher: threading.Thread | None = None
+        self._watching = False  # a watcher runs and has not decided to stop (under mutex)
         self._wake = threading.Event()
         self._opened_at = 0.0
         self._last_used = 0.0
@@ -83,10 +86,12 @@ class StoreLease:
     @contextmanager
     def cursor(self) -> Iterator[duckdb.DuckDBPyConnection]:
         """A fresh cursor on the open database, held exclusively for the block."""
-        if _STOPPING.is_set():
-            raise StoreBusy("the server is stopping; try again")
-        with self._mutex:
-            if self._closed or _STOPPING.is_set():
+        if self.stopping.is_set():
+            raise StoreBusy(STOPPING_MESSAGE)
+        with self._mutex:  # calls queued here while the process stops are refused too
+            if self.stopping.is_set():
+                raise StoreBusy(STOPPING_MESSAGE)
+            if self._closed:
                 raise StoreBusy("the store has been closed")
             if self._con is None:
                 self._acquire()
@@ -111,27 +116,45 @@ class StoreLease:
         """Replace the database file with ``replacement`` (a compacted copy) while this
         process holds the lock, then reopen it."""
         with self._mutex:
-            if self._con is not None:
-                self._con.close()
-                self._con = None
-            if Path(f"{self._db_path}.wal").exists():
-                raise StoreBusy("the store's write-ahead log was not checkpointed")
-            os.replace(replacement, self._db_path)
-            dir_fd = os.open(self._db_path.parent, os.O_RDONLY)
             try:
-                os.fsync(dir_fd)
-            finally:
-                os.close(dir_fd)
-            self._con = self._connect()
+                if self._con is not None:
+                    con, self._con = self._con, None
+                    con.close()  # a checkpoint, which may fail (a full disk)
+                if Path(f"{self._db_path}.wal").exists():
+                    raise StoreBusy("the store's write-ahead log was not checkpointed")
+                os.replace(replacement, self._db_path)
+                dir_fd = os.open(self._db_path.parent, os.O_RDONLY)
+                try:
+                    os.fsync(dir_fd)
+                finally:
+                    os.close(dir_fd)
+                self._con = self._connect()
+            except BaseException:
+                # Closed (or failed to close: as in _release, the connection is dropped),
+                # so unlock: held with nothing open, the lock would keep every process
+                # out, this one too (its next call opens with a lock of its own).
+                # Counted as a handover: another process may write before the reopen.
+                self.handovers += 1
+                self._release()
+                raise
 
     def close(self) -> None:
+        """Close the database, unlock, and end the idle watcher; later cursors are
+        refused. Closing twice does nothing."""
         with self._mutex:
+            if self._closed:
+                return
             self._release()
             self._closed = True
             self._wake.set()
-        for fd in (self._want_fd, self._probe_fd):
-            with suppress(OSError):
-                os.close(fd)
+            # Under the mutex: the watcher only uses these descriptors holding it, having
+            # checked ``_closed`` (a closed number may be reused by any later open).
+            for fd in (self._want_fd, self._probe_fd):
+                with suppress(OSError):
+                    os.close(fd)
+        watcher = self._watcher
+        if watcher is not None and watcher is not threading.current_thread():
+            watcher.join(timeout=1.0)
 
     # -- internals ------------------------------------------------------------------
     def _acquire(self) -> None:
@@ -145,6 +168,9 @@ class StoreLease:
                     fcntl.flock(lock_fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
                     break
                 except BlockingIOError:
+                    if self.stopping.is_set():
+                        os.close(lock_fd)
+                        raise StoreBusy(STOPPING_MESSAGE) from None
                     if time.monotonic() > deadline:
                         os.close(lock_fd)
                         raise StoreBusy(
@@ -207,8 +233,11 @@ class StoreLease:
         return False
 
     def _start_watcher(self) -> None:
-        if self._watcher is not None and self._watcher.is_alive():
+        # Holding the mutex. Not ``is_alive()`` alone: a watcher that has just decided to
+        # stop is alive for a moment still, and the new session would be left without one.
+        if self._watching and self._watcher is not None and self._watcher.is_alive():
             return
+        self._watching = True
         self._watcher = threading.Thread(
             target=self._watch_idle, name="anchormem-lease", daemon=True
         )
@@ -216,22 +245,30 @@ class StoreLease:
 
     def _watch_idle(self) -> None:
         # Hand the database over while this process is idle; a busy process hands it
-        # over itself at the end of each call.
-        while not self._closed:
+        # over itself at the end of each call (so a held mutex means: nothing to do).
+        # Everything after the wait runs holding the mutex, so that close() cannot close
+        # the descriptors between the check of ``_closed`` and their use.
+        while True:
             self._wake.wait(_IDLE_CHECK_S)
-            if self._closed:
-                return
-            if self._con is None:
-                return
-            now = time.monotonic()
-            if now - self._opened_at < _QUANTUM_S and now - self._last_used < _IDLE_S:
+            if not self._closed and self._too_soon():
                 continue
-            if not self._someone_waits():
+            if not self._mutex.acquire(blocking=False):
                 continue
-            if self._mutex.acquire(blocking=False):
-                try:
-                    if self._con is not None:
-                        self._hand_over()
-                        return
-                finally:
-                    self._mutex.release()
+            try:
+                if self._closed or self._con is None:
+                    self._watching = False
+                    return
+                if self._too_soon():
+                    continue
+                if self._someone_waits():
+                    self._hand_over()
+                    self._watching = False
+                    return
+            finally:
+                self._mutex.release()
+
+    def _too_soon(self) -> bool:
+        """Whether it is too soon to hand over: the database was opened less than
+        ``_QUANTUM_S`` ago and used less than ``_IDLE_S`` ago."""
+        now = time.monotonic()
+        return now - self._opened_at < _QUANTUM_S and now - self._last_used < _IDLE_S

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import sys
 from datetime import UTC, datetime
 from pathlib import Path
@@ -38,12 +39,18 @@ _MAIN_SIGNS = (
     "corrupt database file",
     "checksum",
 )
+_QUOTED = re.compile(r'"[^"]*"')  # DuckDB quotes the paths it names
 
 
 def damaged_part(message: str) -> str | None:
     """``"wal"`` or ``"main"`` when ``message`` (a DuckDB open error) says that file is
-    damaged; ``None`` for anything else (a lock, a newer format, permissions, ...)."""
-    low = message.lower()
+    damaged; ``None`` for anything else (a lock, a newer format, permissions, ...).
+
+    Only DuckDB's words count, not the paths it quotes: a store in a directory named
+    ``checksum`` that another program holds open is locked, not damaged."""
+    low = _QUOTED.sub('""', message).lower()
+    if "could not set lock" in low:  # another process has it open (named, unquoted)
+        return None
     if any(sign in low for sign in _WAL_SIGNS):
         return "wal"
     if any(sign in low for sign in _MAIN_SIGNS):
