@@ -38,10 +38,7 @@ def open_runtime(settings: Settings, stopping: threading.Event | None = None) ->
     ``stopping``: the process's stop signal (``Runtime.stopping``); by default a fresh one."""
     stopping = stopping if stopping is not None else threading.Event()
     settings.prepare_store_dir()
-    db = Database(settings.db, wait_limit_s=settings.lock_wait_s)
-    # Until store/db.py passes it on itself (``Database(..., stopping=stopping)`` giving
-    # it to its ``StoreLease``): a signal during this first open is not seen by the lease.
-    db._lease.stopping = stopping
+    db = Database(settings.db, wait_limit_s=settings.lock_wait_s, stopping=stopping)
     code = None
     if settings.repo is not None:
         try:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import threading
 import sys
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager, suppress
@@ -44,8 +45,14 @@ class Database:
     """One DuckDB store file, shared with other processes through a ``StoreLease``."""
 
     def __init__(
-        self, path: Path, wait_limit_s: float = 60.0, fault: FaultHook | None = None
+        self,
+        path: Path,
+        wait_limit_s: float = 60.0,
+        fault: FaultHook | None = None,
+        stopping: threading.Event | None = None,
     ) -> None:
+        """``stopping``: the owner's stop signal (``server.runtime.Runtime.stopping``):
+        once set, calls that have not reached the store yet are refused at once."""
         self.path = path
         if not path.parent.is_dir():
             raise StoreUnavailable(
@@ -60,7 +67,7 @@ class Database:
         # opened: every write that changes a memory appends to one of them, so equal
         # numbers mean no other process wrote since this process's copy was current.
         self._stamp = (-1, -1)
-        self._lease = StoreLease(path, self._connect, wait_limit_s=wait_limit_s)
+        self._lease = StoreLease(path, self._connect, wait_limit_s=wait_limit_s, stopping=stopping)
         self.transactions = 0  # write transactions this process committed (benchmarks)
         self._pending: tuple[VerdictRecord, ...] = ()  # verdicts not yet written
         with self._lease.cursor():

@@ -253,7 +253,7 @@ class LiveServer:
         content = result.structured_content
         made = [content["id"]] if tool == "remember" and content["outcome"] == "stored" else []
         made += [
-            content[k] for k in ("new_memory", "episode") if tool == "observe" and k in content
+            content[k] for k in ("new_memory", "episode") if tool == "observe" and content.get(k)
         ]
         for mid in made:  # new memories: stored, and targets for later calls
             self.tally.stored.add(mid)

@@ -199,7 +199,7 @@ MCP_CASES = [
     pytest.param(
         "remember",
         {"text": "x" * (MAX_TEXT_CHARS + 1)},
-        f"the limit is {MAX_TEXT_CHARS}",
+        f"at most {MAX_TEXT_CHARS} characters",  # the input schema's maxLength
         id="text over the limit",
     ),
     pytest.param(
@@ -216,7 +216,7 @@ MCP_CASES = [
     pytest.param(
         "recall",
         {"query": "q" * (MAX_QUERY_CHARS + 1)},
-        f"the limit is {MAX_QUERY_CHARS}",
+        f"at most {MAX_QUERY_CHARS} characters",
         id="long query",
     ),
 ]
