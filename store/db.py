@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import dataclasses
 import os
-import threading
 import sys
+import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager, suppress
 from datetime import UTC, datetime
