@@ -34,7 +34,8 @@ from anchors.spec import Anchor, AnchorKind, AnchorSyntaxError, Expect, parse_an
 from anchors.subject import apply_scope
 from anchors.verify import Verdict, check_anchor
 from experiments.facts import Fact
-from experiments.fixture import build_fixture, git
+from experiments.fixture import build_fixture
+from experiments.scratch import git
 
 __all__ = [
     "Check",
@@ -183,7 +184,7 @@ class Workspace:
             head = git(repo, "rev-parse", "--verify", "HEAD^{commit}")
         except (subprocess.CalledProcessError, OSError):
             raise ValueError(f"{repo} is not a git repository with a commit") from None
-        git(into.parent, "clone", "-q", "--shared", "--no-checkout", top, str(into))
+        git(into.parent, "clone", "-q", "--shared", "--no-checkout", "--", top, str(into))
         git(into, "checkout", "-q", "--detach", head)
         return cls(into, head, {}, str(Path(top).resolve()))
 
@@ -196,7 +197,8 @@ class Workspace:
         places = [self.root] if self.origin == "fixture" else [Path(self.origin), self.root]
         for place in places:
             try:
-                return git(place, "rev-parse", "--verify", "--quiet", f"{rev}^{{commit}}")
+                verify = ("rev-parse", "--verify", "--quiet", "--end-of-options")
+                return git(place, *verify, f"{rev}^{{commit}}")
             except subprocess.CalledProcessError:
                 continue
         return None
