@@ -22,9 +22,9 @@ import anyio
 import pytest
 from mcp import Client
 
-from anchors.bench import generate_repository
 from anchors.facts import Fingerprint
 from anchors.fingerprint import CodeSource, InMemoryFactsCache
+from benchmarks.fingerprint import generate_repository
 from server.app import build_server
 from server.config import Settings
 from tests.anchors.conftest import child_processes

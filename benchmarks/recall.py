@@ -1,4 +1,5 @@
-"""``anchormem bench``: how long the fingerprint and a verified recall take.
+"""``anchormem bench`` (or ``python -m benchmarks.recall``): how long the fingerprint and a
+verified recall take, in process.
 
 Prints one ``name: value`` line per measurement (``--json``: one JSON object):
 
@@ -25,7 +26,6 @@ import json
 import os
 import random
 import statistics
-import subprocess
 import tempfile
 import time
 from collections.abc import Sequence
@@ -38,13 +38,6 @@ __all__ = ["add_arguments", "main"]
 
 _HITS = 10  # memories each query hits
 _WORKING_SET = 50  # distinct queries a warm process keeps asking
-_GIT_ENV = {
-    "GIT_AUTHOR_NAME": "bench",
-    "GIT_AUTHOR_EMAIL": "bench@example.com",
-    "GIT_COMMITTER_NAME": "bench",
-    "GIT_COMMITTER_EMAIL": "bench@example.com",
-    "GIT_CONFIG_NOSYSTEM": "1",
-}
 _ROWS_PER_INSERT = 50_000
 
 
@@ -143,8 +136,8 @@ def _bench_repo(repo: Path, work: Path, emit: Any) -> None:
 def _bench_generated(
     work: Path, files: int, sizes: Sequence[int], samples: int, head_changes: int, emit: Any
 ) -> None:
-    from anchors.bench import generate_repository
     from anchors.fingerprint import CodeSource
+    from benchmarks.fingerprint import generate_repository
     from store.db import Database
     from store.factcache import StoreFactsCache
 
@@ -181,13 +174,10 @@ def _touch(root: Path, paths: Sequence[Path], message: str) -> None:
 
 
 def _git(root: Path, *args: str) -> None:
-    subprocess.run(
-        ["git", "-c", "commit.gpgsign=false", *args],
-        cwd=root,
-        env={**os.environ, **_GIT_ENV},
-        check=True,
-        capture_output=True,
-    )
+    from benchmarks.fingerprint import IDENTITY
+    from experiments.scratch import git
+
+    git(root, *args, identity=IDENTITY)
 
 
 # -- recall --------------------------------------------------------------------------------
@@ -242,7 +232,7 @@ def _bench_recall(
         notes = root / "CHANGES.md"
         for n in range(head_changes):
             notes.write_text(f"change {size}-{n}\n")
-            _git(root, "add", "CHANGES.md")
+            _git(root, "add", "--", "CHANGES.md")
             _git(root, "commit", "-q", "-m", f"change {n}")
             query = queries[rng.randrange(groups)]
             start = time.perf_counter()
