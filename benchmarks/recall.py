@@ -69,7 +69,7 @@ def main(argv: Sequence[str] | argparse.Namespace | None = None) -> int:
         args = argv
     else:
         parser = argparse.ArgumentParser(
-            prog="anchormem bench", description=__doc__.split("\n\n")[0]
+            prog="python -m benchmarks.recall", description=__doc__.split("\n\n")[0]
         )
         add_arguments(parser)
         args = parser.parse_args(argv)
