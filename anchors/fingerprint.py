@@ -47,7 +47,7 @@ __all__ = [
 Progress = Callable[[int, int], None]
 
 # Files to parse before two worker processes pay for their start-up. Measured with
-# `python -m anchors.bench --sweep` on 2 cores: serial vs pool 0.17/0.18 s at 300 files,
+# `python -m benchmarks.fingerprint --sweep` on 2 cores: serial vs pool 0.17/0.18 s at 300 files,
 # 0.23/0.22 s at 400, 0.28/0.22 s at 500, 0.48/0.39 s at 800, 1.88/1.16 s at 3000.
 POOL_THRESHOLD = 500
 _POOL_WORKERS = 2

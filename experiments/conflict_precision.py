@@ -4,10 +4,13 @@ consolidate pass takes.
 
     python -m experiments.conflict_precision [--memories 2000] [--planted 50] [--json]
 
-Memories are written straight to a scratch store (no detection at write time), then one
-``consolidate`` pass runs over all of them. Hard negatives are planted too: the same
-attribute for different services or environments, many-valued "uses" facts, negated
-claims with no positive twin.
+Everything goes through the public interface, the MCP tools of ``server.app.build_server``
+spoken to by the SDK's in-memory client, as an agent would: the memories are written with
+``remember`` to a scratch store with no repository and conflict detection at write time off
+(``ANCHORMEM_CONFLICTS=0``), then one ``consolidate`` call runs over all of them; ``verify``
+(every memory, with its status and confidence) is read before and after it to count what
+the pass touched. Hard negatives are planted too: the same attribute for different services
+or environments, many-valued "uses" facts, negated claims with no positive twin.
 """
 
 from __future__ import annotations
@@ -20,18 +23,14 @@ import tempfile
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
-from store.consolidation import claim_keys
-from store.memories import MemoryService
+import anyio
+from mcp import Client
 
-from anchors.spec import Provenance, parse_anchor
-from store.contradictions.claims import slot_key
-from store.db import Database, NewMemory, utcnow
-from store.lifecycle import text_hash
-from store.model import Kind, Memory, Source, Status, StoredAnchor
+from server.app import build_server
+from server.config import Settings
 
 __all__ = ["Spec", "generate", "main", "run"]
 
@@ -171,56 +170,54 @@ def _fillers(rng: random.Random) -> Any:
             yield Spec(f"Convention {n}: {svc} handlers validate input with pydantic models")
 
 
-def _write(db: Database, specs: Sequence[Spec]) -> list[str]:
-    start = utcnow() - timedelta(hours=1)
+async def _call(client: Client, tool: str, args: dict[str, Any]) -> dict[str, Any]:
+    result = await client.call_tool(tool, args)
+    if result.is_error or result.structured_content is None:
+        raise RuntimeError(f"{tool} failed: {result.content}")
+    return result.structured_content
+
+
+async def _write(client: Client, specs: Sequence[Spec]) -> list[str]:
     ids = []
-    for i, spec in enumerate(specs):
-        slot, env, core = claim_keys(spec.text, spec.subject, None, None)
-        anchors = tuple(StoredAnchor(parse_anchor(a), Provenance.EXPLICIT) for a in spec.anchors)
-        mem = Memory(
-            id=f"m{i:08d}",
-            text=spec.text,
-            subject=spec.subject,
-            kind=Kind.FACT,
-            scope=env,
-            source=Source.AGENT,
-            origin=spec.origin,
-            created_at=start + timedelta(seconds=i),
-            commit=None,
-            status=Status.ACTIVE,
-            anchors=anchors,
-            origins=(spec.origin,),
-            attribute=slot_key(slot) if slot else None,
-            slot_value=slot.value if slot else None,
-        )
-        db.insert_memory(NewMemory(mem, text_hash(spec.text), spec.text.lower(), core), {})
-        ids.append(mem.id)
+    for spec in specs:
+        args: dict[str, Any] = {"text": spec.text, "origin": spec.origin}
+        if spec.subject:
+            args["subject"] = spec.subject
+        if spec.anchors:
+            args["anchors"] = list(spec.anchors)
+        made = await _call(client, "remember", args)
+        if made["outcome"] != "stored":
+            raise RuntimeError(f"remember did not store {spec.text!r}: {made['outcome']}")
+        ids.append(made["id"])
     return ids
 
 
-def _snapshot(service: MemoryService, ids: Sequence[str]) -> dict[str, tuple[str, float]]:
-    now = utcnow()
-    found = service.db.load(ids)
-    return {i: (found[i].status.value, round(service._confidence(found[i], now), 4)) for i in ids}
+async def _snapshot(client: Client) -> dict[str, tuple[str, float]]:
+    found = await _call(client, "verify", {})
+    return {m["id"]: (m["status"], round(m["confidence"], 4)) for m in found["memories"]}
+
+
+async def _drive(
+    settings: Settings, specs: Sequence[Spec]
+) -> tuple[list[str], dict[str, Any], float, dict[str, Any], dict[str, Any]]:
+    async with Client(build_server(settings)) as client:
+        ids = await _write(client, specs)
+        before = await _snapshot(client)
+        started = time.perf_counter()
+        report = await _call(client, "consolidate", {})
+        seconds = time.perf_counter() - started
+        after = await _snapshot(client)
+    return ids, report, seconds, before, after
 
 
 def run(memories: int = 2000, planted: int = 50, seed: int = 7) -> dict[str, Any]:
-    """Generate, write, consolidate once; count found planted conflicts and collateral."""
+    """Generate, remember, consolidate once; count found planted conflicts and collateral."""
     specs, pairs = generate(memories, planted, seed)
     with tempfile.TemporaryDirectory(prefix="anchormem-precision-") as tmp:
-        db = Database(Path(tmp) / "precision.duckdb")
-        try:
-            service = MemoryService(db, None)
-            ids = _write(db, specs)
-            planted_ids = {frozenset((ids[a], ids[b])) for a, b in pairs}
-            in_pairs = {m for pair in planted_ids for m in pair}
-            before = _snapshot(service, ids)
-            started = time.perf_counter()
-            report = service.consolidate()
-            seconds = time.perf_counter() - started
-            after = _snapshot(service, ids)
-        finally:
-            db.close()
+        settings = Settings(repo=None, db=Path(tmp) / "precision.duckdb", conflicts=False)
+        ids, report, seconds, before, after = anyio.run(_drive, settings, specs)
+    planted_ids = {frozenset((ids[a], ids[b])) for a, b in pairs}
+    in_pairs = {m for pair in planted_ids for m in pair}
     found_pairs = {frozenset(c["ids"]) for c in report["conflicts"]}
     touched = {i for i in ids if before[i] != after[i]}
     false_pairs = found_pairs - planted_ids

@@ -46,9 +46,9 @@ from experiments.agents import (
 from experiments.errors import EXIT_USAGE, ExperimentError, exit_code
 from experiments.evidence import Evidence, Workspace, validate_facts
 from experiments.facts import Fact, default_facts_path, load_facts
-from experiments.fixture import git
 from experiments.metrics import agent_metrics
 from experiments.report import write_chart, write_markdown
+from experiments.scratch import git
 
 __all__ = ["ARMS", "PUBLISHED", "Config", "ExperimentError", "run", "run_cli"]
 

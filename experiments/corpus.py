@@ -28,7 +28,6 @@ import json
 import os
 import shutil
 import stat
-import subprocess
 import tarfile
 import urllib.error
 import urllib.request
@@ -40,6 +39,7 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from experiments.errors import ExperimentError
+from experiments.scratch import GitError, git
 
 __all__ = [
     "CorpusError",
@@ -291,54 +291,17 @@ def safe_unpack(archive: Path, into: Path) -> int:
 
 
 # -- the scratch repository --------------------------------------------------------------------
-def _git_env(home: Path) -> dict[str, str]:
-    return {
-        "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
-        "HOME": str(home),
-        "LC_ALL": "C",
-        "GIT_CONFIG_NOSYSTEM": "1",
-        "GIT_CONFIG_GLOBAL": os.devnull,
-        "GIT_TERMINAL_PROMPT": "0",
-        "GIT_AUTHOR_NAME": "anchormem-corpus",
-        "GIT_AUTHOR_EMAIL": "corpus@example.com",
-        "GIT_COMMITTER_NAME": "anchormem-corpus",
-        "GIT_COMMITTER_EMAIL": "corpus@example.com",
-        "GIT_AUTHOR_DATE": _GIT_DATE,
-        "GIT_COMMITTER_DATE": _GIT_DATE,
-    }
-
-
-_GIT_SAFE = (
-    "-c",
-    "core.hooksPath=/dev/null",
-    "-c",
-    "core.fsmonitor=false",
-    "-c",
-    "core.autocrlf=false",
-    "-c",
-    "core.symlinks=true",
-    "-c",
-    "commit.gpgSign=false",
-    "-c",
-    "tag.gpgSign=false",
-    "-c",
-    "init.defaultBranch=main",
-)
+_IDENTITY = ("anchormem-corpus", "corpus@example.com")
 
 
 def corpus_git(root: Path, *args: str) -> str:
-    """git in ``root`` with a clean environment and no hooks, filters or global config."""
-    done = subprocess.run(
-        ["git", *_GIT_SAFE, *args],
-        cwd=root,
-        env=_git_env(root),
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    if done.returncode != 0:
-        raise CorpusError(f"git {' '.join(args[:2])} failed in {root}: {done.stderr.strip()}")
-    return done.stdout.strip()
+    """git in ``root`` through the shared runner (``experiments/scratch.py``: a clean
+    environment, no hooks, fsmonitor or global config), at a fixed date."""
+    try:
+        return git(root, *args, identity=_IDENTITY, date=_GIT_DATE)
+    except GitError as exc:
+        detail = (exc.stderr or "").strip()
+        raise CorpusError(f"git {' '.join(args[:2])} failed in {root}: {detail}") from None
 
 
 def _built(repo: Path, project: Project) -> bool:

@@ -35,7 +35,8 @@ from anchors.subject import apply_scope
 from anchors.verify import Verdict, check_anchor
 from experiments.errors import EXIT_USAGE, ExperimentError
 from experiments.facts import Fact, FactsError
-from experiments.fixture import build_fixture, git
+from experiments.fixture import build_fixture
+from experiments.scratch import git
 
 __all__ = [
     "Check",
@@ -186,7 +187,7 @@ class Workspace:
             raise ExperimentError(
                 f"{repo} is not a git repository with a commit", EXIT_USAGE
             ) from None
-        git(into.parent, "clone", "-q", "--shared", "--no-checkout", top, str(into))
+        git(into.parent, "clone", "-q", "--shared", "--no-checkout", "--", top, str(into))
         git(into, "checkout", "-q", "--detach", head)
         return cls(into, head, {}, str(Path(top).resolve()))
 
@@ -199,7 +200,8 @@ class Workspace:
         places = [self.root] if self.origin == "fixture" else [Path(self.origin), self.root]
         for place in places:
             try:
-                return git(place, "rev-parse", "--verify", "--quiet", f"{rev}^{{commit}}")
+                verify = ("rev-parse", "--verify", "--quiet", "--end-of-options")
+                return git(place, *verify, f"{rev}^{{commit}}")
             except subprocess.CalledProcessError:
                 continue
         return None

@@ -30,35 +30,17 @@ under their repository path with ``.txt`` appended (``1-v1/shop/app.py.txt`` is
 from __future__ import annotations
 
 import json
-import os
-import subprocess
 from collections.abc import Mapping
 from importlib import resources
 from pathlib import Path
 
-__all__ = ["FIXTURE_TAGS", "build_fixture", "git"]
+from experiments.scratch import ScratchRepo
+
+__all__ = ["FIXTURE_TAGS", "build_fixture"]
 
 FIXTURE_TAGS = ("v1", "v2", "v3", "v4")
 
-_GIT_ENV = {
-    "GIT_AUTHOR_NAME": "Shopfront Developer",
-    "GIT_AUTHOR_EMAIL": "dev@shopfront.example",
-    "GIT_COMMITTER_NAME": "Shopfront Developer",
-    "GIT_COMMITTER_EMAIL": "dev@shopfront.example",
-    "GIT_CONFIG_NOSYSTEM": "1",
-    "GIT_CONFIG_GLOBAL": os.devnull,
-}
-
-
-def git(root: Path, *args: str, date: str | None = None) -> str:
-    """Run git in ``root`` with a fixed identity (and ``date``, for reproducible commits)."""
-    env = {**os.environ, **_GIT_ENV}
-    if date is not None:
-        env["GIT_AUTHOR_DATE"] = env["GIT_COMMITTER_DATE"] = date
-    done = subprocess.run(
-        ["git", *args], cwd=root, env=env, check=True, capture_output=True, text=True
-    )
-    return done.stdout.strip()
+IDENTITY = ("Shopfront Developer", "dev@shopfront.example")
 
 
 # -- files ---------------------------------------------------------------------------------
@@ -104,16 +86,14 @@ def _write(root: Path, files: Mapping[str, str | None]) -> None:
 def build_fixture(root: Path) -> dict[str, str]:
     """Create the shopfront repository in ``root`` (an empty or missing directory) and
     return its tags mapped to commit ids. Commits are reproducible: fixed author, dates."""
-    root.mkdir(parents=True, exist_ok=True)
-    git(root, "init", "-q", "-b", "main")
-    git(root, "config", "commit.gpgsign", "false")
-    git(root, "config", "tag.gpgsign", "false")
+    repo = ScratchRepo(root, IDENTITY)
+    repo.git("config", "tag.gpgsign", "false")
     tags: dict[str, str] = {}
     for message, tag, date, files in _commits():
         _write(root, files)
-        git(root, "add", "-A")
-        git(root, "commit", "-q", "-m", message, date=date)
+        repo.git("add", "-A")
+        repo.git("commit", "-q", "-m", message, date=date)
         if tag is not None:
-            git(root, "tag", tag)
-            tags[tag] = git(root, "rev-parse", "HEAD")
+            repo.git("tag", tag)
+            tags[tag] = repo.head()
     return tags

@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import scratch_repo  # beside this script
+from experiments.scratch import make_repo as make_scratch_repo
 
 SCRIPT = Path(sys.executable).with_name("anchormem")
 ANCHORS = ["file:billing/client.py", "import:httpx@billing/client.py"]
@@ -46,7 +46,7 @@ def _env() -> dict[str, str]:
 
 
 def make_repo(root: Path) -> None:
-    scratch_repo.make_repo(root, FILES)
+    make_scratch_repo(root, FILES)
 
 
 class Server:

@@ -33,9 +33,10 @@ from typing import Any
 
 import anyio
 import httpx2
-import scratch_repo  # beside this script
 from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
+
+from experiments.scratch import make_repo as make_scratch_repo
 
 MAX_CLIENTS = 64
 
@@ -65,7 +66,7 @@ FILES = {
 
 
 def make_repo(root: Path) -> None:
-    scratch_repo.make_repo(root, FILES)
+    make_scratch_repo(root, FILES)
 
 
 def anchormem() -> str:

@@ -135,7 +135,7 @@ def build_parser() -> argparse.ArgumentParser:
     add("doctor", "check the store, its lock, its schema and the repository")
 
     p = add("bench", "time the fingerprint and recall with verification (README: Benchmarks)")
-    from server.bench import add_arguments as add_bench_arguments
+    from benchmarks.recall import add_arguments as add_bench_arguments
 
     add_bench_arguments(p, with_repo=False)  # --repo PATH: also time a cold fingerprint of it
 
@@ -277,7 +277,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
             return run_cli(args, as_json)
         if args.command == "bench":  # its own temporary repository and stores
-            from server.bench import main as bench_main
+            from benchmarks.recall import main as bench_main
 
             return bench_main(args)
         settings = Settings.resolve(args.repo, args.db)

@@ -2,60 +2,22 @@
 
 from __future__ import annotations
 
-import os
-import subprocess
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-GIT_ENV = {
-    "GIT_AUTHOR_NAME": "Test Author",
-    "GIT_AUTHOR_EMAIL": "author@example.com",
-    "GIT_COMMITTER_NAME": "Test Author",
-    "GIT_COMMITTER_EMAIL": "author@example.com",
-    "GIT_CONFIG_NOSYSTEM": "1",
-}
+from experiments.scratch import ScratchRepo
+
+IDENTITY = ("Test Author", "author@example.com")
 
 
-class GitRepo:
-    """A throwaway git repository driven through the real ``git`` binary."""
+class GitRepo(ScratchRepo):
+    """A throwaway git repository driven through the real ``git`` binary, with the shared
+    runner's safety rules (``experiments/scratch.py``)."""
 
     def __init__(self, root: Path) -> None:
-        self.root = root
-        self.git("init", "-q", "-b", "main")
-        self.git("config", "commit.gpgsign", "false")
-
-    def git(self, *args: str) -> str:
-        env = {**os.environ, **GIT_ENV}
-        done = subprocess.run(
-            ["git", *args], cwd=self.root, env=env, check=True, capture_output=True, text=True
-        )
-        return done.stdout.strip()
-
-    def write(self, files: Mapping[str, str | None]) -> None:
-        """Write (or, for ``None``, delete) files in the work tree without committing."""
-        for rel, content in files.items():
-            path = self.root / rel
-            if content is None:
-                if path.exists():
-                    path.unlink()
-                continue
-            path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_text(content)
-
-    def commit(self, files: Mapping[str, str | None], message: str = "change") -> str:
-        """Apply ``files`` and commit them all; return the new commit id."""
-        self.write(files)
-        self.git("add", "-A")
-        self.git("commit", "-q", "--allow-empty", "-m", message)
-        return self.head()
-
-    def head(self) -> str:
-        return self.git("rev-parse", "HEAD")
-
-    def checkout(self, rev: str) -> None:
-        self.git("checkout", "-q", rev)
+        super().__init__(root, IDENTITY)
 
 
 @pytest.fixture

@@ -8,7 +8,6 @@ from pathlib import Path
 
 import pytest
 
-from anchors.bench import generate_repository
 from anchors.facts import Definition, Dependency, FileFacts, ImportFact
 from anchors.fingerprint import (
     CodeSource,
@@ -18,6 +17,7 @@ from anchors.fingerprint import (
     facts_to_json,
 )
 from anchors.gitrepo import RepoStatus
+from benchmarks.fingerprint import generate_repository
 from tests.anchors.conftest import child_processes
 from tests.conftest import GitRepo
 

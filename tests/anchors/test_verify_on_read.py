@@ -22,13 +22,13 @@ import anyio
 import pytest
 from mcp import Client
 
-from anchors.bench import generate_repository
 from anchors.facts import Fingerprint
 from anchors.fingerprint import CodeSource, InMemoryFactsCache
+from benchmarks.fingerprint import generate_repository
 from server.app import build_server
 from server.config import Settings
 from tests.anchors.conftest import child_processes
-from tests.conftest import GIT_ENV, GitRepo
+from tests.conftest import GitRepo
 from tests.mcp_calls import call
 
 pytestmark = pytest.mark.anyio
@@ -426,12 +426,7 @@ def _worktree(project: GitRepo, tmp: Path) -> Path:
 def _shallow(project: GitRepo, tmp: Path) -> Path:
     project.commit({"README.md": "two\n"}, "second")
     target = tmp / "shallow"
-    subprocess.run(
-        ["git", "clone", "-q", "--depth", "1", f"file://{project.root}", str(target)],
-        check=True,
-        capture_output=True,
-        env={**os.environ, **GIT_ENV},
-    )
+    project.git("clone", "-q", "--depth", "1", "--", f"file://{project.root}", str(target))
     assert (target / ".git" / "shallow").exists()
     return target
 

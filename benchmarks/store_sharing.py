@@ -1,8 +1,8 @@
 """What sharing one DuckDB file between processes costs (the numbers in adr/0002).
 
-    .venv/bin/python scripts/bench_store.py                 # both parts
-    .venv/bin/python scripts/bench_store.py --no-sessions   # the DuckDB costs only
-    .venv/bin/python scripts/bench_store.py --sessions 4 --remembers 250
+    .venv/bin/python -m benchmarks.store_sharing                 # both parts
+    .venv/bin/python -m benchmarks.store_sharing --no-sessions   # the DuckDB costs only
+    .venv/bin/python -m benchmarks.store_sharing --sessions 4 --remembers 250
 
 Part 1, DuckDB itself, on a store with anchormem's schema: opening the file, one query or
 one insert, closing it (what a handover between processes costs) against the same
@@ -25,13 +25,14 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
 import anyio
 import duckdb
 
+from experiments.scratch import make_repo
 from store.schema import migrate
 
 ROUNDS = 200
@@ -136,26 +137,8 @@ def duckdb_costs(rounds: int) -> dict[str, float]:
     return results
 
 
-def _git(root: Path, *args: str) -> None:
-    env = {
-        **os.environ,
-        "GIT_AUTHOR_NAME": "bench",
-        "GIT_AUTHOR_EMAIL": "bench@example.com",
-        "GIT_COMMITTER_NAME": "bench",
-        "GIT_COMMITTER_EMAIL": "bench@example.com",
-        "GIT_CONFIG_NOSYSTEM": "1",
-    }
-    subprocess.run(["git", *args], cwd=root, env=env, check=True, capture_output=True)
-
-
 def _make_repo(root: Path) -> None:
-    root.mkdir()
-    _git(root, "init", "-q", "-b", "main")
-    for rel, text in _PROJECT.items():
-        (root / rel).parent.mkdir(parents=True, exist_ok=True)
-        (root / rel).write_text(text)
-    _git(root, "add", "-A")
-    _git(root, "-c", "commit.gpgsign=false", "commit", "-q", "-m", "project")
+    make_repo(root, _PROJECT, "project", identity=("bench", "bench@example.com"))
 
 
 async def _session(
@@ -235,14 +218,16 @@ def sessions_run(sessions: int, remembers: int) -> dict[str, Any]:
     }
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m benchmarks.store_sharing", description=__doc__.splitlines()[0]
+    )
     parser.add_argument("--rounds", type=int, default=ROUNDS)
     parser.add_argument("--sessions", type=int, default=4)
     parser.add_argument("--remembers", type=int, default=250)
     parser.add_argument("--no-sessions", action="store_true", help="skip part 2")
     parser.add_argument("--json", action="store_true")
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     results: dict[str, Any] = {"duckdb": duckdb.__version__, "cpus": os.cpu_count()}
     results["median_ms"] = {k: round(v, 2) for k, v in duckdb_costs(args.rounds).items()}
     if not args.no_sessions:

@@ -1,4 +1,5 @@
-"""``anchormem bench``: how long the fingerprint and a verified recall take.
+"""``anchormem bench`` (or ``python -m benchmarks.recall``): how long the fingerprint and a
+verified recall take, in process.
 
 Prints one ``name: value`` line per measurement (``--json``: one JSON object):
 
@@ -25,7 +26,6 @@ import json
 import os
 import random
 import statistics
-import subprocess
 import tempfile
 import time
 from collections.abc import Sequence
@@ -38,13 +38,6 @@ __all__ = ["add_arguments", "main"]
 
 _HITS = 10  # memories each query hits
 _WORKING_SET = 50  # distinct queries a warm process keeps asking
-_GIT_ENV = {
-    "GIT_AUTHOR_NAME": "bench",
-    "GIT_AUTHOR_EMAIL": "bench@example.com",
-    "GIT_COMMITTER_NAME": "bench",
-    "GIT_COMMITTER_EMAIL": "bench@example.com",
-    "GIT_CONFIG_NOSYSTEM": "1",
-}
 _ROWS_PER_INSERT = 50_000
 
 
@@ -76,7 +69,7 @@ def main(argv: Sequence[str] | argparse.Namespace | None = None) -> int:
         args = argv
     else:
         parser = argparse.ArgumentParser(
-            prog="anchormem bench", description=__doc__.split("\n\n")[0]
+            prog="python -m benchmarks.recall", description=__doc__.split("\n\n")[0]
         )
         add_arguments(parser)
         args = parser.parse_args(argv)
@@ -140,8 +133,8 @@ def _bench_repo(repo: Path, work: Path, emit: Any) -> None:
 def _bench_generated(
     work: Path, files: int, sizes: Sequence[int], samples: int, head_changes: int, emit: Any
 ) -> None:
-    from anchors.bench import generate_repository
     from anchors.fingerprint import CodeSource
+    from benchmarks.fingerprint import generate_repository
     from store.db import Database
     from store.factcache import StoreFactsCache
 
@@ -178,13 +171,10 @@ def _touch(root: Path, paths: Sequence[Path], message: str) -> None:
 
 
 def _git(root: Path, *args: str) -> None:
-    subprocess.run(
-        ["git", "-c", "commit.gpgsign=false", *args],
-        cwd=root,
-        env={**os.environ, **_GIT_ENV},
-        check=True,
-        capture_output=True,
-    )
+    from benchmarks.fingerprint import IDENTITY
+    from experiments.scratch import git
+
+    git(root, *args, identity=IDENTITY)
 
 
 # -- recall --------------------------------------------------------------------------------
@@ -209,9 +199,8 @@ def _bench_recall(
     head_changes: int,
     emit: Any,
 ) -> None:
-    from store.memories import MemoryService, ServiceSettings
-
     from store.db import Database
+    from store.service import MemoryService, ServiceSettings
 
     db = Database(work / f"store-{size}.duckdb")
     try:
@@ -240,11 +229,11 @@ def _bench_recall(
         notes = root / "CHANGES.md"
         for n in range(head_changes):
             notes.write_text(f"change {size}-{n}\n")
-            _git(root, "add", "CHANGES.md")
+            _git(root, "add", "--", "CHANGES.md")
             _git(root, "commit", "-q", "-m", f"change {n}")
             query = queries[rng.randrange(groups)]
             start = time.perf_counter()
-            found = service.recall(query, 10)
+            found = _as_dict(service.recall(query, 10))
             after.append(time.perf_counter() - start)
             checked += _count_checked(found, query)
         emit(f"recall_{size}_after_head_change_p50_ms", _ms(_percentile(after, 50)))
@@ -262,13 +251,21 @@ def _token(group: int) -> str:
 
 
 def _checked_recall(service: Any, query: str) -> None:
-    found = service.recall(query, 10)
+    found = _as_dict(service.recall(query, 10))
     memories = found["memories"]
     if len(memories) != _HITS or any(m["verification"] != "verified" for m in memories):
         summary = [(m["id"], m["verification"]) for m in memories]
         raise RuntimeError(f"bench recall of {query!r} did not verify its {_HITS} hits: {summary}")
     if any(len(m["anchors"]) != 5 for m in memories):
         raise RuntimeError("bench memories must carry 5 anchors each")
+
+
+def _as_dict(result: Any) -> dict[str, Any]:
+    """The result as the tools render it (the renderer runs inside the timing, as it does
+    in a server)."""
+    from server.rendering import dump, render_result
+
+    return dump(render_result(result))
 
 
 def _count_checked(found: dict[str, Any], query: str) -> int:
@@ -302,7 +299,7 @@ def fill_store(db: Any, fp: Any, size: int) -> int:
     """Insert ``size`` VERIFIED memories, each with 5 anchors that hold in ``fp``, in groups
     of 10 sharing a search token; return the number of groups. Multi-row INSERTs straight
     into the tables (with each memory's remember and verify audit rows)."""
-    from anchors.spec import Anchor, AnchorKind, Expect
+    from anchors.spec import Anchor, AnchorKind, Expect, Provenance
     from anchors.verify import capture
     from store.lifecycle import text_hash
     from store.search import search_text
@@ -342,72 +339,44 @@ def fill_store(db: Any, fp: Any, size: int) -> int:
             per_path[path] = anchors
         return per_path[path]
 
-    memories: list[tuple[Any, ...]] = []
-    anchor_rows: list[tuple[Any, ...]] = []
-    audit_rows: list[tuple[Any, ...]] = []
-    seq = _max_audit_seq(db)
+    from store.model import Kind, Memory, Source, Status, StoredAnchor
+    from store.plan import NewMemory, Plan
+    from store.search import memory_terms
+
+    batch: list[NewMemory] = []
     for i in range(size):
-        mid = f"mb{i:08d}"
         path = paths[i % len(paths)]
         anchors = anchors_of(path)
         text = f"Note {i} about {path}: {_token(i // _HITS)} keeps its helpers there"
-        memories.append(
-            (
-                mid,
-                text,
-                text_hash(text),
-                search_text(text, path, anchors),
-                path,
-                "fact",
-                "agent",
-                "bench",
-                now,
-                now,
-                fp.commit,
-                "VERIFIED",
+        stored = tuple(
+            StoredAnchor(
+                a,
+                Provenance.EXPLICIT,
+                tuple(json.loads(rows_for[a].found_in)),
+                rows_for[a].content_hash,
             )
+            for a in anchors
         )
-        for position, anchor in enumerate(anchors):
-            row = rows_for[anchor]
-            anchor_rows.append(
-                (
-                    mid,
-                    position,
-                    row.kind,
-                    row.value,
-                    row.expect,
-                    row.scope,
-                    None,
-                    "explicit",
-                    row.found_in,
-                    row.content_hash,
-                )
-            )
-        detail = json.dumps({"anchors": [rows_for[a].render for a in anchors]})
-        audit_rows.append((seq + 1, mid, now, "remember", None, "ACTIVE", "bench", None, detail))
-        audit_rows.append(
-            (seq + 2, mid, now, "verify", "ACTIVE", "VERIFIED", "code", fp.commit, "{}")
+        mem = Memory(
+            id=f"mb{i:08d}",
+            text=text,
+            subject=path,
+            kind=Kind.FACT,
+            scope=None,
+            source=Source.AGENT,
+            origin="bench",
+            created_at=now,
+            commit=fp.commit,
+            status=Status.VERIFIED,
+            anchors=stored,
+            origins=("bench",),
+            evidence_at=now,
         )
-        seq += 2
-    with db.transaction() as cur:
-        _insert_many(
-            cur,
-            "memories (id, text, text_hash, search_text, subject, kind, source, origin,"
-            " created_at, updated_at, commit_id, status)",
-            memories,
-        )
-        _insert_many(
-            cur,
-            "anchors (memory_id, position, kind, value, expect, scope, version, provenance,"
-            " found_in, content_hash)",
-            anchor_rows,
-        )
-        _insert_many(
-            cur,
-            "audit (seq, memory_id, happened_at, action, from_status, to_status, actor,"
-            " commit_id, detail)",
-            audit_rows,
-        )
+        searched = search_text(text, path, anchors)
+        batch.append(NewMemory(mem, text_hash(text), memory_terms(searched), searched))
+        if len(batch) >= _ROWS_PER_INSERT or i == size - 1:
+            db.apply(Plan(memories=tuple(batch)))  # one transaction per batch
+            batch = []
     return (size + _HITS - 1) // _HITS
 
 
@@ -422,23 +391,6 @@ def _rarest_import(fp: Any, path: str, counts: dict[str, int]) -> str:
     for target in targets - counts.keys():
         counts[target] = len(fp.importers(target))
     return min(sorted(targets), key=counts.__getitem__)
-
-
-def _max_audit_seq(db: Any) -> int:
-    with db.read() as cur:
-        row = cur.execute("SELECT coalesce(max(seq), 0) FROM audit").fetchone()
-    return int(row[0]) if row else 0
-
-
-def _insert_many(cur: Any, target: str, rows: Sequence[tuple[Any, ...]]) -> None:
-    """One multi-row ``INSERT INTO target SELECT unnest(?), unnest(?), ...`` per chunk, one
-    list parameter per column: ~15x faster in DuckDB than a ``VALUES (?, ...), (?, ...)``
-    list of the same rows, and ~500x faster than ``executemany`` (one statement per row)."""
-    for start in range(0, len(rows), _ROWS_PER_INSERT):
-        chunk = rows[start : start + _ROWS_PER_INSERT]
-        columns = [list(column) for column in zip(*chunk, strict=True)]
-        select = ", ".join("unnest(?)" for _ in columns)
-        cur.execute(f"INSERT INTO {target} SELECT {select}", columns)
 
 
 if __name__ == "__main__":

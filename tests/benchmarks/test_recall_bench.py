@@ -1,5 +1,6 @@
-"""``anchormem bench`` in miniature: a small generated repository and two small stores,
-run through the installed command. It checks what is printed, never how fast."""
+"""``anchormem bench`` (``benchmarks.recall``) in miniature: a small generated repository
+and two small stores, run through the installed command. It checks what is printed, never
+how fast."""
 
 from __future__ import annotations
 

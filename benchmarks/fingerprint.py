@@ -1,4 +1,4 @@
-"""Fingerprint timings: ``python -m anchors.bench [--repo PATH] [--files 3000] [--sweep]``.
+"""Fingerprint timings: ``python -m benchmarks.fingerprint [--repo PATH] [--files 3000] [--sweep]``.
 
 Prints plain ``name: value`` lines. The generated repository is a real git repository in a
 temporary directory; "update" is the fingerprint of a new commit touching 10 files, with
@@ -11,34 +11,18 @@ from __future__ import annotations
 import argparse
 import os
 import random
-import subprocess
 import tempfile
 import time
 from collections.abc import Sequence
 from pathlib import Path
 
 from anchors.fingerprint import CodeSource, InMemoryFactsCache
+from experiments.scratch import ScratchRepo, git
 
-__all__ = ["generate_repository", "main"]
+__all__ = ["IDENTITY", "generate_repository", "main"]
 
-_GIT_ENV = {
-    "GIT_AUTHOR_NAME": "bench",
-    "GIT_AUTHOR_EMAIL": "bench@example.com",
-    "GIT_COMMITTER_NAME": "bench",
-    "GIT_COMMITTER_EMAIL": "bench@example.com",
-    "GIT_CONFIG_NOSYSTEM": "1",
-}
+IDENTITY = ("bench", "bench@example.com")
 _STDLIB = ("os", "json", "re", "typing", "dataclasses", "pathlib", "logging", "itertools")
-
-
-def _git(root: Path, *args: str) -> None:
-    subprocess.run(
-        ["git", "-c", "commit.gpgsign=false", *args],
-        cwd=root,
-        env={**os.environ, **_GIT_ENV},
-        check=True,
-        capture_output=True,
-    )
 
 
 def _module_source(rng: random.Random, package: int, index: int, revision: int = 0) -> str:
@@ -74,8 +58,7 @@ def _module_source(rng: random.Random, package: int, index: int, revision: int =
 def generate_repository(root: Path, files: int, seed: int = 7) -> list[Path]:
     """Write and commit ``files`` Python modules (100 per package) under ``root``."""
     rng = random.Random(seed)
-    root.mkdir(parents=True, exist_ok=True)
-    _git(root, "init", "-q", "-b", "main")
+    repo = ScratchRepo(root, IDENTITY)
     written = []
     for n in range(files):
         package, index = divmod(n, 100)
@@ -87,8 +70,8 @@ def generate_repository(root: Path, files: int, seed: int = 7) -> list[Path]:
         '[project]\nname = "generated"\ndependencies = ["duckdb>=1.1", "httpx"]\n'
     )
     (root / ".env.example").write_text("LIMIT_0=10\n")
-    _git(root, "add", "-A")
-    _git(root, "commit", "-q", "-m", "generated")
+    repo.git("add", "-A")
+    repo.git("commit", "-q", "-m", "generated")
     return written
 
 
@@ -117,7 +100,7 @@ def _bench_generated(files: int, out: list[str]) -> None:
             for path in rng.sample(written, 10):
                 package, index = int(path.parent.name[4:]), int(path.stem[4:])
                 path.write_text(_module_source(rng, package, index, revision=1))
-            _git(root, "commit", "-q", "-a", "-m", "touch 10 files")
+            git(root, "commit", "-q", "-a", "-m", "touch 10 files", identity=IDENTITY)
             before = source.parsed_count
             start = time.perf_counter()
             source.fingerprint()
@@ -139,7 +122,7 @@ def _sweep(out: list[str], sizes: Sequence[int] = (200, 400, 600, 800, 1600, 300
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the benchmarks named by ``argv`` and print one ``name: value`` line each."""
-    parser = argparse.ArgumentParser(prog="python -m anchors.bench")
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.fingerprint")
     parser.add_argument("--repo", type=Path, help="also time a cold fingerprint of this repo")
     parser.add_argument("--files", type=int, default=3000, help="size of the generated repo")
     parser.add_argument("--sweep", action="store_true", help="time serial parsing vs the pool")

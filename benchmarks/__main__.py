@@ -1,0 +1,37 @@
+"""``python -m benchmarks NAME [OPTIONS]``: run one benchmark (``NAME --help`` for its options)."""
+
+from __future__ import annotations
+
+import importlib
+import sys
+from collections.abc import Sequence
+
+COMMANDS = {
+    "latency": ("benchmarks.latency", "remember and recall over MCP stdio, beside the floor"),
+    "recall": ("benchmarks.recall", "fingerprint and in-process verified recall (anchormem bench)"),
+    "fingerprint": ("benchmarks.fingerprint", "fingerprint timings, serial vs pool sweep"),
+    "store-sharing": ("benchmarks.store_sharing", "one DuckDB file shared between processes"),
+}
+
+
+def _usage() -> str:
+    lines = ["usage: python -m benchmarks NAME [OPTIONS]   (NAME --help for its options)", ""]
+    lines += [f"  {name:<14} {text}" for name, (_, text) in COMMANDS.items()]
+    return "\n".join(lines)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = list(sys.argv[1:] if argv is None else argv)
+    if not args or args[0] in ("-h", "--help"):
+        print(_usage())
+        return 0 if args else 2
+    name, rest = args[0], args[1:]
+    if name not in COMMANDS:
+        print(f"benchmarks: unknown benchmark {name!r}\n\n{_usage()}", file=sys.stderr)
+        return 2
+    module = importlib.import_module(COMMANDS[name][0])
+    return int(module.main(rest))
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

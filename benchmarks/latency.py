@@ -1,0 +1,288 @@
+"""What one tool call costs a client over MCP stdio: anchormem's remember and recall at a
+store of N memories, beside the floor (a trivial tool on the smallest server).
+
+    python -m benchmarks.latency [--sizes 1000,10000,100000] [--calls 200] [--warmup 5]
+    python -m benchmarks.latency --quick          # a smoke run: 50 memories, 10 calls
+
+Prints one line per figure, e.g.::
+
+    floor   trivial tool over MCP stdio         p50 0.91 ms  p99 1.40 ms
+    remember at 10000 memories                  p50 9.12 ms  p99 20.31 ms  (floor p50 0.91)
+    recall (verify on) at 10000 memories        p50 7.40 ms  p99 15.02 ms
+
+with the number of calls and the machine's load average (before and after) around them.
+
+Everything is measured in one run, each server in its own subprocess spoken to by the SDK
+client (``mcp.Client``) over stdio, the clock read around each ``call_tool``:
+
+* the floor: ``python -m benchmarks.floor``, one tool returning a constant;
+* anchormem: the installed ``anchormem serve --repo REPO --db STORE``, as an agent starts
+  it (no ``ANCHORMEM_*`` settings: verify-on-read and conflict detection on), on a scratch
+  copy of the experiments' shopfront repository (``experiments/fixture.py``: ~60 files,
+  imports, dependencies in ``pyproject.toml``, environment reads) and a copy of a store
+  seeded with N memories about it (``benchmarks/seed.py``; seeded stores are cached, so
+  only the first run at a size pays for seeding).
+
+``remember`` gets distinct new notes (some with anchors, some prose), ``recall`` varied
+queries from the seeded vocabulary; a few calls of each warm the server up first. Every
+call must succeed, and the recalls must find memories, or the run fails: a figure never
+hides a wrong answer. Nothing is written outside a temporary directory and the seed cache.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, TextIO
+
+import anyio
+
+__all__ = ["Figure", "add_arguments", "main", "run"]
+
+QUICK_SIZES = (50,)
+QUICK_CALLS = 10
+DEFAULT_SIZES = (1000, 10000, 100000)
+DEFAULT_CALLS = 200
+_LABEL = 44
+_NEW_NOTES = 10_000_000  # index of the first timed note: far past any seeded one
+
+
+@dataclass(frozen=True)
+class Figure:
+    label: str
+    calls: int
+    p50_ms: float
+    p99_ms: float
+    note: str = ""
+
+    def line(self) -> str:
+        text = f"{self.label:<{_LABEL}}p50 {self.p50_ms:.2f} ms  p99 {self.p99_ms:.2f} ms"
+        return f"{text}  {self.note}" if self.note else text
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--sizes",
+        help="store sizes (memories), comma-separated "
+        f"(default {','.join(map(str, DEFAULT_SIZES))}; --quick: 50)",
+    )
+    parser.add_argument(
+        "--calls",
+        type=int,
+        help=f"timed calls per figure (default {DEFAULT_CALLS}; --quick: {QUICK_CALLS})",
+    )
+    parser.add_argument("--warmup", type=int, default=5, help="untimed calls first (default 5)")
+    parser.add_argument(
+        "--quick", action="store_true", help="a smoke run: 50 memories, 10 calls per figure"
+    )
+    parser.add_argument(
+        "--cache",
+        type=Path,
+        help="where seeded stores are kept (default ANCHORMEM_BENCH_CACHE or "
+        "~/.cache/anchormem/bench)",
+    )
+
+
+def _sizes(text: str | None, quick: bool) -> list[int]:
+    if text is None:
+        return list(QUICK_SIZES if quick else DEFAULT_SIZES)
+    try:
+        sizes = [int(part) for part in text.split(",") if part.strip()]
+    except ValueError:
+        raise SystemExit(f"benchmarks.latency: --sizes must be numbers, not {text!r}") from None
+    if not sizes or any(size < 1 for size in sizes):
+        raise SystemExit("benchmarks.latency: every store size must be at least 1")
+    return sizes
+
+
+def main(argv: Sequence[str] | argparse.Namespace | None = None) -> int:
+    if isinstance(argv, argparse.Namespace):
+        args = argv
+    else:
+        parser = argparse.ArgumentParser(
+            prog="python -m benchmarks.latency",
+            description=(__doc__ or "").split("\n\n")[0],
+        )
+        add_arguments(parser)
+        args = parser.parse_args(argv)
+    sizes = _sizes(args.sizes, args.quick)
+    calls = args.calls if args.calls is not None else (QUICK_CALLS if args.quick else DEFAULT_CALLS)
+    if calls < 1 or args.warmup < 0:
+        raise SystemExit("benchmarks.latency: --calls must be at least 1, --warmup at least 0")
+    run(sizes, calls, args.warmup, args.cache, print)
+    return 0
+
+
+def _load() -> str:
+    try:
+        return " ".join(f"{x:.2f}" for x in os.getloadavg())
+    except OSError:
+        return "unknown"
+
+
+def run(
+    sizes: Sequence[int],
+    calls: int,
+    warmup: int,
+    cache: Path | None = None,
+    out: Callable[[str], None] = print,
+) -> list[Figure]:
+    """Measure the floor, then remember and recall at each size; ``out`` gets each line."""
+    from benchmarks.seed import Vocabulary, cached_store
+    from experiments.fixture import build_fixture
+
+    def say(line: str) -> None:
+        out(line)
+        sys.stdout.flush()
+
+    say(
+        f"MCP stdio latency: {calls} timed calls per figure after {warmup} warm-up calls;"
+        f" {os.cpu_count()} CPUs, load average {_load()}"
+    )
+    figures: list[Figure] = []
+    with tempfile.TemporaryDirectory(prefix="anchormem-latency-") as tmp:
+        work = Path(tmp)
+        repo = work / "repo"
+        build_fixture(repo)
+        vocab = Vocabulary.of(repo)
+        with (work / "servers.stderr").open("w") as errlog:
+            try:
+                floor = anyio.run(_floor, work, calls, warmup, errlog)
+                figures.append(floor)
+                say(floor.line())
+                for size in sizes:
+                    seeded = cached_store(size, repo, cache)
+                    db = work / f"store-{size}.duckdb"
+                    shutil.copyfile(seeded, db)
+                    for figure in anyio.run(
+                        _anchormem, work, repo, db, size, vocab, calls, warmup, floor, errlog
+                    ):
+                        figures.append(figure)
+                        say(figure.line())
+                    db.unlink()
+            except BaseException:
+                errlog.flush()
+                tail = (work / "servers.stderr").read_text()[-4000:]
+                if tail.strip():
+                    print(f"benchmarks.latency: servers' stderr:\n{tail}", file=sys.stderr)
+                raise
+    say(f"load average at the end {_load()}")
+    return figures
+
+
+# -- the servers -------------------------------------------------------------------------------
+def _env() -> dict[str, str]:
+    return {k: v for k, v in os.environ.items() if not k.startswith("ANCHORMEM_")}
+
+
+def _anchormem_command() -> list[str]:
+    # The installed console script, as a client starts it (``python -m`` from a project
+    # folder would let the project's own packages shadow anchormem's).
+    script = Path(sys.executable).with_name("anchormem")
+    if script.exists():
+        return [str(script)]
+    return [sys.executable, "-I", "-c", "import sys; from server.cli import main; sys.exit(main())"]
+
+
+def _percentiles(samples: Sequence[float]) -> tuple[float, float]:
+    if len(samples) == 1:
+        return samples[0] * 1000, samples[0] * 1000
+    cuts = statistics.quantiles(samples, n=100, method="inclusive")
+    return cuts[49] * 1000, cuts[98] * 1000
+
+
+async def _timed(client: Any, tool: str, args: dict[str, Any]) -> tuple[float, Any]:
+    start = time.perf_counter()
+    result = await client.call_tool(tool, args)
+    elapsed = time.perf_counter() - start
+    if result.is_error:
+        raise RuntimeError(f"{tool} failed: {result.content}")
+    return elapsed, result.structured_content
+
+
+async def _floor(work: Path, calls: int, warmup: int, errlog: TextIO) -> Figure:
+    from mcp import Client, StdioServerParameters
+    from mcp.client.stdio import stdio_client
+
+    from benchmarks.floor import TOOL
+
+    params = StdioServerParameters(
+        command=sys.executable, args=["-I", "-m", "benchmarks.floor"], cwd=str(work), env=_env()
+    )
+    async with Client(stdio_client(params, errlog=errlog), read_timeout_seconds=120) as client:
+        for _ in range(warmup):
+            await _timed(client, TOOL, {})
+        times = [(await _timed(client, TOOL, {}))[0] for _ in range(calls)]
+    p50, p99 = _percentiles(times)
+    return Figure("floor   trivial tool over MCP stdio", calls, p50, p99)
+
+
+async def _anchormem(
+    work: Path,
+    repo: Path,
+    db: Path,
+    size: int,
+    vocab: Any,
+    calls: int,
+    warmup: int,
+    floor: Figure,
+    errlog: TextIO,
+) -> list[Figure]:
+    from mcp import Client, StdioServerParameters
+    from mcp.client.stdio import stdio_client
+
+    from benchmarks.seed import notes, queries
+
+    command = _anchormem_command()
+    params = StdioServerParameters(
+        command=command[0],
+        args=[*command[1:], "serve", "--repo", str(repo), "--db", str(db)],
+        cwd=str(work),
+        env=_env(),
+    )
+    new_notes = notes(vocab, _NEW_NOTES + size * 10, warmup + calls)
+    asks = queries(vocab, warmup + calls, seed=size)
+    async with Client(stdio_client(params, errlog=errlog), read_timeout_seconds=300) as client:
+        for i in range(warmup):
+            await _timed(client, "recall", {"query": asks[i]})
+            await _timed(client, "remember", next(new_notes).arguments())
+        remembered = []
+        for _ in range(calls):
+            elapsed, result = await _timed(client, "remember", next(new_notes).arguments())
+            if not result or "id" not in result:
+                raise RuntimeError(f"remember returned no memory: {result}")
+            remembered.append(elapsed)
+        recalled, hits = [], 0
+        for query in asks[warmup:]:
+            elapsed, result = await _timed(client, "recall", {"query": query})
+            recalled.append(elapsed)
+            hits += len((result or {}).get("memories", []))
+    if hits == 0:
+        raise RuntimeError(f"no recall found anything at {size} memories: the store is empty?")
+    p50, p99 = _percentiles(remembered)
+    figures = [
+        Figure(f"remember at {size} memories", calls, p50, p99, f"(floor p50 {floor.p50_ms:.2f})")
+    ]
+    p50, p99 = _percentiles(recalled)
+    figures.append(
+        Figure(
+            f"recall (verify on) at {size} memories",
+            calls,
+            p50,
+            p99,
+            f"({hits / calls:.1f} memories a recall)",
+        )
+    )
+    return figures
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
