@@ -39,7 +39,7 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from experiments.errors import ExperimentError
-from experiments.scratch import GitError, git
+from experiments.scratch import ScratchGitError, git
 
 __all__ = [
     "CorpusError",
@@ -299,7 +299,7 @@ def corpus_git(root: Path, *args: str) -> str:
     environment, no hooks, fsmonitor or global config), at a fixed date."""
     try:
         return git(root, *args, identity=_IDENTITY, date=_GIT_DATE)
-    except GitError as exc:
+    except ScratchGitError as exc:
         detail = (exc.stderr or "").strip()
         raise CorpusError(f"git {' '.join(args[:2])} failed in {root}: {detail}") from None
 

@@ -33,7 +33,9 @@ import subprocess
 from collections.abc import Mapping
 from pathlib import Path
 
-__all__ = ["IDENTITY", "GitError", "ScratchRepo", "git", "make_repo"]
+from experiments.errors import ExperimentError
+
+__all__ = ["IDENTITY", "ScratchGitError", "ScratchRepo", "git", "make_repo"]
 
 IDENTITY = ("anchormem-scratch", "scratch@example.com")
 
@@ -59,8 +61,10 @@ _SAFE = (
 )
 
 
-class GitError(subprocess.CalledProcessError):
-    """A git command failed; its message carries git's own stderr."""
+class ScratchGitError(subprocess.CalledProcessError, ExperimentError):
+    """A git command of a scratch repository failed; its message carries git's own
+    stderr. In the error tree (an experiment or benchmark cannot run), and still a
+    ``CalledProcessError`` for callers that want the exit status and output."""
 
     def __str__(self) -> str:
         args = self.cmd[len(_SAFE) + 1 : len(_SAFE) + 3]
@@ -92,13 +96,13 @@ def git(
 ) -> str:
     """Run ``git ARGS`` in ``root`` under the rules above and return its stdout, stripped.
     ``identity`` is the (name, email) of any commit made, ``date`` its author and committer
-    date (for reproducible commit ids). Raises ``GitError`` when git fails."""
+    date (for reproducible commit ids). Raises ``ScratchGitError`` when git fails."""
     cmd = ["git", *_SAFE, *args]
     done = subprocess.run(
         cmd, cwd=root, env=_env(root, identity, date), capture_output=True, text=True
     )
     if done.returncode != 0:
-        raise GitError(done.returncode, cmd, done.stdout, done.stderr)
+        raise ScratchGitError(done.returncode, cmd, done.stdout, done.stderr)
     return done.stdout.strip()
 
 

@@ -17,6 +17,7 @@
         ├── FactsError               experiments.facts: the facts file is not valid (code 2)
         │   └── CheckSyntaxError     experiments.evidence: a fact's check is malformed
         ├── CorpusError              experiments.corpus: the real-repository corpus failed
+        ├── ScratchGitError          experiments.scratch: git failed in a scratch repository
         └── SessionError             experiments.agents: an agent's MCP session failed
 
 Errors of DuckDB, git and the file system are mapped to these where they happen, once,

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from experiments.scratch import GitError, ScratchRepo, git, make_repo
+from experiments.scratch import ScratchGitError, ScratchRepo, git, make_repo
 
 
 def test_hooks_and_fsmonitor_in_the_repository_config_never_run(tmp_path: Path):
@@ -54,7 +54,7 @@ def test_a_fixed_date_gives_reproducible_commits(tmp_path: Path):
 
 def test_failures_carry_gits_message_and_option_like_revisions_are_refused(tmp_path: Path):
     repo = make_repo(tmp_path / "repo", {"a.py": ""})
-    with pytest.raises(GitError, match="rev-parse --verify failed: fatal: Needed a single"):
+    with pytest.raises(ScratchGitError, match="rev-parse --verify failed: fatal: Needed a single"):
         git(repo.root, "rev-parse", "--verify", "--end-of-options", "no-such-branch^{commit}")
     with pytest.raises(ValueError, match="not a revision"):
         repo.checkout("--orphan=x")
