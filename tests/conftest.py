@@ -20,6 +20,14 @@ class GitRepo(ScratchRepo):
         super().__init__(root, IDENTITY)
 
 
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Files with a ``slow`` test come first, the rest in their usual order. scripts/test
+    hands whole files to two workers in this order, so the longest file starts at once
+    rather than running alone at the end (.ci/run includes the slow tests)."""
+    slow = {item.path for item in items if item.get_closest_marker("slow")}
+    items.sort(key=lambda item: item.path not in slow)  # stable: each file keeps its order
+
+
 @pytest.fixture
 def git_repo(tmp_path: Path) -> Iterator[GitRepo]:
     root = tmp_path / "repo"

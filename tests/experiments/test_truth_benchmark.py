@@ -219,6 +219,7 @@ def test_fact_ids_are_unique_across_the_corpus():
     assert len(ids) == len(set(ids))
 
 
+@pytest.mark.slow  # a clone and a full validation of each real project: a minute or more
 @pytest.mark.parametrize("name", ["requests", "click", "rich", "django"])
 def test_our_labels_agree_with_the_real_code(name: str, tmp_path: Path):
     """Only where the corpus is already built (the benchmark is not part of CI)."""
