@@ -108,7 +108,7 @@ class Database:
     def close(self) -> None:
         if self._pending:
             with suppress(StoreError):  # only a cache: the next read computes them again
-                self._write(Plan())
+                self._write(Plan(), flush=True)
         self._lease.close()
 
     # -- access ---------------------------------------------------------------------------
@@ -154,25 +154,25 @@ class Database:
         no longer holds, a full disk, a fault), nothing."""
         if plan.empty:
             return
-        if not plan.changes_memories:
-            # Only verdicts to cache: kept in the copy now and written with the next
-            # plan (or at close), so a read that computed verdicts costs no commit.
+        if plan.verdicts:
+            # Verdicts are a cache: kept in the copy now and written 500 at a time (or at
+            # close), so neither a read that computed them nor a remember pays for the
+            # statement (an INSERT OR REPLACE on a keyed table is the slowest one).
             with self._read() as mirror:
-                mirror.apply(plan, utcnow(), [])
+                mirror.apply(Plan(verdicts=plan.verdicts), utcnow(), [])
             self._pending += plan.verdicts
-            if len(self._pending) >= _PENDING_VERDICTS:
-                self._write(Plan())
-            return
-        self._write(plan)
-
-    def _write(self, plan: Plan) -> None:
-        if self._pending:
+            plan = dataclasses.replace(plan, verdicts=())
+        if plan.forgets:  # a forgotten memory's verdicts are never written back
             gone = {f.memory_id for f in plan.forgets}
-            kept = {
-                (v.memory_id, v.check.commit, v.key): v
-                for v in (*self._pending, *plan.verdicts)
-                if v.memory_id not in gone
-            }
+            self._pending = tuple(v for v in self._pending if v.memory_id not in gone)
+        if len(self._pending) >= _PENDING_VERDICTS:
+            self._write(plan, flush=True)
+        elif not plan.empty:
+            self._write(plan)
+
+    def _write(self, plan: Plan, flush: bool = False) -> None:
+        if flush and self._pending:
+            kept = {(v.memory_id, v.check.commit, v.key): v for v in self._pending}
             plan = dataclasses.replace(plan, verdicts=tuple(kept.values()))
             self._pending = ()
         if plan.empty:
