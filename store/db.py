@@ -14,7 +14,7 @@ import os
 import sys
 import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from contextlib import contextmanager, suppress
+from contextlib import AbstractContextManager, contextmanager, suppress
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -91,10 +91,11 @@ class Database:
             raise StoreUnavailable(f"cannot open the store {self.path.name}: still damaged")
         try:
             migrate(con)
-            row = con.execute(
+            rows = con.execute(
                 "SELECT (SELECT coalesce(max(seq), 0) FROM audit),"
                 " (SELECT coalesce(max(seq), 0) FROM conflict_log)"
-            ).fetchone()
+            ).fetchall()  # all of it: a result left open keeps its transaction open
+            row = rows[0] if rows else None
         except BaseException:
             con.close()
             raise
@@ -139,6 +140,27 @@ class Database:
             except duckdb.Error as exc:
                 self._on_error(exc)
                 raise StoreError(f"the store could not answer: {_why(exc)}") from exc
+
+    def read(self) -> AbstractContextManager[duckdb.DuckDBPyConnection]:
+        """A cursor for queries the copy does not answer (diagnostics, tests)."""
+        return self._query()
+
+    @contextmanager
+    def transaction(self) -> Iterator[duckdb.DuckDBPyConnection]:
+        """A raw transaction, for maintenance outside the memory tables (settings,
+        checkpoints, tests). Memories are written only by ``apply``; the copy is read
+        again afterwards, whatever the block did."""
+        with self._query() as cur:
+            cur.execute("BEGIN TRANSACTION")
+            try:
+                yield cur
+                cur.execute("COMMIT")
+            except BaseException:
+                with suppress(duckdb.Error):
+                    cur.execute("ROLLBACK")
+                raise
+            finally:
+                self._mirror = None
 
     def _on_error(self, exc: duckdb.Error) -> None:
         print(f"anchormem: store error: {exc}", file=sys.stderr)
