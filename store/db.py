@@ -26,7 +26,7 @@ from store.mirror import Mirror
 from store.model import AuditEntry, Memory, MemoryCheck, Receipt, Status
 from store.plan import ConflictRecord, Plan, VerdictRecord
 from store.recovery import damaged_part, is_a_store, move_aside
-from store.rows import RECEIPT_COLUMNS, audit_from_row, check_from_json, receipt_from_row
+from store.rows import audit_from_row, check_from_json
 from store.schema import migrate
 from store.writes import PlanWriter
 
@@ -383,16 +383,6 @@ class Database:
                 " AND state = 'resolved' ORDER BY seq"
             ).fetchall()
         return [(r[0], r[1], r[2]) for r in rows]
-
-    def receipt_rows(self, memory_id: str) -> list[Receipt]:
-        """Receipts as the file holds them (tests compare the copy with the file)."""
-        with self._query() as cur:
-            rows = cur.execute(
-                f"SELECT {RECEIPT_COLUMNS} FROM receipts WHERE memory_id = ?"
-                " ORDER BY created_at, id",
-                [memory_id],
-            ).fetchall()
-        return [receipt_from_row(r) for r in rows]
 
     # -- the fingerprint's cache ------------------------------------------------------------
     def load_blob_facts(self, blob_ids: Sequence[str]) -> dict[str, str]:

@@ -11,7 +11,6 @@ from store.db import Database, utcnow
 from store.errors import InvalidInput, NotFound, StalePlan
 from store.evidence.settings import EvidenceSettings
 from store.model import Memory, Receipt, ReceiptAction, RefutedBy, Status
-from store.plan import Plan
 from store.reading import Reading, read, serve
 from store.verification import Checked, Verifier
 
@@ -124,6 +123,3 @@ class Reader:
         if extra:
             marks.update(self.contradictions.marks(list(extra)))
         return serve(readings, marks, extra.get)
-
-    def apply(self, plan: Plan) -> None:
-        self.db.apply(plan)
