@@ -5,6 +5,8 @@ ANCHORMEM_DB              the store file (default: <repo>/.anchormem/memory.duck
 ANCHORMEM_VERIFY_BUDGET_MS  verification budget of one recall (default 50)
 ANCHORMEM_HEAD_TTL        seconds to reuse a resolved HEAD (default 0: every call)
 ANCHORMEM_LOCK_WAIT       seconds to wait for a store another process holds (default 60)
+ANCHORMEM_SYNC_MS         how soon an acknowledged write is on the disk (default 100; 0:
+                          before it is acknowledged; store/journal.py)
 ANCHORMEM_ACTOR           who retractions are attributed to (default "agent")
 ANCHORMEM_VERIFY          0 turns verify-on-read off: memories are served as stored, with
                           verification "off" (default 1; the experiment's add-only arm)
@@ -120,6 +122,7 @@ class Settings:
     verify_budget_s: float = 0.050
     head_ttl_s: float = 0.0
     lock_wait_s: float = 60.0
+    sync_interval_s: float = 0.1
     actor: str = "agent"
     evidence: EvidenceSettings = field(default_factory=EvidenceSettings)
     verify: bool = True
@@ -170,6 +173,7 @@ class Settings:
             verify_budget_s=_float(env, "ANCHORMEM_VERIFY_BUDGET_MS", 50.0) / 1000.0,
             head_ttl_s=_float(env, "ANCHORMEM_HEAD_TTL", 0.0),
             lock_wait_s=_float(env, "ANCHORMEM_LOCK_WAIT", 60.0),
+            sync_interval_s=_float(env, "ANCHORMEM_SYNC_MS", 100.0) / 1000.0,
             actor=env.get("ANCHORMEM_ACTOR") or "agent",
             evidence=_evidence_settings(env),
             verify=_flag(env, "ANCHORMEM_VERIFY", True),

@@ -80,5 +80,5 @@ def _round_trip(path: Path) -> dict[str, Any]:
     finally:
         if db is not None:
             db.close()
-        for suffix in ("", ".wal", ".lock", ".want"):
+        for suffix in ("", ".wal", ".lock", ".want", ".journal"):
             Path(f"{path}{suffix}").unlink(missing_ok=True)

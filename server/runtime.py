@@ -38,7 +38,12 @@ def open_runtime(settings: Settings, stopping: threading.Event | None = None) ->
     ``stopping``: the process's stop signal (``Runtime.stopping``); by default a fresh one."""
     stopping = stopping if stopping is not None else threading.Event()
     settings.prepare_store_dir()
-    db = Database(settings.db, wait_limit_s=settings.lock_wait_s, stopping=stopping)
+    db = Database(
+        settings.db,
+        wait_limit_s=settings.lock_wait_s,
+        stopping=stopping,
+        sync_interval_s=settings.sync_interval_s,
+    )
     code = None
     if settings.repo is not None:
         try:

@@ -3,14 +3,18 @@ plan per transaction.
 
 It decides nothing. ``apply`` writes a ``Plan`` (made by the policy modules) in one
 transaction: the guards of its status changes are checked first, and a plan whose guards
-no longer hold is refused whole (``StalePlan``). Reads are answered from the ``Mirror``,
-which is loaded once and kept current by applying each committed plan to it.
+no longer hold is refused whole (``StalePlan``). A plan's rows go into the write journal
+(one statement) and reach their tables in batches (``store.journal``); a forget is
+written into the tables at once. Reads are answered from the ``Mirror``, which is loaded
+once and kept current by applying each committed plan to it.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import errno
 import os
+import secrets
 import sys
 import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -20,7 +24,9 @@ from pathlib import Path
 
 import duckdb
 
+from store.effects import Effects, execute
 from store.errors import StoreError, StoreUnavailable
+from store.journal import BATCH, Entry, Journal
 from store.lease import StoreLease
 from store.mirror import Mirror
 from store.model import AuditEntry, Memory, MemoryCheck, Receipt, Status
@@ -28,7 +34,7 @@ from store.plan import ConflictRecord, Plan, VerdictRecord
 from store.recovery import damaged_part, is_a_store, move_aside
 from store.rows import audit_from_row, check_from_json
 from store.schema import migrate
-from store.writes import PlanWriter
+from store.writes import PlanWriter, check_guards, write_forgets, write_verdicts
 
 __all__ = ["Database", "FaultHook", "utcnow"]
 
@@ -50,9 +56,12 @@ class Database:
         wait_limit_s: float = 60.0,
         fault: FaultHook | None = None,
         stopping: threading.Event | None = None,
+        sync_interval_s: float = 0.1,
     ) -> None:
         """``stopping``: the owner's stop signal (``server.runtime.Runtime.stopping``):
-        once set, calls that have not reached the store yet are refused at once."""
+        once set, calls that have not reached the store yet are refused at once.
+        ``sync_interval_s``: how soon a write reaches the disk (``store.journal``; 0: before
+        it is acknowledged)."""
         self.path = path
         if not path.parent.is_dir():
             raise StoreUnavailable(
@@ -63,15 +72,24 @@ class Database:
         self._opened_before = Path(f"{path}.lock").exists()
         self._fault = fault
         self._mirror: Mirror | None = None
-        # The last audit and conflict-log sequence numbers, as read when the file was last
-        # opened: every write that changes a memory appends to one of them, so equal
-        # numbers mean no other process wrote since this process's copy was current.
-        self._stamp = (-1, -1)
+        # What this process last knew of the file: the last audit and conflict-log
+        # sequence numbers in the tables, and the journal's size. Every write appends to
+        # the journal or (a drain, a forget) to those tables, so when the file is opened
+        # again and all three are unchanged, no other process wrote meanwhile.
+        self._known: tuple[int, int, int] = (-1, -1, -1)
+        self._journal = Journal(Path(f"{path}.journal"), sync_interval_s)
+        self._journaled = 0  # entries in the journal, not yet in their tables
+        self._journal_seq = 0  # the last entry's number
+        self._drained_seq = 0  # the last entry written into the tables (meta)
+        self.drained = 0  # journal entries this process wrote into their tables
         self._lease = StoreLease(path, self._connect, wait_limit_s=wait_limit_s, stopping=stopping)
         self.transactions = 0  # write transactions this process committed (benchmarks)
         self._pending: tuple[VerdictRecord, ...] = ()  # verdicts not yet written
+        self.compact_pending = False  # a forget's rewrite of the file is still owed
         with self._lease.cursor():
             pass  # opens the file and applies migrations, or refuses a newer store
+        if self.compact_pending:
+            self._compact()
 
     def _connect(self) -> duckdb.DuckDBPyConnection:
         for _attempt in range(3):  # a damaged WAL, then a damaged main file, at most
@@ -91,25 +109,38 @@ class Database:
             raise StoreUnavailable(f"cannot open the store {self.path.name}: still damaged")
         try:
             migrate(con)
-            rows = con.execute(
-                "SELECT (SELECT coalesce(max(seq), 0) FROM audit),"
-                " (SELECT coalesce(max(seq), 0) FROM conflict_log)"
-            ).fetchall()  # all of it: a result left open keeps its transaction open
-            row = rows[0] if rows else None
+            known = self._tables(con)
         except BaseException:
             con.close()
             raise
-        assert row is not None
-        self._stamp = (int(row[0]), int(row[1]))
-        mirror = self._mirror
-        if mirror is not None and (mirror.audit_seq, mirror.conflict_seq) != self._stamp:
+        if known != self._known:
             self._mirror = None  # another process wrote while it held the store
         return con
 
+    def _tables(self, cur: duckdb.DuckDBPyConnection) -> tuple[int, int, int]:
+        """(last audit seq, last conflict seq, journal size), and the last journal entry
+        the tables hold."""
+        rows = cur.execute(
+            "SELECT (SELECT coalesce(max(seq), 0) FROM audit),"
+            " (SELECT coalesce(max(seq), 0) FROM conflict_log),"
+            " (SELECT value FROM meta WHERE key = 'journal_seq'),"
+            " (SELECT value FROM meta WHERE key = 'compact_pending')"
+        ).fetchall()  # all of it: a result left open keeps its transaction open
+        audit_seq, conflict_seq, drained, pending = rows[0]
+        self._drained_seq = int(drained or 0)
+        self.compact_pending = pending is not None
+        return int(audit_seq), int(conflict_seq), self._journal.size()
+
     def close(self) -> None:
-        if self._pending:
-            with suppress(StoreError):  # only a cache: the next read computes them again
-                self._write(Plan(), flush=True)
+        if self._pending or self._journaled or self._journal.size():
+            # The journal stays for the next process to write if this fails: nothing is
+            # lost; pending verdicts are only a cache (the next read computes them again).
+            with suppress(StoreError, OSError):
+                self.drain()
+        if self.compact_pending:
+            with suppress(StoreError):
+                self._compact()
+        self._journal.close()
         self._lease.close()
 
     # -- access ---------------------------------------------------------------------------
@@ -120,22 +151,53 @@ class Database:
         with self._lease.cursor() as cur:
             try:
                 if self._mirror is None:
-                    self._mirror = Mirror.load(cur)
+                    self._mirror = self._load(cur)
                 yield self._mirror, cur
             except duckdb.Error as exc:
                 self._on_error(exc)
                 raise StoreError(f"the store could not answer: {_why(exc)}") from exc
 
-    @contextmanager
-    def _read(self) -> Iterator[Mirror]:
-        with self._session() as (mirror, _):
-            yield mirror
+    def _load(self, cur: duckdb.DuckDBPyConnection) -> Mirror:
+        """The copy: the tables, with the journal's entries applied in a transaction that
+        is rolled back (reading changes nothing, so a process whose copy is current keeps
+        it, and a full disk does not stop the reads)."""
+        known = self._tables(cur)
+        entries = self._journal.entries(after=self._drained_seq)
+        self._journal_seq = max([self._drained_seq, *(e.seq for e in entries)])
+        self._journaled = len(entries)
+        if not entries:
+            mirror = Mirror.load(cur)
+        else:
+            cur.execute("BEGIN TRANSACTION")
+            try:
+                execute(cur, _merged(entries), _no_step)
+                mirror = Mirror.load(cur)
+            finally:
+                cur.execute("ROLLBACK")
+        self._known = (known[0], known[1], self._journal.size())
+        return mirror
 
     @contextmanager
-    def _query(self) -> Iterator[duckdb.DuckDBPyConnection]:
-        """A cursor for the rare reads the copy does not hold (audit, observations)."""
+    def _read(self) -> Iterator[Mirror]:
+        """The copy, the store held for the block; no cursor unless the copy must be
+        loaded (a read from memory costs no DuckDB call)."""
+        with self._lease.hold():
+            mirror = self._mirror
+            if mirror is None:
+                with self._session() as (loaded, _):
+                    yield loaded
+            else:
+                yield mirror
+
+    @contextmanager
+    def _query(self, drained: bool = True) -> Iterator[duckdb.DuckDBPyConnection]:
+        """A cursor for the rare reads the copy does not hold (audit, observations), with
+        every journal entry in its table first (unless ``drained`` is False: for tables
+        the journal never holds)."""
         with self._lease.cursor() as cur:
             try:
+                if drained and (self._journaled or self._journal.size()):
+                    self._drain(cur)
                 yield cur
             except duckdb.Error as exc:
                 self._on_error(exc)
@@ -187,36 +249,40 @@ class Database:
         if plan.forgets:  # a forgotten memory's verdicts are never written back
             gone = {f.memory_id for f in plan.forgets}
             self._pending = tuple(v for v in self._pending if v.memory_id not in gone)
-        if len(self._pending) >= _PENDING_VERDICTS:
-            self._write(plan, flush=True)
-        elif not plan.empty:
+        if not plan.empty:
             self._write(plan)
+        if len(self._pending) >= _PENDING_VERDICTS or self._journaled >= BATCH:
+            self.drain()
 
-    def _write(self, plan: Plan, flush: bool = False) -> None:
-        if flush and self._pending:
-            kept = {(v.memory_id, v.check.commit, v.key): v for v in self._pending}
-            plan = dataclasses.replace(plan, verdicts=tuple(kept.values()))
-            self._pending = ()
-        if plan.empty:
-            return
+    def _write(self, plan: Plan) -> None:
         at = utcnow()
         with self._session() as (mirror, cur):
-            writer = PlanWriter(cur, mirror, at, self._step)
-            cur.execute("BEGIN TRANSACTION")
+            check_guards(plan, mirror)
+            writer = PlanWriter(mirror, at)
+            effects, seqs = writer.effects(plan)
+            conflict_seq = max([mirror.conflict_seq, *seqs])
             try:
-                writer.check_guards(plan)
-                seqs = writer.write(plan)
-                cur.execute("COMMIT")
-            except BaseException as exc:
-                with suppress(duckdb.Error):
-                    cur.execute("ROLLBACK")
-                self._mirror = None  # nothing was written: read the file again
-                if isinstance(exc, duckdb.Error):
-                    self._on_error(exc)
-                    raise StoreError(f"the store could not save the change: {_why(exc)}") from exc
-                raise
+                if plan.forgets:
+                    # Forgetting erases: the journal (which may hold the text) goes into
+                    # the tables first, then the forget is written there, at once.
+                    self._drain(cur, then=lambda: self._forget(cur, plan, effects))
+                else:
+                    self._step("journal")
+                    entry = Entry(self._journal_seq + 1, writer.audit_seq, conflict_seq, effects)
+                    size = self._journal.append(entry)
+                    self._journal_seq += 1
+                    self._journaled += 1
+                    self._known = (*self._known[:2], size)
+            except duckdb.Error as exc:
+                self._on_error(exc)
+                raise StoreError(f"the store could not save the change: {_why(exc)}") from exc
+            except OSError as exc:
+                raise StoreError(f"the store could not save the change: {_os_why(exc)}") from exc
+            # Nothing was written if it failed, and the copy is changed only now: it was
+            # still right (a full disk must not cost the reads their copy).
             self.transactions += 1
             try:
+                mirror.audit_seq = writer.audit_seq
                 mirror.apply(plan, at, seqs)
             except BaseException:
                 self._mirror = None  # the file is right; read it again
@@ -224,23 +290,92 @@ class Database:
         if plan.forgets:
             self._compact()
 
+    def _forget(self, cur: duckdb.DuckDBPyConnection, plan: Plan, effects: Effects) -> None:
+        execute(cur, effects, self._step)
+        write_forgets(cur, plan, self._step)
+
+    def drain(self) -> None:
+        """Write the journal into its tables, and the verdicts kept unwritten."""
+        with self._lease.cursor() as cur:
+            try:
+                self._drain(cur)
+            except duckdb.Error as exc:
+                self._on_error(exc)
+                raise StoreError(f"the store could not save the change: {_why(exc)}") from exc
+
+    def _drain(
+        self, cur: duckdb.DuckDBPyConnection, then: Callable[[], None] | None = None
+    ) -> None:
+        """In one transaction: the journal's entries into their tables (and the number of
+        the last one into ``meta``), the pending verdicts, and ``then``; the journal is
+        emptied after the commit. A crash between the two leaves entries the next reader
+        skips by their number."""
+        entries = self._journal.entries(after=self._drained_seq)
+        pending, self._pending = self._pending, ()
+        if not entries and not pending and then is None:
+            return
+        cur.execute("BEGIN TRANSACTION")
+        try:
+            if entries:
+                execute(cur, _merged(entries), self._step)
+                cur.execute(
+                    "INSERT OR REPLACE INTO meta VALUES ('journal_seq', ?)", [str(entries[-1].seq)]
+                )
+                self._step("drain")
+            if pending:
+                kept = {(v.memory_id, v.check.commit, v.key): v for v in pending}
+                write_verdicts(cur, Plan(verdicts=tuple(kept.values())))
+            if then is not None:
+                then()
+            cur.execute("COMMIT")
+        except BaseException:
+            with suppress(duckdb.Error):
+                cur.execute("ROLLBACK")
+            raise  # pending verdicts are dropped: a cache, computed again by the next read
+        self.drained += len(entries)
+        self._journal.clear()
+        self._journaled = 0
+        self._known = self._tables(cur)
+
     def _step(self, name: str) -> None:
         if self._fault is not None:
             self._fault(name)
 
     def _compact(self) -> None:
-        # DuckDB leaves overwritten bytes in free blocks; only a rewrite of the file
-        # guarantees that forgotten text is gone from disk (adr/0002).
+        """Rewrite the file, so that forgotten text is gone from disk: DuckDB leaves
+        overwritten bytes in free blocks (adr/0002). The forget's transaction marked the
+        store (``meta.compact_pending``); the copy is unmarked before it replaces the
+        file, so a rewrite that fails (a full disk) or is killed leaves the mark, and the
+        next open or close rewrites again. A failed rewrite leaves no partial copy."""
         fresh = self.path.with_name(self.path.name + ".compact")
-        with self._lease.cursor() as cur:
-            for leftover in (fresh, Path(f"{fresh}.wal")):
-                leftover.unlink(missing_ok=True)
-            cur.execute(f"ATTACH '{_sql_path(fresh)}' AS anchormem_compact")
-            name = cur.execute("SELECT current_database()").fetchone()
-            assert name is not None
-            cur.execute(f'COPY FROM DATABASE "{name[0]}" TO anchormem_compact')
-            cur.execute("DETACH anchormem_compact")
-            self._lease.swap_file(fresh)
+        leftovers = (fresh, Path(f"{fresh}.wal"))
+        alias = f"anchormem_rewrite_{secrets.token_hex(6)}"  # never the store's own name
+        try:
+            with self._lease.cursor() as cur:
+                for leftover in leftovers:
+                    leftover.unlink(missing_ok=True)
+                cur.execute(f"ATTACH '{_sql_path(fresh)}' AS {alias}")
+                try:
+                    name = cur.execute("SELECT current_database()").fetchall()[0][0]
+                    cur.execute(f"COPY FROM DATABASE {_identifier(name)} TO {alias}")
+                    cur.execute(f"DELETE FROM {alias}.meta WHERE key = 'compact_pending'")
+                    self._step("compact")
+                finally:
+                    with suppress(duckdb.Error):
+                        cur.execute(f"DETACH {alias}")
+                self._lease.swap_file(fresh)
+            self.compact_pending = False
+        except (duckdb.Error, OSError, StoreError) as exc:
+            for leftover in leftovers:
+                with suppress(OSError):
+                    leftover.unlink(missing_ok=True)
+            why = _why(exc) if isinstance(exc, duckdb.Error) else str(exc)
+            print(
+                f"anchormem: forgotten text could not be erased from the file yet ({why});"
+                " the store is marked, and the next open or close rewrites it",
+                file=sys.stderr,
+            )
+            self.compact_pending = True
 
     # -- memories ---------------------------------------------------------------------------
     def get(self, memory_id: str) -> Memory | None:
@@ -388,7 +523,7 @@ class Database:
     def load_blob_facts(self, blob_ids: Sequence[str]) -> dict[str, str]:
         if not blob_ids:
             return {}
-        with self._query() as cur:
+        with self._query(drained=False) as cur:
             rows = cur.execute(
                 "SELECT blob_id, facts FROM blob_facts WHERE list_contains(?, blob_id)",
                 [list(blob_ids)],
@@ -399,7 +534,7 @@ class Database:
         if not facts:
             return
         items = list(facts.items())
-        with self._query() as cur:
+        with self._query(drained=False) as cur:
             cur.execute("BEGIN TRANSACTION")
             try:
                 # Multi-row VALUES in chunks: DuckDB's executemany is ~500x slower.
@@ -418,6 +553,27 @@ class Database:
 _PENDING_VERDICTS = 500  # verdicts kept unwritten at most
 
 
+def _merged(entries: Sequence[Entry]) -> Effects:
+    merged = Effects()
+    for entry in entries:
+        merged.extend(entry.effects)
+    return merged
+
+
+def _no_step(_name: str) -> None:
+    """Reading the journal into a copy is not a write: no fault is injected there."""
+
+
+def _os_why(exc: OSError) -> str:
+    if exc.errno == errno.ENOSPC:
+        return "the disk is full (no space left on device)"
+    if exc.errno == errno.EFBIG:
+        return "a file size limit was reached (file too large)"
+    if exc.errno == errno.EDQUOT:
+        return "the disk quota is exceeded"
+    return f"{type(exc).__name__}: {exc.strerror or exc}"
+
+
 def _why(exc: duckdb.Error) -> str:
     """The error's type, and for a full disk or a file-size limit, that plainly."""
     text = str(exc)
@@ -433,3 +589,7 @@ def _why(exc: duckdb.Error) -> str:
 
 def _sql_path(path: Path) -> str:
     return os.fspath(path).replace("'", "''")
+
+
+def _identifier(name: str) -> str:
+    return '"' + name.replace('"', '""') + '"'

@@ -86,6 +86,19 @@ class StoreLease:
     @contextmanager
     def cursor(self) -> Iterator[duckdb.DuckDBPyConnection]:
         """A fresh cursor on the open database, held exclusively for the block."""
+        with self.hold() as con:
+            cur = con.cursor()
+            try:
+                yield cur
+            finally:
+                with suppress(duckdb.Error):
+                    cur.close()
+
+    @contextmanager
+    def hold(self) -> Iterator[duckdb.DuckDBPyConnection]:
+        """The store held exclusively for the block, opened if need be: for reads of what
+        this process already holds in memory, which need no cursor (the connection is
+        given for a caller that needs one, and must not be kept)."""
         if self.stopping.is_set():
             raise StoreBusy(STOPPING_MESSAGE)
         with self._mutex:  # calls queued here while the process stops are refused too
@@ -96,12 +109,9 @@ class StoreLease:
             if self._con is None:
                 self._acquire()
             assert self._con is not None
-            cur = self._con.cursor()
             try:
-                yield cur
+                yield self._con
             finally:
-                with suppress(duckdb.Error):
-                    cur.close()
                 self._last_used = time.monotonic()
                 if self._last_used - self._opened_at >= _QUANTUM_S and self._someone_waits():
                     self._hand_over()

@@ -31,6 +31,7 @@ from store.rows import (
     receipt_from_row,
     stored_anchor_from_row,
 )
+from store.search import TermIndex
 
 __all__ = ["AnchorKey", "Mirror"]
 
@@ -57,8 +58,7 @@ class Mirror:
         self.children: dict[str, list[str]] = {}
         self.receipts: dict[str, list[Receipt]] = {}
         self.postings: dict[str, dict[str, int]] = {}
-        self.lengths: dict[str, int] = {}
-        self.total_length = 0
+        self.index = TermIndex()  # the same postings as arrays, for ranking
         self.conflicts: dict[Pair, ConflictRecord] = {}
         self.pairs_of: dict[str, set[Pair]] = {}
         self.audit_seq = 0
@@ -95,9 +95,12 @@ class Mirror:
             "SELECT term, list(memory_id), list(tf) FROM terms GROUP BY term"
         ).fetchall():
             m.postings[term] = dict(zip(ids, counts, strict=True))
-            for memory_id, tf in zip(ids, counts, strict=True):
-                m.lengths[memory_id] = m.lengths.get(memory_id, 0) + tf
-        m.total_length = sum(m.lengths.values())
+        terms_of: dict[str, dict[str, int]] = {}
+        for term, holders in m.postings.items():
+            for memory_id, tf in holders.items():
+                terms_of.setdefault(memory_id, {})[term] = tf
+        for memory_id in sorted(terms_of):
+            m.index.add(memory_id, terms_of[memory_id])
         for row in cur.execute(
             f"SELECT {CONFLICT_COLUMNS} FROM conflict_log"
             " QUALIFY row_number() OVER (PARTITION BY a_id, b_id ORDER BY seq DESC) = 1"
@@ -197,9 +200,7 @@ class Mirror:
             self.children.setdefault(parent, []).append(mem.id)
         for term, tf in new.terms.items():
             self.postings.setdefault(term, {})[mem.id] = tf
-        length = sum(new.terms.values())
-        self.lengths[mem.id] = length
-        self.total_length += length
+        self.index.add(mem.id, new.terms)
 
     def _forget(self, memory_id: str, receipt: Receipt, at: datetime) -> None:
         mem = self.memories[memory_id]
@@ -214,7 +215,7 @@ class Mirror:
             self.by_anchor.get(anchor_key(stored), set()).discard(memory_id)
         for term in [t for t, holders in self.postings.items() if memory_id in holders]:
             del self.postings[term][memory_id]
-        self.total_length -= self.lengths.pop(memory_id, 0)
+        self.index.remove(memory_id)
         for cached in self.verdicts.values():
             cached.pop(memory_id, None)
         for pair in self.pairs_of.get(memory_id, ()):

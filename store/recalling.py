@@ -3,7 +3,6 @@ digest and the audit trail, every memory checked against the code at HEAD."""
 
 from __future__ import annotations
 
-import heapq
 from collections.abc import Callable
 
 from store.db import utcnow
@@ -13,9 +12,9 @@ from store.limits import MAX_QUERY_CHARS, MAX_QUERY_TOKENS
 from store.mirror import Mirror
 from store.model import Status
 from store.reader import Reader
-from store.reading import is_served
+from store.reading import Reading, is_served
 from store.results import AuditResult, ListResult, RecallResult, ShowResult
-from store.search import bm25, query_terms, query_tokens
+from store.search import query_terms, query_tokens
 
 __all__ = ["Progress", "Recalling"]
 
@@ -43,15 +42,15 @@ class Recalling:
         n = parse_limit(limit)
         terms = query_terms(query_tokens(q)[:MAX_QUERY_TOKENS])
 
+        wanted = n * 3 + 5  # enough for hits that are not served (refuted, expired)
+
         def score(m: Mirror) -> dict[str, float]:
-            live = len(m.lengths) or 1
-            return bm25(terms, m.postings, m.lengths, live, m.total_length / live)
+            # The best by score (every posting scored at once, ``TermIndex``), four times
+            # as many as wanted, so that ties among them go by confidence and recency.
+            return dict(m.index.top(terms, 4 * wanted))
 
         scores = self._db.search(score)
-        # The best by score first (a heap, not a sort of every match), then the ties
-        # among those by confidence and recency.
-        best = heapq.nlargest(4 * (n * 3 + 5), scores.items(), key=lambda item: item[1])
-        memories = self._db.load([mid for mid, _ in best])
+        memories = self._db.load(list(scores))
         ranked = sorted(
             (mem for mem in memories.values() if not mem.forgotten and mem.status in _SEARCHED),
             key=lambda mem: (
@@ -61,11 +60,17 @@ class Recalling:
                 mem.id,
             ),
         )
-        ids = [mem.id for mem in ranked[: n * 3 + 5]]
+        ids = [mem.id for mem in ranked[:wanted]]
         now = utcnow()
-        readings = [
-            r for r in self._reader.readings(ids, wait_s) if is_served(r, include_refuted, now)
-        ]
+        # Read (and check) in chunks, best first, until ``n`` are served: a reading costs
+        # its verdicts, and most hits are served.
+        readings: list[Reading] = []
+        chunk = n + max(2, n // 2)
+        for start in range(0, len(ids), chunk):
+            part = self._reader.readings(ids[start : start + chunk], wait_s)
+            readings += [r for r in part if is_served(r, include_refuted, now)]
+            if len(readings) >= n:
+                break
         served = self._reader.with_conflicts(readings[:n])
         return RecallResult(reveal(q), self._reader.verifier.head(), tuple(served))
 

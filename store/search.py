@@ -15,9 +15,11 @@ import re
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 
+import numpy as np
+
 from anchors.spec import Anchor
 
-__all__ = ["bm25", "memory_terms", "query_terms", "query_tokens", "search_text"]
+__all__ = ["TermIndex", "bm25", "memory_terms", "query_terms", "query_tokens", "search_text"]
 
 _STOP = frozenset(
     [
@@ -146,3 +148,90 @@ def bm25(
             norm = tf + K1 * (1.0 - B + B * lengths.get(memory_id, 1) / avg)
             scores[memory_id] = scores.get(memory_id, 0.0) + weight * idf * tf * (K1 + 1) / norm
     return scores
+
+
+class TermIndex:
+    """The recall index of every live memory, as arrays: a term's postings are the rows of
+    the memories holding it and their counts, and ``top`` scores them all with BM25 in a
+    few array operations (``bm25`` above is the same formula, one posting at a time: at
+    10k memories a common term has thousands of postings, ~5 ms in Python, ~0.1 ms here).
+    """
+
+    def __init__(self) -> None:
+        self._row: dict[str, int] = {}
+        self._ids: list[str] = []
+        self._lengths = np.zeros(1024)
+        self._postings: dict[str, tuple[list[int], list[int]]] = {}
+        self._arrays: dict[str, tuple[np.ndarray, np.ndarray]] = {}
+        self.documents = 0
+        self.total_length = 0
+
+    def add(self, memory_id: str, terms: Mapping[str, int]) -> None:
+        if memory_id in self._row:
+            self.remove(memory_id)
+        row = len(self._ids)
+        self._ids.append(memory_id)
+        self._row[memory_id] = row
+        if row >= len(self._lengths):
+            self._lengths = np.concatenate([self._lengths, np.zeros(len(self._lengths))])
+        length = sum(terms.values())
+        self._lengths[row] = length
+        self.documents += 1
+        self.total_length += length
+        for term, tf in terms.items():
+            rows, counts = self._postings.setdefault(term, ([], []))
+            rows.append(row)
+            counts.append(tf)
+            self._arrays.pop(term, None)
+
+    def remove(self, memory_id: str) -> None:
+        """Take a memory out (a forget): rare, so its terms are found by a scan."""
+        row = self._row.pop(memory_id, None)
+        if row is None:
+            return
+        self.documents -= 1
+        self.total_length -= int(self._lengths[row])
+        self._lengths[row] = 0
+        for term, (rows, counts) in list(self._postings.items()):
+            if row in rows:
+                at = rows.index(row)
+                del rows[at], counts[at]
+                self._arrays.pop(term, None)
+                if not rows:
+                    del self._postings[term]
+
+    def holders(self, term: str) -> int:
+        postings = self._postings.get(term)
+        return len(postings[0]) if postings else 0
+
+    def _array(self, term: str) -> tuple[np.ndarray, np.ndarray] | None:
+        arrays = self._arrays.get(term)
+        if arrays is None:
+            postings = self._postings.get(term)
+            if not postings:
+                return None
+            arrays = (np.array(postings[0], dtype=np.int64), np.array(postings[1], dtype=float))
+            self._arrays[term] = arrays
+        return arrays
+
+    def top(self, terms: Sequence[tuple[str, float]], k: int) -> list[tuple[str, float]]:
+        """The ``k`` best-scoring memories for ``terms`` ((term, weight) pairs), with their
+        BM25 scores, best first; only memories holding at least one term."""
+        documents = self.documents or 1
+        avg = (self.total_length / documents) or 1.0
+        scores = np.zeros(len(self._ids))
+        for term, weight in terms:
+            arrays = self._array(term)
+            if arrays is None:
+                continue
+            rows, tfs = arrays
+            df = len(rows)
+            idf = math.log(1.0 + (documents - df + 0.5) / (df + 0.5))
+            norm = tfs + K1 * (1.0 - B + B * self._lengths[rows] / avg)
+            # A term's rows are distinct, so the indexed add is exact.
+            scores[rows] += weight * idf * tfs * (K1 + 1) / norm
+        hit = np.flatnonzero(scores)
+        if len(hit) > k > 0:
+            hit = hit[np.argpartition(-scores[hit], k - 1)[:k]]
+        best = sorted(((self._ids[i], float(scores[i])) for i in hit), key=lambda x: -x[1])
+        return best[:k] if k > 0 else best

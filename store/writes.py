@@ -1,8 +1,10 @@
-"""The SQL that writes each part of a plan, inside the transaction ``Database.apply``
-opened. It decides nothing: guards are compared, rows are written.
+"""The rows each part of a plan writes (``store.effects``). It decides nothing: guards are
+compared with this process's copy of the store, rows are made.
 
-Statements are few and batched (``unnest`` over lists): each one costs ~0.1-0.3 ms
-whatever it writes, so a ``remember`` is one insert per table it touches.
+``PlanWriter.effects`` gives the rows of one plan, numbered after the copy's last audit
+and conflict-log sequence numbers; ``Database`` writes them (or journals them) in one
+transaction. A forget's statements are run at once (``write_forgets``): forgetting
+erases, so it is never kept in the journal.
 """
 
 from __future__ import annotations
@@ -14,71 +16,51 @@ from typing import Any
 
 import duckdb
 
+from store.effects import OBSERVED_UPDATE, STATUS_UPDATE, Effects
 from store.errors import StalePlan, StoreError
 from store.mirror import Mirror
 from store.model import AuditAction, Status
 from store.plan import NewMemory, Plan, StatusChange
 from store.rows import check_to_json, conflict_params, receipt_params
 
-__all__ = ["PlanWriter"]
+__all__ = ["PlanWriter", "check_guards", "write_forgets", "write_verdicts"]
 
-_MEMORY_INSERT = (
-    "INSERT INTO memories (id, text, text_hash, search_text, subject, kind, scope,"
-    " source, origin, created_at, updated_at, commit_id, status, refuted_by,"
-    " confidence, support, contradiction, supersedes, flags, observations,"
-    " origins, evidence_at, expires_at, attribute, slot_value, core, code_commit)"
-    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
-)
+
+def check_guards(plan: Plan, mirror: Mirror) -> None:
+    """Every change still applies to the memory as the store holds it (the copy is current:
+    this process holds the store), or as the plan itself inserts it; and every memory it
+    inserts is new. Checked here, before the plan is journaled, so that writing the journal
+    into its tables later cannot meet a duplicate key."""
+    inserted = {new.memory.id: new.memory for new in plan.memories}
+    if len(inserted) != len(plan.memories) or any(i in mirror.memories for i in inserted):
+        raise StoreError("a memory with this id is already stored; nothing was written")
+    for change in plan.changes:
+        mem = inserted.get(change.memory_id) or mirror.memories.get(change.memory_id)
+        if mem is None:
+            raise StoreError(f"memory {change.memory_id} vanished during the change")
+        if (mem.status, mem.refuted_by) != change.expect:
+            raise StalePlan(
+                f"memory {change.memory_id} changed since it was read; nothing was written"
+            )
 
 
 class PlanWriter:
-    def __init__(
-        self,
-        cur: duckdb.DuckDBPyConnection,
-        mirror: Mirror,
-        at: datetime,
-        step: Callable[[str], None],
-    ) -> None:
-        self._cur = cur
+    def __init__(self, mirror: Mirror, at: datetime) -> None:
         self._mirror = mirror
         self._at = at
-        self._step = step
-        self._audit: list[list[Any]] = []
-        self._receipts: list[list[Any]] = []
+        self._audit_seq = mirror.audit_seq
+        self._out = Effects()
 
-    def check_guards(self, plan: Plan) -> None:
-        """Every change still applies to the memory as the file holds it (one query), or
-        as the plan itself inserts it."""
-        changes = plan.changes
-        if not changes:
-            return
-        now = {
-            new.memory.id: (
-                new.memory.status.value,
-                new.memory.refuted_by.value if new.memory.refuted_by else None,
-            )
-            for new in plan.memories
-        }
-        ids = sorted({c.memory_id for c in changes} - set(now))
-        if ids:
-            rows = self._cur.execute(
-                "SELECT id, status, refuted_by FROM memories WHERE list_contains(?, id)", [ids]
-            ).fetchall()
-            now.update({r[0]: (r[1], r[2]) for r in rows})
-        for change in changes:
-            if change.memory_id not in now:
-                raise StoreError(f"memory {change.memory_id} vanished during the change")
-            status, refuted_by = change.expect
-            expected = (status.value, refuted_by.value if refuted_by else None)
-            if now[change.memory_id] != expected:
-                raise StalePlan(
-                    f"memory {change.memory_id} changed since it was read; nothing was written"
-                )
+    @property
+    def audit_seq(self) -> int:
+        """The last audit sequence number once the rows made so far are written."""
+        return self._audit_seq
 
-    def write(self, plan: Plan) -> list[int]:
-        """Write every part; the conflict-log sequence numbers given, in order."""
+    def effects(self, plan: Plan) -> tuple[Effects, list[int]]:
+        """The rows of every part but forgets and verdicts, and the conflict-log sequence
+        numbers given, in order."""
         # A status change to a memory this plan inserts is folded into its insert (one
-        # statement fewer); its receipt and audit row are written as for any change.
+        # update fewer); its receipt and audit row are written as for any change.
         inserted = {new.memory.id for new in plan.memories}
         folded = {c.memory_id: c for c in plan.changes if c.memory_id in inserted}
         for new in plan.memories:
@@ -88,21 +70,21 @@ class PlanWriter:
         seqs = self._conflicts(plan)
         for event in plan.events:
             self._audit_row(event.memory_id, event.action, None, None, event.actor)
-        self._forgets(plan)
-        if plan.questions:
-            q = plan.questions
-            self._cur.execute(
-                "INSERT INTO questions SELECT unnest(?), unnest(?), unnest(?), unnest(?)",
-                [
-                    [x.id for x in q],
-                    [x.memory_id for x in q],
-                    [x.user for x in q],
-                    [x.at for x in q],
-                ],
+        for q in plan.questions:
+            self._out.add("questions", [q.id, q.memory_id, q.user, q.at])
+        for forget in plan.forgets:
+            self._out.add("receipts", receipt_params(forget.receipt))
+            self._audit_row(
+                forget.memory_id,
+                AuditAction.FORGET,
+                forget.status,
+                forget.status,
+                forget.receipt.actor,
+                forget.receipt.reason,
+                forget.receipt.id,
+                at=forget.receipt.created_at,
             )
-        self._verdicts(plan)
-        self._flush()
-        return seqs
+        return self._out, seqs
 
     # -- parts ----------------------------------------------------------------------------
     def _memory(self, new: NewMemory, change: StatusChange | None) -> None:
@@ -111,8 +93,8 @@ class PlanWriter:
         if change is not None:
             status, refuted_by = change.to_status, change.refuted_by
             code_commit = change.commit if change.action is AuditAction.VERIFY else None
-        self._cur.execute(
-            _MEMORY_INSERT,
+        self._out.add(
+            "memories",
             [
                 mem.id,
                 mem.text,
@@ -143,12 +125,11 @@ class PlanWriter:
                 code_commit,
             ],
         )
-        self._step("memory")
-        if mem.anchors:
-            columns: list[list[Any]] = [[] for _ in range(10)]
-            for position, stored in enumerate(mem.anchors):
-                a = stored.anchor
-                row = [
+        for position, stored in enumerate(mem.anchors):
+            a = stored.anchor
+            self._out.add(
+                "anchors",
+                [
                     mem.id,
                     position,
                     a.kind.value,
@@ -159,25 +140,14 @@ class PlanWriter:
                     stored.provenance.value,
                     json.dumps(stored.found_in),
                     stored.content_hash,
-                ]
-                for column, value in zip(columns, row, strict=True):
-                    column.append(value)
-            self._cur.execute(
-                "INSERT INTO anchors SELECT " + ", ".join(["unnest(?)"] * 10), columns
+                ],
             )
-        links = [(mem.id, p, "derived_from") for p in mem.derived_from]
+        for parent in mem.derived_from:
+            self._out.add("links", [mem.id, parent, "derived_from"])
         if mem.supersedes:
-            links.append((mem.id, mem.supersedes, "supersedes"))
-        if links:
-            self._cur.execute(
-                "INSERT INTO links SELECT unnest(?), unnest(?), unnest(?)",
-                [list(column) for column in zip(*links, strict=True)],
-            )
-        if new.terms:
-            self._cur.execute(
-                "INSERT INTO terms SELECT ?, unnest(?), unnest(?)",
-                [mem.id, list(new.terms), list(new.terms.values())],
-            )
+            self._out.add("links", [mem.id, mem.supersedes, "supersedes"])
+        for term, tf in new.terms.items():
+            self._out.add("terms", [mem.id, term, tf])
         self._audit_row(
             mem.id,
             AuditAction.REMEMBER,
@@ -192,9 +162,9 @@ class PlanWriter:
     def _changes(self, changes: Sequence[StatusChange], inserted: set[str]) -> None:
         for ch in changes:
             if ch.memory_id not in inserted:  # else folded into its insert
-                self._cur.execute(
-                    "UPDATE memories SET status = ?, refuted_by = ?, updated_at = ?,"
-                    " code_commit = coalesce(?, code_commit) WHERE id = ?",
+                self._out.update(
+                    "status",
+                    STATUS_UPDATE,
                     [
                         ch.to_status.value,
                         ch.refuted_by.value if ch.refuted_by else None,
@@ -203,9 +173,8 @@ class PlanWriter:
                         ch.memory_id,
                     ],
                 )
-                self._step("status")
             if ch.receipt is not None:
-                self._receipts.append(receipt_params(ch.receipt))
+                self._out.add("receipts", receipt_params(ch.receipt))
             self._audit_row(
                 ch.memory_id,
                 ch.action,
@@ -220,8 +189,8 @@ class PlanWriter:
 
     def _observations(self, plan: Plan) -> None:
         for obs in plan.observations:
-            self._cur.execute(
-                "INSERT INTO observations VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            self._out.add(
+                "observations",
                 [
                     obs.id,
                     obs.memory_id,
@@ -234,17 +203,13 @@ class PlanWriter:
                     obs.note,
                 ],
             )
-            self._step("observation")
             flags = None
             if obs.add_flag:
                 mem = self._mirror.memories[obs.memory_id]
                 flags = json.dumps(sorted({*mem.flags, obs.add_flag}))
-            self._cur.execute(
-                "UPDATE memories SET observations = observations + 1, updated_at = ?,"
-                " support = ?, contradiction = ?, evidence_at = ?, origins = ?,"
-                " confidence = ?, flags = coalesce(?, flags),"
-                " last_confirmed_at = CASE WHEN ? THEN ? ELSE last_confirmed_at END"
-                " WHERE id = ?",
+            self._out.update(
+                "observation",
+                OBSERVED_UPDATE,
                 [
                     obs.at,
                     obs.support,
@@ -276,69 +241,12 @@ class PlanWriter:
 
     def _conflicts(self, plan: Plan) -> list[int]:
         seqs: list[int] = []
-        rows = []
         for record in plan.conflicts:
             seq = self._mirror.conflict_seq + len(seqs) + 1
             seqs.append(seq)
-            rows.append(conflict_params(record, seq))
-        if rows:
-            self._cur.execute(
-                "INSERT INTO conflict_log SELECT " + ", ".join(["unnest(?)"] * 16),
-                [list(column) for column in zip(*rows, strict=True)],
-            )
-            self._step("conflict")
+            self._out.add("conflict_log", conflict_params(record, seq))
         return seqs
 
-    def _forgets(self, plan: Plan) -> None:
-        for forget in plan.forgets:
-            mid, at = forget.memory_id, forget.receipt.created_at
-            self._cur.execute(
-                "UPDATE memories SET text = NULL, text_hash = NULL, search_text = NULL,"
-                " subject = NULL, scope = NULL, attribute = NULL, slot_value = NULL, core = NULL,"
-                " forgotten_at = ?, updated_at = ? WHERE id = ?",
-                [at, at, mid],
-            )
-            self._step("forget")
-            for table in ("anchors", "verdicts", "terms"):
-                self._cur.execute(f"DELETE FROM {table} WHERE memory_id = ?", [mid])
-            self._cur.execute("UPDATE observations SET note = NULL WHERE memory_id = ?", [mid])
-            self._cur.execute(
-                "UPDATE audit SET detail = '{}' WHERE memory_id = ? AND action = 'remember'",
-                [mid],
-            )
-            # The conflict log keeps that a pair was decided, not what the claim said.
-            self._cur.execute("UPDATE conflict_log SET claim_a = NULL WHERE a_id = ?", [mid])
-            self._cur.execute("UPDATE conflict_log SET claim_b = NULL WHERE b_id = ?", [mid])
-            self._receipts.append(receipt_params(forget.receipt))
-            self._audit_row(
-                mid,
-                AuditAction.FORGET,
-                forget.status,
-                forget.status,
-                forget.receipt.actor,
-                forget.receipt.reason,
-                forget.receipt.id,
-                at=at,
-            )
-
-    def _verdicts(self, plan: Plan) -> None:
-        if not plan.verdicts:
-            return
-        encoded = [(v, *check_to_json(v.check)) for v in plan.verdicts]
-        self._cur.execute(
-            "INSERT OR REPLACE INTO verdicts SELECT unnest(?), unnest(?), unnest(?),"
-            " unnest(?), unnest(?), unnest(?)",
-            [
-                [v.memory_id for v, _, _ in encoded],
-                [v.check.commit for v, _, _ in encoded],
-                [v.key for v, _, _ in encoded],
-                [verdict for _, verdict, _ in encoded],
-                [checks for _, _, checks in encoded],
-                [v.at for v, _, _ in encoded],
-            ],
-        )
-
-    # -- audit and receipts, batched ----------------------------------------------------------
     def _audit_row(
         self,
         memory_id: str,
@@ -353,11 +261,12 @@ class PlanWriter:
         at: datetime | None = None,
     ) -> None:
         # The audit table is append-only; its sequence continues the copy's, which is
-        # current: this process holds the store (the lease) for the whole transaction.
-        seq = self._mirror.audit_seq + len(self._audit) + 1
-        self._audit.append(
+        # current: this process holds the store (the lease) while the plan is written.
+        self._audit_seq += 1
+        self._out.add(
+            "audit",
             [
-                seq,
+                self._audit_seq,
                 memory_id,
                 at or self._at,
                 action.value,
@@ -368,20 +277,49 @@ class PlanWriter:
                 receipt_id,
                 commit,
                 json.dumps(dict(detail or {}), sort_keys=True),
-            ]
+            ],
         )
 
-    def _flush(self) -> None:
-        if self._receipts:
-            self._cur.execute(
-                "INSERT INTO receipts SELECT " + ", ".join(["unnest(?)"] * 9),
-                [list(column) for column in zip(*self._receipts, strict=True)],
-            )
-            self._step("receipt")
-        if self._audit:
-            self._cur.execute(
-                "INSERT INTO audit SELECT " + ", ".join(["unnest(?)"] * 11),
-                [list(column) for column in zip(*self._audit, strict=True)],
-            )
-            self._step("audit")
-            self._mirror.audit_seq += len(self._audit)
+
+def write_forgets(cur: duckdb.DuckDBPyConnection, plan: Plan, step: Callable[[str], None]) -> None:
+    """Erase what each forgotten memory said, from every table that holds it, in the
+    caller's transaction (its receipt and audit row are among the plan's effects)."""
+    for forget in plan.forgets:
+        mid, at = forget.memory_id, forget.receipt.created_at
+        cur.execute(
+            "UPDATE memories SET text = NULL, text_hash = NULL, search_text = NULL,"
+            " subject = NULL, scope = NULL, attribute = NULL, slot_value = NULL, core = NULL,"
+            " forgotten_at = ?, updated_at = ? WHERE id = ?",
+            [at, at, mid],
+        )
+        step("forget")
+        for table in ("anchors", "verdicts", "terms"):
+            cur.execute(f"DELETE FROM {table} WHERE memory_id = ?", [mid])
+        cur.execute("UPDATE observations SET note = NULL WHERE memory_id = ?", [mid])
+        cur.execute(
+            "UPDATE audit SET detail = '{}' WHERE memory_id = ? AND action = 'remember'", [mid]
+        )
+        # The conflict log keeps that a pair was decided, not what the claim said.
+        cur.execute("UPDATE conflict_log SET claim_a = NULL WHERE a_id = ?", [mid])
+        cur.execute("UPDATE conflict_log SET claim_b = NULL WHERE b_id = ?", [mid])
+    if plan.forgets:  # owed until the file is rewritten (``Database._compact``)
+        cur.execute("INSERT OR REPLACE INTO meta VALUES ('compact_pending', '1')")
+
+
+def write_verdicts(cur: duckdb.DuckDBPyConnection, plan: Plan) -> None:
+    """Cached verdicts, replacing those of the same memory, commit and work-tree key."""
+    if not plan.verdicts:
+        return
+    encoded = [(v, *check_to_json(v.check)) for v in plan.verdicts]
+    cur.execute(
+        "INSERT OR REPLACE INTO verdicts SELECT unnest(?), unnest(?), unnest(?),"
+        " unnest(?), unnest(?), unnest(?)",
+        [
+            [v.memory_id for v, _, _ in encoded],
+            [v.check.commit for v, _, _ in encoded],
+            [v.key for v, _, _ in encoded],
+            [verdict for _, verdict, _ in encoded],
+            [checks for _, _, checks in encoded],
+            [v.at for v, _, _ in encoded],
+        ],
+    )

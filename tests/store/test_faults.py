@@ -21,6 +21,7 @@ from typing import Any
 import duckdb
 import pytest
 
+from store.db import Database
 from tests.conftest import GitRepo
 from tests.server.conftest import PROJECT
 
@@ -80,11 +81,13 @@ def child(code: str, db: Path, **kw: Any) -> dict[str, Any]:
 
 
 def texts_in(db: Path) -> set[str]:
-    con = duckdb.connect(str(db), read_only=True)
+    """The memories' texts as the store holds them (a journal left behind included)."""
+    store = Database(db)
     try:
-        return {r[0] for r in con.execute("SELECT text FROM memories").fetchall()}
+        with store.read() as cur:
+            return {r[0] for r in cur.execute("SELECT text FROM memories").fetchall()}
     finally:
-        con.close()
+        store.close()
 
 
 # -- damaged files ----------------------------------------------------------------------
@@ -94,6 +97,7 @@ svc.remember("Checkpointed note: the billing team owns the invoice exporter", so
 db.close()  # checkpoints: this one is in the main file
 db = Database(DB); svc = Rendered(MemoryService(db, None))
 svc.remember("WAL-only note: the search team owns the ranking config", source="agent")
+db.drain()  # from the journal into the tables: a DuckDB commit, into its WAL
 print(json.dumps({"wal": Path(f"{DB}.wal").stat().st_size}))
 sys.stdout.flush()
 os._exit(0)  # no close, no checkpoint: the second note lives only in the WAL

@@ -1,0 +1,270 @@
+"""The write journal (store/journal.py): what a crash at each point leaves, torn and
+damaged entries, entries drained twice, and that nothing but its own data is decoded."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import duckdb
+import pytest
+
+from server.rendering import Rendered
+from store.db import Database
+from store.effects import STATUS_UPDATE, Effects, decode_data, encode_data
+from store.errors import StoreError
+from store.journal import Entry, Journal
+from store.service import MemoryService
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _child(code: str, db: Path) -> subprocess.CompletedProcess[str]:
+    prelude = (
+        "import os, sys\nfrom pathlib import Path\n"
+        "from server.rendering import Rendered\nfrom store.db import Database\n"
+        "from store.service import MemoryService\n"
+        f"DB = Path({str(db)!r})\n"
+    )
+    return subprocess.run(
+        [sys.executable, "-c", prelude + textwrap.dedent(code)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=ROOT,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )
+
+
+def _texts(db: Path) -> list[str]:
+    """The memories' texts as the tables hold them (after the store drains its journal)."""
+    store = Database(db)
+    try:
+        with store.read() as cur:
+            return sorted(r[0] for r in cur.execute("SELECT text FROM memories").fetchall())
+    finally:
+        store.close()
+
+
+def _raw_texts(db: Path) -> list[str]:
+    with duckdb.connect(str(db), read_only=True) as con:
+        return sorted(r[0] for r in con.execute("SELECT text FROM memories").fetchall())
+
+
+def test_an_acknowledged_write_survives_the_process_being_killed(tmp_path: Path):
+    db = tmp_path / "store.duckdb"
+    done = _child(
+        """
+        db = Database(DB)
+        svc = Rendered(MemoryService(db, None))
+        for i in range(3):
+            svc.remember(f"note {i}: the reporting team owns export job {i}")
+        print("acknowledged", flush=True)
+        os.kill(os.getpid(), 9)
+        """,
+        db,
+    )
+    assert done.returncode == -9 and "acknowledged" in done.stdout, done.stderr
+    assert Path(f"{db}.journal").stat().st_size > 0
+    assert _raw_texts(db) == []  # in the journal only
+    texts = _texts(db)
+    assert texts == [f"note {i}: the reporting team owns export job {i}" for i in range(3)]
+    assert Path(f"{db}.journal").stat().st_size == 0  # drained by the close
+    assert _raw_texts(db) == texts
+
+
+def test_a_process_reads_what_another_journaled_without_writing_anything(tmp_path: Path):
+    db = tmp_path / "store.duckdb"
+    writer = Database(db)
+    Rendered(MemoryService(writer, None)).remember("The billing team owns the invoice exporter")
+    writer._lease.reset()  # let go of the file without closing (as a handover does)
+    reader = Database(db)
+    try:
+        found = Rendered(MemoryService(reader, None)).recall("invoice exporter")
+        assert [m["text"] for m in found["memories"]] == [
+            "The billing team owns the invoice exporter"
+        ]
+    finally:
+        reader._lease.reset()
+    assert _raw_texts(db) == []  # reading applied the journal in a rolled-back transaction
+    writer.close()
+    reader.close()
+    assert _raw_texts(db) == ["The billing team owns the invoice exporter"]
+
+
+def test_a_torn_last_entry_is_cut_off_and_the_ones_before_it_are_kept(tmp_path: Path):
+    db = tmp_path / "store.duckdb"
+    done = _child(
+        """
+        db = Database(DB)
+        svc = Rendered(MemoryService(db, None))
+        svc.remember("first: the search team owns the ranking config")
+        svc.remember("second: the ops team owns the deploy script")
+        os._exit(0)
+        """,
+        db,
+    )
+    assert done.returncode == 0, done.stderr
+    journal = Path(f"{db}.journal")
+    data = journal.read_bytes()
+    journal.write_bytes(data[:-7])  # the second entry, cut short by a crash
+    assert _texts(db) == ["first: the search team owns the ranking config"]
+
+
+def test_damage_before_the_last_entry_is_refused_and_changes_nothing(tmp_path: Path):
+    db = tmp_path / "store.duckdb"
+    _child(
+        """
+        db = Database(DB)
+        svc = Rendered(MemoryService(db, None))
+        svc.remember("first: the search team owns the ranking config")
+        svc.remember("second: the ops team owns the deploy script")
+        os._exit(0)
+        """,
+        db,
+    )
+    journal = Path(f"{db}.journal")
+    data = bytearray(journal.read_bytes())
+    data[20] ^= 0xFF  # inside the first entry's payload: its checksum fails
+    journal.write_bytes(bytes(data))
+    with pytest.raises(StoreError, match="journal is damaged"):
+        _texts(db)
+    assert journal.read_bytes() == bytes(data)  # nothing cut, nothing drained
+
+
+def test_a_kill_while_draining_leaves_every_entry_exactly_once(tmp_path: Path):
+    db = tmp_path / "store.duckdb"
+    done = _child(
+        """
+        def fault(step):
+            if step == "drain":
+                os._exit(9)
+        db = Database(DB, fault=fault)
+        svc = Rendered(MemoryService(db, None))
+        for i in range(4):
+            svc.remember(f"note {i}: the data team owns pipeline {i}")
+        db.drain()
+        """,
+        db,
+    )
+    assert done.returncode == 9, done.stderr
+    assert len(_texts(db)) == 4
+    assert len(_texts(db)) == 4  # reopened again: not drained twice
+
+
+def test_entries_already_in_the_tables_are_skipped_by_their_number(tmp_path: Path):
+    """A crash after the drain's commit and before the journal is emptied."""
+    db = tmp_path / "store.duckdb"
+    store = Database(db)
+    svc = Rendered(MemoryService(store, None))
+    svc.remember("The API gateway times out after 30 seconds")
+    saved = tmp_path / "journal.copy"
+    shutil.copyfile(f"{db}.journal", saved)
+    store.close()  # drains: the entry is in the tables, the journal empty
+    shutil.copyfile(saved, f"{db}.journal")  # as if the emptying never happened
+    assert _texts(db) == ["The API gateway times out after 30 seconds"]
+    with duckdb.connect(str(db), read_only=True) as con:
+        audit = con.execute("SELECT count(*) FROM audit").fetchall()[0][0]
+    assert audit == 1
+
+
+def test_forget_leaves_the_text_in_neither_the_journal_nor_the_file(tmp_path: Path):
+    db = tmp_path / "store.duckdb"
+    store = Database(db)
+    svc = Rendered(MemoryService(store, None))
+    made = svc.remember("The staging vault path is kv/zebra-quokka-4417")
+    svc.remember("The billing team owns the invoice exporter")
+    assert b"zebra-quokka" in Path(f"{db}.journal").read_bytes()
+    svc.forget(made["id"], "privacy request")
+    svc.remember("The ops team owns the deploy script")
+    store.close()
+    for path in tmp_path.iterdir():
+        assert b"zebra-quokka" not in path.read_bytes(), path.name
+
+
+def test_a_write_that_cannot_reach_the_journal_is_refused_and_the_reads_go_on(
+    tmp_path: Path,
+):
+    db = tmp_path / "store.duckdb"
+    store = Database(db)
+    svc = MemoryService(store, None)
+    svc.remember("The billing team owns the invoice exporter")
+    journal = Path(f"{db}.journal")
+    store._journal.close()  # closed: the next append reopens it...
+    journal.unlink()
+    os.mkdir(journal)  # ...and cannot, as the path is now a directory
+    try:
+        with pytest.raises(StoreError, match="could not save"):
+            svc.remember("The ops team owns the deploy script")
+        found = svc.recall("invoice exporter")
+        assert [r.memory.text for r in found.readings] == [
+            "The billing team owns the invoice exporter"
+        ]
+    finally:
+        os.rmdir(journal)
+        store._journal = Journal(journal)
+        store.close()
+
+
+# -- the entries' form ------------------------------------------------------------------------
+def test_effects_round_trip_through_the_journal_form():
+    from datetime import UTC, datetime
+
+    effects = Effects()
+    at = datetime(2026, 12, 1, 9, 30, tzinfo=UTC)
+    effects.add("links", ["m1", "m2", "derived_from"])
+    effects.add("receipts", ["r1", "m1", "retract", "bob", "wrong", None, None, "abc", at])
+    effects.update("status", STATUS_UPDATE, ["refuted", "retraction", at, None, "m1"])
+    again = decode_data(json.loads(json.dumps(encode_data(effects))))
+    assert again == effects
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        {"rows": {"sqlite_master": [["x"]]}},
+        {"rows": {"links": [["m1", "m2"]]}},
+        {"rows": {"links": [["m1", {"os": "system"}, "x"]]}},
+        {"updates": [["status", "DROP TABLE memories", []]]},
+        {"updates": [["status"]]},
+        [],
+    ],
+)
+def test_a_journal_entry_anchormem_did_not_write_is_refused(data: object):
+    with pytest.raises(ValueError):
+        decode_data(data)
+
+
+def test_a_framed_entry_that_is_not_anchormems_stops_the_store_with_a_clear_error(
+    tmp_path: Path,
+):
+    import struct
+    import zlib
+
+    db = tmp_path / "store.duckdb"
+    Database(db).close()
+    payload = json.dumps(
+        {"seq": 1, "audit_seq": 1, "conflict_seq": 0, "effects": {"updates": [["x", "DROP", []]]}}
+    ).encode()
+    record = struct.pack(">2sII", b"AJ", len(payload), zlib.crc32(payload)) + payload
+    Path(f"{db}.journal").write_bytes(record)
+    with pytest.raises(StoreError, match="did not write"):
+        _texts(db)
+
+
+def test_entries_are_read_back_in_order(tmp_path: Path):
+    journal = Journal(tmp_path / "j", sync_interval_s=0)
+    for seq in (1, 2, 3):
+        effects = Effects()
+        effects.add("links", [f"m{seq}", "m0", "derived_from"])
+        journal.append(Entry(seq, seq, 0, effects))
+    assert [e.seq for e in journal.entries(after=1)] == [2, 3]
+    journal.clear()
+    assert journal.entries(after=0) == []
+    journal.close()
+    assert os.stat(tmp_path / "j").st_mode & 0o777 == 0o600
