@@ -15,6 +15,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import CancelledError, Future, ThreadPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -151,6 +152,7 @@ class CodeSource:
         self.parsed_count = 0  # blobs parsed by this source, for tests and the benchmark
         self._cache = cache
         self._lock = threading.Lock()
+        self._pinned = threading.local()  # HEAD resolved once for a call (``one_head``)
         self._closing = threading.Event()
         self._executor = ThreadPoolExecutor(1, thread_name_prefix="anchormem-fingerprint")
         self._builds: dict[str, Future[Fingerprint]] = {}
@@ -173,8 +175,25 @@ class CodeSource:
         self.repo.close()
 
     def head(self) -> HeadInfo:
-        """HEAD now: a commit, or a ``RepoStatus`` saying why there is none."""
-        return self.repo.head()
+        """HEAD now: a commit, or a ``RepoStatus`` saying why there is none; inside
+        ``one_head``, the HEAD it resolved."""
+        pinned: HeadInfo | None = getattr(self._pinned, "head", None)
+        return pinned if pinned is not None else self.repo.head()
+
+    @contextmanager
+    def one_head(self) -> Iterator[HeadInfo]:
+        """HEAD resolved once for the block, in this thread: one call (a recall, a
+        remember) checks every memory against the same commit, and reads the ref files
+        once instead of at every step. Nested blocks share the outer one's HEAD."""
+        pinned: HeadInfo | None = getattr(self._pinned, "head", None)
+        if pinned is not None:
+            yield pinned
+            return
+        self._pinned.head = head = self.repo.head()
+        try:
+            yield head
+        finally:
+            self._pinned.head = None
 
     def fingerprint(self, overlay: bool = True, progress: Progress | None = None) -> Fingerprint:
         """The fingerprint of HEAD (plus uncommitted edits when ``overlay``), building it if

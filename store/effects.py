@@ -1,8 +1,8 @@
 """The rows a plan writes, as data: inserts per table and updates in order.
 
 ``store.writes`` turns a plan into ``Effects``; ``Database`` either executes them at once
-or keeps them in the write journal (one row, one statement) and executes many plans'
-effects together later (``store.journal``). Executing concatenates every table's rows
+(a forget) or appends them to the write journal (``store.journal``) and executes many
+plans' effects together later. Executing concatenates every table's rows
 into one ``INSERT ... SELECT unnest(?)`` — a DuckDB statement costs about a millisecond
 whatever it writes, so ten plans cost about what one does — then runs the updates in the
 order they were planned. Inserts first is right: an update only ever touches a row that

@@ -10,7 +10,8 @@ the CLI call. It composes them; it holds no rules of its own.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from datetime import datetime
 
 from anchors.fingerprint import CodeSource
@@ -58,6 +59,15 @@ class MemoryService:
         self.curating = Curating(reader)
         self.evidence = EvidenceCuration(reader, self.remembering)
 
+    @contextmanager
+    def _call(self) -> Iterator[None]:
+        """One call: HEAD resolved once, every memory checked against that commit."""
+        if self.code is None:
+            yield
+            return
+        with self.code.one_head():
+            yield
+
     def remember(
         self,
         text: object,
@@ -90,7 +100,8 @@ class MemoryService:
             attribute=attribute,
             value=value,
         )
-        return self.remembering.remember(note)
+        with self._call():
+            return self.remembering.remember(note)
 
     def recall(
         self,
@@ -99,32 +110,39 @@ class MemoryService:
         include_refuted: bool = False,
         wait_s: float | None = None,
     ) -> RecallResult:
-        return self.recalling.recall(query, limit, include_refuted, wait_s)
+        with self._call():
+            return self.recalling.recall(query, limit, include_refuted, wait_s)
 
     def show(self, memory_id: object, wait_s: float | None = None) -> ShowResult:
-        return self.recalling.show(memory_id, wait_s)
+        with self._call():
+            return self.recalling.show(memory_id, wait_s)
 
     def list_memories(
         self, status: object = None, limit: object = 50, wait_s: float | None = None
     ) -> ListResult:
-        return self.recalling.list_memories(status, limit, wait_s)
+        with self._call():
+            return self.recalling.list_memories(status, limit, wait_s)
 
     def audit(self, memory_id: object = None, limit: int = 1000) -> AuditResult:
         return self.recalling.audit(memory_id, limit)
 
     def verify(self, memory_id: object = None, progress: Progress | None = None) -> ListResult:
-        return self.recalling.verify(memory_id, progress)
+        with self._call():
+            return self.recalling.verify(memory_id, progress)
 
     def digest(self, limit: int = 20) -> ListResult:
-        return self.recalling.digest(limit)
+        with self._call():
+            return self.recalling.digest(limit)
 
     def retract(
         self, memory_id: object, reason: object, actor: object = None, evidence: object = None
     ) -> RetractResult:
-        return self.curating.retract(memory_id, reason, actor, evidence)
+        with self._call():
+            return self.curating.retract(memory_id, reason, actor, evidence)
 
     def restore(self, memory_id: object, reason: object, actor: object = None) -> RestoreResult:
-        return self.curating.restore(memory_id, reason, actor)
+        with self._call():
+            return self.curating.restore(memory_id, reason, actor)
 
     def forget(self, memory_id: object, reason: object, actor: object = None) -> ForgetResult:
         return self.curating.forget(memory_id, reason, actor)
@@ -139,7 +157,8 @@ class MemoryService:
         note: object = None,
         weight: object = None,
     ) -> ObserveResult:
-        return self.evidence.observe(memory_id, agrees, kind, source, origin, note, weight)
+        with self._call():
+            return self.evidence.observe(memory_id, agrees, kind, source, origin, note, weight)
 
     def review(self, record_questions: bool = True) -> ReviewResult:
         return self.evidence.review(record_questions)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -16,6 +17,7 @@ from store.model import AuditAction, ReceiptAction, RefutedBy, Status
 from store.plan import Plan, StatusChange
 from store.results import RememberOutcome, RetractOutcome
 from store.service import MemoryService
+from tests.conftest import GitRepo
 
 
 @pytest.fixture
@@ -136,3 +138,31 @@ def test_recall_ranks_by_the_index_and_reads_each_memory_once(svc: MemoryService
     assert len(texts) == 2 and texts[0].startswith("Billing invoices")  # two mentions
     assert svc.recall("invoice").readings  # a plural is found by its singular
     assert svc.recall("tokens hs256").readings[0].memory.text.startswith("The auth")
+
+
+def test_one_call_resolves_head_once_and_checks_everything_against_it(
+    tmp_path: Path, git_repo: GitRepo
+):
+    from anchors.fingerprint import CodeSource
+    from store.factcache import StoreFactsCache
+
+    git_repo.commit({"app/db.py": "import duckdb\n"}, "one")
+    db = Database(tmp_path / "store.duckdb")
+    with CodeSource(git_repo.root, StoreFactsCache(db)) as code:
+        service = MemoryService(db, code)
+        service.remember("The app stores data in DuckDB", anchors=["import:duckdb@app/db.py"])
+        resolved = []
+        real = code.repo.head
+
+        def counting() -> Any:
+            resolved.append(1)
+            return real()
+
+        code.repo.head = counting  # type: ignore[method-assign]
+        found = service.recall("duckdb data")
+        assert found.readings and found.checked_commit == git_repo.head()
+        assert len(resolved) == 1
+        resolved.clear()
+        service.remember("The app keeps its DuckDB file in data/", anchors=["file:app/db.py"])
+        assert len(resolved) == 1
+    db.close()
