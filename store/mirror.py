@@ -19,7 +19,7 @@ from datetime import datetime
 import duckdb
 
 from store.evidence.observing import observed
-from store.model import Memory, MemoryCheck, Receipt, StoredAnchor
+from store.model import FORGOTTEN_REASON, Memory, MemoryCheck, Receipt, StoredAnchor
 from store.plan import ConflictRecord, NewMemory, Plan
 from store.rows import (
     ANCHOR_COLUMNS,
@@ -224,6 +224,7 @@ class Mirror:
                 record,
                 claim_a=None if record.a_id == memory_id else record.claim_a,
                 claim_b=None if record.b_id == memory_id else record.claim_b,
+                slot=None,
             )
         self.memories[memory_id] = dataclasses.replace(
             mem,
@@ -236,4 +237,8 @@ class Mirror:
             forgotten_at=receipt.created_at,
             updated_at=at,
         )
-        self.receipts.setdefault(memory_id, []).append(receipt)
+        self.receipts[memory_id] = [
+            dataclasses.replace(r, reason=FORGOTTEN_REASON, evidence=None)
+            for r in self.receipts.get(memory_id, ())
+        ]
+        self.receipts[memory_id].append(receipt)

@@ -10,6 +10,7 @@ from anchors.spec import Anchor, Provenance
 from anchors.verify import AnchorCheck, MemoryVerdict
 
 __all__ = [
+    "FORGOTTEN_REASON",
     "AuditAction",
     "AuditEntry",
     "Kind",
@@ -56,6 +57,11 @@ class Source(StrEnum):
     CODE = "code"
     CI = "ci"
     DOC = "doc"
+
+
+# What a forgotten memory's earlier receipts say instead of their reasons (which may have
+# quoted it).
+FORGOTTEN_REASON = "(forgotten)"
 
 
 class ReceiptAction(StrEnum):

@@ -19,7 +19,7 @@ import duckdb
 from store.effects import OBSERVED_UPDATE, STATUS_UPDATE, Effects
 from store.errors import StalePlan, StoreError
 from store.mirror import Mirror
-from store.model import AuditAction, Status
+from store.model import FORGOTTEN_REASON, AuditAction, Status
 from store.plan import NewMemory, Plan, StatusChange
 from store.rows import check_to_json, conflict_params, receipt_params
 
@@ -296,12 +296,21 @@ def write_forgets(cur: duckdb.DuckDBPyConnection, plan: Plan, step: Callable[[st
         for table in ("anchors", "verdicts", "terms"):
             cur.execute(f"DELETE FROM {table} WHERE memory_id = ?", [mid])
         cur.execute("UPDATE observations SET note = NULL WHERE memory_id = ?", [mid])
+        # The trail keeps who changed what and when; the words (which may quote the text,
+        # name its anchors or its subject) go, but for the forget's own.
         cur.execute(
-            "UPDATE audit SET detail = '{}' WHERE memory_id = ? AND action = 'remember'", [mid]
+            "UPDATE audit SET reason = NULL, detail = '{}' WHERE memory_id = ?"
+            " AND action <> 'forget'",
+            [mid],
         )
-        # The conflict log keeps that a pair was decided, not what the claim said.
-        cur.execute("UPDATE conflict_log SET claim_a = NULL WHERE a_id = ?", [mid])
-        cur.execute("UPDATE conflict_log SET claim_b = NULL WHERE b_id = ?", [mid])
+        cur.execute(
+            f"UPDATE receipts SET reason = '{FORGOTTEN_REASON}', evidence = NULL"
+            " WHERE memory_id = ? AND action <> 'forget'",
+            [mid],
+        )
+        # The conflict log keeps that a pair was decided, not what the claims said.
+        cur.execute("UPDATE conflict_log SET claim_a = NULL, slot = NULL WHERE a_id = ?", [mid])
+        cur.execute("UPDATE conflict_log SET claim_b = NULL, slot = NULL WHERE b_id = ?", [mid])
     if plan.forgets:  # owed until the file is rewritten (``Database._compact``)
         cur.execute("INSERT OR REPLACE INTO meta VALUES ('compact_pending', '1')")
 

@@ -15,6 +15,7 @@ import pytest
 from server.rendering import Rendered
 from store.db import Database
 from store.service import MemoryService
+from tests.conftest import GitRepo
 
 ROOT = Path(__file__).resolve().parents[2]
 SECRET = "kv/zebra-quokka-4417"
@@ -141,3 +142,57 @@ def test_a_rewrite_on_a_full_disk_leaves_no_copy_and_is_done_once_there_is_room(
         assert _everywhere(folder) == []
     finally:
         subprocess.run(["umount", str(folder)], capture_output=True)
+
+
+def test_forget_erases_a_memory_that_went_through_every_feature(tmp_path: Path, git_repo: GitRepo):
+    """Anchored and verified (verdicts cached), in a conflict, observed with a note,
+    reviewed (a question asked), retracted and restored with reasons that quote it, an
+    episode beside it; then forgotten. Its text, subject and anchor values are in no file
+    of the store's folder: the store, its journal, its WAL."""
+    from anchors.fingerprint import CodeSource
+    from store.factcache import StoreFactsCache
+
+    git_repo.commit({"vault/zebra_quokka.py": "import hvac\n"}, "one")
+    db_path = tmp_path / "store" / "store.duckdb"
+    db_path.parent.mkdir()
+    words = ["zebra-quokka", "zebra_quokka", "quokka-vault-subject"]
+    db = Database(db_path)
+    with CodeSource(git_repo.root, StoreFactsCache(db)) as code:
+        svc = Rendered(MemoryService(db, code))
+        made = svc.remember(
+            "The zebra-quokka vault client reads kv/zebra-quokka-4417 with hvac",
+            subject="quokka-vault-subject",
+            anchors=["import:hvac@vault/zebra_quokka.py", "file:vault/zebra_quokka.py"],
+            attribute="vault path",
+            value="kv/zebra-quokka-4417",
+        )
+        mid = made["id"]
+        svc.remember(
+            "The vault path is kv/other-9",
+            attribute="vault path",
+            value="kv/other-9",
+        )
+        svc.remember("Episode: rotated the zebra-quokka token today", kind="episode")
+        svc.verify()
+        svc.observe(mid, True, "behaviour", "user", "carol", "zebra-quokka still works")
+        svc.review()
+        svc.retract(mid, "zebra-quokka moved", evidence="see vault/zebra_quokka.py")
+        svc.restore(mid, "zebra-quokka is back")
+        svc.recall("zebra-quokka vault")
+        episode = svc.recall("rotated token")["memories"][0]["id"]
+        svc.forget(mid, "privacy request")
+        svc.forget(episode, "privacy request")
+    db.close()
+    for path in db_path.parent.iterdir():
+        data = path.read_bytes()
+        for word in words:
+            assert word.encode() not in data, (path.name, word)
+    # the trail stays: who did what, and when
+    with duckdb.connect(str(db_path), read_only=True) as con:
+        actions = [
+            r[0]
+            for r in con.execute(
+                "SELECT action FROM audit WHERE memory_id = ? ORDER BY seq", [mid]
+            ).fetchall()
+        ]
+    assert actions[0] == "remember" and actions[-1] == "forget" and "retract" in actions
