@@ -28,6 +28,7 @@ never in the ``assert`` band.
 
 from __future__ import annotations
 
+import json
 import re
 import unicodedata
 from collections.abc import Iterable
@@ -182,13 +183,33 @@ def reveal(text: str) -> str:
 
 def reveal_all(value: Any) -> Any:
     """``value`` (JSON-like: dicts, lists, strings) with ``reveal`` applied to every string,
-    keys included."""
+    keys included. A whole result with nothing to reveal is checked at once, from its
+    JSON text (most results: printable ASCII, control characters only as ``\\n`` or
+    ``\\t``), instead of string by string."""
+    if isinstance(value, dict | list | tuple) and _nothing_hidden(value):
+        return value
+    return _reveal_all(value)
+
+
+def _nothing_hidden(value: Any) -> bool:
+    try:
+        text = json.dumps(value, ensure_ascii=False, default=str)
+    except (TypeError, ValueError):
+        return False
+    return (
+        text.isascii()
+        and text.isprintable()
+        and not any(escape in text for escape in ("\\u", "\\r", "\\b", "\\f"))
+    )
+
+
+def _reveal_all(value: Any) -> Any:
     if isinstance(value, str):
         return reveal(value)
     if isinstance(value, dict):
-        return {reveal_all(k): reveal_all(v) for k, v in value.items()}
+        return {_reveal_all(k): _reveal_all(v) for k, v in value.items()}
     if isinstance(value, list | tuple):
-        return [reveal_all(v) for v in value]
+        return [_reveal_all(v) for v in value]
     return value
 
 
