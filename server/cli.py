@@ -240,6 +240,9 @@ def _run(args: argparse.Namespace, rt: Runtime) -> object:
             origin=args.origin,
             anchors=args.anchor,
             derived_from=args.derived_from,
+            scope=args.scope,
+            attribute=args.attribute,
+            value=args.value,
         )
     # A person at a terminal waits for the check instead of reading "unchecked".
     wait = svc.settings.capture_wait_s

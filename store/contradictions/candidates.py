@@ -19,6 +19,7 @@ from store.contradictions.rules import Claim
 __all__ = ["MAX_GROUP", "RARE", "candidate_pairs", "keys"]
 
 MAX_GROUP = 200
+MAX_WORD_GROUP = 40  # an attribute with one subject word: narrower, or it is no lead
 RARE = 12  # a word held by at most this many claims is rare enough to pair on
 _RARE_SHARED = 2
 
@@ -59,10 +60,11 @@ def candidate_pairs(
             seen.add(pair_id)
             pairs.append(ordered(a, b))
 
-    for sides in groups.values():
+    for key, sides in groups.items():
         if "" in sides:
             members = sides[""]
-            if 2 <= len(members) <= MAX_GROUP:
+            cap = MAX_WORD_GROUP if key.startswith("attr:") else MAX_GROUP
+            if 2 <= len(members) <= cap:
                 for a, b in itertools.combinations(members, 2):
                     add(a, b)
         else:

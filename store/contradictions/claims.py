@@ -7,6 +7,7 @@ attribute, typed value); what is stored with a memory is its first slot's key an
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 
@@ -45,6 +46,7 @@ class Slot:
     value: str
 
 
+@functools.lru_cache(maxsize=1 << 16)
 def env_scope(text: str) -> str | None:
     """The one deployment environment a claim names (``staging``, ``production``...),
     or None when it names none or several."""
@@ -78,6 +80,7 @@ def slot_key(slot: Slot) -> str:
     return f"{slot.subject}|{slot.attribute}"
 
 
+@functools.lru_cache(maxsize=1 << 16)
 def negation_core(text: str) -> tuple[str, bool]:
     """The claim with negation words removed, normalised, and whether it was negated:
     "we don't use redis" and "we use redis" share a core and differ in polarity."""

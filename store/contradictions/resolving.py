@@ -5,6 +5,7 @@ pair whose decision changed. Plain functions over claims and memories."""
 from __future__ import annotations
 
 import dataclasses
+import functools
 from collections.abc import Mapping, Sequence
 from datetime import datetime
 
@@ -93,21 +94,30 @@ def claims_of(
 def slots_of(mem: Memory) -> tuple[ReadSlot, ...]:
     """The slots a memory fills: read from its text (with the caller's subject and
     environment scope), and the one the caller gave (``attribute``, ``value``) first."""
-    extra = content_words(mem.subject) if mem.subject else frozenset()
-    scope = (
-        frozenset({mem.scope.lower()}) if mem.scope in _ENV_SCOPES and mem.scope else frozenset()
-    )
+    return _slots(mem.text, mem.subject, mem.scope, mem.attribute, mem.slot_value)
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _slots(
+    text: str, subject: str | None, scope_of: str | None, attribute: str | None, value: str | None
+) -> tuple[ReadSlot, ...]:
+    extra = content_words(subject) if subject else frozenset()
+    scope = frozenset({scope_of.lower()}) if scope_of in _ENV_SCOPES and scope_of else frozenset()
     read = [
-        dataclasses.replace(
+        s
+        if not extra and not scope
+        else dataclasses.replace(
             s, subject=s.subject | (extra - s.qualifiers), qualifiers=s.qualifiers | scope
         )
-        for s in read_slots(mem.text)
+        for s in read_slots(text)
     ]
-    if mem.attribute and mem.slot_value:
-        parsed = parse_slot(mem.text, mem.subject)
-        if parsed is None or slot_key(parsed) != mem.attribute:
-            subject, _, attribute = mem.attribute.partition("|")
-            given = ReadSlot(content_words(subject), scope, attribute, parse_value(mem.slot_value))
+    if attribute and value:
+        parsed = parse_slot(text, subject)
+        if parsed is None or slot_key(parsed) != attribute:
+            given_subject, _, given_attribute = attribute.partition("|")
+            given = ReadSlot(
+                content_words(given_subject), scope, given_attribute, parse_value(value)
+            )
             return (given, *read)
     return tuple(read)
 

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from enum import StrEnum
 
-from store.contradictions.slots import Match, Slot, relate
+from store.contradictions.slots import Match, Slot, relate, relate_subjects
 from store.contradictions.values import Relation, compare
 from store.model import Kind, RefutedBy, Status
 
@@ -45,6 +45,7 @@ _TEMPORAL = re.compile(
 )
 # An origin that only names the kind of source (the default when none is given) is no
 # identity: two notes by "agent" are not one author updating its own claim.
+MANY_VALUED = frozenset({"uses", "uses for"})  # single only when a note says "only"
 _ANONYMOUS = frozenset({"agent", "user", "code", "ci", "doc", "anchormem"})
 
 
@@ -193,9 +194,12 @@ def _by_slots(a: Claim, b: Claim, ambiguous: bool) -> tuple[Conflict | Question 
     question: Question | None = None
     for sa in a.slots:
         for sb in b.slots:
+            replaced = _replaced(a, b, sa, sb, ambiguous)
+            if replaced is not None:
+                return replaced, False
             match = relate(sa, sb)
-            if match is Match.DIFFERENT:
-                continue
+            if match is Match.DIFFERENT or sa.many or sb.many:
+                continue  # other subjects, or one of several values ("also")
             relation = compare(sa.value, sb.value)
             if relation in (Relation.SAME, Relation.COMPATIBLE):
                 if match is Match.SAME:
@@ -206,7 +210,10 @@ def _by_slots(a: Claim, b: Claim, ambiguous: bool) -> tuple[Conflict | Question 
             if relation is Relation.UNKNOWN or not (sa.named and sb.named):
                 question = question or asked
                 continue
-            if not (sa.exclusive or sb.exclusive):
+            single = sa.exclusive or sb.exclusive
+            if sa.attribute not in MANY_VALUED:
+                single = sa.exclusive and sb.exclusive
+            if not single:
                 if sa.attribute == "uses for":
                     question = question or asked
                 continue  # many-valued: "uses X" and "uses Y" both hold
@@ -218,6 +225,23 @@ def _by_slots(a: Claim, b: Claim, ambiguous: bool) -> tuple[Conflict | Question 
     return question, False
 
 
+def _replaced(
+    a: Claim, b: Claim, sa: Slot, sb: Slot, ambiguous: bool
+) -> Conflict | Question | None:
+    """One note says the other's value was replaced ("moved to Fly.io instead of
+    Heroku" against "deployed to Heroku"): a conflict, whatever verbs they use."""
+    for old, new in ((sa, sb), (sb, sa)):
+        if new.replaces is None or compare(new.replaces, old.value) is not Relation.SAME:
+            continue
+        match = relate_subjects(old, new)
+        if match is Match.SIMILAR:
+            return Question(a, b, ConflictKind.SLOT, f"what replaced {old.value.render()}")
+        if match in (Match.SAME, Match.AMBIGUOUS):
+            scope = ambiguous or match is Match.AMBIGUOUS
+            return Conflict(a, b, ConflictKind.SLOT, scope_ambiguous=scope, slot=new.key)
+    return None
+
+
 def _by_values(a: Claim, b: Claim) -> Question | None:
     """Values of one type that differ, in notes that share most of their words."""
     if not _close(a.words, b.words, 0.5):
@@ -227,8 +251,8 @@ def _by_values(a: Claim, b: Claim) -> Question | None:
             differ_both = (sa.qualifiers - sb.qualifiers) and (sb.qualifiers - sa.qualifiers)
             if differ_both or sa.value.type is not sb.value.type:
                 continue
-            if sa.attribute != sb.attribute and sa.named and sb.named:
-                continue
+            if sa.named and sb.named and sa.attribute == sb.attribute:
+                continue  # one attribute: ``relate`` has said they are other subjects
             if compare(sa.value, sb.value) is Relation.EXCLUSIVE:
                 return Question(a, b, ConflictKind.VALUE, f"the {sa.value.type.value}")
     return None

@@ -13,6 +13,8 @@ taken out. Two notes are about one slot only when those words agree (``relate``)
 
 from __future__ import annotations
 
+import dataclasses
+import functools
 import re
 from dataclasses import dataclass
 from enum import StrEnum
@@ -27,7 +29,7 @@ from store.contradictions.values import (
     parse_value,
 )
 
-__all__ = ["Match", "Slot", "content_words", "read_slots", "relate", "stem"]
+__all__ = ["Match", "Slot", "content_words", "read_slots", "relate", "relate_subjects", "stem"]
 
 
 def words(text: str) -> frozenset[str]:
@@ -42,12 +44,14 @@ class Slot:
     value: Value
     exclusive: bool = True  # holds one value at a time ("uses X" does not, unless "only")
     named: bool = True  # the attribute is named; False: only a value and its type
+    many: bool = False  # the note says it is one of several ("also", "as well", "too")
+    replaces: Value | None = None  # the value it says this one replaced ("instead of X")
 
-    @property
+    @functools.cached_property
     def about(self) -> frozenset[str]:
         return self.subject | self.qualifiers
 
-    @property
+    @functools.cached_property
     def key(self) -> str:
         return " ".join(sorted(self.about)) + "|" + self.attribute
 
@@ -63,7 +67,13 @@ _ENVS = words(
     """staging stage production prod development dev qa test testing local ci preview
     sandbox uat canary"""
 )
-_PLATFORMS = words("""ios android web mobile desktop windows linux macos mac""")
+# Words that name a variant of a thing (a platform, a region, a plan): like environments,
+# two notes that differ in them are about different things.
+_PLATFORMS = words(
+    """ios android web mobile desktop windows linux macos mac eu us uk apac emea latam
+    asia europe america free pro premium enterprise basic paid trial business starter
+    internal external public private admin guest anonymous"""
+)
 _STOP = words(
     """a an the this that these those our your their its my we i you they us them it is are
     was were be been being am will would should must can could may might shall do does
@@ -164,7 +174,8 @@ _COUNTED = {
     "digit": "character",
 }
 _VERSION = re.compile(
-    r"\b(?P<name>[A-Za-z][A-Za-z+#-]*)\s+(?:version\s+|v)?(?P<ver>\d+(?:\.\d+){1,3}|\d+)(?:\.x)?\b"
+    r"\b(?P<name>[A-Za-z][A-Za-z+#-]*)(?:'s)?\s+(?:version\s+(?:is\s+|=\s*|:\s*)?|v)?"
+    r"(?P<ver>\d+(?:\.\d+){1,3}|\d+)(?:\.x)?\b"
 )
 _NOT_NAMES = words(
     """is are was to of at on in for by every about around after before than limit port
@@ -179,13 +190,13 @@ _PORT = re.compile(
     re.I,
 )
 _OWNER_BY = re.compile(
-    r"\b(?:owned|maintained|looked after|run|led|managed)\s+by\s+"
+    r"\b(?:(?:owned|maintained|looked after|run|led|managed)\s+by|belongs\s+to)\s+"
     r"(?P<who>@?[\w.-]+(?:\s+[A-Z][\w-]*)?(?:\s+team)?)",
     re.I,
 )
 _OWNER_IS = re.compile(
-    r"^(?P<who>@?[A-Z][\w.-]*(?:\s+[A-Z][\w-]*)?|the\s+[\w-]+(?:\s+[\w-]+)?\s+team)\s+"
-    r"(?:now\s+|still\s+|currently\s+)?(?:owns|maintains|is responsible for|looks after|"
+    r"^(?P<who>@[\w.-]+|[A-Z][\w.-]*(?:\s+[A-Z][\w-]*)?|the\s+[\w-]+(?:\s+[\w-]+)?\s+team)\s+"
+    r"(?:now\s+|still\s+|currently\s+|also\s+)?(?:owns|maintains|is responsible for|looks after|"
     r"is the (?:owner|maintainer|point of contact|tech lead|lead|contact|dri) (?:of|for))\s+"
     r"(?P<what>.+)$",
 )
@@ -225,9 +236,10 @@ _TRUE = frozenset(
 _JOB = re.compile(
     r"\b(?P<verb>[a-z]+ed|sent|built|written|run|kept|held|done|hosted|stored|driven|"
     r"made|served|handled|cached|queued|signed|hashed|encrypted|logged|shipped|deployed|"
-    r"rendered|tracked|monitored|scheduled|processed|published|backed up|load[- ]balanced)"
+    r"rendered|tracked|monitored|scheduled|processed|published|backed up|load[- ]balanced|"
+    r"goes|go|runs|run|flows?|passes|routed|fronted|terminated|proxied)"
     r"\s+(?:out\s+|up\s+)?(?P<prep>through|via|with|in|on|by|using|to|into|onto|behind|from|as)\s+"
-    r"(?:the\s+|a\s+|an\s+|our\s+)?(?P<val>[\w.+#/-]+)",
+    r"(?:the\s+|a\s+|an\s+|our\s+)?(?P<val>[\w.+#/-]+(?:\s+(?-i:[A-Z])[\w.+#/-]*){0,2})",
     re.I,
 )
 _PREP = {
@@ -246,7 +258,7 @@ _PREP = {
     "as": "as",
 }
 _USES = re.compile(
-    r"\b(?:uses?|using|relies on|is built on|runs on|depends on|talks to|is on)\s+"
+    r"\b(?:uses?|using|relies on|is built on|depends on|talks to|is on)\s+"
     r"(?:only\s+)?(?:the\s+)?(?P<val>[\w.+#/-]+)(?:\s+for\s+(?P<role>[\w\s-]+?))?(?:[.,;]|$|\s+(?:instead|rather|now|and|to|in|on|for)\b)",
     re.I,
 )
@@ -294,6 +306,15 @@ _SYNONYMS = {
 }
 
 
+_SKIPPED = _STOP | _VERBISH | _GENERIC
+_ATTRIBUTION_WORDS = re.compile(
+    r"according|says|said|claim|told|mention|confirm|report|note|wrote|writes", re.I
+)
+_TOKEN = re.compile(r"[\w@][\w@'.+#/-]*")
+_NUMERIC = re.compile(r"[\d.,:]+")
+
+
+@functools.lru_cache(maxsize=1 << 16)
 def stem(word: str) -> str:
     w = word.lower().strip("'\".,;:()[]`")
     w = _SYNONYMS.get(w, w)
@@ -304,29 +325,37 @@ def stem(word: str) -> str:
         return w[:-3] + "y"
     if len(w) > 4 and w.endswith(("ches", "shes", "xes", "sses", "zes")):
         return w[:-2]
+    if w in _PLATFORMS or w in _ENVS:
+        return w
+    if re.fullmatch(r"[A-Za-z]*[A-Z]s", word.strip(".,;:")):
+        return w[:-1]  # "vCPUs", "GPUs": an acronym's plural
     if len(w) > 3 and w.endswith("s") and not w.endswith(("ss", "us", "is")):
         return w[:-1]
     return w
 
 
+@functools.lru_cache(maxsize=1 << 16)
 def content_words(text: str) -> frozenset[str]:
     """The words that say what a phrase is about: no filler, no verb, no number."""
-    words = set()
-    for raw in re.findall(r"[\w@][\w@'.+#/-]*", text):
-        w = stem(raw.rstrip("."))
-        low = raw.lower().rstrip(".")
-        if not w or w in _STOP or w in _VERBISH or w in _GENERIC or low in _STOP or low in _VERBISH:
-            continue
-        if re.fullmatch(r"[\d.,:]+", w):
-            continue
-        words.add(w)
-    return frozenset(words)
+    return frozenset(w for w in map(_content_word, _TOKEN.findall(text)) if w)
+
+
+@functools.lru_cache(maxsize=1 << 17)
+def _content_word(raw: str) -> str | None:
+    w = stem(raw.rstrip("."))
+    low = raw.lower().rstrip(".")
+    if raw.isupper() and len(raw) >= 2 and low in _STOP:  # "US", "IT": a name
+        return low
+    if not w or w in _SKIPPED or low in _SKIPPED or _NUMERIC.fullmatch(w):
+        return None
+    return w
 
 
 def _clean(text: str) -> str:
     text = re.sub(r"`([^`]*)`", r"\1", text.strip())
     text = _LEAD_IN.sub("", text)
-    text = _ATTRIBUTION.sub("", text)
+    if _ATTRIBUTION_WORDS.search(text):
+        text = _ATTRIBUTION.sub("", text)
     return text.rstrip(" .!")
 
 
@@ -334,7 +363,7 @@ def _qualifiers(text: str) -> frozenset[str]:
     words = {stem(w) for w in re.findall(r"[\w-]+", text.lower())}
     found = {w for w in words if w in _ENVS or w in _PLATFORMS}
     for m in re.finditer(
-        r"\b(?:for|on|in|under|during|across|within|inside|behind)\s+(?:the\s+|our\s+|all\s+|a\s+)?"
+        r"\b(?:for|on|in|of|under|during|across|within|inside|behind)\s+(?:the\s+|our\s+|all\s+|a\s+)?"
         r"((?:[\w-]+\s*){1,3})",
         text,
         re.I,
@@ -374,17 +403,27 @@ def _words_of(text: str, span: tuple[int, int]) -> frozenset[str]:
     return content_words(text[span[0] : span[1]])
 
 
+_CODE_LIKE = re.compile(r"--|_|=|\b[A-Z][A-Z0-9]{2,}\b|\w\.\w")
+_OWNER_WORDS = re.compile(r"own|maintain|responsib|look|belong|contact|lead|\bdri\b|\bby\b", re.I)
+_NOON_WORDS = re.compile(r"noon|midday|midnight", re.I)
+
+
+@functools.lru_cache(maxsize=1 << 16)
 def read_slots(text: str) -> tuple[Slot, ...]:
-    """Every slot the note's words fill (most notes fill one, or none)."""
+    """Every slot the note's words fill (most notes fill one, or none). A note's text
+    never changes, so a reading is kept (a consolidate pass reads each note once)."""
     clean = _clean(text)
     if not clean:
         return ()
     negated = bool(_NEGATED.search(clean))
     many = bool(_MANY_MARK.search(clean))
-    found: list[Slot] = []
-    found += _versions(clean)
-    found += _owner(clean, many)
-    port = _PORT.search(clean)
+    digits = any(c.isdigit() for c in clean)
+    found: list[Slot] = _setting(clean) if _CODE_LIKE.search(clean) else []
+    if not found and digits:
+        found += _versions(clean)
+    if _OWNER_WORDS.search(clean):
+        found += _owner(clean, many)
+    port = _PORT.search(clean) if digits else None
     if port:
         n = port.group("n") or port.group("m") or port.group("k")
         found.append(
@@ -410,11 +449,11 @@ def read_slots(text: str) -> tuple[Slot, ...]:
         )
     if negated:
         return tuple(found)  # a negated note is compared by its core (``negation_core``)
-    clock = parse_clock(clean)
+    clock = parse_clock(clean) if digits or _NOON_WORDS.search(clean) else None
     if clock and not port and not found:
         value, start, end = clock
         found.append(_slot(clean, (start, end), "clock time", value))
-    day = day_of(clean)
+    day = day_of(clean) if "day" in clean.lower() else None
     if day and not re.search(r"\b(?:and|or|,)\s+\w+days?\b", clean, re.I):
         m = re.search(r"\b(?:on|every|each)\s+\w+days?\b|\b\w+days?\b", clean, re.I)
         assert m is not None
@@ -428,7 +467,75 @@ def read_slots(text: str) -> tuple[Slot, ...]:
         found += _copula(clean, many)
     if not found:
         found += _uses(clean, many)
+    return _marked(clean, found, many)
+
+
+_CHANGE = [
+    re.compile(
+        r"\b(?:switched|moved|migrated|changed|went|upgraded|downgraded|ported)\s+(?:\w+\s+)?"
+        r"from\s+(?:the\s+)?(?P<old>[\w.+#/-]+)\s+to\s+(?:the\s+)?(?P<new>[\w.+#/-]+)",
+        re.I,
+    ),
+    re.compile(
+        r"\breplaced\s+(?:the\s+)?(?P<old>[\w.+#/-]+)\s+(?:with|by)\s+(?:the\s+)?"
+        r"(?P<new>[\w.+#/-]+)",
+        re.I,
+    ),
+    re.compile(
+        r"\b(?P<new>[\w.+#/-]+)\s+(?:instead of|rather than|in place of|replaced|replacing)\s+"
+        r"(?:the\s+)?(?P<old>[\w.+#/-]+)",
+        re.I,
+    ),
+]
+
+
+def _marked(text: str, found: list[Slot], many: bool) -> tuple[Slot, ...]:
+    """The slots with what the whole note says of them: one of several ("also"), or a
+    value that replaced another ("switched from X to Y", "Y instead of X")."""
+    for pattern in _CHANGE:
+        m = pattern.search(text)
+        if m is None or not _is_name(m.group("new"), m.group("new")):
+            continue
+        old, new = parse_value(m.group("old")), parse_value(m.group("new"))
+        drop = content_words(m.group("old")) | content_words(m.group("new"))
+        drop |= {"instead", "rather", "place"}
+        if not found:
+            found = [_slot(text, m.span(), "uses", new, drop=drop)]
+        found = [
+            dataclasses.replace(
+                s, replaces=old, subject=s.subject - drop, qualifiers=s.qualifiers - drop
+            )
+            for s in found
+        ]
+        break
+    if many:
+        found = [dataclasses.replace(s, many=True, exclusive=False) for s in found]
     return tuple(found)
+
+
+# A named setting: a code identifier or a flag set to a value ("MAX_UPLOAD_MB is 20",
+# "max_connections = 100", "--workers 8", "gunicorn --timeout is 30").
+_SETTING = re.compile(
+    r"(?P<key>--[a-z][\w-]*|\b[A-Za-z][A-Za-z0-9]*(?:[_.][A-Za-z0-9]+)+\b|\b[A-Z][A-Z0-9]{2,}\b)"
+    r"\s*(?:(?:is|was|=|:|to|of)\s*|(?:is\s+)?(?:set|configured|now)\s+(?:to\s+)?|\s)"
+    r"(?:now\s+)?(?P<val>[\w.:+-]+(?:\s*(?:ms|s|sec|seconds?|minutes?|min|hours?|h|mb|gb|kb|"
+    r"days?|%))?)(?=\s|$|[,;)])",
+)
+
+
+def _setting(text: str) -> list[Slot]:
+    for m in _SETTING.finditer(text):
+        key, raw = m.group("key"), m.group("val")
+        if "." in key and re.fullmatch(r"[\d.]+", key):
+            continue
+        if key.upper() == key and m.group(0)[len(key) :].strip()[:1] not in ("i", "=", ":"):
+            continue  # "AWS SES": an acronym, not a setting
+        value = parse_value(raw)
+        if value.type is ValueType.NAME and not re.search(r"\d", raw) and not _is_name(raw, raw):
+            continue
+        attribute = "setting " + key.lower().lstrip("-")
+        return [_slot(text, m.span(), attribute, value, drop=frozenset({key.lower()}))]
+    return []
 
 
 def _versions(text: str) -> list[Slot]:
@@ -438,7 +545,8 @@ def _versions(text: str) -> list[Slot]:
         if low in _NOT_NAMES or low in _VERBISH or low in _STOP or len(low) < 2:
             continue
         after = text[m.end() : m.end() + 12].lower()
-        if "." not in ver and (not name[0].isupper() or re.match(r"\s*[a-z%]", after)):
+        named = any(c.isupper() for c in name) or "version" in m.group(0).lower()
+        if "." not in ver and (not named or re.match(r"\s*[a-z%]", after)):
             continue  # "runs 4 workers", "Gunicorn 4 workers": a count, not a version
         value = Value(ValueType.VERSION, text=ver)
         return [_slot(text, m.span(), f"{stem(low)} version", value)]
@@ -539,16 +647,20 @@ def _is_name(token: str, original: str) -> bool:
         return False
     if re.search(r"[A-Z\d]", original) or any(c in token for c in ".+#/-"):
         return True
-    from anchors.vocabulary import by_name
+    from anchors.vocabulary import by_name, is_ordinary_word
 
-    return by_name(token.lower()) is not None
+    # A named technology, or a word that is not ordinary English ("libvips").
+    return by_name(token.lower()) is not None or not is_ordinary_word(token.lower())
 
 
 def _job(text: str, many: bool) -> list[Slot]:
     for m in _JOB.finditer(text):
         raw = m.group("val")
-        if not _is_name(raw, raw):
+        first = raw.split()[0]
+        if not _is_name(first, first):
             continue
+        if not re.search(r"[A-Z]", first):
+            raw = first  # "bcrypt": one word; "HashiCorp Vault": the capitalised name
         attribute = (
             f"{stem(m.group('verb').lower()).removesuffix('ed')} {_PREP[m.group('prep').lower()]}"
         )
@@ -599,6 +711,11 @@ def relate(a: Slot, b: Slot) -> Match:
     both sides are different subjects, never one)."""
     if a.attribute != b.attribute:
         return Match.DIFFERENT
+    return relate_subjects(a, b)
+
+
+def relate_subjects(a: Slot, b: Slot) -> Match:
+    """``relate`` for what two slots are about, whatever their attributes."""
     if a.about == b.about:
         return Match.SAME
     if a.about < b.about or b.about < a.about:

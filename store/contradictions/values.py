@@ -53,6 +53,7 @@ class Value:
     amount: float | None = None
     text: str = ""  # the normalised word (names, versions, booleans)
     zone: str | None = None  # a clock time's timezone, when named
+    approx: bool = False  # in calendar units (months, years): 12 months is a year
 
     def render(self) -> str:
         if self.type is ValueType.CLOCK and self.amount is not None:
@@ -136,13 +137,18 @@ _DURATION_UNIT = (
     r"nights?|weeks?|wks?|w|fortnights?|months?|mo|quarters?|years?|yrs?|y)"
 )
 _DURATION = re.compile(
-    rf"\b(?P<n>{_NUM})(?:\s*|-)(?P<u>{_DURATION_UNIT})\b"
+    rf"\b(?P<n>{_NUM})(?:\s*|-)(?P<u>{_DURATION_UNIT})(?![a-z])"
     rf"(?:\s*(?:and\s+)?(?P<n2>\d+|a half|half)\s*(?P<u2>{_DURATION_UNIT})?\b)?",
     re.I,
 )
 # "an hour and a half", "a day and a half", "half an hour", "half a day"
 _AND_A_HALF = re.compile(rf"\b(?P<n>{_NUM})\s+(?P<u>{_DURATION_UNIT})\s+and\s+a\s+half\b", re.I)
 _HALF_A = re.compile(rf"\bhalf\s+an?\s+(?P<u>{_DURATION_UNIT})\b", re.I)
+_EVERY_UNIT = re.compile(
+    r"\b(?:every|each|once an?|once per|per)\s+(?P<u>second|minute|hour|day|night|week|"
+    r"fortnight|month|quarter|year)\b",
+    re.I,
+)
 _FREQUENCY = {
     "hourly": 3600,
     "daily": 86400,
@@ -155,6 +161,8 @@ _FREQUENCY = {
     "yearly": 31536000,
     "annually": 31536000,
 }
+_NUMBER = re.compile(rf"\b{_NUM}\b", re.I)
+_FREQUENCY_RE = re.compile(r"\b(" + "|".join(_FREQUENCY) + r")\b", re.I)
 _BYTES = {"b": 1, "byte": 1, "k": 2**10, "m": 2**20, "g": 2**30, "t": 2**40, "p": 2**50}
 _SIZE = re.compile(
     r"\b(?P<n>\d+(?:[.,]\d+)?)\s*(?P<u>[kmgtp]i?b|[kmgtp]|bytes?|b|"
@@ -162,7 +170,7 @@ _SIZE = re.compile(
     re.I,
 )
 _RATE = re.compile(
-    rf"\b(?P<n>\d+(?:[.,]\d+)?)\s*(?P<what>[a-z]+(?:\s+[a-z]+)?)?\s*(?:per|/|an?|each)\s*"
+    rf"\b(?P<n>\d+(?:[.,]\d+)?)\s*(?P<what>[a-z]+(?:\s+[a-z]+)?)?(?:\s+(?:per|an?|each)\s+|\s*/\s*)"
     rf"(?P<u>{_DURATION_UNIT})\b",
     re.I,
 )
@@ -234,11 +242,11 @@ def parse_duration(text: str) -> tuple[float, int, int] | None:
     """The first duration in ``text`` in seconds, with its span: "15 minutes", "1h30",
     "an hour and a half", "half an hour", "90s", "daily" (as an interval)."""
     found: list[tuple[int, int, float]] = []
-    for m in _AND_A_HALF.finditer(text):
+    for m in _AND_A_HALF.finditer(text) if "half" in text else ():
         n, u = _number(m.group("n")), _unit_seconds(m.group("u"))
         if n is not None and u is not None:
             found.append((m.start(), m.end(), (n + 0.5) * u))
-    for m in _HALF_A.finditer(text):
+    for m in _HALF_A.finditer(text) if "half" in text else ():
         u = _unit_seconds(m.group("u"))
         if u is not None:
             found.append((m.start(), m.end(), 0.5 * u))
@@ -264,9 +272,15 @@ def parse_duration(text: str) -> tuple[float, int, int] | None:
                 end = m.end("u")
             found.append((m.start(), end, seconds))
             break
-    for word, seconds in _FREQUENCY.items():
-        for m in re.finditer(rf"\b{word}\b", text, re.I):
-            found.append((m.start(), m.end(), float(seconds)))
+    if not found:
+        for m in _EVERY_UNIT.finditer(text):
+            u = _unit_seconds(m.group("u"))
+            if u is not None:
+                found.append((m.start(), m.end(), float(u)))
+                break
+    if not found:  # "nightly", "weekly": only with no duration
+        for m in _FREQUENCY_RE.finditer(text):
+            found.append((m.start(), m.end(), float(_FREQUENCY[m.group(1).lower()])))
     if not found:
         return None
     start, end, seconds = min(found)
@@ -337,7 +351,8 @@ def parse_quantity(text: str) -> tuple[Value, int, int] | None:
     duration = parse_duration(text)
     if duration is not None:
         seconds, start, end = duration
-        options.append((start, end, Value(ValueType.DURATION, seconds)))
+        calendar = bool(re.search(r"mo|y|quarter", text[start:end], re.I))
+        options.append((start, end, Value(ValueType.DURATION, seconds, approx=calendar)))
     if not options:
         return None
     # A rate contains a duration word ("100 requests per minute"): the longest at a start.
@@ -348,13 +363,11 @@ def parse_quantity(text: str) -> tuple[Value, int, int] | None:
 
 def number_at(text: str) -> tuple[float, int, int] | None:
     """The first plain number (digits or a number word) with its span."""
-    m = re.search(rf"\b{_NUM}\b", text, re.I)
-    if not m:
-        return None
-    n = _number(m.group(0))
-    if n is None or m.group(0).lower() in ("a", "an", "half", "single", "couple"):
-        return None
-    return n, m.start(), m.end()
+    for m in _NUMBER.finditer(text):
+        n = _number(m.group(0))
+        if n is not None and m.group(0).lower() not in ("a", "an", "half", "single", "couple"):
+            return n, m.start(), m.end()
+    return None
 
 
 def parse_value(raw: str) -> Value:
@@ -433,6 +446,7 @@ def compare(a: Value, b: Value) -> Relation:
 def _amounts(a: Value, b: Value, kind: ValueType) -> Relation:
     assert a.amount is not None and b.amount is not None
     biggest = max(abs(a.amount), abs(b.amount)) or 1.0
-    if abs(a.amount - b.amount) / biggest <= _TOLERANCE.get(kind, 1e-9):
+    tolerance = 0.03 if a.approx or b.approx else _TOLERANCE.get(kind, 1e-9)
+    if abs(a.amount - b.amount) / biggest <= tolerance:
         return Relation.SAME
     return Relation.EXCLUSIVE
