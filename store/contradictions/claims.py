@@ -37,6 +37,9 @@ _NEGATIONS = re.compile(
     re.I,
 )
 _IGNORED = ("the ", "we ", "our ")
+_ANY_MORE = re.compile(r"\b(any more|anymore|any longer)\b")
+_PUNCTUATION = re.compile(r"[^\w\s./-]")
+_SPACES = re.compile(r"\s+")
 
 
 @dataclass(frozen=True)
@@ -87,9 +90,9 @@ def negation_core(text: str) -> tuple[str, bool]:
     lowered = text.casefold().strip().rstrip(".!")
     negated = bool(_NEGATIONS.search(lowered))
     core = _NEGATIONS.sub("", lowered)
-    core = re.sub(r"\b(any more|anymore|any longer)\b", "", core)
-    core = re.sub(r"[^\w\s./-]", " ", core)
-    core = re.sub(r"\s+", " ", core).strip()
+    core = _ANY_MORE.sub("", core)
+    core = _PUNCTUATION.sub(" ", core)
+    core = _SPACES.sub(" ", core).strip()
     for prefix in _IGNORED:
         core = core.removeprefix(prefix)
     return " ".join(_stem(w) for w in core.split()), negated

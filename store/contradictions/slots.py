@@ -352,7 +352,9 @@ def _content_word(raw: str) -> str | None:
 
 
 def _clean(text: str) -> str:
-    text = re.sub(r"`([^`]*)`", r"\1", text.strip())
+    text = text.strip()
+    if "`" in text:
+        text = re.sub(r"`([^`]*)`", r"\1", text)
     text = _LEAD_IN.sub("", text)
     if _ATTRIBUTION_WORDS.search(text):
         text = _ATTRIBUTION.sub("", text)
@@ -403,6 +405,14 @@ def _words_of(text: str, span: tuple[int, int]) -> frozenset[str]:
     return content_words(text[span[0] : span[1]])
 
 
+_QUANTITY_HINT = re.compile(
+    r"second|minute|hour|day|night|week|month|year|fortnight|quarter|hourly|percent|dozen|"
+    r"\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|"
+    r"thirty|forty|fifty|sixty|ninety|hundred|half)\b",
+    re.I,
+)
+_DIGIT = re.compile(r"\d")
+_CHANGE_HINT = re.compile(r"from|replac|instead|rather|in place", re.I)
 _CODE_LIKE = re.compile(r"--|_|=|\b[A-Z][A-Z0-9]{2,}\b|\w\.\w")
 _OWNER_WORDS = re.compile(r"own|maintain|responsib|look|belong|contact|lead|\bdri\b|\bby\b", re.I)
 _NOON_WORDS = re.compile(r"noon|midday|midnight", re.I)
@@ -417,7 +427,7 @@ def read_slots(text: str) -> tuple[Slot, ...]:
         return ()
     negated = bool(_NEGATED.search(clean))
     many = bool(_MANY_MARK.search(clean))
-    digits = any(c.isdigit() for c in clean)
+    digits = _DIGIT.search(clean) is not None
     found: list[Slot] = _setting(clean) if _CODE_LIKE.search(clean) else []
     if not found and digits:
         found += _versions(clean)
@@ -459,7 +469,7 @@ def read_slots(text: str) -> tuple[Slot, ...]:
         assert m is not None
         if day_of(m.group(0)):
             found.append(_slot(clean, m.span(), "day", Value(ValueType.DAY, text=day)))
-    if not found:
+    if not found and (digits or _QUANTITY_HINT.search(clean)):
         found += _measured(clean)
     if not found:
         found += _job(clean, many)
@@ -492,7 +502,7 @@ _CHANGE = [
 def _marked(text: str, found: list[Slot], many: bool) -> tuple[Slot, ...]:
     """The slots with what the whole note says of them: one of several ("also"), or a
     value that replaced another ("switched from X to Y", "Y instead of X")."""
-    for pattern in _CHANGE:
+    for pattern in _CHANGE if _CHANGE_HINT.search(text) else ():
         m = pattern.search(text)
         if m is None or not _is_name(m.group("new"), m.group("new")):
             continue
