@@ -262,7 +262,8 @@ def build_server(settings: Settings, stopping: threading.Event | None = None) ->
         Returns the stored memory, the anchors captured (and those dropped, with why),
         and its status at HEAD. Remembering a claim that was retracted returns the
         retraction receipt instead of storing it again; an exact duplicate returns the
-        existing memory."""
+        existing memory. Pairs the rules cannot decide come back in possible_conflicts:
+        judge each with resolve."""
         service = _runtime(ctx).service
         return await anyio.to_thread.run_sync(
             lambda: _call(

@@ -406,7 +406,7 @@ def _words_of(text: str, span: tuple[int, int]) -> frozenset[str]:
 
 
 _QUANTITY_HINT = re.compile(
-    r"second|minute|hour|day|night|week|month|year|fortnight|quarter|hourly|percent|dozen|"
+    r"second|minute|hour|day|daily|night|week|month|year|annual|fortnight|quarter|percent|dozen|"
     r"\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|"
     r"thirty|forty|fifty|sixty|ninety|hundred|half)\b",
     re.I,
