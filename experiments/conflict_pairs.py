@@ -155,11 +155,26 @@ def summarise(outcomes: Sequence[Outcome]) -> dict[str, Any]:
         "ambiguous_changed": sum(o.changed for o in ambiguous),
         "found_by_type": {t: f"{found_by_type[t]}/{n}" for t, n in sorted(all_by_type.items())},
         "lookalikes_surfaced_by_kind": dict(sorted(surfaced_by_kind.items())),
+        "by_batch": {
+            batch: _batch([o for o in outcomes if o.pair.batch == batch])
+            for batch in sorted({o.pair.batch for o in outcomes})
+        },
         "missed": [o.pair.id for o in conflicts if not o.found],
         "surfaced": [o.pair.id for o in lookalikes if o.found],
         "wrong": [o.pair.id for o in outcomes if o.wrong],
         "changed": [o.pair.id for o in outcomes if o.changed and o.pair.category != "conflict"],
     }
+
+
+def _batch(outcomes: Sequence[Outcome]) -> str:
+    conflicts = [o for o in outcomes if o.pair.category == "conflict"]
+    lookalikes = [o for o in outcomes if o.pair.category == "lookalike"]
+    return (
+        f"found {sum(o.found for o in conflicts)}/{len(conflicts)}, "
+        f"wrong {sum(o.wrong for o in outcomes)}, "
+        f"changed {sum(o.changed for o in lookalikes)}, "
+        f"surfaced {sum(o.found for o in lookalikes)}/{len(lookalikes)}"
+    )
 
 
 def main(argv: Sequence[str] | None = None) -> int:
