@@ -28,12 +28,14 @@ from store.contradictions.values import (
     parse_quantity,
     parse_value,
 )
+from store.contradictions.words import ENVS as _ENVS
+from store.contradictions.words import STOP as _STOP
+from store.contradictions.words import VARIANTS as _PLATFORMS
+from store.contradictions.words import VERBS as _VERBISH
+from store.contradictions.words import content_words, stem, words
+from store.contradictions.words import qualifiers as _qualifiers
 
 __all__ = ["Match", "Slot", "content_words", "read_slots", "relate", "relate_subjects", "stem"]
-
-
-def words(text: str) -> frozenset[str]:
-    return frozenset(text.split())
 
 
 @dataclass(frozen=True)
@@ -63,49 +65,6 @@ class Match(StrEnum):
     DIFFERENT = "different"
 
 
-_ENVS = words(
-    """staging stage production prod development dev qa test testing local ci preview
-    sandbox uat canary"""
-)
-# Words that name a variant of a thing (a platform, a region, a plan): like environments,
-# two notes that differ in them are about different things.
-_PLATFORMS = words(
-    """ios android web mobile desktop windows linux macos mac eu us uk apac emea latam
-    asia europe america free pro premium enterprise basic paid trial business starter
-    internal external public private admin guest anonymous"""
-)
-_STOP = words(
-    """a an the this that these those our your their its my we i you they us them it is are
-    was were be been being am will would should must can could may might shall do does
-    did has have had having of to in on at for from by with without into onto over under
-    about as and or but so if then than there here also too just only still again now
-    currently current today nowadays these days actually really always usually normally
-    typically default defaults all any each every per some more most less least set
-    configured setting settings value values config configuration configured around
-    about roughly approximately approx exactly up down out off back right new old via
-    through using which who whom what when where why how not no never"""
-)
-_VERBISH = words(
-    """go goes going went run runs running ran fire fires fired kick kicks kicked start
-    starts started happen happens happened execute executes executed trigger triggers
-    triggered send sends sent sending get gets got use uses used make makes made keep
-    keeps kept hold holds held take takes took allow allows allowed accept accepts
-    accepted need needs needed spin spins spun live lives lasts last expire expires
-    expired remain remains stay stays scheduled schedule schedules cron scale scales
-    scaled is are point points handle handles handled deploy deploys deployed ship ships
-    shipped move moved moves switched switch replaced replace upgraded upgrade bumped
-    changed change migrated say says said think thinks told mention mentioned note noted
-    confirm confirmed retain retains retained purge purges purged delete deletes deleted
-    store stores stored limit limits limited cap caps capped own owns owned maintain
-    maintains maintained listen listens listening serve serves served bind binds bound
-    expose exposes exposed available reachable wait waits waited poll polls polled
-    refresh refreshes refreshed happen rotate rotates rotated"""
-)
-_GENERIC = words(
-    """service services system systems module modules component components app apps
-    application applications project projects codebase repo repository thing things
-    setup part side"""
-)
 _ATTRIBUTES: tuple[tuple[str, str], ...] = (
     ("timeout", r"time[- ]?outs?|timing out|times? out|timed out"),
     (
@@ -294,61 +253,9 @@ _NEGATED = re.compile(
 )
 
 
-_SYNONYMS = {
-    "db": "database",
-    "e-mail": "email",
-    "postgresql": "postgres",
-    "k8s": "kubernetes",
-    "jwt": "token",
-    "repo": "repository",
-    "env": "environment",
-    "msg": "message",
-}
-
-
-_SKIPPED = _STOP | _VERBISH | _GENERIC
 _ATTRIBUTION_WORDS = re.compile(
     r"according|says|said|claim|told|mention|confirm|report|note|wrote|writes", re.I
 )
-_TOKEN = re.compile(r"[\w@][\w@'.+#/-]*")
-_NUMERIC = re.compile(r"[\d.,:]+")
-
-
-@functools.lru_cache(maxsize=1 << 16)
-def stem(word: str) -> str:
-    w = word.lower().strip("'\".,;:()[]`")
-    w = _SYNONYMS.get(w, w)
-    w = w.removesuffix("'s").removesuffix("’s")
-    if "-" in w and not re.search(r"\d", w):
-        w = w.replace("-", "")
-    if len(w) > 4 and w.endswith("ies"):
-        return w[:-3] + "y"
-    if len(w) > 4 and w.endswith(("ches", "shes", "xes", "sses", "zes")):
-        return w[:-2]
-    if w in _PLATFORMS or w in _ENVS:
-        return w
-    if re.fullmatch(r"[A-Za-z]*[A-Z]s", word.strip(".,;:")):
-        return w[:-1]  # "vCPUs", "GPUs": an acronym's plural
-    if len(w) > 3 and w.endswith("s") and not w.endswith(("ss", "us", "is")):
-        return w[:-1]
-    return w
-
-
-@functools.lru_cache(maxsize=1 << 16)
-def content_words(text: str) -> frozenset[str]:
-    """The words that say what a phrase is about: no filler, no verb, no number."""
-    return frozenset(w for w in map(_content_word, _TOKEN.findall(text)) if w)
-
-
-@functools.lru_cache(maxsize=1 << 17)
-def _content_word(raw: str) -> str | None:
-    w = stem(raw.rstrip("."))
-    low = raw.lower().rstrip(".")
-    if raw.isupper() and len(raw) >= 2 and low in _STOP:  # "US", "IT": a name
-        return low
-    if not w or w in _SKIPPED or low in _SKIPPED or _NUMERIC.fullmatch(w):
-        return None
-    return w
 
 
 def _clean(text: str) -> str:
@@ -359,19 +266,6 @@ def _clean(text: str) -> str:
     if _ATTRIBUTION_WORDS.search(text):
         text = _ATTRIBUTION.sub("", text)
     return text.rstrip(" .!")
-
-
-def _qualifiers(text: str) -> frozenset[str]:
-    words = {stem(w) for w in re.findall(r"[\w-]+", text.lower())}
-    found = {w for w in words if w in _ENVS or w in _PLATFORMS}
-    for m in re.finditer(
-        r"\b(?:for|on|in|of|under|during|across|within|inside|behind)\s+(?:the\s+|our\s+|all\s+|a\s+)?"
-        r"((?:[\w-]+\s*){1,3})",
-        text,
-        re.I,
-    ):
-        found |= content_words(m.group(1))
-    return frozenset(found)
 
 
 def _slot(
