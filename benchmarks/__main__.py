@@ -11,6 +11,7 @@ COMMANDS = {
     "recall": ("benchmarks.recall", "fingerprint and in-process verified recall (anchormem bench)"),
     "fingerprint": ("benchmarks.fingerprint", "fingerprint timings, serial vs pool sweep"),
     "store-sharing": ("benchmarks.store_sharing", "one DuckDB file shared between processes"),
+    "consolidate": ("benchmarks.consolidate", "a consolidate pass over 10,000 memories"),
 }
 
 

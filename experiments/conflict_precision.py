@@ -218,6 +218,8 @@ def run(memories: int = 2000, planted: int = 50, seed: int = 7) -> dict[str, Any
         ids, report, seconds, before, after = anyio.run(_drive, settings, specs)
     planted_ids = {frozenset((ids[a], ids[b])) for a, b in pairs}
     in_pairs = {m for pair in planted_ids for m in pair}
+    # A decided or open conflict; the questions left to the agent (possible conflicts)
+    # decide nothing and are counted apart.
     found_pairs = {frozenset(c["ids"]) for c in report["conflicts"]}
     touched = {i for i in ids if before[i] != after[i]}
     false_pairs = found_pairs - planted_ids
@@ -228,6 +230,7 @@ def run(memories: int = 2000, planted: int = 50, seed: int = 7) -> dict[str, Any
         "false_conflicts": len(false_pairs),
         "collateral_memories_touched": len(touched - in_pairs)
         + len({m for p in false_pairs for m in p} - in_pairs - touched),
+        "possible_conflicts": len(report["possible_conflicts"]),
         "pairs_compared": report["pairs_compared"],
         "consolidate_seconds": round(seconds, 3),
     }

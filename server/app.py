@@ -32,10 +32,12 @@ from server.schemas import (
     ObserveOut,
     RecallOut,
     RememberOut,
+    ResolveOut,
     RetractOut,
     ReviewOut,
     VerifyOut,
 )
+from store.contradictions.judging import Judgement
 from store.errors import AnchormemError, NotFound
 from store.evidence.observations import ObservationKind
 from store.limits import (
@@ -64,6 +66,7 @@ def _lower(value: object) -> object:
 KindIn = Annotated[Kind, BeforeValidator(_lower)]
 SourceIn = Annotated[Source, BeforeValidator(_lower)]
 ObservationKindIn = Annotated[ObservationKind, BeforeValidator(_lower)]
+JudgementIn = Annotated[Judgement, BeforeValidator(_lower)]
 
 INSTRUCTIONS = """\
 anchormem keeps notes about this repository (decisions, conventions, incidents, facts)
@@ -82,6 +85,10 @@ When to use it:
   something outside this repository (infrastructure, a team habit) takes
   `scope: "external"`: it is then never checked against the code.
 - Call `retract` when you find a note is wrong, with the reason and your evidence.
+- When `remember` or `consolidate` returns `possible_conflicts`, read both claims and
+  call `resolve` for each pair: `conflict` with the `winner` if one note is wrong now,
+  `compatible` if both hold (different subjects, several values), `same` if they say
+  one thing. The server never guesses: until you judge, neither note is changed.
 
 What a status means:
 - VERIFIED: every anchor of the note holds in the code at `checked_commit`, and
@@ -255,7 +262,8 @@ def build_server(settings: Settings, stopping: threading.Event | None = None) ->
         Returns the stored memory, the anchors captured (and those dropped, with why),
         and its status at HEAD. Remembering a claim that was retracted returns the
         retraction receipt instead of storing it again; an exact duplicate returns the
-        existing memory."""
+        existing memory. Pairs the rules cannot decide come back in possible_conflicts:
+        judge each with resolve."""
         service = _runtime(ctx).service
         return await anyio.to_thread.run_sync(
             lambda: _call(
@@ -415,10 +423,47 @@ def build_server(settings: Settings, stopping: threading.Event | None = None) ->
     async def consolidate(ctx: Context[Runtime, Any]) -> ConsolidateOut:
         """Check the whole store for contradicting memories and resolve them: the code's
         verdict first, then explicit corrections, then confidence and independent origins,
-        then recency. Losers are demoted or refuted with a receipt, never deleted; pairs
-        too close to call stay open and are shown side by side by recall."""
+        then recency when the newer note states a change. Losers are demoted or refuted
+        with a receipt, never deleted; pairs too close to call stay open and are shown
+        side by side by recall. Pairs the rules cannot decide are returned as
+        possible_conflicts, for resolve."""
         service = _runtime(ctx).service
         return await anyio.to_thread.run_sync(lambda: _call(service.consolidate, ConsolidateOut))
+
+    @tool("Judge a pair of notes that may conflict", destructive=True, idempotent=False)
+    async def resolve(
+        first: Annotated[str, Field(description="One memory id of the pair.")],
+        second: Annotated[str, Field(description="The other memory id.")],
+        verdict: Annotated[
+            JudgementIn,
+            Field(
+                description="conflict: they cannot both hold (give winner; the loser "
+                "is refuted with a receipt); compatible: both hold (different subjects, "
+                "several values); same: one claim said twice (merged as a restatement)."
+            ),
+        ],
+        reason: Annotated[
+            str, Field(max_length=MAX_REASON_CHARS, description="Why, in one sentence.")
+        ],
+        ctx: Context[Runtime, Any],
+        winner: Annotated[
+            str | None, Field(description="With verdict conflict: the id that holds now.")
+        ] = None,
+        actor: Annotated[
+            str | None,
+            Field(max_length=MAX_ORIGIN_CHARS, description="Who judges (a session or user id)."),
+        ] = None,
+    ) -> ResolveOut:
+        """Judge a pair returned in possible_conflicts (or any two memories). The pair
+        is never asked again; the conflict log and the audit trail record the verdict
+        and who gave it. Only verdict conflict changes a status."""
+        service = _runtime(ctx).service
+        return await anyio.to_thread.run_sync(
+            lambda: _call(
+                lambda: service.resolve(first, second, verdict, winner, reason, actor),
+                ResolveOut,
+            )
+        )
 
     @mcp.resource(
         "memory://{memory_id}",

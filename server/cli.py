@@ -128,6 +128,17 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--weight", type=float, help="0-1; overrides the kind's default weight")
 
     add("consolidate", "find and resolve contradictions across the whole store")
+    p = add("resolve", "judge a pair of memories that may conflict (the resolve tool)")
+    p.add_argument("first", metavar="ID")
+    p.add_argument("second", metavar="OTHER_ID")
+    p.add_argument(
+        "verdict",
+        choices=["conflict", "compatible", "same"],
+        help="conflict (with --winner): the loser is refuted; compatible: both hold; "
+        "same: one claim said twice",
+    )
+    p.add_argument("--winner", metavar="ID", help="with conflict: the memory that holds")
+    p.add_argument("--reason", required=True)
     add("conflicts", "open and resolved contradictions, and slots that keep flipping")
     add("review", "memories that need a person: ASK, DEMOTE, STALE, and this week's question")
     add("stats", "wrong-fact and missed-fact signals")
@@ -229,6 +240,9 @@ def _run(args: argparse.Namespace, rt: Runtime) -> object:
             origin=args.origin,
             anchors=args.anchor,
             derived_from=args.derived_from,
+            scope=args.scope,
+            attribute=args.attribute,
+            value=args.value,
         )
     # A person at a terminal waits for the check instead of reading "unchecked".
     wait = svc.settings.capture_wait_s
@@ -252,6 +266,8 @@ def _run(args: argparse.Namespace, rt: Runtime) -> object:
         )
     if cmd == "consolidate":
         return svc.consolidate()
+    if cmd == "resolve":
+        return svc.resolve(args.first, args.second, args.verdict, args.winner, args.reason)
     if cmd == "conflicts":
         return svc.conflicts()
     if cmd == "review":

@@ -36,7 +36,7 @@ def _memory_lines(m: dict[str, Any]) -> list[str]:
 
 def render(command: str, result: dict[str, Any]) -> str:
     """Text for one command's result."""
-    if "memories" in result:
+    if isinstance(result.get("memories"), list):
         if not result["memories"]:
             return "no memories"
         return "\n".join(line for m in result["memories"] for line in _memory_lines(m))

@@ -17,6 +17,7 @@ from server.schemas import (
     ObserveOut,
     RecallOut,
     RememberOut,
+    ResolveOut,
     RestoreOut,
     RetractOut,
     ReviewOut,
@@ -24,6 +25,7 @@ from server.schemas import (
     StatsOut,
     VerifyOut,
 )
+from store.contradictions.judging import question_text
 from store.hostile import reveal_all
 from store.model import AuditEntry, Receipt, Status, StoredAnchor
 from store.plan import ConflictRecord
@@ -37,6 +39,7 @@ from store.results import (
     ObserveResult,
     RecallResult,
     RememberResult,
+    ResolveResult,
     RestoreResult,
     RetractResult,
     ReviewResult,
@@ -142,6 +145,17 @@ def conflict(r: ConflictRecord) -> dict[str, Any]:
     }
 
 
+def possible_conflict(r: ConflictRecord) -> dict[str, Any]:
+    return {
+        "ids": [r.a_id, r.b_id],
+        "claims": [r.claim_a, r.claim_b],
+        "kind": r.kind.value,
+        "state": r.state.value,
+        "reason_code": r.reason_code.value,
+        "question": question_text(r),
+    }
+
+
 def audit_entry(e: AuditEntry) -> dict[str, Any]:
     return {
         "seq": e.seq,
@@ -169,6 +183,7 @@ def _fields(result: object) -> tuple[type[BaseModel], dict[str, Any]]:
             **memory(result.reading),
             "outcome": result.outcome.value,
             "conflicts": [conflict(c) for c in result.conflicts],
+            "possible_conflicts": [possible_conflict(c) for c in result.possible_conflicts],
             "captured": [
                 {
                     "anchor": c.anchor.render(),
@@ -260,7 +275,13 @@ def _fields(result: object) -> tuple[type[BaseModel], dict[str, Any]]:
             "memories": result.memories,
             "pairs_compared": result.pairs_compared,
             "conflicts": [conflict(c) for c in result.conflicts],
+            "possible_conflicts": [possible_conflict(c) for c in result.possible_conflicts],
             "seconds": result.seconds,
+        }
+    if isinstance(result, ResolveResult):
+        return ResolveOut, {
+            "conflict": conflict(result.conflict),
+            "memories": _memories(result.memories),
         }
     if isinstance(result, ConflictsResult):
         return ConflictsOut, {

@@ -27,9 +27,11 @@ __all__ = [
     "ForgetOut",
     "MemoryOut",
     "ObserveOut",
+    "PossibleConflictOut",
     "RecallOut",
     "ReceiptOut",
     "RememberOut",
+    "ResolveOut",
     "RestoreOut",
     "RetractOut",
     "ReviewOut",
@@ -147,6 +149,17 @@ class ConflictOut(_Model):
     confidences: list[float | None]
 
 
+class PossibleConflictOut(_Model):
+    ids: list[str]
+    claims: list[str | None]
+    kind: ConflictKind
+    state: ConflictState = Field(
+        description="possible: perhaps a conflict; open: a conflict the rules could not decide"
+    )
+    reason_code: ReasonCode
+    question: str = Field(description="what to decide; answer it with the resolve tool")
+
+
 class Dropped(_Model):
     candidate: str
     reason: str
@@ -177,6 +190,10 @@ class RememberOut(MemoryOut):
     captured: list[Captured] = Field(default_factory=list)
     dropped: list[Dropped] = Field(default_factory=list)
     rewritten: list[Rewritten] = Field(default_factory=list)
+    possible_conflicts: list[PossibleConflictOut] = Field(
+        default_factory=list,
+        description="pairs the rules cannot decide: read both claims and call resolve",
+    )
 
 
 class RecallOut(_Model):
@@ -283,6 +300,15 @@ class ConsolidateOut(_Model):
     pairs_compared: int
     conflicts: list[ConflictOut]
     seconds: float
+    possible_conflicts: list[PossibleConflictOut] = Field(
+        default_factory=list,
+        description="pairs the rules cannot decide: read both claims and call resolve",
+    )
+
+
+class ResolveOut(_Model):
+    conflict: ConflictOut = Field(description="the conflict-log row written")
+    memories: list[MemoryOut] = Field(description="both memories as they are now")
 
 
 class FlippingSlotOut(_Model):

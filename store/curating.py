@@ -1,14 +1,22 @@
-"""Retracting, restoring and forgetting memories: each one plan, with receipts."""
+"""Retracting, restoring, forgetting memories and judging a pair of them (``resolve``):
+each one plan, with receipts."""
 
 from __future__ import annotations
 
+from store.contradictions.judging import Judgement, judgement_plan
 from store.db import utcnow
-from store.errors import StalePlan
-from store.inputs import clean_actor, clean_reason, clean_text
+from store.errors import InvalidInput, StalePlan
+from store.inputs import clean_actor, clean_reason, clean_text, parse_choice
 from store.lifecycle import forget_plan, restore_plan, retraction_plan
 from store.model import ReceiptAction
 from store.reader import Reader
-from store.results import ForgetResult, RestoreResult, RetractOutcome, RetractResult
+from store.results import (
+    ForgetResult,
+    ResolveResult,
+    RestoreResult,
+    RetractOutcome,
+    RetractResult,
+)
 
 __all__ = ["Curating"]
 
@@ -74,3 +82,48 @@ class Curating:
         plan = forget_plan(mem, who, why, utcnow())
         self._db.apply(plan)
         return ForgetResult(mem.id, plan.forgets[0].receipt)
+
+    def resolve(
+        self,
+        first_id: object,
+        second_id: object,
+        verdict: object,
+        winner: object = None,
+        reason: object = None,
+        actor: object = None,
+    ) -> ResolveResult:
+        """An agent's or a person's judgement of a pair: ``conflict`` (the loser is
+        REFUTED with a receipt naming the winner), ``compatible`` (both hold, never asked
+        again) or ``same`` (the newer counts as a restatement of the older)."""
+        judgement = parse_choice(Judgement, verdict, "verdict")
+        why = clean_reason(reason)
+        who = clean_actor(actor, self._reader.settings.actor)
+        if winner is not None and not isinstance(winner, str):
+            raise InvalidInput("winner must be a memory id")
+        contradictions = self._reader.contradictions
+        for _attempt in range(_ATTEMPTS):
+            a = self._reader.get(first_id, live=True)
+            b = self._reader.get(second_id, live=True)
+            older, newer = (a, b) if (a.created_at, a.id) <= (b.created_at, b.id) else (b, a)
+            before = contradictions.latest(older.id, newer.id)
+            if before is not None:  # a pair is logged in one order: keep it
+                older, newer = (a, b) if before.a_id == a.id else (b, a)
+            kind = before.kind if before is not None else contradictions.kind_of(older, newer)
+            plan = judgement_plan(
+                older,
+                newer,
+                judgement,
+                winner.strip() if isinstance(winner, str) else None,
+                why,
+                who,
+                kind,
+                utcnow(),
+                self._reader.settings.evidence,
+            )
+            try:
+                self._db.apply(plan)
+            except StalePlan:
+                continue
+            readings = self._reader.readings([older.id, newer.id])
+            return ResolveResult(plan.conflicts[0], tuple(readings))
+        raise StalePlan("the memories kept changing; try again")

@@ -83,6 +83,7 @@ class AuditAction(StrEnum):
     SUPERSEDE = "supersede"  # a correction, a record, or a lost conflict
     OBSERVE = "observe"
     FORGET = "forget"
+    RESOLVE = "resolve"  # an agent or a person judged a pair (conflict, compatible, same)
 
 
 def is_retracted(status: Status, refuted_by: RefutedBy | None) -> bool:

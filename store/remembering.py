@@ -14,8 +14,10 @@ from anchors.normalize import Resolved
 from anchors.spec import Anchor, Provenance
 from anchors.subject import apply_scope, resolve_subject
 from anchors.verify import capture
+from store.contradictions.checking import asked
 from store.contradictions.claims import slot_key
 from store.contradictions.resolving import claim_keys
+from store.contradictions.rules import ConflictState
 from store.db import utcnow
 from store.errors import InvalidInput, StalePlan
 from store.evidence.observations import ObservationKind
@@ -79,6 +81,7 @@ class Prepared:
     outcome: RememberOutcome
     checked: Checked | None = None
     conflicts: tuple[ConflictRecord, ...] = ()
+    possible: tuple[ConflictRecord, ...] = ()
     captured: tuple[Captured, ...] = ()
     dropped: tuple[Dropped, ...] = ()
     rewritten: tuple[Rewritten, ...] = ()
@@ -162,6 +165,7 @@ class Remembering:
             prepared.captured,
             prepared.dropped,
             prepared.rewritten,
+            prepared.possible,
         )
 
     def prepare(self, note: Note) -> Prepared:
@@ -275,7 +279,8 @@ class Remembering:
             memory.id,
             RememberOutcome.STORED,
             checked,
-            tuple(conflicts),
+            tuple(c for c in conflicts if c.state is not ConflictState.POSSIBLE),
+            asked(conflicts),
             tuple(Captured(s.anchor, s.provenance, s.found_in) for s in stored),
             tuple(dropped),
             tuple(Rewritten(r.given, r.anchor, tuple(r.changes)) for r in resolved if r.changes),

@@ -27,6 +27,7 @@ __all__ = [
     "RecallResult",
     "RememberOutcome",
     "RememberResult",
+    "ResolveResult",
     "RestoreResult",
     "RetractOutcome",
     "RetractResult",
@@ -78,6 +79,9 @@ class RememberResult:
     captured: tuple[Captured, ...] = ()
     dropped: tuple[Dropped, ...] = ()
     rewritten: tuple[Rewritten, ...] = ()
+    # Pairs for the agent to judge (``resolve``): possible conflicts, and conflicts the
+    # rules could not decide.
+    possible_conflicts: tuple[ConflictRecord, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -174,6 +178,15 @@ class ConsolidateResult:
     pairs_compared: int
     conflicts: tuple[ConflictRecord, ...]
     seconds: float
+    possible_conflicts: tuple[ConflictRecord, ...] = ()
+
+
+@dataclass(frozen=True)
+class ResolveResult:
+    """A judged pair: the conflict-log row written, and both memories as they are now."""
+
+    conflict: ConflictRecord
+    memories: tuple[Reading, ...]
 
 
 @dataclass(frozen=True)

@@ -3,7 +3,7 @@ the CLI call. It composes them; it holds no rules of its own.
 
     remembering   a note becomes a memory, anchored, checked, its conflicts decided
     recalling     recall, show, list, verify, digest, audit
-    curating      retract, restore, forget
+    curating      retract, restore, forget, resolve (an agent judges a pair)
     evidence      observe, review, stats
     contradictions  consolidate, conflicts
 """
@@ -31,6 +31,7 @@ from store.results import (
     ObserveResult,
     RecallResult,
     RememberResult,
+    ResolveResult,
     RestoreResult,
     RetractResult,
     ReviewResult,
@@ -146,6 +147,17 @@ class MemoryService:
 
     def forget(self, memory_id: object, reason: object, actor: object = None) -> ForgetResult:
         return self.curating.forget(memory_id, reason, actor)
+
+    def resolve(
+        self,
+        first_id: object,
+        second_id: object,
+        verdict: object,
+        winner: object = None,
+        reason: object = None,
+        actor: object = None,
+    ) -> ResolveResult:
+        return self.curating.resolve(first_id, second_id, verdict, winner, reason, actor)
 
     def observe(
         self,

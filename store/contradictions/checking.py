@@ -9,18 +9,32 @@ import time
 from collections.abc import Mapping, Sequence
 from datetime import datetime
 
+from store.contradictions.candidates import ordered
 from store.contradictions.resolving import all_pairs, claims_of, pairs_with, settle
-from store.contradictions.rules import Claim, ConflictState
+from store.contradictions.rules import Claim, ConflictKind, ConflictState, judge
 from store.db import Database, utcnow
 from store.evidence.settings import EvidenceSettings
+from store.mirror import Mirror
 from store.model import Memory, Status
 from store.plan import ConflictRecord, Plan, StatusChange
 from store.reading import ConflictMark
 from store.results import ConflictsResult, ConsolidateResult, FlippingSlot
+from store.search import memory_terms
 
-__all__ = ["Contradictions"]
+__all__ = ["Contradictions", "asked"]
 
 FLIP_REPORT_AT = 2
+NEIGHBOURS = 24  # memories sharing the rarest words with a new one, judged on remember
+_COMMON = 0.05  # a word in more than this share of memories does not find neighbours
+
+
+_ASKED = (ConflictState.POSSIBLE, ConflictState.OPEN)
+
+
+def asked(records: Sequence[ConflictRecord]) -> tuple[ConflictRecord, ...]:
+    """The records that put a question to the agent: possible conflicts, and conflicts
+    the rules found but could not decide (too close, scope ambiguous)."""
+    return tuple(r for r in records if r.state in _ASKED)
 
 
 class Contradictions:
@@ -31,8 +45,11 @@ class Contradictions:
     def on_remember(
         self, new: Memory, core: str | None, now: datetime
     ) -> tuple[Plan, list[ConflictRecord]]:
-        """The conflicts of a memory about to be written (as it will be stored)."""
-        others = list(self._db.load(self._db.sharing_keys(new, core)).values())
+        """The conflicts (and questions) of a memory about to be written (as it will be
+        stored): judged against the memories sharing a key or its rarest words."""
+        ids = set(self._db.sharing_keys(new, core)) | set(self._neighbours(new))
+        ids.discard(new.id)
+        others = list(self._db.load(sorted(ids)).values())
         if not others:
             return Plan(), []
         pairs = pairs_with(new, others, now, self._settings)
@@ -40,6 +57,41 @@ class Contradictions:
             return Plan(), []
         memories = {new.id: new, **{m.id: m for m in others}}
         return settle(pairs, memories, self._latest(pairs), now, self._settings)
+
+    def _neighbours(self, new: Memory) -> list[str]:
+        terms = memory_terms(f"{new.text} {new.subject or ''}".casefold())
+
+        def score(m: Mirror) -> dict[str, float]:
+            live = len(m.lengths) or 1
+            scores: dict[str, float] = {}
+            for term in terms:
+                holders = m.postings.get(term)
+                if not holders or len(holders) > max(NEIGHBOURS, _COMMON * live):
+                    continue
+                weight = 1.0 / len(holders)
+                for memory_id in holders:
+                    scores[memory_id] = scores.get(memory_id, 0.0) + weight
+            return scores
+
+        scores = self._db.search(score)
+        return sorted(scores, key=lambda i: (-scores[i], i))[:NEIGHBOURS]
+
+    def kind_of(self, a: Memory, b: Memory) -> ConflictKind:
+        """What the rules make of a pair an agent judges (``JUDGED`` if nothing)."""
+        claims = claims_of([a, b], utcnow(), self._settings)
+        if a.id not in claims or b.id not in claims:
+            return ConflictKind.JUDGED
+        judged = judge(*ordered(claims[a.id], claims[b.id]))
+        if judged is None:
+            return ConflictKind.JUDGED
+        return judged.kind
+
+    def latest(self, a_id: str, b_id: str) -> ConflictRecord | None:
+        """The last logged decision of a pair, in either order."""
+        for record in self._db.conflicts([a_id]):
+            if {record.a_id, record.b_id} == {a_id, b_id}:
+                return record
+        return None
 
     def after_changes(self, changes: Sequence[StatusChange], now: datetime) -> Plan:
         """Decide again the logged conflicts of memories whose status ``changes`` change:
@@ -78,7 +130,8 @@ class Contradictions:
         live, pairs = all_pairs(list(memories.values()), now, self._settings)
         plan, found = settle(pairs, memories, self._latest(pairs), now, self._settings)
         seconds = round(time.perf_counter() - started, 4)
-        return plan, ConsolidateResult(live, len(pairs), tuple(found), seconds)
+        decided = tuple(r for r in found if r.state is not ConflictState.POSSIBLE)
+        return plan, ConsolidateResult(live, len(pairs), decided, seconds, asked(found))
 
     def report(self) -> ConflictsResult:
         """Open and resolved conflicts, and slots whose value keeps flipping."""

@@ -5,20 +5,28 @@ pair whose decision changed. Plain functions over claims and memories."""
 from __future__ import annotations
 
 import dataclasses
+import functools
 from collections.abc import Mapping, Sequence
 from datetime import datetime
 
+from store.contradictions.candidates import candidate_pairs
 from store.contradictions.claims import Slot, env_scope, negation_core, parse_slot, slot_key
 from store.contradictions.rules import (
     Claim,
     Conflict,
     ConflictKind,
+    ConflictState,
     Outcome,
+    Question,
+    ReasonCode,
     Resolution,
-    candidate_pairs,
-    detect,
+    Rule,
+    judge,
     resolve,
 )
+from store.contradictions.slots import Slot as ReadSlot
+from store.contradictions.slots import content_words, read_slots
+from store.contradictions.values import parse_value
 from store.evidence.observations import ObservationKind
 from store.evidence.observing import observation, observed
 from store.evidence.settings import EvidenceSettings
@@ -27,7 +35,7 @@ from store.model import Memory, ReceiptAction, Source, Status, is_retracted
 from store.plan import ConflictRecord, Plan
 from store.reading import confidence
 
-__all__ = ["CONFLICT_ORIGIN", "claim_keys", "claims_of", "settle"]
+__all__ = ["CONFLICT_ORIGIN", "claim_keys", "claims_of", "question_record", "settle", "slots_of"]
 
 CONFLICT_ORIGIN = "anchormem:conflict"
 _ENV_SCOPES = frozenset(
@@ -42,9 +50,8 @@ def claim_keys(
     core of a claim."""
     slot = None
     if attribute and value:
-        slot = Slot(
-            (subject or "").strip().lower(), attribute.strip().lower(), value.strip().lower()
-        )
+        subject_words = " ".join(sorted(content_words(subject))) if subject else ""
+        slot = Slot(subject_words, attribute.strip().lower(), value.strip().lower())
     elif not attribute and not value:
         slot = parse_slot(text, subject)
     return slot, env_scope(text), negation_core(text)[0]
@@ -58,16 +65,14 @@ def claims_of(
     for mem in memories:
         if mem.forgotten:
             continue
-        slot = None
-        if mem.attribute and mem.slot_value:
-            subject, _, attribute = mem.attribute.partition("|")
-            slot = Slot(subject, attribute, mem.slot_value)
+        scope = env_scope(mem.text) or (mem.scope if mem.scope in _ENV_SCOPES else None)
+        core, negated = negation_core(mem.text)
         claims[mem.id] = Claim(
             id=mem.id,
             text=mem.text,
             kind=mem.kind,
-            slot=slot,
-            scope=env_scope(mem.text) or (mem.scope if mem.scope in _ENV_SCOPES else None),
+            slots=slots_of(mem),
+            scope=scope,
             anchors=frozenset(
                 (s.anchor.kind.value, s.anchor.value, s.anchor.scope, s.anchor.expect.value)
                 for s in mem.anchors
@@ -79,8 +84,42 @@ def claims_of(
             created_at=mem.created_at,
             origin=mem.origin,
             supersedes=mem.supersedes,
+            core=core,
+            negated=negated,
+            words=content_words(mem.text),
         )
     return claims
+
+
+def slots_of(mem: Memory) -> tuple[ReadSlot, ...]:
+    """The slots a memory fills: read from its text (with the caller's subject and
+    environment scope), and the one the caller gave (``attribute``, ``value``) first."""
+    return _slots(mem.text, mem.subject, mem.scope, mem.attribute, mem.slot_value)
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _slots(
+    text: str, subject: str | None, scope_of: str | None, attribute: str | None, value: str | None
+) -> tuple[ReadSlot, ...]:
+    extra = content_words(subject) if subject else frozenset()
+    scope = frozenset({scope_of.lower()}) if scope_of in _ENV_SCOPES and scope_of else frozenset()
+    read = [
+        s
+        if not extra and not scope
+        else dataclasses.replace(
+            s, subject=s.subject | (extra - s.qualifiers), qualifiers=s.qualifiers | scope
+        )
+        for s in read_slots(text)
+    ]
+    if attribute and value:
+        parsed = parse_slot(text, subject)
+        if parsed is None or slot_key(parsed) != attribute:
+            given_subject, _, given_attribute = attribute.partition("|")
+            given = ReadSlot(
+                content_words(given_subject), scope, given_attribute, parse_value(value)
+            )
+            return (given, *read)
+    return tuple(read)
 
 
 def pairs_with(
@@ -108,17 +147,27 @@ def settle(
     now: datetime,
     settings: EvidenceSettings,
 ) -> tuple[Plan, list[ConflictRecord]]:
-    """Detect and decide each pair; a pair whose decision is the one logged last is left
-    as it is. Returns the plan and every conflict found (new or as logged)."""
+    """Judge and decide each pair; a pair whose decision is the one logged last is left
+    as it is, and a pair an agent or a person judged (``resolve``) is never judged again.
+    Returns the plan and every conflict or question found (new or as logged)."""
     current = dict(memories)
     plan = Plan()
     found: list[ConflictRecord] = []
     for a, b in pairs:
-        conflict = detect(a, b)
-        if conflict is None:
+        before = latest.get((a.id, b.id)) or latest.get((b.id, a.id))
+        if before is not None and before.rule is Rule.JUDGEMENT:
             continue
-        resolution = resolve(conflict, settings.strategy(a.kind))
-        before = latest.get((a.id, b.id))
+        judged = judge(a, b)
+        if judged is None:
+            continue
+        if isinstance(judged, Question):
+            record = question_record(judged, now)
+            resolution = Resolution(
+                record.state, record.rule, record.outcome, None, None, record.reason_code
+            )
+        else:
+            resolution = resolve(judged, settings.strategy(a.kind))
+            record = _record(judged, resolution, now)
         if before is not None and (before.state, before.winner, before.outcome) == (
             resolution.state,
             resolution.winner,
@@ -127,10 +176,31 @@ def settle(
             found.append(before)
             continue
         plan += _decided(resolution, current, now, settings)
-        record = _record(conflict, resolution, now)
         plan += Plan(conflicts=(record,))
         found.append(record)
     return plan, found
+
+
+def question_record(question: Question, now: datetime) -> ConflictRecord:
+    """A pair the rules cannot decide, logged as a question: nothing else changes."""
+    a, b = question.a, question.b
+    return ConflictRecord(
+        a_id=a.id,
+        b_id=b.id,
+        kind=question.kind,
+        claim_a=a.text,
+        claim_b=b.text,
+        state=ConflictState.POSSIBLE,
+        rule=Rule.QUESTION,
+        outcome=Outcome.KEPT_BOTH,
+        winner=None,
+        loser=None,
+        reason_code=ReasonCode.NEEDS_JUDGEMENT,
+        confidence_a=round(a.confidence, 2),
+        confidence_b=round(b.confidence, 2),
+        slot=None,
+        at=now,
+    )
 
 
 def _decided(
@@ -189,7 +259,7 @@ def _record(conflict: Conflict, res: Resolution, now: datetime) -> ConflictRecor
         reason_code=res.reason,
         confidence_a=round(a.confidence, 2),
         confidence_b=round(b.confidence, 2),
-        slot=slot_key(a.slot) if conflict.kind is ConflictKind.SLOT and a.slot else None,
+        slot=conflict.slot if conflict.kind is ConflictKind.SLOT else None,
         at=now,
     )
 

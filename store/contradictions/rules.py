@@ -1,22 +1,22 @@
 """Contradictions between memories as plain functions: candidate pairs, conflicts, and
 their resolution (seed 004, adr/0006).
 
-Candidates are found by shared keys — a slot, an anchor, the core of a negated claim —
-never by comparing all pairs. Two memories conflict when one slot holds different
-values, one anchor is expected both present and absent, or one text is the negation of
-the other. Different scopes (staging, production) never conflict.
+Candidates are found by shared keys (``candidates``), never by comparing all pairs. Two
+memories conflict when one slot holds exclusive values, one anchor is expected both
+present and absent, or one text is the negation of the other; a pair the rules cannot
+decide is a ``Question`` for the agent, and changes nothing. Different scopes and
+different qualifiers never conflict.
 """
 
 from __future__ import annotations
 
-import itertools
 import re
-from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from enum import StrEnum
 
-from store.contradictions.claims import Slot, negation_core, slot_key
+from store.contradictions.slots import Match, Slot, relate, relate_subjects
+from store.contradictions.values import Relation, compare
 from store.model import Kind, RefutedBy, Status
 
 __all__ = [
@@ -25,28 +25,36 @@ __all__ = [
     "ConflictKind",
     "ConflictState",
     "Outcome",
+    "Question",
     "ReasonCode",
     "Resolution",
     "Rule",
     "Strategy",
-    "candidate_pairs",
-    "detect",
+    "judge",
     "resolve",
 ]
 
 CONFIDENCE_MARGIN = 0.5
-MAX_GROUP = 200  # a key shared by more memories than this is too common to pair on
+# The newer claim states a change: only then is recency evidence (adr/0009). "since" or
+# "adopted" say nothing of what came before; "now" and "no longer" do.
 _TEMPORAL = re.compile(
-    r"\b(now|upgraded|downgraded|migrated|moved|switched|replaced|since|no longer|"
-    r"anymore|any more|changed|from now on|these days|bumped|dropped|adopted)\b",
+    r"\b(now|upgraded|downgraded|migrated|moved (?:to|from|back|off|over)|switched|replaced|"
+    r"no longer|anymore|any more|changed|from now on|these days|bumped|went from|"
+    r"instead of|not any ?more|as of today|starting today|from today)\b",
     re.I,
 )
+# An origin that only names the kind of source (the default when none is given) is no
+# identity: two notes by "agent" are not one author updating its own claim.
+MANY_VALUED = frozenset({"uses", "uses for"})  # single only when a note says "only"
+_ANONYMOUS = frozenset({"agent", "user", "code", "ci", "doc", "anchormem"})
 
 
 class ConflictKind(StrEnum):
     SLOT = "slot"
     ANCHOR = "anchor"
     NEGATION = "negation"
+    VALUE = "value"  # values of one type about close subjects: a question, never a decision
+    JUDGED = "judged"  # a pair the rules did not pair, judged by an agent or a person
 
 
 class ReasonCode(StrEnum):
@@ -59,11 +67,16 @@ class ReasonCode(StrEnum):
     TEMPORAL_SUPERSESSION = "TEMPORAL_SUPERSESSION"
     TOO_CLOSE = "TOO_CLOSE"
     SCOPE_AMBIGUOUS = "SCOPE_AMBIGUOUS"
+    NEEDS_JUDGEMENT = "NEEDS_JUDGEMENT"  # the rules cannot tell: asked, nothing changed
+    JUDGED_CONFLICT = "JUDGED_CONFLICT"  # an agent or a person: the loser is wrong
+    JUDGED_COMPATIBLE = "JUDGED_COMPATIBLE"  # both hold; never asked again
+    JUDGED_SAME = "JUDGED_SAME"  # one claim said twice: merged as an observation
 
 
 class ConflictState(StrEnum):
     RESOLVED = "resolved"
     OPEN = "open"  # kept both; recall shows them side by side
+    POSSIBLE = "possible"  # perhaps a conflict: a question to the agent (``resolve``)
 
 
 class Outcome(StrEnum):
@@ -73,6 +86,7 @@ class Outcome(StrEnum):
     DEMOTED = "demoted"  # a contradicting observation lowers its confidence
     REFUTED_BY_CODE = "refuted_by_code"  # the code had refuted it already
     KEPT_BOTH = "kept_both"
+    MERGED = "merged"  # judged the same claim: the newer counted as a restatement
 
 
 class Rule(StrEnum):
@@ -85,6 +99,8 @@ class Rule(StrEnum):
     ORIGINS = "origins"
     RECENCY = "recency"
     TOO_CLOSE = "too_close"
+    QUESTION = "question"  # left to the agent
+    JUDGEMENT = "judgement"  # decided by ``resolve``: it stands, never re-decided
 
 
 class Strategy(StrEnum):
@@ -100,7 +116,7 @@ class Claim:
     id: str
     text: str
     kind: Kind
-    slot: Slot | None
+    slots: tuple[Slot, ...]
     scope: str | None
     anchors: frozenset[tuple[str, str, str | None, str]]  # kind, value, scope, expect
     status: Status
@@ -110,6 +126,9 @@ class Claim:
     created_at: datetime
     origin: str
     supersedes: str | None = None
+    core: str = ""
+    negated: bool = False
+    words: frozenset[str] = frozenset()  # content words, for rare-term candidates
 
 
 @dataclass(frozen=True)
@@ -118,6 +137,17 @@ class Conflict:
     b: Claim
     kind: ConflictKind
     scope_ambiguous: bool = False
+    slot: str | None = None  # the key of the slot both fill
+
+
+@dataclass(frozen=True)
+class Question:
+    """A pair the rules cannot decide: perhaps a conflict, for the agent to judge."""
+
+    a: Claim
+    b: Claim
+    kind: ConflictKind
+    about: str  # what they seem to disagree on, for the question put to the agent
 
 
 @dataclass(frozen=True)
@@ -130,78 +160,107 @@ class Resolution:
     reason: ReasonCode
 
 
-def _keys(claim: Claim) -> Iterable[tuple[str, str]]:
-    """(key, side): claims conflict only within a key; anchor keys pair across sides
-    (present with absent), since the same expectation never conflicts."""
-    if claim.slot is not None:
-        yield "slot:" + slot_key(claim.slot), ""
-    for kind, value, scope, expect in claim.anchors:
-        yield f"anchor:{kind}:{value}@{scope or ''}", expect
-    core, _ = negation_core(claim.text)
-    if core:
-        yield "neg:" + core, ""
+def judge(a: Claim, b: Claim) -> Conflict | Question | None:
+    """A conflict the rules are sure of, a question they cannot decide, or None.
 
-
-def candidate_pairs(
-    claims: Sequence[Claim], new: Sequence[Claim] | None = None
-) -> list[tuple[Claim, Claim]]:
-    """Pairs of claims sharing a key, each pair once. With ``new``, only pairs with at
-    least one new claim (the check on remember)."""
-    groups: dict[str, dict[str, list[Claim]]] = {}
-    for claim in claims:
-        for key, side in _keys(claim):
-            groups.setdefault(key, {}).setdefault(side, []).append(claim)
-    fresh = {c.id for c in new} if new is not None else None
-    seen: set[tuple[str, str]] = set()
-    pairs = []
-    for sides in groups.values():
-        candidates: Iterable[tuple[Claim, Claim]]
-        if "" in sides:
-            members = sides[""]
-            candidates = (
-                itertools.combinations(members, 2) if 2 <= len(members) <= MAX_GROUP else ()
-            )
-        else:
-            present, absent = sides.get("present", []), sides.get("absent", [])
-            too_many = len(present) > MAX_GROUP or len(absent) > MAX_GROUP
-            candidates = () if too_many else itertools.product(present, absent)
-        for a, b in candidates:
-            if a.id == b.id:
-                continue
-            if fresh is not None and a.id not in fresh and b.id not in fresh:
-                continue
-            pair_id = (a.id, b.id) if a.id < b.id else (b.id, a.id)
-            if pair_id not in seen:
-                seen.add(pair_id)
-                pairs.append((a, b) if a.created_at <= b.created_at else (b, a))
-    return pairs
-
-
-def detect(a: Claim, b: Claim) -> Conflict | None:
-    """A conflict between two claims, or None. Different explicit scopes never conflict;
-    one scoped and one unscoped claim is a scope ambiguity, reported and not resolved."""
-    kind = _conflict_kind(a, b)
-    if kind is None:
-        return None
+    Sure: one slot (same subject, qualifiers and attribute) with values its type says
+    are exclusive; one anchor expected present and absent; one claim and its negation.
+    Equivalent values never conflict, nor do qualifiers that differ (different subjects)
+    or different explicit scopes. One qualified claim against an unqualified one is a
+    scope ambiguity: reported, never resolved."""
     if a.scope and b.scope and a.scope != b.scope:
         return None
     ambiguous = bool(a.scope) != bool(b.scope)
-    return Conflict(a, b, kind, scope_ambiguous=ambiguous)
+    if _opposite_anchors(a, b):
+        return Conflict(a, b, ConflictKind.ANCHOR, scope_ambiguous=ambiguous)
+    slotted, agreed = _by_slots(a, b, ambiguous)
+    if slotted is not None or agreed:
+        return slotted
+    if a.core and a.core == b.core and a.negated != b.negated:
+        return Conflict(a, b, ConflictKind.NEGATION, scope_ambiguous=ambiguous)
+    if a.negated != b.negated and _close(a.words, b.words, 0.6):
+        return Question(a, b, ConflictKind.NEGATION, "whether one note denies the other")
+    return _by_values(a, b)
 
 
-def _conflict_kind(a: Claim, b: Claim) -> ConflictKind | None:
-    if a.slot and b.slot and slot_key(a.slot) == slot_key(b.slot) and a.slot.value != b.slot.value:
-        return ConflictKind.SLOT
+def _opposite_anchors(a: Claim, b: Claim) -> bool:
     anchors_a = {(k, v, s): e for k, v, s, e in a.anchors}
-    for k, v, s, e in b.anchors:
-        other = anchors_a.get((k, v, s))
-        if other is not None and other != e:
-            return ConflictKind.ANCHOR
-    core_a, neg_a = negation_core(a.text)
-    core_b, neg_b = negation_core(b.text)
-    if core_a and core_a == core_b and neg_a != neg_b:
-        return ConflictKind.NEGATION
+    return any(anchors_a.get((k, v, s), e) != e for k, v, s, e in b.anchors)
+
+
+def _by_slots(a: Claim, b: Claim, ambiguous: bool) -> tuple[Conflict | Question | None, bool]:
+    """The verdict of the slots both fill, and whether they agree on one (then nothing
+    else about the pair is a conflict)."""
+    question: Question | None = None
+    for sa in a.slots:
+        for sb in b.slots:
+            replaced = _replaced(a, b, sa, sb, ambiguous)
+            if replaced is not None:
+                return replaced, False
+            match = relate(sa, sb)
+            if match is Match.DIFFERENT or sa.many or sb.many:
+                continue  # other subjects, or one of several values ("also")
+            relation = compare(sa.value, sb.value)
+            if relation in (Relation.SAME, Relation.COMPATIBLE):
+                if match is Match.SAME:
+                    return None, True  # the same value said twice, however written
+                continue
+            about = f"{sa.attribute} of {' '.join(sorted(sa.about)) or 'it'}"
+            asked = Question(a, b, ConflictKind.SLOT, about)
+            if relation is Relation.UNKNOWN or not (sa.named and sb.named):
+                question = question or asked
+                continue
+            single = sa.exclusive or sb.exclusive
+            if sa.attribute not in MANY_VALUED:
+                single = sa.exclusive and sb.exclusive
+            if not single:
+                if sa.attribute == "uses for":
+                    question = question or asked
+                continue  # many-valued: "uses X" and "uses Y" both hold
+            if match is Match.SIMILAR:
+                question = question or asked
+                continue
+            scope = ambiguous or match is Match.AMBIGUOUS
+            return Conflict(a, b, ConflictKind.SLOT, scope_ambiguous=scope, slot=sa.key), False
+    return question, False
+
+
+def _replaced(
+    a: Claim, b: Claim, sa: Slot, sb: Slot, ambiguous: bool
+) -> Conflict | Question | None:
+    """One note says the other's value was replaced ("moved to Fly.io instead of
+    Heroku" against "deployed to Heroku"): a conflict, whatever verbs they use."""
+    for old, new in ((sa, sb), (sb, sa)):
+        if new.replaces is None or compare(new.replaces, old.value) is not Relation.SAME:
+            continue
+        match = relate_subjects(old, new)
+        if match is Match.SIMILAR:
+            return Question(a, b, ConflictKind.SLOT, f"what replaced {old.value.render()}")
+        if match in (Match.SAME, Match.AMBIGUOUS):
+            scope = ambiguous or match is Match.AMBIGUOUS
+            return Conflict(a, b, ConflictKind.SLOT, scope_ambiguous=scope, slot=new.key)
     return None
+
+
+def _by_values(a: Claim, b: Claim) -> Question | None:
+    """Values of one type that differ, in notes that share most of their words."""
+    if not _close(a.words, b.words, 0.5):
+        return None
+    for sa in a.slots:
+        for sb in b.slots:
+            differ_both = (sa.qualifiers - sb.qualifiers) and (sb.qualifiers - sa.qualifiers)
+            if differ_both or sa.value.type is not sb.value.type:
+                continue
+            if sa.named and sb.named and sa.attribute == sb.attribute:
+                continue  # one attribute: ``relate`` has said they are other subjects
+            if compare(sa.value, sb.value) is Relation.EXCLUSIVE:
+                return Question(a, b, ConflictKind.VALUE, f"the {sa.value.type.value}")
+    return None
+
+
+def _close(x: frozenset[str], y: frozenset[str], at_least: float) -> bool:
+    union = x | y
+    return bool(union) and len(x & y) / len(union) >= at_least
 
 
 def resolve(conflict: Conflict, strategy: Strategy = Strategy.DEFAULT) -> Resolution:
@@ -232,7 +291,7 @@ def resolve(conflict: Conflict, strategy: Strategy = Strategy.DEFAULT) -> Resolu
             )
     steps = {
         Strategy.DEFAULT: (_by_confidence, _by_recency),
-        Strategy.RECENCY_FIRST: (_by_any_recency, _by_confidence),
+        Strategy.RECENCY_FIRST: (_by_recency, _by_confidence),
         Strategy.CONFIDENCE_FIRST: (_by_confidence,),
     }[strategy]
     for step in steps:
@@ -286,20 +345,8 @@ def _by_confidence(a: Claim, b: Claim) -> Resolution | None:
 def _by_recency(a: Claim, b: Claim) -> Resolution | None:
     # Recency decides a temporal supersession: the newer claim states a change, or the
     # same origin restates its own fact. Otherwise two sources simply disagree.
-    if b.created_at > a.created_at and (_TEMPORAL.search(b.text) or a.origin == b.origin):
-        return Resolution(
-            ConflictState.RESOLVED,
-            Rule.RECENCY,
-            Outcome.REFUTED,
-            b.id,
-            a.id,
-            ReasonCode.TEMPORAL_SUPERSESSION,
-        )
-    return None
-
-
-def _by_any_recency(a: Claim, b: Claim) -> Resolution | None:
-    if b.created_at > a.created_at:
+    same_author = a.origin == b.origin and a.origin not in _ANONYMOUS
+    if b.created_at > a.created_at and (_TEMPORAL.search(b.text) or same_author):
         return Resolution(
             ConflictState.RESOLVED,
             Rule.RECENCY,

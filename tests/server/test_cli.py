@@ -157,3 +157,31 @@ def test_serve_refuses_a_non_loopback_http_bind(project: GitRepo):
         project.root, "serve", "--transport", "http", "--host", "0.0.0.0", check_json=False
     )
     assert code == 2 and "non-loopback" in err
+
+
+def test_resolve_judges_a_pair_from_the_command_line_and_refuses_bad_input(project: GitRepo):
+    root = project.root
+    ids = []
+    for text in ("Tokens are signed with HS256.", "Tokens are signed with RS256."):
+        code, made, _ = run(root, "remember", text, "--scope", "external", "--json")
+        assert code == 0
+        ids.append(made["id"])
+    first, second = ids
+    code, out, err = run(root, "resolve", first, second, "conflict", "--reason", "x")
+    assert code == 2 and "winner" in err  # a conflict needs its winner; nothing written
+    code, out, err = run(root, "resolve", first, second, "perhaps", "--reason", "x")
+    assert code == 2
+    code, out, err = run(root, "resolve", first, "m-missing", "same", "--reason", "x")
+    assert code == 3
+    code, out, _ = run(
+        root, "resolve", first, second, "conflict", "--winner", second, "--reason", "rotated keys"
+    )
+    assert code == 0
+    assert out["conflict"]["reason_code"] == "JUDGED_CONFLICT"
+    assert {m["id"]: m["status"] for m in out["memories"]} == {
+        first: "REFUTED",
+        second: "ACTIVE",
+    }
+    code, trail, _ = run(root, "audit", first, "--json")
+    actions = [e["action"] for e in trail["entries"]]
+    assert "resolve" in actions and "supersede" in actions

@@ -19,11 +19,13 @@ from server import schemas
 from server.app import build_server
 from server.config import Settings
 from server.rendering import memory
+from store.contradictions.judging import Judgement
 from store.contradictions.rules import ConflictKind, ConflictState, Outcome, ReasonCode, Rule
 from store.evidence.confidence import Band
 from store.evidence.observations import Effect, ObservationKind
 from store.evidence.review import ReviewAction
 from store.evidence.settings import EvidenceSettings
+from store.limits import MAX_REASON_CHARS
 from store.model import AuditAction, Kind, Memory, ReceiptAction, RefutedBy, Source, Status
 from store.reading import Unchecked, UncheckedReason, read
 from store.results import (
@@ -31,6 +33,7 @@ from store.results import (
     FlippingSlot,
     Question,
     RememberOutcome,
+    ResolveResult,
     RetractOutcome,
     ReviewItem,
 )
@@ -51,6 +54,9 @@ PINNED: list[tuple[type[BaseModel], str, type[StrEnum]]] = [
     (schemas.ConflictOut, "rule", Rule),
     (schemas.ConflictOut, "outcome", Outcome),
     (schemas.ConflictOut, "reason_code", ReasonCode),
+    (schemas.PossibleConflictOut, "kind", ConflictKind),
+    (schemas.PossibleConflictOut, "state", ConflictState),
+    (schemas.PossibleConflictOut, "reason_code", ReasonCode),
     (schemas.RememberOut, "outcome", RememberOutcome),
     (schemas.RetractOut, "outcome", RetractOutcome),
     (schemas.ObserveOut, "effect", Effect),
@@ -81,6 +87,7 @@ def test_models_have_the_fields_of_the_dataclasses_they_render():
         (Question, schemas.QuestionOut),
         (FlippingSlot, schemas.FlippingSlotOut),
         (ConsolidateResult, schemas.ConsolidateOut),
+        (ResolveResult, schemas.ResolveOut),
     ]
     for data, model in pairs:
         assert {f.name for f in dataclasses.fields(data)} == set(model.model_fields), data
@@ -126,6 +133,10 @@ async def test_every_tool_publishes_typed_inputs_and_an_output_schema(settings: 
     assert enum(remember["properties"]["kind"]) == {k.value for k in Kind}
     assert enum(remember["properties"]["source"]) == {s.value for s in Source}
     assert remember["properties"]["text"]["maxLength"] == 8000
+    resolve: dict[str, Any] = tools["resolve"].input_schema
+    defs = resolve.get("$defs", {})
+    assert enum(resolve["properties"]["verdict"]) == {j.value for j in Judgement}
+    assert resolve["properties"]["reason"]["maxLength"] == MAX_REASON_CHARS
     observe: dict[str, Any] = tools["observe"].input_schema
     defs = observe.get("$defs", {})
     assert enum(observe["properties"]["kind"]) == {k.value for k in ObservationKind}

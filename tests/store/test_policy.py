@@ -11,13 +11,13 @@ import pytest
 
 from anchors.spec import Anchor, AnchorKind, Expect, Provenance
 from anchors.verify import AnchorCheck, MemoryVerdict, Verdict
+from store.contradictions.candidates import candidate_pairs
 from store.contradictions.resolving import claims_of, settle
 from store.contradictions.rules import (
     ConflictKind,
     ConflictState,
     Outcome,
     ReasonCode,
-    candidate_pairs,
 )
 from store.errors import InvalidInput
 from store.evidence.confidence import Band

@@ -1,0 +1,100 @@
+"""Candidate pairs, found with high recall and never by comparing all pairs: claims that
+share a key are paired, in one pass over the claims (a hash join).
+
+Keys: a slot (subject and attribute); an attribute with one word of its subject (so "the
+request timeout" meets "the request timeout for batch jobs"); an anchor, across
+expectations; the core of a negated claim; and two rare words in common (a word at most
+``RARE`` claims hold). A key shared by more than ``MAX_GROUP`` claims is too common to
+pair on. Every pair is then judged by ``rules.judge``; most are nothing.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections import Counter
+from collections.abc import Iterable, Sequence
+
+from store.contradictions.rules import Claim
+
+__all__ = ["MAX_GROUP", "RARE", "candidate_pairs", "keys"]
+
+MAX_GROUP = 200
+MAX_WORD_GROUP = 40  # an attribute with one subject word: narrower, or it is no lead
+RARE = 12  # a word held by at most this many claims is rare enough to pair on
+_RARE_SHARED = 2
+
+
+def keys(claim: Claim) -> Iterable[tuple[str, str]]:
+    """(key, side): claims meet within a key; anchor keys pair across sides (present
+    with absent), since the same expectation never conflicts."""
+    for slot in claim.slots:
+        yield "slot:" + slot.key, ""
+        for word in slot.about:
+            yield f"attr:{slot.attribute}|{word}", ""
+    for kind, value, scope, expect in claim.anchors:
+        yield f"anchor:{kind}:{value}@{scope or ''}", expect
+    if claim.core:
+        yield "neg:" + claim.core, ""
+
+
+def candidate_pairs(
+    claims: Sequence[Claim], new: Sequence[Claim] | None = None
+) -> list[tuple[Claim, Claim]]:
+    """Pairs of claims sharing a key, each once, the older first. With ``new``, only
+    pairs with at least one new claim (the check on remember)."""
+    groups: dict[str, dict[str, list[Claim]]] = {}
+    for claim in claims:
+        for key, side in keys(claim):
+            groups.setdefault(key, {}).setdefault(side, []).append(claim)
+    fresh = {c.id for c in new} if new is not None else None
+    seen: set[tuple[str, str]] = set()
+    pairs: list[tuple[Claim, Claim]] = []
+
+    def add(a: Claim, b: Claim) -> None:
+        if a.id == b.id:
+            return
+        if fresh is not None and a.id not in fresh and b.id not in fresh:
+            return
+        pair_id = (a.id, b.id) if a.id < b.id else (b.id, a.id)
+        if pair_id not in seen:
+            seen.add(pair_id)
+            pairs.append(ordered(a, b))
+
+    for key, sides in groups.items():
+        if "" in sides:
+            members = sides[""]
+            cap = MAX_WORD_GROUP if key.startswith("attr:") else MAX_GROUP
+            if 2 <= len(members) <= cap:
+                for a, b in itertools.combinations(members, 2):
+                    add(a, b)
+        else:
+            present, absent = sides.get("present", []), sides.get("absent", [])
+            if len(present) <= MAX_GROUP and len(absent) <= MAX_GROUP:
+                for a, b in itertools.product(present, absent):
+                    add(a, b)
+    for a, b in _sharing_rare_words(claims, fresh):
+        add(a, b)
+    return pairs
+
+
+def ordered(a: Claim, b: Claim) -> tuple[Claim, Claim]:
+    """The older first (by creation, then id): the order a pair is logged in."""
+    return (a, b) if (a.created_at, a.id) <= (b.created_at, b.id) else (b, a)
+
+
+def _sharing_rare_words(
+    claims: Sequence[Claim], fresh: set[str] | None
+) -> Iterable[tuple[Claim, Claim]]:
+    holders: dict[str, list[int]] = {}
+    for i, claim in enumerate(claims):
+        for word in claim.words:
+            holders.setdefault(word, []).append(i)
+    shared: Counter[tuple[int, int]] = Counter()
+    for members in holders.values():
+        if 2 <= len(members) <= RARE:
+            shared.update(itertools.combinations(members, 2))
+    for (i, j), count in shared.items():
+        if count >= _RARE_SHARED:
+            a, b = claims[i], claims[j]
+            if fresh is None or a.id in fresh or b.id in fresh:
+                yield a, b

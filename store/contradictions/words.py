@@ -1,0 +1,135 @@
+"""The words of notes: which say what a note is about (``content_words``), how a word is
+brought to one form (``stem``), and the closed sets the claim model reads with:
+filler, verbs, generic nouns, environments and variant words (platforms, regions,
+plans). Pure functions; no database."""
+
+from __future__ import annotations
+
+import functools
+import re
+
+__all__ = [
+    "ENVS",
+    "GENERIC",
+    "STOP",
+    "VARIANTS",
+    "VERBS",
+    "content_words",
+    "qualifiers",
+    "stem",
+    "words",
+]
+
+
+def words(text: str) -> frozenset[str]:
+    return frozenset(text.split())
+
+
+ENVS = words(
+    """staging stage production prod development dev qa test testing local ci preview
+    sandbox uat canary"""
+)
+# Words that name a variant of a thing (a platform, a region, a plan): like environments,
+# two notes that differ in them are about different things.
+VARIANTS = words(
+    """ios android web mobile desktop windows linux macos mac eu us uk apac emea latam
+    asia europe america free pro premium enterprise basic paid trial business starter
+    internal external public private admin guest anonymous"""
+)
+STOP = words(
+    """a an the this that these those our your their its my we i you they us them it is are
+    was were be been being am will would should must can could may might shall do does
+    did has have had having of to in on at for from by with without into onto over under
+    about as and or but so if then than there here also too just only still again now
+    currently current today nowadays these days actually really always usually normally
+    typically default defaults all any each every per some more most less least set
+    configured setting settings value values config configuration configured around
+    about roughly approximately approx exactly up down out off back right new old via
+    through using which who whom what when where why how not no never"""
+)
+VERBS = words(
+    """go goes going went run runs running ran fire fires fired kick kicks kicked start
+    starts started happen happens happened execute executes executed trigger triggers
+    triggered send sends sent sending get gets got use uses used make makes made keep
+    keeps kept hold holds held take takes took allow allows allowed accept accepts
+    accepted need needs needed spin spins spun live lives lasts last expire expires
+    expired remain remains stay stays scheduled schedule schedules cron scale scales
+    scaled is are point points handle handles handled deploy deploys deployed ship ships
+    shipped move moved moves switched switch replaced replace upgraded upgrade bumped
+    changed change migrated say says said think thinks told mention mentioned note noted
+    confirm confirmed retain retains retained purge purges purged delete deletes deleted
+    store stores stored limit limits limited cap caps capped own owns owned maintain
+    maintains maintained listen listens listening serve serves served bind binds bound
+    expose exposes exposed available reachable wait waits waited poll polls polled
+    refresh refreshes refreshed happen rotate rotates rotated"""
+)
+GENERIC = words(
+    """service services system systems module modules component components app apps
+    application applications project projects codebase repo repository thing things
+    setup part side"""
+)
+_SYNONYMS = {
+    "db": "database",
+    "e-mail": "email",
+    "postgresql": "postgres",
+    "k8s": "kubernetes",
+    "jwt": "token",
+    "repo": "repository",
+    "env": "environment",
+    "msg": "message",
+}
+
+
+_SKIPPED = STOP | VERBS | GENERIC
+_TOKEN = re.compile(r"[\w@][\w@'.+#/-]*")
+_NUMERIC = re.compile(r"[\d.,:]+")
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def stem(word: str) -> str:
+    w = word.lower().strip("'\".,;:()[]`")
+    w = _SYNONYMS.get(w, w)
+    w = w.removesuffix("'s").removesuffix("’s")
+    if "-" in w and not re.search(r"\d", w):
+        w = w.replace("-", "")
+    if len(w) > 4 and w.endswith("ies"):
+        return w[:-3] + "y"
+    if len(w) > 4 and w.endswith(("ches", "shes", "xes", "sses", "zes")):
+        return w[:-2]
+    if w in VARIANTS or w in ENVS:
+        return w
+    if re.fullmatch(r"[A-Za-z]*[A-Z]s", word.strip(".,;:")):
+        return w[:-1]  # "vCPUs", "GPUs": an acronym's plural
+    if len(w) > 3 and w.endswith("s") and not w.endswith(("ss", "us", "is")):
+        return w[:-1]
+    return w
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def content_words(text: str) -> frozenset[str]:
+    """The words that say what a phrase is about: no filler, no verb, no number."""
+    return frozenset(w for w in map(_content_word, _TOKEN.findall(text)) if w)
+
+
+@functools.lru_cache(maxsize=1 << 17)
+def _content_word(raw: str) -> str | None:
+    w = stem(raw.rstrip("."))
+    low = raw.lower().rstrip(".")
+    if raw.isupper() and len(raw) >= 2 and low in STOP:  # "US", "IT": a name
+        return low
+    if not w or w in _SKIPPED or low in _SKIPPED or _NUMERIC.fullmatch(w):
+        return None
+    return w
+
+
+def qualifiers(text: str) -> frozenset[str]:
+    words = {stem(w) for w in re.findall(r"[\w-]+", text.lower())}
+    found = {w for w in words if w in ENVS or w in VARIANTS}
+    for m in re.finditer(
+        r"\b(?:for|on|in|of|under|during|across|within|inside|behind)\s+(?:the\s+|our\s+|all\s+|a\s+)?"
+        r"((?:[\w-]+\s*){1,3})",
+        text,
+        re.I,
+    ):
+        found |= content_words(m.group(1))
+    return frozenset(found)
