@@ -1,4 +1,4 @@
-"""The time of a ``consolidate`` pass over a large store (adr/0009: 10,000 memories within
+"""The time of a ``consolidate`` pass over a large store (adr/0010: 10,000 memories within
 5 s).
 
     python -m benchmarks consolidate [--memories 10000] [--seed 7]

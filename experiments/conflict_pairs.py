@@ -10,7 +10,7 @@ one job, versions, ports, limits, booleans and negations), look-alikes of every 
 (different qualifiers, many-valued attributes, equivalent values and unit conversions,
 compatible facts about one subject), and a few qualified-against-unqualified pairs.
 Batch 1 (162 pairs) was written before the rules were tuned; batches 2 and 3 after, in
-other phrasings, and the rules were then tuned on all three (adr/0009 gives both).
+other phrasings, and the rules were then tuned on all three (adr/0010 gives both).
 
 For each pair, on a new store with no repository (the MCP tools of
 ``server.app.build_server`` through the SDK's in-memory client): ``remember`` the first

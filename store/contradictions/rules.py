@@ -35,7 +35,7 @@ __all__ = [
 ]
 
 CONFIDENCE_MARGIN = 0.5
-# The newer claim states a change: only then is recency evidence (adr/0009). "since" or
+# The newer claim states a change: only then is recency evidence (adr/0010). "since" or
 # "adopted" say nothing of what came before; "now" and "no longer" do.
 _TEMPORAL = re.compile(
     r"\b(now|upgraded|downgraded|migrated|moved (?:to|from|back|off|over)|switched|replaced|"
