@@ -62,7 +62,7 @@ class Contradictions:
         terms = memory_terms(f"{new.text} {new.subject or ''}".casefold())
 
         def score(m: Mirror) -> dict[str, float]:
-            live = len(m.lengths) or 1
+            live = m.index.documents or 1
             scores: dict[str, float] = {}
             for term in terms:
                 holders = m.postings.get(term)
