@@ -189,7 +189,16 @@ class Settings:
         """Create the default store folder with a ``.gitignore`` that hides it from git."""
         if self.repo is None or self.db.parent != self.repo / STORE_DIR:
             return
-        self.db.parent.mkdir(exist_ok=True)
-        ignore = self.db.parent / ".gitignore"
-        if not ignore.exists():
-            ignore.write_text("*\n")
+        folder = self.db.parent
+        if os.path.lexists(folder) and not folder.is_dir():
+            raise StoreUnavailable(
+                f"{folder} is not a directory (anchormem keeps its store there): move it"
+                " aside, or name another store file with --db or ANCHORMEM_DB"
+            )
+        try:
+            folder.mkdir(exist_ok=True)
+            ignore = folder / ".gitignore"
+            if not ignore.exists():
+                ignore.write_text("*\n")
+        except OSError as exc:
+            raise StoreUnavailable(f"cannot create the store folder {folder}: {exc}") from None
