@@ -259,8 +259,6 @@ class CodeSource:
             # Here, not on the first read: that read has a verification budget to keep.
             derive_indexes(fingerprint, previous)
             _ = fingerprint._mentions, fingerprint._by_basename
-            # The first overlay hashes every tracked file once: here, not on a read.
-            self.repo.overlay(sha256=len(commit) == 64, commit=commit)
             with self._lock:
                 self._bases[commit] = fingerprint
                 while len(self._bases) > _FINGERPRINTS_KEPT:

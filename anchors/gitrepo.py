@@ -27,7 +27,6 @@ from anchors.errors import CodeError
 from anchors.gitcommand import GIT_TIMEOUT_S, DriverOverrides, driver_overrides, git_environment
 from anchors.worktree import (
     MAX_PARSED_BYTES,
-    RACY_NS,
     OverlayEntry,
     WorkTree,
     open_worktree_file,
@@ -457,21 +456,21 @@ class GitRepository:
         files = (
             self.common_dir / "config",
             self.git_dir / "config.worktree",
-            Path.home() / ".gitconfig",
+            Path(os.path.expanduser("~/.gitconfig")),  # "~" left as is when there is no home
             Path(os.environ.get("GIT_CONFIG_GLOBAL") or os.devnull),
-            Path(os.environ.get("XDG_CONFIG_HOME") or Path.home() / ".config") / "git/config",
+            Path(os.environ.get("XDG_CONFIG_HOME") or os.path.expanduser("~/.config"))
+            / "git/config",
         )
+        # git writes a config file through a lock file it renames: a new inode each time.
         stamp: list[int] = []
-        racy = False  # a change within the same timestamp tick would not show: read again
         for path in files:
             try:
                 st = os.stat(path)
                 stamp.extend((st.st_mtime_ns, st.st_size, st.st_ino, st.st_ctime_ns))
-                racy = racy or time.time_ns() - st.st_mtime_ns <= RACY_NS
             except OSError:
                 stamp.append(-1)
         cached = self._drivers
-        if cached is None or racy or cached[1].includes or cached[0] != tuple(stamp):
+        if cached is None or cached[1].includes or cached[0] != tuple(stamp):
             cached = self._drivers = (tuple(stamp), driver_overrides(self.root, self._env))
         return git_environment(cached[1].overrides)
 

@@ -14,9 +14,10 @@ whose stat changed) and costs a process per call. Here the comparison is ours:
   ``.env.example``, text searched for mentions) and it is under that kind's size cap;
   any other one gets a stat-derived id (``stat-...``) and is never read.
 
-A stat that is too recent to be trusted (within ``RACY_NS`` of now: a write in the same
-timestamp tick would not change it) is used but not cached, as git does with racy
-entries. Content is never kept here: the fingerprint reads what it parses.
+A stat that is too recent to be trusted (within 100 ms of now, 2 s on a file system
+keeping whole seconds: a write in the same timestamp tick would not change it) is used
+but not cached, as git does with racy entries. Content is never kept here: the
+fingerprint reads what it parses.
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ import stat
 import threading
 import time
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from anchors.manifests import ENV_EXAMPLE_NAMES, manifest_kind
@@ -46,7 +47,10 @@ __all__ = [
 
 MAX_PARSED_BYTES = 8 * 1024 * 1024  # Python files and manifests larger than this: not parsed
 MAX_TEXT_BYTES = 1024 * 1024  # other text, searched for mentions only
-RACY_NS = 2_000_000_000  # filesystems with 1 s timestamps (and a coarse clock) are covered
+# A file system keeping whole seconds (ext3, FAT, some NFS) needs 2 s; one keeping
+# nanoseconds stamps from a clock that ticks every 1-10 ms: 100 ms covers it.
+RACY_NS = 2_000_000_000
+RACY_FINE_NS = 100_000_000
 _CHUNK = 1024 * 1024
 
 StatKey = tuple[int, int, int, int]  # size, mtime_ns, inode, ctime_ns
@@ -125,7 +129,8 @@ class _Listing:
     """What ``ls-files`` said, and the stats that say whether it still holds."""
 
     paths: tuple[str, ...]  # in the index or untracked and not ignored, sorted
-    watched: tuple[tuple[str, StatKey | None], ...]
+    index: StatKey | None  # the index's stat: a commit or `git add` lists the files again
+    watched: tuple[tuple[str, StatKey | None], ...]  # directories and ignore files
     racy: bool
 
 
@@ -136,10 +141,11 @@ class WorkTree:
     def __init__(self, root: Path, git_dir: Path, common_dir: Path, run_git: RunGit) -> None:
         self.root = root
         self._run_git = run_git
+        self._index = git_dir / "index"
         self._fixed_watch = (
-            git_dir / "index",
             common_dir / "info" / "exclude",
-            Path(os.environ.get("XDG_CONFIG_HOME") or Path.home() / ".config") / "git/ignore",
+            Path(os.environ.get("XDG_CONFIG_HOME") or os.path.expanduser("~/.config"))
+            / "git/ignore",
         )
         self._prefix = str(root) + os.sep
         self._lock = threading.Lock()
@@ -169,6 +175,10 @@ class WorkTree:
                     change = self._change(path, None, sha256, now)
                     if change is not None:
                         changes.append(change)
+            if len(self._decided) > 2 * (len(tree) + len(listing.paths)) + 1024:
+                # Files long gone (an editor's swap files): keep what can still be asked.
+                keep = set(tree).union(listing.paths)
+                self._decided = {p: d for p, d in self._decided.items() if p in keep}
             last = self._last_built
             if len(changes) == len(last) and all(map(operator.is_, changes, last)):
                 return self._last  # every entry came from the cache, in the same order
@@ -194,7 +204,7 @@ class WorkTree:
             change = self._untracked(path, st, sha256, now)
         else:
             change = self._tracked(path, st, head_id, sha256, now)
-        if now - st.st_mtime_ns > RACY_NS:
+        if not _racy(st.st_mtime_ns, now):
             self._decided[path] = (key, (head_id, sha256), change)
         return change
 
@@ -241,16 +251,25 @@ class WorkTree:
     def _current_listing(self, now: int) -> _Listing:
         listing = self._listing
         if listing is not None and not listing.racy and _unchanged(listing.watched):
-            return listing
-        listing = self._list(now)
+            index = _stat_key(self._index)
+            if index == listing.index:
+                return listing
+            # Only the index changed (a commit, `git add`): the ignored directories did not.
+            listing = replace(listing, paths=self._listed(), index=index)
+        else:
+            listing = self._list(now)
         self._listing = listing
         return listing
 
-    def _list(self, now: int) -> _Listing:
+    def _listed(self) -> tuple[str, ...]:
         self.listings += 1
         out = self._run_git("ls-files", "-z", "--cached", "--others", "--exclude-standard")
         # Nested repositories are listed as directories ("vendor/"): never entered.
-        paths = tuple(sorted(p for p in _paths(out) if not p.endswith("/")))
+        return tuple(sorted(p for p in _paths(out) if not p.endswith("/")))
+
+    def _list(self, now: int) -> _Listing:
+        index = _stat_key(self._index)
+        paths = self._listed()
         ignored = _paths(
             self._run_git(
                 "ls-files", "-z", "--others", "--ignored", "--exclude-standard", "--directory"
@@ -267,9 +286,9 @@ class WorkTree:
         walked = self._walk(pruned)
         # A directory or .gitignore changed again within its timestamp tick would look
         # unchanged: list again next time. (The index is replaced by a rename: a new inode.)
-        racy = any(key is not None and now - key[1] <= RACY_NS for _, key in walked)
+        racy = any(key is not None and _racy(key[1], now) for _, key in walked)
         watched = [(str(p), _stat_key(p)) for p in self._fixed_watch]
-        return _Listing(paths, (*watched, *walked), racy)
+        return _Listing(paths, index, (*watched, *walked), racy)
 
     def _walk(self, pruned: set[str]) -> list[tuple[str, StatKey | None]]:
         """Every directory that is not ignored (and not a nested repository), and every
@@ -299,6 +318,12 @@ class WorkTree:
                 except OSError:
                     continue
         return found
+
+
+def _racy(mtime_ns: int, now: int) -> bool:
+    """Too recent to be trusted: a change within the same timestamp tick would not show."""
+    window = RACY_NS if mtime_ns % 1_000_000_000 == 0 else RACY_FINE_NS
+    return now - mtime_ns <= window
 
 
 def _key(st: os.stat_result) -> StatKey:
