@@ -4,7 +4,7 @@ Agents paste what they see: a key from a ``.env``, a token from a log, a connect
 string. Every free text a caller gives (a memory's text, subject, scope and slot, an
 origin, an observation's note, a receipt's reason and evidence) passes through
 ``redact`` in ``store/inputs.py``, so a secret never reaches the database file, its WAL,
-the audit trail, a search term or a log line (adr/0009):
+the audit trail, a search term or a log line (adr/0010):
 
 - known formats, with the patterns of ``detect-secrets`` (Yelp's scanner): AWS access
   keys, Azure storage keys, GitHub, GitLab, Slack, Stripe, Square, SendGrid, Mailchimp,
