@@ -29,11 +29,12 @@ from anchors.facts import (
     NotRead,
     derive_indexes,
 )
-from anchors.gitrepo import GitError, GitRepository, HeadInfo, RepoStatus
+from anchors.gitrepo import GitError, GitRepository, HeadInfo, RepoStatus, git_blob_id
 from anchors.manifests import ENV_EXAMPLE_NAMES, manifest_kind, parse_env_example, parse_manifest
 from anchors.mentions import is_text_path, scan_mentions
 from anchors.pyfacts import ParsePool, extract_file_facts, extract_many, resolve_relative_imports
 from anchors.vocabulary import VOCABULARY_VERSION
+from anchors.worktree import content_limit
 
 __all__ = [
     "POOL_THRESHOLD",
@@ -55,6 +56,9 @@ _POOL_WORKERS = 2
 _CHUNK = 128  # files per pool task and per cache save: small enough to stop soon on close()
 _FINGERPRINTS_KEPT = 4
 _FACTS_KEPT = 200_000
+# Bytes of uncommitted files read for one overlaid fingerprint: what an agent is editing
+# fits; a work tree of huge untracked files does not fill the server's memory.
+MAX_OVERLAY_CONTENT_BYTES = 16 * 1024 * 1024
 
 
 class BlobFactsCache(Protocol):
@@ -409,7 +413,8 @@ class CodeSource:
 
     def _with_overlay(self, base: Fingerprint) -> Fingerprint:
         """``base`` with uncommitted edits laid over it (``base`` itself when clean)."""
-        overlay = self.repo.overlay(sha256=len(base.commit) == 64)
+        sha256 = len(base.commit) == 64
+        overlay = self.repo.overlay(sha256=sha256, commit=base.commit)
         if not overlay.key:
             return base
         key = (base.commit, overlay.key)
@@ -419,27 +424,36 @@ class CodeSource:
                 return self._overlaid[key]
         blobs, python = dict(base.blobs), dict(base.python)
         contents: dict[str, bytes] = {}
+        texts = dict(base.texts)
         symlinks: set[str] = set()
+        budget = MAX_OVERLAY_CONTENT_BYTES
         for entry in overlay.entries:
             blobs.pop(entry.path, None)
             python.pop(entry.path, None)
+            texts.pop(entry.path, None)
             if entry.blob_id is None:
                 continue
             blobs[entry.path] = entry.blob_id
             if entry.symlink:
                 symlinks.add(entry.path)
-            elif entry.path.endswith(".py"):
+                continue
+            # Read only what is parsed, and at most the budget over all overlaid files.
+            content = None
+            if entry.readable and budget > 0:
+                content = self.repo.read_worktree_file(entry.path, limit=content_limit(entry.path))
+                budget -= len(content or b"")
+            if entry.path.endswith(".py"):
                 facts = _UNREADABLE
-                if entry.content is not None:
-                    contents[entry.blob_id] = entry.content
-                    facts = self._overlay_facts(entry.blob_id, entry.content)
+                if content is not None:
+                    contents[entry.blob_id] = content
+                    # Edited again since it was hashed: parsed, but not kept under that id.
+                    exact = git_blob_id(content, sha256) == entry.blob_id
+                    facts = self._overlay_facts(entry.blob_id, content, exact)
                 python[entry.path] = resolve_relative_imports(facts, entry.path)
-            elif entry.content is not None:
-                contents[entry.blob_id] = entry.content
-        texts = {p: t for p, t in base.texts.items() if blobs.get(p) == base.blobs.get(p)}
-        for entry in overlay.entries:
-            if entry.blob_id and entry.content is not None and not entry.path.endswith(".py"):
-                texts[entry.path] = scan_mentions(entry.content)
+            elif content is not None:
+                if _is_declaration(entry.path):
+                    contents[entry.blob_id] = content
+                texts[entry.path] = scan_mentions(content)
         dependencies, env_example = base.dependencies, base.env_example
         if any(_is_declaration(entry.path) for entry in overlay.entries):
             readable = {p: b for p, b in blobs.items() if p not in symlinks}
@@ -454,14 +468,15 @@ class CodeSource:
                 self._overlaid.popitem(last=False)
         return fingerprint
 
-    def _overlay_facts(self, blob_id: str, content: bytes) -> FileFacts:
+    def _overlay_facts(self, blob_id: str, content: bytes, exact: bool = True) -> FileFacts:
         """Facts of a work-tree file, parsed in the caller's thread (overlaid files are few:
         what the agent is editing) and kept in memory only, not in the shared cache."""
         with self._lock:
-            facts = self._facts.get(blob_id)
+            facts = self._facts.get(blob_id) if exact else None
         if facts is None:
             facts = extract_file_facts(content)
-            self._remember({blob_id: facts})
+            if exact:
+                self._remember({blob_id: facts})
         return facts
 
 

@@ -14,7 +14,6 @@ import hashlib
 import os
 import re
 import shutil
-import stat
 import subprocess
 import threading
 import time
@@ -25,6 +24,13 @@ from pathlib import Path
 from typing import IO
 
 from anchors.errors import CodeError
+from anchors.gitcommand import GIT_TIMEOUT_S, DriverOverrides, driver_overrides, git_environment
+from anchors.worktree import (
+    MAX_PARSED_BYTES,
+    OverlayEntry,
+    WorkTree,
+    open_worktree_file,
+)
 
 __all__ = [
     "GitError",
@@ -38,16 +44,12 @@ __all__ = [
     "git_blob_id",
 ]
 
-MAX_WORKTREE_FILE_BYTES = 8 * 1024 * 1024
+MAX_WORKTREE_FILE_BYTES = MAX_PARSED_BYTES
+_TREES_KEPT = 4
 _HEX = re.compile(r"^(?:[0-9a-f]{40}|[0-9a-f]{64})$")
 # Requests written to cat-file before reading answers: well under a pipe buffer (64 KiB),
 # so writing a chunk never blocks while git waits for us to drain its output.
 _BATCH_CHUNK = 256
-# Environment variables that would point git at another repository than ours.
-_GIT_LOCATION_VARS = (
-    "GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_OBJECT_DIRECTORY", "GIT_COMMON_DIR",
-    "GIT_ALTERNATE_OBJECT_DIRECTORIES", "GIT_NAMESPACE", "GIT_PREFIX",
-)  # fmt: skip
 
 
 class RepoStatus(StrEnum):
@@ -94,17 +96,6 @@ class TreeListing:
 
 
 @dataclass(frozen=True)
-class OverlayEntry:
-    """An uncommitted change: ``blob_id`` None means deleted; ``content`` is None for
-    deletions, symlinks (never followed) and files too big to read."""
-
-    path: str
-    blob_id: str | None
-    content: bytes | None = None
-    symlink: bool = False
-
-
-@dataclass(frozen=True)
 class Overlay:
     key: str
     entries: tuple[OverlayEntry, ...]
@@ -139,8 +130,11 @@ class GitRepository:
         self.root = find_repository_root(start) or start.resolve()
         self.git_dir = self.common_dir = self.root / ".git"
         self.status, self.detail = RepoStatus.OK, ""
-        self._env = {k: v for k, v in os.environ.items() if k not in _GIT_LOCATION_VARS}
-        self._env.update(GIT_OPTIONAL_LOCKS="0", GIT_TERMINAL_PROMPT="0", LC_ALL="C")
+        self._env = git_environment()  # the fixed overrides only: see _git_env()
+        self._drivers: tuple[tuple[int, ...], DriverOverrides] | None = None
+        self._trees: dict[str, TreeListing] = {}
+        self._work_tree: WorkTree | None = None
+        self._last_overlay: Overlay | None = None
         self._lock = threading.RLock()
         self._cat_file: subprocess.Popen[bytes] | None = None
         self._head_cache: tuple[float, HeadInfo] | None = None
@@ -301,7 +295,12 @@ class GitRepository:
             if mode == b"120000":
                 symlinks.add(path)
             blobs[path] = object_id
-        return TreeListing(commit, blobs, frozenset(symlinks), tuple(submodules))
+        listing = TreeListing(commit, blobs, frozenset(symlinks), tuple(submodules))
+        with self._lock:  # the overlay compares the work tree with the listing of HEAD
+            self._trees[commit] = listing
+            while len(self._trees) > _TREES_KEPT:
+                del self._trees[next(iter(self._trees))]
+        return listing
 
     def read_blob(self, blob_id: str) -> bytes | None:
         """The content of one object, or None if the repository does not have it."""
@@ -352,7 +351,7 @@ class GitRepository:
                 stdout=subprocess.PIPE,
                 stderr=subprocess.DEVNULL,
                 cwd=self.root,
-                env=self._env,
+                env=self._git_env(),
             )
         return process
 
@@ -370,72 +369,63 @@ class GitRepository:
             process.wait()
 
     # -- work tree -----------------------------------------------------------------------
-    def overlay(self, sha256: bool = False) -> Overlay:
-        """Uncommitted edits: modified tracked files and untracked, non-ignored files with
-        their work-tree content; deleted files with ``blob_id`` None. ``key`` is "" when the
-        work tree is clean, else a hash of the (path, content id) pairs."""
-        out = self._run(
-            # A repository's own config could name an fsmonitor command; never run it.
-            "-c", "core.fsmonitor=false", "status", "--porcelain=v1", "-z",
-            "--untracked-files=all", "--no-renames", "--ignore-submodules=all",
-        ).stdout  # fmt: skip
-        entries: dict[str, OverlayEntry] = {}
-        for record in out.split(b"\0"):
-            if len(record) < 4 or record.endswith(b"/"):
-                continue  # nested repositories are reported as directories
-            path = record[3:].decode("utf-8", errors="surrogateescape")
-            entries[path] = self._worktree_entry(path, sha256)
-        if not entries:
+    def overlay(self, sha256: bool = False, commit: str | None = None) -> Overlay:
+        """Uncommitted edits against ``commit`` (HEAD by default): modified tracked files
+        and untracked, non-ignored files, deleted files with ``blob_id`` None. ``key`` is ""
+        when the work tree is clean, else a hash of the (path, content id) pairs. Computed
+        without ``git status`` (``anchors/worktree.py``); no content is read here beyond
+        hashing, and a file the fingerprint never parses is not even hashed."""
+        if commit is None:
+            commit = self.head().commit
+        tree = self._tree(commit) if commit is not None else None
+        blobs = tree.blobs if tree is not None else {}
+        skip = frozenset(tree.submodules) if tree is not None else frozenset()
+        changes = self._worktree().changes(blobs, skip, sha256)
+        if not changes:
             return Overlay("", ())
-        ordered = tuple(entries[p] for p in sorted(entries))
+        entries = tuple(
+            OverlayEntry(c.path, c.blob_id, symlink=c.symlink, readable=c.readable) for c in changes
+        )
         digest = hashlib.blake2b(digest_size=16)
-        for entry in ordered:
+        for entry in entries:
             digest.update(f"{entry.path}\0{entry.blob_id or ''}\n".encode(errors="surrogateescape"))
-        return Overlay(digest.hexdigest(), ordered)
+        self._last_overlay = Overlay(digest.hexdigest(), entries)
+        return self._last_overlay
 
-    def _worktree_entry(self, path: str, sha256: bool) -> OverlayEntry:
-        try:
-            st = os.lstat(self.root / path)
-        except OSError:
-            return OverlayEntry(path, None)
-        if stat.S_ISLNK(st.st_mode):  # exists, but its target is never read
-            target = os.fsencode(os.readlink(self.root / path))
-            return OverlayEntry(path, git_blob_id(target, sha256), symlink=True)
-        if not stat.S_ISREG(st.st_mode):
-            return OverlayEntry(path, None)
-        if st.st_size > MAX_WORKTREE_FILE_BYTES:
-            stamp = f"{path}:{st.st_size}:{st.st_mtime_ns}:{st.st_ino}".encode(errors="replace")
-            return OverlayEntry(path, "big-" + hashlib.blake2b(stamp, digest_size=16).hexdigest())
-        content = self.read_worktree_file(path)
-        if content is None:
-            return OverlayEntry(path, None)
-        return OverlayEntry(path, git_blob_id(content, sha256), content)
+    @property
+    def overlay_listings(self) -> int:
+        """How often the untracked files were listed with git (tests, the benchmark)."""
+        return self._work_tree.listings if self._work_tree is not None else 0
 
-    def read_worktree_file(self, path: str) -> bytes | None:
-        """A regular file under the root, or None. Every directory on the way is opened with
-        O_NOFOLLOW relative to its parent, so neither the file nor any parent can be a
-        symlink, and nothing outside the repository root is ever read."""
-        parts = path.split("/")
-        if any(p in ("", ".", "..") for p in parts):
+    def _worktree(self) -> WorkTree:
+        if self._work_tree is None:
+            self._work_tree = WorkTree(
+                self.root, self.git_dir, self.common_dir, lambda *a: self._run(*a).stdout
+            )
+        return self._work_tree
+
+    def _tree(self, commit: str) -> TreeListing:
+        with self._lock:
+            found = self._trees.get(commit)
+        return found if found is not None else self.ls_tree(commit)
+
+    def read_worktree_file(self, path: str, limit: int = MAX_WORKTREE_FILE_BYTES) -> bytes | None:
+        """A regular file under the root of at most ``limit`` bytes, or None. Every
+        directory on the way is opened with O_NOFOLLOW relative to its parent, so neither
+        the file nor any parent can be a symlink, and nothing outside the root is read."""
+        fd = open_worktree_file(self.root, path)
+        if fd is None:
             return None
-        flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
-        fds: list[int] = []
         try:
-            fds.append(os.open(self.root, flags | os.O_DIRECTORY))
-            for part in parts[:-1]:
-                fds.append(os.open(part, flags | os.O_DIRECTORY, dir_fd=fds[-1]))
-            # O_NONBLOCK: opening a FIFO planted in the work tree must not hang the server.
-            fds.append(os.open(parts[-1], flags | os.O_NONBLOCK, dir_fd=fds[-1]))
-            st = os.fstat(fds[-1])
-            if not stat.S_ISREG(st.st_mode) or st.st_size > MAX_WORKTREE_FILE_BYTES:
+            if os.fstat(fd).st_size > limit:
                 return None
-            with os.fdopen(os.dup(fds[-1]), "rb") as handle:
-                return handle.read(MAX_WORKTREE_FILE_BYTES + 1)
+            with os.fdopen(os.dup(fd), "rb") as handle:
+                data = handle.read(limit + 1)
         except OSError:
             return None
         finally:
-            for fd in fds:
-                os.close(fd)
+            os.close(fd)
+        return data if len(data) <= limit else None
 
     # -- subprocesses --------------------------------------------------------------------
     def _run(self, *args: str, check: bool = True) -> subprocess.CompletedProcess[bytes]:
@@ -443,17 +433,46 @@ class GitRepository:
             done = subprocess.run(
                 ["git", *args],  # the repository is the working directory, not an argument
                 cwd=self.root,
-                env=self._env,
+                env=self._git_env(),
                 stdin=subprocess.DEVNULL,
                 capture_output=True,
+                timeout=GIT_TIMEOUT_S,
                 check=False,
             )
         except FileNotFoundError as exc:
             raise GitError("the git executable is not on PATH", RepoStatus.NO_GIT_BINARY) from exc
+        except subprocess.TimeoutExpired as exc:
+            raise GitError(f"git {args[0]} did not answer in {GIT_TIMEOUT_S:.0f} s") from exc
         if check and done.returncode != 0:
             message = done.stderr.decode(errors="replace").strip()
             raise GitError(f"git {args[0]} failed: {message}", _status_of(message))
         return done
+
+    def _git_env(self) -> dict[str, str]:
+        """The environment for one git command: the fixed overrides, and an empty command
+        for every driver the config names now (``anchors/gitcommand.py``). The drivers are
+        read again when a config file's stat changed, or every time when the config
+        includes other files."""
+        files = (
+            self.common_dir / "config",
+            self.git_dir / "config.worktree",
+            Path(os.path.expanduser("~/.gitconfig")),  # "~" left as is when there is no home
+            Path(os.environ.get("GIT_CONFIG_GLOBAL") or os.devnull),
+            Path(os.environ.get("XDG_CONFIG_HOME") or os.path.expanduser("~/.config"))
+            / "git/config",
+        )
+        # git writes a config file through a lock file it renames: a new inode each time.
+        stamp: list[int] = []
+        for path in files:
+            try:
+                st = os.stat(path)
+                stamp.extend((st.st_mtime_ns, st.st_size, st.st_ino, st.st_ctime_ns))
+            except OSError:
+                stamp.append(-1)
+        cached = self._drivers
+        if cached is None or cached[1].includes or cached[0] != tuple(stamp):
+            cached = self._drivers = (tuple(stamp), driver_overrides(self.root, self._env))
+        return git_environment(cached[1].overrides)
 
 
 def _status_of(message: str) -> RepoStatus:

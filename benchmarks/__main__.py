@@ -10,6 +10,7 @@ COMMANDS = {
     "latency": ("benchmarks.latency", "remember and recall over MCP stdio, beside the floor"),
     "recall": ("benchmarks.recall", "fingerprint and in-process verified recall (anchormem bench)"),
     "fingerprint": ("benchmarks.fingerprint", "fingerprint timings, serial vs pool sweep"),
+    "overlay": ("benchmarks.overlay", "the work-tree overlay against git status, per call"),
     "store-sharing": ("benchmarks.store_sharing", "one DuckDB file shared between processes"),
     "consolidate": ("benchmarks.consolidate", "a consolidate pass over 10,000 memories"),
 }

@@ -63,7 +63,7 @@ _TECHNOLOGIES = (
     "Elasticsearch", "Nginx", "Sentry", "GraphQL",
 )  # fmt: skip
 _KINDS = ("fact", "decision", "convention", "incident", "preference", "episode", "context")
-_SOURCES = ("agent", "agent", "agent", "user", "doc", "ci")
+_SOURCES = ("agent", "agent", "agent", "user", "doc", "doc")  # code and ci: not a caller's
 _REASONS = (
     "it was the only option with async support",
     "the old one leaked connections under load",

@@ -7,6 +7,7 @@ on stderr. Output is JSON with ``--json`` or when stdout is not a terminal.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import sys
@@ -19,7 +20,15 @@ from server.rendering import dump, render_result
 from server.runtime import Runtime, open_runtime
 from store.errors import AnchormemError, InvalidInput, NotFound
 
-__all__ = ["EXIT_FAILURE", "EXIT_NOT_FOUND", "EXIT_OK", "EXIT_USAGE", "build_parser", "main"]
+__all__ = [
+    "EXIT_BROKEN_PIPE",
+    "EXIT_FAILURE",
+    "EXIT_NOT_FOUND",
+    "EXIT_OK",
+    "EXIT_USAGE",
+    "build_parser",
+    "main",
+]
 
 EXIT_OK, EXIT_FAILURE, EXIT_USAGE, EXIT_NOT_FOUND = 0, 1, 2, 3
 
@@ -103,7 +112,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("id")
 
     p = add("list", "memories, newest first")
-    p.add_argument("--status", choices=["ACTIVE", "VERIFIED", "REFUTED"])
+    # Closed sets are matched without regard to case (--status refuted), as in parse_choice.
+    p.add_argument("--status", type=str.upper, choices=["ACTIVE", "VERIFIED", "REFUTED"])
     p.add_argument("--limit", type=int, default=50)
 
     p = add("audit", "the audit trail of one memory, or of the store")
@@ -151,7 +161,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_bench_arguments(p, with_repo=False)  # --repo PATH: also time a cold fingerprint of it
 
     p = add("serve", "run the MCP server (stdio by default)")
-    p.add_argument("--transport", choices=["stdio", "http"], default="stdio")
+    p.add_argument("--transport", type=str.lower, choices=["stdio", "http"], default="stdio")
     p.add_argument("--host", default="127.0.0.1")
     p.add_argument("--port", type=int, default=8765, help="HTTP port (0: any free port)")
     p.add_argument(
@@ -198,6 +208,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--keep-workdir", action="store_true", help="keep the scratch repository")
     p.add_argument(
         "--corpus",
+        type=str.lower,
         choices=("fixture", "real"),
         default="fixture",
         help="real: the truth benchmark over PyPI projects (experiments.truth_benchmark)",
@@ -279,7 +290,27 @@ def _run(args: argparse.Namespace, rt: Runtime) -> object:
     raise InvalidInput(f"unknown command {cmd}")
 
 
+# A reader that stopped early (`anchormem list | head -1`): exit quietly, with the status
+# of a process ended by SIGPIPE, as Unix tools do.
+EXIT_BROKEN_PIPE = 128 + 13
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    try:
+        try:
+            code = _main(argv)
+        finally:  # also after argparse's exit: here a closed pipe can still be caught
+            sys.stdout.flush()
+        return code
+    except BrokenPipeError:
+        # Python would report the failed flush again at exit: stdout goes nowhere now.
+        with contextlib.suppress(OSError):
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+        return EXIT_BROKEN_PIPE
+
+
+def _main(argv: Sequence[str] | None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     as_json = args.json or not sys.stdout.isatty()
@@ -333,6 +364,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_FAILURE
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:
+        raise  # main(): the reader went away, not a bug
     except Exception as exc:  # the top-level safety net: a bug, in one line (details on request)
         if os.environ.get("ANCHORMEM_DEBUG"):
             raise

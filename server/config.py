@@ -11,6 +11,9 @@ ANCHORMEM_ACTOR           who retractions are attributed to (default "agent")
 ANCHORMEM_VERIFY          0 turns verify-on-read off: memories are served as stored, with
                           verification "off" (default 1; the experiment's add-only arm)
 ANCHORMEM_CONFLICTS       0 turns contradiction checks on remember off (default 1)
+ANCHORMEM_TRUSTED_SOURCES comma-separated systems of record (code, ci) this process's callers
+                          may speak for, e.g. ci for a CI job's ``anchormem observe`` (default
+                          none: a tool caller claiming code or ci is refused)
 ANCHORMEM_CONFLICT_<KIND> the order conflicts of that kind are resolved in: default,
                           recency_first or confidence_first (e.g. ANCHORMEM_CONFLICT_FACT)
 ANCHORMEM_HTTP_TOKEN      the bearer token HTTP clients must send (read by ``serve`` from the
@@ -30,7 +33,7 @@ from pathlib import Path
 from store.contradictions.rules import Strategy
 from store.errors import InvalidInput, RepositoryError, StoreUnavailable
 from store.evidence.confidence import DEFAULT_HALF_LIVES
-from store.evidence.observations import DEFAULT_SOURCE_WEIGHTS
+from store.evidence.observations import DEFAULT_SOURCE_WEIGHTS, RECORD_SOURCES
 from store.evidence.settings import EvidenceSettings
 from store.model import Kind
 
@@ -105,7 +108,11 @@ def _evidence_settings(env: Mapping[str, str]) -> EvidenceSettings:
     hide = _float(env, "ANCHORMEM_HIDE_BELOW", 3.5)
     if hide > 10.0:
         raise InvalidInput("ANCHORMEM_HIDE_BELOW must be between 0 and 10")
+    trusted = frozenset(s.lower() for s in _list(env, "ANCHORMEM_TRUSTED_SOURCES"))
+    if not trusted <= RECORD_SOURCES:
+        raise InvalidInput("ANCHORMEM_TRUSTED_SOURCES may name only code and ci")
     return EvidenceSettings(
+        trusted_sources=trusted,
         hide_below=hide,
         strict=env.get("ANCHORMEM_STRICT", "").strip().lower() in ("1", "true", "yes"),
         half_lives=half_lives,
@@ -186,7 +193,16 @@ class Settings:
         """Create the default store folder with a ``.gitignore`` that hides it from git."""
         if self.repo is None or self.db.parent != self.repo / STORE_DIR:
             return
-        self.db.parent.mkdir(exist_ok=True)
-        ignore = self.db.parent / ".gitignore"
-        if not ignore.exists():
-            ignore.write_text("*\n")
+        folder = self.db.parent
+        if os.path.lexists(folder) and not folder.is_dir():
+            raise StoreUnavailable(
+                f"{folder} is not a directory (anchormem keeps its store there): move it"
+                " aside, or name another store file with --db or ANCHORMEM_DB"
+            )
+        try:
+            folder.mkdir(exist_ok=True)
+            ignore = folder / ".gitignore"
+            if not ignore.exists():
+                ignore.write_text("*\n")
+        except OSError as exc:
+            raise StoreUnavailable(f"cannot create the store folder {folder}: {exc}") from None

@@ -6,6 +6,7 @@ import os
 from pathlib import Path
 from typing import Any
 
+from anchors.gitrepo import GitError, GitRepository
 from server.config import Settings
 from store.db import Database
 from store.errors import AnchormemError
@@ -23,12 +24,12 @@ def _check(name: str, ok: bool, detail: str) -> dict[str, Any]:
 def run_doctor(settings: Settings) -> dict[str, Any]:
     """Check the repository, the store path, its lock and schema, then round-trip
     remember / recall / retract on a scratch store beside it (removed afterwards)."""
-    checks = []
-    if settings.repo is None:
-        checks.append(_check("repository", False, "no git repository; verification is off"))
-    else:
-        checks.append(_check("repository", True, str(settings.repo)))
-    settings.prepare_store_dir()
+    checks = [_repository(settings.repo)]
+    try:
+        settings.prepare_store_dir()
+    except AnchormemError as exc:  # e.g. .anchormem is a regular file
+        checks.append(_check("store path", False, str(exc)))
+        return {"checks": checks}
     writable = os.access(settings.db.parent, os.W_OK)
     checks.append(_check("store path", writable, str(settings.db)))
     try:
@@ -46,6 +47,24 @@ def run_doctor(settings: Settings) -> dict[str, Any]:
     checks.extend(_recoveries(settings.db))
     checks.append(_round_trip(settings.db.parent / f"doctor-{os.getpid()}.duckdb"))
     return {"checks": checks}
+
+
+def _repository(repo: Path | None) -> dict[str, Any]:
+    """What every recall will meet: HEAD resolved the way the code source resolves it,
+    and its tree listed (a branch with no commits, a missing object, unsafe ownership)."""
+    if repo is None:
+        return _check("repository", False, "no git repository; verification is off")
+    with GitRepository(repo) as git:
+        head = git.head()
+        if head.commit is None:
+            why = f"{head.status.value}: {head.detail}" if head.detail else head.status.value
+            detail = f"{repo}: no commit at HEAD ({why}); every recall says cannot_verify"
+            return _check("repository", False, detail)
+        try:
+            files = len(git.ls_tree(head.commit).blobs)
+        except (GitError, ValueError) as exc:
+            return _check("repository", False, f"{repo}: HEAD {head.commit[:12]} unreadable: {exc}")
+    return _check("repository", True, f"{repo} at {head.commit[:12]} ({files} files)")
 
 
 def _recoveries(db: Path) -> list[dict[str, Any]]:

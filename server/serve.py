@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import contextlib
 import gc
+import json
 import logging
 import os
 import signal
@@ -34,8 +35,11 @@ from typing import Any, cast
 import anyio
 import anyio.from_thread
 import anyio.lowlevel
+from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStream
 from mcp.server import MCPServer
 from mcp.server.stdio import stdio_server
+from mcp.shared.message import SessionMessage
+from mcp.types import JSONRPCError, JSONRPCResponse
 
 from server.app import build_server
 from server.config import Settings
@@ -48,11 +52,12 @@ from server.http_security import (
 from server.stdio_guard import guarded_stdio
 from store.errors import AnchormemError, InvalidInput, StoreUnavailable
 
-__all__ = ["GRACE_S", "HARD_EXIT_S", "PARENT_POLL_S", "serve"]
+__all__ = ["DRAIN_S", "GRACE_S", "HARD_EXIT_S", "PARENT_POLL_S", "serve"]
 
 GRACE_S = 2.0  # after the first signal, cancel what still runs
 HARD_EXIT_S = 4.0  # after the first signal, end the process regardless
 PARENT_POLL_S = 0.5  # how often a stdio server checks that its parent is alive
+DRAIN_S = 10.0  # at stdin EOF, how long the requests already read may take to be answered
 _SIGNALS = tuple(
     sig for sig in (signal.SIGTERM, signal.SIGINT, getattr(signal, "SIGHUP", None)) if sig
 )
@@ -269,18 +274,39 @@ async def _serve_stdio(mcp: MCPServer[Any], stopping: threading.Event) -> None:
             # The SDK claims fd 1 (stray prints go to stderr); stdin is ours, so that a
             # signal can end it: the SDK reads stdin in a thread no cancellation reaches.
             async with stdio_server(stdin=cast("anyio.AsyncFile[str]", stdin)) as (reads, writes):
+                # Every answer the server writes is noted, so that at EOF the input ends
+                # only once the requests read before it are answered (_StdinLines.drain).
+                answers, answered = anyio.create_memory_object_stream[SessionMessage](0)
+                tg.start_soon(_forward_answers, answered, writes, stdin)
                 # MCPServer.run_stdio_async without its stdin (mcp is pinned to 2.3.0).
                 lowlevel = mcp._lowlevel_server
-                await lowlevel.run(reads, writes, lowlevel.create_initialization_options())
+                async with answers:
+                    await lowlevel.run(reads, answers, lowlevel.create_initialization_options())
             tg.cancel_scope.cancel()
     finally:
         stdin.release()
 
 
+async def _forward_answers(
+    answered: MemoryObjectReceiveStream[SessionMessage],
+    writes: MemoryObjectSendStream[SessionMessage],
+    stdin: _StdinLines,
+) -> None:
+    async with answered, writes:
+        async for message in answered:
+            await writes.send(message)
+            if isinstance(message.message, JSONRPCResponse | JSONRPCError):
+                stdin.answered(message.message.id)
+
+
 class _StdinLines:
     """The protocol's input: lines from a private duplicate of fd 0, read by a daemon
     thread (so a read that never returns cannot keep the process alive), ended by EOF or
-    by ``stop()``. While it is claimed, fd 0 is the null device for children."""
+    by ``stop()``. While it is claimed, fd 0 is the null device for children.
+
+    At EOF the input ends only once every request read before it has been answered (or
+    ``DRAIN_S`` has passed): the SDK cancels what is in flight when its input ends, so a
+    one-shot pipe (``printf '...' | anchormem serve``) would get only its first answer."""
 
     def __init__(self, fd: int, restore: int | None) -> None:
         self._fd = fd
@@ -290,6 +316,8 @@ class _StdinLines:
         self._buffer = b""
         self._done = False
         self._scope: anyio.CancelScope | None = None
+        self._pending: set[str] = set()  # ids of requests read and not yet answered
+        self._eof = False
 
     @classmethod
     def claim(cls) -> _StdinLines:
@@ -348,6 +376,8 @@ class _StdinLines:
 
     async def __anext__(self) -> str:
         while not self._lines:
+            if self._eof and not self._done:
+                await self._drain()
             if self._done:
                 raise StopAsyncIteration
             chunk = b""
@@ -362,14 +392,46 @@ class _StdinLines:
             if self._done:
                 raise StopAsyncIteration
             if not chunk:  # EOF: a last line without its newline still counts
-                self._done = True
+                self._eof = True
                 if self._buffer:
                     self._lines.append(self._buffer.decode("utf-8", "replace"))
                     self._buffer = b""
                 continue
             *complete, self._buffer = (self._buffer + chunk).split(b"\n")
             self._lines.extend(line.decode("utf-8", "replace") + "\n" for line in complete)
-        return self._lines.popleft()
+        line = self._lines.popleft()
+        self._note(line)
+        return line
+
+    async def _drain(self) -> None:
+        """After EOF: wait (at most ``DRAIN_S``; ``stop()`` ends it) for the answers owed."""
+        with anyio.CancelScope() as scope, anyio.move_on_after(DRAIN_S):
+            self._scope = scope
+            try:
+                while self._pending and not self._done:
+                    await anyio.sleep(0.01)
+            finally:
+                self._scope = None
+        self._done = True
+
+    def _note(self, line: str) -> None:
+        """Remember the id of a request (a frame with a method and an id); a cancellation
+        notice forgets its request, which the server may never answer."""
+        try:
+            frame = json.loads(line)
+        except ValueError:
+            return
+        if not isinstance(frame, dict) or not isinstance(frame.get("method"), str):
+            return
+        if "id" in frame:
+            self._pending.add(json.dumps(frame["id"]))
+        elif frame["method"] == "notifications/cancelled":
+            params = frame.get("params")
+            if isinstance(params, dict):
+                self._pending.discard(json.dumps(params.get("requestId")))
+
+    def answered(self, request_id: object) -> None:
+        self._pending.discard(json.dumps(request_id))
 
 
 def _watch_parent() -> None:

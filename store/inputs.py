@@ -20,6 +20,7 @@ from store.limits import (
     MAX_SUBJECT_CHARS,
     MAX_TEXT_CHARS,
 )
+from store.redaction import redact
 
 __all__ = [
     "clean_actor",
@@ -37,7 +38,8 @@ E = TypeVar("E", bound=StrEnum)
 
 
 def clean_text(value: object, what: str, limit: int = MAX_TEXT_CHARS, required: bool = True) -> str:
-    """Validate free text from a caller: a non-empty string of valid Unicode within limit."""
+    """Validate free text from a caller: a non-empty string of valid Unicode within limit,
+    with every secret in it replaced by ``[REDACTED:<kind>]`` (``store/redaction.py``)."""
     if not isinstance(value, str):
         raise InvalidInput(f"{what} must be text")
     try:
@@ -51,7 +53,7 @@ def clean_text(value: object, what: str, limit: int = MAX_TEXT_CHARS, required: 
         raise InvalidInput(f"{what} must not be empty")
     if len(stripped) > limit:
         raise InvalidInput(f"{what} is {len(stripped)} characters; the limit is {limit}")
-    return stripped
+    return redact(stripped).text
 
 
 def parse_choice(cls: type[E], value: object, what: str) -> E:

@@ -20,7 +20,7 @@ from store.contradictions.resolving import claim_keys
 from store.contradictions.rules import ConflictState
 from store.db import utcnow
 from store.errors import InvalidInput, StalePlan
-from store.evidence.observations import ObservationKind
+from store.evidence.observations import ObservationKind, check_claimed_source
 from store.evidence.observing import observation
 from store.hostile import hostile_flags, reveal
 from store.ids import new_id
@@ -113,6 +113,7 @@ class Remembering:
         """Validate everything a caller gave before anything is read or written."""
         clean = clean_text(text, "text")
         the_source = parse_choice(Source, source, "source")
+        check_claimed_source(the_source.value, self._settings.evidence.trusted_sources)
         the_attribute = clean_subject(attribute, "attribute")
         the_value = clean_subject(value, "value")
         if bool(the_attribute) != bool(the_value):

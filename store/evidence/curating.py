@@ -7,7 +7,7 @@ from datetime import timedelta
 
 from store.db import utcnow
 from store.errors import InvalidInput
-from store.evidence.observations import Effect, ObservationKind, route
+from store.evidence.observations import Effect, ObservationKind, check_claimed_source, route
 from store.evidence.observing import observation
 from store.evidence.review import (
     DEFAULT_IMPACT,
@@ -56,6 +56,7 @@ class EvidenceCuration:
             raise InvalidInput("say whether the observation confirms or contradicts")
         the_kind = parse_choice(ObservationKind, kind, "observation kind")
         the_source = parse_choice(Source, source, "source")
+        check_claimed_source(the_source.value, self._evidence.trusted_sources)
         who = clean_actor(origin, the_source.value, "origin")
         text = clean_text(note, "note") if note is not None else None
         w = parse_weight(weight)

@@ -17,9 +17,11 @@ from store.errors import InvalidInput
 
 __all__ = [
     "DEFAULT_SOURCE_WEIGHTS",
+    "RECORD_SOURCES",
     "Effect",
     "ObservationKind",
     "Routing",
+    "check_claimed_source",
     "route",
 ]
 
@@ -49,6 +51,19 @@ DEFAULT_SOURCE_WEIGHTS: Mapping[str, float] = {
     "third_party": 0.2,
 }
 RECORD_SOURCES = frozenset({"code", "ci"})
+
+
+def check_claimed_source(source: str, trusted: frozenset[str]) -> None:
+    """Refuse a caller speaking as a system of record (``code``, ``ci``) it was not
+    trusted with: one such observation would count as the record itself (8.0, assert),
+    and a remembered note would read as stated by the code. Only anchormem's own check
+    of the code, or a caller the operator trusts (``ANCHORMEM_TRUSTED_SOURCES``), may."""
+    if source in RECORD_SOURCES and source not in trusted:
+        raise InvalidInput(
+            f"source {source!r} is a system of record: only anchormem's own check of the code,"
+            f" or a caller trusted with ANCHORMEM_TRUSTED_SOURCES={source}, may speak for it;"
+            " use source 'agent', 'user' or 'doc'"
+        )
 
 
 @dataclass(frozen=True)

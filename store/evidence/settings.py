@@ -23,6 +23,9 @@ class EvidenceSettings:
     stale_after_days: float = 90.0
     episode_days: float = 30.0
     questions_per_user_per_week: int = 1
+    # Systems of record (code, ci) a caller of this process may speak for
+    # (ANCHORMEM_TRUSTED_SOURCES): none by default (store/evidence/observations.py).
+    trusted_sources: frozenset[str] = frozenset()
     # The order contradictions of each kind are resolved in (ANCHORMEM_CONFLICT_<KIND>).
     conflict_order: Mapping[Kind, Strategy] = field(default_factory=dict)
 

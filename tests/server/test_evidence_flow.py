@@ -11,6 +11,7 @@ from mcp import Client
 from server.app import build_server
 from server.config import Settings
 from server.rendering import Rendered
+from store.errors import InvalidInput
 from tests.mcp_calls import call
 
 pytestmark = pytest.mark.anyio
@@ -274,3 +275,48 @@ def test_stats_and_review_through_the_cli_count_wrong_and_missed_fact_signals(pr
     assert stats["memories_written"] == 3
     assert stats["correction_rate"] == pytest.approx(1 / 3, abs=1e-3)
     assert set(run("review")) == {"items", "questions"}
+
+
+@pytest.mark.parametrize("record", ["code", "ci", "CODE"])
+async def test_a_tool_caller_cannot_speak_for_the_code_or_ci_to_promote_a_memory(
+    settings: Settings, record: str
+):
+    """Issue 14, item 2: one observe claiming source code used to give 8.0, assert."""
+    async with Client(build_server(settings)) as client:
+        made = await remember(client, "alice")
+        assert made["confidence"] == 5.0 and made["band"] == "hedge"
+        claimed = await client.call_tool(
+            "observe", {"id": made["id"], "confirms": True, "source": record, "origin": "x"}
+        )
+        assert claimed.is_error and "system of record" in str(claimed.content)
+        as_code = await client.call_tool(
+            "remember", {"text": "Deploys go out on Fridays", "source": record}
+        )
+        assert as_code.is_error and "system of record" in str(as_code.content)
+        # Any mix of ordinary observations still needs three origins for 8.0.
+        for origin in ("bob", "carol"):
+            seen = await call(client, "observe", id=made["id"], confirms=True, origin=origin)
+            assert seen["confidence"] < 8.0 and seen["band"] != "assert"
+        shown = await call(client, "recall", query="releases thursdays")
+    [memory] = shown["memories"]
+    assert memory["confidence"] < 8.0 and memory["band"] == "hedge"
+    assert "record_confirmed" not in memory["flags"]
+
+
+async def test_a_trusted_caller_may_speak_for_ci(project: Any):
+    trusted = Settings.resolve(
+        repo=str(project.root), env={"ANCHORMEM_TRUSTED_SOURCES": "ci"}
+    )
+    async with Client(build_server(trusted)) as client:
+        made = await remember(client, "alice")
+        seen = await call(client, "observe", id=made["id"], confirms=True, source="ci")
+        assert seen["confidence"] >= 8.0
+        refused = await client.call_tool(
+            "observe", {"id": made["id"], "confirms": True, "source": "code"}
+        )
+        assert refused.is_error
+
+
+def test_trusting_a_source_that_is_no_record_is_refused(project: Any):
+    with pytest.raises(InvalidInput):
+        Settings.resolve(repo=str(project.root), env={"ANCHORMEM_TRUSTED_SOURCES": "user"})

@@ -326,3 +326,52 @@ def test_a_store_that_cannot_be_opened_is_one_line_and_exit_1(
     err = done.stderr.decode()
     assert err.splitlines()[-1].startswith("anchormem: cannot open the store")
     assert "Traceback" not in err
+
+
+def _frame(rid: int | None, method: str, params: dict[str, Any] | None = None) -> str:
+    message: dict[str, Any] = {"jsonrpc": "2.0", "method": method}
+    if rid is not None:
+        message["id"] = rid
+    if params is not None:
+        message["params"] = params
+    return json.dumps(message) + "\n"
+
+
+def test_every_request_read_before_stdin_eof_gets_its_real_answer(project: GitRepo):
+    """Issue 14, item 6: a one-shot pipe (printf '...' | anchormem serve). Only initialize
+    was answered; the tool calls read before EOF were dropped."""
+    init = {"protocolVersion": "2025-06-18", "capabilities": {},
+            "clientInfo": {"name": "pipe", "version": "1"}}  # fmt: skip
+    remember = {"name": "remember", "arguments": {"text": "Billing retries three times"}}
+    recall = {"name": "recall", "arguments": {"query": "billing retries"}}
+    piped = (
+        _frame(1, "initialize", init) + _frame(None, "notifications/initialized")
+        + _frame(2, "tools/call", remember) + _frame(3, "tools/call", recall)
+        + _frame(4, "tools/list", {})
+    )  # fmt: skip
+    done = subprocess.run(
+        [anchormem(), "serve"], input=piped.encode(), capture_output=True, cwd=project.root,
+        env=clean_env(), timeout=60,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr.decode()
+    replies = {r["id"]: r for r in map(json.loads, done.stdout.decode().splitlines())}
+    assert sorted(replies) == [1, 2, 3, 4], done.stdout.decode()
+    assert all("result" in r for r in replies.values()), replies
+    stored = replies[2]["result"]["structuredContent"]
+    assert not replies[2]["result"].get("isError") and stored["id"]
+    assert not replies[3]["result"].get("isError")
+    assert "remember" in {t["name"] for t in replies[4]["result"]["tools"]}
+    assert_store_released(project.root, [stored["id"]])
+
+
+def test_a_shell_pipe_into_serve_is_answered(project: GitRepo):
+    init = {"protocolVersion": "2025-06-18", "capabilities": {},
+            "clientInfo": {"name": "printf", "version": "1"}}  # fmt: skip
+    script = "printf '%s' \"$FRAMES\" | \"$ANCHORMEM\" serve"
+    frames = _frame(1, "initialize", init) + _frame(2, "tools/list", {})
+    done = subprocess.run(
+        ["sh", "-c", script], capture_output=True, cwd=project.root, timeout=60,
+        env=clean_env(FRAMES=frames, ANCHORMEM=anchormem()),
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr.decode()
+    assert [json.loads(line)["id"] for line in done.stdout.decode().splitlines()] == [1, 2]

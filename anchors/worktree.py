@@ -1,0 +1,365 @@
+"""The work tree compared with a commit's tree, without ``git status``.
+
+``git status`` runs what the repository's config names (filter drivers on every file
+whose stat changed) and costs a process per call. Here the comparison is ours:
+
+- a tracked file is ``lstat``-ed; its blob id (``blob <len>\\0<content>``, SHA-1 or
+  SHA-256) is computed by streaming it, once per stat (size, mtime, inode, ctime), so an
+  unchanged file is never read again; it is overlaid when the id differs from the tree's;
+- the untracked, non-ignored files come from ``git ls-files --cached --others
+  --exclude-standard`` (with every driver neutralised, ``anchors/gitcommand.py``), run
+  again only when a directory of the work tree, a ``.gitignore``, ``info/exclude`` or the
+  index changed (their mtimes are watched; ignored directories are not walked);
+- an untracked file is hashed only if the fingerprint parses it (Python, manifests,
+  ``.env.example``, text searched for mentions) and it is under that kind's size cap;
+  any other one gets a stat-derived id (``stat-...``) and is never read.
+
+A stat that is too recent to be trusted (within 100 ms of now, 2 s on a file system
+keeping whole seconds: a write in the same timestamp tick would not change it) is used
+but not cached, as git does with racy entries. Content is never kept here: the
+fingerprint reads what it parses.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import operator
+import os
+import stat
+import threading
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from anchors.manifests import ENV_EXAMPLE_NAMES, manifest_kind
+from anchors.mentions import is_text_path
+
+__all__ = [
+    "MAX_PARSED_BYTES",
+    "MAX_TEXT_BYTES",
+    "RACY_NS",
+    "OverlayEntry",
+    "WorkTree",
+    "content_limit",
+    "open_worktree_file",
+]
+
+MAX_PARSED_BYTES = 8 * 1024 * 1024  # Python files and manifests larger than this: not parsed
+MAX_TEXT_BYTES = 1024 * 1024  # other text, searched for mentions only
+# A file system keeping whole seconds (ext3, FAT, some NFS) needs 2 s; one keeping
+# nanoseconds stamps from a clock that ticks every 1-10 ms: 100 ms covers it.
+RACY_NS = 2_000_000_000
+RACY_FINE_NS = 100_000_000
+_CHUNK = 1024 * 1024
+
+StatKey = tuple[int, int, int, int]  # size, mtime_ns, inode, ctime_ns
+RunGit = Callable[..., bytes]
+
+
+@dataclass(frozen=True)
+class OverlayEntry:
+    """An uncommitted change: ``blob_id`` None means deleted. ``readable``: the file is
+    a regular file the fingerprint may read (its kind and size are within the caps)."""
+
+    path: str
+    blob_id: str | None
+    symlink: bool = False
+    readable: bool = False
+
+
+Change = OverlayEntry | None
+
+
+def content_limit(path: str) -> int:
+    """The most bytes of ``path`` the fingerprint parses (0: it never reads it)."""
+    name = path.rpartition("/")[2]
+    if name.endswith(".py") or manifest_kind(path) is not None or path in ENV_EXAMPLE_NAMES:
+        return MAX_PARSED_BYTES
+    return MAX_TEXT_BYTES if is_text_path(path) else 0
+
+
+def open_worktree_file(root: Path, path: str) -> int | None:
+    """A descriptor of the regular file ``path`` under ``root``, or None. Every directory
+    on the way is opened with O_NOFOLLOW relative to its parent, so neither the file nor
+    any parent can be a symlink and nothing outside the root is ever opened."""
+    parts = path.split("/")
+    if any(p in ("", ".", "..") for p in parts) or "\0" in path:
+        return None
+    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
+    fds: list[int] = []
+    try:
+        fds.append(os.open(root, flags | os.O_DIRECTORY))
+        for part in parts[:-1]:
+            fds.append(os.open(part, flags | os.O_DIRECTORY, dir_fd=fds[-1]))
+        # O_NONBLOCK: opening a FIFO planted in the work tree must not hang the server.
+        fd = os.open(parts[-1], flags | os.O_NONBLOCK, dir_fd=fds[-1])
+    except OSError:
+        return None
+    finally:
+        for parent in fds:
+            os.close(parent)
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        os.close(fd)
+        return None
+    return fd
+
+
+def _hash_fd(fd: int, size: int, sha256: bool) -> str | None:
+    """The blob id of the open file, read in chunks; None if it changed size meanwhile."""
+    digest = hashlib.sha256() if sha256 else hashlib.sha1(usedforsecurity=False)
+    digest.update(b"blob %d\0" % size)
+    total = 0
+    while chunk := os.read(fd, _CHUNK):
+        total += len(chunk)
+        if total > size:
+            return None
+        digest.update(chunk)
+    return digest.hexdigest() if total == size else None
+
+
+def _stamp(path: str, key: StatKey) -> str:
+    """An id for a file never read: it changes whenever the file's stat does."""
+    text = f"{path}\0{key}".encode(errors="surrogateescape")
+    return "stat-" + hashlib.blake2b(text, digest_size=16).hexdigest()
+
+
+@dataclass(frozen=True)
+class _Listing:
+    """What ``ls-files`` said, and the stats that say whether it still holds."""
+
+    paths: tuple[str, ...]  # in the index or untracked and not ignored, sorted
+    index: StatKey | None  # the index's stat: a commit or `git add` lists the files again
+    watched: tuple[tuple[str, StatKey | None], ...]  # directories and ignore files
+    racy: bool
+
+
+class WorkTree:
+    """The uncommitted changes of the work tree at ``root`` against a commit's tree.
+    ``run_git(*args)`` runs a neutralised git command there and returns its stdout."""
+
+    def __init__(self, root: Path, git_dir: Path, common_dir: Path, run_git: RunGit) -> None:
+        self.root = root
+        self._run_git = run_git
+        self._index = git_dir / "index"
+        self._fixed_watch = (
+            common_dir / "info" / "exclude",
+            Path(os.environ.get("XDG_CONFIG_HOME") or os.path.expanduser("~/.config"))
+            / "git/ignore",
+        )
+        self._prefix = str(root) + os.sep
+        self._lock = threading.Lock()
+        # path -> (lstat, (HEAD's blob id or None, sha256), the change decided on them)
+        self._decided: dict[str, tuple[tuple[int, ...], tuple[str | None, bool], Change]] = {}
+        self._listing: _Listing | None = None
+        self._last: tuple[OverlayEntry, ...] = ()
+        self._last_built: list[OverlayEntry] = []
+        self.listings = 0  # times ls-files ran, for tests and the benchmark
+
+    def changes(
+        self, tree: Mapping[str, str], skip: frozenset[str], sha256: bool
+    ) -> tuple[OverlayEntry, ...]:
+        """Every path whose work-tree content differs from ``tree`` (path -> blob id),
+        plus untracked, non-ignored files; ``skip`` (submodules) is left out. Sorted; the
+        very tuple of the last call when nothing changed."""
+        with self._lock:
+            now = time.time_ns()
+            listing = self._current_listing(now)
+            changes: list[OverlayEntry] = []
+            for path, head_id in tree.items():
+                change = self._change(path, head_id, sha256, now)
+                if change is not None:
+                    changes.append(change)
+            for path in listing.paths:
+                if path not in tree and path not in skip:
+                    change = self._change(path, None, sha256, now)
+                    if change is not None:
+                        changes.append(change)
+            if len(self._decided) > 2 * (len(tree) + len(listing.paths)) + 1024:
+                # Files long gone (an editor's swap files): keep what can still be asked.
+                keep = set(tree).union(listing.paths)
+                self._decided = {p: d for p, d in self._decided.items() if p in keep}
+            last = self._last_built
+            if len(changes) == len(last) and all(map(operator.is_, changes, last)):
+                return self._last  # every entry came from the cache, in the same order
+            self._last_built = changes
+            self._last = tuple(sorted(changes, key=lambda c: c.path))
+            return self._last
+
+    # -- files ---------------------------------------------------------------------------
+    def _change(
+        self, path: str, head_id: str | None, sha256: bool, now: int
+    ) -> OverlayEntry | None:
+        """The change at ``path`` against ``head_id`` (None: untracked), from the cache
+        when the file's stat is the one it was decided on."""
+        try:
+            st = os.lstat(self._prefix + path)
+        except (OSError, ValueError):
+            return None if head_id is None else OverlayEntry(path, None)
+        key = (st.st_mode, st.st_size, st.st_mtime_ns, st.st_ino, st.st_ctime_ns)
+        cached = self._decided.get(path)
+        if cached is not None and cached[0] == key and cached[1] == (head_id, sha256):
+            return cached[2]
+        if head_id is None:
+            change = self._untracked(path, st, sha256, now)
+        else:
+            change = self._tracked(path, st, head_id, sha256, now)
+        if not _racy(st.st_mtime_ns, now):
+            self._decided[path] = (key, (head_id, sha256), change)
+        return change
+
+    def _tracked(
+        self, path: str, st: os.stat_result, head_id: str, sha256: bool, now: int
+    ) -> OverlayEntry | None:
+        if stat.S_ISLNK(st.st_mode):  # exists, but its target is never read
+            blob = _link_id(self.root / path, sha256)
+            return None if blob == head_id else OverlayEntry(path, blob, symlink=True)
+        if not stat.S_ISREG(st.st_mode):
+            return OverlayEntry(path, None)
+        blob = self._blob_id(path, st, sha256, now) or _stamp(path, _key(st))
+        if blob == head_id:
+            return None
+        readable = st.st_size <= content_limit(path)
+        return OverlayEntry(path, blob, readable=readable and not blob.startswith("stat-"))
+
+    def _untracked(
+        self, path: str, st: os.stat_result, sha256: bool, now: int
+    ) -> OverlayEntry | None:
+        if stat.S_ISLNK(st.st_mode):
+            return OverlayEntry(path, _link_id(self.root / path, sha256), symlink=True)
+        if not stat.S_ISREG(st.st_mode):
+            return None
+        if st.st_size > content_limit(path):  # never read: huge, or not a kind we parse
+            return OverlayEntry(path, _stamp(path, _key(st)))
+        blob = self._blob_id(path, st, sha256, now)
+        if blob is None:
+            return OverlayEntry(path, _stamp(path, _key(st)))
+        return OverlayEntry(path, blob, readable=True)
+
+    def _blob_id(self, path: str, st: os.stat_result, sha256: bool, now: int) -> str | None:
+        fd = open_worktree_file(self.root, path)
+        if fd is None:
+            return None
+        try:
+            opened = os.fstat(fd)
+            blob = _hash_fd(fd, opened.st_size, sha256)
+        finally:
+            os.close(fd)
+        return blob if _key(opened) == _key(st) else None
+
+    # -- the untracked listing ---------------------------------------------------------
+    def _current_listing(self, now: int) -> _Listing:
+        listing = self._listing
+        if listing is not None and not listing.racy and _unchanged(listing.watched):
+            index = _stat_key(self._index)
+            if index == listing.index:
+                return listing
+            # Only the index changed (a commit, `git add`): the ignored directories did not.
+            listing = replace(listing, paths=self._listed(), index=index)
+        else:
+            listing = self._list(now)
+        self._listing = listing
+        return listing
+
+    def _listed(self) -> tuple[str, ...]:
+        self.listings += 1
+        out = self._run_git("ls-files", "-z", "--cached", "--others", "--exclude-standard")
+        # Nested repositories are listed as directories ("vendor/"): never entered.
+        return tuple(sorted(p for p in _paths(out) if not p.endswith("/")))
+
+    def _list(self, now: int) -> _Listing:
+        index = _stat_key(self._index)
+        paths = self._listed()
+        ignored = _paths(
+            self._run_git(
+                "ls-files", "-z", "--others", "--ignored", "--exclude-standard", "--directory"
+            )
+        )
+        # "d/" with nothing listed under it is an ignored directory; "d/" listed beside
+        # its own ignored files is a directory holding only ignored files: walked.
+        holding: set[str] = set()  # every directory above an ignored file listed
+        for p in ignored:
+            while not p.endswith("/") and "/" in p:
+                p = p.rpartition("/")[0]
+                holding.add(p)
+        pruned = {p[:-1] for p in ignored if p.endswith("/")} - holding
+        walked = self._walk(pruned)
+        # A directory or .gitignore changed again within its timestamp tick would look
+        # unchanged: list again next time. (The index is replaced by a rename: a new inode.)
+        racy = any(key is not None and _racy(key[1], now) for _, key in walked)
+        watched = [(str(p), _stat_key(p)) for p in self._fixed_watch]
+        return _Listing(paths, index, (*watched, *walked), racy)
+
+    def _walk(self, pruned: set[str]) -> list[tuple[str, StatKey | None]]:
+        """Every directory that is not ignored (and not a nested repository), and every
+        ``.gitignore`` in them, with their stats. Links are never followed."""
+        found: list[tuple[str, StatKey | None]] = []
+        todo = [""]
+        while todo:
+            rel = todo.pop()
+            absolute = self.root / rel if rel else self.root
+            found.append((str(absolute), _stat_key(absolute)))
+            try:
+                entries = list(os.scandir(absolute))
+            except OSError:
+                continue
+            for entry in entries:
+                child = f"{rel}/{entry.name}" if rel else entry.name
+                try:
+                    if entry.name == ".gitignore":
+                        found.append((entry.path, _stat_key(Path(entry.path))))
+                    elif (
+                        entry.is_dir(follow_symlinks=False)
+                        and entry.name != ".git"
+                        and child not in pruned
+                        and not os.path.lexists(os.path.join(entry.path, ".git"))
+                    ):
+                        todo.append(child)
+                except OSError:
+                    continue
+        return found
+
+
+def _racy(mtime_ns: int, now: int) -> bool:
+    """Too recent to be trusted: a change within the same timestamp tick would not show."""
+    window = RACY_NS if mtime_ns % 1_000_000_000 == 0 else RACY_FINE_NS
+    return now - mtime_ns <= window
+
+
+def _key(st: os.stat_result) -> StatKey:
+    return (st.st_size, st.st_mtime_ns, st.st_ino, st.st_ctime_ns)
+
+
+def _stat_key(path: Path) -> StatKey | None:
+    try:
+        return _key(os.stat(path, follow_symlinks=False))
+    except OSError:
+        return None
+
+
+def _unchanged(watched: tuple[tuple[str, StatKey | None], ...]) -> bool:
+    for path, key in watched:
+        try:
+            st = os.stat(path, follow_symlinks=False)
+        except OSError:
+            if key is not None:
+                return False
+            continue
+        if key != (st.st_size, st.st_mtime_ns, st.st_ino, st.st_ctime_ns):
+            return False
+    return True
+
+
+def _paths(out: bytes) -> list[str]:
+    return [r.decode("utf-8", errors="surrogateescape") for r in out.split(b"\0") if r]
+
+
+def _link_id(path: Path, sha256: bool) -> str | None:
+    try:
+        target = os.fsencode(os.readlink(path))
+    except OSError:
+        return None
+    digest = hashlib.sha256() if sha256 else hashlib.sha1(usedforsecurity=False)
+    digest.update(b"blob %d\0" % len(target))
+    digest.update(target)
+    return digest.hexdigest()

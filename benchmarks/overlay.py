@@ -1,0 +1,122 @@
+"""Overlay timings: ``python -m benchmarks.overlay [--runs 2000] [--untracked-gb 0]``.
+
+The overlay (uncommitted edits laid over HEAD) is computed on every recall that checks a
+memory. This times it on the experiments' fixture repository (``experiments/fixture.py``,
+~60 files) three ways, and prints plain ``name: value`` lines:
+
+- ``git_status_*``: one ``git status --porcelain`` per call, as the overlay was computed
+  before issue 14 (the figure "before");
+- ``overlay_clean_*``: ``GitRepository.overlay()`` on a clean work tree (stat cache hot);
+- ``overlay_edited_*``: the same with one tracked file edited and one untracked file.
+
+``--untracked-gb N`` then adds N GiB of untracked 7 MiB files and prints the first and a
+hot overlay's time and the process's peak RSS growth (issue 14, item 5).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import resource
+import statistics
+import subprocess
+import tempfile
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+from anchors.gitcommand import git_environment
+from anchors.gitrepo import GitRepository
+from experiments.fixture import build_fixture
+
+__all__ = ["main"]
+
+
+def _times_us(fn: Callable[[], object], runs: int) -> list[float]:
+    times = []
+    for _ in range(runs):
+        start = time.perf_counter_ns()
+        fn()
+        times.append((time.perf_counter_ns() - start) / 1000)
+    return times
+
+
+def _report(name: str, times: list[float], out: list[str]) -> None:
+    ordered = sorted(times)
+    out.append(f"{name}_p50_us: {statistics.median(ordered):.1f}")
+    out.append(f"{name}_p99_us: {ordered[int(len(ordered) * 0.99) - 1]:.1f}")
+
+
+def _age(root: Path) -> None:
+    """Date the work tree back, as an hour-old checkout is (no stat is racy)."""
+    then = time.time_ns() - 3600 * 10**9
+    for dirpath, dirnames, filenames in os.walk(root):
+        if ".git" in dirnames:
+            dirnames.remove(".git")
+        for name in filenames:
+            os.utime(os.path.join(dirpath, name), ns=(then, then), follow_symlinks=False)
+        os.utime(dirpath, ns=(then, then))
+
+
+def _git_status(root: Path) -> None:
+    subprocess.run(
+        ["git", "status", "--porcelain=v1", "-z", "--untracked-files=all", "--no-renames",
+         "--ignore-submodules=all"],
+        cwd=root, env=git_environment(), capture_output=True, check=True,
+    )  # fmt: skip
+
+
+def _bench_fixture(root: Path, runs: int, out: list[str]) -> None:
+    build_fixture(root)
+    _age(root)
+    tracked = subprocess.check_output(["git", "ls-files", "-z"], cwd=root).count(b"\0")
+    out.append(f"fixture_files: {tracked}")
+    _report("git_status", _times_us(lambda: _git_status(root), max(runs // 10, 20)), out)
+    with GitRepository(root) as repo:
+        repo.overlay()  # the first call hashes every tracked file once
+        _report("overlay_clean", _times_us(repo.overlay, runs), out)
+        app = root / "shop" / "app.py"
+        app.write_text(app.read_text() + "\n# edited\n")
+        (root / "shop" / "scratch.py").write_text("import json\n")
+        _age(root)
+        repo.overlay()
+        _report("overlay_edited", _times_us(repo.overlay, runs), out)
+        out.append(f"overlay_git_listings: {repo.overlay_listings}")
+
+
+def _bench_untracked(root: Path, gigabytes: float, out: list[str]) -> None:
+    block = os.urandom(1024 * 1024)
+    count = int(gigabytes * 1024 / 7)
+    for i in range(count):
+        with open(root / f"dump-{i:04}.dat", "wb") as handle:
+            for _ in range(7):
+                handle.write(block)
+    _age(root)
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    with GitRepository(root) as repo:
+        first = _times_us(repo.overlay, 1)[0]
+        hot = _times_us(repo.overlay, 50)
+    grown = (resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before) / 1024
+    out.append(f"untracked_files: {count} x 7 MiB")
+    out.append(f"untracked_first_overlay_ms: {first / 1000:.1f}")
+    _report("untracked_overlay", hot, out)
+    out.append(f"untracked_peak_rss_growth_mb: {grown:.1f}")
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.overlay")
+    parser.add_argument("--runs", type=int, default=2000, help="overlay calls timed (default 2000)")
+    parser.add_argument("--untracked-gb", type=float, default=0.0, metavar="N")
+    args = parser.parse_args(argv)
+    out: list[str] = []
+    with tempfile.TemporaryDirectory(prefix="anchormem-overlay-") as tmp:
+        root = Path(tmp) / "shopfront"
+        _bench_fixture(root, max(args.runs, 20), out)
+        if args.untracked_gb > 0:
+            _bench_untracked(root, args.untracked_gb, out)
+    print("\n".join(out))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
