@@ -81,7 +81,6 @@ class Database:
         self._journaled = 0  # entries in the journal, not yet in their tables
         self._journal_seq = 0  # the last entry's number
         self._drained_seq = 0  # the last entry written into the tables (meta)
-        self.drained = 0  # journal entries this process wrote into their tables
         self._lease = StoreLease(path, self._connect, wait_limit_s=wait_limit_s, stopping=stopping)
         self.transactions = 0  # write transactions this process committed (benchmarks)
         self._pending: tuple[VerdictRecord, ...] = ()  # verdicts not yet written
@@ -332,7 +331,6 @@ class Database:
             with suppress(duckdb.Error):
                 cur.execute("ROLLBACK")
             raise  # pending verdicts are dropped: a cache, computed again by the next read
-        self.drained += len(entries)
         self._journal.clear()
         self._journaled = 0
         self._known = self._tables(cur)

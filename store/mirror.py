@@ -57,8 +57,7 @@ class Mirror:
         self.keys_of: dict[str, tuple[str | None, str | None, str | None]] = {}
         self.children: dict[str, list[str]] = {}
         self.receipts: dict[str, list[Receipt]] = {}
-        self.postings: dict[str, dict[str, int]] = {}
-        self.index = TermIndex()  # the same postings as arrays, for ranking
+        self.index = TermIndex()  # the recall index: term postings, as arrays
         self.conflicts: dict[Pair, ConflictRecord] = {}
         self.pairs_of: dict[str, set[Pair]] = {}
         self.audit_seq = 0
@@ -91,16 +90,11 @@ class Mirror:
             f"SELECT {RECEIPT_COLUMNS} FROM receipts ORDER BY created_at, id"
         ).fetchall():
             m.receipts.setdefault(row[1], []).append(receipt_from_row(row))
-        for term, ids, counts in cur.execute(
-            "SELECT term, list(memory_id), list(tf) FROM terms GROUP BY term"
+        for memory_id, terms, counts in cur.execute(
+            "SELECT memory_id, list(term), list(tf) FROM terms GROUP BY memory_id"
+            " ORDER BY memory_id"
         ).fetchall():
-            m.postings[term] = dict(zip(ids, counts, strict=True))
-        terms_of: dict[str, dict[str, int]] = {}
-        for term, holders in m.postings.items():
-            for memory_id, tf in holders.items():
-                terms_of.setdefault(memory_id, {})[term] = tf
-        for memory_id in sorted(terms_of):
-            m.index.add(memory_id, terms_of[memory_id])
+            m.index.add(memory_id, dict(zip(terms, counts, strict=True)))
         for row in cur.execute(
             f"SELECT {CONFLICT_COLUMNS} FROM conflict_log"
             " QUALIFY row_number() OVER (PARTITION BY a_id, b_id ORDER BY seq DESC) = 1"
@@ -198,8 +192,6 @@ class Mirror:
         self._add(mem, new.text_hash, new.core)
         for parent in mem.derived_from:
             self.children.setdefault(parent, []).append(mem.id)
-        for term, tf in new.terms.items():
-            self.postings.setdefault(term, {})[mem.id] = tf
         self.index.add(mem.id, new.terms)
 
     def _forget(self, memory_id: str, receipt: Receipt, at: datetime) -> None:
@@ -213,8 +205,6 @@ class Mirror:
             self.by_core.get(core, set()).discard(memory_id)
         for stored in mem.anchors:
             self.by_anchor.get(anchor_key(stored), set()).discard(memory_id)
-        for term in [t for t, holders in self.postings.items() if memory_id in holders]:
-            del self.postings[term][memory_id]
         self.index.remove(memory_id)
         for cached in self.verdicts.values():
             cached.pop(memory_id, None)

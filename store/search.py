@@ -200,7 +200,13 @@ class TermIndex:
                 if not rows:
                     del self._postings[term]
 
-    def holders(self, term: str) -> int:
+    def holders(self, term: str) -> list[str]:
+        """The memories holding ``term``, in the order they were added."""
+        postings = self._postings.get(term)
+        return [self._ids[row] for row in postings[0]] if postings else []
+
+    def count(self, term: str) -> int:
+        """How many memories hold ``term``."""
         postings = self._postings.get(term)
         return len(postings[0]) if postings else 0
 

@@ -65,11 +65,11 @@ class Contradictions:
             live = m.index.documents or 1
             scores: dict[str, float] = {}
             for term in terms:
-                holders = m.postings.get(term)
-                if not holders or len(holders) > max(NEIGHBOURS, _COMMON * live):
+                held = m.index.count(term)
+                if not held or held > max(NEIGHBOURS, _COMMON * live):
                     continue
-                weight = 1.0 / len(holders)
-                for memory_id in holders:
+                weight = 1.0 / held
+                for memory_id in m.index.holders(term):
                     scores[memory_id] = scores.get(memory_id, 0.0) + weight
             return scores
 

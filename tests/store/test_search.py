@@ -64,4 +64,5 @@ def test_a_query_finds_a_memory_by_its_words_and_their_parts():
     index.add("b", memory_terms("the billing service retries charges"))
     hits = index.top(query_terms(query_tokens("jwt token")), 5)
     assert [mid for mid, _ in hits] == ["a"]
-    assert index.holders("jwt") == 1 and index.holders("absent") == 0
+    assert index.holders("jwt") == ["a"] and index.count("jwt") == 1
+    assert index.holders("absent") == [] and index.count("absent") == 0
