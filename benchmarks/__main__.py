@@ -8,6 +8,7 @@ from collections.abc import Sequence
 
 COMMANDS = {
     "latency": ("benchmarks.latency", "remember and recall over MCP stdio, beside the floor"),
+    "layers": ("benchmarks.layers", "a call's time in-process: service, then in-memory MCP"),
     "recall": ("benchmarks.recall", "fingerprint and in-process verified recall (anchormem bench)"),
     "fingerprint": ("benchmarks.fingerprint", "fingerprint timings, serial vs pool sweep"),
     "overlay": ("benchmarks.overlay", "the work-tree overlay against git status, per call"),

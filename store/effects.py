@@ -89,10 +89,6 @@ class Effects:
             self.rows.setdefault(table, []).extend(rows)
         self.updates.extend(other.updates)
 
-    @property
-    def empty(self) -> bool:
-        return not self.updates and not any(self.rows.values())
-
 
 def execute(cur: duckdb.DuckDBPyConnection, effects: Effects, step: Callable[[str], None]) -> None:
     """Write ``effects`` in the caller's transaction: one insert per table, then the
