@@ -26,8 +26,32 @@ class Runtime:
     # fail at once (store/lease.py). ``serve`` makes it before the runtime opens, since
     # a signal may come first.
     stopping: threading.Event = field(default_factory=threading.Event)
+    _warming: threading.Thread | None = None
+    _warm_stop: threading.Event = field(default_factory=threading.Event)
+
+    def start_warming(self) -> None:
+        """Warm the contradiction check's caches in a background thread (a long-lived
+        server's: a one-shot CLI call would only pay for it). One line on stderr when done."""
+        if self._warming is not None:
+            return
+
+        def run() -> None:
+            warmed = self.service.warm(self._warm_stop)
+            if not warmed.stopped:
+                print(
+                    f"anchormem: conflict check warm: {warmed.memories} memories"
+                    f" in {warmed.seconds:.2f} s",
+                    file=sys.stderr,
+                    flush=True,
+                )
+
+        self._warming = threading.Thread(target=run, name="anchormem-warm", daemon=True)
+        self._warming.start()
 
     def close(self) -> None:
+        self._warm_stop.set()
+        if self._warming is not None:
+            self._warming.join(timeout=1.0)
         if self.code is not None:
             self.code.close()
         self.db.close()

@@ -376,6 +376,13 @@ class Database:
             self.compact_pending = True
 
     # -- memories ---------------------------------------------------------------------------
+    def copy_memories(self) -> list[Memory] | None:
+        """The memories of this process's copy as it stands, without holding the store
+        (None before the copy is loaded). Possibly stale: only for warming caches, which
+        depend on a memory's text and nothing that changes."""
+        mirror = self._mirror
+        return None if mirror is None else list(mirror.memories.values())
+
     def get(self, memory_id: str) -> Memory | None:
         with self._read() as m:
             return m.memories.get(memory_id)

@@ -10,11 +10,15 @@ the CLI call. It composes them; it holds no rules of its own.
 
 from __future__ import annotations
 
+import threading
+import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from dataclasses import dataclass
 from datetime import datetime
 
 from anchors.fingerprint import CodeSource
+from store.contradictions import resolving
 from store.contradictions.checking import Contradictions
 from store.curating import Curating
 from store.db import Database
@@ -40,7 +44,19 @@ from store.results import (
 )
 from store.verification import Verifier
 
-__all__ = ["MemoryService", "ServiceSettings"]
+__all__ = ["MemoryService", "ServiceSettings", "Warmed"]
+
+_COPY_POLL_S = 0.05  # how often warming looks for the copy before the first call loads it
+_YIELD_S = 0.002  # how long warming steps aside while a call runs
+
+
+@dataclass(frozen=True)
+class Warmed:
+    """What ``MemoryService.warm`` did: memories warmed, and the seconds it took."""
+
+    memories: int
+    seconds: float
+    stopped: bool
 
 
 class MemoryService:
@@ -59,15 +75,48 @@ class MemoryService:
         self.recalling = Recalling(reader)
         self.curating = Curating(reader)
         self.evidence = EvidenceCuration(reader, self.remembering)
+        self._calls = 0  # calls in flight (warming steps aside for them)
+        self._calls_lock = threading.Lock()
 
     @contextmanager
     def _call(self) -> Iterator[None]:
         """One call: HEAD resolved once, every memory checked against that commit."""
-        if self.code is None:
-            yield
-            return
-        with self.code.one_head():
-            yield
+        with self._calls_lock:
+            self._calls += 1
+        try:
+            if self.code is None:
+                yield
+                return
+            with self.code.one_head():
+                yield
+        finally:
+            with self._calls_lock:
+                self._calls -= 1
+
+    def warm(self, stop: threading.Event) -> Warmed:
+        """Fill the caches of the contradiction check for the memories of this process's
+        copy (newest first, at most ``resolving.WARM_LIMIT``), in the background of a
+        long-lived server: one memory at a time, stepping aside while a call runs, and
+        never holding the store. Waits for the first call to load the copy. Returns when
+        done or when ``stop`` is set."""
+        memories = self.db.copy_memories()
+        while memories is None:
+            if stop.wait(_COPY_POLL_S):
+                return Warmed(0, 0.0, True)
+            memories = self.db.copy_memories()
+        started = time.perf_counter()
+        live = [m for m in memories if not m.forgotten]
+        live.sort(key=lambda m: m.created_at, reverse=True)
+        done = 0
+        for mem in live[: resolving.WARM_LIMIT]:
+            while self._calls and not stop.is_set():
+                stop.wait(_YIELD_S)
+            if stop.is_set():
+                return Warmed(done, time.perf_counter() - started, True)
+            resolving.warm(mem)
+            done += 1
+            time.sleep(0)  # let a call that just arrived have the interpreter
+        return Warmed(done, time.perf_counter() - started, False)
 
     def remember(
         self,

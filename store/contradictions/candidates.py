@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import itertools
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Iterator, Sequence
+from typing import TypeVar
 
 from store.contradictions.rules import Claim
 
@@ -65,16 +66,54 @@ def candidate_pairs(
             members = sides[""]
             cap = MAX_WORD_GROUP if key.startswith("attr:") else MAX_GROUP
             if 2 <= len(members) <= cap:
-                for a, b in itertools.combinations(members, 2):
+                for a, b in _within(members, fresh):
                     add(a, b)
         else:
             present, absent = sides.get("present", []), sides.get("absent", [])
             if len(present) <= MAX_GROUP and len(absent) <= MAX_GROUP:
-                for a, b in itertools.product(present, absent):
+                for a, b in _across(present, absent, fresh):
                     add(a, b)
     for a, b in _sharing_rare_words(claims, fresh):
         add(a, b)
     return pairs
+
+
+_T = TypeVar("_T", Claim, int)
+
+
+def _within(members: Sequence[_T], fresh: Collection[object] | None) -> Iterator[tuple[_T, _T]]:
+    """``itertools.combinations(members, 2)``, or (with ``fresh``: ids, or positions for
+    ints) only its pairs holding a fresh member, in the same order; on remember, that is
+    the few pairs of the new claim instead of every pair of its neighbours."""
+    if fresh is None:
+        yield from itertools.combinations(members, 2)
+        return
+    marks = [_key(m) in fresh for m in members]
+    later = [i for i, mark in enumerate(marks) if mark]
+    for i, a in enumerate(members):
+        if marks[i]:
+            for b in members[i + 1 :]:
+                yield a, b
+        else:
+            for j in later:
+                if j > i:
+                    yield a, members[j]
+
+
+def _across(
+    present: Sequence[Claim], absent: Sequence[Claim], fresh: Collection[str] | None
+) -> Iterator[tuple[Claim, Claim]]:
+    """``itertools.product(present, absent)``, or only its pairs holding a fresh claim."""
+    if fresh is None:
+        yield from itertools.product(present, absent)
+        return
+    new_absent = [b for b in absent if b.id in fresh]
+    for a in present:
+        yield from ((a, b) for b in (absent if a.id in fresh else new_absent))
+
+
+def _key(member: Claim | int) -> object:
+    return member if isinstance(member, int) else member.id
 
 
 def ordered(a: Claim, b: Claim) -> tuple[Claim, Claim]:
@@ -89,10 +128,11 @@ def _sharing_rare_words(
     for i, claim in enumerate(claims):
         for word in claim.words:
             holders.setdefault(word, []).append(i)
+    new = None if fresh is None else {i for i, c in enumerate(claims) if c.id in fresh}
     shared: Counter[tuple[int, int]] = Counter()
     for members in holders.values():
         if 2 <= len(members) <= RARE:
-            shared.update(itertools.combinations(members, 2))
+            shared.update(_within(members, new))
     for (i, j), count in shared.items():
         if count >= _RARE_SHARED:
             a, b = claims[i], claims[j]

@@ -35,7 +35,16 @@ from store.model import Memory, ReceiptAction, Source, Status, is_retracted
 from store.plan import ConflictRecord, Plan
 from store.reading import confidence
 
-__all__ = ["CONFLICT_ORIGIN", "claim_keys", "claims_of", "question_record", "settle", "slots_of"]
+__all__ = [
+    "CONFLICT_ORIGIN",
+    "WARM_LIMIT",
+    "claim_keys",
+    "claims_of",
+    "question_record",
+    "settle",
+    "slots_of",
+    "warm",
+]
 
 CONFLICT_ORIGIN = "anchormem:conflict"
 _ENV_SCOPES = frozenset(
@@ -89,6 +98,21 @@ def claims_of(
             words=content_words(mem.text),
         )
     return claims
+
+
+# What the caches below hold, a little under their size: warming more would evict.
+WARM_LIMIT = 50_000
+
+
+def warm(mem: Memory) -> None:
+    """Read what conflict detection needs of ``mem`` into the caches (its slots, scope,
+    negation core and content words), so a later check pays a lookup: a ``remember``
+    judges the ~24 memories that share its rarest words, and reading their slots cold
+    costs ~0.5 ms each (adr/0009)."""
+    slots_of(mem)
+    env_scope(mem.text)
+    negation_core(mem.text)
+    content_words(mem.text)
 
 
 def slots_of(mem: Memory) -> tuple[ReadSlot, ...]:

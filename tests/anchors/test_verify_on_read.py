@@ -495,7 +495,9 @@ async def test_an_unchecked_memory_is_never_served_verified_even_after_a_commit_
             anchors=["symbol:store/db.py::Store.open"],
         )  # fmt: skip
         assert made["status"] == "VERIFIED"
-    generate_repository(project.root, 3000)
+    # Enough files that a 1 ms budget cannot check, few enough that the CLI's wait for
+    # the check (30 s) holds on a loaded machine.
+    generate_repository(project.root, 300)
     broke = project.commit({"store/db.py": STORE.replace("def open(", "def connect(")})
     # A fresh server on a large repository: its first recall cannot check in budget.
     async with Client(build_server(settings_for(project, budget_ms=1))) as client:

@@ -166,3 +166,39 @@ def test_one_call_resolves_head_once_and_checks_everything_against_it(
         service.remember("The app keeps its DuckDB file in data/", anchors=["file:app/db.py"])
         assert len(resolved) == 1
     db.close()
+
+
+def test_warming_reads_every_live_memory_into_the_conflict_caches_once_the_copy_is_loaded(
+    tmp_path: Path,
+):
+    import threading
+
+    from store.contradictions import resolving
+
+    # A fresh process on a store written by another: nothing of it is in the caches.
+    texts = [f"The service number {i} reads its timeout from warmcfg{i}.toml" for i in range(30)]
+    db = Database(tmp_path / "store.duckdb")
+    writer = MemoryService(db, None)
+    ids = [writer.remember(t, origin="alice").reading.id for t in texts]
+    writer.forget(ids[0], "a mistake")
+    db.close()
+    resolving._slots.cache_clear()
+
+    db = Database(tmp_path / "store.duckdb")
+    try:
+        svc = MemoryService(db, None)
+        stop = threading.Event()
+        stop.set()  # before the first call nothing is loaded: warming waits, then stops
+        assert svc.warm(stop).stopped
+        assert resolving._slots.cache_info().currsize == 0
+        svc.list_memories()  # the first call loads the copy
+        warmed = svc.warm(threading.Event())
+        assert not warmed.stopped and warmed.memories == len(texts) - 1  # not the forgotten
+        filled = resolving._slots.cache_info()
+        assert filled.currsize == len(texts) - 1
+        svc.remember("The service number 7 reads its timeout from warmcfg7.yaml", origin="bob")
+        # The check on remember read its neighbours' slots from the cache.
+        assert resolving._slots.cache_info().hits > filled.hits
+        assert resolving._slots.cache_info().misses == filled.misses + 1  # the new note only
+    finally:
+        db.close()
