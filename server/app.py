@@ -158,7 +158,7 @@ def build_server(settings: Settings, stopping: threading.Event | None = None) ->
     @asynccontextmanager
     async def lifespan(_: MCPServer[Runtime]) -> AsyncIterator[Runtime]:
         runtime = await anyio.to_thread.run_sync(open_runtime, settings, stopping)
-        runtime.start_warming()
+        runtime.start_background()
         opened.append(runtime)
         try:
             yield runtime

@@ -13,7 +13,9 @@ from store.errors import AnchormemError
 from store.factcache import StoreFactsCache
 from store.service import MemoryService, ServiceSettings
 
-__all__ = ["Runtime", "open_runtime"]
+__all__ = ["IDLE_S", "Runtime", "open_runtime"]
+
+IDLE_S = 0.05  # a server this long without a call writes its journal into the tables
 
 
 @dataclass
@@ -26,17 +28,19 @@ class Runtime:
     # fail at once (store/lease.py). ``serve`` makes it before the runtime opens, since
     # a signal may come first.
     stopping: threading.Event = field(default_factory=threading.Event)
-    _warming: threading.Thread | None = None
-    _warm_stop: threading.Event = field(default_factory=threading.Event)
+    _background: list[threading.Thread] = field(default_factory=list)
+    _quiet: threading.Event = field(default_factory=threading.Event)  # set at close
 
-    def start_warming(self) -> None:
-        """Warm the contradiction check's caches in a background thread (a long-lived
-        server's: a one-shot CLI call would only pay for it). One line on stderr when done."""
-        if self._warming is not None:
+    def start_background(self) -> None:
+        """The work of a long-lived server, off its calls' path, in two daemon threads:
+        warming the contradiction check's caches (one line on stderr when done), and
+        writing the journal into its tables once the server has been idle ``IDLE_S``. A
+        one-shot CLI call starts neither: it would only pay for them."""
+        if self._background:
             return
 
-        def run() -> None:
-            warmed = self.service.warm(self._warm_stop)
+        def warm() -> None:
+            warmed = self.service.warm(self._quiet)
             if not warmed.stopped:
                 print(
                     f"anchormem: conflict check warm: {warmed.memories} memories"
@@ -45,13 +49,24 @@ class Runtime:
                     flush=True,
                 )
 
-        self._warming = threading.Thread(target=run, name="anchormem-warm", daemon=True)
-        self._warming.start()
+        def drain() -> None:
+            while not self._quiet.wait(IDLE_S):
+                if self.stopping.is_set() or self.service.idle_for() < IDLE_S:
+                    continue
+                try:
+                    self.db.drain_idle()
+                except AnchormemError as exc:  # the next call writes it, or says why
+                    print(f"anchormem: writing the journal failed: {exc}", file=sys.stderr)
+
+        for name, target in (("anchormem-warm", warm), ("anchormem-drain", drain)):
+            thread = threading.Thread(target=target, name=name, daemon=True)
+            thread.start()
+            self._background.append(thread)
 
     def close(self) -> None:
-        self._warm_stop.set()
-        if self._warming is not None:
-            self._warming.join(timeout=1.0)
+        self._quiet.set()
+        for thread in self._background:
+            thread.join(timeout=5.0)
         if self.code is not None:
             self.code.close()
         self.db.close()

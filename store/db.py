@@ -293,6 +293,18 @@ class Database:
         execute(cur, effects, self._step)
         write_forgets(cur, plan, self._step)
 
+    def backlog(self) -> int:
+        """Journal entries and verdicts not yet in their tables."""
+        return self._journaled + len(self._pending)
+
+    def drain_idle(self) -> bool:
+        """Drain now if there is something to drain and this process holds the store
+        (never waiting for another process for it): for a server with nothing to do."""
+        if not self.backlog() or not self._lease.is_open():
+            return False
+        self.drain()
+        return True
+
     def drain(self) -> None:
         """Write the journal into its tables, and the verdicts kept unwritten."""
         with self._lease.cursor() as cur:

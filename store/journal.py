@@ -37,7 +37,10 @@ from store.errors import StoreError
 
 __all__ = ["BATCH", "Entry", "Journal"]
 
-BATCH = 128  # entries kept before they are written into their tables
+# Entries kept before a call writes them into their tables. A served store writes them
+# sooner, once it has been idle a moment (``Database.drain_idle``), so a call pays for a
+# batch only in a long burst (adr/0009).
+BATCH = 512
 _HEAD = struct.Struct(">2sII")  # magic, payload length, CRC-32 of the payload
 _MAGIC = b"AJ"
 _MAX_ENTRY = 64 * 1024 * 1024

@@ -122,6 +122,11 @@ class StoreLease:
                     if self._someone_waits():
                         self._hand_over()
 
+    def is_open(self) -> bool:
+        """Whether this process holds the database open now (using it costs no wait for
+        another process)."""
+        return self._con is not None
+
     def reset(self) -> None:
         """Close the connection (for example after DuckDB invalidated it); the next call
         reopens the file."""

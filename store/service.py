@@ -77,6 +77,7 @@ class MemoryService:
         self.evidence = EvidenceCuration(reader, self.remembering)
         self._calls = 0  # calls in flight (warming steps aside for them)
         self._calls_lock = threading.Lock()
+        self._last_call = time.monotonic()  # when the last call ended
 
     @contextmanager
     def _call(self) -> Iterator[None]:
@@ -92,6 +93,12 @@ class MemoryService:
         finally:
             with self._calls_lock:
                 self._calls -= 1
+                self._last_call = time.monotonic()
+
+    def idle_for(self) -> float:
+        """Seconds since the last call ended; 0 while one runs."""
+        with self._calls_lock:
+            return 0.0 if self._calls else time.monotonic() - self._last_call
 
     def warm(self, stop: threading.Event) -> Warmed:
         """Fill the caches of the contradiction check for the memories of this process's

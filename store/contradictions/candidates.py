@@ -124,11 +124,14 @@ def ordered(a: Claim, b: Claim) -> tuple[Claim, Claim]:
 def _sharing_rare_words(
     claims: Sequence[Claim], fresh: set[str] | None
 ) -> Iterable[tuple[Claim, Claim]]:
+    new = None if fresh is None else {i for i, c in enumerate(claims) if c.id in fresh}
+    # With new claims, only their words can pair one of them: count no other word.
+    wanted = None if new is None else frozenset().union(*(claims[i].words for i in new))
     holders: dict[str, list[int]] = {}
     for i, claim in enumerate(claims):
         for word in claim.words:
-            holders.setdefault(word, []).append(i)
-    new = None if fresh is None else {i for i, c in enumerate(claims) if c.id in fresh}
+            if wanted is None or word in wanted:
+                holders.setdefault(word, []).append(i)
     shared: Counter[tuple[int, int]] = Counter()
     for members in holders.values():
         if 2 <= len(members) <= RARE:
