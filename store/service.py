@@ -22,6 +22,7 @@ from store.contradictions import resolving
 from store.contradictions.checking import Contradictions
 from store.curating import Curating
 from store.db import Database
+from store.errors import AnchormemError
 from store.evidence.curating import EvidenceCuration
 from store.reader import Reader, ServiceSettings
 from store.recalling import Progress, Recalling
@@ -48,6 +49,10 @@ __all__ = ["MemoryService", "ServiceSettings", "Warmed"]
 
 _COPY_POLL_S = 0.05  # how often warming looks for the copy before the first call loads it
 _YIELD_S = 0.002  # how long warming steps aside while a call runs
+_PRIMING_NOTE = (
+    "The project uses pytest for its tests and click for its command line; the request"
+    " timeout is 30 seconds, set in pyproject.toml and read by the settings module."
+)
 
 
 @dataclass(frozen=True)
@@ -112,6 +117,7 @@ class MemoryService:
                 return Warmed(0, 0.0, True)
             memories = self.db.copy_memories()
         started = time.perf_counter()
+        self._prime()
         live = [m for m in memories if not m.forgotten]
         live.sort(key=lambda m: m.created_at, reverse=True)
         done = 0
@@ -124,6 +130,20 @@ class MemoryService:
             done += 1
             time.sleep(0)  # let a call that just arrived have the interpreter
         return Warmed(done, time.perf_counter() - started, False)
+
+    def _prime(self) -> None:
+        """Plan (and drop) one note naming tools, files and settings, so that what the
+        first ``remember`` would read cold is read now: the fingerprint of HEAD, the
+        package vocabulary, the repository's configuration files. Nothing is written."""
+        try:
+            note = self.remembering.note(_PRIMING_NOTE, origin="anchormem:warm")
+            if self.code is None:
+                self.remembering.prepare(note)
+                return
+            with self.code.one_head():
+                self.remembering.prepare(note)
+        except AnchormemError:
+            pass  # the store or the repository cannot be read now: the call will say why
 
     def remember(
         self,
