@@ -457,6 +457,10 @@ class Database:
     # -- verdicts -------------------------------------------------------------------------------
     def verdicts(self, ids: Sequence[str], commit: str, key: str) -> dict[str, MemoryCheck]:
         """Cached checks at (commit, key): all of that pair are read once, then kept."""
+        with self._read() as m:  # kept already: no cursor
+            kept = m.verdicts.get((commit, key))
+            if kept is not None:
+                return {i: kept[i] for i in ids if i in kept}
         with self._session() as (m, cur):
             cached = m.verdicts.get((commit, key))
             if cached is None:

@@ -24,6 +24,7 @@ from store.curating import Curating
 from store.db import Database
 from store.errors import AnchormemError
 from store.evidence.curating import EvidenceCuration
+from store.hostile import hostile_flags
 from store.reader import Reader, ServiceSettings
 from store.recalling import Progress, Recalling
 from store.remembering import Remembering
@@ -127,6 +128,7 @@ class MemoryService:
             if stop.is_set():
                 return Warmed(done, time.perf_counter() - started, True)
             resolving.warm(mem)
+            hostile_flags(mem.text, mem.subject)  # every reading asks
             done += 1
             time.sleep(0)  # let a call that just arrived have the interpreter
         return Warmed(done, time.perf_counter() - started, False)
