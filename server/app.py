@@ -147,9 +147,13 @@ def _runtime(ctx: Context[Runtime, Any]) -> Runtime:
     return ctx.request_context.lifespan_context
 
 
-def build_server(settings: Settings, stopping: threading.Event | None = None) -> MCPServer[Runtime]:
+def build_server(
+    settings: Settings, stopping: threading.Event | None = None, background: bool = False
+) -> MCPServer[Runtime]:
     """An MCP server over the store and repository that ``settings`` name. ``stopping``
-    becomes the runtime's stop signal (``Runtime.stopping``) when the lifespan opens it."""
+    becomes the runtime's stop signal (``Runtime.stopping``) when the lifespan opens it.
+    ``background``: the runtime's background work (``Runtime.start_background``), for a
+    served process; an embedded server (tests, scripts) does without."""
 
     # The SDK gives static resources no Context, so the digest reaches the runtime
     # through this per-server slot, filled and emptied by the lifespan.
@@ -158,7 +162,8 @@ def build_server(settings: Settings, stopping: threading.Event | None = None) ->
     @asynccontextmanager
     async def lifespan(_: MCPServer[Runtime]) -> AsyncIterator[Runtime]:
         runtime = await anyio.to_thread.run_sync(open_runtime, settings, stopping)
-        runtime.start_background()
+        if background:
+            runtime.start_background()
         opened.append(runtime)
         try:
             yield runtime
