@@ -33,6 +33,7 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime
 
 from store.contradictions.resolving import claim_keys
+from store.hostile import hostile_flags
 from store.lifecycle import forget_plan, retraction_plan, supersede_change, text_hash
 from store.model import Memory, ReceiptAction, RefutedBy
 from store.plan import Imported, NewMemory, Plan
@@ -149,10 +150,23 @@ def import_plan(
             continue
         winner = to_store.get(c.record.winner or "", c.record.winner)
         loser = to_store.get(c.record.loser or "", c.record.loser)
-        conflicts.append(replace(c.record, a_id=a, b_id=b, winner=winner, loser=loser, seq=0))
+        record = replace(c.record, a_id=a, b_id=b, winner=winner, loser=loser, seq=0)
+        if _gone(a, local, added) or _gone(b, local, added):  # forgotten: its words stay gone
+            record = replace(
+                record,
+                claim_a=None if _gone(a, local, added) else record.claim_a,
+                claim_b=None if _gone(b, local, added) else record.claim_b,
+                slot=None,
+            )
+        conflicts.append(record)
     plan = Plan(imported=tuple(imported), conflicts=tuple(conflicts)) + plan
     lines.sort(key=lambda line: line.line)
     return plan, ImportReport(tuple(lines), len(conflicts))
+
+
+def _gone(memory_id: str, local: Local, added: Mapping[str, Memory]) -> bool:
+    mem = added.get(memory_id) or local.memories.get(memory_id)
+    return mem is not None and mem.forgotten
 
 
 def _what(step: Plan) -> str:
@@ -165,10 +179,14 @@ def _what(step: Plan) -> str:
 
 def _imported(line: MemoryLine, to_store: Mapping[str, str]) -> Imported:
     mem = line.memory
+    # Hidden characters and instruction-like text are flagged here as on remember, whatever
+    # the file says (store.hostile): a file cannot unflag a note.
+    flags = mem.flags if mem.forgotten else (*mem.flags, *hostile_flags(mem.text, mem.subject))
     mem = replace(
         mem,
         derived_from=tuple(dict.fromkeys(to_store.get(p, p) for p in mem.derived_from)),
         supersedes=to_store.get(mem.supersedes, mem.supersedes) if mem.supersedes else None,
+        flags=tuple(dict.fromkeys(flags)),
     )
     if mem.forgotten:
         new = NewMemory(mem, "", {}, "", None)
