@@ -341,6 +341,28 @@ def build_server(
             lambda: _call(lambda: service.retract(id, reason, None, evidence), RetractOut)
         )
 
+    @tool("Replace a note's text by a new note", idempotent=False)
+    async def supersede(
+        id: Annotated[str, Field(description="The id of the memory whose text no longer holds.")],
+        text: Annotated[
+            str, Field(max_length=MAX_TEXT_CHARS, description="The new text, one sentence.")
+        ],
+        ctx: Context[Runtime, Any],
+        reason: Annotated[
+            str | None,
+            Field(max_length=MAX_REASON_CHARS, description="Why the old text no longer holds."),
+        ] = None,
+    ) -> RememberOut:
+        """Store a new memory with the new text, superseding the old one: the old one becomes
+        REFUTED with a receipt naming the new one (never edited in place). Returns the new
+        memory, as remember does."""
+        service = _runtime(ctx).service
+        return await anyio.to_thread.run_sync(
+            lambda: _call(
+                lambda: service.supersede(id, text, reason, source=Source.AGENT), RememberOut
+            )
+        )
+
     @tool("Verify notes against the code now", read_only=True)
     async def verify(
         ctx: Context[Runtime, Any],

@@ -1,7 +1,8 @@
 """The ``anchormem`` command: a thin skin over the memory service.
 
 Exit codes: 0 ok, 1 failure, 2 usage or invalid input, 3 not found. Errors are one line
-on stderr. Output is JSON with ``--json`` or when stdout is not a terminal.
+on stderr. Output is JSON with ``--json`` or when stdout is not a terminal; at a terminal,
+text wrapped at word boundaries (``review`` and ``conflicts`` as tables, cli_tables).
 """
 
 from __future__ import annotations
@@ -12,12 +13,16 @@ import json
 import os
 import sys
 from collections.abc import Callable, Sequence
+from importlib import metadata
 from typing import Any
 
+from server.cli_tables import conflicts_table, review_table, terminal_width, wrap_text
+from server.cli_transfer import run_transfer, startup_line
 from server.config import Settings
 from server.render import render
 from server.rendering import dump, render_result
 from server.runtime import Runtime, open_runtime
+from server.setup_clients import add_setup_arguments, run_setup
 from store.errors import AnchormemError, InvalidInput, NotFound
 
 __all__ = [
@@ -68,6 +73,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="Memories for coding agents, checked against the code before they are served.",
         parents=[global_options(suppress=False)],
     )
+    parser.add_argument("--version", action="version", version=f"anchormem {_version()}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     sub.required = True
 
@@ -107,6 +113,24 @@ def build_parser() -> argparse.ArgumentParser:
         p.add_argument("--reason", required=True)
         if name == "retract":
             p.add_argument("--evidence")
+
+    p = add("supersede", "replace a memory's text by a new memory that supersedes it")
+    p.add_argument("id")
+    p.add_argument("text", help="the new text")
+    p.add_argument("--reason", help="why the old text no longer holds")
+    p.add_argument("--subject", help="the new memory's subject (default: the old one's)")
+
+    p = add("export", "write memories as JSON Lines, to keep them beside the code")
+    p.add_argument(
+        "--status",
+        action="append",
+        type=str.upper,
+        choices=["ACTIVE", "VERIFIED", "REFUTED", "FORGOTTEN"],
+        help="only memories with this status (repeatable; default: all, tombstones included)",
+    )
+    p.add_argument("--out", metavar="FILE", help="the file to write (default: stdout)")
+    p = add("import", "read memories from an export file; importing twice changes nothing")
+    p.add_argument("file", metavar="FILE", help="an export file ('-': stdin)")
 
     p = add("show", "one memory with its anchors and receipts")
     p.add_argument("id")
@@ -194,6 +218,10 @@ def build_parser() -> argparse.ArgumentParser:
         "e.g. behind a reverse proxy",
     )
 
+    add_setup_arguments(
+        add("setup", "write the MCP server entry into a client's config (Claude, Cursor, VS Code)")
+    )
+
     p = add("experiment", "run an experiment on anchormem itself")
     experiments = p.add_subparsers(dest="experiment", metavar="EXPERIMENT", parser_class=_Parser)
     experiments.required = True
@@ -267,6 +295,8 @@ def _run(args: argparse.Namespace, rt: Runtime) -> object:
         return svc.forget(args.id, args.reason)
     if cmd == "show":
         return svc.show(args.id, wait_s=wait)
+    if cmd == "supersede":
+        return svc.supersede(args.id, args.text, args.reason, subject=args.subject)
     if cmd == "list":
         return svc.list_memories(args.status, args.limit, wait_s=wait)
     if cmd == "audit":
@@ -327,10 +357,14 @@ def _main(argv: Sequence[str] | None) -> int:
             from benchmarks.recall import main as bench_main
 
             return bench_main(args)
+        if args.command == "setup":
+            return run_setup(args)
         settings = Settings.resolve(args.repo, args.db)
         if args.command == "serve":
             from server.serve import serve
 
+            if args.transport == "stdio" and sys.stderr.isatty():
+                print(startup_line(settings), file=sys.stderr, flush=True)
             return serve(
                 settings,
                 args.transport,
@@ -349,6 +383,8 @@ def _main(argv: Sequence[str] | None) -> int:
         else:
             rt = open_runtime(settings)
             try:
+                if args.command in ("export", "import"):
+                    return run_transfer(args, rt.service, as_json)
                 result = _dispatch(args, rt)
             finally:
                 rt.close()
@@ -376,9 +412,20 @@ def _main(argv: Sequence[str] | None) -> int:
         return EXIT_FAILURE
     if as_json:
         print(json.dumps(result, indent=2, ensure_ascii=False))
+    elif args.command == "review":
+        print(review_table(result, terminal_width()))
+    elif args.command == "conflicts":
+        print(conflicts_table(result, terminal_width()))
     else:
-        print(render(args.command, result))
+        print(wrap_text(render(args.command, result), terminal_width()))
     return code
+
+
+def _version() -> str:
+    try:
+        return metadata.version("anchormem")
+    except metadata.PackageNotFoundError:  # run from a checkout that was not installed
+        return "unknown"
 
 
 if __name__ == "__main__":

@@ -21,6 +21,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager, contextmanager, suppress
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 import duckdb
 
@@ -32,7 +33,7 @@ from store.mirror import Mirror
 from store.model import AuditEntry, Memory, MemoryCheck, Receipt, Status
 from store.plan import ConflictRecord, Plan, VerdictRecord
 from store.recovery import damaged_part, is_a_store, move_aside
-from store.rows import audit_from_row, check_from_json
+from store.rows import CONFLICT_COLUMNS, audit_from_row, check_from_json, conflict_from_row
 from store.schema import migrate
 from store.writes import PlanWriter, check_guards, write_forgets, write_verdicts
 
@@ -453,6 +454,26 @@ class Database:
         """The latest logged resolution of each pair (of pairs touching ``ids``)."""
         with self._read() as m:
             return m.conflicts_of(ids)
+
+    # -- export (store.transfer) ----------------------------------------------------------
+    def all_memories(self) -> list[Memory]:
+        """Every memory, tombstones included, oldest first."""
+        with self._read() as m:
+            return sorted(m.memories.values(), key=lambda mem: (mem.created_at, mem.id))
+
+    def observation_rows(self) -> list[tuple[Any, ...]]:
+        """(id, memory_id, at, polarity, kind, source, origin, weight, note), oldest first."""
+        with self._query() as cur:
+            return cur.execute(
+                "SELECT id, memory_id, happened_at, polarity, kind, source, origin, weight, note"
+                " FROM observations ORDER BY happened_at, id"
+            ).fetchall()
+
+    def conflict_log(self) -> list[ConflictRecord]:
+        """Every row of the conflict log, in order."""
+        with self._query() as cur:
+            rows = cur.execute(f"SELECT {CONFLICT_COLUMNS} FROM conflict_log ORDER BY seq")
+            return [conflict_from_row(r) for r in rows.fetchall()]
 
     # -- verdicts -------------------------------------------------------------------------------
     def verdicts(self, ids: Sequence[str], commit: str, key: str) -> dict[str, MemoryCheck]:

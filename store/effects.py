@@ -182,4 +182,6 @@ OBSERVED_UPDATE = (
     " last_confirmed_at = CASE WHEN ? THEN ? ELSE last_confirmed_at END"
     " WHERE id = ?"
 )
-UPDATES = frozenset({STATUS_UPDATE, OBSERVED_UPDATE})
+# An imported memory's times the insert does not carry (store.transfer).
+IMPORTED_UPDATE = "UPDATE memories SET forgotten_at = ?, last_confirmed_at = ? WHERE id = ?"
+UPDATES = frozenset({STATUS_UPDATE, OBSERVED_UPDATE, IMPORTED_UPDATE})

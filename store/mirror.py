@@ -167,6 +167,10 @@ class Mirror:
         ``seqs`` are the conflict-log sequence numbers it was given."""
         for new in plan.memories:
             self._insert(new)
+        for imp in plan.imported:  # receipts in the order ``load`` reads them
+            self._insert(imp.new)
+            kept = [*self.receipts.get(imp.new.memory.id, ()), *imp.receipts]
+            self.receipts[imp.new.memory.id] = sorted(kept, key=lambda r: (r.created_at, r.id))
         for change in plan.changes:
             mem = self.memories[change.memory_id]
             self.memories[mem.id] = dataclasses.replace(
@@ -192,7 +196,8 @@ class Mirror:
         self._add(mem, new.text_hash, new.core)
         for parent in mem.derived_from:
             self.children.setdefault(parent, []).append(mem.id)
-        self.index.add(mem.id, new.terms)
+        if mem.forgotten_at is None:  # an imported tombstone has no terms
+            self.index.add(mem.id, new.terms)
 
     def _forget(self, memory_id: str, receipt: Receipt, at: datetime) -> None:
         mem = self.memories[memory_id]

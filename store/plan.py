@@ -19,6 +19,7 @@ from store.contradictions.rules import ConflictKind, ConflictState, Outcome, Rea
 from store.evidence.observations import ObservationKind
 from store.model import (
     AuditAction,
+    AuditEntry,
     Memory,
     MemoryCheck,
     Receipt,
@@ -31,6 +32,8 @@ __all__ = [
     "ConflictRecord",
     "Event",
     "Forget",
+    "Imported",
+    "ImportedObservation",
     "NewMemory",
     "ObservationRecord",
     "Plan",
@@ -153,6 +156,34 @@ class VerdictRecord:
 
 
 @dataclass(frozen=True)
+class ImportedObservation:
+    """An observation as another store recorded it (its effect is in the memory's
+    counters already)."""
+
+    id: str
+    at: datetime
+    agrees: bool
+    kind: ObservationKind
+    source: Source
+    origin: str
+    weight: float
+    note: str | None
+
+
+@dataclass(frozen=True)
+class Imported:
+    """A memory as another store held it (``store.transfer``): written as it is, with its
+    status, counters, receipts, observations and trail, nothing decided again. A
+    forgotten one (``memory.forgotten_at``) is its tombstone: no text, anchors or terms."""
+
+    new: NewMemory
+    receipts: tuple[Receipt, ...] = ()
+    observations: tuple[ImportedObservation, ...] = ()
+    trail: tuple[AuditEntry, ...] = ()  # written in the order of their ``seq``, renumbered
+    code_commit: str | None = None
+
+
+@dataclass(frozen=True)
 class Plan:
     memories: tuple[NewMemory, ...] = ()
     changes: tuple[StatusChange, ...] = ()
@@ -162,6 +193,7 @@ class Plan:
     forgets: tuple[Forget, ...] = ()
     questions: tuple[Question, ...] = ()
     verdicts: tuple[VerdictRecord, ...] = ()
+    imported: tuple[Imported, ...] = ()
 
     def __add__(self, other: Plan) -> Plan:
         return Plan(

@@ -6,13 +6,14 @@ the CLI call. It composes them; it holds no rules of its own.
     curating      retract, restore, forget, resolve (an agent judges a pair)
     evidence      observe, review, stats
     contradictions  consolidate, conflicts
+    transfer      export, import, supersede
 """
 
 from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime
@@ -44,6 +45,8 @@ from store.results import (
     ShowResult,
     StatsResult,
 )
+from store.transfer import ImportReport
+from store.transferring import Transfer
 from store.verification import Verifier
 
 __all__ = ["MemoryService", "ServiceSettings", "Warmed"]
@@ -81,6 +84,7 @@ class MemoryService:
         self.recalling = Recalling(reader)
         self.curating = Curating(reader)
         self.evidence = EvidenceCuration(reader, self.remembering)
+        self.transfer = Transfer(reader, self.remembering)
         self._calls = 0  # calls in flight (warming steps aside for them)
         self._calls_lock = threading.Lock()
         self._last_call = time.monotonic()  # when the last call ended
@@ -263,3 +267,24 @@ class MemoryService:
 
     def conflicts(self) -> ConflictsResult:
         return self.contradictions.report()
+
+    def export(self, statuses: Sequence[object] | None = None) -> Iterator[str]:
+        """The lines of an export file (JSON Lines, header first; ``store.transfer``)."""
+        return self.transfer.export(statuses)
+
+    def import_lines(self, lines: Iterable[str], actor: object = None) -> ImportReport:
+        with self._call():
+            return self.transfer.import_lines(lines, actor)
+
+    def supersede(
+        self,
+        memory_id: object,
+        text: object,
+        reason: object = None,
+        actor: object = None,
+        subject: object = None,
+        source: object = "user",
+    ) -> RememberResult:
+        """Replace a memory's text by a new memory that supersedes it, with a receipt."""
+        with self._call():
+            return self.transfer.supersede(memory_id, text, reason, actor, subject, source)

@@ -16,11 +16,11 @@ from typing import Any
 
 import duckdb
 
-from store.effects import OBSERVED_UPDATE, STATUS_UPDATE, Effects
+from store.effects import IMPORTED_UPDATE, OBSERVED_UPDATE, STATUS_UPDATE, Effects
 from store.errors import StalePlan, StoreError
 from store.mirror import Mirror
 from store.model import FORGOTTEN_REASON, AuditAction, Status
-from store.plan import NewMemory, Plan, StatusChange
+from store.plan import Imported, NewMemory, Plan, StatusChange
 from store.rows import check_to_json, conflict_params, receipt_params
 
 __all__ = ["PlanWriter", "check_guards", "write_forgets", "write_verdicts"]
@@ -31,8 +31,9 @@ def check_guards(plan: Plan, mirror: Mirror) -> None:
     this process holds the store), or as the plan itself inserts it; and every memory it
     inserts is new. Checked here, before the plan is journaled, so that writing the journal
     into its tables later cannot meet a duplicate key."""
-    inserted = {new.memory.id: new.memory for new in plan.memories}
-    if len(inserted) != len(plan.memories) or any(i in mirror.memories for i in inserted):
+    news = [*plan.memories, *(imp.new for imp in plan.imported)]
+    inserted = {new.memory.id: new.memory for new in news}
+    if len(inserted) != len(news) or any(i in mirror.memories for i in inserted):
         raise StoreError("a memory with this id is already stored; nothing was written")
     for change in plan.changes:
         mem = inserted.get(change.memory_id) or mirror.memories.get(change.memory_id)
@@ -65,6 +66,7 @@ class PlanWriter:
         folded = {c.memory_id: c for c in plan.changes if c.memory_id in inserted}
         for new in plan.memories:
             self._memory(new, folded.get(new.memory.id))
+        self._imported(plan.imported)
         self._changes(plan.changes, inserted)
         self._observations(plan)
         seqs = self._conflicts(plan)
@@ -125,6 +127,20 @@ class PlanWriter:
                 code_commit,
             ],
         )
+        self._anchors_and_links(new)
+        self._audit_row(
+            mem.id,
+            AuditAction.REMEMBER,
+            None,
+            mem.status,
+            mem.origin,
+            commit=mem.commit,
+            detail=new.detail,
+            at=mem.created_at,
+        )
+
+    def _anchors_and_links(self, new: NewMemory) -> None:
+        mem = new.memory
         for position, stored in enumerate(mem.anchors):
             a = stored.anchor
             self._out.add(
@@ -148,16 +164,81 @@ class PlanWriter:
             self._out.add("links", [mem.id, mem.supersedes, "supersedes"])
         for term, tf in new.terms.items():
             self._out.add("terms", [mem.id, term, tf])
-        self._audit_row(
-            mem.id,
-            AuditAction.REMEMBER,
-            None,
-            mem.status,
-            mem.origin,
-            commit=mem.commit,
-            detail=new.detail,
-            at=mem.created_at,
-        )
+
+    def _imported(self, imported: Sequence[Imported]) -> None:
+        """Memories from another store, as they were: rows, receipts, observations, and
+        their trails in their original order (renumbered after this store's)."""
+        for imp in imported:
+            mem, new = imp.new.memory, imp.new
+            gone = mem.forgotten_at is not None
+            self._out.add(
+                "memories",
+                [
+                    mem.id,
+                    None if gone else mem.text,
+                    None if gone else new.text_hash,
+                    None if gone else new.search_text,
+                    mem.subject,
+                    mem.kind.value,
+                    mem.scope,
+                    mem.source.value,
+                    mem.origin,
+                    mem.created_at,
+                    mem.updated_at or mem.created_at,
+                    mem.commit,
+                    mem.status.value,
+                    mem.refuted_by.value if mem.refuted_by else None,
+                    mem.confidence,
+                    mem.support,
+                    mem.contradiction,
+                    mem.supersedes,
+                    json.dumps(mem.flags),
+                    mem.observations,
+                    json.dumps(mem.origins),
+                    mem.evidence_at or mem.created_at,
+                    mem.expires_at,
+                    mem.attribute,
+                    mem.slot_value,
+                    None if gone else new.core,
+                    imp.code_commit,
+                ],
+            )
+            if mem.forgotten_at is not None or mem.last_confirmed_at is not None:
+                self._out.update(
+                    "import", IMPORTED_UPDATE, [mem.forgotten_at, mem.last_confirmed_at, mem.id]
+                )
+            self._anchors_and_links(new)
+            for receipt in imp.receipts:
+                self._out.add("receipts", receipt_params(receipt))
+            for obs in imp.observations:
+                self._out.add(
+                    "observations",
+                    [
+                        obs.id,
+                        mem.id,
+                        obs.at,
+                        "confirms" if obs.agrees else "contradicts",
+                        obs.kind.value,
+                        obs.source.value,
+                        obs.origin,
+                        obs.weight,
+                        obs.note,
+                    ],
+                )
+        trail = sorted((e for imp in imported for e in imp.trail), key=lambda e: e.seq)
+        for e in trail:
+            self._audit_row(
+                e.memory_id,
+                e.action,
+                e.from_status,
+                e.to_status,
+                e.actor,
+                e.reason,
+                e.receipt_id,
+                e.commit,
+                e.detail,
+                at=e.at,
+            )
 
     def _changes(self, changes: Sequence[StatusChange], inserted: set[str]) -> None:
         for ch in changes:

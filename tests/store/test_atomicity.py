@@ -93,6 +93,29 @@ S = {"a": a}
 svc.forget(S["a"], "privacy request")
 """,
     ),
+    "supersede": (
+        """
+S = {"old": svc.remember("Releases ship on Thursdays", origin="alice")["id"]}
+""",
+        """
+svc.supersede(S["old"], "Releases ship on Fridays", "moved")
+""",
+    ),
+    "import": (  # memories added, a retraction carried over: one plan
+        """
+side = Database(DB.with_name("side.duckdb"))
+other = MemoryService(side, None)
+gone = other.remember("Deploys happen on Fridays").reading.memory.id
+other.retract(gone, "Mondays now")
+other.remember("Releases are tagged vX.Y")
+S = {"lines": list(other.export())}
+side.close()
+svc.remember("Deploys happen on Fridays")
+""",
+        """
+svc._service.import_lines(S["lines"])
+""",
+    ),
 }
 
 
@@ -166,7 +189,7 @@ def test_without_a_fault_the_whole_operation_is_written(tmp_path: Path, case: st
     grew = {t for t, count in before.items() if len(after[t]) != count}
     # Every operation writes its audit rows and receipts together with its changes.
     assert "audit" in grew
-    if case in ("correction", "cascade", "forget"):
+    if case in ("correction", "cascade", "forget", "supersede", "import"):
         assert "receipts" in grew
     if case == "resolved_conflict":
         assert "conflict_log" in grew and "receipts" in grew
