@@ -364,7 +364,7 @@ def _main(argv: Sequence[str] | None) -> int:
             from server.setup_clients import run_setup
 
             return run_setup(args)
-        from server.cli_transfer import run_transfer, startup_line
+        from server.cli_transfer import read_import, run_transfer, startup_line
         from server.config import Settings
         from server.runtime import open_runtime
 
@@ -390,10 +390,11 @@ def _main(argv: Sequence[str] | None) -> int:
             result = run_doctor(settings)
             code = EXIT_OK if all(c["ok"] for c in result["checks"]) else EXIT_FAILURE
         else:
+            lines = read_import(args.file) if args.command == "import" else []
             rt = open_runtime(settings)
             try:
                 if args.command in ("export", "import"):
-                    return run_transfer(args, rt.service, as_json)
+                    return run_transfer(args, rt.service, as_json, lines)
                 result = _dispatch(args, rt)
             finally:
                 rt.close()
