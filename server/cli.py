@@ -14,16 +14,17 @@ import os
 import sys
 from collections.abc import Callable, Sequence
 from importlib import metadata
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from server.cli_tables import conflicts_table, review_table, terminal_width, wrap_text
-from server.cli_transfer import run_transfer, startup_line
-from server.config import Settings
-from server.render import render
-from server.rendering import dump, render_result
-from server.runtime import Runtime, open_runtime
-from server.setup_clients import add_setup_arguments, run_setup
+from server.setup_clients import add_setup_arguments
 from store.errors import AnchormemError, InvalidInput, NotFound
+
+if TYPE_CHECKING:
+    from server.runtime import Runtime
+
+# The store, the service and the renderer are imported when a command needs them, so
+# that `--version` and `--help` answer at once (importing them costs about a second).
 
 __all__ = [
     "EXIT_BROKEN_PIPE",
@@ -264,6 +265,8 @@ def _progress_bar(enabled: bool) -> Callable[[int, int], None] | None:
 
 def _dispatch(args: argparse.Namespace, rt: Runtime) -> dict[str, Any]:
     """The command's result, rendered as the MCP tools render it."""
+    from server.rendering import dump, render_result
+
     return dump(render_result(_run(args, rt)))
 
 
@@ -358,7 +361,13 @@ def _main(argv: Sequence[str] | None) -> int:
 
             return bench_main(args)
         if args.command == "setup":
+            from server.setup_clients import run_setup
+
             return run_setup(args)
+        from server.cli_transfer import read_import, run_transfer, startup_line
+        from server.config import Settings
+        from server.runtime import open_runtime
+
         settings = Settings.resolve(args.repo, args.db)
         if args.command == "serve":
             from server.serve import serve
@@ -381,10 +390,11 @@ def _main(argv: Sequence[str] | None) -> int:
             result = run_doctor(settings)
             code = EXIT_OK if all(c["ok"] for c in result["checks"]) else EXIT_FAILURE
         else:
+            lines = read_import(args.file) if args.command == "import" else []
             rt = open_runtime(settings)
             try:
                 if args.command in ("export", "import"):
-                    return run_transfer(args, rt.service, as_json)
+                    return run_transfer(args, rt.service, as_json, lines)
                 result = _dispatch(args, rt)
             finally:
                 rt.close()
@@ -417,6 +427,8 @@ def _main(argv: Sequence[str] | None) -> int:
     elif args.command == "conflicts":
         print(conflicts_table(result, terminal_width()))
     else:
+        from server.render import render
+
         print(wrap_text(render(args.command, result), terminal_width()))
     return code
 

@@ -18,7 +18,7 @@ from store.errors import InvalidInput
 from store.service import MemoryService
 from store.transfer import ImportOutcome, ImportReport
 
-__all__ = ["import_report", "run_transfer", "startup_line"]
+__all__ = ["import_report", "read_import", "run_transfer", "startup_line"]
 
 EXIT_OK, EXIT_FAILURE = 0, 1
 
@@ -33,10 +33,13 @@ def startup_line(settings: Settings) -> str:
     )
 
 
-def run_transfer(args: argparse.Namespace, service: MemoryService, as_json: bool) -> int:
+def run_transfer(
+    args: argparse.Namespace, service: MemoryService, as_json: bool, lines: list[str]
+) -> int:
+    """``export``, or ``import`` of ``lines`` (``read_import``)."""
     if args.command == "export":
         return _export(service, args.status, args.out)
-    return _import(service, args.file, as_json)
+    return _import(service, lines, as_json)
 
 
 def _export(service: MemoryService, statuses: list[str] | None, out: str | None) -> int:
@@ -85,18 +88,22 @@ class _Counted:
         return f"{self.memories} memories and {self.conflicts} conflict-log rows"
 
 
-def _import(service: MemoryService, name: str, as_json: bool) -> int:
+def read_import(name: str) -> list[str]:
+    """The lines of the file ``import`` reads (``-``: stdin), read before the store is
+    opened: a missing or unreadable file costs nothing."""
     if name == "-":
-        text = sys.stdin.read()
-    else:
-        path = Path(name)
-        if not path.is_file():
-            raise InvalidInput(f"no such file: {name}")
-        try:
-            text = path.read_text(encoding="utf-8")
-        except UnicodeDecodeError:
-            raise InvalidInput(f"{name} is not UTF-8 text: not an anchormem export") from None
-    report = service.import_lines(text.splitlines())
+        return sys.stdin.read().splitlines()
+    path = Path(name)
+    if not path.is_file():
+        raise InvalidInput(f"no such file: {name}")
+    try:
+        return path.read_text(encoding="utf-8").splitlines()
+    except UnicodeDecodeError:
+        raise InvalidInput(f"{name} is not UTF-8 text: not an anchormem export") from None
+
+
+def _import(service: MemoryService, lines: list[str], as_json: bool) -> int:
+    report = service.import_lines(lines)
     result = import_report(report)
     if as_json:
         print(json.dumps(result, indent=2, ensure_ascii=False))

@@ -31,7 +31,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from server.config import Settings
 from store.errors import AnchormemError, InvalidInput
 
 __all__ = [
@@ -164,6 +163,8 @@ def merge_entry(config: object, key: str, name: str, entry: dict[str, Any]) -> M
 
 
 def run_setup(args: argparse.Namespace) -> int:
+    from server.config import Settings
+
     settings = Settings.resolve(args.repo, None)
     if settings.repo is None:
         raise InvalidInput("no git repository here: give --repo PATH")

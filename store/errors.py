@@ -13,6 +13,7 @@
     │   ├── StoreBusy                another process held the store past the wait limit
     │   ├── StalePlan                a planned change no longer applies (changed since read)
     │   └── StoreUnavailable         the store file cannot be created or opened
+    ├── SetupError                   server.setup_clients: a client's config cannot be merged
     └── ExperimentError              experiments.errors: an experiment cannot run (``code``)
         ├── FactsError               experiments.facts: the facts file is not valid (code 2)
         │   └── CheckSyntaxError     experiments.evidence: a fact's check is malformed

@@ -11,6 +11,7 @@ from mcp import Client
 
 from server.app import build_server
 from server.config import Settings
+from server.runtime import open_runtime
 from tests.conftest import GitRepo
 from tests.mcp_calls import call
 from tests.server.test_transfer import anchormem
@@ -54,15 +55,21 @@ async def test_supersede_through_mcp_is_one_new_memory_and_a_receipt(settings: S
         assert sorted(m["id"] for m in after["memories"]) == sorted(by_id)
 
 
-def test_supersede_through_the_cli(project: GitRepo):
+def test_supersede_through_the_cli(project: GitRepo, settings: Settings):
+    rt = open_runtime(settings)
+    try:
+        old = rt.service.remember("Deploys happen on Fridays", scope="external").reading.memory.id
+    finally:
+        rt.close()
     root: Path = project.root
-    made = anchormem("remember", "Deploys happen on Fridays", "--scope", "external", cwd=root)
-    old = json.loads(made.stdout)["id"]
     done = anchormem("supersede", old, "Deploys happen on Mondays", "--reason", "moved", cwd=root)
     assert done.returncode == 0, done.stderr
     new = json.loads(done.stdout)
     assert new["text"] == "Deploys happen on Mondays" and new["scope"] == "external"
-    audit = json.loads(anchormem("audit", old, cwd=root).stdout)
-    assert [e["action"] for e in audit["entries"]] == ["remember", "supersede"]
-    done = anchormem("supersede", old, "Deploys happen on Tuesdays", cwd=root)
-    assert done.returncode == 2 and "retracted already" in done.stderr
+    rt = open_runtime(settings)
+    try:
+        audit = rt.service.audit(old).entries
+        assert [e.action.value for e in audit] == ["remember", "supersede"]
+        assert rt.service.show(new["id"]).reading.memory.supersedes == old
+    finally:
+        rt.close()
