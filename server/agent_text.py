@@ -31,6 +31,10 @@ def _block(m: Mapping[str, Any]) -> list[str]:
     return lines
 
 
+def _standing(m: Mapping[str, Any]) -> str:
+    return f"{m['id']} {m['status']}: {m['why']} ({m['band']} {m['confidence']})"
+
+
 def _memories(data: Mapping[str, Any]) -> str:
     memories = data["memories"]
     if not memories:
@@ -71,7 +75,9 @@ def text_of(data: Mapping[str, Any]) -> str:
         return _remembered(data)
     if "why" in data and "effect" in data:
         extra = [f"  {k}: {data[k]}" for k in ("new_memory", "episode") if data.get(k)]
-        return "\n".join([f"{data['effect']}:", *_block(data), *extra])
+        return "\n".join([f"{data['effect']}:", _standing(data), *extra])
+    if "conflict" in data and "memories" in data:
+        return "\n".join([data["conflict"], *(_standing(m) for m in data["memories"])])
     if isinstance(data.get("memories"), list) and "conflict" not in data:
         return _memories(data)
     if "items" in data and "questions" in data:

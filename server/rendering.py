@@ -468,7 +468,7 @@ def _agent_fields(result: object, detail: bool) -> tuple[type[BaseModel], dict[s
             or None,
             "dropped": [f"{d.candidate}: {d.reason}" for d in result.dropped] or None,
             "rewritten": [f"{r.given} -> {r.anchor.render()}" for r in result.rewritten] or None,
-            "conflicts": [conflict(c) for c in result.conflicts] or None,
+            "conflicts": [_decided(c) for c in result.conflicts] or None,
             "possible_conflicts": [_pair(c) for c in result.possible_conflicts] or None,
         }
     if isinstance(result, ObserveResult):

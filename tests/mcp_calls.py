@@ -13,3 +13,11 @@ async def call(client: Client, tool: str, **args: Any) -> dict[str, Any]:
     assert not result.is_error, result.content
     assert result.structured_content is not None
     return result.structured_content
+
+
+async def record(client: Client, memory_id: str) -> dict[str, Any]:
+    """A memory's full record, as ``memory://<id>`` serves it."""
+    import json
+
+    read = await client.read_resource(f"memory://{memory_id}")
+    return json.loads(read.contents[0].text)  # type: ignore[union-attr]
