@@ -432,7 +432,7 @@ def _standing(reading: Reading) -> dict[str, Any]:
 def _decided(r: ConflictRecord) -> str:
     """A conflict decided on remember, in one line."""
     loser = f"{r.loser} {r.outcome.value}" if r.loser else r.outcome.value
-    return f"{r.a_id} vs {r.b_id}: {loser} ({r.reason_code.value})"
+    return f"{r.a_id} vs {r.b_id}: {loser} ({r.reason_code.value}, {r.rule.value})"
 
 
 def _pair(r: ConflictRecord) -> dict[str, Any]:

@@ -143,16 +143,26 @@ def settings_head(settings: Settings) -> str:
 async def test_retraction_cascades_to_derived_memories_and_restore_undoes_it(settings: Settings):
     async with Client(build_server(settings)) as client:
         parent = await call(client, "remember", text="Billing retries charges three times")
-        child = await call(client, "remember", text="Summary: billing is resilient to failures",
-                           derived_from=[parent["id"]])
-        grandchild = await call(client, "remember", text="Digest: payments are robust",
-                                derived_from=[child["id"]])
+        child = await call(
+            client,
+            "remember",
+            text="Summary: billing is resilient to failures",
+            derived_from=[parent["id"]],
+        )
+        grandchild = await call(
+            client, "remember", text="Digest: payments are robust", derived_from=[child["id"]]
+        )
         other = await call(client, "remember", text="Billing logs to stderr")
         gone = await call(client, "retract", id=parent["id"], reason="it retries once")
         assert {c["id"] for c in gone["cascaded"]} == {child["id"], grandchild["id"]}
         assert all(c["receipt"]["cause"] == parent["id"] for c in gone["cascaded"])
-        seen = await call(client, "recall", query="billing summary digest payments",
-                          include_refuted=True, limit=20)
+        seen = await call(
+            client,
+            "recall",
+            query="billing summary digest payments",
+            include_refuted=True,
+            limit=20,
+        )
         status = {m["id"]: m["status"] for m in seen["memories"]}
         assert status[child["id"]] == status[grandchild["id"]] == "REFUTED"
         assert status[other["id"]] == "ACTIVE"
