@@ -72,6 +72,13 @@ _STOP = frozenset(
         "with",
         "you",
         "your",
+        # Filler of questions about a codebase ("what does the project use for ...").
+        "codebase",
+        "project",
+        "use",
+        "used",
+        "uses",
+        "using",
     ]
 )
 _TOKEN = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.\-/]*[A-Za-z0-9_]|[A-Za-z0-9_]")
@@ -192,10 +199,12 @@ def _phrase(text: str) -> tuple[str, ...]:
 _GROUPS = tuple(tuple(_phrase(p) for p in group) for group in SYNONYMS)
 
 
-def _synonyms(said: Sequence[str]) -> list[str]:
+def _synonyms(said: Sequence[str]) -> dict[str, float]:
     """Terms of the synonyms of what the query said (``said``: its stemmed words, in
-    order): a group is hit by any of its phrases, words in a row."""
-    found: dict[str, None] = {}
+    order), with their weights: a group is hit by any of its phrases, words in a row; a
+    one-word synonym weighs ``SYNONYM_WEIGHT``, the words of a longer one share it (so
+    that "test suite" does not make "suite" alone a strong match)."""
+    found: dict[str, float] = {}
     for group in _GROUPS:
         hit = [
             p
@@ -205,8 +214,10 @@ def _synonyms(said: Sequence[str]) -> list[str]:
         if hit:
             for phrase in group:
                 if phrase not in hit:
-                    found.update(dict.fromkeys(phrase))
-    return list(found)
+                    for word in phrase:
+                        weight = SYNONYM_WEIGHT / len(phrase)
+                        found[word] = max(found.get(word, 0.0), weight)
+    return found
 
 
 def query_terms(tokens: Sequence[str]) -> list[tuple[str, float]]:
@@ -221,8 +232,8 @@ def query_terms(tokens: Sequence[str]) -> list[tuple[str, float]]:
         weights[whole] = max(weights.get(whole, 0.0), 1.0)
         for part in parts:
             weights[part] = max(weights.get(part, 0.0), PART_WEIGHT)
-    for term in _synonyms(said):
-        weights[term] = max(weights.get(term, 0.0), SYNONYM_WEIGHT)
+    for term, weight in _synonyms(said).items():
+        weights[term] = max(weights.get(term, 0.0), weight)
     return list(weights.items())
 
 
