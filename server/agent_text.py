@@ -31,6 +31,12 @@ def _block(m: Mapping[str, Any]) -> list[str]:
     return lines
 
 
+def _decision(c: Mapping[str, Any]) -> str:
+    """A conflict decision in one line: the pair, what happened to the loser, and why."""
+    loser = f"{c['loser']} {c['outcome']}" if c.get("loser") else c["outcome"]
+    return f"{' vs '.join(c['ids'])}: {loser} ({c['reason_code']}, {c['state']})"
+
+
 def _standing(m: Mapping[str, Any]) -> str:
     return f"{m['id']} {m['status']}: {m['why']} ({m['band']} {m['confidence']})"
 
@@ -47,14 +53,15 @@ def _memories(data: Mapping[str, Any]) -> str:
 
 
 def _remembered(data: Mapping[str, Any]) -> str:
-    lines = [f"{data['outcome']}:", *_block(data)]
+    # Its conflicts are decisions (listed below), not the marks of a recalled memory.
+    lines = [f"{data['outcome']}:", *_block({k: v for k, v in data.items() if k != "conflicts"})]
     for name in ("captured", "dropped", "rewritten"):
         if data.get(name):
             lines.append(f"  {name}: " + "; ".join(data[name]))
     if data.get("receipt"):
         lines.append(f"  receipt {data['receipt']}")
     for c in data.get("conflicts", []):
-        lines.append(f"  conflict {c}")
+        lines.append(f"  conflict {_decision(c)}")
     for p in data.get("possible_conflicts", []):
         lines.append(f"  to resolve {' vs '.join(p['ids'])}: {p['question']}")
     return "\n".join(lines)
@@ -77,7 +84,7 @@ def text_of(data: Mapping[str, Any]) -> str:
         extra = [f"  {k}: {data[k]}" for k in ("new_memory", "episode") if data.get(k)]
         return "\n".join([f"{data['effect']}:", _standing(data), *extra])
     if "conflict" in data and "memories" in data:
-        return "\n".join([data["conflict"], *(_standing(m) for m in data["memories"])])
+        return "\n".join([_decision(data["conflict"]), *(_standing(m) for m in data["memories"])])
     if isinstance(data.get("memories"), list) and "conflict" not in data:
         return _memories(data)
     if "items" in data and "questions" in data:

@@ -35,7 +35,7 @@ from server.schemas import (
     Recalled,
     Remembered,
     Resolved,
-    RetractOut,
+    Retracted,
     ReviewOut,
     Verified,
 )
@@ -276,8 +276,7 @@ def build_server(settings: Settings, stopping: threading.Event | None = None) ->
             Field(description="Ids it derives from."),
         ] = None,
     ) -> Annotated[CallToolResult, Remembered]:
-        """Store a durable note about this repository, checked against the code at HEAD.
-        A retracted claim is not stored again; judge possible_conflicts with resolve."""
+        """Store a durable note about this repository; it is checked against the code."""
         service = _runtime(ctx).service
         return await anyio.to_thread.run_sync(
             lambda: _call(
@@ -314,8 +313,7 @@ def build_server(settings: Settings, stopping: threading.Event | None = None) ->
         ] = 0.0,
         detail: Annotated[bool, Field(description="Full records instead.")] = False,
     ) -> Annotated[CallToolResult, Recalled]:
-        """Notes relevant to the query, best first, each checked against the code at HEAD,
-        with its status and why, and a score. REFUTED ones are left out by default."""
+        """Notes matching the query, best first, each checked against the code at HEAD."""
         service = _runtime(ctx).service
         return await anyio.to_thread.run_sync(
             lambda: _call(
@@ -333,12 +331,11 @@ def build_server(settings: Settings, stopping: threading.Event | None = None) ->
         evidence: Annotated[
             str | None, Field(max_length=MAX_TEXT_CHARS, description="What shows it.")
         ] = None,
-    ) -> Annotated[CallToolResult, RetractOut]:
-        """Mark a memory wrong: REFUTED on every commit, with a receipt; memories derived
-        from it are retracted too."""
+    ) -> Annotated[CallToolResult, Retracted]:
+        """Mark a memory wrong (REFUTED, with a receipt), and those derived from it."""
         service = _runtime(ctx).service
         return await anyio.to_thread.run_sync(
-            lambda: _call(lambda: service.retract(id, reason, None, evidence), RetractOut)
+            lambda: _call(lambda: service.retract(id, reason, None, evidence), Retracted)
         )
 
     @tool("Verify notes now", read_only=True)
@@ -389,8 +386,7 @@ def build_server(settings: Settings, stopping: threading.Event | None = None) ->
         ] = None,
         weight: Annotated[float | None, Field(ge=0, le=1, description="Override weight.")] = None,
     ) -> Annotated[CallToolResult, Observed]:
-        """Record evidence about a memory: confidence moves by it; a correction
-        supersedes at once."""
+        """Record evidence for or against a memory; a correction supersedes it."""
         service = _runtime(ctx).service
         return await anyio.to_thread.run_sync(
             lambda: _call(
@@ -401,15 +397,14 @@ def build_server(settings: Settings, stopping: threading.Event | None = None) ->
 
     @tool("Review queue", idempotent=False)
     async def review(ctx: Context[Runtime, Any]) -> Annotated[CallToolResult, ReviewOut]:
-        """The review queue (ASK, DEMOTE, STALE) and the questions to put to the user now;
-        record each answer with observe."""
+        """Memories to review, and questions to ask the user (answer with observe)."""
         service = _runtime(ctx).service
         return await anyio.to_thread.run_sync(lambda: _call(service.review, ReviewOut))
 
     @tool("Resolve contradictions")
     async def consolidate(ctx: Context[Runtime, Any]) -> Annotated[CallToolResult, Consolidated]:
-        """Resolve contradicting memories in the whole store (losers demoted or refuted,
-        never deleted); judge the returned possible_conflicts with resolve."""
+        """Find and settle contradictions in the store; judge possible_conflicts with
+        resolve."""
         service = _runtime(ctx).service
         return await anyio.to_thread.run_sync(lambda: _call(service.consolidate, Consolidated))
 
@@ -431,8 +426,7 @@ def build_server(settings: Settings, stopping: threading.Event | None = None) ->
             str | None, Field(max_length=MAX_ORIGIN_CHARS, description="Who judges (an id).")
         ] = None,
     ) -> Annotated[CallToolResult, Resolved]:
-        """Judge a pair of memories (e.g. from possible_conflicts); only conflict changes
-        a status. The pair is never asked again."""
+        """Judge a pair of memories that may conflict; it is never asked again."""
         service = _runtime(ctx).service
         return await anyio.to_thread.run_sync(
             lambda: _call(

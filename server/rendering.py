@@ -27,6 +27,7 @@ from server.schemas import (
     Resolved,
     ResolveOut,
     RestoreOut,
+    Retracted,
     RetractOut,
     ReviewOut,
     ShowOut,
@@ -429,14 +430,26 @@ def _standing(reading: Reading) -> dict[str, Any]:
     }
 
 
-def _decided(r: ConflictRecord) -> str:
-    """A conflict decided on remember, in one line."""
-    loser = f"{r.loser} {r.outcome.value}" if r.loser else r.outcome.value
-    return f"{r.a_id} vs {r.b_id}: {loser} ({r.reason_code.value}, {r.rule.value})"
+def _decided(r: ConflictRecord) -> dict[str, Any]:
+    """A conflict decision (``DecisionOut``)."""
+    return {
+        "ids": [r.a_id, r.b_id],
+        "state": r.state.value,
+        "outcome": r.outcome.value,
+        "reason_code": r.reason_code.value,
+        "winner": r.winner,
+        "loser": r.loser,
+    }
 
 
 def _pair(r: ConflictRecord) -> dict[str, Any]:
-    return {"ids": [r.a_id, r.b_id], "claims": [r.claim_a, r.claim_b], "question": question_text(r)}
+    return {
+        "ids": [r.a_id, r.b_id],
+        "claims": [r.claim_a, r.claim_b],
+        "state": r.state.value,
+        "reason_code": r.reason_code.value,
+        "question": question_text(r),
+    }
 
 
 def _readings(
@@ -484,6 +497,16 @@ def _agent_fields(result: object, detail: bool) -> tuple[type[BaseModel], dict[s
             "conflict": _decided(result.conflict),
             "commit": next((r.checked_commit for r in result.memories if r.checked_commit), None),
             "memories": [_standing(r) for r in result.memories],
+        }
+    if isinstance(result, RetractResult):
+        r = result.receipt
+        return Retracted, {
+            "id": result.id,
+            "status": Status.REFUTED.value,
+            "outcome": result.outcome.value,
+            "receipt": r.id if r else None,
+            "reason": r.reason if r else None,
+            "cascaded": [c.memory_id for c in result.cascaded] or None,
         }
     if isinstance(result, ConsolidateResult):
         return Consolidated, {

@@ -27,6 +27,7 @@ __all__ = [
     "ConflictsOut",
     "ConsolidateOut",
     "Consolidated",
+    "DecisionOut",
     "ForgetOut",
     "MemoryOut",
     "ObserveOut",
@@ -42,6 +43,7 @@ __all__ = [
     "Resolved",
     "RestoreOut",
     "RetractOut",
+    "Retracted",
     "ReviewOut",
     "ShowOut",
     "ShownVerdict",
@@ -362,11 +364,24 @@ class AgentMemory(_Brief):
     score: float | None = Field(None, description="how well it matches the query")
 
 
+class DecisionOut(_Model):
+    """A conflict decision: the pair (older first), what was decided and why."""
+
+    ids: list[str]
+    state: ConflictState
+    outcome: Outcome
+    reason_code: ReasonCode
+    winner: str | None = None
+    loser: str | None = None
+
+
 class PairOut(_Model):
     """A pair of memories for the agent to judge (resolve)."""
 
     ids: list[str]
     claims: list[str | None]
+    state: ConflictState
+    reason_code: ReasonCode
     question: str
 
 
@@ -394,7 +409,9 @@ class Remembered(_Brief):
     captured: list[str] | None = Field(None, description="anchors read from the text")
     dropped: list[str] | None = None
     rewritten: list[str] | None = None
-    conflicts: list[str] | None = Field(None, description="conflicts decided now")
+    conflicts: list[DecisionOut] | None = Field(  # type: ignore[assignment]
+        None, description="conflicts decided now"
+    )
     possible_conflicts: list[PairOut] | None = Field(
         None, description="judge each pair with resolve"
     )
@@ -418,7 +435,7 @@ class Observed(MemoryStatus):
 
 
 class Resolved(_Model):
-    conflict: str = Field(description="the decision logged")
+    conflict: DecisionOut = Field(description="the decision logged")
     commit: str | None = None
     memories: list[MemoryStatus]
 
@@ -426,6 +443,15 @@ class Resolved(_Model):
 class Consolidated(_Model):
     memories: int
     pairs_compared: int
-    conflicts: list[str] = Field(description="decided now, one line each")
+    conflicts: list[DecisionOut] = Field(description="decided now")
     seconds: float
     possible_conflicts: list[PairOut] | None = Field(None, description="judge with resolve")
+
+
+class Retracted(_Model):
+    id: str
+    status: Status
+    outcome: RetractOutcome
+    receipt: str | None = Field(None, description="the receipt's id")
+    reason: str | None = None
+    cascaded: list[str] | None = Field(None, description="memories retracted with it")

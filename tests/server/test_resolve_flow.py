@@ -56,8 +56,7 @@ async def test_a_conflict_too_close_to_call_is_asked_and_changes_nothing(setting
         b = await note(client, "Access tokens live for one hour.")
         report = await call(client, "consolidate")
         state = await _state(client, a["id"], b["id"])
-    (decided,) = b["conflicts"]
-    assert decided.startswith(f"{a['id']} vs {b['id']}: ") and "(TOO_CLOSE," in decided
+    assert [c["reason_code"] for c in b["conflicts"]] == ["TOO_CLOSE"]
     assert [p["ids"] for p in b["possible_conflicts"]] == [[a["id"], b["id"]]]
     assert report["pairs_compared"] >= 1
     assert [p["ids"] for p in report["possible_conflicts"]] == [[a["id"], b["id"]]]
@@ -83,7 +82,8 @@ async def test_resolve_conflict_refutes_the_loser_with_an_audit_row_and_a_confli
         state = await _state(client, a["id"], b["id"])
         again = await call(client, "consolidate")
     row = done["conflict"]
-    assert row == f"{a['id']} vs {b['id']}: {a['id']} refuted (JUDGED_CONFLICT, judgement)"
+    assert row["reason_code"] == "JUDGED_CONFLICT" and row["state"] == "resolved"
+    assert (row["winner"], row["loser"], row["outcome"]) == (b["id"], a["id"], "refuted")
     assert state[a["id"]][0] == "REFUTED" and state[b["id"]] == ("ACTIVE", 5.0)
     audit = _rows(
         settings, "SELECT memory_id, action, actor FROM audit WHERE actor = ?", "session-7"
@@ -124,8 +124,8 @@ async def test_resolve_compatible_or_same_changes_no_status_and_is_never_asked_a
         third = await note(client, "We use Postmark for transactional e-mail.")
         state = await _state(client, a["id"], b["id"])
     row = done["conflict"]
-    # The pair as it was logged, older first; no loser.
-    assert row == f"{a['id']} vs {b['id']}: {outcome} ({reason_code}, judgement)"
+    assert row["ids"] == [a["id"], b["id"]]  # the pair as it was logged, older first
+    assert (row["outcome"], row["reason_code"], row.get("winner")) == (outcome, reason_code, None)
     assert {m["status"] for m in done["memories"]} == {"ACTIVE"}
     assert state[a["id"]][0] == state[b["id"]][0] == "ACTIVE"
     assert state[b["id"]][1] == 5.0
