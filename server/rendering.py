@@ -479,8 +479,16 @@ def _agent_fields(result: object, detail: bool) -> tuple[type[BaseModel], dict[s
             "receipt": result.reading.receipt.id if result.reading.receipt else None,
             "captured": [f"{c.anchor.render()} ({c.provenance.value})" for c in result.captured]
             or None,
-            "dropped": [f"{d.candidate}: {d.reason}" for d in result.dropped] or None,
-            "rewritten": [f"{r.given} -> {r.anchor.render()}" for r in result.rewritten] or None,
+            "dropped": [
+                f"{d.candidate}: {d.reason}" + (f" ({d.detail})" if d.detail else "")
+                for d in result.dropped
+            ]
+            or None,
+            "rewritten": [
+                f"{r.given} -> {r.anchor.render()} ({'; '.join(r.changes)})"
+                for r in result.rewritten
+            ]
+            or None,
             "conflicts": [_decided(c) for c in result.conflicts] or None,
             "possible_conflicts": [_pair(c) for c in result.possible_conflicts] or None,
         }

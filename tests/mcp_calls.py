@@ -21,3 +21,10 @@ async def record(client: Client, memory_id: str) -> dict[str, Any]:
 
     read = await client.read_resource(f"memory://{memory_id}")
     return json.loads(read.contents[0].text)  # type: ignore[union-attr]
+
+
+async def remember_full(client: Client, **args: Any) -> dict[str, Any]:
+    """``remember``, then the memory's full record (``memory://<id>``) over its result: for
+    tests that check what was captured and checked (anchors, verdicts, receipts)."""
+    made = await call(client, "remember", **args)
+    return {**made, **await record(client, made["id"])}
