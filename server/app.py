@@ -253,8 +253,7 @@ def build_server(settings: Settings, stopping: threading.Event | None = None) ->
             list[str] | None,
             Field(
                 max_length=MAX_ANCHORS,
-                description="e.g. import:duckdb@store/db.py, env:NAME, dep:NAME "
-                "(see instructions); default: read from the text.",
+                description="e.g. import:duckdb@store/db.py, dep:httpx; default: from the text.",
             ),
         ] = None,
         scope: Annotated[
@@ -306,7 +305,7 @@ def build_server(settings: Settings, stopping: threading.Event | None = None) ->
             int, Field(ge=1, le=MAX_RECALL_LIMIT, description="At most this many.")
         ] = 10,
         include_refuted: Annotated[
-            bool, Field(description="Also REFUTED memories (never act on them).")
+            bool, Field(description="Also REFUTED ones (never act on them).")
         ] = False,
         min_score: Annotated[
             float, Field(ge=0, description="Leave out weaker matches than this score.")
@@ -344,7 +343,7 @@ def build_server(settings: Settings, stopping: threading.Event | None = None) ->
         id: Annotated[str | None, Field(description="One memory id; default all.")] = None,
         detail: Annotated[bool, Field(description="Full records instead.")] = False,
     ) -> Annotated[CallToolResult, Verified]:
-        """Check memories against the code at HEAD now (waits for the code fingerprint)."""
+        """Check memories against the code at HEAD now."""
         service = _runtime(ctx).service
         # The fingerprint is built on its own executor thread, not an AnyIO worker: name
         # the event loop, and never let a progress report fail the build.

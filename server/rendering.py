@@ -434,6 +434,7 @@ def _decided(r: ConflictRecord) -> dict[str, Any]:
     """A conflict decision (``DecisionOut``)."""
     return {
         "ids": [r.a_id, r.b_id],
+        "kind": r.kind.value,
         "state": r.state.value,
         "outcome": r.outcome.value,
         "reason_code": r.reason_code.value,

@@ -368,6 +368,7 @@ class DecisionOut(_Model):
     """A conflict decision: the pair (older first), what was decided and why."""
 
     ids: list[str]
+    kind: ConflictKind
     state: ConflictState
     outcome: Outcome
     reason_code: ReasonCode
