@@ -213,11 +213,13 @@ async def seed(
                     except SessionError as exc:
                         seeded[fact.id] = Seeded(None, error=str(exc))
                         continue
+                    # The full record (memory://<id>): what was checked and captured.
+                    full = await s.memory(str(made["id"]))
                     seeded[fact.id] = Seeded(
                         made.get("id"),
                         made.get("status"),
-                        made.get("verification"),
-                        [a["anchor"] for a in made.get("anchors", [])],
+                        full.get("verification"),
+                        [a["anchor"] for a in full.get("anchors", [])],
                         made.get("outcome"),
                     )
         finally:
@@ -287,7 +289,8 @@ async def _ask(
     s: Session, fact: Fact, seeded: Seeded, result: SessionResult
 ) -> tuple[dict[str, Any] | None, int]:
     """Recall with the fact's claim: f's own memory if served, and the tokens served."""
-    found = await s.tool("recall", query=fact.claim, limit=RECALL_LIMIT)
+    # Full records (detail): the verification label of each served memory.
+    found = await s.tool("recall", query=fact.claim, limit=RECALL_LIMIT, detail=True)
     result.recalls += 1
     served = found.get("memories", [])
     tokens = sum(count_tokens(m.get("text")) for m in served)

@@ -98,10 +98,10 @@ async def _one(settings: Settings, pair: Pair) -> Outcome:
         after = await _call(client, "verify", {})
     ids = {first["id"], second["id"]}
     records = [
-        *second["conflicts"],
-        *second["possible_conflicts"],
+        *second.get("conflicts", []),  # lists left out when empty
+        *second.get("possible_conflicts", []),
         *report["conflicts"],
-        *report["possible_conflicts"],
+        *report.get("possible_conflicts", []),
     ]
     mine = [r for r in records if set(r["ids"]) == ids]
     resolved = [r for r in mine if r.get("state") == "resolved"]
@@ -147,9 +147,7 @@ def summarise(outcomes: Sequence[Outcome]) -> dict[str, Any]:
         "resolved_wrongly": sum(o.wrong for o in outcomes),
         "lookalikes": len(lookalikes),
         "lookalikes_changed": sum(o.changed for o in lookalikes),
-        "lookalikes_surfaced": round(
-            sum(o.found for o in lookalikes) / max(1, len(lookalikes)), 3
-        ),
+        "lookalikes_surfaced": round(sum(o.found for o in lookalikes) / max(1, len(lookalikes)), 3),
         "ambiguous": len(ambiguous),
         "ambiguous_surfaced": sum(o.found for o in ambiguous),
         "ambiguous_changed": sum(o.changed for o in ambiguous),

@@ -230,7 +230,7 @@ def run(memories: int = 2000, planted: int = 50, seed: int = 7) -> dict[str, Any
         "false_conflicts": len(false_pairs),
         "collateral_memories_touched": len(touched - in_pairs)
         + len({m for p in false_pairs for m in p} - in_pairs - touched),
-        "possible_conflicts": len(report["possible_conflicts"]),
+        "possible_conflicts": len(report.get("possible_conflicts", [])),  # left out when none
         "pairs_compared": report["pairs_compared"],
         "consolidate_seconds": round(seconds, 3),
     }

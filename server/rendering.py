@@ -4,32 +4,42 @@ hidden characters come back as visible ``[U+XXXX]`` escapes, never invisibly."""
 
 from __future__ import annotations
 
-from datetime import datetime
+from collections.abc import Mapping
+from datetime import UTC, datetime
 from typing import Any
 
 from pydantic import BaseModel
 
+from anchors.verify import Verdict
 from server.schemas import (
+    MARKS,
     AuditOut,
     ConflictsOut,
+    Consolidated,
     ConsolidateOut,
     ForgetOut,
+    Observed,
     ObserveOut,
+    Recalled,
     RecallOut,
+    Remembered,
     RememberOut,
+    Resolved,
     ResolveOut,
     RestoreOut,
+    Retracted,
     RetractOut,
     ReviewOut,
     ShowOut,
     StatsOut,
+    Verified,
     VerifyOut,
 )
 from store.contradictions.judging import question_text
 from store.hostile import reveal_all
 from store.model import AuditEntry, Receipt, Status, StoredAnchor
 from store.plan import ConflictRecord
-from store.reading import Reading
+from store.reading import Reading, VerificationState
 from store.results import (
     AuditResult,
     ConflictsResult,
@@ -47,7 +57,7 @@ from store.results import (
     StatsResult,
 )
 
-__all__ = ["dump", "render_result"]
+__all__ = ["agent_result", "dump", "render_result"]
 
 
 def _ts(value: datetime | None) -> str | None:
@@ -320,3 +330,214 @@ class Rendered:
             return dump(render_result(fn(*args, **kwargs)))
 
         return call
+
+
+# -- The agent's view: what the tools hand the model ----------------------------------------
+# One rendering of each Reading, compact: nulls and empty lists left out, the commit once
+# per result, anchors as strings with their verdict's mark, the status with its reason in
+# one line. The full record (``memory`` above) comes with ``detail``.
+
+
+def _short(commit: str | None) -> str:
+    return commit[:7] if commit else ""
+
+
+def _age(then: datetime, now: datetime) -> str:
+    seconds = max(0.0, (now - then).total_seconds())
+    for unit, size in (("y", 365 * 86400), ("mo", 30 * 86400), ("d", 86400), ("h", 3600)):
+        if seconds >= size:
+            return f"{int(seconds // size)}{unit} ago"
+    return f"{int(seconds // 60)}min ago"
+
+
+def _named(reading: Reading, verdict: Verdict, word: str) -> str | None:
+    checks = reading.check.checks if reading.check else ()
+    hit = [c for c in checks if c.verdict is verdict]
+    if not hit:
+        return None
+    more = f" and {len(hit) - 1} more" if len(hit) > 1 else ""
+    if more and word == "holds":
+        word = "hold"
+    at = f" at {_short(reading.checked_commit)}" if reading.checked_commit else ""
+    detail = f": {hit[0].detail}" if verdict is not Verdict.HOLDS and hit[0].detail else ""
+    return f"{hit[0].anchor.render()}{more} {word}{at}{detail}"
+
+
+def why(reading: Reading) -> str:
+    """A memory's status in one line: what holds, what broke, who retracted it."""
+    m = reading.memory
+    state = reading.verification.state
+    if state is VerificationState.RETRACTED or (
+        m.status is Status.REFUTED and state is not VerificationState.REFUTED_BY_CODE
+    ):
+        r = reading.receipt
+        by = m.refuted_by.value if m.refuted_by else "retraction"
+        return f"refuted ({by}) by {r.actor}: {r.reason}" if r else f"refuted ({by})"
+    if state is VerificationState.VERIFIED:
+        return _named(reading, Verdict.HOLDS, "holds") or "verified"
+    if state is VerificationState.REFUTED_BY_CODE:
+        return _named(reading, Verdict.BROKEN, "broken") or "refuted by the code"
+    if state is VerificationState.DRIFTED:
+        return _named(reading, Verdict.DRIFTED, "drifted") or "drifted"
+    return reading.verification.label
+
+
+def _marked(stored: StoredAnchor, reading: Reading, position: int) -> str:
+    check = reading.check
+    verdict = "unchecked"
+    if check is not None and position < len(check.checks):
+        verdict = check.checks[position].verdict.value
+    return f"{stored.anchor.render()} {MARKS[verdict]}"
+
+
+def agent_memory(reading: Reading, score: float | None = None) -> dict[str, Any]:
+    """A recalled memory (``AgentMemory``): its brief and its score."""
+    return {**_brief(reading), "score": None if score is None else round(score, 2)}
+
+
+def _brief(reading: Reading) -> dict[str, Any]:
+    """A memory as the agent reads it (``AgentMemory``)."""
+    m = reading.memory
+    s = reading.standing
+    who = m.source.value if m.origin == m.source.value else f"{m.source.value} {m.origin}"
+    view: dict[str, Any] = {
+        "id": m.id,
+        "text": None if m.forgotten else m.text,
+        "status": m.status.value,
+        "why": why(reading),
+        "band": s.band.value,
+        "confidence": s.confidence,
+        "source": f"{who}, {_age(m.created_at, datetime.now(UTC))}",
+        "anchors": [_marked(a, reading, i) for i, a in enumerate(m.anchors)] or None,
+        "flags": list(reading.flags) or None,
+        "conflicts": [
+            f"{c.other} ({c.kind.value}: {c.reason_code.value})" for c in reading.conflicts
+        ]
+        or None,
+    }
+    return view
+
+
+def _standing(reading: Reading) -> dict[str, Any]:
+    """Where a memory stands (``MemoryStatus``)."""
+    m, s = reading.memory, reading.standing
+    return {
+        "id": m.id,
+        "status": m.status.value,
+        "why": why(reading),
+        "band": s.band.value,
+        "confidence": s.confidence,
+    }
+
+
+def _decided(r: ConflictRecord) -> dict[str, Any]:
+    """A conflict decision (``DecisionOut``)."""
+    return {
+        "ids": [r.a_id, r.b_id],
+        "kind": r.kind.value,
+        "state": r.state.value,
+        "outcome": r.outcome.value,
+        "reason_code": r.reason_code.value,
+        "winner": r.winner,
+        "loser": r.loser,
+    }
+
+
+def _pair(r: ConflictRecord) -> dict[str, Any]:
+    return {
+        "ids": [r.a_id, r.b_id],
+        "claims": [r.claim_a, r.claim_b],
+        "state": r.state.value,
+        "reason_code": r.reason_code.value,
+        "question": question_text(r),
+    }
+
+
+def _readings(
+    readings: tuple[Reading, ...], detail: bool, scores: Mapping[str, float] | None = None
+) -> list[dict[str, Any]]:
+    if detail:
+        return _memories(readings)
+    return [agent_memory(r, (scores or {}).get(r.id)) for r in readings]
+
+
+def _agent_fields(result: object, detail: bool) -> tuple[type[BaseModel], dict[str, Any]]:
+    if isinstance(result, RecallResult):
+        return Recalled, {
+            "commit": result.checked_commit,
+            "memories": _readings(result.readings, detail, result.scores),
+        }
+    if isinstance(result, ListResult):
+        return Verified, {
+            "commit": result.checked_commit,
+            "memories": _readings(result.readings, detail),
+        }
+    if isinstance(result, RememberResult):
+        return Remembered, {
+            **_brief(result.reading),
+            "outcome": result.outcome.value,
+            "commit": result.reading.checked_commit,
+            "receipt": result.reading.receipt.id if result.reading.receipt else None,
+            "captured": [f"{c.anchor.render()} ({c.provenance.value})" for c in result.captured]
+            or None,
+            "dropped": [
+                f"{d.candidate}: {d.reason}" + (f" ({d.detail})" if d.detail else "")
+                for d in result.dropped
+            ]
+            or None,
+            "rewritten": [
+                f"{r.given} -> {r.anchor.render()} ({'; '.join(r.changes)})"
+                for r in result.rewritten
+            ]
+            or None,
+            "conflicts": [_decided(c) for c in result.conflicts] or None,
+            "possible_conflicts": [_pair(c) for c in result.possible_conflicts] or None,
+        }
+    if isinstance(result, ObserveResult):
+        return Observed, {
+            **_standing(result.reading),
+            "effect": result.effect.value,
+            "commit": result.reading.checked_commit,
+            "new_memory": result.new_memory,
+            "episode": result.episode,
+        }
+    if isinstance(result, ResolveResult):
+        return Resolved, {
+            "conflict": _decided(result.conflict),
+            "commit": next((r.checked_commit for r in result.memories if r.checked_commit), None),
+            "memories": [_standing(r) for r in result.memories],
+        }
+    if isinstance(result, RetractResult):
+        r = result.receipt
+        return Retracted, {
+            "id": result.id,
+            "status": Status.REFUTED.value,
+            "outcome": result.outcome.value,
+            "receipt": r.id if r else None,
+            "reason": r.reason if r else None,
+            "cascaded": [c.memory_id for c in result.cascaded] or None,
+        }
+    if isinstance(result, ConsolidateResult):
+        return Consolidated, {
+            "memories": result.memories,
+            "pairs_compared": result.pairs_compared,
+            "conflicts": [_decided(c) for c in result.conflicts],
+            "seconds": result.seconds,
+            "possible_conflicts": [_pair(c) for c in result.possible_conflicts] or None,
+        }
+    return _fields(result)
+
+
+def agent_result(result: object, detail: bool = False) -> tuple[BaseModel, str]:
+    """What a tool hands the model: its output model (compact unless ``detail``), and the
+    text content, a rendering of the same data (``server.agent_text``)."""
+    from server.agent_text import text_of
+
+    model, fields = _agent_fields(result, detail)
+    out = model.model_validate(reveal_all(fields))
+    return out, text_of(dump_compact(out))
+
+
+def dump_compact(model: BaseModel) -> dict[str, Any]:
+    """The structured content of a tool: no nulls (the schema leaves them out)."""
+    return model.model_dump(mode="json", by_alias=True, exclude_none=True)

@@ -5,8 +5,9 @@ test pins each model to the dataclass it renders (tests/server/test_schemas.py).
 from __future__ import annotations
 
 from enum import StrEnum
+from typing import Annotated
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, WithJsonSchema
 
 from anchors.spec import AnchorKind, Expect, Provenance
 from anchors.verify import Verdict
@@ -19,25 +20,35 @@ from store.reading import VerificationState
 from store.results import RememberOutcome, RetractOutcome
 
 __all__ = [
+    "AgentMemory",
     "AnchorOut",
     "AuditOut",
     "ConflictOut",
     "ConflictsOut",
     "ConsolidateOut",
+    "Consolidated",
+    "DecisionOut",
     "ForgetOut",
     "MemoryOut",
     "ObserveOut",
+    "Observed",
+    "PairOut",
     "PossibleConflictOut",
     "RecallOut",
+    "Recalled",
     "ReceiptOut",
     "RememberOut",
+    "Remembered",
     "ResolveOut",
+    "Resolved",
     "RestoreOut",
     "RetractOut",
+    "Retracted",
     "ReviewOut",
     "ShowOut",
     "ShownVerdict",
     "StatsOut",
+    "Verified",
     "VerifyOut",
 ]
 
@@ -96,13 +107,13 @@ _VERIFICATION = ", ".join(s.value for s in VerificationState)
 
 class MemoryOut(_Model):
     id: str
-    text: str | None
+    text: str | None = None
     subject: str | None = None
     kind: Kind
     scope: str | None = None
     source: Source
     origin: str
-    created_at: str | None
+    created_at: str | None = None
     written_at_commit: str | None = None
     status: Status
     refuted_by: RefutedBy | None = None
@@ -204,13 +215,13 @@ class RecallOut(_Model):
 
 class Cascaded(_Model):
     id: str
-    receipt: ReceiptOut | None
+    receipt: ReceiptOut | None = None
 
 
 class RetractOut(_Model):
     id: str
     status: Status
-    receipt: ReceiptOut | None
+    receipt: ReceiptOut | None = None
     cascaded: list[Cascaded] = Field(default_factory=list)
     outcome: RetractOutcome
 
@@ -237,7 +248,7 @@ class VerifyOut(_Model):
 class AuditEntryOut(_Model):
     seq: int
     memory_id: str
-    at: str | None
+    at: str | None = None
     action: AuditAction
     from_status: Status | None = None
     to_status: Status | None = None
@@ -321,3 +332,127 @@ class FlippingSlotOut(_Model):
 class ConflictsOut(_Model):
     conflicts: list[ConflictOut]
     flipping_slots: list[FlippingSlotOut]
+
+
+# -- What the agent is handed (the tools' results): compact, nulls and empty lists left out,
+# the commit once per result. The full record of a memory is ``MemoryOut`` (``detail``,
+# ``memory://<id>``, the CLI's ``show``).
+
+MARKS = {"holds": "✓", "broken": "✗", "drifted": "~", "unknown": "?", "unchecked": "·"}
+
+
+class _Brief(_Model):
+    """One memory as the agent reads it."""
+
+    id: str
+    text: str | None = None
+    status: Status
+    why: str = Field(description="the status, in one line")
+    band: Band = Field(description="assert: state it; hedge: say who said it and when")
+    confidence: float = Field(description="0-10")
+    source: str = Field(description="who said it, and how long ago")
+    anchors: list[str] | None = Field(
+        None, description="with the code's verdict: ✓ holds, ✗ broken, ~ drifted, ? unknown"
+    )
+    flags: list[str] | None = None
+    conflicts: list[str] | None = Field(
+        None, description="open conflicts: do not treat either side as fact"
+    )
+
+
+class AgentMemory(_Brief):
+    score: float | None = Field(None, description="how well it matches the query")
+
+
+class DecisionOut(_Model):
+    """A conflict decision: the pair (older first), what was decided and why."""
+
+    ids: list[str]
+    kind: ConflictKind
+    state: ConflictState
+    outcome: Outcome
+    reason_code: ReasonCode
+    winner: str | None = None
+    loser: str | None = None
+
+
+class PairOut(_Model):
+    """A pair of memories for the agent to judge (resolve)."""
+
+    ids: list[str]
+    claims: list[str | None]
+    state: ConflictState
+    reason_code: ReasonCode
+    question: str
+
+
+# A full record (``detail``) is validated on the server as ``MemoryOut``; the schema sent to
+# clients says only that it is an object (its fields are those of memory://<id>).
+Record = Annotated[MemoryOut, WithJsonSchema({"type": "object", "description": "full record"})]
+
+
+class Recalled(_Model):
+    commit: str | None = None
+    memories: list[AgentMemory | Record] = Field(description="best first")
+
+
+class Verified(_Model):
+    commit: str | None = None
+    memories: list[AgentMemory | Record]
+
+
+class Remembered(_Brief):
+    outcome: RememberOutcome = Field(
+        description="previously_retracted: NOT stored again, see receipt"
+    )
+    commit: str | None = None
+    receipt: str | None = Field(None, description="the id of its retraction receipt")
+    captured: list[str] | None = Field(None, description="anchors read from the text")
+    dropped: list[str] | None = None
+    rewritten: list[str] | None = None
+    conflicts: list[DecisionOut] | None = Field(  # type: ignore[assignment]
+        None, description="conflicts decided now"
+    )
+    possible_conflicts: list[PairOut] | None = Field(
+        None, description="judge each pair with resolve"
+    )
+
+
+class MemoryStatus(_Model):
+    """Where a memory stands after a change."""
+
+    id: str
+    status: Status
+    why: str
+    band: Band
+    confidence: float
+
+
+class Observed(MemoryStatus):
+    effect: Effect
+    commit: str | None = None
+    new_memory: str | None = None
+    episode: str | None = None
+
+
+class Resolved(_Model):
+    conflict: DecisionOut = Field(description="the decision logged")
+    commit: str | None = None
+    memories: list[MemoryStatus]
+
+
+class Consolidated(_Model):
+    memories: int
+    pairs_compared: int
+    conflicts: list[DecisionOut] = Field(description="decided now")
+    seconds: float
+    possible_conflicts: list[PairOut] | None = Field(None, description="judge with resolve")
+
+
+class Retracted(_Model):
+    id: str
+    status: Status
+    outcome: RetractOutcome
+    receipt: str | None = Field(None, description="the receipt's id")
+    reason: str | None = None
+    cascaded: list[str] | None = Field(None, description="memories retracted with it")

@@ -30,6 +30,7 @@ __all__ = [
     "parse_anchors",
     "parse_choice",
     "parse_limit",
+    "parse_score",
     "parse_weight",
     "resolve",
 ]
@@ -99,6 +100,15 @@ def parse_weight(value: object) -> float | None:
         raise InvalidInput("weight must be a number between 0 and 1")
     if not 0.0 <= float(value) <= 1.0:
         raise InvalidInput("weight must be between 0 and 1")
+    return float(value)
+
+
+def parse_score(value: object) -> float:
+    """A recall's ``min_score``: a number, at least 0 (0 keeps every match)."""
+    if isinstance(value, bool) or not isinstance(value, int | float) or value != value:
+        raise InvalidInput("min_score must be a number of at least 0")
+    if value < 0:
+        raise InvalidInput("min_score must be at least 0")
     return float(value)
 
 

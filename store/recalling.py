@@ -7,14 +7,14 @@ from collections.abc import Callable
 
 from store.db import utcnow
 from store.hostile import reveal
-from store.inputs import clean_text, parse_choice, parse_limit
+from store.inputs import clean_text, parse_choice, parse_limit, parse_score
 from store.limits import MAX_QUERY_CHARS, MAX_QUERY_TOKENS
 from store.mirror import Mirror
 from store.model import Status
 from store.reader import Reader
 from store.reading import Reading, is_served
 from store.results import AuditResult, ListResult, RecallResult, ShowResult
-from store.search import query_terms, query_tokens
+from store.search import prior, query_terms, query_tokens
 
 __all__ = ["Progress", "Recalling"]
 
@@ -33,32 +33,36 @@ class Recalling:
         limit: object = 10,
         include_refuted: bool = False,
         wait_s: float | None = None,
+        min_score: object = 0.0,
     ) -> RecallResult:
         """Memories relevant to ``query``, best first, each checked against the code at
-        HEAD; REFUTED ones are left out unless ``include_refuted``. ``wait_s``: wait that
-        long for the fingerprint and check every hit (a person at a terminal waits; an
-        agent's call keeps the verification budget)."""
+        HEAD, with its score (``search.score``: BM25 times the prior of its status and
+        confidence); REFUTED ones are left out unless ``include_refuted``, and matches
+        scoring below ``min_score``. ``wait_s``: wait that long for the fingerprint and
+        check every hit (a person at a terminal waits; an agent's call keeps the
+        verification budget)."""
         q = clean_text(query, "query", MAX_QUERY_CHARS)
         n = parse_limit(limit)
+        floor = parse_score(min_score)
         terms = query_terms(query_tokens(q)[:MAX_QUERY_TOKENS])
 
         wanted = n * 3 + 5  # enough for hits that are not served (refuted, expired)
 
-        def score(m: Mirror) -> dict[str, float]:
-            # The best by score (every posting scored at once, ``TermIndex``), four times
-            # as many as wanted, so that ties among them go by confidence and recency.
+        def matches(m: Mirror) -> dict[str, float]:
+            # The best by match (every posting scored at once, ``TermIndex``), four times
+            # as many as wanted, so that the prior can reorder them.
             return dict(m.index.top(terms, 4 * wanted))
 
-        scores = self._db.search(score)
-        memories = self._db.load(list(scores))
+        found = self._db.search(matches)
+        memories = self._db.load(list(found))
+        scores = {
+            mem.id: round(found[mem.id] * prior(mem.status, mem.confidence), 9)
+            for mem in memories.values()
+            if not mem.forgotten and mem.status in _SEARCHED
+        }
         ranked = sorted(
-            (mem for mem in memories.values() if not mem.forgotten and mem.status in _SEARCHED),
-            key=lambda mem: (
-                -round(scores[mem.id], 9),
-                -mem.confidence,
-                -mem.created_at.timestamp(),
-                mem.id,
-            ),
+            (memories[i] for i, score in scores.items() if score >= floor and score > 0),
+            key=lambda mem: (-scores[mem.id], -mem.created_at.timestamp(), mem.id),
         )
         ids = [mem.id for mem in ranked[:wanted]]
         now = utcnow()
@@ -72,7 +76,12 @@ class Recalling:
             if len(readings) >= n:
                 break
         served = self._reader.with_conflicts(readings[:n])
-        return RecallResult(reveal(q), self._reader.verifier.head(), tuple(served))
+        return RecallResult(
+            reveal(q),
+            self._reader.verifier.head(),
+            tuple(served),
+            {r.id: scores[r.id] for r in served if r.id in scores},
+        )
 
     def show(self, memory_id: object, wait_s: float | None = None) -> ShowResult:
         mem = self._reader.get(memory_id)

@@ -3,6 +3,7 @@ boundary (``server.rendering``) into the tools' output models and the CLI's text
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
 
@@ -89,6 +90,7 @@ class RecallResult:
     query: str
     checked_commit: str | None
     readings: tuple[Reading, ...]
+    scores: Mapping[str, float] = field(default_factory=dict)  # memory id -> its score
 
 
 @dataclass(frozen=True)

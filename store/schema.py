@@ -180,9 +180,52 @@ def _index_existing(cur: duckdb.DuckDBPyConnection) -> None:
         )
 
 
+def _reindex(cur: duckdb.DuckDBPyConnection) -> None:
+    """Version 5: the recall index by the code-aware tokeniser (camelCase and path parts,
+    stems of plurals and verb forms): every live memory's terms made again from its text,
+    subject and anchors (the stored search text was lower-cased, which loses camelCase)."""
+    from anchors.spec import Anchor, AnchorKind, Expect
+    from store.search import memory_terms, search_text
+
+    anchors: dict[str, list[Anchor]] = {}
+    for memory_id, kind, value, expect, scope, version in cur.execute(
+        "SELECT memory_id, kind, value, expect, scope, version FROM anchors "
+        "ORDER BY memory_id, position"
+    ).fetchall():
+        anchors.setdefault(memory_id, []).append(
+            Anchor(AnchorKind(kind), value, Expect(expect), scope, version)
+        )
+    cur.execute("DELETE FROM terms")
+    rows = cur.execute("SELECT id, text, subject FROM memories WHERE text IS NOT NULL").fetchall()
+    ids, terms, counts, texts = [], [], [], []
+    for memory_id, text, subject in rows:
+        searched = search_text(text, subject, anchors.get(memory_id, []))
+        texts.append(searched)
+        for term, tf in memory_terms(searched).items():
+            ids.append(memory_id)
+            terms.append(term)
+            counts.append(tf)
+    if ids:
+        cur.execute(
+            "INSERT INTO terms SELECT unnest(?), unnest(?), unnest(?)", [ids, terms, counts]
+        )
+    if rows:
+        cur.execute(
+            "UPDATE memories SET search_text = t.s FROM (SELECT unnest(?) AS i, unnest(?) AS s) t"
+            " WHERE memories.id = t.i",
+            [[r[0] for r in rows], texts],
+        )
+
+
 Step = str | Callable[[duckdb.DuckDBPyConnection], None]
 # Index i holds the steps that take the store from version i to i + 1.
-_MIGRATIONS: tuple[tuple[Step, ...], ...] = ((_V1,), (_V2,), (_V3,), (_V4, _index_existing))
+_MIGRATIONS: tuple[tuple[Step, ...], ...] = (
+    (_V1,),
+    (_V2,),
+    (_V3,),
+    (_V4, _index_existing),
+    (_reindex,),
+)
 SCHEMA_VERSION = len(_MIGRATIONS)
 
 

@@ -13,13 +13,24 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 
 import numpy as np
 
 from anchors.spec import Anchor
+from store.model import Status
 
-__all__ = ["TermIndex", "bm25", "memory_terms", "query_terms", "query_tokens", "search_text"]
+__all__ = [
+    "SYNONYMS",
+    "TermIndex",
+    "bm25",
+    "memory_terms",
+    "prior",
+    "query_terms",
+    "query_tokens",
+    "search_text",
+    "stem",
+]
 
 _STOP = frozenset(
     [
@@ -61,70 +72,183 @@ _STOP = frozenset(
         "with",
         "you",
         "your",
+        # Filler of questions about a codebase ("what does the project use for ...").
+        "codebase",
+        "project",
+        "use",
+        "used",
+        "uses",
+        "using",
     ]
 )
-_TOKEN = re.compile(r"[a-z0-9_][a-z0-9_.\-/]*[a-z0-9_]|[a-z0-9_]")
+_TOKEN = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.\-/]*[A-Za-z0-9_]|[A-Za-z0-9_]")
 _PARTS = re.compile(r"[./\-_]+")
+# camelCase and PascalCase humps, acronyms before a capitalised word (HTTPServer), digits.
+_HUMPS = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
+_DOUBLE = re.compile(r"([b-df-hj-km-np-rtv-y])\1$")  # runn -> run; not ll, ss, zz
+_VOWEL = re.compile(r"[aeiouy]")
 K1 = 1.2
 B = 0.75
 PART_WEIGHT = 0.5  # a query word matched only as part of a compound counts half
+SYNONYM_WEIGHT = 0.7  # a word the query did not say, but a synonym of one it did
+
+# A few names programmers use for one thing. A query saying any of a group also looks for
+# the others (memories are indexed by their own words only).
+SYNONYMS: tuple[tuple[str, ...], ...] = (
+    ("cli", "command line", "command-line", "console script", "terminal command"),
+    ("test", "test runner", "test suite", "pytest", "unittest", "tox", "nose"),
+    ("db", "database", "sql", "orm", "sqlalchemy"),
+    ("config", "configuration", "configure", "setting", "settings"),
+    ("env", "environment variable", "env var"),
+    ("dependency", "dep", "requirement", "package"),
+    ("auth", "authentication", "authenticate", "login"),
+    ("token", "jwt"),
+    ("http", "web", "api"),
+    ("cache", "caching"),
+    ("log", "logging", "logger"),
+    ("retry", "back-off", "backoff"),
+    ("email", "e-mail", "mail", "smtp"),
+    ("job", "worker", "queue", "background"),
+    ("payment", "billing", "charge"),
+    ("docs", "documentation", "doc"),
+    ("lint", "linter", "style", "format", "formatter"),
+    ("repo", "repository"),
+    ("storage", "store", "persist"),
+    ("password", "passwd"),
+    ("money", "amount", "cents", "price"),
+    ("deploy", "release", "ship"),
+    ("type", "typing", "annotation", "mypy"),
+)
+
+
+def stem(word: str) -> str:
+    """A folded word brought to one form: plurals and verb forms of one word meet
+    (tests, testing, tested -> test; uses, using, used, use -> us); names with digits
+    and short words stay as they are."""
+    w = word.casefold()
+    if len(w) < 3 or not w.isalpha():
+        return w
+    if (len(w) > 4 and w.endswith("ies")) or (len(w) > 4 and w.endswith("ied")):
+        w = w[:-3] + "y"
+    elif w.endswith(("sses", "xes", "ches", "shes", "zes")):
+        w = w[:-2]
+    elif len(w) > 3 and w.endswith("s") and not w.endswith(("ss", "us", "is")):
+        w = w[:-1]
+    for suffix in ("ing", "ed"):
+        rest = w[: -len(suffix)]
+        # What is left must be a word (a vowel in it): "string" and "bring" stay whole.
+        if w.endswith(suffix) and len(rest) >= 2 and _VOWEL.search(rest) and not w.endswith("eed"):
+            w = _DOUBLE.sub(r"\1", rest)
+            break
+    if len(w) >= 3 and w.endswith("e") and not w.endswith("ee"):
+        w = w[:-1]
+    return w
+
+
+def _split(raw: str) -> list[str]:
+    """The parts of a compound token: paths, dotted and snake_case names, camelCase."""
+    parts: list[str] = []
+    for piece in _PARTS.split(raw):
+        parts += _HUMPS.findall(piece) if piece else []
+    return [p.casefold() for p in parts]
+
+
+def _expand(raw: str) -> tuple[str, list[str]]:
+    """A token's whole term and the terms of its parts (only for a compound)."""
+    whole = raw.casefold()
+    whole = stem(whole) if whole.isalpha() else whole
+    parts = [stem(p) for p in _split(raw) if p not in _STOP and len(p) > 1]
+    if len(parts) < 2:
+        return whole, []
+    return whole, list(dict.fromkeys(p for p in parts if p != whole))
+
+
+def _tokens(text: str) -> list[str]:
+    return [t for t in _TOKEN.findall(text) if t.casefold() not in _STOP]
 
 
 def query_tokens(query: str) -> list[str]:
-    """Lower-cased words of the query, without stop words, each once, in order."""
+    """Words of the query (case kept, for camelCase), without stop words, each once."""
     seen: dict[str, None] = {}
-    for token in _TOKEN.findall(query.casefold()):
-        if token not in _STOP and len(token) > 1:
+    for token in _tokens(query):
+        if len(token) > 1:
             seen.setdefault(token, None)
     return list(seen)
 
 
-def _singular(word: str) -> str:
-    if len(word) > 4 and word.endswith("ies"):
-        return word[:-3] + "y"
-    if len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is")):
-        return word[:-1]
-    return word
-
-
-def _expand(token: str) -> Iterable[str]:
-    yield token
-    singular = _singular(token)
-    if singular != token:
-        yield singular
-    parts = [p for p in _PARTS.split(token) if len(p) > 1 and p not in _STOP]
-    if len(parts) > 1:
-        for part in parts:
-            yield part
-            if _singular(part) != part:
-                yield _singular(part)
-
-
 def search_text(text: str, subject: str | None, anchors: Sequence[Anchor]) -> str:
-    """What a memory is found by: its text, its subject and its anchors' values."""
-    parts = [text, subject or "", *(f"{a.value} {a.scope or ''}" for a in anchors)]
-    return " ".join(parts).casefold()
+    """What a memory is found by: its text, its subject and its anchors' values (case
+    kept: camelCase names are split by their humps)."""
+    return " ".join([text, subject or "", *(f"{a.value} {a.scope or ''}" for a in anchors)])
 
 
 def memory_terms(text: str) -> dict[str, int]:
-    """Term -> count for a memory's search text (``search_text``)."""
+    """Term -> count for a memory's search text (``search_text``): each word stemmed,
+    a compound as a whole and as its parts, each once per token."""
     counts: Counter[str] = Counter()
-    for token in _TOKEN.findall(text.casefold()):
-        if token in _STOP:
-            continue
-        counts.update(set(_expand(token)))
+    for token in _tokens(text):
+        whole, parts = _expand(token)
+        counts.update({whole, *parts} if len(whole) > 1 else parts)
     return dict(counts)
 
 
+def _phrase(text: str) -> tuple[str, ...]:
+    return tuple(stem(w) for w in re.split(r"[\s\-]+", text) if w)
+
+
+_GROUPS = tuple(tuple(_phrase(p) for p in group) for group in SYNONYMS)
+
+
+def _synonyms(said: Sequence[str]) -> dict[str, float]:
+    """Terms of the synonyms of what the query said (``said``: its stemmed words, in
+    order), with their weights: a group is hit by any of its phrases, words in a row; a
+    one-word synonym weighs ``SYNONYM_WEIGHT``, the words of a longer one share it (so
+    that "test suite" does not make "suite" alone a strong match)."""
+    found: dict[str, float] = {}
+    for group in _GROUPS:
+        hit = [
+            p
+            for p in group
+            if any(tuple(said[i : i + len(p)]) == p for i in range(len(said) - len(p) + 1))
+        ]
+        if hit:
+            for phrase in group:
+                if phrase not in hit:
+                    for word in phrase:
+                        weight = SYNONYM_WEIGHT / len(phrase)
+                        found[word] = max(found.get(word, 0.0), weight)
+    return found
+
+
 def query_terms(tokens: Sequence[str]) -> list[tuple[str, float]]:
-    """(term, weight) to look up for the query's tokens: each token at full weight, its
-    singular and its parts at ``PART_WEIGHT``; a term once, at its highest weight."""
+    """(term, weight) to look up for the query's tokens: each token's whole term at full
+    weight, its parts at ``PART_WEIGHT``, synonyms at ``SYNONYM_WEIGHT``; a term once, at
+    its highest weight. The words go through the same stemming as a memory's."""
     weights: dict[str, float] = {}
+    said: list[str] = []
     for token in tokens:
-        for term in _expand(token):
-            weight = 1.0 if term in (token, _singular(token)) else PART_WEIGHT
-            weights[term] = max(weights.get(term, 0.0), weight)
+        whole, parts = _expand(token)
+        said += [whole] if not parts else [p for p in parts]
+        weights[whole] = max(weights.get(whole, 0.0), 1.0)
+        for part in parts:
+            weights[part] = max(weights.get(part, 0.0), PART_WEIGHT)
+    for term, weight in _synonyms(said).items():
+        weights[term] = max(weights.get(term, 0.0), weight)
     return list(weights.items())
+
+
+# How much a memory's standing weighs on its rank: a match is scaled by its status and,
+# within a status, by its confidence (0-10), so that among equal matches the checked and
+# trusted note comes first, while a much better match still wins.
+STATUS_PRIOR = {Status.VERIFIED: 1.0, Status.ACTIVE: 0.85, Status.REFUTED: 0.4}
+CONFIDENCE_SHARE = 0.3
+
+
+def prior(status: Status, confidence: float) -> float:
+    """The factor a memory's match is multiplied by: its status's, times a share of its
+    confidence (at most 1.0: a VERIFIED memory of confidence 10)."""
+    share = min(max(confidence, 0.0), 10.0) / 10.0
+    return STATUS_PRIOR.get(status, 0.0) * (1.0 - CONFIDENCE_SHARE + CONFIDENCE_SHARE * share)
 
 
 def bm25(

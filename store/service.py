@@ -192,9 +192,10 @@ class MemoryService:
         limit: object = 10,
         include_refuted: bool = False,
         wait_s: float | None = None,
+        min_score: object = 0.0,
     ) -> RecallResult:
         with self._call():
-            return self.recalling.recall(query, limit, include_refuted, wait_s)
+            return self.recalling.recall(query, limit, include_refuted, wait_s, min_score)
 
     def show(self, memory_id: object, wait_s: float | None = None) -> ShowResult:
         with self._call():

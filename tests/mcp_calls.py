@@ -13,3 +13,18 @@ async def call(client: Client, tool: str, **args: Any) -> dict[str, Any]:
     assert not result.is_error, result.content
     assert result.structured_content is not None
     return result.structured_content
+
+
+async def record(client: Client, memory_id: str) -> dict[str, Any]:
+    """A memory's full record, as ``memory://<id>`` serves it."""
+    import json
+
+    read = await client.read_resource(f"memory://{memory_id}")
+    return json.loads(read.contents[0].text)  # type: ignore[union-attr]
+
+
+async def remember_full(client: Client, **args: Any) -> dict[str, Any]:
+    """``remember``, then the memory's full record (``memory://<id>``) over its result: for
+    tests that check what was captured and checked (anchors, verdicts, receipts)."""
+    made = await call(client, "remember", **args)
+    return {**made, **await record(client, made["id"])}

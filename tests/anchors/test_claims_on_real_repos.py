@@ -21,7 +21,7 @@ from server.app import build_server
 from server.config import Settings
 from tests.anchors.test_verify_on_read import recall_one
 from tests.conftest import GitRepo
-from tests.mcp_calls import call
+from tests.mcp_calls import remember_full
 
 pytestmark = pytest.mark.anyio
 
@@ -230,7 +230,7 @@ async def test_a_note_gets_exactly_its_anchors_and_is_served_with_its_status(
         env={"ANCHORMEM_VERIFY_BUDGET_MS": "30000"},
     )  # fmt: skip
     async with Client(build_server(settings)) as client:
-        made = await call(client, "remember", text=text, **extra)
+        made = await remember_full(client, text=text, **extra)
         assert {a["anchor"] for a in made["anchors"]} == anchors
         seen = await recall_one(client, text, made["id"])
     assert seen["status"] == status, seen["anchors"]
@@ -245,10 +245,11 @@ async def test_remember_says_which_names_it_could_not_type_and_how_to_anchor_the
 ) -> None:
     settings = Settings.resolve(repo=str(shop.root), db=str(tmp_path / "memory.duckdb"))
     async with Client(build_server(settings)) as client:
-        made = await call(client, "remember", text="Sessions are cached in zorbdb")
-        refuted = await call(client, "remember", text="Metrics go to Datadog")
-    [untyped] = [d for d in made["dropped"] if d["candidate"] == "zorbdb"]
-    assert untyped["reason"] == "untyped" and "pass an anchor" in untyped["detail"]
+        made = await remember_full(client, text="Sessions are cached in zorbdb")
+        refuted = await remember_full(client, text="Metrics go to Datadog")
+    # What was not anchored, and why, in one line each: "candidate: reason (detail)".
+    [untyped] = [d for d in made["dropped"] if d.startswith("zorbdb: ")]
+    assert untyped.startswith("zorbdb: untyped (") and "pass an anchor" in untyped
     assert "uncovered" in made["flags"] and made["status"] == "ACTIVE"
     # The refutation says what was searched, at which commit, and how to opt out.
     assert refuted["status"] == "REFUTED"
@@ -262,8 +263,8 @@ async def test_depends_on_a_test_only_requirement_is_not_verified(
 ) -> None:
     settings = Settings.resolve(repo=str(shop.root), db=str(tmp_path / "memory.duckdb"))
     async with Client(build_server(settings)) as client:
-        made = await call(client, "remember", text="The shop depends on responses")
-        runtime = await call(client, "remember", text="The shop depends on httpx")
+        made = await remember_full(client, text="The shop depends on responses")
+        runtime = await remember_full(client, text="The shop depends on httpx")
     # responses is an optional test extra: the dependency holds, the sentence does not
     assert [a["anchor"] for a in made["anchors"]] == ["dep:responses"]
     assert made["status"] == "ACTIVE" and "uncovered" in made["flags"]
@@ -278,7 +279,7 @@ async def test_a_python_version_claim_is_unknown_where_no_versions_are_declared(
     repo.commit({"pyproject.toml": '[project]\nname = "x"\ndependencies = []\n', "x.py": ""})
     settings = Settings.resolve(repo=str(repo.root), db=str(tmp_path / "memory.duckdb"))
     async with Client(build_server(settings)) as client:
-        made = await call(client, "remember", text="We upgraded to Python 3.12")
+        made = await remember_full(client, text="We upgraded to Python 3.12")
     assert [a["anchor"] for a in made["anchors"]] == ["dep:python==3.12.*"]
     assert made["status"] == "ACTIVE"
     assert made["anchors"][0]["verdict"] == "unknown"

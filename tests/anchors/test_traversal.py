@@ -291,8 +291,10 @@ def test_a_path_anchor_never_reads_outside_the_repository(
         outputs = [served(made)]
         if not made.is_error:
             mid = made.structured_content["id"]
-            outputs.append(served(live.call("verify", id=mid)))
+            verified = live.call("verify", id=mid, detail=True)
+            outputs.append(served(verified))
             outputs.append(served(live.call("recall", query="traversal case", limit=100)))
+            outputs.append(served(live.call("recall", query="traversal case", detail=True)))
     finally:
         Opens.recording = None
     assert forbidden_opens(layout, opened) == []
@@ -304,7 +306,7 @@ def test_a_path_anchor_never_reads_outside_the_repository(
         return
     assert not made.is_error, made.content
     assert any("HEAD" in str(p) for p, _ in opened), "the audit hook saw the server read"
-    [stored] = made.structured_content["anchors"]
+    [stored] = verified.structured_content["memories"][0]["anchors"]  # the full record
     if expect == "never holds":
         assert stored["verdict"] in ("broken", "unknown"), stored
         assert stored["found_in"] == []
@@ -384,7 +386,7 @@ def test_a_git_file_pointing_elsewhere_makes_the_repository_unverifiable_not_rea
     assert not made.is_error
     assert made.structured_content is not None
     assert made.structured_content["status"] == "ACTIVE"
-    assert made.structured_content["verification"].startswith("cannot_verify")
+    assert made.structured_content["why"].startswith("cannot_verify")
     assert forbidden_opens(layout, opened) == []
 
 

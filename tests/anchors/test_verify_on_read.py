@@ -29,7 +29,7 @@ from server.app import build_server
 from server.config import Settings
 from tests.anchors.conftest import child_processes
 from tests.conftest import GitRepo
-from tests.mcp_calls import call
+from tests.mcp_calls import call, remember_full
 
 pytestmark = pytest.mark.anyio
 
@@ -77,19 +77,20 @@ def settings_for(repo: GitRepo | Path, budget_ms: int = 30_000) -> Settings:
 
 
 async def recall_one(client: Client, query: str, memory_id: str) -> dict[str, Any]:
-    """The memory ``memory_id`` as a recall with ``include_refuted`` serves it."""
-    found = await call(client, "recall", query=query, include_refuted=True)
+    """The full record of ``memory_id`` as a recall with ``include_refuted`` and
+    ``detail`` serves it."""
+    found = await call(client, "recall", query=query, include_refuted=True, detail=True)
     matching = [m for m in found["memories"] if m["id"] == memory_id]
     assert len(matching) == 1, found
     # An unchecked memory names no commit: it was not checked at HEAD.
     unchecked = matching[0]["verification"] == "unchecked"
-    assert matching[0]["checked_commit"] == (None if unchecked else found["checked_commit"])
+    assert matching[0].get("checked_commit") == (None if unchecked else found.get("commit"))
     return matching[0]
 
 
 async def served_ids(client: Client, query: str) -> list[str]:
     """Ids a plain recall serves (REFUTED memories are left out)."""
-    return [m["id"] for m in (await call(client, "recall", query=query))["memories"]]
+    return [m["id"] for m in (await call(client, "recall", query=query, detail=True))["memories"]]
 
 
 def cli(repo: Path, *args: str, env: Mapping[str, str] | None = None) -> tuple[int, Any, str]:
@@ -136,8 +137,8 @@ async def test_removing_an_anchor_refutes_by_code_and_the_earlier_commit_verifie
     anchor, removal = REMOVALS[kind]
     first = project.head()
     async with Client(build_server(settings_for(project))) as client:
-        made = await call(
-            client, "remember", text=f"The shop relies on {kind} zebrafact", anchors=[anchor]
+        made = await remember_full(
+            client, text=f"The shop relies on {kind} zebrafact", anchors=[anchor]
         )
         assert made["status"] == "VERIFIED", made
         assert made["anchors"][0]["anchor"] == anchor
@@ -158,7 +159,7 @@ async def test_removing_an_anchor_refutes_by_code_and_the_earlier_commit_verifie
         project.checkout(first)
         again = await recall_one(client, "zebrafact", made["id"])
         assert again["status"] == "VERIFIED"
-        assert again["refuted_by"] is None and again["receipt"] is None
+        assert "refuted_by" not in again and "receipt" not in again  # nulls are left out
         assert again["checked_commit"] == first
         assert await served_ids(client, "zebrafact") == [made["id"]]
 
@@ -170,15 +171,14 @@ async def test_removing_an_anchor_refutes_by_code_and_the_earlier_commit_verifie
 async def test_a_retracted_memory_stays_refuted_by_retraction_on_every_commit(project: GitRepo):
     first = project.head()
     async with Client(build_server(settings_for(project))) as client:
-        made = await call(
+        made = await remember_full(
             client,
-            "remember",
             text="Storage goes through DuckDB in store/db.py",
             anchors=["import:duckdb@store/db.py"],
         )
         assert made["status"] == "VERIFIED"
         gone = await call(client, "retract", id=made["id"], reason="we are moving off duckdb")
-        receipt_id = gone["receipt"]["id"]
+        receipt_id = gone["receipt"]
 
         second = project.commit({"README.md": "still duckdb\n"}, "unrelated change")
         project.commit({"store/db.py": STORE.replace("import duckdb", "import os")}, "drop it")
@@ -205,7 +205,7 @@ async def test_a_module_imported_only_elsewhere_does_not_verify_a_claim_about_th
     project: GitRepo, how: dict[str, Any]
 ):
     async with Client(build_server(settings_for(project))) as client:
-        made = await call(client, "remember", text="The billing module uses sqlite3", **how)
+        made = await remember_full(client, text="The billing module uses sqlite3", **how)
         seen = await recall_one(client, "billing sqlite3", made["id"])
     assert [a["anchor"] for a in made["anchors"]] == ["import:sqlite3@app/billing.py"]
     assert seen["status"] != "VERIFIED"
@@ -222,7 +222,7 @@ async def test_a_negated_claim_is_verified_while_redis_is_absent_and_refuted_onc
     project: GitRepo, how: dict[str, Any], anchor: str
 ):
     async with Client(build_server(settings_for(project))) as client:
-        made = await call(client, "remember", text="We no longer use redis", **how)
+        made = await remember_full(client, text="We no longer use redis", **how)
         assert [a["anchor"] for a in made["anchors"]] == [anchor]
         assert all(a["expect"] == "absent" for a in made["anchors"])
         assert made["status"] == "VERIFIED"
@@ -247,9 +247,8 @@ async def test_a_symbol_whose_body_changed_is_reported_drifted_and_still_served_
     project: GitRepo,
 ):
     async with Client(build_server(settings_for(project))) as client:
-        made = await call(
+        made = await remember_full(
             client,
-            "remember",
             text="Charging posts to the payment API",
             anchors=["symbol:app/billing.py::charge"],
         )
@@ -257,7 +256,7 @@ async def test_a_symbol_whose_body_changed_is_reported_drifted_and_still_served_
         project.commit(
             {"app/billing.py": BILLING.replace("'/charge'", "'/v2/charge'")}, "new endpoint"
         )
-        found = await call(client, "recall", query="charging payment")
+        found = await call(client, "recall", query="charging payment", detail=True)
     assert [m["id"] for m in found["memories"]] == [made["id"]]  # still served
     seen = found["memories"][0]
     assert seen["status"] == "ACTIVE"
@@ -269,13 +268,12 @@ async def test_a_symbol_whose_body_changed_is_reported_drifted_and_still_served_
 async def test_an_anchor_on_a_new_untracked_file_is_not_refuted(project: GitRepo):
     project.write({"new_mod.py": "def thing():\n    return 42\n"})
     async with Client(build_server(settings_for(project))) as client:
-        made = await call(
+        made = await remember_full(
             client,
-            "remember",
             text="The thing helper lives in new_mod.py",
             anchors=["symbol:new_mod.py::thing"],
         )
-        found = await call(client, "recall", query="thing helper")
+        found = await call(client, "recall", query="thing helper", detail=True)
     assert made["status"] != "REFUTED"
     assert [m["id"] for m in found["memories"]] == [made["id"]]
     seen = found["memories"][0]
@@ -293,14 +291,13 @@ async def test_recall_and_cli_verify_report_the_checked_commit_and_each_anchors_
 ):
     head = project.head()
     async with Client(build_server(settings_for(project))) as client:
-        made = await call(
+        made = await remember_full(
             client,
-            "remember",
             text="Store.open connects to duckdb",
             anchors=["import:duckdb@store/db.py", "symbol:store/db.py::Store.open", "!dep:redis"],
         )
-        found = await call(client, "recall", query="store duckdb")
-    assert found["checked_commit"] == head
+        found = await call(client, "recall", query="store duckdb", detail=True)
+    assert found.get("commit") == head
     via_mcp = next(m for m in found["memories"] if m["id"] == made["id"])
     assert via_mcp["checked_commit"] == head
     anchors = {a["anchor"]: a for a in via_mcp["anchors"]}
@@ -314,13 +311,16 @@ async def test_recall_and_cli_verify_report_the_checked_commit_and_each_anchors_
         "found_in": ["store/db.py"],
     }
     assert anchors["!dep:redis"]["expect"] == "absent"
-    assert anchors["!dep:redis"]["kind"] == "dep" and anchors["!dep:redis"]["scope"] is None
+    assert anchors["!dep:redis"]["kind"] == "dep" and anchors["!dep:redis"].get("scope") is None
     assert anchors["symbol:store/db.py::Store.open"]["value"] == "Store.open"
 
     code, verified, err = cli(project.root, "verify", made["id"], "--json")
     assert code == 0, err
     assert verified["checked_commit"] == head
     [via_cli] = verified["memories"]
+    # The tools leave nulls out; the CLI's JSON keeps them.
+    via_cli = {k: v for k, v in via_cli.items() if v is not None}
+    via_cli["anchors"] = [{k: v for k, v in a.items() if v is not None} for a in via_cli["anchors"]]
     # Recall alone adds "conflicts" (the other side of an open contradiction).
     assert set(via_cli) <= set(via_mcp) and set(via_mcp) - set(via_cli) <= {"conflicts"}
     assert [set(a) for a in via_cli["anchors"]] == [set(a) for a in via_mcp["anchors"]]
@@ -334,8 +334,8 @@ async def test_every_status_change_is_an_audit_row_with_the_commit_it_was_checke
 ):
     first = project.head()
     async with Client(build_server(settings_for(project))) as client:
-        made = await call(
-            client, "remember", text="Env BILLING_KEY is read", anchors=["env:BILLING_KEY"]
+        made = await remember_full(
+            client, text="Env BILLING_KEY is read", anchors=["env:BILLING_KEY"]
         )
         for _ in range(3):  # reads that change nothing write nothing
             await recall_one(client, "billing_key", made["id"])
@@ -369,11 +369,11 @@ async def test_dash_prefixed_names_never_reach_git_as_options(project: GitRepo):
     project.commit({"--output=x.py": "import duckdb\n\n\ndef dashed():\n    return 1\n"}, "dash")
     project.write({"--new.py": "def fresh_from_dash():\n    return 2\n"})  # untracked
     async with Client(build_server(settings_for(project))) as client:
-        tracked = await call(
-            client, "remember", text="dashed imports duckdb", anchors=["import:duckdb"]
+        tracked = await remember_full(
+            client, text="dashed imports duckdb", anchors=["import:duckdb"]
         )
-        untracked = await call(
-            client, "remember", text="fresh_from_dash exists", anchors=["symbol:fresh_from_dash"]
+        untracked = await remember_full(
+            client, text="fresh_from_dash exists", anchors=["symbol:fresh_from_dash"]
         )
         seen = await recall_one(client, "dashed duckdb", tracked["id"])
         fresh = await recall_one(client, "fresh_from_dash", untracked["id"])
@@ -394,16 +394,17 @@ async def test_dash_prefixed_names_never_reach_git_as_options(project: GitRepo):
 async def test_a_thousand_recalls_leave_at_most_two_git_children(project: GitRepo):
     before = child_processes("git")
     async with Client(build_server(settings_for(project))) as client:
-        made = await call(
+        made = await remember_full(
             client,
-            "remember",
             text="Store.open connects to duckdb",
             anchors=["import:duckdb@store/db.py", "symbol:store/db.py::Store.open"],
         )
-        await call(client, "remember", text="Store uses redis", anchors=["import:redis@store"])
+        await remember_full(client, text="Store uses redis", anchors=["import:redis@store"])
         project.commit({"docs/notes.md": "a new commit mid-way\n"}, "docs")
         for n in range(1000):
-            found = await call(client, "recall", query="store duckdb redis", include_refuted=True)
+            found = await call(
+                client, "recall", query="store duckdb redis", include_refuted=True, detail=True
+            )
             if n % 100 == 0:
                 assert len(child_processes("git") - before) <= 2
         assert len(child_processes("git") - before) <= 2
@@ -440,9 +441,8 @@ async def test_detached_heads_worktrees_and_shallow_clones_verify_normally(
         ["git", "rev-parse", "HEAD"], cwd=root, capture_output=True, text=True, check=True
     ).stdout.strip()
     async with Client(build_server(settings_for(root))) as client:
-        made = await call(
+        made = await remember_full(
             client,
-            "remember",
             text="Store.open connects to duckdb",
             anchors=["import:duckdb@store/db.py", "symbol:store/db.py::Store.open"],
         )
@@ -454,12 +454,12 @@ async def test_detached_heads_worktrees_and_shallow_clones_verify_normally(
 async def test_a_repository_with_no_commits_cannot_verify_and_says_so(git_repo: GitRepo):
     git_repo.write({"store/db.py": STORE})
     async with Client(build_server(settings_for(git_repo))) as client:
-        made = await call(
-            client, "remember", text="Storage uses duckdb", anchors=["import:duckdb@store/db.py"]
+        made = await remember_full(
+            client, text="Storage uses duckdb", anchors=["import:duckdb@store/db.py"]
         )
-        found = await call(client, "recall", query="storage duckdb")
+        found = await call(client, "recall", query="storage duckdb", detail=True)
     assert made["status"] == "ACTIVE"
-    assert found["checked_commit"] is None
+    assert found.get("commit") is None
     [seen] = found["memories"]
     assert seen["status"] == "ACTIVE"
     assert seen["verification"] == "cannot_verify: no_commits"
@@ -490,8 +490,7 @@ async def test_an_unchecked_memory_is_never_served_verified_even_after_a_commit_
     project: GitRepo,
 ):
     async with Client(build_server(settings_for(project))) as client:
-        made = await call(
-            client, "remember", text="Store.open connects to duckdb",
+        made = await remember_full(client, text="Store.open connects to duckdb",
             anchors=["symbol:store/db.py::Store.open"],
         )  # fmt: skip
         assert made["status"] == "VERIFIED"
@@ -504,7 +503,7 @@ async def test_an_unchecked_memory_is_never_served_verified_even_after_a_commit_
         first = await recall_one(client, "store duckdb", made["id"])
     assert first["verification"] == "unchecked"
     assert first["status"] == "ACTIVE" and first["band"] != "assert"
-    assert first["checked_commit"] is None
+    assert first.get("checked_commit") is None
     # A person at a terminal waits for the check instead.
     code, found, err = cli(project.root, "recall", "Store.open connects", "--json",
                            "--include-refuted")  # fmt: skip
@@ -517,9 +516,8 @@ async def test_a_cold_big_fingerprint_leaves_recall_unchecked_and_a_later_recall
     project: GitRepo,
 ):
     async with Client(build_server(settings_for(project))) as client:
-        made = await call(
+        made = await remember_full(
             client,
-            "remember",
             text="Store.open connects to duckdb",
             anchors=["import:duckdb@store/db.py", "symbol:store/db.py::Store.open"],
         )
@@ -531,7 +529,7 @@ async def test_a_cold_big_fingerprint_leaves_recall_unchecked_and_a_later_recall
         cold = await recall_one(client, "store duckdb", made["id"])
         assert cold["verification"] == "unchecked"
         assert cold["status"] == "ACTIVE" and cold["band"] != "assert"
-        assert cold["checked_commit"] is None
+        assert cold.get("checked_commit") is None
         assert {a["verdict"] for a in cold["anchors"]} == {"unchecked"}
         deadline = time.monotonic() + 120  # a safety net, not a timing assertion
         warm = cold

@@ -12,7 +12,7 @@ from server.app import build_server
 from server.config import Settings
 from server.rendering import Rendered
 from store.errors import InvalidInput
-from tests.mcp_calls import call
+from tests.mcp_calls import call, record, remember_full
 
 pytestmark = pytest.mark.anyio
 
@@ -20,8 +20,8 @@ CLAIM = "Releases are cut from the main branch on Thursdays"
 
 
 async def remember(client: Client, origin: str, text: str = CLAIM, **extra: Any) -> dict[str, Any]:
-    return await call(
-        client, "remember", text=text, source="user", origin=origin, kind="convention", **extra
+    return await remember_full(
+        client, text=text, source="user", origin=origin, kind="convention", **extra
     )
 
 
@@ -53,9 +53,8 @@ async def test_a_second_independent_origin_lifts_it_above_seven_but_not_to_eight
 
 async def test_verification_by_code_lifts_it_to_eight_and_it_is_asserted(settings: Settings):
     async with Client(build_server(settings)) as client:
-        made = await call(
+        made = await remember_full(
             client,
-            "remember",
             text="Auth verifies tokens in auth/jwt.py",
             anchors=["symbol:auth/jwt.py::verify"],
             origin="alice",
@@ -69,23 +68,22 @@ async def test_a_derived_memory_inherits_origins_and_never_corroborates_its_pare
 ):
     async with Client(build_server(settings)) as client:
         parent = await remember(client, "alice")
-        summary = await call(
+        summary = await remember_full(
             client,
-            "remember",
             text="Summary: we release on Thursdays",
             origin="consolidator",
             derived_from=[parent["id"]],
         )
-        again = await call(
-            client, "remember", text="Summary: we release on Thursdays", origin="consolidator"
+        again = await remember_full(
+            client, text="Summary: we release on Thursdays", origin="consolidator"
         )
     assert summary["origins"] == 1 and again["origins"] == 1
 
 
 async def test_an_explicit_correction_supersedes_at_once(settings: Settings):
     async with Client(build_server(settings)) as client:
-        old = await call(
-            client, "remember", text="Sessions are cached in Redis", origin="alice", source="user"
+        old = await remember_full(
+            client, text="Sessions are cached in Redis", origin="alice", source="user"
         )
         fixed = await call(
             client,
@@ -96,13 +94,15 @@ async def test_an_explicit_correction_supersedes_at_once(settings: Settings):
             note="Sessions are cached in the database since last month",
             origin="alice",
         )
-        assert fixed["status"] == "REFUTED" and fixed["refuted_by"] == "correction"
-        assert fixed["receipt"]["action"] == "supersede"
-        assert fixed["receipt"]["cause"] == fixed["new_memory"]
-        found = await call(client, "recall", query="sessions cached")
+        assert fixed["status"] == "REFUTED" and fixed["why"].startswith("refuted (correction)")
+        old_record = await record(client, old["id"])
+        assert old_record["refuted_by"] == "correction"
+        assert old_record["receipt"]["action"] == "supersede"
+        assert old_record["receipt"]["cause"] == fixed["new_memory"]
+        found = await call(client, "recall", query="sessions cached", detail=True)
         assert [m["id"] for m in found["memories"]] == [fixed["new_memory"]]
         assert found["memories"][0]["supersedes"] == old["id"]
-        back = await call(client, "remember", text="Sessions are cached in Redis")
+        back = await remember_full(client, text="Sessions are cached in Redis")
         assert back["outcome"] == "previously_retracted"
 
 
@@ -110,8 +110,8 @@ async def test_an_explained_exception_leaves_the_memory_and_stores_an_expiring_e
     settings: Settings,
 ):
     async with Client(build_server(settings)) as client:
-        made = await call(
-            client, "remember", text="HTTP calls use httpx", origin="alice", source="user"
+        made = await remember_full(
+            client, text="HTTP calls use httpx", origin="alice", source="user"
         )
         seen = await call(
             client,
@@ -123,7 +123,7 @@ async def test_an_explained_exception_leaves_the_memory_and_stores_an_expiring_e
         )
         assert seen["confidence"] == made["confidence"] and seen["status"] == made["status"]
         episode_id = seen["episode"]
-        found = await call(client, "recall", query="vendor shim requests")
+        found = await call(client, "recall", query="vendor shim requests", detail=True)
         assert [m["id"] for m in found["memories"]] == [episode_id]
         assert found["memories"][0]["kind"] == "episode" and found["memories"][0]["expires_at"]
     con = duckdb.connect(str(settings.db))
@@ -132,7 +132,7 @@ async def test_an_explained_exception_leaves_the_memory_and_stores_an_expiring_e
     )
     con.close()
     async with Client(build_server(settings)) as client:
-        found = await call(client, "recall", query="vendor shim requests")
+        found = await call(client, "recall", query="vendor shim requests", detail=True)
     assert found["memories"] == []
 
 
@@ -176,7 +176,9 @@ async def test_below_the_hide_threshold_it_is_not_served_and_comes_back_after_co
             client, "observe", id=made["id"], confirms=False, kind="behaviour", weight=1.0
         )
         assert low["confidence"] < 3.5 and low["band"] == "hidden"
-        assert (await call(client, "recall", query="releases thursdays"))["memories"] == []
+        assert (await call(client, "recall", query="releases thursdays", detail=True))[
+            "memories"
+        ] == []
         up = await call(
             client,
             "observe",
@@ -187,7 +189,7 @@ async def test_below_the_hide_threshold_it_is_not_served_and_comes_back_after_co
             weight=1.0,
         )
         assert up["confidence"] >= 3.5
-        found = await call(client, "recall", query="releases thursdays")
+        found = await call(client, "recall", query="releases thursdays", detail=True)
     assert [m["id"] for m in found["memories"]] == [made["id"]]
 
 
@@ -195,9 +197,9 @@ async def test_below_the_hide_threshold_it_is_not_served_and_comes_back_after_co
     ("args", "fragment"),
     [
         ({"id": "mnotthere1", "confirms": True}, "not found"),
-        # The input schema's enum: the SDK refuses it, naming the allowed values.
-        ({"kind": "gossip", "confirms": True}, "'correction', 'behaviour'"),
-        ({"weight": 1.5, "confirms": True}, ""),
+        # The input schema's enum: refused in one sentence naming the allowed values.
+        ({"kind": "gossip", "confirms": True}, "kind must be one of correction, behaviour,"),
+        ({"weight": 1.5, "confirms": True}, "weight must be a number from 0 to 1, not 1.5"),
         ({"kind": "correction", "confirms": False}, "needs --note"),
     ],
 )
@@ -210,7 +212,7 @@ async def test_bad_observations_are_clear_errors_and_change_nothing(
         assert result.is_error
         text = " ".join(getattr(c, "text", "") for c in result.content)
         assert fragment in text
-        after = await call(client, "recall", query="releases thursdays")
+        after = await call(client, "recall", query="releases thursdays", detail=True)
     assert after["memories"][0]["observations"] == 1
     assert after["memories"][0]["confidence"] == made["confidence"]
 
@@ -297,16 +299,14 @@ async def test_a_tool_caller_cannot_speak_for_the_code_or_ci_to_promote_a_memory
         for origin in ("bob", "carol"):
             seen = await call(client, "observe", id=made["id"], confirms=True, origin=origin)
             assert seen["confidence"] < 8.0 and seen["band"] != "assert"
-        shown = await call(client, "recall", query="releases thursdays")
+        shown = await call(client, "recall", query="releases thursdays", detail=True)
     [memory] = shown["memories"]
     assert memory["confidence"] < 8.0 and memory["band"] == "hedge"
     assert "record_confirmed" not in memory["flags"]
 
 
 async def test_a_trusted_caller_may_speak_for_ci(project: Any):
-    trusted = Settings.resolve(
-        repo=str(project.root), env={"ANCHORMEM_TRUSTED_SOURCES": "ci"}
-    )
+    trusted = Settings.resolve(repo=str(project.root), env={"ANCHORMEM_TRUSTED_SOURCES": "ci"})
     async with Client(build_server(trusted)) as client:
         made = await remember(client, "alice")
         seen = await call(client, "observe", id=made["id"], confirms=True, source="ci")

@@ -11,7 +11,7 @@ from mcp.shared.exceptions import MCPError
 from server.app import build_server
 from server.config import Settings
 from server.rendering import Rendered
-from tests.mcp_calls import call
+from tests.mcp_calls import call, record
 
 pytestmark = pytest.mark.anyio
 
@@ -43,9 +43,17 @@ async def test_remember_recall_retract_and_the_receipt_on_remembering_again(sett
         found = await call(client, "recall", query="duckdb store")
         assert [m["id"] for m in found["memories"]] == [made["id"]]
         first = found["memories"][0]
-        assert first["checked_commit"] == settings_head(settings)
-        assert first["anchors"][0]["verdict"] == "holds"
-        assert first["anchors"][0]["found_in"] == ["store/db.py"]
+        head = settings_head(settings)
+        assert found["commit"] == head
+        assert first["anchors"] == ["import:duckdb@store/db.py ✓"]
+        assert first["why"] == f"import:duckdb@store/db.py holds at {head[:7]}"
+        assert first["score"] > 0
+        # The full record: with detail, and from memory://<id>.
+        full = (await call(client, "recall", query="duckdb store", detail=True))["memories"][0]
+        assert full["checked_commit"] == head
+        assert full["anchors"][0]["verdict"] == "holds"
+        assert full["anchors"][0]["found_in"] == ["store/db.py"]
+        assert await record(client, made["id"]) == {**full, "receipts": []}
 
         gone = await call(client, "retract", id=made["id"], reason="we moved to sqlite")
         assert gone["status"] == "REFUTED"
@@ -56,12 +64,16 @@ async def test_remember_recall_retract_and_the_receipt_on_remembering_again(sett
 
         audit = await call(client, "recall", query="duckdb store", include_refuted=True)
         assert audit["memories"][0]["status"] == "REFUTED"
+        assert audit["memories"][0]["why"].endswith("we moved to sqlite")
+        audit = await call(
+            client, "recall", query="duckdb store", include_refuted=True, detail=True
+        )
         assert audit["memories"][0]["receipt"]["id"] == gone["receipt"]["id"]
 
         again = await call(client, "remember", text=claim)
         assert again["outcome"] == "previously_retracted"
         assert again["id"] == made["id"]
-        assert again["receipt"]["id"] == gone["receipt"]["id"]
+        assert again["receipt"] == gone["receipt"]["id"]
 
 
 async def test_recall_with_no_match_is_an_empty_list_not_an_error(settings: Settings):
@@ -131,16 +143,26 @@ def settings_head(settings: Settings) -> str:
 async def test_retraction_cascades_to_derived_memories_and_restore_undoes_it(settings: Settings):
     async with Client(build_server(settings)) as client:
         parent = await call(client, "remember", text="Billing retries charges three times")
-        child = await call(client, "remember", text="Summary: billing is resilient to failures",
-                           derived_from=[parent["id"]])
-        grandchild = await call(client, "remember", text="Digest: payments are robust",
-                                derived_from=[child["id"]])
+        child = await call(
+            client,
+            "remember",
+            text="Summary: billing is resilient to failures",
+            derived_from=[parent["id"]],
+        )
+        grandchild = await call(
+            client, "remember", text="Digest: payments are robust", derived_from=[child["id"]]
+        )
         other = await call(client, "remember", text="Billing logs to stderr")
         gone = await call(client, "retract", id=parent["id"], reason="it retries once")
         assert {c["id"] for c in gone["cascaded"]} == {child["id"], grandchild["id"]}
         assert all(c["receipt"]["cause"] == parent["id"] for c in gone["cascaded"])
-        seen = await call(client, "recall", query="billing summary digest payments",
-                          include_refuted=True, limit=20)
+        seen = await call(
+            client,
+            "recall",
+            query="billing summary digest payments",
+            include_refuted=True,
+            limit=20,
+        )
         status = {m["id"]: m["status"] for m in seen["memories"]}
         assert status[child["id"]] == status[grandchild["id"]] == "REFUTED"
         assert status[other["id"]] == "ACTIVE"

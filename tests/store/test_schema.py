@@ -291,3 +291,37 @@ def test_a_batch_of_changes_that_fails_half_way_writes_nothing(tmp_path: Path):
         assert db.audit() == audit_before
     finally:
         db.close()
+
+
+def test_a_version_4_store_is_re_indexed_by_the_code_aware_tokeniser(project: GitRepo):
+    settings = Settings.resolve(repo=str(project.root), env={})
+    rt = open_runtime(settings)
+    try:
+        made = rt.service.remember(
+            "PaymentClient retries charges", subject="billing/client.py", anchors=["dep:httpx"]
+        )
+        forgotten = rt.service.remember("The ops runbook lives in the wiki")
+        rt.service.forget(forgotten.reading.id, "not ours")
+    finally:
+        rt.close()
+    mid = made.reading.id
+    with duckdb.connect(str(settings.db)) as con:  # as version 4 indexed it: whole words only
+        con.execute("DELETE FROM terms")
+        con.execute(
+            "INSERT INTO terms VALUES (?, 'paymentclient', 1), (?, 'retries', 1)", [mid, mid]
+        )
+        con.execute("UPDATE memories SET search_text = lower(search_text)")
+        con.execute("UPDATE meta SET value = '4' WHERE key = 'schema_version'")
+    rt = open_runtime(settings)
+    try:
+        found = rt.service.recall("payment client retry", 5)
+        assert [r.id for r in found.readings] == [mid]
+        assert found.scores[mid] > 0
+    finally:
+        rt.close()
+    assert stored_version(settings.db) == SCHEMA_VERSION == 5
+    terms = {t for (t,) in peek(settings.db, "SELECT term FROM terms WHERE memory_id = ?", [mid])}
+    assert {"payment", "client", "retry", "httpx", "billing/client.py"} <= terms
+    # A forgotten memory is not indexed again.
+    indexed = {m for (m,) in peek(settings.db, "SELECT DISTINCT memory_id FROM terms")}
+    assert indexed == {mid}

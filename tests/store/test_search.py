@@ -5,10 +5,22 @@ from __future__ import annotations
 
 import math
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from store.search import TermIndex, bm25, memory_terms, query_terms, query_tokens
+from store.model import Status
+from store.search import (
+    SYNONYM_WEIGHT,
+    TermIndex,
+    bm25,
+    memory_terms,
+    prior,
+    query_terms,
+    query_tokens,
+    search_text,
+    stem,
+)
 
 WORDS = ["redis", "cache", "billing", "invoice", "token", "jwt", "db", "duckdb", "queue", "ops"]
 
@@ -66,3 +78,80 @@ def test_a_query_finds_a_memory_by_its_words_and_their_parts():
     assert [mid for mid, _ in hits] == ["a"]
     assert index.holders("jwt") == ["a"] and index.count("jwt") == 1
     assert index.holders("absent") == [] and index.count("absent") == 0
+
+
+# -- The code-aware tokeniser ---------------------------------------------------------------
+
+words = st.text(
+    alphabet=st.sampled_from("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_./-0123456789 "),
+    max_size=60,
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(words)
+def test_a_memory_is_found_by_its_own_words_the_same_tokeniser_on_both_sides(text):
+    stored = memory_terms(search_text(text, None, []))
+    for term, weight in query_terms(query_tokens(text)):
+        if weight == 1.0:
+            assert term in stored, (text, term)
+
+
+def test_compounds_are_split_on_paths_snake_case_and_camel_case():
+    terms = memory_terms("PaymentClient.charge_card in shop/billing/client.py talks HTTPServer")
+    parts = ["payment", "client", "charge", "card", "shop", "billing", "http", "server"]
+    assert {stem(p) for p in parts} <= set(terms)
+    assert "shop/billing/client.py" in terms and "paymentclient.charge_card" in terms
+
+
+@pytest.mark.parametrize(
+    ("forms", "stem_of_all"),
+    [
+        (["test", "tests", "testing", "tested"], "test"),
+        (["use", "uses", "using", "used"], "us"),
+        (["run", "runs", "running"], "run"),
+        (["retry", "retries", "retried"], "retry"),
+        (["cache", "caches", "cached", "caching"], "cach"),
+    ],
+)
+def test_plurals_and_verb_forms_of_a_word_meet(forms, stem_of_all):
+    assert {stem(w) for w in forms} == {stem_of_all}
+
+
+def test_a_word_that_only_looks_inflected_stays_whole():
+    assert stem("string") == "string" and stem("thing") == "thing" and stem("status") == "status"
+
+
+def _rank(notes: dict[str, str], query: str) -> list[str]:
+    index = TermIndex()
+    for mid, text in notes.items():
+        index.add(mid, memory_terms(search_text(text, None, [])))
+    return [mid for mid, _ in index.top(query_terms(query_tokens(query)), 10)]
+
+
+NOTES = {
+    "cli": "The shop's CLI is built on click.",
+    "pytest": "Tests run with pytest and pytest-cov.",
+    "runner": "The job runner drains the Redis queue.",
+    "project": "The project uses structlog for logging.",
+    "db": "Orders are stored in PostgreSQL.",
+}
+
+
+def test_synonyms_of_the_query_find_what_a_note_calls_by_another_name():
+    assert _rank(NOTES, "shop command line interface")[0] == "cli"
+    assert _rank(NOTES, "What test runner does the project use?")[0] == "pytest"
+    assert _rank(NOTES, "which database do we use")[0] == "db"
+
+
+def test_a_synonym_counts_less_than_the_word_itself():
+    weights = dict(query_terms(query_tokens("command line")))
+    assert weights["command"] == 1.0 and weights["cli"] == SYNONYM_WEIGHT < 1.0
+
+
+def test_the_prior_puts_a_checked_and_trusted_note_first_among_equal_matches():
+    assert prior(Status.VERIFIED, 8.0) > prior(Status.ACTIVE, 8.0) > prior(Status.REFUTED, 8.0)
+    assert prior(Status.ACTIVE, 9.0) > prior(Status.ACTIVE, 5.0) > prior(Status.ACTIVE, 1.0)
+    assert prior(Status.VERIFIED, 10.0) == 1.0 and prior(Status.ACTIVE, 20.0) == prior(
+        Status.ACTIVE, 10.0
+    )
