@@ -13,7 +13,7 @@ from server.app import build_server
 from server.config import Settings
 from server.runtime import open_runtime
 from tests.conftest import GitRepo
-from tests.mcp_calls import call
+from tests.mcp_calls import call, record
 from tests.server.test_transfer import anchormem
 
 pytestmark = pytest.mark.anyio
@@ -34,8 +34,11 @@ async def test_supersede_through_mcp_is_one_new_memory_and_a_receipt(settings: S
             reason="the version matters",
         )
         assert new["id"] != old["id"] and new["text"] == "We use DuckDB 1.1 for storage"
-        assert new["outcome"] == "stored" and new["subject"] == "store/db.py"
-        found = await call(client, "recall", query="duckdb storage", include_refuted=True)
+        assert new["outcome"] == "stored"
+        assert (await record(client, new["id"]))["subject"] == "store/db.py"
+        found = await call(
+            client, "recall", query="duckdb storage", include_refuted=True, detail=True
+        )
         by_id = {m["id"]: m for m in found["memories"]}
         assert by_id[old["id"]]["status"] == "REFUTED"
         assert by_id[old["id"]]["text"] == "We use DuckDB for storage"  # never edited
