@@ -26,7 +26,8 @@ from pydantic import BaseModel, BeforeValidator, Field
 
 from server.config import Settings
 from server.rendering import dump, render_result
-from server.runtime import Runtime, open_runtime
+from server.runtime import AnyRuntime as Runtime
+from server.runtime import open_any_runtime
 from server.schemas import (
     ConsolidateOut,
     ObserveOut,
@@ -147,9 +148,13 @@ def _runtime(ctx: Context[Runtime, Any]) -> Runtime:
     return ctx.request_context.lifespan_context
 
 
-def build_server(settings: Settings, stopping: threading.Event | None = None) -> MCPServer[Runtime]:
+def build_server(
+    settings: Settings, stopping: threading.Event | None = None, shared: bool = False
+) -> MCPServer[Runtime]:
     """An MCP server over the store and repository that ``settings`` name. ``stopping``
-    becomes the runtime's stop signal (``Runtime.stopping``) when the lifespan opens it."""
+    becomes the runtime's stop signal (``Runtime.stopping``) when the lifespan opens it.
+    ``shared``: served by the store's owner process (``anchormem serve``; adr/0012)
+    instead of a store opened in this process."""
 
     # The SDK gives static resources no Context, so the digest reaches the runtime
     # through this per-server slot, filled and emptied by the lifespan.
@@ -157,7 +162,7 @@ def build_server(settings: Settings, stopping: threading.Event | None = None) ->
 
     @asynccontextmanager
     async def lifespan(_: MCPServer[Runtime]) -> AsyncIterator[Runtime]:
-        runtime = await anyio.to_thread.run_sync(open_runtime, settings, stopping)
+        runtime = await anyio.to_thread.run_sync(open_any_runtime, settings, stopping, shared)
         opened.append(runtime)
         try:
             yield runtime

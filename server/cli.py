@@ -12,13 +12,14 @@ import json
 import os
 import sys
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from server.config import Settings
 from server.render import render
-from server.rendering import dump, render_result
-from server.runtime import Runtime, open_runtime
 from store.errors import AnchormemError, InvalidInput, NotFound
+
+if TYPE_CHECKING:  # imported when used: a CLI call served by the store's owner needs neither
+    from server.runtime import Runtime
 
 __all__ = [
     "EXIT_BROKEN_PIPE",
@@ -236,6 +237,8 @@ def _progress_bar(enabled: bool) -> Callable[[int, int], None] | None:
 
 def _dispatch(args: argparse.Namespace, rt: Runtime) -> dict[str, Any]:
     """The command's result, rendered as the MCP tools render it."""
+    from server.rendering import dump, render_result
+
     return dump(render_result(_run(args, rt)))
 
 
@@ -346,7 +349,14 @@ def _main(argv: Sequence[str] | None) -> int:
 
             result = run_doctor(settings)
             code = EXIT_OK if all(c["ok"] for c in result["checks"]) else EXIT_FAILURE
+        elif settings.share:  # run and rendered by the store's owner (adr/0012)
+            from server.sharing import cli_call
+
+            result = cli_call(settings, args)
+            code = EXIT_OK
         else:
+            from server.runtime import open_runtime
+
             rt = open_runtime(settings)
             try:
                 result = _dispatch(args, rt)

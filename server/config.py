@@ -7,6 +7,9 @@ ANCHORMEM_HEAD_TTL        seconds to reuse a resolved HEAD (default 0: every cal
 ANCHORMEM_LOCK_WAIT       seconds to wait for a store another process holds (default 60)
 ANCHORMEM_SYNC_MS         how soon an acknowledged write is on the disk (default 100; 0:
                           before it is acknowledged; store/journal.py)
+ANCHORMEM_SHARE           0: each process opens the store itself, sharing it through the lease
+                          (adr/0002) instead of through the store's owner (default 1; adr/0012)
+ANCHORMEM_OWNER_IDLE      seconds the store's owner stays without a client (default 60)
 ANCHORMEM_ACTOR           who retractions are attributed to (default "agent")
 ANCHORMEM_VERIFY          0 turns verify-on-read off: memories are served as stored, with
                           verification "off" (default 1; the experiment's add-only arm)
@@ -136,6 +139,8 @@ class Settings:
     conflicts: bool = True
     http_allowed_hosts: tuple[str, ...] = ()
     http_allowed_origins: tuple[str, ...] = ()
+    share: bool = True
+    owner_idle_s: float = 60.0
 
     @classmethod
     def resolve(
@@ -187,6 +192,8 @@ class Settings:
             conflicts=_flag(env, "ANCHORMEM_CONFLICTS", True),
             http_allowed_hosts=_list(env, "ANCHORMEM_ALLOWED_HOSTS"),
             http_allowed_origins=_list(env, "ANCHORMEM_ALLOWED_ORIGINS"),
+            share=_flag(env, "ANCHORMEM_SHARE", True),
+            owner_idle_s=_float(env, "ANCHORMEM_OWNER_IDLE", 60.0),
         )
 
     def prepare_store_dir(self) -> None:
@@ -200,7 +207,9 @@ class Settings:
                 " aside, or name another store file with --db or ANCHORMEM_DB"
             )
         try:
-            folder.mkdir(exist_ok=True)
+            folder.mkdir(mode=0o700, exist_ok=True)
+            if folder.stat().st_mode & 0o077:  # only this user: it holds the store's key
+                folder.chmod(0o700)
             ignore = folder / ".gitignore"
             if not ignore.exists():
                 ignore.write_text("*\n")
