@@ -24,6 +24,7 @@ import argparse
 import contextlib
 import os
 import signal
+import socket
 import sys
 import threading
 import time
@@ -93,7 +94,10 @@ class Owner:
         self.calls = 0
         self.started = time.time()
         self.key = b""
-        self.listener: Listener | None = None
+        self.listener: Listener | None = None  # Windows' named pipe
+        self._socket: socket.socket | None = None  # elsewhere
+        self._bound: tuple[int, int] | None = None  # the socket file we made
+        self._lock_identity: tuple[int, int] | None = None
         self.address: Any = None
         self.family = ""
 
@@ -106,6 +110,7 @@ class Owner:
                 os.close(lock_fd)
                 return 0  # another owner runs: the client that started us connects to it
             time.sleep(0.01)
+        self._lock_identity = _identity(self.files.owner_lock)
         try:
             self.key = read_key(self.files, create=True)
             self._listen()
@@ -133,17 +138,13 @@ class Owner:
 
     def _listen(self) -> None:
         family, address = platform.listen_address(self.settings.db)
-        if family == "AF_UNIX":
-            # Left by an owner that was killed: ours now (we hold the owner lock).
-            Path(address).unlink(missing_ok=True)
-            old = os.umask(0o177)  # the socket file is created 0600
-            try:
-                self.listener = Listener(address, family)
-            finally:
-                os.umask(old)
-        else:
+        if family == "AF_PIPE":  # pragma: no cover - Windows
             self.listener = Listener(address, family)
-        self.family, self.address = family, self.listener.address
+            self.family, self.address = family, self.listener.address
+        else:
+            self.family, self.address, self._socket = family, *_bind(family, address)
+            if family == "AF_UNIX":
+                self._bound = _identity(Path(self.address))
         self.files.write_info(
             {
                 "pid": os.getpid(),
@@ -157,6 +158,9 @@ class Owner:
 
     def _wait_until_done(self) -> None:
         while not self.stopping.wait(_TICK_S):
+            if not self._files_are_ours():
+                _say("the store's folder was removed or replaced: stopping")
+                return
             with self._mutex:
                 idle = not self._connections and self._in_flight == 0
                 if not idle:
@@ -168,12 +172,28 @@ class Owner:
     def _stop_accepting(self) -> None:
         self.stopping.set()
         listener, self.listener = self.listener, None
-        if listener is None:
+        if listener is not None:  # pragma: no cover - Windows
+            # Wake the accepting thread (closing does not interrupt accept()).
+            with contextlib.suppress(*_LINK_ERRORS):
+                Client(self.address, family=self.family).close()
+            listener.close()
+        sock, self._socket = self._socket, None
+        if sock is None:
             return
-        # Wake the accepting thread (closing the socket does not interrupt accept()).
-        with contextlib.suppress(*_LINK_ERRORS):
-            Client(self.address, family=self.family).close()
-        listener.close()  # an AF_UNIX listener removes its socket file
+        if self.family == "AF_UNIX" and self._bound is not None:
+            # Only our own socket file: a folder removed and made again under a running
+            # owner may hold the socket of the next owner by now.
+            with contextlib.suppress(OSError):
+                if _identity(Path(self.address)) == self._bound:
+                    Path(self.address).unlink()
+        sock.close()
+
+    def _files_are_ours(self) -> bool:
+        """Whether the owner lock we hold is still the file at its path (the folder was not
+        removed under us): if not, another owner may start there, so this one stops."""
+        return self._lock_identity is not None and (
+            _identity(self.files.owner_lock) == self._lock_identity
+        )
 
     def _finish_calls(self) -> None:
         deadline = time.monotonic() + 30.0
@@ -186,20 +206,30 @@ class Owner:
     # -- connections --------------------------------------------------------------------
     def _accept(self) -> None:
         while not self.stopping.is_set():
-            listener = self.listener
-            if listener is None:
-                return
             try:
-                conn = listener.accept()
+                conn = self._next_connection()
+            except TimeoutError:
+                continue
             except _LINK_ERRORS:
                 if self.stopping.is_set():
                     return
                 continue
+            if conn is None:
+                return
             if self.stopping.is_set():
                 conn.close()
                 return
             thread = threading.Thread(target=self._serve, args=(conn,), daemon=True)
             thread.start()
+
+    def _next_connection(self) -> Connection | None:
+        sock = self._socket
+        if sock is not None:
+            accepted, _ = sock.accept()  # times out every tick: the loop sees a stop
+            accepted.setblocking(True)
+            return Connection(accepted.detach())
+        listener = self.listener  # pragma: no cover - Windows
+        return listener.accept() if listener is not None else None
 
     def _serve(self, conn: Connection) -> None:
         try:
@@ -339,6 +369,34 @@ class Owner:
                 "transport": self.family,
                 "locks": platform.LOCKS,
             }
+
+
+def _identity(path: Path) -> tuple[int, int] | None:
+    try:
+        info = os.stat(path)
+    except OSError:
+        return None
+    return info.st_dev, info.st_ino
+
+
+def _bind(family: str, address: Any) -> tuple[Any, socket.socket]:
+    """A listening socket (AF_UNIX created 0600, replacing the file a killed owner left:
+    we hold the owner lock) and its address."""
+    if family == "AF_UNIX":
+        Path(address).unlink(missing_ok=True)
+        sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        old = os.umask(0o177)
+        try:
+            sock.bind(address)
+        finally:
+            os.umask(old)
+    else:
+        sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        sock.bind(tuple(address))
+    sock.listen(128)
+    sock.settimeout(_TICK_S)
+    bound = sock.getsockname()
+    return (bound if family == "AF_UNIX" else list(bound)), sock
 
 
 def main(argv: Sequence[str] | None = None) -> int:

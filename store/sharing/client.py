@@ -145,6 +145,28 @@ class OwnerLink:
                 return
         _close(conn)
 
+    def stop_owner(self) -> bool:
+        """Ask the running owner, if any, to stop after its calls in flight, and wait
+        (within ``wait_s``) until it has released the store; whether one was running."""
+        info = self.files.read_info()
+        if info is None or self._owner_gone():
+            return False
+        deadline = time.monotonic() + self._wait_s
+        try:
+            conn = self._hello(self._dial(info), deadline)
+            try:
+                send(conn, {"op": "stop"})
+                recv(conn)
+            finally:
+                _close(conn)
+        except (*_LINK_ERRORS, StoreUnavailable, _OlderOwner):
+            pass
+        while not self._owner_gone():
+            if time.monotonic() > deadline:
+                raise StoreBusy(f"the store's owner did not stop within {self._wait_s:g} s")
+            time.sleep(_RETRY_S)
+        return True
+
     # -- finding the owner ----------------------------------------------------------
     def connect(self) -> Connection:
         deadline = time.monotonic() + self._wait_s

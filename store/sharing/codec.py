@@ -40,50 +40,63 @@ class CodecError(StoreError):
     """A message from the other side is not a value this version knows."""
 
 
+_SCALARS = (str, int, float, bool, type(None))
+_DATACLASSES: dict[type, tuple[str, tuple[str, ...]]] = {}  # class -> name, fields
+_ENUMS: dict[type, str] = {}
+_DECODABLE: dict[str, tuple[type, frozenset[str], frozenset[str]]] = {}  # name -> class,
+# the fields its constructor takes, the others
+
+
 def encode(value: Any) -> Any:
-    if value is None or isinstance(value, bool | int | float | str):
+    kind = type(value)
+    if kind in _SCALARS:
         return value
-    if isinstance(value, Enum):
-        return {"$e": _name(type(value)), "v": value.value}
+    known = _DATACLASSES.get(kind)
+    if known is not None:
+        name, names = known
+        return {"$c": name, "f": {n: encode(getattr(value, n)) for n in names}}
+    if kind is tuple:
+        return {"$t": [encode(v) for v in value]}
+    enum = _ENUMS.get(kind)
+    if enum is not None:
+        return {"$e": enum, "v": value.value}
+    if kind is list:
+        return [encode(v) for v in value]
+    if isinstance(value, Enum):  # before str: a StrEnum is a str too
+        _ENUMS[kind] = _name(kind)
+        return encode(value)
+    if isinstance(value, bool | int | float | str):
+        return value
     if isinstance(value, datetime):
         return {"$dt": value.isoformat()}
     if isinstance(value, Path):
         return {"$p": str(value)}
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {
-            "$c": _name(type(value)),
-            "f": {f.name: encode(getattr(value, f.name)) for f in dataclasses.fields(value)},
-        }
-    if isinstance(value, tuple):
-        return {"$t": [encode(v) for v in value]}
-    if isinstance(value, list):
-        return [encode(v) for v in value]
+        _DATACLASSES[kind] = (_name(kind), tuple(f.name for f in dataclasses.fields(value)))
+        return encode(value)
+    if isinstance(value, tuple | list):
+        return [encode(v) for v in value] if isinstance(value, list) else encode(tuple(value))
     if isinstance(value, set | frozenset):
         return {"$s": [encode(v) for v in value]}
     if isinstance(value, dict):
         if all(isinstance(k, str) and not k.startswith("$") for k in value):
             return {k: encode(v) for k, v in value.items()}
         return {"$m": [[encode(k), encode(v)] for k, v in value.items()]}
-    raise CodecError(f"cannot send a {type(value).__name__} to the store's owner")
+    raise CodecError(f"cannot send a {kind.__name__} to the store's owner")
 
 
 def decode(value: Any) -> Any:
-    if value is None or isinstance(value, bool | int | float | str):
+    kind = type(value)
+    if kind in _SCALARS:
         return value
-    if isinstance(value, list):
+    if kind is list:
         return [decode(v) for v in value]
-    if not isinstance(value, dict):
-        raise CodecError(f"unexpected {type(value).__name__} in a message")
+    if kind is not dict:
+        raise CodecError(f"unexpected {kind.__name__} in a message")
+    if "$c" in value:
+        return _dataclass(value)
     if "$t" in value:
         return tuple(decode(v) for v in _list(value["$t"]))
-    if "$s" in value:
-        return frozenset(decode(v) for v in _list(value["$s"]))
-    if "$m" in value:
-        return {decode(k): decode(v) for k, v in (_pair(p) for p in _list(value["$m"]))}
-    if "$dt" in value:
-        return datetime.fromisoformat(str(value["$dt"]))
-    if "$p" in value:
-        return Path(str(value["$p"]))
     if "$e" in value:
         enum = _class(value["$e"])
         if not (isinstance(enum, type) and issubclass(enum, Enum)):
@@ -92,27 +105,48 @@ def decode(value: Any) -> Any:
             return enum(value.get("v"))
         except ValueError:
             raise CodecError(f"{value.get('v')!r} is not a {enum.__name__}") from None
-    if "$c" in value:
-        cls = _class(value["$c"])
-        if not (isinstance(cls, type) and dataclasses.is_dataclass(cls)):
-            raise CodecError(f"{value['$c']!r} is not a value type")
-        given = value.get("f")
-        if not isinstance(given, dict):
-            raise CodecError("a value without fields")
-        fields = {f.name: f for f in dataclasses.fields(cls)}
-        unknown = sorted(set(given) - set(fields))
-        if unknown:
-            raise CodecError(f"unknown fields of {cls.__name__}: {unknown}")
-        args = {k: decode(v) for k, v in given.items() if fields[k].init}
+    if "$s" in value:
+        return frozenset(decode(v) for v in _list(value["$s"]))
+    if "$m" in value:
+        return {decode(k): decode(v) for k, v in (_pair(p) for p in _list(value["$m"]))}
+    if "$dt" in value:
         try:
-            made = cls(**args)
-        except TypeError as exc:
-            raise CodecError(f"{cls.__name__}: {exc}") from None
-        for k, v in given.items():
-            if not fields[k].init:
-                object.__setattr__(made, k, decode(v))
-        return made
+            return datetime.fromisoformat(str(value["$dt"]))
+        except ValueError:
+            raise CodecError("a malformed date in a message") from None
+    if "$p" in value:
+        return Path(str(value["$p"]))
     return {str(k): decode(v) for k, v in value.items()}
+
+
+def _dataclass(value: dict[str, Any]) -> Any:
+    name = value["$c"]
+    known = _DECODABLE.get(name) if isinstance(name, str) else None
+    if known is None:
+        cls = _class(name)
+        if not (isinstance(cls, type) and dataclasses.is_dataclass(cls)):
+            raise CodecError(f"{name!r} is not a value type")
+        fields = dataclasses.fields(cls)
+        known = (
+            cls,
+            frozenset(f.name for f in fields if f.init),
+            frozenset(f.name for f in fields if not f.init),
+        )
+        _DECODABLE[name] = known
+    cls, init, other = known
+    given = value.get("f")
+    if type(given) is not dict:
+        raise CodecError("a value without fields")
+    unknown = given.keys() - init - other
+    if unknown:
+        raise CodecError(f"unknown fields of {cls.__name__}: {sorted(unknown)}")
+    try:
+        made = cls(**{k: decode(v) for k, v in given.items() if k in init})
+    except TypeError as exc:
+        raise CodecError(f"{cls.__name__}: {exc}") from None
+    for k in given.keys() & other:
+        object.__setattr__(made, k, decode(given[k]))
+    return made
 
 
 def encode_error(exc: BaseException) -> dict[str, str]:
