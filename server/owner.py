@@ -39,7 +39,7 @@ from multiprocessing.connection import (
     deliver_challenge,
 )
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from server.config import Settings
 from server.runtime import Runtime, open_runtime, service_settings
@@ -239,8 +239,9 @@ class Owner:
             service = self._hello(conn, hello)
             if service is None:
                 return
-            with self._mutex:
-                self._connections[id(conn)] = int(hello.get("pid") or 0)
+            if service is not _ADMIN:
+                with self._mutex:
+                    self._connections[id(conn)] = int(hello.get("pid") or 0)
             try:
                 while not self.stopping.is_set():
                     message = recv(conn)
@@ -281,6 +282,9 @@ class Owner:
         if self.failure is not None:
             send(conn, {"ok": False, **mine, "error": self.failure})
             return None
+        if hello.get("admin") is True:  # status and stop only (doctor, a stopping client)
+            send(conn, {"ok": True, **mine})
+            return _ADMIN
         mine_repo = str(self.settings.repo) if self.settings.repo else None
         if hello.get("repo") != mine_repo:
             send(conn, {"ok": False, **mine, "error": f"the store is served for {mine_repo}"})
@@ -320,6 +324,8 @@ class Owner:
     def _answer(self, service: MemoryService, message: dict[str, Any]) -> dict[str, Any]:
         op = message.get("op")
         try:
+            if service is _ADMIN and op not in ("status", "stop"):
+                raise InvalidInput("this connection may only ask for the status or a stop")
             if op == "call":
                 return {"ok": True, "result": encode(self._call(service, message))}
             if op == "cli":
@@ -369,6 +375,9 @@ class Owner:
                 "transport": self.family,
                 "locks": platform.LOCKS,
             }
+
+
+_ADMIN = cast(MemoryService, object())  # the "service" of a connection for status and stop
 
 
 def _identity(path: Path) -> tuple[int, int] | None:

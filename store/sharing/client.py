@@ -153,7 +153,7 @@ class OwnerLink:
             return False
         deadline = time.monotonic() + self._wait_s
         try:
-            conn = self._hello(self._dial(info), deadline)
+            conn = self._hello(self._dial(info), deadline, admin=True)
             try:
                 send(conn, {"op": "stop"})
                 recv(conn)
@@ -166,6 +166,25 @@ class OwnerLink:
                 raise StoreBusy(f"the store's owner did not stop within {self._wait_s:g} s")
             time.sleep(_RETRY_S)
         return True
+
+    def status(self) -> dict[str, Any] | None:
+        """The running owner's status (pid, clients, calls), or ``None`` if none answers."""
+        info = self.files.read_info()
+        if info is None or self._owner_gone():
+            return None
+        try:
+            conn = self._hello(self._dial(info), time.monotonic() + self._wait_s, admin=True)
+        except (*_LINK_ERRORS, StoreUnavailable, _OlderOwner):
+            return None
+        try:
+            send(conn, {"op": "status"})
+            reply = recv(conn)
+        except _LINK_ERRORS:
+            return None
+        finally:
+            _close(conn)
+        result = reply.get("result")
+        return result if isinstance(result, dict) else None
 
     # -- finding the owner ----------------------------------------------------------
     def connect(self) -> Connection:
@@ -205,7 +224,8 @@ class OwnerLink:
             address = (str(address[0]), int(address[1]))
         return Client(address, family=family, authkey=read_key(self.files))
 
-    def _hello(self, conn: Connection, deadline: float) -> Connection:
+    def _hello(self, conn: Connection, deadline: float, admin: bool = False) -> Connection:
+        """``admin``: a connection for ``status`` and ``stop`` only."""
         try:
             send(
                 conn,
@@ -216,6 +236,7 @@ class OwnerLink:
                     "pid": os.getpid(),
                     "env": self._env,
                     "repo": self._repo,
+                    "admin": admin,
                 },
             )
             # The owner answers once its store is open (that may take the lock wait).
