@@ -123,6 +123,8 @@ class Owner:
                 _say(f"cannot open the store: {exc}")
             self.ready.set()
             if self.failure is None:
+                took = time.process_time()
+                _say(f"owner {os.getpid()} ready: {took:.2f} s of CPU since it started")
                 self._wait_until_done()
             self._stop_accepting()
             self._finish_calls()

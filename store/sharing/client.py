@@ -149,7 +149,7 @@ class OwnerLink:
         """Ask the running owner, if any, to stop after its calls in flight, and wait
         (within ``wait_s``) until it has released the store; whether one was running."""
         info = self.files.read_info()
-        if info is None or self._owner_gone():
+        if info is None or self.owner_gone():
             return False
         deadline = time.monotonic() + self._wait_s
         try:
@@ -161,7 +161,7 @@ class OwnerLink:
                 _close(conn)
         except (*_LINK_ERRORS, StoreUnavailable, _OlderOwner):
             pass
-        while not self._owner_gone():
+        while not self.owner_gone():
             if time.monotonic() > deadline:
                 raise StoreBusy(f"the store's owner did not stop within {self._wait_s:g} s")
             time.sleep(_RETRY_S)
@@ -170,7 +170,7 @@ class OwnerLink:
     def status(self) -> dict[str, Any] | None:
         """The running owner's status (pid, clients, calls), or ``None`` if none answers."""
         info = self.files.read_info()
-        if info is None or self._owner_gone():
+        if info is None or self.owner_gone():
             return None
         try:
             conn = self._hello(self._dial(info), time.monotonic() + self._wait_s, admin=True)
@@ -206,7 +206,7 @@ class OwnerLink:
                 if child.returncode != 0:  # 0: another owner had the lock; connect to it
                     raise StoreUnavailable(self._startup_failure(child.returncode))
                 child = None
-            if self._spawn is not None and self._owner_gone():
+            if self._spawn is not None and self.owner_gone():
                 child = self._start_owner(deadline) or child
             if time.monotonic() > deadline:
                 raise StoreBusy(
@@ -269,7 +269,7 @@ class OwnerLink:
         _close(conn)
         raise StoreUnavailable(str(reply.get("error") or "the store's owner refused this client"))
 
-    def _owner_gone(self) -> bool:
+    def owner_gone(self) -> bool:
         """Whether no owner holds the owner lock (none runs, or it was killed)."""
         fd = self.files.open_lock(self.files.owner_lock)
         try:
@@ -290,7 +290,7 @@ class OwnerLink:
                 if time.monotonic() > deadline:
                     return None
                 time.sleep(_RETRY_S)
-            if not self._owner_gone():
+            if not self.owner_gone():
                 return None  # another client started one meanwhile
             log_fd = os.open(self.files.log, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
             try:
@@ -305,7 +305,7 @@ class OwnerLink:
                 )
             finally:
                 os.close(log_fd)
-            while self._owner_gone() and child.poll() is None:
+            while self.owner_gone() and child.poll() is None:
                 if time.monotonic() > deadline:
                     break
                 time.sleep(_RETRY_S)

@@ -356,3 +356,30 @@ def test_every_module_imports_and_the_store_is_shared_without_fcntl_or_unix_sock
     assert done.returncode == 0, done.stderr[-3000:]
     transport, locks, _pid = done.stdout.split()
     assert (transport, locks) == ("AF_INET", "lockf")  # the owner's side, too
+
+
+def test_doctor_reports_the_owner_and_repairs_what_a_killed_one_left(
+    project: GitRepo, remote: RemoteService, owner_env: dict[str, str]
+) -> None:
+    remote.recall("start the owner")
+    pid = owner_pid(project)
+    done = subprocess.run(
+        [SCRIPT, "doctor", "--json"], cwd=project.root, env=owner_env, capture_output=True,
+        text=True, timeout=120,
+    )  # fmt: skip
+    sharing = next(c for c in json.loads(done.stdout)["checks"] if c["name"] == "sharing")
+    assert sharing["ok"] and f"owner pid {pid}" in sharing["detail"], sharing
+    assert "1 client processes" in sharing["detail"], sharing  # this test process
+
+    remote.close()
+    os.kill(pid, signal.SIGKILL)
+    wait_gone(pid, within=10)
+    sock = Path(f"{store(project)}.sock")
+    assert sock.exists()
+    done = subprocess.run(
+        [SCRIPT, "doctor", "--json"], cwd=project.root, env=owner_env, capture_output=True,
+        text=True, timeout=120,
+    )  # fmt: skip
+    sharing = next(c for c in json.loads(done.stdout)["checks"] if c["name"] == "sharing")
+    assert sharing["ok"] and "repaired" in sharing["detail"], sharing
+    assert not sock.exists() and Files(store(project)).read_info() is None
