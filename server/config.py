@@ -33,12 +33,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from store.contradictions.rules import Strategy
 from store.errors import InvalidInput, RepositoryError, StoreUnavailable
 from store.evidence.confidence import DEFAULT_HALF_LIVES
 from store.evidence.observations import DEFAULT_SOURCE_WEIGHTS, RECORD_SOURCES
 from store.evidence.settings import EvidenceSettings
-from store.model import Kind
 
 __all__ = ["Settings", "find_repository_root"]
 
@@ -98,7 +96,13 @@ def _evidence_settings(env: Mapping[str, str]) -> EvidenceSettings:
     if any(w > 1.0 for w in weights.values()):
         raise InvalidInput("ANCHORMEM_WEIGHT_* must be between 0 and 1")
     order = {}
-    for kind in Kind:
+    # Imported only when asked for: the CLI's path to the store's owner reads its settings
+    # without loading the claim rules (and tree-sitter behind them).
+    named = any(k.startswith("ANCHORMEM_CONFLICT_") for k in env)
+    if named:
+        from store.contradictions.rules import Strategy
+        from store.model import Kind
+    for kind in Kind if named else ():
         name = f"ANCHORMEM_CONFLICT_{kind.value.upper()}"
         raw = (env.get(name) or "").strip().lower()
         if not raw:
