@@ -30,7 +30,12 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def server_env() -> dict[str, str]:
-    return {k: v for k, v in os.environ.items() if not k.startswith("ANCHORMEM_")}
+    # Each process opens the store itself (ANCHORMEM_SHARE=0, the lease of adr/0002): these
+    # tests damage, fill and race on the file between calls, which a store's owner process
+    # (adr/0012) would hold open across them. The owner opens the file through the same
+    # code (store/db.py, store/recovery.py); the kill harness below runs through it.
+    env = {k: v for k, v in os.environ.items() if not k.startswith("ANCHORMEM_")}
+    return {**env, "ANCHORMEM_SHARE": "0"}
 
 
 @pytest.fixture
