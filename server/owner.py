@@ -428,7 +428,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     for sig in (signal.SIGTERM, signal.SIGINT):
         signal.signal(sig, on_signal)
     _say(f"owner {os.getpid()} of {settings.db.name} started")
-    return owner.run()
+    try:
+        return owner.run()
+    except Exception as exc:  # a bug: its traceback in the log, one line for the client
+        traceback.print_exc(file=sys.stderr)
+        _say(f"the store's owner failed ({type(exc).__name__}: {exc})")
+        return 1
 
 
 if __name__ == "__main__":

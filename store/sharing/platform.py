@@ -127,11 +127,10 @@ def private_dir() -> Path:
     """A directory only this user can enter, for sockets whose path beside the store would
     be too long: created 0700, refused if it is someone else's or others can enter it."""
     base = os.environ.get("XDG_RUNTIME_DIR")
-    if base and Path(base).is_dir():
+    uid = os.getuid() if hasattr(os, "getuid") else 0
+    folder = Path(tempfile.gettempdir()) / f"anchormem-{uid}"
+    if base and Path(base).is_dir() and len(os.fsencode(base)) <= MAX_UNIX_PATH - 40:
         folder = Path(base) / "anchormem"
-    else:
-        uid = os.getuid() if hasattr(os, "getuid") else 0
-        folder = Path(tempfile.gettempdir()) / f"anchormem-{uid}"
     folder.mkdir(mode=0o700, exist_ok=True)
     info = os.lstat(folder)
     if hasattr(os, "getuid") and (info.st_uid != os.getuid() or info.st_mode & 0o077):

@@ -121,7 +121,9 @@ def read_key(files: Files, create: bool = False) -> bytes:
 
 
 def send(conn: Any, message: dict[str, Any]) -> None:
-    conn.send_bytes(json.dumps(message, ensure_ascii=False).encode())
+    # ASCII escapes: a caller's text may hold lone surrogates (invalid UTF-8 given to the
+    # CLI), which the service refuses with its own message; they must reach it.
+    conn.send_bytes(json.dumps(message).encode())
 
 
 def recv(conn: Any) -> dict[str, Any]:

@@ -7,10 +7,12 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import signal
 import stat
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from collections.abc import Iterator
@@ -81,6 +83,14 @@ def stop(repo: GitRepo) -> None:
     OwnerLink(Files(store(repo)), None, env={}, wait_s=20, version="test").stop_owner()
 
 
+def sock_path(repo: GitRepo) -> Path:
+    """Where the running owner listens: beside the store, or in the per-user directory
+    when that path is too long (a deep tmp_path)."""
+    info = Files(store(repo)).read_info()
+    assert info is not None and info["family"] == "AF_UNIX"
+    return Path(info["address"])
+
+
 def owner_pid(repo: GitRepo) -> int:
     info = Files(store(repo)).read_info()
     assert info is not None
@@ -126,9 +136,10 @@ def test_cli_calls_share_one_owner_that_keeps_its_files_private_and_exits_when_i
     folder = store(project).parent
     assert stat.S_IMODE(folder.stat().st_mode) == 0o700
     files = Files(store(project))
-    for path in (files.key, files.info, files.owner_lock, Path(f"{store(project)}.sock")):
+    sock = sock_path(project)
+    for path in (files.key, files.info, files.owner_lock, sock):
         assert stat.S_IMODE(path.stat().st_mode) == 0o600, path
-    assert stat.S_ISSOCK(Path(f"{store(project)}.sock").stat().st_mode)
+    assert stat.S_ISSOCK(sock.stat().st_mode)
     # Nothing outside .anchormem: the repository's work tree is as committed.
     status = subprocess.run(
         ["git", "status", "--porcelain", "--ignored"], cwd=project.root,
@@ -138,7 +149,7 @@ def test_cli_calls_share_one_owner_that_keeps_its_files_private_and_exits_when_i
 
     wait_gone(first, within=15)  # ANCHORMEM_OWNER_IDLE=2, with no client left
     assert files.read_info() is None
-    assert not Path(f"{store(project)}.sock").exists()
+    assert not sock.exists()
     fd = files.open_lock(files.owner_lock)
     try:
         assert platform.lock(fd)  # released
@@ -157,11 +168,11 @@ def test_an_owner_killed_with_sigkill_is_replaced_by_the_next_call_losing_nothin
     project: GitRepo, remote: RemoteService
 ) -> None:
     acknowledged = {remote.remember(f"Team {i} owns release item {i}").reading.id for i in range(5)}
-    killed = owner_pid(project)
+    killed, sock = owner_pid(project), sock_path(project)
     os.kill(killed, signal.SIGKILL)
     wait_gone(killed, within=10)
     # It left its socket and info file behind, and its lock is free.
-    assert Path(f"{store(project)}.sock").exists()
+    assert sock.exists()
     assert Files(store(project)).read_info() is not None
 
     start = time.monotonic()
@@ -228,7 +239,7 @@ def test_another_user_can_neither_read_the_key_nor_connect(
         pytest.skip("needs root to become another user")
     remote.recall("start the owner")
     files = Files(store(project))
-    sock = Path(f"{store(project)}.sock")
+    sock = sock_path(project)
     key = files.key.read_bytes()
     # Let the other user reach the folder at all (tmp_path's parents are 0700): what keeps
     # them out must be anchormem's own modes.
@@ -285,7 +296,7 @@ def test_a_newer_client_has_an_older_owner_stop_and_an_older_client_is_told_why(
 
 
 def test_a_store_deep_in_the_tree_gets_its_socket_in_a_private_directory(
-    git_repo: GitRepo, owner_env: dict[str, str], tmp_path: Path
+    git_repo: GitRepo, owner_env: dict[str, str], request: pytest.FixtureRequest
 ) -> None:
     deep = git_repo.root / ("a-rather-long-folder-name-" * 4) / "and-deeper-still"
     deep.mkdir(parents=True)
@@ -294,8 +305,9 @@ def test_a_store_deep_in_the_tree_gets_its_socket_in_a_private_directory(
     subprocess.run(["git", "init", "-q", str(deep)], check=True)
     nested = GitRepo(deep)
     nested.commit(PROJECT, "initial project")
-    runtime = tmp_path / "run"
-    runtime.mkdir(mode=0o700)
+    # A runtime directory as systemd makes it: short, 0700 (tmp_path may itself be deep).
+    runtime = Path(tempfile.mkdtemp(prefix="am-run-"))
+    request.addfinalizer(lambda: shutil.rmtree(runtime, ignore_errors=True))
     env = {**owner_env, "XDG_RUNTIME_DIR": str(runtime)}
     assert len(os.fsencode(f"{store(nested)}.sock")) > platform.MAX_UNIX_PATH
 
@@ -371,10 +383,10 @@ def test_doctor_reports_the_owner_and_repairs_what_a_killed_one_left(
     assert sharing["ok"] and f"owner pid {pid}" in sharing["detail"], sharing
     assert "1 client processes" in sharing["detail"], sharing  # this test process
 
+    sock = sock_path(project)
     remote.close()
     os.kill(pid, signal.SIGKILL)
     wait_gone(pid, within=10)
-    sock = Path(f"{store(project)}.sock")
     assert sock.exists()
     done = subprocess.run(
         [SCRIPT, "doctor", "--json"], cwd=project.root, env=owner_env, capture_output=True,
