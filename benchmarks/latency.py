@@ -250,14 +250,15 @@ async def _anchormem(
     )
     new_notes = notes(vocab, _NEW_NOTES + size * 10, warmup + calls)
     asks = queries(vocab, warmup + calls, seed=size)
-    warm_before = _warm_lines(errlog)
+    logs = [Path(errlog.name), Path(f"{db}.owner.log")]  # served alone, or by the owner
+    warm_before = _warm_lines(errlog, logs)
     async with Client(stdio_client(params, errlog=errlog), read_timeout_seconds=300) as client:
         for i in range(warmup):
             await _timed(client, "recall", {"query": asks[i]})
             await _timed(client, "remember", next(new_notes).arguments())
         # A served store warms its conflict check in the background (adr/0009): time
         # the steady state, and say how long warming took.
-        warmed = await _wait_warm(errlog, warm_before)
+        warmed = await _wait_warm(errlog, logs, warm_before)
         remembered = []
         for _ in range(calls):
             elapsed, result = await _timed(client, "remember", next(new_notes).arguments())
@@ -298,17 +299,22 @@ _WARM = "anchormem: conflict check warm:"
 _WARM_WAIT_S = 600.0
 
 
-def _warm_lines(errlog: TextIO) -> list[str]:
+def _warm_lines(errlog: TextIO, logs: Sequence[Path]) -> list[str]:
     errlog.flush()
-    text = Path(errlog.name).read_text(errors="replace")
-    return [line for line in text.splitlines() if line.startswith(_WARM)]
+    found = []
+    for log in logs:
+        if log.exists():
+            text = log.read_text(errors="replace")
+            found += [line for line in text.splitlines() if line.startswith(_WARM)]
+    return found
 
 
-async def _wait_warm(errlog: TextIO, before: Sequence[str]) -> str:
-    """The server's line saying its caches are warm, once it is there."""
+async def _wait_warm(errlog: TextIO, logs: Sequence[Path], before: Sequence[str]) -> str:
+    """The line saying the store's caches are warm (on the server's stderr, or in the
+    owner's log when an owner serves the store), once it is there."""
     deadline = time.monotonic() + _WARM_WAIT_S
     while time.monotonic() < deadline:
-        lines = _warm_lines(errlog)
+        lines = _warm_lines(errlog, logs)
         if len(lines) > len(before):
             return "warmed: " + lines[-1][len(_WARM) :].strip()
         await anyio.sleep(0.1)

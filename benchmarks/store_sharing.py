@@ -1,17 +1,25 @@
-"""What sharing one DuckDB file between processes costs (the numbers in adr/0002).
+"""Many servers on one store: what the clients see (the figures in adr/0012 and
+RELIABILITY.md), and what DuckDB itself costs (adr/0002).
 
-    .venv/bin/python -m benchmarks.store_sharing                 # both parts
-    .venv/bin/python -m benchmarks.store_sharing --no-sessions   # the DuckDB costs only
-    .venv/bin/python -m benchmarks.store_sharing --sessions 4 --remembers 250
+    .venv/bin/python -m benchmarks.store_sharing               # every figure, one run
+    .venv/bin/python -m benchmarks.store_sharing --lease       # ... also with the lease
+    .venv/bin/python -m benchmarks.store_sharing --duckdb      # ... and DuckDB's own costs
+    .venv/bin/python -m benchmarks.store_sharing --sessions 4 --remembers 100  # one run, as before
 
-Part 1, DuckDB itself, on a store with anchormem's schema: opening the file, one query or
-one insert, closing it (what a handover between processes costs) against the same
-statement on a cursor of a connection that stays open.
+Every figure is measured through real ``anchormem serve`` processes over MCP stdio, on a
+copy of the experiments' shopfront repository with a store of 1,000 seeded memories
+(``benchmarks/seed.py``), with the store shared the default way (the store's owner,
+adr/0012) and, with ``--lease``, each process opening the store itself
+(``ANCHORMEM_SHARE=0``, adr/0002: the figures before the owner):
 
-Part 2, the real thing: N ``anchormem serve`` processes on one repository over stdio, each
-driven by an MCP client doing R ``remember`` calls with a ``recall`` after every 5th, all at
-once. Prints the wall time, calls per second, and the lease's handovers (each server reports
-its own when it exits), with the time servers spent waiting for the store and closing it.
+* mixed: 4 servers x 100 calls, remember and recall alternating, all at once: calls/s
+  together, p50/p99/max of one call, errors, and whether every acknowledged memory is in
+  the file afterwards (read once the owner has closed it);
+* remembers: 8 servers x 100 remembers, the same figures;
+* alone: one server, remember and recall latency (median, p99);
+* CLI: ``anchormem recall`` wall time (process start-up included) while 4 servers are busy;
+* warm: a second server's first recall on a repository another server has fingerprinted:
+  the share of its hits that were checked against the code.
 """
 
 from __future__ import annotations
@@ -19,53 +27,25 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import re
+import shutil
 import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import anyio
-import duckdb
-
-from experiments.scratch import make_repo
-from store.schema import migrate
+import anyio.to_thread
 
 ROUNDS = 200
+SEEDED = 1000
 
-# A server whose lease reports how often it handed the store over, how long it waited for
-# it and how long closing took; started with -I so that the project's folders cannot
-# shadow anchormem's packages.
-_SERVER = r"""
-import sys, time
-import store.lease as lease
-stats = {"waited_s": 0.0, "closing_s": 0.0}
-Lease = lease.StoreLease
-acquire, release, close = Lease._acquire, Lease._release, Lease.close
-def timed_acquire(self):
-    t = time.perf_counter(); acquire(self); stats["waited_s"] += time.perf_counter() - t
-def timed_release(self):
-    t = time.perf_counter(); release(self); stats["closing_s"] += time.perf_counter() - t
-def reporting_close(self):
-    close(self)
-    print(f"bench-lease handovers={self.handovers} waited_s={stats['waited_s']:.3f}"
-          f" closing_s={stats['closing_s']:.3f}", file=sys.stderr, flush=True)
-Lease._acquire, Lease._release, Lease.close = timed_acquire, timed_release, reporting_close
-from server.cli import main
-sys.exit(main())
-"""
-
-_PROJECT = {
-    "pyproject.toml": '[project]\nname = "shop"\nversion = "1"\ndependencies = ["httpx"]\n',
-    "billing/__init__.py": "",
-    "billing/client.py": "import httpx\n\n\ndef charge(amount):\n    return httpx.post('/c')\n",
-    "store/__init__.py": "",
-    "store/db.py": "import duckdb\n\n\ndef open_db(path):\n    return duckdb.connect(path)\n",
-}
+# -- DuckDB's own costs (adr/0002) -------------------------------------------------------------
 
 
 def _median_ms(fn: Callable[[int], None], rounds: int) -> float:
@@ -77,58 +57,48 @@ def _median_ms(fn: Callable[[int], None], rounds: int) -> float:
     return statistics.median(times)
 
 
-def _seed(path: Path, memories: int) -> None:
-    con = duckdb.connect(str(path))
-    migrate(con)
-    con.execute(
-        "INSERT INTO memories (id, text, kind, source, origin, created_at, updated_at, status)"
-        " SELECT 'm' || i, 'memory number ' || i, 'fact', 'agent', 'bench', now(), now(),"
-        " 'ACTIVE' FROM range(?) t(i)",
-        [memories],
-    )
-    con.close()
-
-
 def duckdb_costs(rounds: int) -> dict[str, float]:
+    """Opening the file, one query or insert, closing it (a handover between processes)
+    against the same statement on a cursor of a connection that stays open."""
+    import duckdb
+
+    from store.schema import migrate
+
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "bench.duckdb"
-        _seed(path, 1000)
+        con = duckdb.connect(str(path))
+        migrate(con)
+        con.execute(
+            "INSERT INTO memories (id, text, kind, source, origin, created_at, updated_at,"
+            " status) SELECT 'm' || i, 'memory number ' || i, 'fact', 'agent', 'bench', now(),"
+            " now(), 'ACTIVE' FROM range(1000) t(i)"
+        )
+        con.close()
         query = "SELECT count(*) FROM memories WHERE status = 'ACTIVE'"
         insert = "INSERT INTO meta VALUES (?, 'x')"
 
         def open_query_close(_: int) -> None:
-            con = duckdb.connect(str(path))
-            con.execute(query).fetchall()
-            con.close()
-
-        def open_migrate_close(_: int) -> None:
-            con = duckdb.connect(str(path))
-            migrate(con)  # what the lease does on every open: check the schema version
-            con.execute(query).fetchall()
-            con.close()
+            c = duckdb.connect(str(path))
+            c.execute(query).fetchall()
+            c.close()
 
         def open_insert_close(i: int) -> None:
-            con = duckdb.connect(str(path))
-            con.execute(insert, [f"open-{i}"])
-            con.close()
+            c = duckdb.connect(str(path))
+            c.execute(insert, [f"open-{i}"])
+            c.close()
 
         results = {
             "open+query+close": _median_ms(open_query_close, rounds),
-            "open+schema check+query+close": _median_ms(open_migrate_close, rounds),
             "open+insert+close": _median_ms(open_insert_close, rounds),
         }
         held = duckdb.connect(str(path))
         try:
 
             def cursor_query(_: int) -> None:
-                cur = held.cursor()
-                cur.execute(query).fetchall()
-                cur.close()
+                held.cursor().execute(query).fetchall()
 
             def cursor_insert(i: int) -> None:
-                cur = held.cursor()
-                cur.execute(insert, [f"held-{i}"])
-                cur.close()
+                held.cursor().execute(insert, [f"held-{i}"])
 
             results["held cursor query"] = _median_ms(cursor_query, rounds)
             results["held cursor insert"] = _median_ms(cursor_insert, rounds)
@@ -137,124 +107,314 @@ def duckdb_costs(rounds: int) -> dict[str, float]:
     return results
 
 
-def _make_repo(root: Path) -> None:
-    make_repo(root, _PROJECT, "project", identity=("bench", "bench@example.com"))
+# -- the servers -------------------------------------------------------------------------------
 
 
-async def _session(
-    root: Path, number: int, remembers: int, log: Any, tally: dict[str, Any]
+def _env(shared: bool) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("ANCHORMEM_")}
+    env["ANCHORMEM_SHARE"] = "1" if shared else "0"
+    return env
+
+
+def _script() -> str:
+    return str(Path(sys.executable).with_name("anchormem"))
+
+
+@dataclass
+class Tally:
+    latencies_ms: list[float] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+    acknowledged: set[str] = field(default_factory=set)
+    first_recall: dict[str, Any] = field(default_factory=dict)
+
+
+def _note(server: int, i: int) -> str:
+    # Notes about the team, sharing no anchor, subject or slot (as in test_multiprocess).
+    return (
+        f"Server {server} note {i}: release checklist item {server}-{i} is owned by team {server}"
+    )
+
+
+async def _server(
+    repo: Path,
+    shared: bool,
+    number: int,
+    calls: int,
+    mixed: bool,
+    tally: Tally,
+    log: Any,
+    arrived: Callable[[], Awaitable[None]] | None = None,
 ) -> None:
     from mcp import Client, StdioServerParameters
     from mcp.client.stdio import stdio_client
 
-    env = {k: v for k, v in os.environ.items() if not k.startswith("ANCHORMEM_")}
     params = StdioServerParameters(
-        command=sys.executable, args=["-I", "-c", _SERVER, "serve"], cwd=str(root), env=env
+        command=_script(), args=["serve"], cwd=str(repo), env=_env(shared)
     )
     async with Client(stdio_client(params, errlog=log), read_timeout_seconds=300) as client:
-        for i in range(remembers):
-            # As in tests/store/test_multiprocess.py: notes sharing no anchor, subject or
-            # slot, so that the store's own work per call stays flat as it fills.
-            text = (
-                f"Session {number} note {i}: release checklist item {number}-{i}"
-                f" is owned by team {number}"
-            )
-            calls = [("remember", {"text": text, "origin": f"session-{number}"})]
-            if (i + 1) % 5 == 0:
-                calls.append(("recall", {"query": f"session {number} checklist"}))
-            for tool, args in calls:
-                start = time.perf_counter()
+        if arrived is not None:  # every server is up before any call is timed
+            await arrived()
+        for i in range(calls):
+            if mixed and i % 2:
+                tool, args = "recall", {"query": f"server {number} release checklist"}
+            else:
+                tool, args = "remember", {"text": _note(number, i), "origin": f"bench-{number}"}
+            start = time.perf_counter()
+            try:
                 result = await client.call_tool(tool, args)
-                tally["latencies_ms"].append((time.perf_counter() - start) * 1000)
-                tally["calls"] += 1
-                tally["errors"] += int(bool(result.is_error))
+            except Exception as exc:  # counted, and listed in the figures
+                tally.errors.append(f"{tool}: {type(exc).__name__}: {exc}")
+                continue
+            tally.latencies_ms.append((time.perf_counter() - start) * 1000)
+            if result.is_error:
+                tally.errors.append(f"{tool}: {result.content}")
+            elif tool == "remember" and result.structured_content:
+                tally.acknowledged.add(str(result.structured_content["id"]))
 
 
-def sessions_run(sessions: int, remembers: int) -> dict[str, Any]:
-    with tempfile.TemporaryDirectory() as tmp:
-        root = Path(tmp) / "repo"
-        _make_repo(root)
-        tally: dict[str, Any] = {"calls": 0, "errors": 0, "latencies_ms": []}
-        log_path = Path(tmp) / "servers.stderr"
-        with log_path.open("w") as log:
+def _stop_owner(repo: Path) -> None:
+    from store.sharing.client import OwnerLink
+    from store.sharing.protocol import Files
 
-            async def run_all() -> float:
-                start = time.perf_counter()
-                async with anyio.create_task_group() as tg:
-                    for n in range(sessions):
-                        tg.start_soon(_session, root, n, remembers, log, tally)
-                return time.perf_counter() - start
+    store = repo / ".anchormem" / "memory.duckdb"
+    OwnerLink(Files(store), None, env={}, wait_s=60, version="bench").stop_owner()
 
-            wall = anyio.run(run_all)
-        reports = re.findall(
-            r"bench-lease handovers=(\d+) waited_s=([\d.]+) closing_s=([\d.]+)",
-            log_path.read_text(),
-        )
-        stored = json.loads(
-            subprocess.run(
-                [str(Path(sys.executable).with_name("anchormem")), "list", "--limit", "10000"],
-                cwd=root,
-                capture_output=True,
-                text=True,
-                check=True,
-            ).stdout
-        )["memories"]
-    latencies = sorted(tally["latencies_ms"])
+
+def _stored_ids(repo: Path) -> set[str]:
+    import duckdb
+
+    _stop_owner(repo)
+    con = duckdb.connect(str(repo / ".anchormem" / "memory.duckdb"))  # replays the journal
+    try:
+        return {str(r[0]) for r in con.execute("SELECT id FROM memories").fetchall()}
+    finally:
+        con.close()
+
+
+def _percentile(samples: Sequence[float], q: int) -> float:
+    if not samples:
+        return float("nan")
+    if len(samples) == 1:
+        return samples[0]
+    return statistics.quantiles(samples, n=100, method="inclusive")[q - 1]
+
+
+def _figures(tally: Tally, wall: float, stored: set[str]) -> dict[str, Any]:
+    lat = tally.latencies_ms
     return {
-        "sessions": sessions,
-        "remembers_per_session": remembers,
-        "calls": tally["calls"],
-        "errors": tally["errors"],
-        "memories_stored": len(stored),
+        "calls": len(lat),
+        "errors": len(tally.errors),
+        "first_errors": tally.errors[:3],
+        "calls_per_s": round(len(lat) / wall, 1),
+        "p50_ms": round(_percentile(lat, 50), 1),
+        "p99_ms": round(_percentile(lat, 99), 1),
+        "max_ms": round(max(lat), 1) if lat else None,
+        "acknowledged": len(tally.acknowledged),
+        "lost": len(tally.acknowledged - stored),
         "wall_s": round(wall, 2),
-        "calls_per_s": round(tally["calls"] / wall, 1),
-        "call_ms_median": round(statistics.median(latencies), 1),
-        "call_ms_p99": round(latencies[int(len(latencies) * 0.99) - 1], 1),
-        "call_ms_max": round(latencies[-1], 1),
-        "servers_reporting": len(reports),
-        "handovers": sum(int(r[0]) for r in reports),
-        "waiting_for_the_store_s": round(sum(float(r[1]) for r in reports), 2),
-        "closing_the_store_s": round(sum(float(r[2]) for r in reports), 2),
     }
+
+
+class Bench:
+    def __init__(self, work: Path, seeded: Path, log: Any) -> None:
+        self.work = work
+        self.seeded = seeded
+        self.log = log
+        self.repo = work / "repo"
+
+    def fresh_store(self) -> None:
+        folder = self.repo / ".anchormem"
+        if folder.exists():
+            _stop_owner(self.repo)
+            shutil.rmtree(folder)
+        folder.mkdir(mode=0o700)
+        (folder / ".gitignore").write_text("*\n")
+        shutil.copyfile(self.seeded, folder / "memory.duckdb")
+
+    def many(
+        self, shared: bool, servers: int, calls: int, mixed: bool, cli_runs: int = 0
+    ) -> dict[str, Any]:
+        self.fresh_store()
+        tally = Tally()
+        all_up = threading.Event()
+        cli_walls: list[float] = []
+
+        def run_cli() -> None:
+            all_up.wait()
+            time.sleep(1.0)  # the servers are busy by now
+            for _ in range(cli_runs):
+                start = time.perf_counter()
+                done = subprocess.run(
+                    [_script(), "recall", "release checklist", "--json"],
+                    cwd=self.repo,
+                    env=_env(shared),
+                    capture_output=True,
+                    timeout=120,
+                )
+                cli_walls.append(time.perf_counter() - start)
+                if done.returncode != 0:
+                    tally.errors.append(f"cli: {done.stderr.decode()[-200:]}")
+
+        async def run_all() -> float:
+            up: list[float] = []
+            go = anyio.Event()
+
+            async def arrived() -> None:
+                up.append(time.perf_counter())
+                if len(up) == servers:
+                    go.set()
+                    all_up.set()
+                await go.wait()
+
+            async with anyio.create_task_group() as tg:
+                if cli_runs:
+                    tg.start_soon(anyio.to_thread.run_sync, run_cli)
+                for n in range(servers):
+                    tg.start_soon(
+                        _server, self.repo, shared, n, calls, mixed, tally, self.log, arrived
+                    )
+            return time.perf_counter() - max(up)
+
+        wall = anyio.run(run_all)
+        figures = _figures(tally, wall, _stored_ids(self.repo))
+        if cli_runs:
+            figures["cli_recall_s"] = [round(w, 2) for w in cli_walls]
+        return figures
+
+    def alone(self, shared: bool, calls: int) -> dict[str, Any]:
+        self.fresh_store()
+        tally = Tally()
+        anyio.run(_server, self.repo, shared, 0, calls, True, tally, self.log)
+        remembers, recalls = tally.latencies_ms[0::2], tally.latencies_ms[1::2]
+        return {
+            "remember_p50_ms": round(_percentile(remembers, 50), 1),
+            "remember_p99_ms": round(_percentile(remembers, 99), 1),
+            "recall_p50_ms": round(_percentile(recalls, 50), 1),
+            "recall_p99_ms": round(_percentile(recalls, 99), 1),
+            "errors": len(tally.errors),
+        }
+
+    def warm(self, shared: bool) -> dict[str, Any]:
+        """A first server recalls (fingerprinting HEAD); a second then starts and recalls."""
+        from mcp import Client, StdioServerParameters
+        from mcp.client.stdio import stdio_client
+
+        from benchmarks.seed import Vocabulary, queries
+
+        self.fresh_store()
+        asked = queries(Vocabulary.of(self.repo), 5)
+        params = StdioServerParameters(
+            command=_script(), args=["serve"], cwd=str(self.repo), env=_env(shared)
+        )
+
+        async def checked(client: Client, query: str) -> tuple[int, int]:
+            result = await client.call_tool("recall", {"query": query, "limit": 10})
+            hits = (result.structured_content or {}).get("memories", [])
+            done = [m for m in hits if m.get("verification") not in ("unchecked", None)]
+            return len(done), len(hits)
+
+        async def run() -> tuple[int, int, float]:
+            async with Client(stdio_client(params, errlog=self.log)) as first:
+                for query in asked:  # warm: HEAD fingerprinted, verdicts cached
+                    await checked(first, query)
+                async with Client(stdio_client(params, errlog=self.log)) as second:
+                    start = time.perf_counter()
+                    done, hits = await checked(second, asked[0] + " deploy")
+                    return done, hits, (time.perf_counter() - start) * 1000
+
+        done, hits, ms = anyio.run(run)
+        _stop_owner(self.repo)
+        return {"checked": done, "hits": hits, "share": round(done / hits, 3) if hits else None,
+                "first_recall_ms": round(ms, 1)}  # fmt: skip
+
+
+def run(args: argparse.Namespace) -> dict[str, Any]:
+    from benchmarks.seed import cached_store
+    from experiments.fixture import build_fixture
+
+    results: dict[str, Any] = {"cpus": os.cpu_count(), "load": os.getloadavg()[0]}
+    with tempfile.TemporaryDirectory(prefix="anchormem-sharing-") as tmp:
+        work = Path(tmp)
+        build_fixture(work / "repo")
+        seeded = cached_store(SEEDED, work / "repo")
+        modes = [True, False] if args.lease else [True]
+        with (work / "servers.stderr").open("w") as log:
+            bench = Bench(work, seeded, log)
+            try:
+                for shared in modes:
+                    name = "owner" if shared else "lease"
+                    out: dict[str, Any] = {}
+                    if args.sessions:
+                        out["custom"] = bench.many(shared, args.sessions, args.remembers, False)
+                    else:
+                        out["mixed_4x100"] = bench.many(shared, 4, 100, True, cli_runs=3)
+                        out["remembers_8x100"] = bench.many(shared, 8, 100, False)
+                        out["alone"] = bench.alone(shared, 100)
+                        out["warm_second_server"] = bench.warm(shared)
+                    results[name] = out
+            except BaseException:
+                log.flush()
+                tail = (work / "servers.stderr").read_text()[-3000:]
+                print(f"servers' stderr:\n{tail}", file=sys.stderr)
+                raise
+    if args.duckdb:
+        results["duckdb_median_ms"] = {k: round(v, 2) for k, v in duckdb_costs(ROUNDS).items()}
+    results["load_after"] = os.getloadavg()[0]
+    return results
+
+
+def _print(results: dict[str, Any]) -> None:
+    print(
+        f"{results['cpus']} CPUs, load average {results['load']:.1f} -> {results['load_after']:.1f}"
+    )
+    for mode in ("owner", "lease"):
+        if mode not in results:
+            continue
+        how = "the owner (adr/0012)" if mode == "owner" else "the lease (adr/0002)"
+        print(f"-- store shared through {how}")
+        for name, f in results[mode].items():
+            if "calls_per_s" in f:
+                print(
+                    f"  {name:18} {f['calls']} calls, {f['calls_per_s']} calls/s,"
+                    f" p50 {f['p50_ms']} ms,"
+                    f" p99 {f['p99_ms']} ms, max {f['max_ms']} ms; {f['errors']} errors;"
+                    f" {f['acknowledged']} acknowledged, {f['lost']} lost"
+                )
+                if f.get("cli_recall_s"):
+                    print(f"  {'':18} CLI recall meanwhile: {f['cli_recall_s']} s")
+                for error in f["first_errors"]:
+                    print(f"  {'':18} error: {error[:160]}")
+            elif "remember_p50_ms" in f:
+                print(
+                    f"  {name:18} remember p50 {f['remember_p50_ms']} ms,"
+                    f" p99 {f['remember_p99_ms']} ms; recall p50 {f['recall_p50_ms']} ms,"
+                    f" p99 {f['recall_p99_ms']} ms;"
+                    f" {f['errors']} errors"
+                )
+            else:
+                print(
+                    f"  {name:18} first recall of a second server: {f['checked']}/{f['hits']}"
+                    f" hits checked ({f['first_recall_ms']} ms)"
+                )
+    for name, ms in results.get("duckdb_median_ms", {}).items():
+        print(f"  duckdb {name:24} {ms:8.2f} ms")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m benchmarks.store_sharing", description=__doc__.splitlines()[0]
     )
-    parser.add_argument("--rounds", type=int, default=ROUNDS)
-    parser.add_argument("--sessions", type=int, default=4)
-    parser.add_argument("--remembers", type=int, default=250)
-    parser.add_argument("--no-sessions", action="store_true", help="skip part 2")
+    parser.add_argument("--lease", action="store_true", help="also measure the lease (before)")
+    parser.add_argument("--duckdb", action="store_true", help="also DuckDB's own costs")
+    parser.add_argument("--sessions", type=int, default=0, help="only N servers x R remembers")
+    parser.add_argument("--remembers", type=int, default=100)
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
-    results: dict[str, Any] = {"duckdb": duckdb.__version__, "cpus": os.cpu_count()}
-    results["median_ms"] = {k: round(v, 2) for k, v in duckdb_costs(args.rounds).items()}
-    if not args.no_sessions:
-        results["servers"] = sessions_run(args.sessions, args.remembers)
+    results = run(args)
     if args.json:
         print(json.dumps(results, indent=2))
-        return 0
-    print(f"DuckDB {results['duckdb']}, {results['cpus']} CPUs; medians of {args.rounds} rounds")
-    for name, ms in results["median_ms"].items():
-        print(f"  {name:32} {ms:8.2f} ms")
-    if "servers" in results:
-        s = results["servers"]
-        print(
-            f"{s['sessions']} servers x {s['remembers_per_session']} remembers"
-            f" (+ a recall every 5th): {s['calls']} calls, {s['errors']} errors,"
-            f" {s['memories_stored']} memories stored"
-        )
-        print(f"  wall time {s['wall_s']} s, {s['calls_per_s']} calls/s")
-        print(
-            f"  one call as a client sees it: median {s['call_ms_median']} ms,"
-            f" p99 {s['call_ms_p99']} ms, max {s['call_ms_max']} ms"
-        )
-        print(
-            f"  {s['handovers']} handovers; servers waited {s['waiting_for_the_store_s']} s"
-            f" for the store and spent {s['closing_the_store_s']} s closing it"
-            f" ({s['servers_reporting']} of {s['sessions']} servers reported)"
-        )
+    else:
+        _print(results)
     return 0
 
 

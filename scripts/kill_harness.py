@@ -1,14 +1,20 @@
-"""Kill -9 during writes: do acknowledged memories survive a server killed mid-write?
+"""Kill -9 during writes: do acknowledged memories survive a server, or the store's
+owner, killed mid-write?
 
     python scripts/kill_harness.py [--kills 100 --remembers 1000 --writers 3] [--repo DIR]
+                                   [--owner-every 3]
 
 Several writers, each an MCP stdio client driving its own ``anchormem serve`` (the
-installed console script) in one git repository, share one store. Each writer sends
-``remember`` calls with explicit anchors and logs every id its server acknowledged. A
-killer SIGKILLs one server at a time, at random, while it has calls in flight; the
-writer's call fails, it starts a new server and goes on. At the end (every server gone)
-the store is opened once and each acknowledged id must exist, with all its anchors rows
-and its ``remember`` audit row. Prints the figures (``--json`` for a machine).
+installed console script) in one git repository, share one store through its owner
+process (adr/0012). Each writer sends ``remember`` calls with explicit anchors and logs
+every id its server acknowledged. A killer SIGKILLs one process at a time, at random,
+while calls are in flight: a server (the writer's call fails, it starts a new server and
+goes on), or, every ``--owner-every``-th kill, the store's owner (the servers' calls in
+flight are sent again to the next owner, which the next call starts). For each kill it
+measures how long the others took to carry on: the time from the kill to each other
+writer's next acknowledged call. At the end (every server gone, the owner stopped) the
+store is opened once and each acknowledged id must exist, with all its anchors rows and
+its ``remember`` audit row. Prints the figures (``--json`` for a machine).
 
 Without ``--repo`` it makes a throwaway repository in a temporary directory.
 """
@@ -131,6 +137,7 @@ class Writer:
     number: int
     server: Server
     acknowledged: list[str] = field(default_factory=list)
+    acked_at: list[float] = field(default_factory=list)  # monotonic time of each ack
     failed_calls: int = 0
     errors: list[str] = field(default_factory=list)
     restarts: int = 0
@@ -152,31 +159,103 @@ async def run_writer(w: Writer, count: int) -> None:
             w.errors.append(f"{type(exc).__name__}: {exc}"[:300])
             i += 1
             continue
+        w.acked_at.append(time.monotonic())
         if mid is not None and mid not in w.acknowledged:
             w.acknowledged.append(mid)
         i += 1
 
 
+@dataclass
+class Kill:
+    at: float
+    owner: bool
+    writer: int | None  # whose server, for a server
+
+
 async def run_killer(
-    writers: list[Writer], kills: int, done: asyncio.Event, rng: random.Random
-) -> int:
-    made = 0
+    writers: list[Writer],
+    kills: int,
+    done: asyncio.Event,
+    rng: random.Random,
+    repo: Path,
+    owner_every: int,
+) -> list[Kill]:
+    made: list[Kill] = []
     killed: set[int] = set()  # a killed server stays a zombie until its writer reaps it
-    while made < kills and not done.is_set():
+    while not all(w.acked_at for w in writers) and not done.is_set():
+        await asyncio.sleep(0.05)  # mid-run: once every writer's server has answered
+    while len(made) < kills and not done.is_set():
         await asyncio.sleep(rng.uniform(0.02, 0.25))
         busy = [
-            w.server.proc
+            w
             for w in writers
-            if w.server.in_flight and w.server.proc is not None and w.server.proc.pid not in killed
+            if w.server.in_flight
+            and w.server.proc is not None
+            and w.server.proc.pid not in killed
+            and w.server.proc.returncode is None
         ]
         if not busy:
             continue
+        owner = owner_pid(repo) if owner_every and (len(made) + 1) % owner_every == 0 else None
+        if owner is not None and owner not in killed:
+            killed.add(owner)
+            with_suppress_kill(owner)
+            made.append(Kill(time.monotonic(), True, None))
+            # Let every writer get a call through the next owner before the next kill,
+            # so that how soon they carried on is measured for this kill alone.
+            at = made[-1].at
+            while not done.is_set() and not all(w.acked_at[-1] > at for w in writers):
+                await asyncio.sleep(0.01)
+            continue
         victim = rng.choice(busy)
-        if victim.returncode is None:
-            killed.add(victim.pid)
-            with_suppress_kill(victim.pid)
-            made += 1
+        assert victim.server.proc is not None
+        killed.add(victim.server.proc.pid)
+        with_suppress_kill(victim.server.proc.pid)
+        made.append(Kill(time.monotonic(), False, victim.number))
     return made
+
+
+def owner_pid(repo: Path) -> int | None:
+    try:
+        info = json.loads((repo / ".anchormem" / "memory.duckdb.owner").read_text())
+    except (OSError, ValueError):
+        return None
+    return int(info["pid"]) if isinstance(info, dict) and "pid" in info else None
+
+
+def carried_on(writers: list[Writer], kills: list[Kill]) -> dict[str, float | None]:
+    """For each kill, how long the other writers took to have their next call
+    acknowledged (the longest of them); the worst such time, by kind of kill. A writer
+    whose own server was killed and is still starting again is not one of the others."""
+    worst: dict[str, float | None] = {"server": None, "owner": None}
+    for kill in kills:
+        waits = []
+        for w in writers:
+            if w.number == kill.writer or _restarting(w, kills, kill.at):
+                continue
+            later = [t for t in w.acked_at if t > kill.at]
+            if later:
+                waits.append(later[0] - kill.at)
+        if waits:
+            kind = "owner" if kill.owner else "server"
+            worst[kind] = round(max(max(waits), worst[kind] or 0.0), 2)
+    return worst
+
+
+def _restarting(w: Writer, kills: list[Kill], at: float) -> bool:
+    """Whether ``w``'s own server was killed between its last acknowledged call before
+    ``at`` and its next one: then its next call waited for a new server, not for ``at``."""
+    before = max((t for t in w.acked_at if t <= at), default=float("-inf"))
+    after = min((t for t in w.acked_at if t > at), default=float("inf"))
+    return any(k.writer == w.number and before < k.at < after for k in kills)
+
+
+def stop_owner(repo: Path) -> None:
+    from store.sharing.client import OwnerLink
+    from store.sharing.protocol import Files
+
+    store = repo / ".anchormem" / "memory.duckdb"
+    OwnerLink(Files(store), None, env={}, wait_s=60, version="harness").stop_owner()
 
 
 def with_suppress_kill(pid: int) -> None:
@@ -215,7 +294,13 @@ def check_store(db: Path, ids: list[str]) -> dict[str, int]:
 
 
 async def harness(
-    repo: Path, kills: int, remembers: int, writers_n: int, errlog_path: Path, seed: int = 7
+    repo: Path,
+    kills: int,
+    remembers: int,
+    writers_n: int,
+    errlog_path: Path,
+    seed: int = 7,
+    owner_every: int = 3,
 ) -> dict[str, Any]:
     errlog = open(errlog_path, "w")  # noqa: SIM115 (the servers' stderr, kept for a look)
     started = time.monotonic()
@@ -223,7 +308,9 @@ async def harness(
     for w in writers:
         await w.server.start()
     done = asyncio.Event()
-    killer = asyncio.create_task(run_killer(writers, kills, done, random.Random(seed)))
+    killer = asyncio.create_task(
+        run_killer(writers, kills, done, random.Random(seed), repo, owner_every)
+    )
     per = [remembers // writers_n + (n < remembers % writers_n) for n in range(writers_n)]
     await asyncio.gather(*(run_writer(w, c) for w, c in zip(writers, per, strict=True)))
     done.set()
@@ -231,12 +318,16 @@ async def harness(
     for w in writers:
         await w.server.stop()
     errlog.close()
+    stop_owner(repo)  # it closes the store: the file is read below
     ids = [i for w in writers for i in w.acknowledged]
     figures = check_store(repo / ".anchormem" / "memory.duckdb", ids)
     return {
         "writers": writers_n,
         "remembers": remembers,
-        "kills": made,
+        "kills": len(made),
+        "owner_kills": sum(k.owner for k in made),
+        "carried_on_after_server_kill_s": carried_on(writers, made)["server"],
+        "carried_on_after_owner_kill_s": carried_on(writers, made)["owner"],
         "acknowledged": len(ids),
         "unique_acknowledged": len(set(ids)),
         "failed_calls": sum(w.failed_calls for w in writers),
@@ -254,6 +345,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--writers", type=int, default=3)
     ap.add_argument("--repo", type=Path, default=None, help="an existing git repository")
     ap.add_argument("--seed", type=int, default=7, help="for the killer's timing and choice")
+    ap.add_argument(
+        "--owner-every", type=int, default=3, help="every Nth kill is the owner's (0: none)"
+    )
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args(argv)
     with tempfile.TemporaryDirectory(prefix="kill-harness-") as tmp:
@@ -262,8 +356,20 @@ def main(argv: list[str] | None = None) -> int:
             repo = Path(tmp)
             make_repo(repo)
         errlog = Path(tmp) / "servers-stderr.log"
-        out = asyncio.run(harness(repo, args.kills, args.remembers, max(1, args.writers), errlog))
+        out = asyncio.run(
+            harness(
+                repo,
+                args.kills,
+                args.remembers,
+                max(1, args.writers),
+                errlog,
+                args.seed,
+                args.owner_every,
+            )
+        )
         out["server_tracebacks"] = errlog.read_text().count("Traceback")
+        owner_log = repo / ".anchormem" / "memory.duckdb.owner.log"
+        out["owner_tracebacks"] = owner_log.read_text().count("Traceback")
     if args.json:
         print(json.dumps(out))
     else:

@@ -28,7 +28,9 @@ from server.arg_errors import refusal
 from server.config import Settings
 from server.prompts import register_prompts
 from server.rendering import agent_result, dump_compact, render_result
-from server.runtime import Runtime, open_runtime
+from server.runtime import AnyRuntime as Runtime
+from server.runtime import Runtime as LocalRuntime
+from server.runtime import open_any_runtime
 from server.schemas import (
     Consolidated,
     Observed,
@@ -191,11 +193,16 @@ def _runtime(ctx: Context[Runtime, Any]) -> Runtime:
 
 
 def build_server(
-    settings: Settings, stopping: threading.Event | None = None, background: bool = False
+    settings: Settings,
+    stopping: threading.Event | None = None,
+    shared: bool = False,
+    background: bool = False,
 ) -> MCPServer[Runtime]:
     """An MCP server over the store and repository that ``settings`` name. ``stopping``
     becomes the runtime's stop signal (``Runtime.stopping``) when the lifespan opens it.
-    ``background``: the runtime's background work (``Runtime.start_background``), for a
+    ``shared``: served by the store's owner process (``anchormem serve``; adr/0012)
+    instead of a store opened in this process. ``background``: a store opened here does
+    its background work (``Runtime.start_background``; the owner does its own), for a
     served process; an embedded server (tests, scripts) does without."""
 
     # The SDK gives static resources no Context, so the digest reaches the runtime
@@ -204,8 +211,8 @@ def build_server(
 
     @asynccontextmanager
     async def lifespan(_: MCPServer[Runtime]) -> AsyncIterator[Runtime]:
-        runtime = await anyio.to_thread.run_sync(open_runtime, settings, stopping)
-        if background:
+        runtime = await anyio.to_thread.run_sync(open_any_runtime, settings, stopping, shared)
+        if background and isinstance(runtime, LocalRuntime):
             runtime.start_background()
         opened.append(runtime)
         try:

@@ -26,6 +26,10 @@ if TYPE_CHECKING:
 # The store, the service and the renderer are imported when a command needs them, so
 # that `--version` and `--help` answer at once (importing them costs about a second).
 
+# Commands a process runs on the store itself, even when an owner serves it: they read
+# or write a file of the person's (the owner's working directory is not theirs).
+_LOCAL_COMMANDS = frozenset({"export", "import"})
+
 __all__ = [
     "EXIT_BROKEN_PIPE",
     "EXIT_FAILURE",
@@ -364,12 +368,11 @@ def _main(argv: Sequence[str] | None) -> int:
             from server.setup_clients import run_setup
 
             return run_setup(args)
-        from server.cli_transfer import read_import, run_transfer, startup_line
         from server.config import Settings
-        from server.runtime import open_runtime
 
         settings = Settings.resolve(args.repo, args.db)
         if args.command == "serve":
+            from server.cli_transfer import startup_line
             from server.serve import serve
 
             if args.transport == "stdio" and sys.stderr.isatty():
@@ -389,7 +392,16 @@ def _main(argv: Sequence[str] | None) -> int:
 
             result = run_doctor(settings)
             code = EXIT_OK if all(c["ok"] for c in result["checks"]) else EXIT_FAILURE
+        elif settings.share and args.command not in _LOCAL_COMMANDS:
+            # Run and rendered by the store's owner (adr/0012).
+            from server.sharing import cli_call
+
+            result = cli_call(settings, args)
+            code = EXIT_OK
         else:
+            from server.cli_transfer import read_import, run_transfer
+            from server.runtime import open_runtime
+
             lines = read_import(args.file) if args.command == "import" else []
             rt = open_runtime(settings)
             try:

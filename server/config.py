@@ -7,6 +7,9 @@ ANCHORMEM_HEAD_TTL        seconds to reuse a resolved HEAD (default 0: every cal
 ANCHORMEM_LOCK_WAIT       seconds to wait for a store another process holds (default 60)
 ANCHORMEM_SYNC_MS         how soon an acknowledged write is on the disk (default 100; 0:
                           before it is acknowledged; store/journal.py)
+ANCHORMEM_SHARE           0: each process opens the store itself, sharing it through the lease
+                          (adr/0002) instead of through the store's owner (default 1; adr/0012)
+ANCHORMEM_OWNER_IDLE      seconds the store's owner stays without a client (default 60)
 ANCHORMEM_ACTOR           who retractions are attributed to (default "agent")
 ANCHORMEM_VERIFY          0 turns verify-on-read off: memories are served as stored, with
                           verification "off" (default 1; the experiment's add-only arm)
@@ -30,12 +33,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from store.contradictions.rules import Strategy
 from store.errors import InvalidInput, RepositoryError, StoreUnavailable
 from store.evidence.confidence import DEFAULT_HALF_LIVES
 from store.evidence.observations import DEFAULT_SOURCE_WEIGHTS, RECORD_SOURCES
 from store.evidence.settings import EvidenceSettings
-from store.model import Kind
 
 __all__ = ["Settings", "find_repository_root"]
 
@@ -95,7 +96,13 @@ def _evidence_settings(env: Mapping[str, str]) -> EvidenceSettings:
     if any(w > 1.0 for w in weights.values()):
         raise InvalidInput("ANCHORMEM_WEIGHT_* must be between 0 and 1")
     order = {}
-    for kind in Kind:
+    # Imported only when asked for: the CLI's path to the store's owner reads its settings
+    # without loading the claim rules (and tree-sitter behind them).
+    named = any(k.startswith("ANCHORMEM_CONFLICT_") for k in env)
+    if named:
+        from store.contradictions.rules import Strategy
+        from store.model import Kind
+    for kind in Kind if named else ():
         name = f"ANCHORMEM_CONFLICT_{kind.value.upper()}"
         raw = (env.get(name) or "").strip().lower()
         if not raw:
@@ -136,6 +143,8 @@ class Settings:
     conflicts: bool = True
     http_allowed_hosts: tuple[str, ...] = ()
     http_allowed_origins: tuple[str, ...] = ()
+    share: bool = True
+    owner_idle_s: float = 60.0
 
     @classmethod
     def resolve(
@@ -187,6 +196,8 @@ class Settings:
             conflicts=_flag(env, "ANCHORMEM_CONFLICTS", True),
             http_allowed_hosts=_list(env, "ANCHORMEM_ALLOWED_HOSTS"),
             http_allowed_origins=_list(env, "ANCHORMEM_ALLOWED_ORIGINS"),
+            share=_flag(env, "ANCHORMEM_SHARE", True),
+            owner_idle_s=_float(env, "ANCHORMEM_OWNER_IDLE", 60.0),
         )
 
     def prepare_store_dir(self) -> None:
@@ -200,7 +211,9 @@ class Settings:
                 " aside, or name another store file with --db or ANCHORMEM_DB"
             )
         try:
-            folder.mkdir(exist_ok=True)
+            folder.mkdir(mode=0o700, exist_ok=True)
+            if folder.stat().st_mode & 0o077:  # only this user: it holds the store's key
+                folder.chmod(0o700)
             ignore = folder / ".gitignore"
             if not ignore.exists():
                 ignore.write_text("*\n")

@@ -1,4 +1,4 @@
-"""``anchormem doctor``: is the store usable, and does a round trip work?"""
+"""``anchormem doctor``: is the store usable, who shares it, and does a round trip work?"""
 
 from __future__ import annotations
 
@@ -44,9 +44,55 @@ def run_doctor(settings: Settings) -> dict[str, Any]:
         )
     except AnchormemError as exc:
         checks.append(_check("store", False, str(exc)))
+    checks.append(_sharing(settings))
     checks.extend(_recoveries(settings.db))
     checks.append(_round_trip(settings.db.parent / f"doctor-{os.getpid()}.duckdb"))
     return {"checks": checks}
+
+
+def _sharing(settings: Settings) -> dict[str, Any]:
+    """Who owns the store (adr/0012), how many clients it serves; a socket and info file
+    left by an owner that was killed are removed (the next call would replace them)."""
+    from server.sharing import owner_link
+    from store.sharing import platform
+
+    link = owner_link(settings)
+    try:
+        status = link.status()
+    finally:
+        link.close()
+    where = f"{platform.TRANSPORT}, {platform.LOCKS} locks"
+    if status is not None:
+        return _check(
+            "sharing",
+            True,
+            f"owner pid {status.get('pid')} (anchormem {status.get('version')}, protocol"
+            f" {status.get('protocol')}): {status.get('clients')} client processes,"
+            f" {status.get('connections')} connections, {status.get('calls')} calls served"
+            f" ({status.get('transport')}, {status.get('locks')} locks)",
+        )
+    files = link.files
+    info = files.read_info()
+    if info is None:
+        return _check("sharing", True, f"no owner running; the next call starts one ({where})")
+    if not link.owner_gone():
+        return _check(
+            "sharing",
+            False,
+            f"owner pid {info.get('pid')} holds the store but did not answer (starting, or"
+            f" stuck: see {files.log.name})",
+        )
+    stale = [files.info]
+    if info.get("family") == "AF_UNIX" and isinstance(info.get("address"), str):
+        stale.append(Path(info["address"]))
+    for path in stale:
+        path.unlink(missing_ok=True)
+    return _check(
+        "sharing",
+        True,
+        f"repaired: removed the socket and info file of owner pid {info.get('pid')}, which is"
+        f" gone (killed); the next call starts a new owner ({where})",
+    )
 
 
 def _repository(repo: Path | None) -> dict[str, Any]:

@@ -13,8 +13,17 @@ from store.db import Database
 from store.errors import AnchormemError
 from store.factcache import StoreFactsCache
 from store.service import MemoryService, ServiceSettings
+from store.sharing.remote import RemoteService
 
-__all__ = ["IDLE_S", "Runtime", "open_runtime"]
+__all__ = [
+    "IDLE_S",
+    "AnyRuntime",
+    "Runtime",
+    "SharedRuntime",
+    "open_any_runtime",
+    "open_runtime",
+    "service_settings",
+]
 
 IDLE_S = 0.05  # a server this long without a call writes its journal into the tables
 
@@ -95,15 +104,45 @@ def open_runtime(settings: Settings, stopping: threading.Event | None = None) ->
         except (AnchormemError, OSError) as exc:  # verification degrades to "cannot verify"
             print(f"anchormem: the repository cannot be read: {exc}", file=sys.stderr)
             code = None
-    service = MemoryService(
-        db,
-        code,
-        ServiceSettings(
-            verify_budget_s=settings.verify_budget_s,
-            actor=settings.actor,
-            evidence=settings.evidence,
-            verify=settings.verify,
-            conflicts=settings.conflicts,
-        ),
-    )
+    service = MemoryService(db, code, service_settings(settings))
     return Runtime(settings, db, code, service, stopping)
+
+
+def service_settings(settings: Settings) -> ServiceSettings:
+    return ServiceSettings(
+        verify_budget_s=settings.verify_budget_s,
+        actor=settings.actor,
+        evidence=settings.evidence,
+        verify=settings.verify,
+        conflicts=settings.conflicts,
+    )
+
+
+@dataclass
+class SharedRuntime:
+    """A runtime whose service is the store owner's (``server.owner``, adr/0012)."""
+
+    settings: Settings
+    service: RemoteService
+    stopping: threading.Event = field(default_factory=threading.Event)
+
+    def close(self) -> None:
+        self.service.close()
+
+
+AnyRuntime = Runtime | SharedRuntime
+
+
+def open_any_runtime(
+    settings: Settings, stopping: threading.Event | None = None, shared: bool = False
+) -> AnyRuntime:
+    """The store owner's service when ``shared`` and ``settings.share`` (starting the
+    owner if none runs), else ``open_runtime``."""
+    if not (shared and settings.share):
+        return open_runtime(settings, stopping)
+    from server.sharing import owner_link
+
+    link = owner_link(settings, stopping)
+    runtime = SharedRuntime(settings, RemoteService(link), stopping or threading.Event())
+    link.connect_first()  # the store opens now, as open_runtime's would: errors surface here
+    return runtime

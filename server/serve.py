@@ -89,7 +89,7 @@ def serve(
     # its store refuse new work from then on. Made here: a signal may come first.
     stopping = threading.Event()
     if transport == "stdio":
-        mcp = build_server(settings, stopping, background=True)
+        mcp = build_server(settings, stopping, shared=True, background=True)
         with guarded_stdio(), _plain_errors():  # stdio_guard: malformed frames answered
             anyio.run(_serve_stdio, mcp, stopping)
         _fast_exit()
@@ -118,7 +118,7 @@ def serve(
             allowed_origins=origins,
             exposed=exposed,
         )
-        mcp = build_server(settings, stopping, background=True)
+        mcp = build_server(settings, stopping, shared=True, background=True)
         sdk_app = _sdk_app(mcp, policy.allowed_hosts, policy.allowed_origins)
         app = _StartupErrors(GuardMiddleware(sdk_app, policy))
         shown = f"[{address}]" if ":" in address else address

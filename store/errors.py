@@ -12,7 +12,10 @@
     │   ├── SchemaTooNew             the store was written by a newer anchormem; left untouched
     │   ├── StoreBusy                another process held the store past the wait limit
     │   ├── StalePlan                a planned change no longer applies (changed since read)
+    │   ├── CodecError               store.sharing.codec: a message from the store's owner
+    │   │                            (or a client) is not a value this version knows
     │   └── StoreUnavailable         the store file cannot be created or opened
+    │       └── OwnerMismatch        store.sharing.client: the owner is a newer anchormem
     ├── SetupError                   server.setup_clients: a client's config cannot be merged
     └── ExperimentError              experiments.errors: an experiment cannot run (``code``)
         ├── FactsError               experiments.facts: the facts file is not valid (code 2)

@@ -4,8 +4,13 @@ DuckDB lets one process open a file read-write and keeps every other process out
 read-only. Opening costs ~15 ms and a held cursor ~0.4 ms (adr/0002), so a process keeps
 the connection while nobody else needs it and hands it over soon after somebody does:
 
-* ``<db>.lock`` (exclusive flock) — held by the process that has the database open.
-* ``<db>.want`` (shared flock) — held by every process waiting for the database.
+* ``<db>.lock`` (exclusive lock) — held by the process that has the database open.
+* ``<db>.want`` (shared lock) — held by every process waiting for the database.
+
+The locks come from ``store.sharing.platform`` (flock, or what the system has instead).
+Since adr/0012 one process, the store's owner, usually holds the store for all the
+others; the lease still arbitrates whatever else opens the file (a process with
+``ANCHORMEM_SHARE=0``, ``anchormem doctor``, an older anchormem).
 
 The holder checks ``.want`` after each use and every few milliseconds while idle; when
 it cannot take it exclusively, somebody waits, so it closes the database and unlocks —
@@ -26,7 +31,6 @@ client that resends it gets the memory (or a duplicate) back.
 
 from __future__ import annotations
 
-import fcntl
 import os
 import sys
 import threading
@@ -38,6 +42,7 @@ from pathlib import Path
 import duckdb
 
 from store.errors import StoreBusy
+from store.sharing import platform
 
 __all__ = ["STOPPING_MESSAGE", "StoreLease"]
 
@@ -181,33 +186,29 @@ class StoreLease:
     def _acquire(self) -> None:
         deadline = time.monotonic() + self._wait_limit_s
         self._yield_to_waiter()
-        fcntl.flock(self._want_fd, fcntl.LOCK_SH)
+        platform.lock(self._want_fd, shared=True, blocking=True)
         try:
             lock_fd = os.open(f"{self._db_path}.lock", os.O_RDWR | os.O_CREAT, 0o600)
             while True:
-                try:
-                    fcntl.flock(lock_fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                if platform.lock(lock_fd):
                     break
-                except BlockingIOError:
-                    if self.stopping.is_set():
-                        os.close(lock_fd)
-                        raise StoreBusy(STOPPING_MESSAGE) from None
-                    if time.monotonic() > deadline:
-                        os.close(lock_fd)
-                        raise StoreBusy(
-                            "the store stayed locked by another process; try again"
-                        ) from None
-                    time.sleep(_POLL_S)
+                if self.stopping.is_set():
+                    os.close(lock_fd)
+                    raise StoreBusy(STOPPING_MESSAGE)
+                if time.monotonic() > deadline:
+                    os.close(lock_fd)
+                    raise StoreBusy("the store stayed locked by another process; try again")
+                time.sleep(_POLL_S)
             try:
                 self._con = self._connect()
             except BaseException:  # not handled: the lock is released, then re-raised
-                fcntl.flock(lock_fd, fcntl.LOCK_UN)
+                platform.unlock(lock_fd)
                 os.close(lock_fd)
                 raise
             self._lock_fd = lock_fd
             self._opened_at = time.monotonic()
         finally:
-            fcntl.flock(self._want_fd, fcntl.LOCK_UN)
+            platform.unlock(self._want_fd)
         self._start_watcher()
 
     def _hand_over(self) -> None:
@@ -223,11 +224,9 @@ class StoreLease:
         probe = os.open(f"{self._db_path}.lock", os.O_RDWR | os.O_CREAT, 0o600)
         try:
             while time.monotonic() < until and self._someone_waits():
-                try:
-                    fcntl.flock(probe, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                except BlockingIOError:
+                if not platform.lock(probe):
                     return  # a waiter has it now
-                fcntl.flock(probe, fcntl.LOCK_UN)
+                platform.unlock(probe)
                 time.sleep(_POLL_S)
         finally:
             os.close(probe)
@@ -241,16 +240,14 @@ class StoreLease:
             self._con = None
             self.handovers += 1
         if self._lock_fd is not None:
-            fcntl.flock(self._lock_fd, fcntl.LOCK_UN)
+            platform.unlock(self._lock_fd)
             os.close(self._lock_fd)
             self._lock_fd = None
 
     def _someone_waits(self) -> bool:
-        try:
-            fcntl.flock(self._probe_fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
+        if not platform.lock(self._probe_fd):
             return True
-        fcntl.flock(self._probe_fd, fcntl.LOCK_UN)
+        platform.unlock(self._probe_fd)
         return False
 
     def _start_watcher(self) -> None:

@@ -20,6 +20,8 @@ OUTSIDE: dict[str, str] = {
     # A signal from the build thread to CodeSource._finish, which turns it into
     # FingerprintUnavailable: it never leaves anchors.fingerprint.
     "anchors.fingerprint._Closed": "internal signal, mapped to FingerprintUnavailable",
+    # A signal inside OwnerLink.connect: an older owner was asked to stop, try again.
+    "store.sharing.client._OlderOwner": "internal signal, never leaves OwnerLink.connect",
 }
 
 

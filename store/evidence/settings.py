@@ -5,11 +5,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-from store.contradictions.rules import Strategy
 from store.evidence.confidence import DEFAULT_HALF_LIVES
 from store.evidence.observations import DEFAULT_SOURCE_WEIGHTS
-from store.model import Kind
+
+if TYPE_CHECKING:  # imported when used: settings are read before anything is checked
+    from store.contradictions.rules import Strategy
+    from store.model import Kind
 
 __all__ = ["EvidenceSettings"]
 
@@ -30,4 +33,6 @@ class EvidenceSettings:
     conflict_order: Mapping[Kind, Strategy] = field(default_factory=dict)
 
     def strategy(self, kind: Kind) -> Strategy:
+        from store.contradictions.rules import Strategy
+
         return self.conflict_order.get(kind, Strategy.DEFAULT)

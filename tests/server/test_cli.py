@@ -132,6 +132,7 @@ def test_doctor_checks_store_lock_schema_repository_and_round_trip(project: GitR
         "store path": True,
         "lock": True,
         "schema": True,
+        "sharing": True,
         "round trip": True,
     }
     leftovers = sorted(p.name for p in (project.root / ".anchormem").iterdir())

@@ -427,6 +427,9 @@ def argv(draw: st.DrawFn, command: str) -> list[bytes]:
 
 def run_cli(repo: GitRepo, args: list[bytes]) -> subprocess.CompletedProcess[bytes]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("ANCHORMEM_")}
+    # Each run opens the store itself (not through the store's owner, adr/0012): the test
+    # reads the file between runs.
+    env["ANCHORMEM_SHARE"] = "0"
     return subprocess.run(
         [os.fsencode(SCRIPT), *args, b"--json"],
         cwd=repo.root,

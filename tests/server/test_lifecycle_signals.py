@@ -34,6 +34,10 @@ def anchormem() -> str:
 
 def clean_env(**extra: str) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("ANCHORMEM_")}
+    # The server opens the store itself (ANCHORMEM_SHARE=0): these tests check that the
+    # server process releases the file when it stops. Through the store's owner (adr/0012)
+    # the owner holds it; tests/server/test_sharing.py covers that.
+    env["ANCHORMEM_SHARE"] = "0"
     env.update(extra)
     return env
 

@@ -30,7 +30,10 @@ REPLY_TIMEOUT_S = 60.0
 
 
 def server_env() -> dict[str, str]:
-    return {k: v for k, v in os.environ.items() if not k.startswith("ANCHORMEM_")}
+    # The tools run in the server process itself (ANCHORMEM_SHARE=0), so that the noisy
+    # tools below print from the process whose stdout carries the protocol.
+    env = {k: v for k, v in os.environ.items() if not k.startswith("ANCHORMEM_")}
+    return {**env, "ANCHORMEM_SHARE": "0"}
 
 
 class StrictServer:

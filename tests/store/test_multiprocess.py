@@ -1,9 +1,10 @@
 """Several `anchormem serve` processes on one repository share one DuckDB store.
 
 DuckDB lets one process open a file read-write and keeps every other process out; the
-lease (``store/lease.py``) hands the open database from process to process. These tests
-start real server processes over stdio, as Claude Desktop or Claude Code would (one per
-chat session), and check what reaches the clients and what ends up in the file.
+store's owner process (``server/owner.py``, adr/0012) holds it and serves every server and
+CLI call. These tests start real server processes over stdio, as Claude Desktop or Claude
+Code would (one per chat session), and check what reaches the clients and what ends up
+in the file (read once the owner has been asked to stop and has closed it).
 """
 
 from __future__ import annotations
@@ -221,7 +222,16 @@ def server_complaints(errlog: IO[str]) -> list[str]:
     return [line for line in errlog.read().splitlines() if "lock" in line.lower()]
 
 
+def stop_owner(repo: GitRepo) -> None:
+    """Have the store's owner (if one runs) close the store and exit."""
+    from store.sharing.client import OwnerLink
+    from store.sharing.protocol import Files
+
+    OwnerLink(Files(store_file(repo)), None, env={}, wait_s=30, version="test").stop_owner()
+
+
 def open_store(repo: GitRepo) -> duckdb.DuckDBPyConnection:
+    stop_owner(repo)
     return duckdb.connect(str(store_file(repo)), read_only=True)
 
 

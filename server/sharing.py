@@ -1,0 +1,86 @@
+"""This process as a client of the store's owner (adr/0012): the link to it, and the CLI's
+rendered calls. Light on purpose: a CLI ``recall`` through here imports neither DuckDB nor
+tree-sitter nor the output models; the owner renders the result."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import threading
+from typing import Any
+
+from server.config import Settings
+from store.sharing.client import OwnerLink
+from store.sharing.protocol import Files, version
+
+__all__ = ["SERVICE_ENV", "cli_call", "client_env", "owner_command", "owner_link"]
+
+# Settings that are the owner's, not a call's: never sent (and no secret ever is).
+_NOT_SENT = frozenset(
+    {
+        "ANCHORMEM_DB",
+        "ANCHORMEM_REPO",
+        "ANCHORMEM_HTTP_TOKEN",
+        "ANCHORMEM_ALLOWED_HOSTS",
+        "ANCHORMEM_ALLOWED_ORIGINS",
+        "ANCHORMEM_SHARE",
+        "ANCHORMEM_OWNER_IDLE",
+        "ANCHORMEM_LOCK_WAIT",
+        "ANCHORMEM_SYNC_MS",
+        "ANCHORMEM_DEBUG",
+    }
+)
+SERVICE_ENV = "ANCHORMEM_"
+
+
+def client_env() -> dict[str, str]:
+    """The ``ANCHORMEM_*`` settings this process's calls are served with."""
+    return {
+        k: v for k, v in os.environ.items() if k.startswith(SERVICE_ENV) and k not in _NOT_SENT
+    }
+
+
+def owner_command(settings: Settings) -> list[str]:
+    """How a client starts the owner: this interpreter, without the cwd on its path."""
+    argv = [sys.executable, "-P", "-m", "server.owner", "--db", str(settings.db)]
+    if settings.repo is not None:
+        argv += ["--repo", str(settings.repo)]
+    return argv
+
+
+def owner_link(settings: Settings, stopping: threading.Event | None = None) -> OwnerLink:
+    settings.prepare_store_dir()
+    return OwnerLink(
+        Files(settings.db),
+        owner_command(settings),
+        env=client_env(),
+        wait_s=settings.lock_wait_s,
+        version=version(),
+        repo=str(settings.repo) if settings.repo is not None else None,
+        stopping=stopping,
+    )
+
+
+def cli_call(settings: Settings, args: argparse.Namespace) -> dict[str, Any]:
+    """One CLI command run and rendered by the owner, as ``server.cli._dispatch`` would."""
+    given = {
+        k: v
+        for k, v in vars(args).items()
+        if k != "command" and (v is None or isinstance(v, bool | int | float | str | list))
+    }
+    link = owner_link(settings)
+    try:
+        result: dict[str, Any] = link.request(
+            {"op": "cli", "command": args.command, "args": given},
+            resend=args.command in _RESENDABLE_COMMANDS,
+        )
+    finally:
+        link.close()
+    return result
+
+
+_RESENDABLE_COMMANDS = frozenset(
+    {"remember", "recall", "retract", "show", "list", "audit", "verify", "consolidate"}
+    | {"conflicts", "review", "stats"}
+)

@@ -1,0 +1,152 @@
+"""Everything that differs between operating systems, in one place: file locks and the
+address an owner listens on (adr/0012).
+
+Locks (on an open file descriptor; they die with the process, so SIGKILL never leaves one):
+
+* ``fcntl.flock`` where the ``fcntl`` module exists (Linux, macOS): per open file
+  description, shared and exclusive.
+* ``portalocker`` elsewhere (Windows: ``LockFileEx``), shared and exclusive.
+* ``os.lockf`` where neither exists but POSIX record locks do (a POSIX Python built
+  without ``fcntl``; the portability test runs this way): exclusive record locks, taken
+  by the process. A shared lock is one byte of its own (at ``1 + pid % 4093``), an
+  exclusive lock the whole range, so an exclusive probe fails while any other process
+  holds a shared byte, as with ``flock``.
+
+Listener address, chosen in this order:
+
+* ``AF_UNIX`` (POSIX): a socket file beside the store, or, when that path is too long for
+  ``sun_path`` (~107 bytes), in a 0700 per-user directory
+  (``$XDG_RUNTIME_DIR/anchormem`` or ``<tmp>/anchormem-<uid>``) named by a hash of the
+  store's path. The socket is created 0600.
+* ``AF_PIPE`` (Windows): a named pipe named by that hash.
+* ``AF_INET`` on 127.0.0.1 with a port the system picks (anything else): the address is
+  read from the owner's info file.
+
+Whatever the transport, a client must also answer the HMAC challenge with the store's key
+(a 0600 file), so a process of another user can neither read the key nor connect.
+"""
+
+from __future__ import annotations
+
+import errno
+import hashlib
+import os
+import socket
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+__all__ = [
+    "LOCKS",
+    "MAX_UNIX_PATH",
+    "TRANSPORT",
+    "listen_address",
+    "lock",
+    "private_dir",
+    "unlock",
+]
+
+MAX_UNIX_PATH = 100  # sun_path is 108 bytes on Linux, 104 on macOS; keep a margin
+
+_fcntl: Any
+try:
+    import fcntl as _fcntl
+except ImportError:  # Windows, or a POSIX Python without the module
+    _fcntl = None
+
+_portalocker: Any = None
+if _fcntl is None and sys.platform == "win32":  # pragma: no cover - not run on Linux CI
+    import portalocker as _portalocker
+
+_LOCKF_SPAN = 4096
+
+LOCKS = "flock" if _fcntl is not None else "portalocker" if _portalocker else "lockf"
+TRANSPORT = (
+    "AF_UNIX"
+    if hasattr(socket, "AF_UNIX")
+    else "AF_PIPE"
+    if sys.platform == "win32"
+    else "AF_INET"
+)
+
+
+def lock(fd: int, *, shared: bool = False, blocking: bool = False) -> bool:
+    """Take a lock on ``fd``; ``False`` when ``blocking`` is off and another holds it."""
+    if _fcntl is not None:
+        flags = (_fcntl.LOCK_SH if shared else _fcntl.LOCK_EX) | (
+            0 if blocking else _fcntl.LOCK_NB
+        )
+        try:
+            _fcntl.flock(fd, flags)
+        except BlockingIOError:
+            return False
+        return True
+    if _portalocker is not None:  # pragma: no cover - Windows
+        flags = (_portalocker.LOCK_SH if shared else _portalocker.LOCK_EX) | (
+            0 if blocking else _portalocker.LOCK_NB
+        )
+        try:
+            _portalocker.lock(_FdFile(fd), flags)
+        except _portalocker.exceptions.LockException:
+            return False
+        return True
+    offset, length = (1 + os.getpid() % (_LOCKF_SPAN - 3), 1) if shared else (0, _LOCKF_SPAN)
+    os.lseek(fd, offset, os.SEEK_SET)
+    try:
+        os.lockf(fd, os.F_LOCK if blocking else os.F_TLOCK, length)
+    except (BlockingIOError, PermissionError):
+        return False
+    except OSError as exc:  # EAGAIN/EACCES spelled as a plain OSError on some systems
+        if exc.errno in (errno.EAGAIN, errno.EACCES):
+            return False
+        raise
+    return True
+
+
+def unlock(fd: int) -> None:
+    if _fcntl is not None:
+        _fcntl.flock(fd, _fcntl.LOCK_UN)
+        return
+    if _portalocker is not None:  # pragma: no cover - Windows
+        _portalocker.unlock(_FdFile(fd))
+        return
+    os.lseek(fd, 0, os.SEEK_SET)
+    os.lockf(fd, os.F_ULOCK, _LOCKF_SPAN)
+
+
+class _FdFile:  # pragma: no cover - Windows: portalocker wants a file-like object
+    def __init__(self, fd: int) -> None:
+        self._fd = fd
+
+    def fileno(self) -> int:
+        return self._fd
+
+
+def private_dir() -> Path:
+    """A directory only this user can enter, for sockets whose path beside the store would
+    be too long: created 0700, refused if it is someone else's or others can enter it."""
+    base = os.environ.get("XDG_RUNTIME_DIR")
+    uid = os.getuid() if hasattr(os, "getuid") else 0
+    folder = Path(tempfile.gettempdir()) / f"anchormem-{uid}"
+    if base and Path(base).is_dir() and len(os.fsencode(base)) <= MAX_UNIX_PATH - 40:
+        folder = Path(base) / "anchormem"
+    folder.mkdir(mode=0o700, exist_ok=True)
+    info = os.lstat(folder)
+    if hasattr(os, "getuid") and (info.st_uid != os.getuid() or info.st_mode & 0o077):
+        raise PermissionError(f"{folder} is not this user's private directory")
+    return folder
+
+
+def listen_address(store: Path) -> tuple[str, Any]:
+    """The family and address an owner of ``store`` listens on (see the module's
+    docstring); for ``AF_INET`` the port is 0: the system picks one."""
+    digest = hashlib.sha256(str(store).encode()).hexdigest()[:24]
+    if TRANSPORT == "AF_UNIX":
+        beside = f"{store}.sock"
+        if len(os.fsencode(beside)) <= MAX_UNIX_PATH:
+            return "AF_UNIX", beside
+        return "AF_UNIX", str(private_dir() / f"{digest}.sock")
+    if TRANSPORT == "AF_PIPE":  # pragma: no cover - Windows
+        return "AF_PIPE", rf"\\.\pipe\anchormem-{digest}"
+    return "AF_INET", ("127.0.0.1", 0)

@@ -1,0 +1,137 @@
+"""The owner's files and its small request protocol (adr/0012).
+
+Files, beside the store (``<store>`` is the store file, normally
+``.anchormem/memory.duckdb``, in a 0700 folder):
+
+    <store>.owner.lock  exclusive lock held by the owner for its whole life
+    <store>.spawn       exclusive lock held by a client while it starts an owner
+    <store>.owner       the owner's info (pid, address, protocol, version), JSON, 0600
+    <store>.key         the key a client proves it may connect with (HMAC), 0600
+    <store>.sock        the owner's socket (POSIX; see ``platform.listen_address``)
+    <store>.owner.log   the owner's stderr
+
+Messages are JSON objects sent with ``send_bytes`` (one message per frame), after the
+``multiprocessing.connection`` HMAC handshake on the key:
+
+    client → owner  {"op": "hello", "protocol": N, "version": "...", "pid": P, "env": {...}}
+    owner → client  {"ok": true, "protocol": N, "version": "...", "pid": P}
+                    or {"ok": false, "protocol": N, "version": "...", "error": "..."}
+    client → owner  {"op": "call", "method": "recall", "args": [...], "kwargs": {...}}
+                    {"op": "cli", "command": "...", "args": {...}}   (rendered, for the CLI)
+                    {"op": "status"}    who owns the store, how many clients
+                    {"op": "stop"}      stop after the calls in flight (a newer client)
+    owner → client  {"ok": true, "result": ...} or {"ok": false, "error": {...}}
+
+Every version of the protocol answers ``hello`` with its own number and honours
+``stop``: a newer client meeting an older owner asks it to stop and starts its own; an
+older client meeting a newer owner gets a clear error.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import secrets
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from store.errors import StoreUnavailable
+
+__all__ = ["PROTOCOL", "Files", "read_key", "recv", "send", "version"]
+
+PROTOCOL = 1
+MAX_MESSAGE = 64 * 1024 * 1024
+
+
+def version() -> str:
+    """This anchormem's version, as installed."""
+    from importlib.metadata import PackageNotFoundError
+    from importlib.metadata import version as installed
+
+    try:
+        return installed("anchormem")
+    except PackageNotFoundError:
+        return "unknown"
+
+
+@dataclass(frozen=True)
+class Files:
+    store: Path
+
+    @property
+    def owner_lock(self) -> Path:
+        return Path(f"{self.store}.owner.lock")
+
+    @property
+    def spawn_lock(self) -> Path:
+        return Path(f"{self.store}.spawn")
+
+    @property
+    def info(self) -> Path:
+        return Path(f"{self.store}.owner")
+
+    @property
+    def key(self) -> Path:
+        return Path(f"{self.store}.key")
+
+    @property
+    def log(self) -> Path:
+        return Path(f"{self.store}.owner.log")
+
+    def read_info(self) -> dict[str, Any] | None:
+        try:
+            data = json.loads(self.info.read_text())
+        except (OSError, ValueError):
+            return None
+        return data if isinstance(data, dict) else None
+
+    def write_info(self, info: dict[str, Any]) -> None:
+        tmp = Path(f"{self.info}.{os.getpid()}.tmp")
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(fd, "w") as out:
+            json.dump(info, out)
+        os.replace(tmp, self.info)
+
+    def open_lock(self, path: Path) -> int:
+        return os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+
+
+def read_key(files: Files, create: bool = False) -> bytes:
+    """The store's key; ``create``: make it first (the owner does) if there is none."""
+    if create and not files.key.exists():
+        try:
+            fd = os.open(files.key, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        except FileExistsError:
+            pass
+        else:
+            with os.fdopen(fd, "w") as out:
+                out.write(secrets.token_hex(32))
+    try:
+        key = files.key.read_text().strip().encode()
+    except PermissionError:
+        raise StoreUnavailable(
+            f"{files.key.name} belongs to another user: this store is not yours to share"
+        ) from None
+    except OSError as exc:
+        raise StoreUnavailable(f"cannot read the store's key: {exc.strerror}") from None
+    if len(key) < 32:
+        raise StoreUnavailable(f"the store's key {files.key.name} is damaged; remove it")
+    return key
+
+
+def send(conn: Any, message: dict[str, Any]) -> None:
+    # ASCII escapes: a caller's text may hold lone surrogates (invalid UTF-8 given to the
+    # CLI), which the service refuses with its own message; they must reach it.
+    conn.send_bytes(json.dumps(message).encode())
+
+
+def recv(conn: Any) -> dict[str, Any]:
+    raw = conn.recv_bytes(MAX_MESSAGE)
+    try:
+        message = json.loads(raw)
+    except ValueError:
+        message = None
+    if not isinstance(message, dict):
+        raise ValueError("not a JSON object")
+    return message

@@ -1,0 +1,397 @@
+"""The store's owner process (server/owner.py, adr/0012), through real processes: the
+CLI as a user runs it, ``RemoteService`` clients in this process speaking to a real owner
+over its socket, owners killed with SIGKILL, another uid, mixed protocol versions, a
+deep path, and a Python without ``fcntl`` or ``AF_UNIX``."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import stat
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import duckdb
+import pytest
+
+from server.config import Settings
+from server.sharing import owner_link
+from store.errors import StoreBusy
+from store.sharing import platform
+from store.sharing.client import OwnerLink, OwnerMismatch
+from store.sharing.protocol import PROTOCOL, Files
+from store.sharing.remote import RemoteService
+from tests.conftest import GitRepo
+from tests.server.conftest import PROJECT
+
+SCRIPT = str(Path(sys.executable).with_name("anchormem"))
+
+
+@pytest.fixture
+def project(git_repo: GitRepo) -> GitRepo:
+    git_repo.commit(PROJECT, "initial project")
+    return git_repo
+
+
+@pytest.fixture
+def owner_env(monkeypatch: pytest.MonkeyPatch) -> dict[str, str]:
+    """The environment of every process here: no stray ANCHORMEM_* settings, owners that
+    stop 2 s after their last client, a 20 s wait limit."""
+    for key in [k for k in os.environ if k.startswith("ANCHORMEM_")]:
+        monkeypatch.delenv(key)
+    extra = {"ANCHORMEM_OWNER_IDLE": "2", "ANCHORMEM_LOCK_WAIT": "20"}
+    for key, value in extra.items():
+        monkeypatch.setenv(key, value)
+    return dict(os.environ)
+
+
+def store(repo: GitRepo) -> Path:
+    return repo.root / ".anchormem" / "memory.duckdb"
+
+
+def cli(repo: GitRepo, env: dict[str, str], *args: str) -> Any:
+    done = subprocess.run(
+        [SCRIPT, *args, "--json"], cwd=repo.root, env=env, capture_output=True, text=True,
+        timeout=120,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
+
+
+def settings_for(repo: GitRepo) -> Settings:
+    return Settings.resolve(repo=str(repo.root))
+
+
+@pytest.fixture
+def remote(project: GitRepo, owner_env: dict[str, str]) -> Iterator[RemoteService]:
+    """This process as a client of the project's store owner (started on first use)."""
+    service = RemoteService(owner_link(settings_for(project)))
+    yield service
+    service.close()
+    stop(project)
+
+
+def stop(repo: GitRepo) -> None:
+    OwnerLink(Files(store(repo)), None, env={}, wait_s=20, version="test").stop_owner()
+
+
+def sock_path(repo: GitRepo) -> Path:
+    """Where the running owner listens: beside the store, or in the per-user directory
+    when that path is too long (a deep tmp_path)."""
+    info = Files(store(repo)).read_info()
+    assert info is not None and info["family"] == "AF_UNIX"
+    return Path(info["address"])
+
+
+def owner_pid(repo: GitRepo) -> int:
+    info = Files(store(repo)).read_info()
+    assert info is not None
+    return int(info["pid"])
+
+
+def wait_gone(pid: int, within: float) -> None:
+    deadline = time.monotonic() + within
+    while time.monotonic() < deadline:
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return
+        # A zombie (our child) counts as gone once it has exited.
+        try:
+            if os.waitpid(pid, os.WNOHANG)[0] == pid:
+                return
+        except ChildProcessError:
+            pass
+        time.sleep(0.05)
+    raise AssertionError(f"process {pid} still runs after {within} s")
+
+
+def stored_ids(repo: GitRepo) -> set[str]:
+    stop(repo)
+    con = duckdb.connect(str(store(repo)))  # replays the journal, as an owner would
+    try:
+        return {r[0] for r in con.execute("SELECT id FROM memories").fetchall()}
+    finally:
+        con.close()
+
+
+def test_cli_calls_share_one_owner_that_keeps_its_files_private_and_exits_when_idle(
+    project: GitRepo, owner_env: dict[str, str]
+) -> None:
+    made = cli(project, owner_env, "remember", "Billing posts charges with httpx")
+    first = owner_pid(project)
+    found = cli(project, owner_env, "recall", "billing httpx")
+    assert [m["id"] for m in found["memories"]] == [made["id"]]
+    assert found["memories"][0]["verification"] == "verified"
+    assert owner_pid(project) == first  # the same owner served both calls
+
+    folder = store(project).parent
+    assert stat.S_IMODE(folder.stat().st_mode) == 0o700
+    files = Files(store(project))
+    sock = sock_path(project)
+    for path in (files.key, files.info, files.owner_lock, sock):
+        assert stat.S_IMODE(path.stat().st_mode) == 0o600, path
+    assert stat.S_ISSOCK(sock.stat().st_mode)
+    # Nothing outside .anchormem: the repository's work tree is as committed.
+    status = subprocess.run(
+        ["git", "status", "--porcelain", "--ignored"], cwd=project.root,
+        capture_output=True, text=True, check=True,
+    ).stdout  # fmt: skip
+    assert status.strip() == "!! .anchormem/"
+
+    wait_gone(first, within=15)  # ANCHORMEM_OWNER_IDLE=2, with no client left
+    assert files.read_info() is None
+    assert not sock.exists()
+    fd = files.open_lock(files.owner_lock)
+    try:
+        assert platform.lock(fd)  # released
+        platform.unlock(fd)
+    finally:
+        os.close(fd)
+    # The store was closed whole: DuckDB opens it and the memory is in its tables.
+    con = duckdb.connect(str(store(project)), read_only=True)
+    try:
+        assert con.execute("SELECT count(*) FROM memories").fetchone() == (1,)
+    finally:
+        con.close()
+
+
+def test_an_owner_killed_with_sigkill_is_replaced_by_the_next_call_losing_nothing(
+    project: GitRepo, remote: RemoteService
+) -> None:
+    acknowledged = {remote.remember(f"Team {i} owns release item {i}").reading.id for i in range(5)}
+    killed, sock = owner_pid(project), sock_path(project)
+    os.kill(killed, signal.SIGKILL)
+    wait_gone(killed, within=10)
+    # It left its socket and info file behind, and its lock is free.
+    assert sock.exists()
+    assert Files(store(project)).read_info() is not None
+
+    start = time.monotonic()
+    found = remote.recall("release item owns team", limit=20)
+    recovered_s = time.monotonic() - start
+    assert {r.id for r in found.readings} == acknowledged
+    assert owner_pid(project) != killed
+    print(f"\nfirst call after the owner's SIGKILL answered in {recovered_s:.2f} s")
+    assert recovered_s < 15
+    assert acknowledged <= stored_ids(project)
+
+
+def test_calls_in_flight_when_the_owner_dies_are_resent_or_reported_never_lost(
+    project: GitRepo, remote: RemoteService
+) -> None:
+    acknowledged: list[str] = []
+    errors: list[str] = []
+    done = threading.Event()
+
+    def writer() -> None:
+        for i in range(40):
+            try:
+                acknowledged.append(remote.remember(f"Writer note {i}: item {i} ships").reading.id)
+            except StoreBusy as exc:
+                errors.append(str(exc))
+        done.set()
+
+    remote.recall("warm up")
+    thread = threading.Thread(target=writer)
+    thread.start()
+    while len(acknowledged) < 10:
+        time.sleep(0.01)
+    os.kill(owner_pid(project), signal.SIGKILL)
+    thread.join(timeout=120)
+    assert done.is_set()
+    assert errors == []  # a remember is resent to the next owner (a duplicate at worst)
+    assert len(set(acknowledged)) == 40
+    assert set(acknowledged) <= stored_ids(project)
+
+
+def test_an_observation_cut_off_by_the_owners_death_is_reported_not_repeated(
+    project: GitRepo, remote: RemoteService
+) -> None:
+    made = remote.remember("Deploys run on Fridays")
+    link = remote.link
+    conn = link._take()
+    os.kill(owner_pid(project), signal.SIGKILL)
+    wait_gone(owner_pid(project), within=10)
+    link._idle.append(conn)  # a connection that looked alive when the call began
+    conn_poll = conn.poll
+    conn.poll = lambda timeout=0.0: False  # type: ignore[method-assign]
+    try:
+        with pytest.raises(StoreBusy, match="may or may not have been done"):
+            remote.observe(made.reading.id, True, note="seen on a Friday")
+    finally:
+        conn.poll = conn_poll  # type: ignore[method-assign]
+    assert remote.show(made.reading.id).reading.id == made.reading.id  # the next call works
+
+
+def test_another_user_can_neither_read_the_key_nor_connect(
+    project: GitRepo, remote: RemoteService, tmp_path: Path
+) -> None:
+    if os.getuid() != 0:
+        pytest.skip("needs root to become another user")
+    remote.recall("start the owner")
+    files = Files(store(project))
+    sock = sock_path(project)
+    key = files.key.read_bytes()
+    # Let the other user reach the folder at all (tmp_path's parents are 0700): what keeps
+    # them out must be anchormem's own modes.
+    for folder in [*reversed(store(project).parents)][-6:]:
+        folder.chmod(folder.stat().st_mode | 0o011)
+    store(project).parent.chmod(0o711)  # even with .anchormem opened up, key and socket hold
+    try:
+        script = (
+            "import os, sys\n"
+            "from multiprocessing.connection import Client\n"
+            "os.setgid(65534); os.setuid(65534)\n"
+            "out = []\n"
+            f"try:\n    open({str(files.key)!r}, 'rb').read(); out.append('key read')\n"
+            "except PermissionError:\n    out.append('key refused')\n"
+            f"try:\n    Client({str(sock)!r}, 'AF_UNIX', authkey={key!r})\n"
+            "    out.append('connected')\n"
+            "except PermissionError:\n    out.append('connect refused')\n"
+            "print(' '.join(out))\n"
+        )
+        done = subprocess.run(
+            [sys.executable, "-c", script], capture_output=True, text=True, timeout=60
+        )
+        assert done.stdout.split() == ["key", "refused", "connect", "refused"], done.stderr
+    finally:
+        store(project).parent.chmod(0o700)
+
+
+def test_a_newer_client_has_an_older_owner_stop_and_an_older_client_is_told_why(
+    project: GitRepo, remote: RemoteService
+) -> None:
+    made = remote.remember("Payments retry three times")
+    old = owner_pid(project)
+    settings = settings_for(project)
+
+    older = OwnerLink(Files(settings.db), None, env={}, wait_s=5, version="0.0.1",
+                      protocol=PROTOCOL - 1, repo=str(settings.repo))  # fmt: skip
+    with pytest.raises(OwnerMismatch, match="newer anchormem"):
+        older.connect()
+
+    newer = OwnerLink(Files(settings.db), None, env={}, wait_s=3, version="9.9",
+                      protocol=PROTOCOL + 1, repo=str(settings.repo))  # fmt: skip
+    with pytest.raises(StoreBusy):  # the old owner stopped; this test's newer has no owner
+        newer.connect()
+    wait_gone(old, within=10)
+    # The old owner closed the store whole before it let go: its memory is in the tables.
+    con = duckdb.connect(str(settings.db), read_only=True)
+    try:
+        assert con.execute("SELECT id FROM memories").fetchall() == [(made.reading.id,)]
+    finally:
+        con.close()
+    # Its own clients carry on with the next owner.
+    assert remote.show(made.reading.id).reading.id == made.reading.id
+    assert owner_pid(project) != old
+
+
+def test_a_store_deep_in_the_tree_gets_its_socket_in_a_private_directory(
+    git_repo: GitRepo, owner_env: dict[str, str], request: pytest.FixtureRequest
+) -> None:
+    deep = git_repo.root / ("a-rather-long-folder-name-" * 4) / "and-deeper-still"
+    deep.mkdir(parents=True)
+    (deep / ".git").mkdir()  # not a repository: git init below
+    (deep / ".git").rmdir()
+    subprocess.run(["git", "init", "-q", str(deep)], check=True)
+    nested = GitRepo(deep)
+    nested.commit(PROJECT, "initial project")
+    # A runtime directory as systemd makes it: short, 0700 (tmp_path may itself be deep).
+    runtime = Path(tempfile.mkdtemp(prefix="am-run-"))
+    request.addfinalizer(lambda: shutil.rmtree(runtime, ignore_errors=True))
+    env = {**owner_env, "XDG_RUNTIME_DIR": str(runtime)}
+    assert len(os.fsencode(f"{store(nested)}.sock")) > platform.MAX_UNIX_PATH
+
+    made = cli(nested, env, "remember", "Billing posts charges with httpx")
+    assert [m["id"] for m in cli(nested, env, "recall", "billing")["memories"]] == [made["id"]]
+    info = Files(store(nested)).read_info()
+    assert info is not None
+    address = Path(info["address"])
+    assert address.parent == runtime / "anchormem"
+    assert stat.S_IMODE(address.parent.stat().st_mode) == 0o700
+    assert stat.S_IMODE(address.stat().st_mode) == 0o600
+    OwnerLink(Files(store(nested)), None, env={}, wait_s=20, version="t").stop_owner()
+    assert not address.exists()
+
+
+# The MCP SDK's stdio transport imports fcntl on POSIX (and not on Windows): it is
+# imported first, then fcntl is made unavailable to everything of anchormem's.
+_NO_FCNTL = r"""
+import sys, socket
+import mcp.server.stdio
+sys.modules["fcntl"] = None
+del socket.AF_UNIX
+import importlib, pkgutil
+for package in ("anchors", "store", "server"):
+    root = importlib.import_module(package)
+    for info in pkgutil.walk_packages(root.__path__, package + "."):
+        importlib.import_module(info.name)
+from store.sharing import platform
+assert platform.LOCKS == "lockf" and platform.TRANSPORT == "AF_INET", platform.LOCKS
+from server.config import Settings
+from server.sharing import owner_link
+from store.sharing.remote import RemoteService
+settings = Settings.resolve(repo=sys.argv[1])
+link = owner_link(settings)
+link._spawn = [sys.executable, "-P", "-c", sys.argv[2], "--db", str(settings.db),
+               "--repo", str(settings.repo)]
+service = RemoteService(link)
+made = service.remember("Billing posts charges with httpx")
+found = service.recall("billing httpx")
+assert [r.id for r in found.readings] == [made.reading.id]
+print(link.status()["transport"], link.status()["locks"], link.owner["pid"])
+link.stop_owner()
+"""
+
+_OWNER_WITHOUT_FCNTL = (
+    "import sys, socket, mcp.server.stdio; sys.modules['fcntl'] = None; del socket.AF_UNIX;"
+    " from server.owner import main; sys.exit(main(sys.argv[1:]))"
+)
+
+
+def test_every_module_imports_and_the_store_is_shared_without_fcntl_or_unix_sockets(
+    project: GitRepo, owner_env: dict[str, str]
+) -> None:
+    done = subprocess.run(
+        [sys.executable, "-P", "-c", _NO_FCNTL, str(project.root), _OWNER_WITHOUT_FCNTL],
+        cwd=project.root, env=owner_env, capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr[-3000:]
+    transport, locks, _pid = done.stdout.split()
+    assert (transport, locks) == ("AF_INET", "lockf")  # the owner's side, too
+
+
+def test_doctor_reports_the_owner_and_repairs_what_a_killed_one_left(
+    project: GitRepo, remote: RemoteService, owner_env: dict[str, str]
+) -> None:
+    remote.recall("start the owner")
+    pid = owner_pid(project)
+    done = subprocess.run(
+        [SCRIPT, "doctor", "--json"], cwd=project.root, env=owner_env, capture_output=True,
+        text=True, timeout=120,
+    )  # fmt: skip
+    sharing = next(c for c in json.loads(done.stdout)["checks"] if c["name"] == "sharing")
+    assert sharing["ok"] and f"owner pid {pid}" in sharing["detail"], sharing
+    assert "1 client processes" in sharing["detail"], sharing  # this test process
+
+    sock = sock_path(project)
+    remote.close()
+    os.kill(pid, signal.SIGKILL)
+    wait_gone(pid, within=10)
+    assert sock.exists()
+    done = subprocess.run(
+        [SCRIPT, "doctor", "--json"], cwd=project.root, env=owner_env, capture_output=True,
+        text=True, timeout=120,
+    )  # fmt: skip
+    sharing = next(c for c in json.loads(done.stdout)["checks"] if c["name"] == "sharing")
+    assert sharing["ok"] and "repaired" in sharing["detail"], sharing
+    assert not sock.exists() and Files(store(project)).read_info() is None
