@@ -81,6 +81,7 @@ def _facts() -> list[dict[str, Any]]:
 def measure(work: Path, memories: int = 10) -> Sizes:
     """Build the fixture in ``work``, remember its facts, and measure one recall."""
     from mcp import Client
+    from mcp.types import TextContent
 
     from experiments.fixture import build_fixture
     from server.app import build_server
@@ -118,7 +119,7 @@ def measure(work: Path, memories: int = 10) -> Sizes:
                 raise RuntimeError(f"recall found {len(found)} memories, not {memories}")
             texts = sum(len((m.get("text") or "").encode()) for m in found)
             text_content = sum(
-                len(c.text.encode()) for c in result.content if getattr(c, "type", "") == "text"
+                len(c.text.encode()) for c in result.content if isinstance(c, TextContent)
             )
             return Sizes(
                 memories,
