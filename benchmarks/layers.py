@@ -1,7 +1,7 @@
 """Where a call's time goes, layer by layer, in one process: the memory service with the
-renderer (the store, verification and rendering), then the same tool through the SDK's
-in-memory MCP client (adding the SDK's dispatch, validation and serialization on both
-sides, but no process boundary).
+renderer (the store, verification and the agent's view the tools render), then the same
+tool through the SDK's in-memory MCP client (adding the SDK's dispatch, validation and
+serialization on both sides, but no process boundary).
 
     python -m benchmarks.layers [--size 10000] [--calls 100]
     python -m benchmarks.layers --quick          # 50 memories, 10 calls
@@ -57,7 +57,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     from experiments.fixture import build_fixture
     from server.app import build_server
     from server.config import Settings
-    from server.rendering import render_result
+    from server.rendering import agent_result
     from server.runtime import open_runtime
 
     load = " ".join(f"{x:.2f}" for x in os.getloadavg())
@@ -79,10 +79,10 @@ def main(argv: Sequence[str] | None = None) -> int:
 
             def remember(_: int) -> object:
                 arguments = next(fresh).arguments()
-                return render_result(svc.remember(arguments.pop("text"), **arguments))
+                return agent_result(svc.remember(arguments.pop("text"), **arguments))
 
             def recall(i: int) -> object:
-                return render_result(svc.recall(asks[i], 10, False))
+                return agent_result(svc.recall(asks[i], 10, False))
 
             for i in range(5):
                 remember(i)

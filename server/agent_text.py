@@ -15,19 +15,26 @@ def _compact(data: object) -> str:
     return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
 
 
+def _line(value: object) -> str:
+    """A value on one line: a newline in caller text never starts a line of its own."""
+    return json.dumps(str(value), ensure_ascii=False)[1:-1]
+
+
 def _block(m: Mapping[str, Any]) -> list[str]:
-    """One memory: its id and status line, its text, its standing, its anchors."""
-    lines = [f"{m['id']} {m['status']}: {m['why']}"]
-    lines.append(f"  {m['text']}" if m.get("text") is not None else "  (forgotten)")
-    meta = [f"{m['band']} {m['confidence']}", m["source"]]
+    """One memory: its id and status line, its text (quoted: a note is data, and cannot
+    forge a block of its own), its standing, its anchors."""
+    lines = [f"{m['id']} {m['status']}: {_line(m['why'])}"]
+    text = m.get("text")
+    lines.append(
+        "  " + (json.dumps(text, ensure_ascii=False) if text is not None else "(forgotten)")
+    )
+    meta = [f"{m['band']} {m['confidence']}", _line(m["source"])]
     if "score" in m:
         meta.append(f"score {m['score']}")
     lines.append("  " + " · ".join(meta))
-    if m.get("anchors"):
-        lines.append("  anchors: " + ", ".join(m["anchors"]))
-    for name in ("flags", "conflicts"):
+    for name in ("anchors", "flags", "conflicts"):
         if m.get(name):
-            lines.append(f"  {name}: " + ", ".join(m[name]))
+            lines.append(f"  {name}: " + ", ".join(_line(v) for v in m[name]))
     return lines
 
 
@@ -38,7 +45,7 @@ def _decision(c: Mapping[str, Any]) -> str:
 
 
 def _standing(m: Mapping[str, Any]) -> str:
-    return f"{m['id']} {m['status']}: {m['why']} ({m['band']} {m['confidence']})"
+    return f"{m['id']} {m['status']}: {_line(m['why'])} ({m['band']} {m['confidence']})"
 
 
 def _memories(data: Mapping[str, Any]) -> str:
@@ -57,22 +64,26 @@ def _remembered(data: Mapping[str, Any]) -> str:
     lines = [f"{data['outcome']}:", *_block({k: v for k, v in data.items() if k != "conflicts"})]
     for name in ("captured", "dropped", "rewritten"):
         if data.get(name):
-            lines.append(f"  {name}: " + "; ".join(data[name]))
+            lines.append(f"  {name}: " + "; ".join(_line(v) for v in data[name]))
     if data.get("receipt"):
         lines.append(f"  receipt {data['receipt']}")
     for c in data.get("conflicts", []):
         lines.append(f"  conflict {_decision(c)}")
     for p in data.get("possible_conflicts", []):
-        lines.append(f"  to resolve {' vs '.join(p['ids'])}: {p['question']}")
+        claims = " / ".join(json.dumps(c, ensure_ascii=False) for c in p["claims"])
+        lines.append(f"  to resolve {' vs '.join(p['ids'])}: {claims}: {p['question']}")
     return "\n".join(lines)
 
 
 def _review(data: Mapping[str, Any]) -> str:
     lines = [
-        f"{i['action']} {i['id']} ({i['confidence']}, {i['staleness_days']:.0f} d): {i['text']}"
+        f"{i['action']} {i['id']} ({i['confidence']}, {i['staleness_days']:.0f} d): "
+        + json.dumps(i["text"], ensure_ascii=False)
         for i in data["items"]
     ]
-    lines += [f"ask {q['user']} about {q['id']}: {q['question']}" for q in data["questions"]]
+    lines += [
+        f"ask {_line(q['user'])} about {q['id']}: {_line(q['question'])}" for q in data["questions"]
+    ]
     return "\n".join(lines) or "nothing to review"
 
 

@@ -391,14 +391,18 @@ class PairOut(_Model):
 Record = Annotated[MemoryOut, WithJsonSchema({"type": "object", "description": "full record"})]
 
 
+# Validated left to right: a brief is taken as one at once, never also tried as a record.
+Served = Annotated[AgentMemory | Record, Field(union_mode="left_to_right")]
+
+
 class Recalled(_Model):
     commit: str | None = None
-    memories: list[AgentMemory | Record] = Field(description="best first")
+    memories: list[Served] = Field(description="best first")
 
 
 class Verified(_Model):
     commit: str | None = None
-    memories: list[AgentMemory | Record]
+    memories: list[Served]
 
 
 class Remembered(_Brief):

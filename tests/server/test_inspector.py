@@ -97,7 +97,9 @@ class Inspector:
 def test_the_inspector_lists_the_tools_with_their_schemas(
     inspector: Path, project: GitRepo, tmp_path: Path
 ):
-    code, payload = Inspector(inspector, project, tmp_path / "home").run("tools/list")
+    # --strict: the Inspector checks every tool schema for portability problems and
+    # exits 6 on any error-severity one.
+    code, payload = Inspector(inspector, project, tmp_path / "home").run("tools/list", "--strict")
     assert code == 0
     tools = {t["name"]: t for t in payload["result"]["tools"]}
     assert {"remember", "recall", "retract", "verify"} <= set(tools)
@@ -117,29 +119,33 @@ def test_remember_recall_retract_and_remember_again_through_the_inspector(
     made = client.call("remember", text=CLAIM, subject="billing/client.py")
     assert made["outcome"] == "stored"
     assert made["status"] == "VERIFIED"
-    assert "import:httpx@billing/client.py" in {c["anchor"] for c in made["captured"]}
+    assert "import:httpx@billing/client.py (inferred)" in made["captured"]
 
     found = client.call("recall", query="billing httpx")
     assert [m["id"] for m in found["memories"]] == [made["id"]]
-    assert found["checked_commit"] == project.head()
-    assert {a["verdict"] for a in found["memories"][0]["anchors"]} == {"holds"}
+    assert found["commit"] == project.head()
+    assert all(a.endswith(" ✓") for a in found["memories"][0]["anchors"])  # every one holds
+    full = client.call("recall", query="billing httpx", detail="true")
+    assert {a["verdict"] for a in full["memories"][0]["anchors"]} == {"holds"}
 
     gone = client.call("retract", id=made["id"], reason="billing moved to requests")
     assert gone["status"] == "REFUTED"
-    assert gone["receipt"]["reason"] == "billing moved to requests"
+    assert gone["reason"] == "billing moved to requests"
 
     assert client.call("recall", query="billing httpx")["memories"] == []
 
     refuted = client.call("recall", query="billing httpx", include_refuted="true")
     assert [m["id"] for m in refuted["memories"]] == [made["id"]]
     assert refuted["memories"][0]["status"] == "REFUTED"
-    assert refuted["memories"][0]["refuted_by"] == "retraction"
-    assert refuted["memories"][0]["receipt"]["id"] == gone["receipt"]["id"]
+    assert refuted["memories"][0]["why"].startswith("refuted (retraction) by ")
+    full = client.call("recall", query="billing httpx", include_refuted="true", detail="true")
+    assert full["memories"][0]["refuted_by"] == "retraction"
+    assert full["memories"][0]["receipt"]["id"] == gone["receipt"]
 
     again = client.call("remember", text=CLAIM)
     assert again["outcome"] == "previously_retracted"
     assert again["id"] == made["id"]
-    assert again["receipt"]["id"] == gone["receipt"]["id"]
+    assert again["receipt"] == gone["receipt"]
 
 
 def test_the_inspector_sees_is_error_for_an_unknown_id(

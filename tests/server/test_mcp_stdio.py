@@ -39,9 +39,14 @@ async def test_the_full_flow_over_stdio_with_no_configuration(project: GitRepo):
         receipt = await call(client, "retract", id=made["id"], reason="wrong client")
         assert (await call(client, "recall", query="billing httpx"))["memories"] == []
         refuted = await call(client, "recall", query="billing httpx", include_refuted=True)
-        assert refuted["memories"][0]["receipt"]["id"] == receipt["receipt"]["id"]
+        assert refuted["memories"][0]["why"] == "refuted (retraction) by agent: wrong client"
+        full = await call(
+            client, "recall", query="billing httpx", include_refuted=True, detail=True
+        )
+        assert full["memories"][0]["receipt"]["id"] == receipt["receipt"]
         again = await call(client, "remember", text="Billing calls the payment API with httpx")
         assert again["outcome"] == "previously_retracted"
+        assert again["receipt"] == receipt["receipt"]
     store = project.root / ".anchormem"
     assert (store / "memory.duckdb").exists()
     assert (store / ".gitignore").read_text() == "*\n"

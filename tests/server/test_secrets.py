@@ -95,7 +95,7 @@ async def test_secrets_planted_through_mcp_never_reach_the_store(settings: Setti
             client, "retract", id=made[1]["id"], reason=f"leaked {SECRETS['slack-token']}",
             evidence=f"the log said {SECRETS['jwt']}",
         )  # fmt: skip
-        assert "[REDACTED:slack-token]" in retracted["receipt"]["reason"]
+        assert "[REDACTED:slack-token]" in retracted["reason"]
         found = await call(client, "recall", query="control marker", limit=20)
         assert not [m for m in found["memories"] if "REDACTED" not in m["text"]]
     directory = store_dir(Path(settings.db).parent.parent)
