@@ -89,6 +89,8 @@ def _review(data: Mapping[str, Any]) -> str:
 
 def text_of(data: Mapping[str, Any]) -> str:
     """The text content for one tool result (its structured content, ``data``)."""
+    if "why" in data and "supersedes" in data:
+        return "\n".join([f"{data['outcome']}, superseding {data['supersedes']}:", _standing(data)])
     if "why" in data and "outcome" in data:
         return _remembered(data)
     if "why" in data and "effect" in data:

@@ -27,7 +27,7 @@ from pydantic import BaseModel, BeforeValidator, Field, ValidationError
 from server.arg_errors import refusal
 from server.config import Settings
 from server.prompts import register_prompts
-from server.rendering import agent_result, dump_compact, render_result
+from server.rendering import Superseding, agent_result, dump_compact, render_result
 from server.runtime import AnyRuntime as Runtime
 from server.runtime import Runtime as LocalRuntime
 from server.runtime import open_any_runtime
@@ -39,6 +39,7 @@ from server.schemas import (
     Resolved,
     Retracted,
     ReviewOut,
+    Superseded,
     Verified,
 )
 from server.wire_schema import compact_input, compact_output
@@ -160,7 +161,7 @@ def _annotations(
         return ToolAnnotations(title=title, read_only_hint=True, open_world_hint=False)
     return ToolAnnotations(
         title=title,
-        read_only_hint=False,
+        read_only_hint=None,  # false is the protocol's default
         destructive_hint=destructive,
         idempotent_hint=idempotent or None,  # false is the protocol's default
         open_world_hint=False,
@@ -359,9 +360,9 @@ def build_server(
             lambda: _call(lambda: service.retract(id, reason, None, evidence), Retracted)
         )
 
-    @tool("Replace a note's text by a new note", idempotent=False)
+    @tool("Supersede a note", idempotent=False)
     async def supersede(
-        id: Annotated[str, Field(description="The id of the memory whose text no longer holds.")],
+        id: Annotated[str, Field(description="The memory whose text no longer holds.")],
         text: Annotated[
             str, Field(max_length=MAX_TEXT_CHARS, description="The new text, one sentence.")
         ],
@@ -370,13 +371,13 @@ def build_server(
             str | None,
             Field(max_length=MAX_REASON_CHARS, description="Why the old text no longer holds."),
         ] = None,
-    ) -> Annotated[CallToolResult, Remembered]:
-        """A new memory with the new text supersedes the old (REFUTED, with a receipt
-        naming the new one; never edited in place). Returns it as remember does."""
+    ) -> Annotated[CallToolResult, Superseded]:
+        """Replace a memory's text: a new memory supersedes it (REFUTED, with a receipt)."""
         service = _runtime(ctx).service
         return await anyio.to_thread.run_sync(
             lambda: _call(
-                lambda: service.supersede(id, text, reason, source=Source.AGENT), Remembered
+                lambda: Superseding(service.supersede(id, text, reason, source=Source.AGENT)),
+                Superseded,
             )
         )
 

@@ -5,6 +5,7 @@ hidden characters come back as visible ``[U+XXXX]`` escapes, never invisibly."""
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
@@ -32,6 +33,7 @@ from server.schemas import (
     ReviewOut,
     ShowOut,
     StatsOut,
+    Superseded,
     Verified,
     VerifyOut,
 )
@@ -493,6 +495,14 @@ def _agent_fields(result: object, detail: bool) -> tuple[type[BaseModel], dict[s
             "conflicts": [_decided(c) for c in result.conflicts] or None,
             "possible_conflicts": [_pair(c) for c in result.possible_conflicts] or None,
         }
+    if isinstance(result, Superseding):
+        made = result.made
+        return Superseded, {
+            **_standing(made.reading),
+            "outcome": made.outcome.value,
+            "supersedes": made.reading.memory.supersedes,
+            "commit": made.reading.checked_commit,
+        }
     if isinstance(result, ObserveResult):
         return Observed, {
             **_standing(result.reading),
@@ -526,6 +536,14 @@ def _agent_fields(result: object, detail: bool) -> tuple[type[BaseModel], dict[s
             "possible_conflicts": [_pair(c) for c in result.possible_conflicts] or None,
         }
     return _fields(result)
+
+
+@dataclass(frozen=True)
+class Superseding:
+    """A supersede's result, shown to the agent as the new memory's standing (the tool
+    was given the text: repeating the whole record would double ``tools/list``)."""
+
+    made: RememberResult
 
 
 def agent_result(result: object, detail: bool = False) -> tuple[BaseModel, str]:

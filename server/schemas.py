@@ -432,6 +432,14 @@ class MemoryStatus(_Model):
     confidence: float
 
 
+class Superseded(MemoryStatus):
+    """The new memory (``id``) and the one it superseded."""
+
+    outcome: RememberOutcome
+    supersedes: str
+    commit: str | None = None
+
+
 class Observed(MemoryStatus):
     effect: Effect
     commit: str | None = None

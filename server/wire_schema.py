@@ -2,7 +2,8 @@
 people reading them in an editor: titles, the docstring of each enum, ``null`` branches of
 fields the results leave out (a tool's structured content never holds a null field: it
 is dumped with ``exclude_none``), and defaults of outputs. Every type, closed set and
-limit stays; each model and enum is defined once per tool under ``$defs``."""
+limit stays; each model is defined once per tool under ``$defs``, and the two closed sets
+an output keeps (``Status``, ``Band``) are written where they are used."""
 
 from __future__ import annotations
 
@@ -56,9 +57,12 @@ def _inline_enums(node: object, defs: dict[str, Any]) -> None:
         if isinstance(ref, str):
             name = ref.removeprefix("#/$defs/")
             target = defs.get(name, {})
-            if "enum" in target and name not in KEPT_ENUMS:
+            if "enum" in target:
                 del node["$ref"]
-                node["type"] = "string"
+                if name in KEPT_ENUMS:  # the closed set, in place: shorter than a reference
+                    node["enum"] = list(target["enum"])
+                else:
+                    node["type"] = "string"
         for value in node.values():
             _inline_enums(value, defs)
 

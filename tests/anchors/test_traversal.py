@@ -411,6 +411,10 @@ def test_no_process_opens_a_file_outside_the_repository_under_strace(
     accepted = [a for a, expect in CASES if expect != "rejected"]
     env = {k: v for k, v in os.environ.items() if not k.startswith("ANCHORMEM_")}
     env["ANCHORMEM_DB"] = str(layout.root / ".anchormem" / "strace.duckdb")
+    # Each command on the store itself, in the traced process: through an owner its opens
+    # would happen in a detached process (started by the first run, traced until its idle
+    # exit, then serving the others untraced).
+    env["ANCHORMEM_SHARE"] = "0"
     runs = [
         ["remember", "Every accepted traversal case at once", *[f"--anchor={a}" for a in accepted]],
         ["verify"],
