@@ -197,7 +197,7 @@ def test_warming_reads_every_live_memory_into_the_conflict_caches_once_the_copy_
         assert not warmed.stopped and warmed.memories == len(texts) - 1  # not the forgotten
         filled = resolving._slots.cache_info()
         assert filled.currsize == len(texts) - 1
-        svc.remember("The service number 7 reads its timeout from warmcfg7.yaml", origin="bob")
+        svc.remember("The service number 7 reads its retries from warmcfg7.toml", origin="bob")
         # The check on remember read its neighbours' slots from the cache.
         assert resolving._slots.cache_info().hits > filled.hits
         assert resolving._slots.cache_info().misses == filled.misses + 1  # the new note only
