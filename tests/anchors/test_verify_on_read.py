@@ -522,8 +522,9 @@ async def test_a_cold_big_fingerprint_leaves_recall_unchecked_and_a_later_recall
             anchors=["import:duckdb@store/db.py", "symbol:store/db.py::Store.open"],
         )
         assert made["status"] == "VERIFIED"
-    # 3,000 new Python files in a new commit: nothing about them is cached anywhere.
-    generate_repository(project.root, 3000)
+    # 1,000 new Python files in a new commit: nothing about them is cached anywhere, and
+    # far more than a 50 ms budget can parse.
+    generate_repository(project.root, 1000)
     head = project.head()
     async with Client(build_server(settings_for(project, budget_ms=50))) as client:
         cold = await recall_one(client, "store duckdb", made["id"])

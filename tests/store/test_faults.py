@@ -380,7 +380,7 @@ def test_disk_full_as_a_file_size_limit(project: GitRepo, tmp_path: Path) -> Non
 
 
 # -- concurrent transitions ---------------------------------------------------------------
-ROUNDS = 12
+ROUNDS = 8
 WITH_HTTPX = "import httpx\n\n\ndef charge(amount):\n    return httpx.post('/c')\n"
 WITHOUT_HTTPX = "import urllib.request\n\n\ndef charge(amount):\n    return None\n"
 
