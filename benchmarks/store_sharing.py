@@ -308,7 +308,11 @@ class Bench:
         )
 
         async def checked(client: Client, query: str) -> tuple[int, int]:
-            result = await client.call_tool("recall", {"query": query, "limit": 10})
+            # The full records say how each hit was checked (the compact view says it
+            # in words: ``why``).
+            result = await client.call_tool(
+                "recall", {"query": query, "limit": 10, "detail": True}
+            )
             hits = (result.structured_content or {}).get("memories", [])
             done = [m for m in hits if m.get("verification") not in ("unchecked", None)]
             return len(done), len(hits)
