@@ -368,10 +368,10 @@ MISLABELLED = [
 
 @pytest.fixture(scope="module")
 def reduced_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict[str, Any], Path]:
-    """Two facts of each category and label from the default set, plus two mislabelled
+    """One fact of each category and label from the default set, plus two mislabelled
     ones, run as a user would: `anchormem experiment contamination --facts F --json`."""
     work = tmp_path_factory.mktemp("experiment")
-    facts = _subset(load_facts(default_facts_path()), 2)
+    facts = _subset(load_facts(default_facts_path()), 1)
     lines = [json.loads(line) for line in default_facts_path().read_text().splitlines()]
     chosen = {f.id for f in facts}
     facts_file = work / "facts.jsonl"

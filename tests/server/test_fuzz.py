@@ -39,7 +39,7 @@ from tests.server.conftest import PROJECT
 
 SCALE = max(1, int(os.environ.get("FUZZ_SCALE", "1")))
 TOOL_EXAMPLES = 60 * SCALE
-CLI_EXAMPLES = 3 * SCALE  # each example is a process (~1.2 s): FUZZ_SCALE for more
+CLI_EXAMPLES = 2 * SCALE  # each example is a process (~1.2 s): FUZZ_SCALE for more
 SCRIPT = Path(sys.executable).with_name("anchormem")
 
 FUZZ = settings(

@@ -677,6 +677,7 @@ def test_the_token_is_taken_out_of_the_environment():
 # -- load, reduced ---------------------------------------------------------------------------
 
 
+@pytest.mark.slow  # ~11 s; the HTTP tests above cover every request path once
 def test_the_load_test_runs_with_no_errors(tmp_path: Path):
     done = subprocess.run(
         [
