@@ -29,7 +29,7 @@ from anchors.facts import (
     NotRead,
     derive_indexes,
 )
-from anchors.gitrepo import GitError, GitRepository, HeadInfo, RepoStatus, git_blob_id
+from anchors.gitrepo import GitError, GitRepository, HeadInfo, Overlay, RepoStatus, git_blob_id
 from anchors.manifests import ENV_EXAMPLE_NAMES, manifest_kind, parse_env_example, parse_manifest
 from anchors.mentions import is_text_path, scan_mentions
 from anchors.pyfacts import ParsePool, extract_file_facts, extract_many, resolve_relative_imports
@@ -188,16 +188,30 @@ class CodeSource:
     def one_head(self) -> Iterator[HeadInfo]:
         """HEAD resolved once for the block, in this thread: one call (a recall, a
         remember) checks every memory against the same commit, and reads the ref files
-        once instead of at every step. Nested blocks share the outer one's HEAD."""
+        once instead of at every step. The work tree's edits are read once in it too (the
+        first time they are needed): one call sees one state of the code. Nested blocks
+        share the outer one's."""
         pinned: HeadInfo | None = getattr(self._pinned, "head", None)
         if pinned is not None:
             yield pinned
             return
         self._pinned.head = head = self.repo.head()
+        self._pinned.overlays = {}
         try:
             yield head
         finally:
             self._pinned.head = None
+            self._pinned.overlays = None
+
+    def _overlay_of(self, commit: str, sha256: bool) -> Overlay:
+        """The work tree's edits against ``commit``: read once inside ``one_head``."""
+        pinned: dict[tuple[str, bool], Overlay] | None = getattr(self._pinned, "overlays", None)
+        if pinned is None:
+            return self.repo.overlay(sha256=sha256, commit=commit)
+        found = pinned.get((commit, sha256))
+        if found is None:
+            found = pinned[(commit, sha256)] = self.repo.overlay(sha256=sha256, commit=commit)
+        return found
 
     def fingerprint(self, overlay: bool = True, progress: Progress | None = None) -> Fingerprint:
         """The fingerprint of HEAD (plus uncommitted edits when ``overlay``), building it if
@@ -414,7 +428,7 @@ class CodeSource:
     def _with_overlay(self, base: Fingerprint) -> Fingerprint:
         """``base`` with uncommitted edits laid over it (``base`` itself when clean)."""
         sha256 = len(base.commit) == 64
-        overlay = self.repo.overlay(sha256=sha256, commit=base.commit)
+        overlay = self._overlay_of(base.commit, sha256)
         if not overlay.key:
             return base
         key = (base.commit, overlay.key)

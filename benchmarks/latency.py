@@ -12,8 +12,12 @@ Prints one line per figure, e.g.::
 
 with the number of calls and the machine's load average (before and after) around them.
 
-Everything is measured in one run, each server in its own subprocess spoken to by the SDK
-client (``mcp.Client``) over stdio, the clock read around each ``call_tool``:
+Everything is measured in one run, each server in its own subprocess spoken to over stdio,
+the clock read around each ``call_tool``, by two clients (``--clients``): ``raw``, one
+JSON-RPC line written and its answer read (``benchmarks.rawclient``: what the server
+costs), and ``sdk``, the SDK's ``mcp.Client`` (which also validates every structured
+result against its schema with ``jsonschema``: ~2-5 ms of the client's own per call).
+Each client's figures sit beside its own floor:
 
 * the floor: ``python -m benchmarks.floor``, one tool returning a constant;
 * anchormem: the installed ``anchormem serve --repo REPO --db STORE``, as an agent starts
@@ -51,6 +55,7 @@ QUICK_SIZES = (50,)
 QUICK_CALLS = 10
 DEFAULT_SIZES = (1000, 10000, 100000)
 DEFAULT_CALLS = 200
+CLIENTS = ("raw", "sdk")
 _LABEL = 44
 _NEW_NOTES = 10_000_000  # index of the first timed note: far past any seeded one
 
@@ -80,6 +85,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help=f"timed calls per figure (default {DEFAULT_CALLS}; --quick: {QUICK_CALLS})",
     )
     parser.add_argument("--warmup", type=int, default=5, help="untimed calls first (default 5)")
+    parser.add_argument(
+        "--clients",
+        default=",".join(CLIENTS),
+        help="which clients time the calls, comma-separated: raw (one JSON-RPC line each"
+        " way), sdk (mcp.Client) (default raw,sdk)",
+    )
     parser.add_argument(
         "--quick", action="store_true", help="a smoke run: 50 memories, 10 calls per figure"
     )
@@ -117,7 +128,10 @@ def main(argv: Sequence[str] | argparse.Namespace | None = None) -> int:
     calls = args.calls if args.calls is not None else (QUICK_CALLS if args.quick else DEFAULT_CALLS)
     if calls < 1 or args.warmup < 0:
         raise SystemExit("benchmarks.latency: --calls must be at least 1, --warmup at least 0")
-    run(sizes, calls, args.warmup, args.cache, print)
+    clients = [c.strip() for c in str(args.clients).split(",") if c.strip()]
+    if not clients or any(c not in CLIENTS for c in clients):
+        raise SystemExit(f"benchmarks.latency: --clients takes {', '.join(CLIENTS)}")
+    run(sizes, calls, args.warmup, args.cache, print, clients)
     return 0
 
 
@@ -134,8 +148,10 @@ def run(
     warmup: int,
     cache: Path | None = None,
     out: Callable[[str], None] = print,
+    clients: Sequence[str] = CLIENTS,
 ) -> list[Figure]:
-    """Measure the floor, then remember and recall at each size; ``out`` gets each line."""
+    """Measure the floor, then remember and recall at each size, with each of ``clients``;
+    ``out`` gets each line."""
     from benchmarks.seed import Vocabulary, cached_store
     from experiments.fixture import build_fixture
 
@@ -155,18 +171,25 @@ def run(
         vocab = Vocabulary.of(repo)
         with (work / "servers.stderr").open("w") as errlog:
             try:
-                floor = anyio.run(_floor, work, calls, warmup, errlog)
-                figures.append(floor)
-                say(floor.line())
+                floors = {}
+                for client in clients:
+                    floors[client] = anyio.run(_floor, work, calls, warmup, errlog, client)
+                    figures.append(floors[client])
+                    say(floors[client].line())
                 for size in sizes:
                     seeded = cached_store(size, repo, cache)
                     db = work / f"store-{size}.duckdb"
                     shutil.copyfile(seeded, db)
-                    for figure in anyio.run(
-                        _anchormem, work, repo, db, size, vocab, calls, warmup, floor, errlog
-                    ):
-                        figures.append(figure)
-                        say(figure.line())
+                    # The store's owner warms once, for every client of it (adr/0012).
+                    warm_before = _warm_lines(errlog, [Path(errlog.name), _owner_log(db)])
+                    for i, client in enumerate(clients):
+                        for figure in anyio.run(
+                            _anchormem,
+                            work, repo, db, size, vocab, calls, warmup, floors[client], errlog,
+                            client, i, warm_before,
+                        ):  # fmt: skip
+                            figures.append(figure)
+                            say(figure.line())
                     db.unlink()
             except BaseException:
                 errlog.flush()
@@ -208,21 +231,31 @@ async def _timed(client: Any, tool: str, args: dict[str, Any]) -> tuple[float, A
     return elapsed, result.structured_content
 
 
-async def _floor(work: Path, calls: int, warmup: int, errlog: TextIO) -> Figure:
+def _client(kind: str, command: Sequence[str], cwd: Path, errlog: TextIO) -> Any:
+    """An async context manager giving a client of the server ``command`` starts."""
+    if kind == "raw":
+        from benchmarks.rawclient import RawClient
+
+        return RawClient(command[0], command[1:], cwd=str(cwd), env=_env(), errlog=errlog)
     from mcp import Client, StdioServerParameters
     from mcp.client.stdio import stdio_client
 
+    params = StdioServerParameters(
+        command=command[0], args=list(command[1:]), cwd=str(cwd), env=_env()
+    )
+    return Client(stdio_client(params, errlog=errlog), read_timeout_seconds=300)
+
+
+async def _floor(work: Path, calls: int, warmup: int, errlog: TextIO, kind: str) -> Figure:
     from benchmarks.floor import TOOL
 
-    params = StdioServerParameters(
-        command=sys.executable, args=["-I", "-m", "benchmarks.floor"], cwd=str(work), env=_env()
-    )
-    async with Client(stdio_client(params, errlog=errlog), read_timeout_seconds=120) as client:
+    command = [sys.executable, "-I", "-m", "benchmarks.floor"]
+    async with _client(kind, command, work, errlog) as client:
         for _ in range(warmup):
             await _timed(client, TOOL, {})
         times = [(await _timed(client, TOOL, {}))[0] for _ in range(calls)]
     p50, p99 = _percentiles(times)
-    return Figure("floor   trivial tool over MCP stdio", calls, p50, p99)
+    return Figure(f"floor   trivial tool, {kind} client", calls, p50, p99)
 
 
 async def _anchormem(
@@ -235,24 +268,19 @@ async def _anchormem(
     warmup: int,
     floor: Figure,
     errlog: TextIO,
+    kind: str,
+    nth: int,
+    warm_before: Sequence[str],
 ) -> list[Figure]:
-    from mcp import Client, StdioServerParameters
-    from mcp.client.stdio import stdio_client
-
+    """``nth``: how many clients timed this store before (each gets notes of its own);
+    ``warm_before``: the warm lines logged before the first of them."""
     from benchmarks.seed import notes, queries
 
-    command = _anchormem_command()
-    params = StdioServerParameters(
-        command=command[0],
-        args=[*command[1:], "serve", "--repo", str(repo), "--db", str(db)],
-        cwd=str(work),
-        env=_env(),
-    )
-    new_notes = notes(vocab, _NEW_NOTES + size * 10, warmup + calls)
-    asks = queries(vocab, warmup + calls, seed=size)
-    logs = [Path(errlog.name), Path(f"{db}.owner.log")]  # served alone, or by the owner
-    warm_before = _warm_lines(errlog, logs)
-    async with Client(stdio_client(params, errlog=errlog), read_timeout_seconds=300) as client:
+    command = [*_anchormem_command(), "serve", "--repo", str(repo), "--db", str(db)]
+    new_notes = notes(vocab, _NEW_NOTES * (nth + 1) + size * 10, warmup + calls)
+    asks = queries(vocab, warmup + calls, seed=size + nth)
+    logs = [Path(errlog.name), _owner_log(db)]  # served alone, or by the owner
+    async with _client(kind, command, work, errlog) as client:
         for i in range(warmup):
             await _timed(client, "recall", {"query": asks[i]})
             await _timed(client, "remember", next(new_notes).arguments())
@@ -275,7 +303,7 @@ async def _anchormem(
     p50, p99 = _percentiles(remembered)
     figures = [
         Figure(
-            f"remember at {size} memories",
+            f"remember at {size} memories, {kind}",
             calls,
             p50,
             p99,
@@ -285,7 +313,7 @@ async def _anchormem(
     p50, p99 = _percentiles(recalled)
     figures.append(
         Figure(
-            f"recall (verify on) at {size} memories",
+            f"recall (verify on) at {size} memories, {kind}",
             calls,
             p50,
             p99,
@@ -297,6 +325,10 @@ async def _anchormem(
 
 _WARM = "anchormem: conflict check warm:"
 _WARM_WAIT_S = 600.0
+
+
+def _owner_log(db: Path) -> Path:
+    return Path(f"{db}.owner.log")
 
 
 def _warm_lines(errlog: TextIO, logs: Sequence[Path]) -> list[str]:

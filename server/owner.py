@@ -42,6 +42,7 @@ from pathlib import Path
 from typing import Any, cast
 
 from server.config import Settings
+from server.rendering import tool_content
 from server.runtime import Runtime, open_runtime, service_settings
 from store.errors import AnchormemError, InvalidInput
 from store.service import MemoryService
@@ -332,6 +333,11 @@ class Owner:
                 raise InvalidInput("this connection may only ask for the status or a stop")
             if op == "call":
                 return {"ok": True, "result": encode(self._call(service, message))}
+            if op == "tool":  # rendered here: the client relays it (plain JSON)
+                method, detail = str(message.get("method")), message.get("detail") is True
+                shown = tool_content(method, self._call(service, message), detail)
+                result = {"model": shown.model, "structured": shown.structured, "text": shown.text}
+                return {"ok": True, "result": result}
             if op == "cli":
                 return {"ok": True, "result": self._cli(service, message)}
             if op == "status":

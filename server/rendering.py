@@ -556,6 +556,27 @@ def agent_result(result: object, detail: bool = False) -> tuple[BaseModel, str]:
     return out, text_of(dump_compact(out))
 
 
+@dataclass(frozen=True)
+class ToolContent:
+    """A tool's result as it goes on the wire: the name of its output model, the
+    structured content (``dump_compact`` of it) and the text content. What the store's
+    owner sends back for a tool call (adr/0012), so a served process only relays it."""
+
+    model: str
+    structured: dict[str, Any]
+    text: str
+
+
+def tool_content(method: str, result: object, detail: bool = False) -> ToolContent:
+    """The tool content of the result of the service's ``method`` (``agent_result``)."""
+    from server.agent_text import text_of
+
+    shown = Superseding(result) if method == "supersede" else result  # type: ignore[arg-type]
+    model, fields = _agent_fields(shown, detail)
+    structured = dump_compact(model.model_validate(reveal_all(fields)))
+    return ToolContent(model.__name__, structured, text_of(structured))
+
+
 def dump_compact(model: BaseModel) -> dict[str, Any]:
     """The structured content of a tool: no nulls (the schema leaves them out)."""
     return model.model_dump(mode="json", by_alias=True, exclude_none=True)

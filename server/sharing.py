@@ -36,9 +36,7 @@ SERVICE_ENV = "ANCHORMEM_"
 
 def client_env() -> dict[str, str]:
     """The ``ANCHORMEM_*`` settings this process's calls are served with."""
-    return {
-        k: v for k, v in os.environ.items() if k.startswith(SERVICE_ENV) and k not in _NOT_SENT
-    }
+    return {k: v for k, v in os.environ.items() if k.startswith(SERVICE_ENV) and k not in _NOT_SENT}
 
 
 def owner_command(settings: Settings) -> list[str]:

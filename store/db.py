@@ -21,7 +21,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager, contextmanager, suppress
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import duckdb
 
@@ -38,6 +38,8 @@ from store.schema import migrate
 from store.writes import PlanWriter, check_guards, write_forgets, write_verdicts
 
 __all__ = ["Database", "FaultHook", "utcnow"]
+
+_Found = TypeVar("_Found")
 
 # Called with the name of each step of ``apply`` right after it ran (tests inject a fault
 # there to show that a plan is written whole or not at all).
@@ -413,10 +415,11 @@ class Database:
         with self._read() as m:
             return sorted(m.sharing_keys(memory, core))
 
-    def search(self, score: Callable[[Mirror], Mapping[str, float]]) -> dict[str, float]:
-        """``score`` run over the copy's index (``store.search.bm25``)."""
+    def search(self, score: Callable[[Mirror], _Found]) -> _Found:
+        """``score`` run over the copy's index (``store.search.TermIndex``); it returns
+        values of its own (a new dict, a list of ids), never a part of the copy."""
         with self._read() as m:
-            return dict(score(m))
+            return score(m)
 
     def list_ids(
         self, statuses: Sequence[Status], limit: int, by_confidence: bool = False

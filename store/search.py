@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 import re
+import sys
 from collections import Counter
 from collections.abc import Mapping, Sequence
 
@@ -285,8 +286,8 @@ class TermIndex:
         self._row: dict[str, int] = {}
         self._ids: list[str] = []
         self._lengths = np.zeros(1024)
-        self._postings: dict[str, tuple[list[int], list[int]]] = {}
-        self._arrays: dict[str, tuple[np.ndarray, np.ndarray]] = {}
+        self._postings: dict[str, _Postings] = {}
+        self._terms: dict[int, tuple[str, ...]] = {}  # row -> its terms (interned), for remove
         self.documents = 0
         self.total_length = 0
 
@@ -302,47 +303,66 @@ class TermIndex:
         self._lengths[row] = length
         self.documents += 1
         self.total_length += length
+        held = []
         for term, tf in terms.items():
-            rows, counts = self._postings.setdefault(term, ([], []))
-            rows.append(row)
-            counts.append(tf)
-            self._arrays.pop(term, None)
+            term = sys.intern(term)
+            held.append(term)
+            postings = self._postings.get(term)
+            if postings is None:
+                postings = self._postings[term] = _Postings()
+            postings.append(row, tf)
+        self._terms[row] = tuple(held)
 
     def remove(self, memory_id: str) -> None:
-        """Take a memory out (a forget): rare, so its terms are found by a scan."""
+        """Take a memory out (a forget)."""
         row = self._row.pop(memory_id, None)
         if row is None:
             return
         self.documents -= 1
         self.total_length -= int(self._lengths[row])
         self._lengths[row] = 0
-        for term, (rows, counts) in list(self._postings.items()):
-            if row in rows:
-                at = rows.index(row)
-                del rows[at], counts[at]
-                self._arrays.pop(term, None)
-                if not rows:
-                    del self._postings[term]
+        for term in self._terms.pop(row, ()):
+            postings = self._postings.get(term)
+            if postings is not None and postings.drop(row) and not postings.size:
+                del self._postings[term]
 
     def holders(self, term: str) -> list[str]:
         """The memories holding ``term``, in the order they were added."""
         postings = self._postings.get(term)
-        return [self._ids[row] for row in postings[0]] if postings else []
+        return [self._ids[row] for row in postings.rows().tolist()] if postings else []
+
+    def rare_overlap(self, terms: Sequence[str], most: float, limit: int) -> list[str]:
+        """The ``limit`` memories that share the most weight of ``terms`` (best first, ties
+        by id): a term held by ``held`` memories, at most ``most``, adds ``1 / held`` to
+        each of them. Summed in the order of ``terms``, as a loop over them would."""
+        rows: list[np.ndarray] = []
+        weights: list[np.ndarray] = []
+        for term in terms:
+            postings = self._postings.get(term)
+            if postings is None or postings.size > most:
+                continue
+            rows.append(postings.rows())
+            weights.append(np.full(postings.size, 1.0 / postings.size))
+        if not rows:
+            return []
+        scores = np.bincount(np.concatenate(rows), np.concatenate(weights))
+        hit = np.flatnonzero(scores)
+        if len(hit) > limit:  # every memory scoring at least the limit-th best, ties included
+            cut = np.partition(scores[hit], len(hit) - limit)[len(hit) - limit]
+            hit = hit[scores[hit] >= cut]
+        best = sorted((-float(scores[i]), self._ids[i]) for i in hit)
+        return [memory_id for _, memory_id in best[:limit]]
 
     def count(self, term: str) -> int:
         """How many memories hold ``term``."""
         postings = self._postings.get(term)
-        return len(postings[0]) if postings else 0
+        return postings.size if postings else 0
 
     def _array(self, term: str) -> tuple[np.ndarray, np.ndarray] | None:
-        arrays = self._arrays.get(term)
-        if arrays is None:
-            postings = self._postings.get(term)
-            if not postings:
-                return None
-            arrays = (np.array(postings[0], dtype=np.int64), np.array(postings[1], dtype=float))
-            self._arrays[term] = arrays
-        return arrays
+        postings = self._postings.get(term)
+        if postings is None:
+            return None
+        return postings.rows(), postings.counts()
 
     def top(self, terms: Sequence[tuple[str, float]], k: int) -> list[tuple[str, float]]:
         """The ``k`` best-scoring memories for ``terms`` ((term, weight) pairs), with their
@@ -365,3 +385,59 @@ class TermIndex:
             hit = hit[np.argpartition(-scores[hit], k - 1)[:k]]
         best = sorted(((self._ids[i], float(scores[i])) for i in hit), key=lambda x: -x[1])
         return best[:k] if k > 0 else best
+
+
+class _Postings:
+    """One term's postings: rows and counts in arrays with room to grow (doubling), and
+    the ones added since they were last read in lists. Reading moves those into the
+    arrays' room, so adding a memory never copies a term's arrays: a read pays for what
+    was added since the last one."""
+
+    __slots__ = ("_added", "_counts", "_rows", "_size")
+
+    def __init__(self) -> None:
+        self._rows = np.empty(0, dtype=np.int64)
+        self._counts = np.empty(0)
+        self._size = 0  # in the arrays
+        self._added: list[tuple[int, int]] = []
+
+    @property
+    def size(self) -> int:
+        return self._size + len(self._added)
+
+    def append(self, row: int, count: int) -> None:
+        self._added.append((row, count))
+
+    def _flush(self) -> None:
+        added, self._added = self._added, []
+        end = self._size + len(added)
+        if end > len(self._rows):
+            room = max(end, 2 * len(self._rows), 4)
+            rows, counts = np.empty(room, dtype=np.int64), np.empty(room)
+            rows[: self._size], counts[: self._size] = self.rows(), self.counts()
+            self._rows, self._counts = rows, counts
+        self._rows[self._size : end] = [r for r, _ in added]
+        self._counts[self._size : end] = [c for _, c in added]
+        self._size = end
+
+    def drop(self, row: int) -> bool:
+        """Take ``row`` out; whether it was there."""
+        if self._added:
+            self._flush()
+        keep = self._rows[: self._size] != row
+        if keep.all():
+            return False
+        rows, counts = self._rows[: self._size][keep], self._counts[: self._size][keep]
+        self._size = len(rows)
+        self._rows[: self._size], self._counts[: self._size] = rows, counts
+        return True
+
+    def rows(self) -> np.ndarray:
+        if self._added:
+            self._flush()
+        return self._rows[: self._size]
+
+    def counts(self) -> np.ndarray:
+        if self._added:
+            self._flush()
+        return self._counts[: self._size]

@@ -61,20 +61,11 @@ class Contradictions:
     def _neighbours(self, new: Memory) -> list[str]:
         terms = memory_terms(f"{new.text} {new.subject or ''}".casefold())
 
-        def score(m: Mirror) -> dict[str, float]:
-            live = m.index.documents or 1
-            scores: dict[str, float] = {}
-            for term in terms:
-                held = m.index.count(term)
-                if not held or held > max(NEIGHBOURS, _COMMON * live):
-                    continue
-                weight = 1.0 / held
-                for memory_id in m.index.holders(term):
-                    scores[memory_id] = scores.get(memory_id, 0.0) + weight
-            return scores
+        def rarest(m: Mirror) -> list[str]:
+            most = max(NEIGHBOURS, _COMMON * (m.index.documents or 1))
+            return m.index.rare_overlap(list(terms), most, NEIGHBOURS)
 
-        scores = self._db.search(score)
-        return sorted(scores, key=lambda i: (-scores[i], i))[:NEIGHBOURS]
+        return self._db.search(rarest)
 
     def kind_of(self, a: Memory, b: Memory) -> ConflictKind:
         """What the rules make of a pair an agent judges (``JUDGED`` if nothing)."""

@@ -74,10 +74,11 @@ class OwnerLink:
         self.owner: dict[str, Any] = {}  # the hello of the owner last connected to
 
     # -- calls ----------------------------------------------------------------------
-    def request(self, message: dict[str, Any], resend: bool) -> Any:
+    def request(self, message: dict[str, Any], resend: bool, raw: bool = False) -> Any:
         """Send one request and return its decoded result (or raise its error). A request
         cut off by the owner's death is sent again to the next owner only when
-        ``resend`` (repeating it gives the same outcome)."""
+        ``resend`` (repeating it gives the same outcome). ``raw``: the result is plain
+        JSON, returned as it came (no values of the codec in it)."""
         conn = self._take()
         try:
             send(conn, message)
@@ -107,7 +108,7 @@ class OwnerLink:
                 raise StoreUnavailable("the store's owner stopped twice during one call") from None
         self._give(conn)
         if reply.get("ok"):
-            return decode(reply.get("result"))
+            return reply.get("result") if raw else decode(reply.get("result"))
         raise decode_error(reply.get("error"))
 
     def connect_first(self) -> None:

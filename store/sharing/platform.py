@@ -63,20 +63,14 @@ _LOCKF_SPAN = 4096
 
 LOCKS = "flock" if _fcntl is not None else "portalocker" if _portalocker else "lockf"
 TRANSPORT = (
-    "AF_UNIX"
-    if hasattr(socket, "AF_UNIX")
-    else "AF_PIPE"
-    if sys.platform == "win32"
-    else "AF_INET"
+    "AF_UNIX" if hasattr(socket, "AF_UNIX") else "AF_PIPE" if sys.platform == "win32" else "AF_INET"
 )
 
 
 def lock(fd: int, *, shared: bool = False, blocking: bool = False) -> bool:
     """Take a lock on ``fd``; ``False`` when ``blocking`` is off and another holds it."""
     if _fcntl is not None:
-        flags = (_fcntl.LOCK_SH if shared else _fcntl.LOCK_EX) | (
-            0 if blocking else _fcntl.LOCK_NB
-        )
+        flags = (_fcntl.LOCK_SH if shared else _fcntl.LOCK_EX) | (0 if blocking else _fcntl.LOCK_NB)
         try:
             _fcntl.flock(fd, flags)
         except BlockingIOError:

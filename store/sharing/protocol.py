@@ -17,6 +17,8 @@ Messages are JSON objects sent with ``send_bytes`` (one message per frame), afte
     owner → client  {"ok": true, "protocol": N, "version": "...", "pid": P}
                     or {"ok": false, "protocol": N, "version": "...", "error": "..."}
     client → owner  {"op": "call", "method": "recall", "args": [...], "kwargs": {...}}
+                    {"op": "tool", "method": ..., "args", "kwargs", "detail": false}
+                        (rendered for the agent: {"model", "structured", "text"})
                     {"op": "cli", "command": "...", "args": {...}}   (rendered, for the CLI)
                     {"op": "status"}    who owns the store, how many clients
                     {"op": "stop"}      stop after the calls in flight (a newer client)
@@ -40,7 +42,7 @@ from store.errors import StoreUnavailable
 
 __all__ = ["PROTOCOL", "Files", "read_key", "recv", "send", "version"]
 
-PROTOCOL = 1
+PROTOCOL = 2  # 2: the tool op, rendered by the owner
 MAX_MESSAGE = 64 * 1024 * 1024
 
 

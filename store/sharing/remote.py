@@ -25,7 +25,7 @@ from store.results import (
     StatsResult,
 )
 from store.sharing.client import OwnerLink
-from store.sharing.codec import encode
+from store.sharing.codec import CodecError, encode
 
 __all__ = ["RESENDABLE", "RemoteService"]
 
@@ -68,6 +68,29 @@ class RemoteService:
 
     def close(self) -> None:
         self.link.close()
+
+    def tool(
+        self, method: str, args: Sequence[object], kwargs: dict[str, object], detail: bool
+    ) -> dict[str, Any]:
+        """A tool's call of ``method``, rendered by the owner as the agent sees it: the
+        fields of a ``server.rendering.ToolContent`` (model, structured, text), which this
+        process relays, never decoding a typed result. A progress callback does not cross
+        the socket."""
+        kwargs = {k: v for k, v in kwargs.items() if k != "progress"}
+        message = {
+            "op": "tool",
+            "method": method,
+            "args": encode(list(args)),
+            "kwargs": encode(kwargs),
+            "detail": bool(detail),
+        }
+        reply = self.link.request(message, resend=method in RESENDABLE, raw=True)
+        if not isinstance(reply, dict) or not all(
+            isinstance(reply.get(k), t)
+            for k, t in (("model", str), ("structured", dict), ("text", str))
+        ):
+            raise CodecError("the store's owner sent a malformed tool result")
+        return {k: reply[k] for k in ("model", "structured", "text")}
 
     def remember(
         self,

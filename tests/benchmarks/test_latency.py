@@ -14,7 +14,7 @@ import pytest
 FIGURE = re.compile(r"^(?P<label>\S.*?)\s+p50 (?P<p50>\d+\.\d+) ms  p99 (?P<p99>\d+\.\d+) ms")
 
 
-@pytest.mark.slow  # ~12 s of CPU: seeding 30 memories, three servers started
+@pytest.mark.slow  # ~15 s of CPU: seeding 30 memories, four servers started
 def test_quick_latency_run_prints_the_floor_remember_and_recall(tmp_path: Path):
     cache = tmp_path / "cache"
     elsewhere = tmp_path / "cwd"
@@ -42,11 +42,15 @@ def test_quick_latency_run_prints_the_floor_remember_and_recall(tmp_path: Path):
         assert 0 < p50 <= p99, line
         figures[match["label"]] = line
     assert list(figures) == [
-        "floor   trivial tool over MCP stdio",
-        "remember at 30 memories",
-        "recall (verify on) at 30 memories",
+        "floor   trivial tool, raw client",
+        "floor   trivial tool, sdk client",
+        "remember at 30 memories, raw",
+        "recall (verify on) at 30 memories, raw",
+        "remember at 30 memories, sdk",
+        "recall (verify on) at 30 memories, sdk",
     ]
-    assert "(floor p50 " in figures["remember at 30 memories"]
+    for client in ("raw", "sdk"):
+        assert "(floor p50 " in figures[f"remember at 30 memories, {client}"]
     assert "seed: 30 memories in" in done.stderr  # seeded once, into the given cache
     assert [p.suffix for p in cache.iterdir()] == [".duckdb"]
     assert list(elsewhere.iterdir()) == []  # everything else was temporary

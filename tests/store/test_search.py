@@ -70,6 +70,35 @@ def test_top_scores_every_match_as_bm25_does(docs, terms, forgotten):
         assert math.isclose(best[0][1], max(expected.values()), rel_tol=1e-12)
 
 
+def _overlap_reference(index: TermIndex, terms: list[str], most: float, limit: int) -> list[str]:
+    """The neighbour search as a loop over the terms (how ``checking`` did it)."""
+    scores: dict[str, float] = {}
+    for term in terms:
+        held = index.count(term)
+        if not held or held > most:
+            continue
+        for memory_id in index.holders(term):
+            scores[memory_id] = scores.get(memory_id, 0.0) + 1.0 / held
+    return sorted(scores, key=lambda i: (-scores[i], i))[:limit]
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    documents,
+    st.lists(st.sampled_from([*WORDS, "absent"]), min_size=1, max_size=8),
+    st.sets(st.integers(0, 39)),
+    st.integers(1, 45),
+    st.integers(1, 6),
+)
+def test_rare_overlap_is_the_loop_over_terms_exactly(docs, terms, forgotten, most, limit):
+    index = TermIndex()
+    for i, doc in enumerate(docs):
+        index.add(f"m{i:02d}", doc)
+    for i in forgotten:
+        index.remove(f"m{i:02d}")
+    assert index.rare_overlap(terms, most, limit) == _overlap_reference(index, terms, most, limit)
+
+
 def test_a_query_finds_a_memory_by_its_words_and_their_parts():
     index = TermIndex()
     index.add("a", memory_terms("tokens are checked in auth/jwt.py"))
