@@ -49,7 +49,7 @@ from server.http_security import (
     build_policy,
     read_token,
 )
-from server.stdio_guard import guarded_stdio
+from server.stdio_guard import WireOut, guarded_stdio
 from store.errors import AnchormemError, InvalidInput, StoreUnavailable
 
 __all__ = ["DRAIN_S", "GRACE_S", "HARD_EXIT_S", "PARENT_POLL_S", "serve"]
@@ -90,8 +90,8 @@ def serve(
     stopping = threading.Event()
     if transport == "stdio":
         mcp = build_server(settings, stopping, shared=True, background=True)
-        with guarded_stdio(), _plain_errors():  # stdio_guard: malformed frames answered
-            anyio.run(_serve_stdio, mcp, stopping)
+        with guarded_stdio() as wire, _plain_errors():  # stdio_guard: malformed frames answered
+            anyio.run(_serve_stdio, mcp, stopping, wire)
         _fast_exit()
         return 0
     hosts = list(allowed_hosts) or list(settings.http_allowed_hosts)
@@ -265,7 +265,10 @@ async def _serve_http(app: Any, sock: socket.socket, stopping: threading.Event) 
 # -- stdio ----------------------------------------------------------------------------
 
 
-async def _serve_stdio(mcp: MCPServer[Any], stopping: threading.Event) -> None:
+async def _serve_stdio(
+    mcp: MCPServer[Any], stopping: threading.Event, wire: WireOut | None = None
+) -> None:
+    """``wire``: the guard's writer of frames (else the SDK claims fd 1 and writes it)."""
     stdin = _StdinLines.claim()
     try:
         async with anyio.create_task_group() as tg:
@@ -273,7 +276,11 @@ async def _serve_stdio(mcp: MCPServer[Any], stopping: threading.Event) -> None:
             tg.start_soon(_on_signals, stopping, stdin.stop, tg.cancel_scope.cancel, _watch_parent)
             # The SDK claims fd 1 (stray prints go to stderr); stdin is ours, so that a
             # signal can end it: the SDK reads stdin in a thread no cancellation reaches.
-            async with stdio_server(stdin=cast("anyio.AsyncFile[str]", stdin)) as (reads, writes):
+            out = cast("anyio.AsyncFile[str] | None", wire)
+            async with stdio_server(stdin=cast("anyio.AsyncFile[str]", stdin), stdout=out) as (
+                reads,
+                writes,
+            ):
                 # Every answer the server writes is noted, so that at EOF the input ends
                 # only once the requests read before it are answered (_StdinLines.drain).
                 answers, answered = anyio.create_memory_object_stream[SessionMessage](0)

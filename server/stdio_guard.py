@@ -30,7 +30,7 @@ import os
 import re
 import sys
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, cast
@@ -40,7 +40,7 @@ from pydantic import ValidationError
 
 from store.limits import MAX_FRAME_BYTES
 
-__all__ = ["FrameGuard", "Refusal", "guarded_stdio", "recover_id"]
+__all__ = ["FrameGuard", "Refusal", "WireOut", "guarded_stdio", "recover_id"]
 
 log = logging.getLogger("anchormem.stdio")
 
@@ -334,7 +334,7 @@ class _StdioProxy:
         self._inbound.start()
         self._outbound.start()
 
-    def _emit(self, data: bytes) -> None:
+    def emit(self, data: bytes) -> None:
         with self._lock:
             if self._broken:
                 return
@@ -353,7 +353,7 @@ class _StdioProxy:
                     chunk = b""
                 for item in guard.feed(chunk) if chunk else guard.finish():
                     if isinstance(item, Refusal):
-                        self._emit(item.frame())
+                        self.emit(item.frame())
                     else:
                         _write_all(self._in_w, item)
                 if not chunk:
@@ -381,7 +381,7 @@ class _StdioProxy:
                 if line == _SENTINEL:
                     return
                 if _is_frame(line):
-                    self._emit(line)
+                    self.emit(line)
                 else:  # stray output: never on the wire
                     with contextlib.suppress(OSError):
                         _write_all(2, b"anchormem: (not a protocol frame) " + line[:2000])
@@ -401,18 +401,40 @@ class _StdioProxy:
         # _wire_in stays open: the inbound thread may still be blocked reading it.
 
 
+class WireOut:
+    """The server's frames, written straight to the wire from the event loop: one
+    ``write`` of each whole frame, between the guard's own answers. What the SDK's stdio
+    transport takes as its stdout (``mcp.server.stdio.stdio_server(stdout=...)``): its
+    own writes hop to a worker thread and then through the outbound pipe's thread, ~1 ms
+    a frame when the interpreter is busy. Stray output to fd 1 still goes through the
+    pipe (and to stderr)."""
+
+    def __init__(self, emit: Callable[[bytes], None]) -> None:
+        self._send = emit
+        self._held: list[str] = []
+
+    async def write(self, text: str) -> None:
+        self._held.append(text)
+
+    async def flush(self) -> None:
+        held, self._held = self._held, []
+        if held:
+            self._send("".join(held).encode("utf-8", "surrogateescape"))
+
+
 @contextmanager
-def guarded_stdio(max_frame_bytes: int = MAX_FRAME_BYTES) -> Iterator[None]:
-    """Serve stdio through the guard while the block runs (see the module docstring).
-    Without usable fds 0 and 1 the block runs unguarded."""
+def guarded_stdio(max_frame_bytes: int = MAX_FRAME_BYTES) -> Iterator[WireOut | None]:
+    """Serve stdio through the guard while the block runs (see the module docstring); the
+    block gets the writer of the server's frames (``WireOut``). Without usable fds 0 and
+    1 the block runs unguarded, and gets None."""
     sys.stdout.flush()
     try:
         proxy = _StdioProxy(max_frame_bytes)
     except OSError as exc:
         log.warning("stdio guard not installed: %s", exc)
-        yield
+        yield None
         return
     try:
-        yield
+        yield WireOut(proxy.emit)
     finally:
         proxy.close()

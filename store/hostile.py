@@ -196,11 +196,13 @@ def _nothing_hidden(value: Any) -> bool:
         text = json.dumps(value, ensure_ascii=False, default=str)
     except (TypeError, ValueError):
         return False
-    return (
-        text.isascii()
-        and text.isprintable()
-        and not any(escape in text for escape in ("\\u", "\\r", "\\b", "\\f"))
-    )
+    if any(escape in text for escape in ("\\u", "\\r", "\\b", "\\f")):
+        return False
+    if text.isascii():  # JSON escapes control characters below U+0020, not DEL
+        return text.isprintable()
+    # Printable marks (✓, é) hide nothing; a selector's meaning depends on what precedes it.
+    marks = set(_CANDIDATE.findall(text))
+    return not any(is_hidden(ch) or ch in _EMOJI_SELECTORS for ch in marks)
 
 
 def _reveal_all(value: Any) -> Any:

@@ -198,6 +198,12 @@ def _phrase(text: str) -> tuple[str, ...]:
 
 
 _GROUPS = tuple(tuple(_phrase(p) for p in group) for group in SYNONYMS)
+# first word -> (group, phrase) of every phrase starting with it
+_STARTING: dict[str, list[tuple[int, tuple[str, ...]]]] = {}
+for _g, _group in enumerate(_GROUPS):
+    for _p in _group:
+        if _p:
+            _STARTING.setdefault(_p[0], []).append((_g, _p))
 
 
 def _synonyms(said: Sequence[str]) -> dict[str, float]:
@@ -205,13 +211,14 @@ def _synonyms(said: Sequence[str]) -> dict[str, float]:
     order), with their weights: a group is hit by any of its phrases, words in a row; a
     one-word synonym weighs ``SYNONYM_WEIGHT``, the words of a longer one share it (so
     that "test suite" does not make "suite" alone a strong match)."""
+    hits: dict[int, set[tuple[str, ...]]] = {}
+    for i, word in enumerate(said):
+        for g, p in _STARTING.get(word, ()):
+            if tuple(said[i : i + len(p)]) == p:
+                hits.setdefault(g, set()).add(p)
     found: dict[str, float] = {}
-    for group in _GROUPS:
-        hit = [
-            p
-            for p in group
-            if any(tuple(said[i : i + len(p)]) == p for i in range(len(said) - len(p) + 1))
-        ]
+    for g in sorted(hits):  # in the groups' order, as a scan of every group would
+        group, hit = _GROUPS[g], hits[g]
         if hit:
             for phrase in group:
                 if phrase not in hit:
@@ -352,6 +359,17 @@ class TermIndex:
             hit = hit[scores[hit] >= cut]
         best = sorted((-float(scores[i]), self._ids[i]) for i in hit)
         return [memory_id for _, memory_id in best[:limit]]
+
+    def terms(self) -> list[str]:
+        return list(self._postings)
+
+    def settle(self, terms: Sequence[str]) -> None:
+        """Move what was added to ``terms`` into their arrays now (a server warming up),
+        instead of at their first read."""
+        for term in terms:
+            postings = self._postings.get(term)
+            if postings is not None:
+                postings.rows()
 
     def count(self, term: str) -> int:
         """How many memories hold ``term``."""

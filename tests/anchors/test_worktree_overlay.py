@@ -159,6 +159,25 @@ def test_the_fingerprint_parses_an_edited_file_and_reads_it_only_while_it_change
         assert not [p for p in opened if p.endswith("a.py")]
 
 
+def test_one_call_reads_the_work_tree_once_and_the_next_call_sees_an_edit(
+    git_repo: GitRepo, cache: InMemoryFactsCache
+):
+    git_repo.commit({"a.py": "import os\n", "b.py": "import re\n"})
+    age(git_repo.root)
+    with CodeSource(git_repo.root, cache) as code:
+        with code.one_head():
+            assert code.fingerprint().importers("json") == []
+            git_repo.write({"a.py": "import json\n"})
+            age(git_repo.root)
+            # The same call: the state of the code it started with, overlay included.
+            assert code.fingerprint().importers("json") == []
+            with code.one_head():  # a nested block shares the outer one's
+                assert code.fingerprint().importers("json") == []
+        with code.one_head():  # the next call
+            assert [p for p, _ in code.fingerprint().importers("json")] == ["a.py"]
+        assert [p for p, _ in code.fingerprint().importers("json")] == ["a.py"]  # no block
+
+
 @pytest.mark.slow
 def test_a_gigabyte_of_untracked_files_costs_neither_memory_nor_time(git_repo: GitRepo):
     git_repo.commit({"a.py": "import os\n"})

@@ -12,6 +12,9 @@ import unicodedata
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import settings as examples
+from hypothesis import strategies as st
 from mcp import Client
 
 from server.app import INSTRUCTIONS, build_server
@@ -363,3 +366,22 @@ def test_the_cli_shows_hidden_characters_as_escapes(project: GitRepo):
         [script, "show", made["id"]], cwd=project.root, env=env, capture_output=True, timeout=120
     )
     assert done.returncode == 0 and b"\x1b" not in done.stdout
+
+
+_MARKS = "a✓é—\u200b\ufe0f\u2764\x7f\r\n\t\u2028\U000e0041\u202e\\u\" "
+_json_like = st.recursive(
+    st.text(alphabet=_MARKS, max_size=6),
+    lambda inner: st.lists(inner, max_size=3)
+    | st.dictionaries(st.text(alphabet=_MARKS, max_size=3), inner, max_size=3),
+    max_leaves=8,
+)
+
+
+@examples(max_examples=300, deadline=None)
+@given(_json_like)
+def test_the_whole_result_check_reveals_exactly_what_revealing_each_string_does(value: Any):
+    """``reveal_all`` skips the walk when the JSON text shows nothing hidden: it must give
+    what revealing every string (keys included) gives, whatever marks the text holds."""
+    from store.hostile import _reveal_all
+
+    assert reveal_all(value) == _reveal_all(value)

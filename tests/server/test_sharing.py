@@ -23,8 +23,9 @@ import duckdb
 import pytest
 
 from server.config import Settings
+from server.rendering import tool_content
 from server.sharing import owner_link
-from store.errors import StoreBusy
+from store.errors import InvalidInput, NotFound, StoreBusy
 from store.sharing import platform
 from store.sharing.client import OwnerLink, OwnerMismatch
 from store.sharing.protocol import PROTOCOL, Files
@@ -162,6 +163,32 @@ def test_cli_calls_share_one_owner_that_keeps_its_files_private_and_exits_when_i
         assert con.execute("SELECT count(*) FROM memories").fetchone() == (1,)
     finally:
         con.close()
+
+
+def test_the_owner_renders_a_tool_call_as_this_process_renders_the_typed_result(
+    project: GitRepo, remote: RemoteService
+) -> None:
+    """The ``tool`` request (protocol 2): the owner sends the agent's view, and it is the
+    view this process makes of the same call's typed result (``call``, decoded here)."""
+    made = remote.tool(
+        "remember", ["Billing posts charges with httpx"], {"subject": "billing"}, False
+    )
+    assert made["model"] == "Remembered"
+    memory_id = made["structured"]["id"]
+    for detail in (False, True):
+        wire = remote.tool("recall", ["billing httpx"], {}, detail)
+        here = tool_content("recall", remote.recall("billing httpx"), detail)
+        assert (wire["model"], wire["structured"], wire["text"]) == (
+            here.model, here.structured, here.text,
+        )  # fmt: skip
+        assert [m["id"] for m in wire["structured"]["memories"]] == [memory_id]
+    with pytest.raises(NotFound):
+        remote.tool("retract", ["m-none", "wrong"], {}, False)
+    with pytest.raises(InvalidInput, match="unknown call"):
+        remote.tool("drop_everything", [], {}, False)
+    assert [
+        m["id"] for m in remote.tool("recall", ["billing"], {}, False)["structured"]["memories"]
+    ] == [memory_id]  # nothing was changed by the refused calls
 
 
 def test_an_owner_killed_with_sigkill_is_replaced_by_the_next_call_losing_nothing(
@@ -338,6 +365,7 @@ for package in ("anchors", "store", "server"):
 from store.sharing import platform
 assert platform.LOCKS == "lockf" and platform.TRANSPORT == "AF_INET", platform.LOCKS
 from server.config import Settings
+from server.rendering import tool_content
 from server.sharing import owner_link
 from store.sharing.remote import RemoteService
 settings = Settings.resolve(repo=sys.argv[1])

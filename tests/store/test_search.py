@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import itertools
 import math
 
 import pytest
@@ -184,3 +185,33 @@ def test_the_prior_puts_a_checked_and_trusted_note_first_among_equal_matches():
     assert prior(Status.VERIFIED, 10.0) == 1.0 and prior(Status.ACTIVE, 20.0) == prior(
         Status.ACTIVE, 10.0
     )
+
+
+def _synonyms_by_scan(said: list[str]) -> dict[str, float]:
+    """Every group scanned for a phrase in ``said`` (how ``_synonyms`` was written)."""
+    from store.search import _GROUPS
+
+    found: dict[str, float] = {}
+    for group in _GROUPS:
+        hit = [
+            p
+            for p in group
+            if any(tuple(said[i : i + len(p)]) == p for i in range(len(said) - len(p) + 1))
+        ]
+        for phrase in group if hit else ():
+            if phrase not in hit:
+                for word in phrase:
+                    found[word] = max(found.get(word, 0.0), SYNONYM_WEIGHT / len(phrase))
+    return found
+
+
+def test_synonyms_found_by_first_word_are_those_of_a_scan_of_every_group():
+    from store.search import _GROUPS, _synonyms
+
+    words = sorted({w for group in _GROUPS for p in group for w in p})
+    phrases = [list(p) for group in _GROUPS for p in group]
+    cases = [[w] for w in words] + phrases + [a + b for a, b in itertools.pairwise(phrases)]
+    for said in cases:
+        got = _synonyms(said)
+        assert got == _synonyms_by_scan(said), said
+        assert list(got) == list(_synonyms_by_scan(said)), said  # the same order too
