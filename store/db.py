@@ -410,10 +410,11 @@ class Database:
         with self._read() as m:
             return [m.memories[i] for i in m.by_hash.get(text_hash, ())]
 
-    def sharing_keys(self, memory: Memory, core: str | None) -> list[str]:
-        """Live memories sharing a slot, an anchor or a negation core with ``memory``."""
+    def sharing_keys(self, memory: Memory, core: str | None, most: int | None = None) -> list[str]:
+        """Live memories sharing a slot, an anchor or a negation core with ``memory``
+        (``Mirror.sharing_keys``)."""
         with self._read() as m:
-            return sorted(m.sharing_keys(memory, core))
+            return sorted(m.sharing_keys(memory, core, most))
 
     def search(self, score: Callable[[Mirror], _Found]) -> _Found:
         """``score`` run over the copy's index (``store.search.TermIndex``); it returns

@@ -130,16 +130,18 @@ class Mirror:
             self.pairs_of.setdefault(member, set()).add(pair)
 
     # -- lookups ------------------------------------------------------------------------
-    def sharing_keys(self, memory: Memory, core: str | None) -> set[str]:
+    def sharing_keys(self, memory: Memory, core: str | None, most: int | None = None) -> set[str]:
         """Live memories sharing a slot, a negation core or an anchor with ``memory``
-        (written or about to be)."""
+        (written or about to be); with ``most``, a key held by more is left out."""
         found: set[str] = set()
+        groups = [self.by_anchor.get(anchor_key(s, opposite=True), set()) for s in memory.anchors]
         if memory.attribute:
-            found |= self.by_attribute.get(memory.attribute, set())
+            groups.append(self.by_attribute.get(memory.attribute, set()))
         if core:
-            found |= self.by_core.get(core, set())
-        for stored in memory.anchors:
-            found |= self.by_anchor.get(anchor_key(stored, opposite=True), set())
+            groups.append(self.by_core.get(core, set()))
+        for group in groups:
+            if most is None or len(group) <= most:
+                found |= group
         found.discard(memory.id)
         return found
 

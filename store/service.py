@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from anchors.fingerprint import CodeSource
+from anchors.mentions import config_tokens
 from store.contradictions import resolving
 from store.contradictions.checking import Contradictions
 from store.curating import Curating
@@ -156,6 +157,7 @@ class MemoryService:
         """Plan (and drop) one note naming tools, files and settings, so that what the
         first ``remember`` would read cold is read now: the fingerprint of HEAD, the
         package vocabulary, the repository's configuration files. Nothing is written."""
+        config_tokens()  # the whole vocabulary, read the first time a package is looked for
         try:
             note = self.remembering.note(_PRIMING_NOTE, origin="anchormem:warm")
             if self.code is None:

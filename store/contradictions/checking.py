@@ -9,7 +9,7 @@ import time
 from collections.abc import Mapping, Sequence
 from datetime import datetime
 
-from store.contradictions.candidates import ordered
+from store.contradictions.candidates import MAX_GROUP, ordered
 from store.contradictions.resolving import all_pairs, claims_of, pairs_with, settle
 from store.contradictions.rules import Claim, ConflictKind, ConflictState, judge
 from store.db import Database, utcnow
@@ -46,8 +46,11 @@ class Contradictions:
         self, new: Memory, core: str | None, now: datetime
     ) -> tuple[Plan, list[ConflictRecord]]:
         """The conflicts (and questions) of a memory about to be written (as it will be
-        stored): judged against the memories sharing a key or its rarest words."""
-        ids = set(self._db.sharing_keys(new, core)) | set(self._neighbours(new))
+        stored): judged against the memories sharing a key or its rarest words. A key held
+        by more than ``MAX_GROUP`` is too common to pair on (``candidates``): its holders
+        are not even read."""
+        sharing = self._db.sharing_keys(new, core, MAX_GROUP)
+        ids = set(sharing) | set(self._neighbours(new))
         ids.discard(new.id)
         others = list(self._db.load(sorted(ids)).values())
         if not others:
