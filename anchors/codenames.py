@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import re
 import sys
+from collections.abc import Mapping
+from dataclasses import dataclass
 from enum import StrEnum
 from typing import Literal
 
@@ -82,6 +84,35 @@ def _top_of_path(path: str) -> str:
     return first.removesuffix(".py")
 
 
+@dataclass(frozen=True)
+class _ModuleNames:
+    """The module names of one fingerprint that prose is matched against (read-only)."""
+
+    exact: frozenset[str]
+    modules: frozenset[str]
+    first_party: frozenset[str]
+    by_last: Mapping[str, frozenset[str]]
+
+    @classmethod
+    def of(cls, fp: Fingerprint) -> _ModuleNames:
+        exact: set[str] = set()
+        modules: set[str] = set()
+        for facts in fp.python.values():
+            for imp in facts.imports:
+                if imp.module.startswith("."):
+                    continue  # an unresolved relative import names nothing outside
+                exact.add(imp.module)
+                parts = imp.module.split(".")
+                modules.update(".".join(parts[:i]) for i in range(1, len(parts) + 1))
+        first_party = frozenset(_top_of_path(p) for p in fp.python)
+        by_last: dict[str, set[str]] = {}
+        for module in modules:
+            if module.split(".")[0] not in first_party:
+                by_last.setdefault(module.rsplit(".", 1)[-1].lower(), set()).add(module)
+        frozen = {last: frozenset(found) for last, found in by_last.items()}
+        return cls(frozenset(exact), frozenset(modules), first_party, frozen)
+
+
 class CodeNames:
     """What a name from prose denotes in one fingerprint, with ``scope`` applied.
 
@@ -92,20 +123,9 @@ class CodeNames:
 
     def __init__(self, fp: Fingerprint, scope: str | None) -> None:
         self.fp, self.scope = fp, scope
-        self.exact: set[str] = set()
-        self.modules: set[str] = set()
-        for facts in fp.python.values():
-            for imp in facts.imports:
-                if imp.module.startswith("."):
-                    continue  # an unresolved relative import names nothing outside
-                self.exact.add(imp.module)
-                parts = imp.module.split(".")
-                self.modules.update(".".join(parts[:i]) for i in range(1, len(parts) + 1))
-        self.first_party = {_top_of_path(p) for p in fp.python}
-        self.by_last: dict[str, set[str]] = {}
-        for module in self.modules:
-            if module.split(".")[0] not in self.first_party:
-                self.by_last.setdefault(module.rsplit(".", 1)[-1].lower(), set()).add(module)
+        names = fp.derived("codenames", _ModuleNames.of)  # once per fingerprint, not per note
+        self.exact, self.modules = names.exact, names.modules
+        self.first_party, self.by_last = names.first_party, names.by_last
         self.deps = fp.dependency_names()
 
     def _in_scope(self, path: str) -> bool:
@@ -124,7 +144,7 @@ class CodeNames:
         """(module, named directly) for a word: a top-level import, the last component of
         exactly one imported module ("fastmcp" -> mcp.server.fastmcp), or the import name of
         a distribution ("pyyaml" -> yaml, not named directly)."""
-        hits = self.by_last.get(w, set())
+        hits = set(self.by_last.get(w, ()))
         tops = {m for m in hits if "." not in m}
         if len(tops) == 1:
             return tops.pop(), True

@@ -10,11 +10,11 @@ from __future__ import annotations
 import fnmatch
 import re
 import unicodedata
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from functools import cached_property
-from typing import Any
+from typing import Any, TypeVar
 
 __all__ = [
     "MAX_SOURCE_BYTES",
@@ -27,6 +27,8 @@ __all__ = [
     "derive_indexes",
     "words_of",
 ]
+
+_D = TypeVar("_D")
 
 
 @dataclass(frozen=True)
@@ -338,7 +340,23 @@ class Fingerprint:
         return list(self._deps.get(name, []))
 
     def dependency_names(self) -> frozenset[str]:
+        return self._dependency_names
+
+    @cached_property
+    def _dependency_names(self) -> frozenset[str]:
         return frozenset(self._deps)
+
+    def derived(self, name: str, build: Callable[[Fingerprint], _D]) -> _D:
+        """``build(self)``, computed once per fingerprint and kept with it: an index that
+        another module reads on every call (``codenames``). ``name`` tells them apart."""
+        memo = self._memo
+        if name not in memo:
+            memo[name] = build(self)
+        return memo[name]
+
+    @cached_property
+    def _memo(self) -> dict[str, Any]:
+        return {}
 
     def module_path(self, module: str) -> str | None:
         """The repository file that defines ``module`` (``a/b.py`` or ``a/b/__init__.py``),

@@ -139,10 +139,14 @@ class Journal:
             self._dirty.clear()
 
     def sync(self) -> None:
+        """Put what was appended on the disk. The sync runs outside the lock: an append
+        meanwhile is not held up by the disk (it marks the journal dirty again, so the
+        next interval syncs it); ``close`` waits for the flusher before closing."""
         with self._lock:
-            if self._fd is not None:
-                _fdatasync(self._fd)
+            fd = self._fd
             self._dirty.clear()
+        if fd is not None:
+            _fdatasync(fd)
 
     def close(self) -> None:
         self._closed.set()
