@@ -322,7 +322,12 @@ class Owner:
                 return found
         assert self.runtime is not None
         theirs = Settings.resolve(str(self.settings.repo or ""), str(self.settings.db), env=env)
-        made = MemoryService(self.runtime.db, self.runtime.code, service_settings(theirs))
+        made = MemoryService(
+            self.runtime.db,
+            self.runtime.code,
+            service_settings(theirs),
+            self.runtime.service.activity,  # background work steps aside for every client
+        )
         with self._mutex:
             return self._services.setdefault(key, made)
 

@@ -52,7 +52,7 @@ from store.transfer import ImportReport
 from store.transferring import Transfer
 from store.verification import Verifier
 
-__all__ = ["MemoryService", "ServiceSettings", "Warmed"]
+__all__ = ["Activity", "MemoryService", "ServiceSettings", "Warmed"]
 
 _COPY_POLL_S = 0.05  # how often warming looks for the copy before the first call loads it
 _SETTLE_TERMS = 500  # the recall index's terms settled at a time while warming
@@ -76,12 +76,46 @@ def _settle(terms: Sequence[str], mirror: Mirror) -> None:
     mirror.index.settle(terms)
 
 
+class Activity:
+    """The calls in flight over one store, and when the last one ended: shared by every
+    service of a process over that store (the owner keeps one per client's settings), so
+    that background work (warming, the idle drain) steps aside for any of them."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._calls = 0
+        self._last = time.monotonic()
+
+    def enter(self) -> None:
+        with self._lock:
+            self._calls += 1
+
+    def leave(self) -> None:
+        with self._lock:
+            self._calls -= 1
+            self._last = time.monotonic()
+
+    @property
+    def busy(self) -> bool:
+        return self._calls > 0
+
+    def idle_for(self) -> float:
+        """Seconds since the last call ended; 0 while one runs."""
+        with self._lock:
+            return 0.0 if self._calls else time.monotonic() - self._last
+
+
 class MemoryService:
     """Behaviour of anchormem; the MCP tools and the CLI are thin skins over it."""
 
     def __init__(
-        self, db: Database, code: CodeSource | None, settings: ServiceSettings | None = None
+        self,
+        db: Database,
+        code: CodeSource | None,
+        settings: ServiceSettings | None = None,
+        activity: Activity | None = None,
     ) -> None:
+        """``activity``: shared with the other services of this store in this process."""
         self.db = db
         self.code = code
         self.settings = settings or ServiceSettings()
@@ -93,15 +127,12 @@ class MemoryService:
         self.curating = Curating(reader)
         self.evidence = EvidenceCuration(reader, self.remembering)
         self.transfer = Transfer(reader, self.remembering)
-        self._calls = 0  # calls in flight (warming steps aside for them)
-        self._calls_lock = threading.Lock()
-        self._last_call = time.monotonic()  # when the last call ended
+        self.activity = activity or Activity()  # warming and the idle drain step aside
 
     @contextmanager
     def _call(self) -> Iterator[None]:
         """One call: HEAD resolved once, every memory checked against that commit."""
-        with self._calls_lock:
-            self._calls += 1
+        self.activity.enter()
         try:
             if self.code is None:
                 yield
@@ -109,14 +140,12 @@ class MemoryService:
             with self.code.one_head():
                 yield
         finally:
-            with self._calls_lock:
-                self._calls -= 1
-                self._last_call = time.monotonic()
+            self.activity.leave()
 
     def idle_for(self) -> float:
-        """Seconds since the last call ended; 0 while one runs."""
-        with self._calls_lock:
-            return 0.0 if self._calls else time.monotonic() - self._last_call
+        """Seconds since the last call over this store ended (any service's); 0 while one
+        runs."""
+        return self.activity.idle_for()
 
     def warm(self, stop: threading.Event) -> Warmed:
         """Fill the caches of the contradiction check for the memories of this process's
@@ -133,7 +162,7 @@ class MemoryService:
         self._prime()
         terms = self.db.search(lambda m: m.index.terms())
         for at in range(0, len(terms), _SETTLE_TERMS):
-            while self._calls and not stop.is_set():
+            while self.activity.busy and not stop.is_set():
                 stop.wait(_YIELD_S)
             if stop.is_set():
                 return Warmed(0, time.perf_counter() - started, True)
@@ -143,7 +172,7 @@ class MemoryService:
         live.sort(key=lambda m: m.created_at, reverse=True)
         done = 0
         for mem in live[: resolving.WARM_LIMIT]:
-            while self._calls and not stop.is_set():
+            while self.activity.busy and not stop.is_set():
                 stop.wait(_YIELD_S)
             if stop.is_set():
                 return Warmed(done, time.perf_counter() - started, True)

@@ -203,3 +203,24 @@ def test_warming_reads_every_live_memory_into_the_conflict_caches_once_the_copy_
         assert resolving._slots.cache_info().misses == filled.misses + 1  # the new note only
     finally:
         db.close()
+
+
+def test_services_sharing_an_activity_see_each_others_calls(tmp_path: Path):
+    """The owner keeps a service per client's settings over one store: warming and the
+    idle drain must step aside for a call on any of them, not only on their own."""
+    from store.service import Activity
+
+    db = Database(tmp_path / "store.duckdb")
+    try:
+        shared = Activity()
+        first = MemoryService(db, None, activity=shared)
+        second = MemoryService(db, None, activity=shared)
+        alone = MemoryService(db, None)
+        first.remember("The billing service retries charges three times", origin="alice")
+        assert second.idle_for() > 0.0 and alone.idle_for() > 0.0
+        with first._call():  # a call in flight on the first service
+            assert second.idle_for() == 0.0 and second.activity.busy
+            assert alone.idle_for() > 0.0 and not alone.activity.busy
+        assert 0.0 < second.idle_for() < 5.0 and not second.activity.busy
+    finally:
+        db.close()
