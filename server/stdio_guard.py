@@ -419,7 +419,7 @@ class WireOut:
     async def flush(self) -> None:
         held, self._held = self._held, []
         if held:
-            self._send("".join(held).encode("utf-8", "surrogateescape"))
+            self._send("".join(held).encode("utf-8", "replace"))  # never invalid UTF-8
 
 
 @contextmanager
