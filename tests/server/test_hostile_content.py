@@ -377,7 +377,7 @@ _json_like = st.recursive(
 )
 
 
-@examples(max_examples=300, deadline=None)
+@examples(max_examples=150, deadline=None)
 @given(_json_like)
 def test_the_whole_result_check_reveals_exactly_what_revealing_each_string_does(value: Any):
     """``reveal_all`` skips the walk when the JSON text shows nothing hidden: it must give

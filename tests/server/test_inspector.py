@@ -125,8 +125,6 @@ def test_remember_recall_retract_and_remember_again_through_the_inspector(
     assert [m["id"] for m in found["memories"]] == [made["id"]]
     assert found["commit"] == project.head()
     assert all(a.endswith(" ✓") for a in found["memories"][0]["anchors"])  # every one holds
-    full = client.call("recall", query="billing httpx", detail="true")
-    assert {a["verdict"] for a in full["memories"][0]["anchors"]} == {"holds"}
 
     gone = client.call("retract", id=made["id"], reason="billing moved to requests")
     assert gone["status"] == "REFUTED"
