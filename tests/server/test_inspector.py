@@ -111,6 +111,7 @@ def test_the_inspector_lists_the_tools_with_their_schemas(
     assert tools["recall"]["annotations"]["readOnlyHint"] is True
 
 
+@pytest.mark.slow  # ~33 s: seven inspector runs, each starting node and a server
 def test_remember_recall_retract_and_remember_again_through_the_inspector(
     inspector: Path, project: GitRepo, tmp_path: Path
 ):
