@@ -57,7 +57,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     from experiments.fixture import build_fixture
     from server.app import build_server
     from server.config import Settings
-    from server.rendering import agent_result
+    from server.rendering import tool_content
     from server.runtime import open_runtime
 
     load = " ".join(f"{x:.2f}" for x in os.getloadavg())
@@ -79,10 +79,10 @@ def main(argv: Sequence[str] | None = None) -> int:
 
             def remember(_: int) -> object:
                 arguments = next(fresh).arguments()
-                return agent_result(svc.remember(arguments.pop("text"), **arguments))
+                return tool_content("remember", svc.remember(arguments.pop("text"), **arguments))
 
             def recall(i: int) -> object:
-                return agent_result(svc.recall(asks[i], 10, False))
+                return tool_content("recall", svc.recall(asks[i], 10, False))
 
             for i in range(5):
                 remember(i)

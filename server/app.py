@@ -27,13 +27,7 @@ from pydantic import BaseModel, BeforeValidator, Field, ValidationError
 from server.arg_errors import refusal
 from server.config import Settings
 from server.prompts import register_prompts
-from server.rendering import (
-    ToolContent,
-    agent_result,
-    dump_compact,
-    render_result,
-    tool_content,
-)
+from server.rendering import ToolContent, dump_compact, render_result, tool_content
 from server.runtime import AnyRuntime as Runtime
 from server.runtime import Runtime as LocalRuntime
 from server.runtime import open_any_runtime
@@ -133,9 +127,11 @@ def _tool(
     detail: bool = False,
     **kwargs: object,
 ) -> CallToolResult:
-    """One tool call: the service's ``method`` and the agent's view of its result, as
-    ``_call``. A store served by its owner (adr/0012) renders it there: this process
-    relays the wire content, never decoding the typed result."""
+    """One tool call: the service's ``method`` and the agent's view of its result
+    (``server.rendering.tool_content``). Every error of the tree (``store.errors``)
+    becomes a ``ToolError`` the model can read; anything else is a bug, which the SDK
+    reports without details. A store served by its owner (adr/0012) renders it there:
+    this process relays the wire content, never decoding the typed result."""
     service = runtime.service
     try:
         if isinstance(service, RemoteService):
@@ -517,10 +513,10 @@ def build_server(
         if not opened:
             raise ResourceError("the server is not running")
         service = opened[-1].service
-        found, _ = await anyio.to_thread.run_sync(
-            lambda: _read(lambda: agent_result(service.digest(20)))
+        found = await anyio.to_thread.run_sync(
+            lambda: _read(lambda: tool_content("digest", service.digest(20)))
         )
-        return _json(dump_compact(found))
+        return _json(found.structured)
 
     register_prompts(mcp)
     _compact_schemas(mcp)

@@ -59,7 +59,7 @@ from store.results import (
     StatsResult,
 )
 
-__all__ = ["agent_result", "dump", "render_result"]
+__all__ = ["ToolContent", "dump", "render_result", "tool_content"]
 
 
 def _ts(value: datetime | None) -> str | None:
@@ -546,16 +546,6 @@ class Superseding:
     made: RememberResult
 
 
-def agent_result(result: object, detail: bool = False) -> tuple[BaseModel, str]:
-    """What a tool hands the model: its output model (compact unless ``detail``), and the
-    text content, a rendering of the same data (``server.agent_text``)."""
-    from server.agent_text import text_of
-
-    model, fields = _agent_fields(result, detail)
-    out = model.model_validate(reveal_all(fields))
-    return out, text_of(dump_compact(out))
-
-
 @dataclass(frozen=True)
 class ToolContent:
     """A tool's result as it goes on the wire: the name of its output model, the
@@ -568,7 +558,10 @@ class ToolContent:
 
 
 def tool_content(method: str, result: object, detail: bool = False) -> ToolContent:
-    """The tool content of the result of the service's ``method`` (``agent_result``)."""
+    """What a tool hands the model for the result of the service's ``method``: its
+    output model (compact unless ``detail``) validated and dumped, and the text content,
+    a rendering of the same data (``server.agent_text``). Every string is revealed:
+    hidden characters become visible [U+XXXX] escapes."""
     from server.agent_text import text_of
 
     shown = Superseding(result) if method == "supersede" else result  # type: ignore[arg-type]
