@@ -47,3 +47,30 @@ def test_pairs_within_a_group_keep_the_order_of_all_combinations(seed):
     expected = [p for p in itertools.combinations(members, 2) if fresh & set(p)]
     assert list(_within(members, fresh)) == expected
     assert list(_within(members, None)) == list(itertools.combinations(members, 2))
+
+
+def test_a_key_held_by_more_than_the_limit_brings_no_holders_into_the_remember_check(
+    tmp_path,
+):
+    """``sharing_keys(..., most)``: memories reached only through a key too common to pair
+    on (``MAX_GROUP``) are not read at all; a key within the limit still brings its own."""
+    from store.db import Database
+    from store.service import MemoryService
+
+    db = Database(tmp_path / "store.duckdb")
+    try:
+        svc = MemoryService(db, None)
+        common = [
+            svc.remember(f"Service {i} never talks to redis", anchors=["!dep:redis"]).reading.id
+            for i in range(4)
+        ]
+        rare = svc.remember("The cache never uses memcached", anchors=["!dep:memcached"])
+        new = svc.remember(
+            "The queue uses redis and memcached", anchors=["dep:redis", "dep:memcached"]
+        ).reading.memory
+        everyone = set(db.sharing_keys(new, None))
+        assert everyone == {*common, rare.reading.id}
+        assert set(db.sharing_keys(new, None, most=3)) == {rare.reading.id}
+        assert set(db.sharing_keys(new, None, most=4)) == everyone
+    finally:
+        db.close()
