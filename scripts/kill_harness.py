@@ -2,7 +2,7 @@
 owner, killed mid-write?
 
     python scripts/kill_harness.py [--kills 100 --remembers 1000 --writers 3] [--repo DIR]
-                                   [--owner-every 3]
+                                   [--owner-every 3] [--standby-after 0]
 
 Several writers, each an MCP stdio client driving its own ``anchormem serve`` (the
 installed console script) in one git repository, share one store through its owner
@@ -10,7 +10,9 @@ process (adr/0012). Each writer sends ``remember`` calls with explicit anchors a
 every id its server acknowledged. A killer SIGKILLs one process at a time, at random,
 while calls are in flight: a server (the writer's call fails, it starts a new server and
 goes on), or, every ``--owner-every``-th kill, the store's owner (the servers' calls in
-flight are sent again to the next owner, which the next call starts). For each kill it
+flight are sent again to the next owner: its standby, adr/0016, or one the next call
+starts). ``--standby-after`` is the owners' ``ANCHORMEM_STANDBY_AFTER`` (0 by default:
+the run measures a takeover by a standby; the product's default is 10 s). For each kill it
 measures how long the others took to carry on: the time from the kill to each other
 writer's next acknowledged call. At the end (every server gone, the owner stopped) the
 store is opened once and each acknowledged id must exist, with all its anchors rows and
@@ -47,8 +49,9 @@ FILES = {
 }
 
 
-def _env() -> dict[str, str]:
-    return {k: v for k, v in os.environ.items() if not k.startswith("ANCHORMEM_")}
+def _env(standby_after: float) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("ANCHORMEM_")}
+    return {**env, "ANCHORMEM_STANDBY_AFTER": f"{standby_after:g}"}
 
 
 def make_repo(root: Path) -> None:
@@ -59,9 +62,10 @@ class Server:
     """One ``anchormem serve`` over stdio, spoken to with raw JSON-RPC lines (so a kill is
     seen as a closed pipe at once, with no SDK task group in the way)."""
 
-    def __init__(self, repo: Path, errlog: Any) -> None:
+    def __init__(self, repo: Path, errlog: Any, standby_after: float = 0.0) -> None:
         self.repo = repo
         self.errlog = errlog
+        self.standby_after = standby_after
         self.proc: asyncio.subprocess.Process | None = None
         self.next_id = 0
         self.in_flight = 0
@@ -71,7 +75,7 @@ class Server:
             str(SCRIPT),
             "serve",
             cwd=self.repo,
-            env=_env(),
+            env=_env(self.standby_after),
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=self.errlog,
@@ -250,6 +254,13 @@ def _restarting(w: Writer, kills: list[Kill], at: float) -> bool:
     return any(k.writer == w.number and before < k.at < after for k in kills)
 
 
+def _owner_log(repo: Path) -> str:
+    try:
+        return (repo / ".anchormem" / "memory.duckdb.owner.log").read_text(errors="replace")
+    except OSError:
+        return ""
+
+
 def stop_owner(repo: Path) -> None:
     from store.sharing.client import OwnerLink
     from store.sharing.protocol import Files
@@ -301,10 +312,11 @@ async def harness(
     errlog_path: Path,
     seed: int = 7,
     owner_every: int = 3,
+    standby_after: float = 0.0,
 ) -> dict[str, Any]:
     errlog = open(errlog_path, "w")  # noqa: SIM115 (the servers' stderr, kept for a look)
     started = time.monotonic()
-    writers = [Writer(n, Server(repo, errlog)) for n in range(writers_n)]
+    writers = [Writer(n, Server(repo, errlog, standby_after)) for n in range(writers_n)]
     for w in writers:
         await w.server.start()
     done = asyncio.Event()
@@ -326,6 +338,8 @@ async def harness(
         "remembers": remembers,
         "kills": len(made),
         "owner_kills": sum(k.owner for k in made),
+        # Owners killed after their standby had loaded are replaced by it (adr/0016).
+        "standby_takeovers": _owner_log(repo).count("takes over the store"),
         "carried_on_after_server_kill_s": carried_on(writers, made)["server"],
         "carried_on_after_owner_kill_s": carried_on(writers, made)["owner"],
         "acknowledged": len(ids),
@@ -348,6 +362,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument(
         "--owner-every", type=int, default=3, help="every Nth kill is the owner's (0: none)"
     )
+    ap.add_argument(
+        "--standby-after", type=float, default=0.0, help="the owners' ANCHORMEM_STANDBY_AFTER"
+    )
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args(argv)
     with tempfile.TemporaryDirectory(prefix="kill-harness-") as tmp:
@@ -365,11 +382,11 @@ def main(argv: list[str] | None = None) -> int:
                 errlog,
                 args.seed,
                 args.owner_every,
+                args.standby_after,
             )
         )
         out["server_tracebacks"] = errlog.read_text().count("Traceback")
-        owner_log = repo / ".anchormem" / "memory.duckdb.owner.log"
-        out["owner_tracebacks"] = owner_log.read_text().count("Traceback")
+        out["owner_tracebacks"] = _owner_log(repo).count("Traceback")
     if args.json:
         print(json.dumps(out))
     else:

@@ -10,6 +10,10 @@ ANCHORMEM_SYNC_MS         how soon an acknowledged write is on the disk (default
 ANCHORMEM_SHARE           0: each process opens the store itself, sharing it through the lease
                           (adr/0002) instead of through the store's owner (default 1; adr/0012)
 ANCHORMEM_OWNER_IDLE      seconds the store's owner stays without a client (default 60)
+ANCHORMEM_OWNER_STANDBY   0: the owner keeps no standby process ready to take over if it is
+                          killed (default 1; server/standby.py, adr/0016)
+ANCHORMEM_STANDBY_AFTER   seconds an owner serves before it starts its standby (default 10:
+                          a one-off CLI call or a short session never pays for one)
 ANCHORMEM_ACTOR           who retractions are attributed to (default "agent")
 ANCHORMEM_VERIFY          0 turns verify-on-read off: memories are served as stored, with
                           verification "off" (default 1; the experiment's add-only arm)
@@ -145,6 +149,8 @@ class Settings:
     http_allowed_origins: tuple[str, ...] = ()
     share: bool = True
     owner_idle_s: float = 60.0
+    owner_standby: bool = True
+    standby_after_s: float = 10.0
 
     @classmethod
     def resolve(
@@ -198,6 +204,8 @@ class Settings:
             http_allowed_origins=_list(env, "ANCHORMEM_ALLOWED_ORIGINS"),
             share=_flag(env, "ANCHORMEM_SHARE", True),
             owner_idle_s=_float(env, "ANCHORMEM_OWNER_IDLE", 60.0),
+            owner_standby=_flag(env, "ANCHORMEM_OWNER_STANDBY", True),
+            standby_after_s=_float(env, "ANCHORMEM_STANDBY_AFTER", 10.0),
         )
 
     def prepare_store_dir(self) -> None:

@@ -69,7 +69,8 @@ def _sharing(settings: Settings) -> dict[str, Any]:
             f"owner pid {status.get('pid')} (anchormem {status.get('version')}, protocol"
             f" {status.get('protocol')}): {status.get('clients')} client processes,"
             f" {status.get('connections')} connections, {status.get('calls')} calls served"
-            f" ({status.get('transport')}, {status.get('locks')} locks)",
+            f" ({status.get('transport')}, {status.get('locks')} locks);"
+            f" {_standby(status.get('standby'))}",
         )
     files = link.files
     info = files.read_info()
@@ -82,17 +83,20 @@ def _sharing(settings: Settings) -> dict[str, Any]:
             f"owner pid {info.get('pid')} holds the store but did not answer (starting, or"
             f" stuck: see {files.log.name})",
         )
-    stale = [files.info]
-    if info.get("family") == "AF_UNIX" and isinstance(info.get("address"), str):
-        stale.append(Path(info["address"]))
-    for path in stale:
-        path.unlink(missing_ok=True)
+    if link.clear_stale() is None:  # an owner took the lock meanwhile (its standby)
+        return _check("sharing", True, f"an owner is taking over ({where})")
     return _check(
         "sharing",
         True,
         f"repaired: removed the socket and info file of owner pid {info.get('pid')}, which is"
         f" gone (killed); the next call starts a new owner ({where})",
     )
+
+
+def _standby(pid: object) -> str:
+    if pid is None:
+        return "no standby"
+    return f"standby pid {pid} waits to take over" if pid else "a standby is starting"
 
 
 def _repository(repo: Path | None) -> dict[str, Any]:

@@ -25,6 +25,7 @@ import contextlib
 import os
 import signal
 import socket
+import subprocess
 import sys
 import threading
 import time
@@ -44,9 +45,12 @@ from typing import Any, cast
 from server.config import Settings
 from server.rendering import tool_content
 from server.runtime import Runtime, open_runtime, service_settings
+from server.sharing import owner_command
+from server.standby import Standby, identity, preload, spawn_standby
 from store.errors import AnchormemError, InvalidInput
 from store.service import MemoryService
 from store.sharing import platform
+from store.sharing.client import standby_pid
 from store.sharing.codec import decode, encode, encode_error
 from store.sharing.protocol import PROTOCOL, Files, read_key, recv, send, version
 from store.sharing.remote import RESENDABLE
@@ -64,6 +68,7 @@ CLI_COMMANDS = frozenset(
 )  # fmt: skip
 _LOCK_WAIT_S = 5.0  # an owner that is stopping holds the lock this long at most
 _TICK_S = 0.2
+_STANDBY_RETRY_S = 5.0
 _LINK_ERRORS = (OSError, EOFError, AuthenticationError, ValueError)
 
 
@@ -102,17 +107,35 @@ class Owner:
         self._lock_identity: tuple[int, int] | None = None
         self.address: Any = None
         self.family = ""
+        self._standby: subprocess.Popen[bytes] | None = None
+        self._standby_tried = -_STANDBY_RETRY_S
+        self._ready_at = time.monotonic()
 
     # -- life -------------------------------------------------------------------------
-    def run(self) -> int:
+    def run(self, standby: Standby | None = None, replacing: str | None = None) -> int:
+        """``standby``: this process is the standby holding that claim (``server.standby``):
+        wait, preloaded, for the running owner to die, and take over then; exit when it
+        stops cleanly. ``replacing``: started to
+        replace a killed owner (its info file was there): if that file is gone once we
+        hold the lock, another owner took over and stopped cleanly meanwhile (a stop
+        was asked for), so this one exits instead of opening the store after it."""
         lock_fd = self.files.open_lock(self.files.owner_lock)
-        deadline = time.monotonic() + _LOCK_WAIT_S
-        while not platform.lock(lock_fd):
-            if time.monotonic() > deadline:
+        if standby is not None:
+            if not self._wait_as_standby(lock_fd, standby):
                 os.close(lock_fd)
-                return 0  # another owner runs: the client that started us connects to it
-            time.sleep(0.01)
-        self._lock_identity = _identity(self.files.owner_lock)
+                return 0
+        else:
+            deadline = time.monotonic() + _LOCK_WAIT_S
+            while not platform.lock(lock_fd):
+                if time.monotonic() > deadline:
+                    os.close(lock_fd)
+                    return 0  # another owner runs: the client that started us connects to it
+                time.sleep(0.01)
+            if replacing is not None and self.files.read_info() is None:
+                platform.unlock(lock_fd)
+                os.close(lock_fd)
+                return 0
+        self._lock_identity = identity(self.files.owner_lock)
         try:
             self.key = read_key(self.files, create=True)
             self._listen()
@@ -141,6 +164,42 @@ class Owner:
             platform.unlock(lock_fd)
             os.close(lock_fd)
 
+    def _wait_as_standby(self, lock_fd: int, waiting: Standby) -> bool:
+        """Wait as the standby holding ``waiting``'s claim; whether to go on as the owner."""
+        try:
+            took = preload()
+            _say(f"standby {os.getpid()} waiting (preloaded in {took:.2f} s)")
+            if not waiting.wait(lock_fd, self.stopping.is_set):
+                return False
+        finally:
+            waiting.release()
+        _say(f"standby {os.getpid()} takes over the store: its owner died")
+        return True
+
+    def _keep_a_standby(self) -> None:
+        """Start a standby when none waits, once this owner has served for
+        ``standby_after_s`` and while a client is connected (at most once per
+        ``_STANDBY_RETRY_S``)."""
+        if not self.settings.owner_standby or self.stopping.is_set():
+            return
+        if time.monotonic() - self._ready_at < self.settings.standby_after_s:
+            return  # the first seconds: this owner's start and first calls have the cores
+        with self._mutex:
+            if not self._connections:
+                return  # nobody would wait for a takeover (the next call starts an owner)
+        child = self._standby
+        if child is not None and child.poll() is None:
+            return
+        now = time.monotonic()
+        if now - self._standby_tried < _STANDBY_RETRY_S or standby_pid(self.files) is not None:
+            return
+        self._standby_tried = now
+        try:
+            argv = owner_command(self.settings, "server.standby")
+            self._standby = spawn_standby(argv, self.files, str(self.settings.db.parent))
+        except OSError as exc:
+            _say(f"cannot start a standby: {exc}")
+
     def _listen(self) -> None:
         family, address = platform.listen_address(self.settings.db)
         if family == "AF_PIPE":  # pragma: no cover - Windows
@@ -149,7 +208,7 @@ class Owner:
         else:
             self.family, self.address, self._socket = family, *_bind(family, address)
             if family == "AF_UNIX":
-                self._bound = _identity(Path(self.address))
+                self._bound = identity(Path(self.address))
         self.files.write_info(
             {
                 "pid": os.getpid(),
@@ -162,7 +221,10 @@ class Owner:
         )
 
     def _wait_until_done(self) -> None:
+        self._ready_at = time.monotonic()
+        self._keep_a_standby()
         while not self.stopping.wait(_TICK_S):
+            self._keep_a_standby()
             if not self._files_are_ours():
                 _say("the store's folder was removed or replaced: stopping")
                 return
@@ -189,7 +251,7 @@ class Owner:
             # Only our own socket file: a folder removed and made again under a running
             # owner may hold the socket of the next owner by now.
             with contextlib.suppress(OSError):
-                if _identity(Path(self.address)) == self._bound:
+                if identity(Path(self.address)) == self._bound:
                     Path(self.address).unlink()
         sock.close()
 
@@ -197,7 +259,7 @@ class Owner:
         """Whether the owner lock we hold is still the file at its path (the folder was not
         removed under us): if not, another owner may start there, so this one stops."""
         return self._lock_identity is not None and (
-            _identity(self.files.owner_lock) == self._lock_identity
+            identity(self.files.owner_lock) == self._lock_identity
         )
 
     def _finish_calls(self) -> None:
@@ -389,18 +451,11 @@ class Owner:
                 "started": self.started,
                 "transport": self.family,
                 "locks": platform.LOCKS,
+                "standby": standby_pid(self.files),  # its pid, or None
             }
 
 
 _ADMIN = cast(MemoryService, object())  # the "service" of a connection for status and stop
-
-
-def _identity(path: Path) -> tuple[int, int] | None:
-    try:
-        info = os.stat(path)
-    except OSError:
-        return None
-    return info.st_dev, info.st_ino
 
 
 def _bind(family: str, address: Any) -> tuple[Any, socket.socket]:
@@ -423,10 +478,12 @@ def _bind(family: str, address: Any) -> tuple[Any, socket.socket]:
     return (bound if family == "AF_UNIX" else list(bound)), sock
 
 
-def main(argv: Sequence[str] | None = None) -> int:
+def main(argv: Sequence[str] | None = None, standby: Standby | None = None) -> int:
+    """``standby``: run as the standby holding that claim (``server.standby.main``)."""
     parser = argparse.ArgumentParser(prog="python -m server.owner")
     parser.add_argument("--db", required=True)
     parser.add_argument("--repo")
+    parser.add_argument("--replacing", metavar="PID", help="the killed owner this one replaces")
     args = parser.parse_args(argv)
     try:
         settings = Settings.resolve(args.repo, args.db)
@@ -440,9 +497,10 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     for sig in (signal.SIGTERM, signal.SIGINT):
         signal.signal(sig, on_signal)
-    _say(f"owner {os.getpid()} of {settings.db.name} started")
+    if standby is None:
+        _say(f"owner {os.getpid()} of {settings.db.name} started")
     try:
-        return owner.run()
+        return owner.run(standby=standby, replacing=args.replacing)
     except Exception as exc:  # a bug: its traceback in the log, one line for the client
         traceback.print_exc(file=sys.stderr)
         _say(f"the store's owner failed ({type(exc).__name__}: {exc})")

@@ -26,6 +26,8 @@ _NOT_SENT = frozenset(
         "ANCHORMEM_ALLOWED_ORIGINS",
         "ANCHORMEM_SHARE",
         "ANCHORMEM_OWNER_IDLE",
+        "ANCHORMEM_OWNER_STANDBY",
+        "ANCHORMEM_STANDBY_AFTER",
         "ANCHORMEM_LOCK_WAIT",
         "ANCHORMEM_SYNC_MS",
         "ANCHORMEM_DEBUG",
@@ -39,9 +41,10 @@ def client_env() -> dict[str, str]:
     return {k: v for k, v in os.environ.items() if k.startswith(SERVICE_ENV) and k not in _NOT_SENT}
 
 
-def owner_command(settings: Settings) -> list[str]:
-    """How a client starts the owner: this interpreter, without the cwd on its path."""
-    argv = [sys.executable, "-P", "-m", "server.owner", "--db", str(settings.db)]
+def owner_command(settings: Settings, module: str = "server.owner") -> list[str]:
+    """How a client starts the owner (or an owner its standby, ``server.standby``): this
+    interpreter, without the cwd on its path."""
+    argv = [sys.executable, "-P", "-m", module, "--db", str(settings.db)]
     if settings.repo is not None:
         argv += ["--repo", str(settings.repo)]
     return argv

@@ -16,12 +16,12 @@ from __future__ import annotations
 import contextlib
 import os
 import subprocess
-import sys
 import threading
 import time
 from collections.abc import Mapping, Sequence
 from multiprocessing import AuthenticationError
 from multiprocessing.connection import Client, Connection
+from pathlib import Path
 from typing import Any
 
 from store.errors import StoreBusy, StoreUnavailable
@@ -29,11 +29,14 @@ from store.sharing import platform
 from store.sharing.codec import decode, decode_error
 from store.sharing.protocol import PROTOCOL, Files, read_key, recv, send
 
-__all__ = ["STOPPING_MESSAGE", "OwnerLink", "OwnerMismatch"]
+__all__ = ["STOPPING_MESSAGE", "OwnerLink", "OwnerMismatch", "standby_pid"]
 
 STOPPING_MESSAGE = "the server is stopping; try again"  # as store.lease says it
 
 _RETRY_S = 0.01
+# A client that finds the owner gone while its standby is loading waits this long for the
+# standby to take over before it starts an owner itself (adr/0016).
+_STANDBY_WAIT_S = 5.0
 _LINK_ERRORS = (OSError, EOFError, AuthenticationError, ValueError)
 
 
@@ -149,10 +152,26 @@ class OwnerLink:
     def stop_owner(self) -> bool:
         """Ask the running owner, if any, to stop after its calls in flight, and wait
         (within ``wait_s``) until it has released the store; whether one was running."""
-        info = self.files.read_info()
-        if info is None or self.owner_gone():
-            return False
         deadline = time.monotonic() + self._wait_s
+        asked: set[object] = set()
+        while True:
+            info = self.files.read_info()
+            if info is None:  # an owner removes it once the store is closed
+                return bool(asked)
+            if self.owner_gone():
+                # Killed: what it left is removed under the owner lock, so that its
+                # standby does not take over once we have returned (adr/0016).
+                if self.clear_stale() is not None or self.files.read_info() is None:
+                    return bool(asked)
+                continue  # its standby took the lock first: it is the owner to stop
+            if info.get("pid") not in asked:
+                asked.add(info.get("pid"))
+                self._ask_to_stop(info, deadline)
+            if time.monotonic() > deadline:
+                raise StoreBusy(f"the store's owner did not stop within {self._wait_s:g} s")
+            time.sleep(_RETRY_S)
+
+    def _ask_to_stop(self, info: dict[str, Any], deadline: float) -> None:
         try:
             conn = self._hello(self._dial(info), deadline, admin=True)
             try:
@@ -162,11 +181,28 @@ class OwnerLink:
                 _close(conn)
         except (*_LINK_ERRORS, StoreUnavailable, _OlderOwner):
             pass
-        while not self.owner_gone():
-            if time.monotonic() > deadline:
-                raise StoreBusy(f"the store's owner did not stop within {self._wait_s:g} s")
-            time.sleep(_RETRY_S)
-        return True
+
+    def clear_stale(self) -> dict[str, Any] | None:
+        """Remove the info file and socket a killed owner left, holding the owner lock
+        meanwhile (a standby or a new owner cannot take over in between); the info
+        removed, or ``None`` when an owner holds the lock or nothing was left."""
+        fd = self.files.open_lock(self.files.owner_lock)
+        try:
+            if not platform.lock(fd):
+                return None
+            try:
+                info = self.files.read_info()
+                if info is None:
+                    return None
+                self.files.info.unlink(missing_ok=True)
+                address = info.get("address")
+                if info.get("family") == "AF_UNIX" and isinstance(address, str):
+                    Path(address).unlink(missing_ok=True)
+                return info
+            finally:
+                platform.unlock(fd)
+        finally:
+            os.close(fd)
 
     def status(self) -> dict[str, Any] | None:
         """The running owner's status (pid, clients, calls), or ``None`` if none answers."""
@@ -190,6 +226,7 @@ class OwnerLink:
     # -- finding the owner ----------------------------------------------------------
     def connect(self) -> Connection:
         deadline = time.monotonic() + self._wait_s
+        standby_until = time.monotonic() + _STANDBY_WAIT_S
         child: subprocess.Popen[bytes] | None = None
         last = "no owner answered"
         while True:
@@ -208,7 +245,9 @@ class OwnerLink:
                     raise StoreUnavailable(self._startup_failure(child.returncode))
                 child = None
             if self._spawn is not None and self.owner_gone():
-                child = self._start_owner(deadline) or child
+                waiting = standby_pid(self.files) is not None
+                if not waiting or time.monotonic() > standby_until:
+                    child = self._start_owner(deadline) or child
             if time.monotonic() > deadline:
                 raise StoreBusy(
                     f"the store's owner did not answer within {self._wait_s:g} s ({last});"
@@ -293,16 +332,20 @@ class OwnerLink:
                 time.sleep(_RETRY_S)
             if not self.owner_gone():
                 return None  # another client started one meanwhile
+            # An owner killed left its info: the new one takes over only if it is still
+            # there when it holds the lock (none stopped cleanly meanwhile; adr/0016).
+            left = self.files.read_info()
+            replacing = ["--replacing", str(left.get("pid"))] if left is not None else []
             log_fd = os.open(self.files.log, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
             try:
                 child = subprocess.Popen(
-                    self._spawn,
+                    [*self._spawn, *replacing],
                     stdin=subprocess.DEVNULL,
                     stdout=subprocess.DEVNULL,
                     stderr=log_fd,
                     cwd=self._cwd or str(self.files.store.parent),
                     close_fds=True,
-                    **_detached(),
+                    **platform.detached(),
                 )
             finally:
                 os.close(log_fd)
@@ -324,6 +367,24 @@ class OwnerLink:
         return said.removeprefix("anchormem: ") or f"the store's owner failed to start ({code})"
 
 
+def standby_pid(files: Files) -> int | None:
+    """The pid of the owner's standby (``server.standby``), if one holds the standby lock
+    (0 if it has not written its pid yet); ``None`` when there is none."""
+    fd = files.open_lock(files.standby_lock)
+    try:
+        if platform.lock(fd):
+            platform.unlock(fd)
+            return None
+        try:
+            os.lseek(fd, 0, os.SEEK_SET)
+            written = os.read(fd, 32).decode(errors="replace").strip()
+        except OSError:  # Windows: the locked bytes cannot be read by another process
+            return 0
+        return int(written) if written.isdigit() else 0
+    finally:
+        os.close(fd)
+
+
 class _OlderOwner(Exception):
     """An owner of an older protocol was asked to stop; try again once it has."""
 
@@ -331,10 +392,3 @@ class _OlderOwner(Exception):
 def _close(conn: Connection) -> None:
     with contextlib.suppress(OSError):
         conn.close()
-
-
-def _detached() -> dict[str, Any]:
-    if sys.platform == "win32":  # pragma: no cover - Windows
-        flags = subprocess.DETACHED_PROCESS | subprocess.CREATE_NEW_PROCESS_GROUP  # type: ignore[attr-defined]
-        return {"creationflags": flags}
-    return {"start_new_session": True}

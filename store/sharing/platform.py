@@ -1,5 +1,5 @@
-"""Everything that differs between operating systems, in one place: file locks and the
-address an owner listens on (adr/0012).
+"""Everything that differs between operating systems, in one place: file locks, the
+address an owner listens on, and starting a detached process (adr/0012).
 
 Locks (on an open file descriptor; they die with the process, so SIGKILL never leaves one):
 
@@ -32,6 +32,7 @@ import errno
 import hashlib
 import os
 import socket
+import subprocess
 import sys
 import tempfile
 from pathlib import Path
@@ -41,6 +42,7 @@ __all__ = [
     "LOCKS",
     "MAX_UNIX_PATH",
     "TRANSPORT",
+    "detached",
     "listen_address",
     "lock",
     "private_dir",
@@ -115,6 +117,15 @@ class _FdFile:  # pragma: no cover - Windows: portalocker wants a file-like obje
 
     def fileno(self) -> int:
         return self._fd
+
+
+def detached() -> dict[str, Any]:
+    """``subprocess.Popen`` options that start a process outside this one's session (it
+    outlives us, and a signal to our group does not reach it)."""
+    if sys.platform == "win32":  # pragma: no cover - Windows
+        flags = subprocess.DETACHED_PROCESS | subprocess.CREATE_NEW_PROCESS_GROUP  # type: ignore[attr-defined]
+        return {"creationflags": flags}
+    return {"start_new_session": True}
 
 
 def private_dir() -> Path:

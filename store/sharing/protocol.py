@@ -5,6 +5,7 @@ Files, beside the store (``<store>`` is the store file, normally
 
     <store>.owner.lock  exclusive lock held by the owner for its whole life
     <store>.spawn       exclusive lock held by a client while it starts an owner
+    <store>.standby.lock  held by the owner's standby while it waits (server/standby.py)
     <store>.owner       the owner's info (pid, address, protocol, version), JSON, 0600
     <store>.key         the key a client proves it may connect with (HMAC), 0600
     <store>.sock        the owner's socket (POSIX; see ``platform.listen_address``)
@@ -64,6 +65,10 @@ class Files:
     @property
     def owner_lock(self) -> Path:
         return Path(f"{self.store}.owner.lock")
+
+    @property
+    def standby_lock(self) -> Path:
+        return Path(f"{self.store}.standby.lock")
 
     @property
     def spawn_lock(self) -> Path:

@@ -54,6 +54,20 @@ def owner_env(monkeypatch: pytest.MonkeyPatch) -> dict[str, str]:
     return dict(os.environ)
 
 
+@pytest.fixture
+def standby_now(owner_env: dict[str, str], monkeypatch: pytest.MonkeyPatch) -> dict[str, str]:
+    """Owners that start their standby as soon as they are ready (the default waits 10 s)."""
+    monkeypatch.setenv("ANCHORMEM_STANDBY_AFTER", "0")
+    return {**owner_env, "ANCHORMEM_STANDBY_AFTER": "0"}
+
+
+@pytest.fixture
+def no_standby(owner_env: dict[str, str], monkeypatch: pytest.MonkeyPatch) -> dict[str, str]:
+    """Owners that keep no standby: a killed one leaves its files for the next call."""
+    monkeypatch.setenv("ANCHORMEM_OWNER_STANDBY", "0")
+    return {**owner_env, "ANCHORMEM_OWNER_STANDBY": "0"}
+
+
 def store(repo: GitRepo) -> Path:
     return repo.root / ".anchormem" / "memory.duckdb"
 
@@ -210,6 +224,156 @@ def test_an_owner_killed_with_sigkill_is_replaced_by_the_next_call_losing_nothin
     print(f"\nfirst call after the owner's SIGKILL answered in {recovered_s:.2f} s")
     assert recovered_s < 15
     assert acknowledged <= stored_ids(project)
+
+
+def owner_status(repo: GitRepo) -> dict[str, Any]:
+    found = OwnerLink(Files(store(repo)), None, env={}, wait_s=20, version="test").status()
+    assert found is not None
+    return found
+
+
+def waiting_standby(repo: GitRepo, within: float = 30.0) -> int:
+    """The pid of the owner's standby once it has preloaded and waits (its log line)."""
+    deadline = time.monotonic() + within
+    while time.monotonic() < deadline:
+        pid = owner_status(repo).get("standby")
+        log = Files(store(repo)).log.read_text()
+        if pid and f"standby {pid} waiting" in log:
+            return int(pid)
+        time.sleep(0.05)
+    raise AssertionError(f"no standby waits after {within} s")
+
+
+def test_a_standby_takes_over_from_a_killed_owner_and_leaves_with_a_stopped_one(
+    project: GitRepo, standby_now: dict[str, str], remote: RemoteService
+) -> None:
+    """adr/0016: the owner keeps a preloaded standby; SIGKILL the owner and the standby is
+    the next owner, with every acknowledged write; stop that one cleanly and its own
+    standby exits with it, leaving no process and no lock held."""
+    acknowledged = {remote.remember(f"Crew {i} ships part {i}").reading.id for i in range(5)}
+    killed = owner_pid(project)
+    standby = waiting_standby(project)
+    assert standby != killed
+    os.kill(killed, signal.SIGKILL)
+    wait_gone(killed, within=10)
+
+    start = time.monotonic()
+    found = remote.recall("crew ships part", limit=20)
+    print(
+        f"\nfirst call after the owner's SIGKILL, standby waiting: {time.monotonic() - start:.2f} s"
+    )
+    assert {r.id for r in found.readings} == acknowledged
+    assert owner_pid(project) == standby  # taken over, not a new owner started cold
+    assert f"standby {standby} takes over the store" in Files(store(project)).log.read_text()
+
+    second = waiting_standby(project)  # the new owner keeps a standby of its own
+    assert second not in (killed, standby)
+    remote.close()
+    stop(project)
+    wait_gone(standby, within=15)
+    wait_gone(second, within=15)  # a clean stop: the standby does not take over
+    files = Files(store(project))
+    assert files.read_info() is None
+    for lock in (files.owner_lock, files.standby_lock):
+        fd = files.open_lock(lock)
+        try:
+            assert platform.lock(fd), lock
+            platform.unlock(fd)
+        finally:
+            os.close(fd)
+    assert acknowledged <= stored_ids(project)
+
+
+def test_stopping_just_after_a_sigkill_leaves_the_store_closed_not_taken_over(
+    project: GitRepo, standby_now: dict[str, str], remote: RemoteService
+) -> None:
+    """A stop (the harness's, a test's) that meets a killed owner before its standby has
+    taken the lock removes what the owner left, under the owner lock: the standby exits
+    instead of opening the store after the stop returned. The standby is held with
+    SIGSTOP meanwhile, to be the one that is late."""
+    acknowledged = {remote.remember(f"Shift {i} covers gate {i}").reading.id for i in range(3)}
+    killed, standby = owner_pid(project), waiting_standby(project)
+    remote.close()
+    os.kill(standby, signal.SIGSTOP)
+    try:
+        os.kill(killed, signal.SIGKILL)
+        wait_gone(killed, within=10)
+        assert acknowledged <= stored_ids(project)  # stop, then DuckDB opened directly
+    finally:
+        os.kill(standby, signal.SIGCONT)
+    wait_gone(standby, within=15)
+    log = Files(store(project)).log.read_text()
+    assert f"standby {standby} takes over" not in log, log
+    con = duckdb.connect(str(store(project)))  # nobody holds the store
+    con.close()
+
+
+def test_an_owner_started_to_replace_a_killed_one_stands_down_once_its_files_are_gone(
+    project: GitRepo, owner_env: dict[str, str]
+) -> None:
+    """``--replacing``: a client saw a killed owner's info file and started a new owner.
+    By the time that owner holds the lock, another may have taken over and stopped
+    cleanly (the file is gone): it exits instead of opening the store after that stop.
+    With the file still there it is the owner, as before."""
+    settings_for(project).prepare_store_dir()
+    files = Files(store(project))
+    argv = [sys.executable, "-P", "-m", "server.owner", "--db", str(store(project)),
+            "--repo", str(project.root), "--replacing", "999999"]  # fmt: skip
+    done = subprocess.run(
+        argv, cwd=project.root, env=owner_env, capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 0, done.stderr
+    assert "ready" not in done.stderr and files.read_info() is None
+
+    files.write_info({"pid": 999999, "family": "AF_UNIX", "address": str(store(project)) + ".x"})
+    owner = subprocess.Popen(argv, cwd=project.root, env=owner_env, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 30
+    while (files.read_info() or {}).get("pid") != owner.pid:  # it took over
+        assert owner.poll() is None and time.monotonic() < deadline
+        time.sleep(0.05)
+    client = RemoteService(owner_link(settings_for(project)))
+    try:
+        client.recall("anything")
+        assert owner_pid(project) == owner.pid
+    finally:
+        client.close()
+        stop(project)
+        owner.wait(timeout=30)
+
+
+def test_a_second_standby_leaves_at_once_and_none_runs_when_turned_off(
+    project: GitRepo, standby_now: dict[str, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    owner_env = standby_now
+    first = RemoteService(owner_link(settings_for(project)))
+    try:
+        first.recall("start the owner")
+        waiting_standby(project)
+        started = time.monotonic()
+        extra = subprocess.run(
+            [sys.executable, "-P", "-m", "server.standby", "--db", str(store(project)),
+             "--repo", str(project.root)],
+            cwd=project.root, env=owner_env, capture_output=True, text=True, timeout=60,
+        )  # fmt: skip
+        assert extra.returncode == 0, extra.stderr
+        assert "waiting" not in extra.stderr  # it found the standby lock held
+        assert time.monotonic() - started < 30
+    finally:
+        first.close()
+        stop(project)
+
+    monkeypatch.setenv("ANCHORMEM_OWNER_STANDBY", "0")
+    second = RemoteService(owner_link(settings_for(project)))
+    try:
+        log = Files(store(project)).log
+        before = log.read_text().count("standby")
+        second.recall("start another owner")
+        time.sleep(3.0)  # a standby claims its lock ~1 s after it is started
+        assert owner_status(project)["standby"] is None
+        assert log.read_text().count("standby") == before
+    finally:
+        second.close()
+        stop(project)
 
 
 def test_calls_in_flight_when_the_owner_dies_are_resent_or_reported_never_lost(
@@ -389,9 +553,12 @@ _OWNER_WITHOUT_FCNTL = (
 def test_every_module_imports_and_the_store_is_shared_without_fcntl_or_unix_sockets(
     project: GitRepo, owner_env: dict[str, str]
 ) -> None:
+    # No standby: it would be started as a normal Python, whose flock locks do not see
+    # this owner's lockf ones.
+    env = {**owner_env, "ANCHORMEM_OWNER_STANDBY": "0"}
     done = subprocess.run(
         [sys.executable, "-P", "-c", _NO_FCNTL, str(project.root), _OWNER_WITHOUT_FCNTL],
-        cwd=project.root, env=owner_env, capture_output=True, text=True, timeout=120,
+        cwd=project.root, env=env, capture_output=True, text=True, timeout=120,
     )  # fmt: skip
     assert done.returncode == 0, done.stderr[-3000:]
     transport, locks, _pid = done.stdout.split()
@@ -399,8 +566,9 @@ def test_every_module_imports_and_the_store_is_shared_without_fcntl_or_unix_sock
 
 
 def test_doctor_reports_the_owner_and_repairs_what_a_killed_one_left(
-    project: GitRepo, remote: RemoteService, owner_env: dict[str, str]
+    project: GitRepo, no_standby: dict[str, str], remote: RemoteService
 ) -> None:
+    owner_env = no_standby
     remote.recall("start the owner")
     pid = owner_pid(project)
     done = subprocess.run(
@@ -410,6 +578,7 @@ def test_doctor_reports_the_owner_and_repairs_what_a_killed_one_left(
     sharing = next(c for c in json.loads(done.stdout)["checks"] if c["name"] == "sharing")
     assert sharing["ok"] and f"owner pid {pid}" in sharing["detail"], sharing
     assert "1 client processes" in sharing["detail"], sharing  # this test process
+    assert "no standby" in sharing["detail"], sharing
 
     sock = sock_path(project)
     remote.close()

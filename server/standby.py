@@ -1,0 +1,146 @@
+"""The owner's standby: a second process, started by a ready owner, that has already paid
+the start-up a new owner would pay (its imports, ~1.2 s of CPU) and waits on the owner
+lock. When the owner dies without stopping (SIGKILL, OOM) its lock is freed with its
+info file still in place: the standby takes the lock within ``POLL_S`` and becomes the
+owner, so the clients' next call waits for the store to open, not for a cold start
+(adr/0016). When the owner stops cleanly it removes its info file before freeing the
+lock, and the standby exits instead.
+
+    python -P -m server.standby --db <store> [--repo <repository>]
+
+At most one standby per store: it holds ``<store>.standby.lock`` (its pid written in it)
+from its first moment, before its imports, so a client that finds the owner gone while
+a standby is loading waits for it instead of starting a second cold owner
+(``store.sharing.client``). This module imports nothing heavy until the lock is held.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import importlib
+import os
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+from store.sharing import platform
+from store.sharing.protocol import Files
+
+__all__ = ["POLL_S", "PRELOAD", "Standby", "identity", "main", "preload", "spawn_standby"]
+
+POLL_S = 0.01
+# Modules a call imports on first use: the standby loads them while it waits.
+PRELOAD = (
+    "server.cli",
+    "server.agent_text",
+    "store.contradictions.rules",
+    "anchors.vocabulary",
+    "anchors.legacy_manifests",
+    "detect_secrets.plugins.jwt",
+)
+
+
+class Standby:
+    """Waiting for the owner lock of ``files``; ``wait`` says whether to become the owner."""
+
+    def __init__(self, files: Files) -> None:
+        self.files = files
+        self._fd: int | None = None
+
+    def claim(self) -> bool:
+        """Hold the standby lock (``False``: another standby holds it)."""
+        fd = self.files.open_lock(self.files.standby_lock)
+        if not platform.lock(fd):
+            os.close(fd)
+            return False
+        with contextlib.suppress(OSError):  # for the owner's status (doctor)
+            os.ftruncate(fd, 0)
+            os.lseek(fd, 0, os.SEEK_SET)
+            os.write(fd, str(os.getpid()).encode())
+        self._fd = fd
+        return True
+
+    def release(self) -> None:
+        fd, self._fd = self._fd, None
+        if fd is not None:
+            platform.unlock(fd)
+            os.close(fd)
+
+    def wait(self, lock_fd: int, stopping: Callable[[], bool]) -> bool:
+        """Poll the owner lock on ``lock_fd``. ``True``: it is ours, and the owner before
+        us died (its info file is still there): go on as the owner. ``False``: it stopped
+        cleanly, the store's folder went away, or we were told to stop (the lock is not
+        held then)."""
+        watched = identity(self.files.owner_lock)
+        while not stopping():
+            if self.files.read_info() is None:
+                return False  # the owner stopped cleanly (or never finished starting)
+            if identity(self.files.owner_lock) != watched:
+                return False  # the folder was removed or replaced under us
+            if platform.lock(lock_fd):
+                if self.files.read_info() is not None:
+                    return True
+                platform.unlock(lock_fd)  # it stopped cleanly between the two looks
+                return False
+            time.sleep(POLL_S)
+        return False
+
+
+def preload() -> float:
+    """Import what a call would import on first use; the seconds it took."""
+    start = time.monotonic()
+    for name in PRELOAD:
+        # An optional one that is missing: its call fails as it would without a standby.
+        with contextlib.suppress(ImportError):
+            importlib.import_module(name)
+    return time.monotonic() - start
+
+
+def identity(path: Path) -> tuple[int, int] | None:
+    """The file at ``path`` (device, inode), or ``None`` if there is none."""
+    try:
+        info = os.stat(path)
+    except OSError:
+        return None
+    return info.st_dev, info.st_ino
+
+
+def spawn_standby(argv: Sequence[str], files: Files, cwd: str) -> subprocess.Popen[bytes]:
+    """Start a standby (``argv``: this module's command), detached, its stderr in the
+    owner's log."""
+    log_fd = os.open(files.log, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+    try:
+        return subprocess.Popen(
+            list(argv),
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=log_fd,
+            cwd=cwd,
+            close_fds=True,
+            **platform.detached(),
+        )
+    finally:
+        os.close(log_fd)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m server.standby")
+    parser.add_argument("--db", required=True)
+    parser.add_argument("--repo")
+    args = parser.parse_args(argv)
+    waiting = Standby(Files(Path(args.db)))
+    if not waiting.claim():
+        return 0  # another standby waits already
+    try:
+        from server import owner  # the imports a new owner would pay for, paid now
+
+        return owner.main(["--db", args.db, *(["--repo", args.repo] if args.repo else [])], waiting)
+    finally:
+        waiting.release()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
