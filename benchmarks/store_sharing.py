@@ -10,8 +10,14 @@ Every figure is measured through real ``anchormem serve`` processes over MCP std
 copy of the experiments' shopfront repository with a store of 1,000 seeded memories
 (``benchmarks/seed.py``), with the store shared the default way (the store's owner,
 adr/0012) and, with ``--lease``, each process opening the store itself
-(``ANCHORMEM_SHARE=0``, adr/0002: the figures before the owner):
+(``ANCHORMEM_SHARE=0``, adr/0002: the figures before the owner). The many-server figures
+are taken with each of ``--clients``: ``sdk``, every server's ``mcp.Client`` in this one
+process's event loop (which, on two cores, tops out near 240 trivial calls/s by itself:
+its output-schema validation and threads), and ``raw``, the lean client of
+``benchmarks.rawclient`` in a thread per server:
 
+* floor: 4 servers x 100 calls of a trivial tool (``benchmarks.floor``), driven the same
+  way: what the clients and MCP stdio cost by themselves, beside the figures below;
 * mixed: 4 servers x 100 calls, remember and recall alternating, all at once: calls/s
   together, p50/p99/max of one call, errors, and whether every acknowledged memory is in
   the file afterwards (read once the owner has closed it);
@@ -135,6 +141,31 @@ def _note(server: int, i: int) -> str:
     )
 
 
+def _pick(number: int, i: int, mixed: bool, floor: bool) -> tuple[str, dict[str, Any]]:
+    if floor:
+        from benchmarks.floor import TOOL
+
+        return TOOL, {}
+    if mixed and i % 2:
+        return "recall", {"query": f"server {number} release checklist"}
+    return "remember", {"text": _note(number, i), "origin": f"bench-{number}"}
+
+
+def _command(repo: Path, floor: bool) -> tuple[str, list[str]]:
+    """A served store, or the floor: a trivial tool on the smallest server."""
+    if floor:
+        return sys.executable, ["-I", "-m", "benchmarks.floor"]
+    return _script(), ["serve"]
+
+
+def _tally_one(tally: Tally, tool: str, start: float, result: Any) -> None:
+    tally.latencies_ms.append((time.perf_counter() - start) * 1000)
+    if result.is_error:
+        tally.errors.append(f"{tool}: {result.content}")
+    elif tool == "remember" and result.structured_content:
+        tally.acknowledged.add(str(result.structured_content["id"]))
+
+
 async def _server(
     repo: Path,
     shared: bool,
@@ -144,32 +175,59 @@ async def _server(
     tally: Tally,
     log: Any,
     arrived: Callable[[], Awaitable[None]] | None = None,
+    floor: bool = False,
 ) -> None:
+    """One server driven by the SDK's client (``mcp.Client``), in this event loop."""
     from mcp import Client, StdioServerParameters
     from mcp.client.stdio import stdio_client
 
-    params = StdioServerParameters(
-        command=_script(), args=["serve"], cwd=str(repo), env=_env(shared)
-    )
+    command, args = _command(repo, floor)
+    params = StdioServerParameters(command=command, args=args, cwd=str(repo), env=_env(shared))
     async with Client(stdio_client(params, errlog=log), read_timeout_seconds=300) as client:
         if arrived is not None:  # every server is up before any call is timed
             await arrived()
         for i in range(calls):
-            if mixed and i % 2:
-                tool, args = "recall", {"query": f"server {number} release checklist"}
-            else:
-                tool, args = "remember", {"text": _note(number, i), "origin": f"bench-{number}"}
+            tool, call_args = _pick(number, i, mixed, floor)
             start = time.perf_counter()
             try:
-                result = await client.call_tool(tool, args)
+                result = await client.call_tool(tool, call_args)
             except Exception as exc:  # counted, and listed in the figures
                 tally.errors.append(f"{tool}: {type(exc).__name__}: {exc}")
                 continue
-            tally.latencies_ms.append((time.perf_counter() - start) * 1000)
-            if result.is_error:
-                tally.errors.append(f"{tool}: {result.content}")
-            elif tool == "remember" and result.structured_content:
-                tally.acknowledged.add(str(result.structured_content["id"]))
+            _tally_one(tally, tool, start, result)
+
+
+def _raw_server(
+    repo: Path,
+    shared: bool,
+    number: int,
+    calls: int,
+    mixed: bool,
+    tally: Tally,
+    log: Any,
+    arrived: Callable[[], object],
+    floor: bool = False,
+) -> None:
+    """One server driven by the lean client (``benchmarks.rawclient``), in a thread of its
+    own: its calls block only that thread."""
+    from benchmarks.rawclient import RawClient
+
+    command, args = _command(repo, floor)
+
+    async def drive() -> None:
+        async with RawClient(command, args, cwd=str(repo), env=_env(shared), errlog=log) as c:
+            arrived()
+            for i in range(calls):
+                tool, call_args = _pick(number, i, mixed, floor)
+                start = time.perf_counter()
+                try:
+                    result = await c.call_tool(tool, call_args)
+                except Exception as exc:  # counted, and listed in the figures
+                    tally.errors.append(f"{tool}: {type(exc).__name__}: {exc}")
+                    continue
+                _tally_one(tally, tool, start, result)
+
+    anyio.run(drive)
 
 
 def _stop_owner(repo: Path) -> None:
@@ -232,8 +290,20 @@ class Bench:
         shutil.copyfile(self.seeded, folder / "memory.duckdb")
 
     def many(
-        self, shared: bool, servers: int, calls: int, mixed: bool, cli_runs: int = 0
+        self,
+        shared: bool,
+        servers: int,
+        calls: int,
+        mixed: bool,
+        cli_runs: int = 0,
+        client: str = "sdk",
+        floor: bool = False,
     ) -> dict[str, Any]:
+        """``client``: ``sdk`` (every server's ``mcp.Client`` in this event loop) or ``raw``
+        (a lean client per server, each in its own thread); ``floor``: the servers are the
+        trivial-tool floor, not a store."""
+        if client == "raw":
+            return self._many_raw(shared, servers, calls, mixed, cli_runs, floor)
         self.fresh_store()
         tally = Tally()
         all_up = threading.Event()
@@ -241,19 +311,7 @@ class Bench:
 
         def run_cli() -> None:
             all_up.wait()
-            time.sleep(1.0)  # the servers are busy by now
-            for _ in range(cli_runs):
-                start = time.perf_counter()
-                done = subprocess.run(
-                    [_script(), "recall", "release checklist", "--json"],
-                    cwd=self.repo,
-                    env=_env(shared),
-                    capture_output=True,
-                    timeout=120,
-                )
-                cli_walls.append(time.perf_counter() - start)
-                if done.returncode != 0:
-                    tally.errors.append(f"cli: {done.stderr.decode()[-200:]}")
+            cli_walls.extend(self._cli_while(shared, cli_runs, tally))
 
         async def run_all() -> float:
             up: list[float] = []
@@ -271,15 +329,58 @@ class Bench:
                     tg.start_soon(anyio.to_thread.run_sync, run_cli)
                 for n in range(servers):
                     tg.start_soon(
-                        _server, self.repo, shared, n, calls, mixed, tally, self.log, arrived
-                    )
+                        _server, self.repo, shared, n, calls, mixed, tally, self.log, arrived,
+                        floor,
+                    )  # fmt: skip
             return time.perf_counter() - max(up)
 
         wall = anyio.run(run_all)
-        figures = _figures(tally, wall, _stored_ids(self.repo))
+        figures = _figures(tally, wall, set() if floor else _stored_ids(self.repo))
         if cli_runs:
             figures["cli_recall_s"] = [round(w, 2) for w in cli_walls]
         return figures
+
+    def _many_raw(
+        self, shared: bool, servers: int, calls: int, mixed: bool, cli_runs: int, floor: bool
+    ) -> dict[str, Any]:
+        self.fresh_store()
+        tally = Tally()
+        released: list[float] = []
+        gate = threading.Barrier(servers + 1, action=lambda: released.append(time.perf_counter()))
+        threads = [
+            threading.Thread(
+                target=_raw_server,
+                args=(self.repo, shared, n, calls, mixed, tally, self.log, gate.wait, floor),
+                daemon=True,
+            )
+            for n in range(servers)
+        ]
+        for thread in threads:
+            thread.start()
+        gate.wait(timeout=600)  # every server is up before any call is timed
+        cli_walls = self._cli_while(shared, cli_runs, tally)
+        for thread in threads:
+            thread.join()
+        wall = time.perf_counter() - released[0]
+        figures = _figures(tally, wall, set() if floor else _stored_ids(self.repo))
+        if cli_runs:
+            figures["cli_recall_s"] = [round(w, 2) for w in cli_walls]
+        return figures
+
+    def _cli_while(self, shared: bool, runs: int, tally: Tally) -> list[float]:
+        walls: list[float] = []
+        if runs:
+            time.sleep(1.0)  # the servers are busy by now
+        for _ in range(runs):
+            start = time.perf_counter()
+            done = subprocess.run(
+                [_script(), "recall", "release checklist", "--json"],
+                cwd=self.repo, env=_env(shared), capture_output=True, timeout=120,
+            )  # fmt: skip
+            walls.append(time.perf_counter() - start)
+            if done.returncode != 0:
+                tally.errors.append(f"cli: {done.stderr.decode()[-200:]}")
+        return walls
 
     def alone(self, shared: bool, calls: int) -> dict[str, Any]:
         self.fresh_store()
@@ -310,9 +411,7 @@ class Bench:
         async def checked(client: Client, query: str) -> tuple[int, int]:
             # The full records say how each hit was checked (the compact view says it
             # in words: ``why``).
-            result = await client.call_tool(
-                "recall", {"query": query, "limit": 10, "detail": True}
-            )
+            result = await client.call_tool("recall", {"query": query, "limit": 10, "detail": True})
             hits = (result.structured_content or {}).get("memories", [])
             done = [m for m in hits if m.get("verification") not in ("unchecked", None)]
             return len(done), len(hits)
@@ -337,6 +436,9 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     from experiments.fixture import build_fixture
 
     results: dict[str, Any] = {"cpus": os.cpu_count(), "load": os.getloadavg()[0]}
+    clients = [c.strip() for c in args.clients.split(",") if c.strip()]
+    if not clients or any(c not in ("sdk", "raw") for c in clients):
+        raise SystemExit(f"--clients: a comma-separated list of sdk and raw, not {args.clients!r}")
     with tempfile.TemporaryDirectory(prefix="anchormem-sharing-") as tmp:
         work = Path(tmp)
         build_fixture(work / "repo")
@@ -350,11 +452,21 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                     out: dict[str, Any] = {}
                     if args.sessions:
                         out["custom"] = bench.many(shared, args.sessions, args.remembers, False)
-                    else:
-                        out["mixed_4x100"] = bench.many(shared, 4, 100, True, cli_runs=3)
-                        out["remembers_8x100"] = bench.many(shared, 8, 100, False)
-                        out["alone"] = bench.alone(shared, 100)
-                        out["warm_second_server"] = bench.warm(shared)
+                        results[name] = out
+                        continue
+                    for kind in clients:
+                        if shared:  # the floor: the same clients on trivial-tool servers
+                            out[f"floor_4x100 {kind}"] = bench.many(
+                                shared, 4, 100, True, client=kind, floor=True
+                            )
+                        out[f"mixed_4x100 {kind}"] = bench.many(
+                            shared, 4, 100, True, cli_runs=3, client=kind
+                        )
+                        out[f"remembers_8x100 {kind}"] = bench.many(
+                            shared, 8, 100, False, client=kind
+                        )
+                    out["alone"] = bench.alone(shared, 100)
+                    out["warm_second_server"] = bench.warm(shared)
                     results[name] = out
             except BaseException:
                 log.flush()
@@ -379,25 +491,25 @@ def _print(results: dict[str, Any]) -> None:
         for name, f in results[mode].items():
             if "calls_per_s" in f:
                 print(
-                    f"  {name:18} {f['calls']} calls, {f['calls_per_s']} calls/s,"
+                    f"  {name:22} {f['calls']} calls, {f['calls_per_s']} calls/s,"
                     f" p50 {f['p50_ms']} ms,"
                     f" p99 {f['p99_ms']} ms, max {f['max_ms']} ms; {f['errors']} errors;"
                     f" {f['acknowledged']} acknowledged, {f['lost']} lost"
                 )
                 if f.get("cli_recall_s"):
-                    print(f"  {'':18} CLI recall meanwhile: {f['cli_recall_s']} s")
+                    print(f"  {'':22} CLI recall meanwhile: {f['cli_recall_s']} s")
                 for error in f["first_errors"]:
-                    print(f"  {'':18} error: {error[:160]}")
+                    print(f"  {'':22} error: {error[:160]}")
             elif "remember_p50_ms" in f:
                 print(
-                    f"  {name:18} remember p50 {f['remember_p50_ms']} ms,"
+                    f"  {name:22} remember p50 {f['remember_p50_ms']} ms,"
                     f" p99 {f['remember_p99_ms']} ms; recall p50 {f['recall_p50_ms']} ms,"
                     f" p99 {f['recall_p99_ms']} ms;"
                     f" {f['errors']} errors"
                 )
             else:
                 print(
-                    f"  {name:18} first recall of a second server: {f['checked']}/{f['hits']}"
+                    f"  {name:22} first recall of a second server: {f['checked']}/{f['hits']}"
                     f" hits checked ({f['first_recall_ms']} ms)"
                 )
     for name, ms in results.get("duckdb_median_ms", {}).items():
@@ -412,6 +524,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--duckdb", action="store_true", help="also DuckDB's own costs")
     parser.add_argument("--sessions", type=int, default=0, help="only N servers x R remembers")
     parser.add_argument("--remembers", type=int, default=100)
+    parser.add_argument(
+        "--clients",
+        default="sdk,raw",
+        help="which clients drive the servers: sdk (mcp.Client, all in this process's event"
+        " loop), raw (benchmarks.rawclient, a thread each); default both",
+    )
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
     results = run(args)
