@@ -101,6 +101,20 @@ class Overlay:
     entries: tuple[OverlayEntry, ...]
 
 
+def _stat_keys(paths: Sequence[str]) -> tuple[tuple[int, int, int, int] | None, ...]:
+    """Modification and change times, size and inode of each path (``None``: missing),
+    to tell whether a file was replaced or rewritten since it was read."""
+    keys: list[tuple[int, int, int, int] | None] = []
+    for path in paths:
+        try:
+            st = os.stat(path)
+        except OSError:
+            keys.append(None)
+        else:
+            keys.append((st.st_mtime_ns, st.st_ctime_ns, st.st_size, st.st_ino))
+    return tuple(keys)
+
+
 def find_repository_root(start: Path) -> Path | None:
     """The nearest directory at or above ``start`` holding a ``.git`` directory or file."""
     current = start.resolve()
@@ -138,6 +152,10 @@ class GitRepository:
         self._lock = threading.RLock()
         self._cat_file: subprocess.Popen[bytes] | None = None
         self._head_cache: tuple[float, HeadInfo] | None = None
+        # The last resolution: the paths it read, their stat keys, and what it found.
+        self._head_seen: (
+            tuple[tuple[str, ...], tuple[tuple[int, int, int, int] | None, ...], HeadInfo] | None
+        ) = None
         self._packed: tuple[tuple[int, int, int], dict[str, str]] | None = None
         self._reftable = False
         self._closed = False
@@ -203,16 +221,28 @@ class GitRepository:
         cached = self._head_cache
         if cached is not None and self.head_ttl > 0 and now - cached[0] < self.head_ttl:
             return cached[1]
-        info = self._resolve_head()
+        seen = self._head_seen
+        if seen is not None and _stat_keys(seen[0]) == seen[1]:
+            info = seen[2]  # none of the files it was read from changed since
+        else:
+            read: list[str] = []
+            info = self._resolve_head(read)
+            if not self._reftable:  # read from files: valid while they are unchanged
+                keys = _stat_keys(read)
+                self._head_seen = (tuple(read), keys, info) if keys[0] is not None else None
         self._head_cache = (now, info)
         return info
 
-    def _resolve_head(self) -> HeadInfo:
+    def _resolve_head(self, read: list[str]) -> HeadInfo:
+        """HEAD from the ref files; ``read``: every path looked at, for ``head``'s check
+        that none has changed (each is replaced, not rewritten, when git moves a ref)."""
+        shallow, gitmodules = self.common_dir / "shallow", self.root / ".gitmodules"
+        read += [str(self.git_dir / "HEAD"), str(shallow), str(gitmodules)]
         base = HeadInfo(
             RepoStatus.OK,
-            shallow=(self.common_dir / "shallow").exists(),
+            shallow=shallow.exists(),
             worktree=self.git_dir != self.common_dir,
-            has_submodules=os.path.lexists(self.root / ".gitmodules"),
+            has_submodules=os.path.lexists(gitmodules),
         )
         if self._reftable:
             return self._head_via_git(base)
@@ -226,7 +256,7 @@ class GitRepository:
             return replace(base, status=RepoStatus.GIT_ERROR, detail="HEAD is malformed")
         branch = ref = content[4:].strip()
         for _ in range(5):  # symbolic refs may point at symbolic refs; git stops at 5
-            value = self._read_ref(ref)
+            value = self._read_ref(ref, read)
             if value is None:
                 detail = f"{branch} has no commits yet"
                 return replace(base, status=RepoStatus.NO_COMMITS, ref=branch, detail=detail)
@@ -238,12 +268,15 @@ class GitRepository:
         detail = f"cannot resolve {branch}"
         return replace(base, status=RepoStatus.GIT_ERROR, ref=branch, detail=detail)
 
-    def _read_ref(self, ref: str) -> str | None:
+    def _read_ref(self, ref: str, read: list[str]) -> str | None:
         parts = ref.split("/")
         if parts[0] != "refs" or any(p in ("", ".", "..") for p in parts):
             return None  # never read a file outside the refs namespace
         # Per-worktree refs live in the worktree's git dir, shared ones in the common dir.
         base = self.git_dir if parts[1:2] in (["bisect"], ["worktree"]) else self.common_dir
+        # A loose ref shadows the packed one: both are looked at (a missing file too, so
+        # that its creation is seen).
+        read += [str(base / ref), str(self.common_dir / "packed-refs")]
         try:
             return (base / ref).read_text(errors="replace").strip()
         except (FileNotFoundError, IsADirectoryError, NotADirectoryError):

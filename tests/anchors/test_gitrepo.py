@@ -88,6 +88,35 @@ def test_head_ttl_reuses_the_last_answer_until_it_expires(git_repo: GitRepo):
         assert fresh.head().commit == second
 
 
+def test_head_resolved_again_sees_every_change_to_the_files_it_was_read_from(git_repo: GitRepo):
+    """``head()`` reuses its last answer while the files it read are unchanged (their
+    stat keys); each change below, including ones that keep a file's size, is seen by the
+    next call of the same repository object."""
+    with GitRepository(git_repo.root) as repo:
+        assert repo.head().status is RepoStatus.NO_COMMITS
+        first = git_repo.commit({"a.py": "x = 1\n"})
+        assert repo.head().commit == first  # the branch's first commit: its file appears
+        second = git_repo.commit({"a.py": "x = 2\n"})
+        assert repo.head().commit == repo.head().commit == second
+        git_repo.git("update-ref", "refs/heads/main", first)  # same size, new file
+        assert repo.head().commit == first
+        ref = git_repo.root / ".git/refs/heads/main"
+        with ref.open("r+") as rewritten:  # rewritten in place, as a person might
+            rewritten.write(second)
+        assert repo.head().commit == second
+        git_repo.git("pack-refs", "--all")
+        assert not ref.exists() and repo.head().commit == second  # now from packed-refs
+        third = git_repo.commit({"a.py": "x = 3\n"})  # a loose ref shadows the packed one
+        assert repo.head().commit == third
+        assert not repo.head().has_submodules
+        (git_repo.root / ".gitmodules").write_text("")
+        assert repo.head().has_submodules
+        (git_repo.root / ".git/shallow").write_text(first + "\n")
+        assert repo.head().shallow
+        git_repo.git("checkout", "-q", "--detach", first)
+        assert repo.head().commit == first and repo.head().detached
+
+
 def test_a_repository_without_commits_says_so(git_repo: GitRepo):
     with GitRepository(git_repo.root) as repo:
         head = repo.head()
