@@ -3,7 +3,8 @@
 ANCHORMEM_REPO            the repository (default: the one containing the cwd)
 ANCHORMEM_DB              the store file (default: <repo>/.anchormem/memory.duckdb)
 ANCHORMEM_VERIFY_BUDGET_MS  verification budget of one recall (default 50)
-ANCHORMEM_HEAD_TTL        seconds to reuse a resolved HEAD (default 0: every call)
+ANCHORMEM_HEAD_TTL        seconds to reuse a resolved HEAD (default 0: checked every call,
+                          read again when one of its files changed)
 ANCHORMEM_LOCK_WAIT       seconds to wait for a store another process holds (default 60)
 ANCHORMEM_SYNC_MS         how soon an acknowledged write is on the disk (default 100; 0:
                           before it is acknowledged; store/journal.py)

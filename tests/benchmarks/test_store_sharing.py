@@ -12,6 +12,7 @@ import pytest
 from benchmarks.store_sharing import Bench
 
 
+@pytest.mark.slow  # ~10 s: six floor servers started (the other benchmark tests are slow too)
 @pytest.mark.parametrize("client", ["sdk", "raw"])
 def test_many_servers_driven_by_either_client_count_every_call(tmp_path: Path, client: str) -> None:
     (tmp_path / "repo").mkdir()
