@@ -512,6 +512,9 @@ async def test_an_unchecked_memory_is_never_served_verified_even_after_a_commit_
     assert seen["status"] == "REFUTED" and seen["checked_commit"] == broke
 
 
+@pytest.mark.slow  # ~13 s: 1,000 files committed and fingerprinted (CI's budget); the
+# default run keeps the unit check in test_fingerprint.py and the never-VERIFIED-unchecked
+# check below
 async def test_a_cold_big_fingerprint_leaves_recall_unchecked_and_a_later_recall_verifies(
     project: GitRepo,
 ):
