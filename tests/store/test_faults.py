@@ -149,7 +149,10 @@ def test_a_damaged_wal_is_moved_aside_and_the_main_file_opens(project: GitRepo) 
     assert len(list(db.parent.glob("*.damaged-*"))) == 1
 
 
-@pytest.mark.parametrize("damage", ["garbage", "truncated"])
+@pytest.mark.parametrize(
+    "damage",
+    ["garbage", pytest.param("truncated", marks=pytest.mark.slow)],  # CI's budget: ~9 s each
+)
 def test_a_damaged_main_file_is_moved_aside_and_a_fresh_store_starts(
     project: GitRepo, damage: str
 ) -> None:
@@ -326,6 +329,7 @@ def assert_intact(repo: GitRepo, acked: list[str]) -> None:
     assert all(stored[i] == (1, 1) for i in acked)
 
 
+@pytest.mark.slow  # CI's budget; the RLIMIT_FSIZE run below fails the writes the same way
 def test_disk_full_on_a_real_small_filesystem(project: GitRepo, tmp_path: Path) -> None:
     """A 4 MB tmpfs mounted over the store's folder (needs root and mount; skipped
     otherwise), filled to ~600 KB free before the server starts."""
