@@ -158,12 +158,23 @@ def _command(repo: Path, floor: bool) -> tuple[str, list[str]]:
     return _script(), ["serve"]
 
 
-def _tally_one(tally: Tally, tool: str, start: float, result: Any) -> None:
-    tally.latencies_ms.append((time.perf_counter() - start) * 1000)
-    if result.is_error:
-        tally.errors.append(f"{tool}: {result.content}")
-    elif tool == "remember" and result.structured_content:
-        tally.acknowledged.add(str(result.structured_content["id"]))
+async def _calls(
+    client: Any, number: int, calls: int, mixed: bool, floor: bool, tally: Tally
+) -> None:
+    """Server ``number``'s timed calls, through either client (both have ``call_tool``)."""
+    for i in range(calls):
+        tool, call_args = _pick(number, i, mixed, floor)
+        start = time.perf_counter()
+        try:
+            result = await client.call_tool(tool, call_args)
+        except Exception as exc:  # counted, and listed in the figures
+            tally.errors.append(f"{tool}: {type(exc).__name__}: {exc}")
+            continue
+        tally.latencies_ms.append((time.perf_counter() - start) * 1000)
+        if result.is_error:
+            tally.errors.append(f"{tool}: {result.content}")
+        elif tool == "remember" and result.structured_content:
+            tally.acknowledged.add(str(result.structured_content["id"]))
 
 
 async def _server(
@@ -186,15 +197,7 @@ async def _server(
     async with Client(stdio_client(params, errlog=log), read_timeout_seconds=300) as client:
         if arrived is not None:  # every server is up before any call is timed
             await arrived()
-        for i in range(calls):
-            tool, call_args = _pick(number, i, mixed, floor)
-            start = time.perf_counter()
-            try:
-                result = await client.call_tool(tool, call_args)
-            except Exception as exc:  # counted, and listed in the figures
-                tally.errors.append(f"{tool}: {type(exc).__name__}: {exc}")
-                continue
-            _tally_one(tally, tool, start, result)
+        await _calls(client, number, calls, mixed, floor, tally)
 
 
 def _raw_server(
@@ -217,15 +220,7 @@ def _raw_server(
     async def drive() -> None:
         async with RawClient(command, args, cwd=str(repo), env=_env(shared), errlog=log) as c:
             arrived()
-            for i in range(calls):
-                tool, call_args = _pick(number, i, mixed, floor)
-                start = time.perf_counter()
-                try:
-                    result = await c.call_tool(tool, call_args)
-                except Exception as exc:  # counted, and listed in the figures
-                    tally.errors.append(f"{tool}: {type(exc).__name__}: {exc}")
-                    continue
-                _tally_one(tally, tool, start, result)
+            await _calls(c, number, calls, mixed, floor, tally)
 
     anyio.run(drive)
 

@@ -111,19 +111,7 @@ def identity(path: Path) -> tuple[int, int] | None:
 def spawn_standby(argv: Sequence[str], files: Files, cwd: str) -> subprocess.Popen[bytes]:
     """Start a standby (``argv``: this module's command), detached, its stderr in the
     owner's log."""
-    log_fd = os.open(files.log, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
-    try:
-        return subprocess.Popen(
-            list(argv),
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.DEVNULL,
-            stderr=log_fd,
-            cwd=cwd,
-            close_fds=True,
-            **platform.detached(),
-        )
-    finally:
-        os.close(log_fd)
+    return platform.start_detached(argv, files.log, cwd)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -336,19 +336,11 @@ class OwnerLink:
             # there when it holds the lock (none stopped cleanly meanwhile; adr/0016).
             left = self.files.read_info()
             replacing = ["--replacing", str(left.get("pid"))] if left is not None else []
-            log_fd = os.open(self.files.log, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
-            try:
-                child = subprocess.Popen(
-                    [*self._spawn, *replacing],
-                    stdin=subprocess.DEVNULL,
-                    stdout=subprocess.DEVNULL,
-                    stderr=log_fd,
-                    cwd=self._cwd or str(self.files.store.parent),
-                    close_fds=True,
-                    **platform.detached(),
-                )
-            finally:
-                os.close(log_fd)
+            child = platform.start_detached(
+                [*self._spawn, *replacing],
+                self.files.log,
+                self._cwd or str(self.files.store.parent),
+            )
             while self.owner_gone() and child.poll() is None:
                 if time.monotonic() > deadline:
                     break

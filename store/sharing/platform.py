@@ -35,6 +35,7 @@ import socket
 import subprocess
 import sys
 import tempfile
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -42,10 +43,10 @@ __all__ = [
     "LOCKS",
     "MAX_UNIX_PATH",
     "TRANSPORT",
-    "detached",
     "listen_address",
     "lock",
     "private_dir",
+    "start_detached",
     "unlock",
 ]
 
@@ -119,13 +120,27 @@ class _FdFile:  # pragma: no cover - Windows: portalocker wants a file-like obje
         return self._fd
 
 
-def detached() -> dict[str, Any]:
-    """``subprocess.Popen`` options that start a process outside this one's session (it
-    outlives us, and a signal to our group does not reach it)."""
+def start_detached(argv: Sequence[str], log: Path, cwd: str) -> subprocess.Popen[bytes]:
+    """Start ``argv`` outside this process's session (it outlives us, and a signal to our
+    group does not reach it), with no stdin or stdout and its stderr appended to ``log``
+    (created 0600)."""
+    extra: dict[str, Any] = {"start_new_session": True}
     if sys.platform == "win32":  # pragma: no cover - Windows
         flags = subprocess.DETACHED_PROCESS | subprocess.CREATE_NEW_PROCESS_GROUP  # type: ignore[attr-defined]
-        return {"creationflags": flags}
-    return {"start_new_session": True}
+        extra = {"creationflags": flags}
+    log_fd = os.open(log, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+    try:
+        return subprocess.Popen(
+            list(argv),
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=log_fd,
+            cwd=cwd,
+            close_fds=True,
+            **extra,
+        )
+    finally:
+        os.close(log_fd)
 
 
 def private_dir() -> Path:
