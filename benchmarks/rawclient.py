@@ -20,11 +20,11 @@ from __future__ import annotations
 
 import json
 import subprocess
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import IO, Any
 
-__all__ = ["RawClient", "RawResult"]
+__all__ = ["LoopClients", "RawClient", "RawResult"]
 
 PROTOCOL_VERSION = "2025-06-18"
 
@@ -112,3 +112,134 @@ class RawClient:
                 raise RuntimeError(f"{method} failed: {message['error']}")
             result: dict[str, Any] = message["result"]
             return result
+
+
+Pick = Callable[[int, int], tuple[str, dict[str, Any]]]  # (server, call) -> tool, arguments
+# server, its call's number, tool, seconds, result
+Answered = Callable[[int, int, str, float, RawResult], None]
+
+
+class LoopClients:
+    """Many servers driven from one thread: each started like ``RawClient`` (handshake
+    included), then ``run`` keeps one call in flight on every server at once, writing
+    each server's next request as soon as its answer is read (``selectors`` over the
+    pipes). A thread per server costs the client itself GIL hand-offs on every call; this
+    costs one wake-up per answer, so what a run measures is the servers.
+
+        with LoopClients(command, args, 4, cwd=..., env=..., errlog=...) as clients:
+            wall_s = clients.run(100, pick, answered)
+    """
+
+    def __init__(
+        self,
+        command: str,
+        args: Sequence[str],
+        count: int,
+        *,
+        cwd: str,
+        env: Mapping[str, str],
+        errlog: IO[str],
+    ) -> None:
+        self._clients = [
+            RawClient(command, args, cwd=cwd, env=env, errlog=errlog) for _ in range(count)
+        ]
+        self._started: list[RawClient] = []
+
+    def __enter__(self) -> LoopClients:
+        import anyio
+
+        async def start() -> None:
+            for client in self._clients:
+                await client.__aenter__()
+                self._started.append(client)
+
+        try:
+            anyio.run(start)
+        except BaseException:
+            self.__exit__()
+            raise
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        import anyio
+
+        async def stop() -> None:
+            for client in self._started:
+                await client.__aexit__()
+
+        anyio.run(stop)
+
+    def run(
+        self, calls: int, pick: Pick, answered: Answered, busy: Callable[[], bool] | None = None
+    ) -> float:
+        """``calls`` calls on every server, all servers at once; the wall time in seconds
+        from the first request written to the last of those answers read. ``busy``: after
+        its ``calls``, a server goes on with more (numbered from ``calls`` on) while this
+        says so, keeping the servers busy for something measured meanwhile."""
+        import os
+        import selectors
+        import time
+
+        servers = self._started
+        fds = [_stdout(client).fileno() for client in servers]
+        buffers = [bytearray() for _ in servers]
+        sent = [0.0] * len(servers)
+        tools = [""] * len(servers)
+        done = [0] * len(servers)
+        wall = 0.0
+
+        def send(n: int) -> None:
+            tools[n], arguments = pick(n, done[n])
+            client = servers[n]
+            client._next_id += 1
+            sent[n] = time.perf_counter()
+            client._send({"jsonrpc": "2.0", "id": client._next_id, "method": "tools/call",
+                          "params": {"name": tools[n], "arguments": dict(arguments)}})  # fmt: skip
+
+        selector = selectors.DefaultSelector()
+        for n, fd in enumerate(fds):
+            os.set_blocking(fd, False)
+            selector.register(fd, selectors.EVENT_READ, n)
+        try:
+            start = time.perf_counter()
+            live = 0
+            for n in range(len(servers)) if calls else ():
+                send(n)
+                live += 1
+            while live:
+                for key, _ in selector.select():
+                    n = int(key.data)
+                    chunk = os.read(fds[n], 1 << 20)
+                    if not chunk:
+                        raise RuntimeError(f"server {n} closed its stdout")
+                    buffers[n] += chunk
+                    while (newline := buffers[n].find(b"\n")) >= 0:
+                        message = json.loads(bytes(buffers[n][:newline]))
+                        del buffers[n][: newline + 1]
+                        if message.get("id") != servers[n]._next_id or "method" in message:
+                            continue
+                        elapsed = time.perf_counter() - sent[n]
+                        if "error" in message:
+                            raise RuntimeError(f"{tools[n]} failed: {message['error']}")
+                        result = message["result"]
+                        answered(n, done[n], tools[n], elapsed, RawResult(
+                            bool(result.get("isError")), result.get("structuredContent"),
+                            result["content"],
+                        ))  # fmt: skip
+                        done[n] += 1
+                        if not wall and min(done) >= calls:
+                            wall = time.perf_counter() - start
+                        if done[n] < calls or (busy is not None and busy()):
+                            send(n)
+                        else:
+                            live -= 1
+            return wall or time.perf_counter() - start
+        finally:
+            selector.close()
+            for fd in fds:
+                os.set_blocking(fd, True)
+
+
+def _stdout(client: RawClient) -> IO[bytes]:
+    assert client._process is not None and client._process.stdout is not None
+    return client._process.stdout

@@ -50,6 +50,7 @@ import anyio.to_thread
 
 ROUNDS = 200
 SEEDED = 1000
+CLIENTS = ("sdk", "raw", "loop")
 
 # -- DuckDB's own costs (adr/0002) -------------------------------------------------------------
 
@@ -244,6 +245,28 @@ def _stored_ids(repo: Path) -> set[str]:
         con.close()
 
 
+WARMUP = 2  # untimed calls per server before a loop run (a recall, then a remember)
+_WARM_LINE = "anchormem: conflict check warm:"
+
+
+def _ack(tally: Tally, tool: str, result: Any) -> None:
+    if result.is_error:
+        tally.errors.append(f"{tool}: {result.content}")
+    elif tool == "remember" and result.structured_content:
+        tally.acknowledged.add(str(result.structured_content["id"]))
+
+
+def _wait_warm(repo: Path, within: float = 120.0) -> None:
+    """Until the store's owner has warmed its caches (its log says so)."""
+    log = repo / ".anchormem" / "memory.duckdb.owner.log"
+    deadline = time.monotonic() + within
+    while time.monotonic() < deadline:
+        if log.exists() and _WARM_LINE in log.read_text(errors="replace"):
+            return
+        time.sleep(0.05)
+    raise RuntimeError(f"the store's owner did not warm up within {within:g} s")
+
+
 def _percentile(samples: Sequence[float], q: int) -> float:
     if not samples:
         return float("nan")
@@ -299,6 +322,8 @@ class Bench:
         trivial-tool floor, not a store."""
         if client == "raw":
             return self._many_raw(shared, servers, calls, mixed, cli_runs, floor)
+        if client == "loop":
+            return self._many_loop(shared, servers, calls, mixed, cli_runs, floor)
         self.fresh_store()
         tally = Tally()
         all_up = threading.Event()
@@ -362,10 +387,64 @@ class Bench:
             figures["cli_recall_s"] = [round(w, 2) for w in cli_walls]
         return figures
 
-    def _cli_while(self, shared: bool, runs: int, tally: Tally) -> list[float]:
+    def _many_loop(
+        self, shared: bool, servers: int, calls: int, mixed: bool, cli_runs: int, floor: bool
+    ) -> dict[str, Any]:
+        """Every server driven from this one thread (``benchmarks.rawclient.LoopClients``),
+        after a warm-up (``WARMUP`` untimed calls each, and the owner's warming done); the
+        CLI runs while the servers go on with untimed calls, so it always meets them busy."""
+        from benchmarks.rawclient import LoopClients, RawResult
+
+        self.fresh_store()
+        tally = Tally()
+        command, args = _command(self.repo, floor)
+
+        def pick(n: int, i: int) -> tuple[str, dict[str, Any]]:
+            return _pick(n, i, mixed, floor)
+
+        def counted(n: int, i: int, tool: str, seconds: float, result: RawResult) -> None:
+            if i >= calls:  # an untimed call, made while the CLI runs
+                _ack(tally, tool, result)
+                return
+            tally.latencies_ms.append(seconds * 1000)
+            _ack(tally, tool, result)
+
+        def warming(n: int, i: int, tool: str, seconds: float, result: RawResult) -> None:
+            _ack(tally, tool, result)
+
+        cli_walls: list[float] = []
+        cli_done = threading.Event()
+
+        def run_cli() -> None:
+            try:
+                cli_walls.extend(self._cli_while(shared, cli_runs, tally, pause_s=0.05))
+            finally:
+                cli_done.set()
+
+        with LoopClients(
+            command, args, servers, cwd=str(self.repo), env=_env(shared), errlog=self.log
+        ) as clients:
+            clients.run(WARMUP, lambda n, i: _pick(n, 10_000 + i, True, floor), warming)
+            if shared and not floor:
+                _wait_warm(self.repo)
+            cli = threading.Thread(target=run_cli, daemon=True)
+            if cli_runs:
+                cli.start()
+            wall = clients.run(
+                calls, pick, counted, busy=lambda: bool(cli_runs) and not cli_done.is_set()
+            )
+            cli.join(timeout=600) if cli_runs else None
+        figures = _figures(tally, wall, set() if floor else _stored_ids(self.repo))
+        if cli_runs:
+            figures["cli_recall_s"] = [round(w, 2) for w in cli_walls]
+        return figures
+
+    def _cli_while(
+        self, shared: bool, runs: int, tally: Tally, pause_s: float = 1.0
+    ) -> list[float]:
         walls: list[float] = []
         if runs:
-            time.sleep(1.0)  # the servers are busy by now
+            time.sleep(pause_s)  # the servers are busy by now
         for _ in range(runs):
             start = time.perf_counter()
             done = subprocess.run(
@@ -432,8 +511,10 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
 
     results: dict[str, Any] = {"cpus": os.cpu_count(), "load": os.getloadavg()[0]}
     clients = [c.strip() for c in args.clients.split(",") if c.strip()]
-    if not clients or any(c not in ("sdk", "raw") for c in clients):
-        raise SystemExit(f"--clients: a comma-separated list of sdk and raw, not {args.clients!r}")
+    if not clients or any(c not in CLIENTS for c in clients):
+        raise SystemExit(
+            f"--clients: a comma-separated list of {', '.join(CLIENTS)}, not {args.clients!r}"
+        )
     with tempfile.TemporaryDirectory(prefix="anchormem-sharing-") as tmp:
         work = Path(tmp)
         build_fixture(work / "repo")
@@ -521,9 +602,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--remembers", type=int, default=100)
     parser.add_argument(
         "--clients",
-        default="sdk,raw",
+        default=",".join(CLIENTS),
         help="which clients drive the servers: sdk (mcp.Client, all in this process's event"
-        " loop), raw (benchmarks.rawclient, a thread each); default both",
+        " loop), raw (benchmarks.rawclient, a thread each), loop (every server from one"
+        " thread, after a warm-up: benchmarks.rawclient.LoopClients); default all three",
     )
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)

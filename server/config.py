@@ -149,6 +149,7 @@ class Settings:
     http_allowed_hosts: tuple[str, ...] = ()
     http_allowed_origins: tuple[str, ...] = ()
     share: bool = True
+    relay: bool = True
     owner_idle_s: float = 60.0
     owner_standby: bool = True
     standby_after_s: float = 10.0
@@ -204,6 +205,7 @@ class Settings:
             http_allowed_hosts=_list(env, "ANCHORMEM_ALLOWED_HOSTS"),
             http_allowed_origins=_list(env, "ANCHORMEM_ALLOWED_ORIGINS"),
             share=_flag(env, "ANCHORMEM_SHARE", True),
+            relay=_flag(env, "ANCHORMEM_RELAY", True),
             owner_idle_s=_float(env, "ANCHORMEM_OWNER_IDLE", 60.0),
             owner_standby=_flag(env, "ANCHORMEM_OWNER_STANDBY", True),
             standby_after_s=_float(env, "ANCHORMEM_STANDBY_AFTER", 10.0),

@@ -42,7 +42,9 @@ from multiprocessing.connection import (
 from pathlib import Path
 from typing import Any, cast
 
+from server.app import build_server
 from server.config import Settings
+from server.direct import DirectAnswers
 from server.rendering import tool_content
 from server.runtime import Runtime, open_runtime, service_settings
 from server.sharing import owner_command
@@ -52,7 +54,7 @@ from store.service import MemoryService
 from store.sharing import platform
 from store.sharing.client import standby_pid
 from store.sharing.codec import decode, encode, encode_error
-from store.sharing.protocol import PROTOCOL, Files, read_key, recv, send, version
+from store.sharing.protocol import MAX_MESSAGE, PROTOCOL, Files, read_key, recv, send, version
 from store.sharing.remote import RESENDABLE
 
 __all__ = ["CALLS", "main"]
@@ -99,6 +101,8 @@ class Owner:
         self._in_flight = 0
         self._idle_since = time.monotonic()
         self.calls = 0
+        self.relayed = 0  # calls answered on a relay connection (server.direct)
+        self._direct: DirectAnswers | None = None
         self.started = time.time()
         self.key = b""
         self.listener: Listener | None = None  # Windows' named pipe
@@ -310,6 +314,9 @@ class Owner:
                 with self._mutex:
                     self._connections[id(conn)] = int(hello.get("pid") or 0)
             try:
+                if service is not _ADMIN and hello.get("relay") is True:
+                    self._relay(conn, service)
+                    return
                 while not self.stopping.is_set():
                     message = recv(conn)
                     with self._mutex:
@@ -331,6 +338,34 @@ class Owner:
             pass  # the client went away (or failed the key's challenge)
         finally:
             conn.close()
+
+    def _relay(self, conn: Connection, service: MemoryService) -> None:
+        """A relay connection (``server.relay``): MCP frames answered as the SDK would
+        (``server.direct``), in order; an empty answer declines a frame."""
+        direct = self._direct_answers()
+        while not self.stopping.is_set():
+            frame = conn.recv_bytes(MAX_MESSAGE)
+            with self._mutex:
+                if self.stopping.is_set():  # not started: the client's SDK sends it on
+                    conn.send_bytes(b"")
+                    return
+                self._in_flight += 1
+            answer = None
+            try:
+                version, _, line = frame.partition(b"\n")
+                answer = direct.answer(line, version.decode("ascii", "replace"), service)
+                conn.send_bytes(answer or b"")
+            finally:
+                with self._mutex:
+                    self._in_flight -= 1
+                    self.calls += 1
+                    self.relayed += answer is not None
+
+    def _direct_answers(self) -> DirectAnswers:
+        with self._mutex:
+            if self._direct is None:
+                self._direct = DirectAnswers(build_server(self.settings))
+            return self._direct
 
     def _hello(self, conn: Connection, hello: dict[str, Any]) -> MemoryService | None:
         mine = {"protocol": PROTOCOL, "version": version(), "pid": os.getpid()}
@@ -448,6 +483,7 @@ class Owner:
                 "clients": len(set(self._connections.values())),
                 "connections": len(self._connections),
                 "calls": self.calls,
+                "relayed": self.relayed,
                 "started": self.started,
                 "transport": self.family,
                 "locks": platform.LOCKS,

@@ -49,6 +49,7 @@ from server.http_security import (
     build_policy,
     read_token,
 )
+from server.relay import Relay
 from server.stdio_guard import WireOut, guarded_stdio
 from store.errors import AnchormemError, InvalidInput, StoreUnavailable
 
@@ -89,9 +90,12 @@ def serve(
     # its store refuse new work from then on. Made here: a signal may come first.
     stopping = threading.Event()
     if transport == "stdio":
-        mcp = build_server(settings, stopping, shared=True, background=True)
-        with guarded_stdio() as wire, _plain_errors():  # stdio_guard: malformed frames answered
-            anyio.run(_serve_stdio, mcp, stopping, wire)
+        # The hot tools' frames go straight to the store's owner (adr/0017).
+        relay = Relay() if settings.share and settings.relay else None
+        mcp = build_server(settings, stopping, shared=True, background=True, relay=relay)
+        # stdio_guard: malformed frames answered; the relay offered every valid one
+        with guarded_stdio(hook=relay) as wire, _plain_errors():
+            anyio.run(_serve_stdio, mcp, stopping, wire, relay)
         _fast_exit()
         return 0
     hosts = list(allowed_hosts) or list(settings.http_allowed_hosts)
@@ -266,9 +270,13 @@ async def _serve_http(app: Any, sock: socket.socket, stopping: threading.Event) 
 
 
 async def _serve_stdio(
-    mcp: MCPServer[Any], stopping: threading.Event, wire: WireOut | None = None
+    mcp: MCPServer[Any],
+    stopping: threading.Event,
+    wire: WireOut | None = None,
+    relay: Relay | None = None,
 ) -> None:
-    """``wire``: the guard's writer of frames (else the SDK claims fd 1 and writes it)."""
+    """``wire``: the guard's writer of frames (else the SDK claims fd 1 and writes it);
+    ``relay``: told of each answer (the handshake's starts it)."""
     stdin = _StdinLines.claim()
     try:
         async with anyio.create_task_group() as tg:
@@ -284,7 +292,7 @@ async def _serve_stdio(
                 # Every answer the server writes is noted, so that at EOF the input ends
                 # only once the requests read before it are answered (_StdinLines.drain).
                 answers, answered = anyio.create_memory_object_stream[SessionMessage](0)
-                tg.start_soon(_forward_answers, answered, writes, stdin)
+                tg.start_soon(_forward_answers, answered, writes, stdin, relay)
                 # MCPServer.run_stdio_async without its stdin (mcp is pinned to 2.3.0).
                 lowlevel = mcp._lowlevel_server
                 async with answers:
@@ -298,9 +306,12 @@ async def _forward_answers(
     answered: MemoryObjectReceiveStream[SessionMessage],
     writes: MemoryObjectSendStream[SessionMessage],
     stdin: _StdinLines,
+    relay: Relay | None = None,
 ) -> None:
     async with answered, writes:
         async for message in answered:
+            if relay is not None:
+                relay.saw_answer(message.message)
             await writes.send(message)
             if isinstance(message.message, JSONRPCResponse | JSONRPCError):
                 stdin.answered(message.message.id)

@@ -33,20 +33,21 @@ import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any, cast
+from typing import Any, Protocol, cast
 
 from mcp_types import INVALID_REQUEST, PARSE_ERROR, JSONRPCNotification, jsonrpc_message_adapter
 from pydantic import ValidationError
 
 from store.limits import MAX_FRAME_BYTES
 
-__all__ = ["FrameGuard", "Refusal", "WireOut", "guarded_stdio", "recover_id"]
+__all__ = ["FrameGuard", "FrameHook", "Refusal", "WireOut", "guarded_stdio", "recover_id"]
 
 log = logging.getLogger("anchormem.stdio")
 
 HEAD_BYTES = 64 * 1024  # of an oversized or malformed frame, kept to find its id
 TAIL_BYTES = 4 * 1024  # ... and its end, for an id written last
 _READ_CHUNK = 256 * 1024
+_HOOK_FINISH_S = 10.0  # at the end of input, as long as the server's own drain (serve.DRAIN_S)
 _SENTINEL = b"\x00anchormem-stdio-guard-end\n"
 _MAX_ID_CHARS = 256
 _TAIL_ID = re.compile(r'[{,]\s*"id"\s*:\s*(-?\d{1,40}|"(?:[^"\\]|\\.){0,256}")\s*}\s*$')
@@ -314,12 +315,28 @@ def _is_frame(line: bytes) -> bool:
     return line.startswith(b"{") and b'"jsonrpc":"2.0"' in line[:64]
 
 
+class FrameHook(Protocol):
+    """What may take frames before the server does (``server.relay``)."""
+
+    def wire(self, emit: Callable[[bytes], None], inject: Callable[[bytes], None]) -> None:
+        """Given the writers of a frame to the wire and into the server's input."""
+
+    def offer(self, frame: bytes) -> bool:
+        """Whether it took ``frame`` (a valid frame, with its newline) and will answer it."""
+
+    def finish(self, timeout: float) -> None:
+        """At the end of the input, before the server's input ends: settle what it took."""
+
+
 class _StdioProxy:
     """The two pipes and threads of ``guarded_stdio``."""
 
-    def __init__(self, max_frame_bytes: int) -> None:
+    def __init__(self, max_frame_bytes: int, hook: FrameHook | None = None) -> None:
         self.max_frame_bytes = max_frame_bytes
         self._lock = threading.Lock()  # one writer on the wire at a time, whole lines only
+        self._in_lock = threading.Lock()  # one writer into the server's input, whole frames
+        self._in_open = True
+        self._hook = hook
         self._broken = False
         self._wire_in = os.dup(0)
         self._wire_out = os.dup(1)
@@ -328,6 +345,8 @@ class _StdioProxy:
         os.dup2(in_r, 0)
         os.close(in_r)
         os.dup2(self._out_w, 1)
+        if hook is not None:
+            hook.wire(self.emit, self.inject)
         self._inbound = threading.Thread(target=self._pump_in, name="anchormem-stdin-guard")
         self._outbound = threading.Thread(target=self._pump_out, name="anchormem-stdout-guard")
         self._inbound.daemon = self._outbound.daemon = True
@@ -343,8 +362,19 @@ class _StdioProxy:
             except OSError:  # the client is gone; keep draining so the server never blocks
                 self._broken = True
 
+    def inject(self, frame: bytes) -> None:
+        """A whole frame into the server's input (dropped once that input has ended)."""
+        with self._in_lock:
+            if not self._in_open:
+                return
+            try:
+                _write_all(self._in_w, frame)
+            except OSError:  # the server closed its input
+                self._in_open = False
+
     def _pump_in(self) -> None:
         guard = FrameGuard(self.max_frame_bytes)
+        hook = self._hook
         try:
             while True:
                 try:
@@ -354,14 +384,18 @@ class _StdioProxy:
                 for item in guard.feed(chunk) if chunk else guard.finish():
                     if isinstance(item, Refusal):
                         self.emit(item.frame())
-                    else:
-                        _write_all(self._in_w, item)
-                if not chunk:
+                    elif hook is None or not hook.offer(item):
+                        self.inject(item)
+                if not chunk or not self._in_open:
                     return
         except OSError:
             return  # the server closed its input
         finally:
-            os.close(self._in_w)  # end of input for the server
+            if hook is not None:  # what it took is answered, or handed to the server, first
+                hook.finish(_HOOK_FINISH_S)
+            with self._in_lock:
+                self._in_open = False
+                os.close(self._in_w)  # end of input for the server
 
     def _pump_out(self) -> None:
         pending = bytearray()
@@ -423,13 +457,16 @@ class WireOut:
 
 
 @contextmanager
-def guarded_stdio(max_frame_bytes: int = MAX_FRAME_BYTES) -> Iterator[WireOut | None]:
+def guarded_stdio(
+    max_frame_bytes: int = MAX_FRAME_BYTES, hook: FrameHook | None = None
+) -> Iterator[WireOut | None]:
     """Serve stdio through the guard while the block runs (see the module docstring); the
     block gets the writer of the server's frames (``WireOut``). Without usable fds 0 and
-    1 the block runs unguarded, and gets None."""
+    1 the block runs unguarded, and gets None. ``hook`` is offered every valid frame
+    before the server (``server.relay``)."""
     sys.stdout.flush()
     try:
-        proxy = _StdioProxy(max_frame_bytes)
+        proxy = _StdioProxy(max_frame_bytes, hook)
     except OSError as exc:
         log.warning("stdio guard not installed: %s", exc)
         yield None

@@ -224,7 +224,10 @@ class OwnerLink:
         return result if isinstance(result, dict) else None
 
     # -- finding the owner ----------------------------------------------------------
-    def connect(self) -> Connection:
+    def connect(self, relay: bool = False) -> Connection:
+        """A connection to the owner (started if none runs) that has passed the key's
+        challenge and the hello. ``relay``: one that carries relayed MCP frames instead of
+        requests (``server.relay``, protocol 3)."""
         deadline = time.monotonic() + self._wait_s
         standby_until = time.monotonic() + _STANDBY_WAIT_S
         child: subprocess.Popen[bytes] | None = None
@@ -233,7 +236,7 @@ class OwnerLink:
             info = self.files.read_info()
             if info is not None:
                 try:
-                    return self._hello(self._dial(info), deadline)
+                    return self._hello(self._dial(info), deadline, relay=relay)
                 except OwnerMismatch:
                     raise
                 except _OlderOwner:
@@ -264,8 +267,10 @@ class OwnerLink:
             address = (str(address[0]), int(address[1]))
         return Client(address, family=family, authkey=read_key(self.files))
 
-    def _hello(self, conn: Connection, deadline: float, admin: bool = False) -> Connection:
-        """``admin``: a connection for ``status`` and ``stop`` only."""
+    def _hello(
+        self, conn: Connection, deadline: float, admin: bool = False, relay: bool = False
+    ) -> Connection:
+        """``admin``: a connection for ``status`` and ``stop`` only; ``relay``: for frames."""
         try:
             send(
                 conn,
@@ -277,6 +282,7 @@ class OwnerLink:
                     "env": self._env,
                     "repo": self._repo,
                     "admin": admin,
+                    "relay": relay,
                 },
             )
             # The owner answers once its store is open (that may take the lock wait).

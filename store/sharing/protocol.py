@@ -25,6 +25,12 @@ Messages are JSON objects sent with ``send_bytes`` (one message per frame), afte
                     {"op": "stop"}      stop after the calls in flight (a newer client)
     owner → client  {"ok": true, "result": ...} or {"ok": false, "error": {...}}
 
+A hello with ``"relay": true`` makes a relay connection (protocol 3, ``server.relay``):
+after the hello its frames are raw bytes, not JSON messages. Each request is the
+session's protocol version, a newline, and one MCP frame (a ``tools/call``); each answer
+is the MCP frame that answers it, or an empty frame when the owner declines it (the
+client's own SDK server answers it then). Answers come in the order of the requests.
+
 Every version of the protocol answers ``hello`` with its own number and honours
 ``stop``: a newer client meeting an older owner asks it to stop and starts its own; an
 older client meeting a newer owner gets a clear error.
@@ -43,7 +49,7 @@ from store.errors import StoreUnavailable
 
 __all__ = ["PROTOCOL", "Files", "read_key", "recv", "send", "version"]
 
-PROTOCOL = 2  # 2: the tool op, rendered by the owner
+PROTOCOL = 3  # 2: the tool op, rendered by the owner; 3: relay connections
 MAX_MESSAGE = 64 * 1024 * 1024
 
 
