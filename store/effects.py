@@ -11,6 +11,7 @@ an earlier plan (or the same one) inserted. It decides nothing.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -18,7 +19,7 @@ from typing import Any
 
 import duckdb
 
-__all__ = ["TABLES", "Effects", "decode_data", "encode_data", "execute"]
+__all__ = ["TABLES", "Effects", "decode_data", "dumps", "encode_data", "execute"]
 
 # Each table's columns in the order its rows hold them, in the order tables are written.
 TABLES: dict[str, tuple[str, ...]] = {
@@ -79,6 +80,8 @@ class Effects:
     def add(self, table: str, row: list[Any]) -> None:
         if len(row) != len(TABLES[table]):
             raise ValueError(f"a {table} row has {len(TABLES[table])} values, not {len(row)}")
+        if any(isinstance(value, dict) for value in row):  # the journal's form has no objects
+            raise TypeError(f"a {table} row holds an object: store it as JSON text")
         self.rows.setdefault(table, []).append(row)
 
     def update(self, step: str, sql: str, params: list[Any]) -> None:
@@ -111,13 +114,10 @@ def execute(cur: duckdb.DuckDBPyConnection, effects: Effects, step: Callable[[st
 # -- the journal's form ------------------------------------------------------------------------
 # JSON with one tagged type: a timestamp is {"t": ISO 8601}. Nothing else is decoded into
 # objects, so a damaged or hostile journal row can only be rejected, never run.
-def _plain(value: Any) -> Any:
+def _tagged(value: object) -> dict[str, str]:
+    """``json.dumps``' hook for what JSON has no form for: a timestamp, and nothing else."""
     if isinstance(value, datetime):
         return {"t": value.isoformat()}
-    if isinstance(value, list | tuple):
-        return [_plain(v) for v in value]
-    if value is None or isinstance(value, str | int | float | bool):
-        return value
     raise TypeError(f"a journal value must be plain data, not {type(value).__name__}")
 
 
@@ -132,11 +132,17 @@ def _typed(value: Any) -> Any:
 
 
 def encode_data(effects: Effects) -> dict[str, Any]:
-    """``effects`` as JSON-ready data."""
+    """``effects`` as data for ``dumps`` (its timestamps are tagged there)."""
     return {
-        "rows": {t: _plain(r) for t, r in effects.rows.items() if r},
-        "updates": [[name, sql, _plain(params)] for name, sql, params in effects.updates],
+        "rows": {t: r for t, r in effects.rows.items() if r},
+        "updates": [[name, sql, params] for name, sql, params in effects.updates],
     }
+
+
+def dumps(data: object) -> str:
+    """Compact JSON of ``data`` (``encode_data``'s, in an envelope) in the journal's form:
+    one pass of the C encoder, the only objects it meets being timestamps."""
+    return json.dumps(data, separators=(",", ":"), default=_tagged)
 
 
 def decode_data(data: object) -> Effects:

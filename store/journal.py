@@ -32,7 +32,7 @@ import zlib
 from dataclasses import dataclass
 from pathlib import Path
 
-from store.effects import Effects, decode_data, encode_data
+from store.effects import Effects, decode_data, dumps, encode_data
 from store.errors import StoreError
 
 __all__ = ["BATCH", "Entry", "Journal"]
@@ -102,14 +102,13 @@ class Journal:
     # -- writing ---------------------------------------------------------------------------
     def append(self, entry: Entry) -> int:
         """Append ``entry``; the journal's size after it."""
-        payload = json.dumps(
+        payload = dumps(
             {
                 "seq": entry.seq,
                 "audit_seq": entry.audit_seq,
                 "conflict_seq": entry.conflict_seq,
                 "effects": encode_data(entry.effects),
-            },
-            separators=(",", ":"),
+            }
         ).encode()
         record = _HEAD.pack(_MAGIC, len(payload), zlib.crc32(payload)) + payload
         with self._lock:

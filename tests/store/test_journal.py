@@ -16,7 +16,7 @@ import pytest
 
 from server.rendering import Rendered
 from store.db import Database
-from store.effects import STATUS_UPDATE, Effects, decode_data, encode_data
+from store.effects import STATUS_UPDATE, Effects, decode_data, dumps, encode_data
 from store.errors import StoreError
 from store.journal import Entry, Journal
 from store.service import MemoryService
@@ -220,8 +220,17 @@ def test_effects_round_trip_through_the_journal_form():
     effects.add("links", ["m1", "m2", "derived_from"])
     effects.add("receipts", ["r1", "m1", "retract", "bob", "wrong", None, None, "abc", at])
     effects.update("status", STATUS_UPDATE, ["refuted", "retraction", at, None, "m1"])
-    again = decode_data(json.loads(json.dumps(encode_data(effects))))
+    again = decode_data(json.loads(dumps(encode_data(effects))))
     assert again == effects
+
+
+def test_a_row_holding_anything_the_journal_cannot_read_back_is_refused_when_planned():
+    effects = Effects()
+    with pytest.raises(TypeError, match="object"):
+        effects.add("links", ["m1", {"os": "system"}, "x"])
+    effects.add("links", ["m1", {1, 2}, "x"])  # no JSON form at all: refused when written
+    with pytest.raises(TypeError, match="plain data"):
+        dumps(encode_data(effects))
 
 
 @pytest.mark.parametrize(
