@@ -11,6 +11,8 @@ plain ``name: value`` lines:
   ``git_status_*``, one ``git status --porcelain`` per call, as the overlay was computed
   before issue 14; ``overlay_clean_*`` on a clean work tree (caches hot);
   ``overlay_edited_*`` with one tracked file edited and one untracked file;
+  ``overlay_store_written_*`` with the store's journal (in the ignored ``.anchormem/``)
+  appended to before every call, as a remember does;
 - on a generated repository of ``--files`` files, ~10 per directory
   (``generated_*``; 0 leaves it out): the first call (hashing every file; for
   ``watched``, also walking and watching every directory), a clean work tree, and a
@@ -96,6 +98,19 @@ def _bench_fixture(root: Path, runs: int, out: list[str]) -> None:
             repo.overlay()
         for way, repo in repos.items():
             _report(f"overlay_edited_{way}", _times_us(repo.overlay, runs), out)
+        # The store's journal, in the ignored .anchormem/, grows between two calls.
+        (root / ".anchormem").mkdir()
+        (root / ".anchormem" / ".gitignore").write_text("*\n")
+        journal = root / ".anchormem" / "memory.duckdb.journal"
+        with journal.open("ab") as handle:
+            for way, repo in repos.items():
+                repo.overlay()
+                times = []
+                for _ in range(runs):
+                    handle.write(b"x" * 200)
+                    handle.flush()
+                    times += _times_us(repo.overlay, 1)
+                _report(f"overlay_store_written_{way}", times, out)
         for way, repo in repos.items():
             out.append(f"overlay_git_listings_{way}: {repo.overlay_listings}")
             out.append(f"overlay_full_passes_{way}: {repo.overlay_full_passes}")
