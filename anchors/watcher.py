@@ -41,9 +41,9 @@ _FILE_EVENTS = (
     | ino.IN_MOVED_FROM
     | ino.IN_MOVED_TO
 )
+_GIT_MASK = _FILE_EVENTS | ino.IN_DELETE_SELF | ino.IN_MOVE_SELF | ino.IN_ONLYDIR
 # IN_EXCL_UNLINK: writes to a file already unlinked (an editor's deleted swap file) are
 # not reported. No IN_DONT_FOLLOW: the watch is added through /proc/self/fd, a link.
-_GIT_MASK = _FILE_EVENTS | ino.IN_DELETE_SELF | ino.IN_MOVE_SELF | ino.IN_ONLYDIR
 _DIR_MASK = _GIT_MASK | ino.IN_EXCL_UNLINK
 _APPEARS = ino.IN_CREATE | ino.IN_MOVED_TO
 _DIR_FLAGS = (
@@ -57,13 +57,16 @@ _MOST_EVENTS = 1 << 16
 # A directory that vanished or became a link between its parent's scan and its open: the
 # parent's watch reports that change, and the next call walks again.
 _GONE = (errno.ENOENT, errno.ENOTDIR, errno.ELOOP)
+# A directory this user may not read: git cannot list it either, and a tracked file
+# under it is looked at on every call, as no watch covers it.
+_UNREADABLE = (errno.EACCES, errno.EPERM)
 
 
 class Scope(IntEnum):
     """What a call must look at again, from the least to the most."""
 
     PATHS = 0  # only the files events named
-    LISTING = 1  # and the untracked listing (`git ls-files`): the index changed
+    LISTING = 1  # and the untracked listing (`git ls-files`): the index changed, a file came
     TREE = 2  # and the ignored directories, the walk and its watches: directories or ignores
     ALL = 3  # and every file: events were lost, or files moved without being named
 
@@ -178,7 +181,7 @@ class Watcher:
                 try:
                     child = os.open(name, _DIR_FLAGS, dir_fd=fd)
                 except OSError as exc:
-                    if exc.errno in _GONE:
+                    if exc.errno in _GONE or exc.errno in _UNREADABLE:
                         continue
                     raise WatchUnavailable(f"cannot open {child_rel}/: {exc.strerror}") from exc
                 try:  # a nested repository is never entered
@@ -215,6 +218,10 @@ class Watcher:
         try:
             wd = self._inotify.watch_fd(fd, _DIR_MASK)
         except OSError as exc:
+            if rel and exc.errno in _UNREADABLE:
+                stack.pop()
+                os.close(fd)
+                return
             raise WatchUnavailable(_why(exc, f"{rel or '.'}/")) from exc
         dirs[wd] = rel
         absolute = str(self.root / rel) if rel else str(self.root)
@@ -237,7 +244,9 @@ class Watcher:
                     except OSError:
                         continue
         except OSError as exc:
-            raise WatchUnavailable(f"cannot read {rel or '.'}/: {exc.strerror}") from exc
+            if not rel:
+                raise WatchUnavailable(f"cannot read the work tree: {exc.strerror}") from exc
+            names = []  # watched, but what is under it is looked at on every call
         stack[-1] = (rel, fd, iter(names))
 
     # -- events --------------------------------------------------------------------------

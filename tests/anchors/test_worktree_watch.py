@@ -349,6 +349,25 @@ def test_a_directory_swapped_for_a_link_out_of_the_repository_is_not_watched_thr
     assert repo.overlay_full_passes == passes
 
 
+@pytest.mark.skipif(os.geteuid() == 0, reason="root reads every directory")
+def test_a_directory_this_user_may_not_read_is_left_unwatched_and_the_rest_still_is(
+    repo: GitRepository, git_repo: GitRepo
+):
+    private = git_repo.root / "private"
+    private.mkdir()
+    (private / "secret.py").write_text("")
+    private.chmod(0)
+    try:
+        assert repo.overlay() == truth(git_repo.root)
+        assert repo.overlay_watched
+        passes = repo.overlay_full_passes
+        git_repo.write({"a.py": "import re\n"})
+        assert paths(repo.overlay()) == ["a.py"]
+        assert repo.overlay_full_passes == passes
+    finally:
+        private.chmod(0o755)
+
+
 def test_a_git_directory_moved_away_and_back_is_watched_again(
     repo: GitRepository, git_repo: GitRepo, capsys: pytest.CaptureFixture[str]
 ):
