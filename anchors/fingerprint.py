@@ -141,7 +141,9 @@ class CodeSource:
     """The code of the repository at (or above) ``root``, as fingerprints of HEAD.
 
     ``head_ttl`` seconds lets HEAD resolutions be reused (0: resolve on every call).
-    Close it (or use ``with``) to stop the build thread, the pool and git processes.
+    ``watch``: follow the work tree's edits with inotify where possible (adr/0018).
+    Close it (or use ``with``) to stop the build thread, the pool, git processes and the
+    work tree's watcher.
     """
 
     def __init__(
@@ -150,8 +152,9 @@ class CodeSource:
         cache: BlobFactsCache,
         head_ttl: float = 0.0,
         pool_threshold: int = POOL_THRESHOLD,
+        watch: bool = True,
     ) -> None:
-        self.repo = GitRepository(root, head_ttl)
+        self.repo = GitRepository(root, head_ttl, watch=watch)
         self.pool_threshold = pool_threshold
         self.parsed_count = 0  # blobs parsed by this source, for tests and the benchmark
         self._cache = cache

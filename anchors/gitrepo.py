@@ -17,10 +17,11 @@ import shutil
 import subprocess
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from enum import StrEnum
 from pathlib import Path
+from types import MappingProxyType
 from typing import IO
 
 from anchors.errors import CodeError
@@ -46,6 +47,8 @@ __all__ = [
 
 MAX_WORKTREE_FILE_BYTES = MAX_PARSED_BYTES
 _TREES_KEPT = 4
+# No commit, no files: one object, as the work tree tells trees apart by identity.
+_NO_BLOBS: Mapping[str, str] = MappingProxyType({})
 _HEX = re.compile(r"^(?:[0-9a-f]{40}|[0-9a-f]{64})$")
 # Requests written to cat-file before reading answers: well under a pipe buffer (64 KiB),
 # so writing a chunk never blocks while git waits for us to drain its output.
@@ -136,11 +139,14 @@ class GitRepository:
     """One repository, found from ``start`` by walking up; see ``status`` before use.
 
     ``head_ttl`` seconds lets ``head()`` reuse its last answer (0: re-resolve every call).
-    Call ``close()`` (or use ``with``) to stop the ``git cat-file`` process.
+    ``watch``: the overlay follows the work tree with inotify where it can (adr/0018);
+    False looks at every file on every call. Call ``close()`` (or use ``with``) to stop
+    the ``git cat-file`` process and release the watcher.
     """
 
-    def __init__(self, start: Path, head_ttl: float = 0.0) -> None:
+    def __init__(self, start: Path, head_ttl: float = 0.0, watch: bool = True) -> None:
         self.head_ttl = head_ttl
+        self.watch = watch
         self.root = find_repository_root(start) or start.resolve()
         self.git_dir = self.common_dir = self.root / ".git"
         self.status, self.detail = RepoStatus.OK, ""
@@ -148,7 +154,8 @@ class GitRepository:
         self._drivers: tuple[tuple[int, ...], DriverOverrides] | None = None
         self._trees: dict[str, TreeListing] = {}
         self._work_tree: WorkTree | None = None
-        self._last_overlay: Overlay | None = None
+        # The work tree's last answer and the overlay made of it, replaced as one (threads).
+        self._last_overlay: tuple[tuple[OverlayEntry, ...], Overlay] | None = None
         self._lock = threading.RLock()
         self._cat_file: subprocess.Popen[bytes] | None = None
         self._head_cache: tuple[float, HeadInfo] | None = None
@@ -207,10 +214,14 @@ class GitRepository:
         self.close()
 
     def close(self) -> None:
-        """Stop the ``cat-file`` process; the repository can still answer ``head()``."""
+        """Stop the ``cat-file`` process and the work tree's watcher; the repository can
+        still answer ``head()``."""
         with self._lock:
             self._closed = True
             self._stop_cat_file()
+            work_tree = self._work_tree
+        if work_tree is not None:
+            work_tree.close()
 
     # -- HEAD ----------------------------------------------------------------------------
     def head(self) -> HeadInfo:
@@ -411,31 +422,50 @@ class GitRepository:
         if commit is None:
             commit = self.head().commit
         tree = self._tree(commit) if commit is not None else None
-        blobs = tree.blobs if tree is not None else {}
+        blobs = tree.blobs if tree is not None else _NO_BLOBS
         skip = frozenset(tree.submodules) if tree is not None else frozenset()
         changes = self._worktree().changes(blobs, skip, sha256)
         if not changes:
             return Overlay("", ())
+        last = self._last_overlay
+        if last is not None and last[0] is changes:
+            return last[1]  # the very answer of the last call: nothing changed
         entries = tuple(
             OverlayEntry(c.path, c.blob_id, symlink=c.symlink, readable=c.readable) for c in changes
         )
         digest = hashlib.blake2b(digest_size=16)
         for entry in entries:
             digest.update(f"{entry.path}\0{entry.blob_id or ''}\n".encode(errors="surrogateescape"))
-        self._last_overlay = Overlay(digest.hexdigest(), entries)
-        return self._last_overlay
+        overlay = Overlay(digest.hexdigest(), entries)
+        self._last_overlay = (changes, overlay)
+        return overlay
 
     @property
     def overlay_listings(self) -> int:
         """How often the untracked files were listed with git (tests, the benchmark)."""
         return self._work_tree.listings if self._work_tree is not None else 0
 
+    @property
+    def overlay_full_passes(self) -> int:
+        """Overlays that looked at every file (tests, the benchmark)."""
+        return self._work_tree.full_passes if self._work_tree is not None else 0
+
+    @property
+    def overlay_watched(self) -> bool:
+        """True while the overlay follows the work tree with inotify (tests, benchmark)."""
+        return self._work_tree is not None and self._work_tree.watching
+
     def _worktree(self) -> WorkTree:
-        if self._work_tree is None:
-            self._work_tree = WorkTree(
-                self.root, self.git_dir, self.common_dir, lambda *a: self._run(*a).stdout
-            )
-        return self._work_tree
+        with self._lock:
+            if self._work_tree is None:
+                self._work_tree = WorkTree(
+                    self.root,
+                    self.git_dir,
+                    self.common_dir,
+                    lambda *a: self._run(*a).stdout,
+                    watch=self.watch and not self._closed,  # nothing to release after close
+                )
+            return self._work_tree
 
     def _tree(self, commit: str) -> TreeListing:
         with self._lock:

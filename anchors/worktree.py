@@ -16,8 +16,18 @@ whose stat changed) and costs a process per call. Here the comparison is ours:
 
 A stat that is too recent to be trusted (within 100 ms of now, 2 s on a file system
 keeping whole seconds: a write in the same timestamp tick would not change it) is used
-but not cached, as git does with racy entries. Content is never kept here: the
-fingerprint reads what it parses.
+but not cached, as git does with racy entries; such a file is checked again on every
+call until its stat can be cached. Content is never kept here: the fingerprint reads
+what it parses.
+
+On Linux, inotify (``anchors/watcher.py``, adr/0018) watches the directories the listing
+walks, the index and ``info/exclude``. A call then looks only at what the events since
+the last call name (plus racy files, and files no watch covers): with none, the last
+answer stands and no file is ``lstat``-ed. A call looks at every file's stat as above
+when HEAD moved, when events were lost, and every ``AUDIT_S`` seconds (for what inotify
+cannot see: a write through ``mmap``, or through a hard link from an unwatched
+directory). Wherever inotify is not available (another system, a Python without
+``ctypes``, the watch limit, a network file system), every call is the full pass.
 """
 
 from __future__ import annotations
@@ -26,18 +36,25 @@ import hashlib
 import operator
 import os
 import stat
+import sys
 import threading
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, replace
+from functools import cached_property
 from pathlib import Path
 
 from anchors.manifests import ENV_EXAMPLE_NAMES, manifest_kind
 from anchors.mentions import is_text_path
 
+# Portable: ctypes and libc are loaded only when a watcher is armed (anchors/inotify.py).
+from anchors.watcher import QUIET, Scope, Watcher, WatchLost, WatchUnavailable
+
 __all__ = [
+    "AUDIT_S",
     "MAX_PARSED_BYTES",
     "MAX_TEXT_BYTES",
+    "MAX_WATCHES",
     "RACY_NS",
     "OverlayEntry",
     "WorkTree",
@@ -52,6 +69,16 @@ MAX_TEXT_BYTES = 1024 * 1024  # other text, searched for mentions only
 RACY_NS = 2_000_000_000
 RACY_FINE_NS = 100_000_000
 _CHUNK = 1024 * 1024
+# What inotify cannot see (mmap writes, a write through a hard link elsewhere) is found by
+# a full pass this often; it costs what every call cost before the watcher.
+AUDIT_S = 30.0
+# Directories one work tree may watch: beyond this the lstat pass serves. The kernel's
+# per-user limit (fs.inotify.max_user_watches, 8192 on older kernels) is shared with
+# editors and other watchers; a watch costs the kernel about 1 KB.
+MAX_WATCHES = 8192
+# A watcher lost this often (its git directory moved, its descriptor failed) is not
+# armed again.
+_MAX_LOSSES = 3
 
 StatKey = tuple[int, int, int, int]  # size, mtime_ns, inode, ctime_ns
 RunGit = Callable[..., bytes]
@@ -133,12 +160,31 @@ class _Listing:
     watched: tuple[tuple[str, StatKey | None], ...]  # directories and ignore files
     racy: bool
 
+    @cached_property
+    def listed(self) -> frozenset[str]:
+        """``paths`` as a set, made when the watcher first asks."""
+        return frozenset(self.paths)
+
 
 class WorkTree:
     """The uncommitted changes of the work tree at ``root`` against a commit's tree.
-    ``run_git(*args)`` runs a neutralised git command there and returns its stdout."""
+    ``run_git(*args)`` runs a neutralised git command there and returns its stdout.
 
-    def __init__(self, root: Path, git_dir: Path, common_dir: Path, run_git: RunGit) -> None:
+    ``watch``: use inotify where it is available (the module's docstring); False gives
+    the full pass on every call. ``max_watches`` and ``audit_s``: see ``MAX_WATCHES`` and
+    ``AUDIT_S``. Close it to release the watcher's descriptor; a closed work tree still
+    answers, by the full pass."""
+
+    def __init__(
+        self,
+        root: Path,
+        git_dir: Path,
+        common_dir: Path,
+        run_git: RunGit,
+        watch: bool = True,
+        max_watches: int = MAX_WATCHES,
+        audit_s: float = AUDIT_S,
+    ) -> None:
         self.root = root
         self._run_git = run_git
         self._index = git_dir / "index"
@@ -155,6 +201,34 @@ class WorkTree:
         self._last: tuple[OverlayEntry, ...] = ()
         self._last_built: list[OverlayEntry] = []
         self.listings = 0  # times ls-files ran, for tests and the benchmark
+        self.full_passes = 0  # calls that looked at every file, for tests and the benchmark
+        # -- the watcher's state (adr/0018) --
+        self.max_watches = max_watches
+        self.audit_s = audit_s
+        self._watch = watch  # False once the watcher cannot serve here
+        self._watcher: Watcher | None = None
+        self._losses = 0
+        self._closed = False
+        self._said: set[str] = set()
+        self._current: dict[str, OverlayEntry] = {}  # the last answer, by path
+        self._answered: tuple[Mapping[str, str], frozenset[str], bool] | None = None
+        self._unsettled: set[str] = set()  # racy: decided but not cached, checked every call
+        self._unwatched: frozenset[str] = frozenset()  # listed paths no watch covers
+        self._polled: tuple[tuple[str, StatKey | None], ...] = ()  # ignore files not watched
+        self._audit_due = 0.0
+
+    @property
+    def watching(self) -> bool:
+        """True while inotify serves the calls (tests, the benchmark)."""
+        return self._watcher is not None
+
+    def close(self) -> None:
+        """Release the watcher's descriptor; later calls are full passes."""
+        with self._lock:
+            self._closed = True
+            watcher, self._watcher = self._watcher, None
+            if watcher is not None:
+                watcher.close()
 
     def changes(
         self, tree: Mapping[str, str], skip: frozenset[str], sha256: bool
@@ -164,27 +238,217 @@ class WorkTree:
         very tuple of the last call when nothing changed."""
         with self._lock:
             now = time.time_ns()
-            listing = self._current_listing(now)
-            changes: list[OverlayEntry] = []
-            for path, head_id in tree.items():
-                change = self._change(path, head_id, sha256, now)
+            watcher = self._armed()
+            if watcher is not None:
+                try:
+                    return self._watched(watcher, tree, skip, sha256, now)
+                except WatchLost as exc:
+                    self._losses += 1
+                    self._disarm(str(exc), permanent=self._losses >= _MAX_LOSSES)
+                except WatchUnavailable as exc:
+                    self._disarm(str(exc), permanent=True, say=not exc.expected)
+            return self._full_pass(tree, skip, sha256, now, self._current_listing(now))
+
+    def _full_pass(
+        self,
+        tree: Mapping[str, str],
+        skip: frozenset[str],
+        sha256: bool,
+        now: int,
+        listing: _Listing,
+    ) -> tuple[OverlayEntry, ...]:
+        """Every tracked and listed file looked at (its stat compared with the cache)."""
+        self.full_passes += 1
+        changes: list[OverlayEntry] = []
+        for path, head_id in tree.items():
+            change = self._change(path, head_id, sha256, now)
+            if change is not None:
+                changes.append(change)
+        for path in listing.paths:
+            if path not in tree and path not in skip:
+                change = self._change(path, None, sha256, now)
                 if change is not None:
                     changes.append(change)
-            for path in listing.paths:
-                if path not in tree and path not in skip:
-                    change = self._change(path, None, sha256, now)
-                    if change is not None:
-                        changes.append(change)
-            if len(self._decided) > 2 * (len(tree) + len(listing.paths)) + 1024:
-                # Files long gone (an editor's swap files): keep what can still be asked.
-                keep = set(tree).union(listing.paths)
-                self._decided = {p: d for p, d in self._decided.items() if p in keep}
-            last = self._last_built
-            if len(changes) == len(last) and all(map(operator.is_, changes, last)):
-                return self._last  # every entry came from the cache, in the same order
-            self._last_built = changes
-            self._last = tuple(sorted(changes, key=lambda c: c.path))
-            return self._last
+        if len(self._decided) > 2 * (len(tree) + len(listing.paths)) + 1024:
+            # Files long gone (an editor's swap files): keep what can still be asked.
+            keep = set(tree).union(listing.paths)
+            self._decided = {p: d for p, d in self._decided.items() if p in keep}
+        last = self._last_built
+        if len(changes) == len(last) and all(map(operator.is_, changes, last)):
+            return self._last  # every entry came from the cache, in the same order
+        self._last_built = changes
+        self._last = tuple(sorted(changes, key=lambda c: c.path))
+        self._current = {c.path: c for c in changes}
+        return self._last
+
+    # -- the watcher ---------------------------------------------------------------------
+    def _armed(self) -> Watcher | None:
+        """The watcher, armed on first use; None where it cannot serve."""
+        if self._watcher is not None or not self._watch or self._closed:
+            return self._watcher
+        outside = ((self._index, Scope.LISTING), (self._fixed_watch[0], Scope.TREE))
+        try:
+            self._watcher = Watcher(self.root, outside, self.max_watches)
+        except WatchUnavailable as exc:
+            self._disarm(str(exc), permanent=True, say=not exc.expected)
+            return None
+        self._listing = None  # its first call walks, watching, and is a full pass
+        return self._watcher
+
+    def _disarm(self, why: str, permanent: bool, say: bool = True) -> None:
+        """Stop watching (for good when ``permanent``) and say so, once."""
+        watcher, self._watcher = self._watcher, None
+        if watcher is not None:
+            watcher.close()
+        self._listing = None  # listed again by the full pass's own walk
+        self._watch = self._watch and not permanent
+        if say:
+            then = "every call looks at every file" if permanent else "watching again next call"
+            self._say(f"the work tree is not watched ({why}): {then}")
+
+    def _say(self, message: str) -> None:
+        """One line on stderr, the first time only."""
+        if message not in self._said:
+            self._said.add(message)
+            print(f"anchormem: {message}", file=sys.stderr)
+
+    def _watched(
+        self, watcher: Watcher, tree: Mapping[str, str], skip: frozenset[str], sha256: bool,
+        now: int,
+    ) -> tuple[OverlayEntry, ...]:  # fmt: skip
+        """A call served by the watcher: the files its events name are looked at again."""
+        drained = watcher.drain()
+        answered, previous = self._answered, self._listing
+        same = (
+            answered is not None
+            and answered[0] is tree  # not: HEAD moved (or its listing was made again)
+            and answered[1] == skip
+            and answered[2] == sha256
+        )
+        audit = time.monotonic() >= self._audit_due
+        if (
+            drained is QUIET
+            and same
+            and not audit
+            and not self._unsettled
+            and not self._unwatched
+            and _unchanged(self._polled)
+        ):
+            return self._last  # no event, nothing racy, no audit due: the last answer stands
+        scope = drained.scope if previous is not None else Scope.ALL
+        if drained.overflowed:
+            self._say(
+                "inotify's event queue overflowed (fs.inotify.max_queued_events): a call"
+                " after an overflow looks at every file"
+            )
+        if scope < Scope.TREE and not _unchanged(self._polled):
+            scope = Scope.TREE  # the user's global ignore file, or an unwatched exclude
+        fresh: set[str] = set()
+        if scope >= Scope.TREE:
+            listing, added = self._list_watched(watcher, now)
+            self._unwatched, fresh = self._coverage(watcher, tree, listing, added)
+        else:
+            assert previous is not None
+            listing = previous
+            if (
+                scope is Scope.LISTING
+                or (drained.appeared and self._unknown(drained.appeared, tree, listing))
+                or (audit and _stat_key(self._index) != listing.index)  # the safety net
+            ):
+                index = _stat_key(self._index)  # before ls-files: a later change shows
+                listing = replace(listing, paths=self._listed(), index=index)
+            if listing is not previous or not same:
+                self._unwatched, _ = self._coverage(watcher, tree, listing, frozenset())
+        self._listing = listing
+        self._answered = (tree, skip, sha256)
+        if scope is Scope.ALL or audit or not same:
+            self._audit_due = time.monotonic() + self.audit_s
+            return self._full_pass(tree, skip, sha256, now, listing)
+        assert previous is not None
+        fresh.update(drained.paths)
+        return self._recheck(tree, skip, sha256, now, fresh, previous, listing)
+
+    def _recheck(
+        self,
+        tree: Mapping[str, str],
+        skip: frozenset[str],
+        sha256: bool,
+        now: int,
+        dirty: set[str],
+        previous: _Listing,
+        listing: _Listing,
+    ) -> tuple[OverlayEntry, ...]:
+        """The last answer, with ``dirty`` (the files events named, those in directories
+        watched since), the racy and unwatched files, and those the listing added or
+        dropped, decided again."""
+        if not dirty and not self._unsettled and not self._unwatched and listing is previous:
+            return self._last  # nothing happened: no file is looked at
+        dirty.update(self._unsettled, self._unwatched)
+        if listing is not previous:
+            dirty.update(previous.listed.symmetric_difference(listing.listed))
+        current, changed = self._current, False
+        for path in dirty:
+            head_id = tree.get(path)
+            if head_id is not None:
+                change = self._change(path, head_id, sha256, now)
+            elif path in listing.listed and path not in skip:
+                change = self._change(path, None, sha256, now)
+            else:  # ignored, or no longer there
+                self._unsettled.discard(path)
+                change = None
+            if current.get(path) != change:
+                changed = True
+                if change is None:
+                    del current[path]
+                else:
+                    current[path] = change
+        if changed:
+            self._last = tuple(sorted(current.values(), key=lambda c: c.path))
+            self._last_built = list(self._last)  # a full pass compares against this
+        return self._last
+
+    def _unknown(self, appeared: Iterable[str], tree: Mapping[str, str], listing: _Listing) -> bool:
+        """True when a file appeared that neither HEAD nor the listing knows and that is
+        still there: only git can say whether it is ignored. (An editor's temporary file,
+        created and gone between two calls, costs no listing.)"""
+        return any(
+            p not in tree and p not in listing.listed and os.path.lexists(self._prefix + p)
+            for p in appeared
+        )
+
+    def _coverage(
+        self,
+        watcher: Watcher,
+        tree: Mapping[str, str],
+        listing: _Listing,
+        added: frozenset[str],
+    ) -> tuple[frozenset[str], set[str]]:
+        """The tracked or listed paths whose directory no watch covers (under a symlink or
+        a nested repository: looked at on every call), and those in directories watched
+        only now (their files may have been written before the watch: looked at once)."""
+        watched = watcher.watched_directories
+        unwatched: list[str] = []
+        fresh: set[str] = set()
+        for path in (*tree, *listing.paths):
+            parent = path.rpartition("/")[0]
+            if parent not in watched:
+                unwatched.append(path)
+            elif parent in added:
+                fresh.add(path)
+        return frozenset(unwatched), fresh
+
+    def _list_watched(self, watcher: Watcher, now: int) -> tuple[_Listing, frozenset[str]]:
+        """The listing, as ``_list`` makes it, with the walk's directories watched before
+        ``ls-files`` runs (a file created after the listing sends an event); and the
+        directories watched only now."""
+        fixed = [(str(p), _stat_key(p)) for p in self._fixed_watch]
+        index = _stat_key(self._index)
+        walked, added = watcher.sync(_pruned(self._ignored()))
+        paths = self._listed()
+        polled = {str(p) for p in watcher.polled} | {str(self._fixed_watch[1])}
+        self._polled = tuple((p, key) for p, key in fixed if p in polled)
+        racy = any(key is not None and _racy(key[1], now) for _, key in walked)
+        return _Listing(paths, index, (*fixed, *walked), racy), added
 
     # -- files ---------------------------------------------------------------------------
     def _change(
@@ -195,6 +459,7 @@ class WorkTree:
         try:
             st = os.lstat(self._prefix + path)
         except (OSError, ValueError):
+            self._unsettled.discard(path)
             return None if head_id is None else OverlayEntry(path, None)
         key = (st.st_mode, st.st_size, st.st_mtime_ns, st.st_ino, st.st_ctime_ns)
         cached = self._decided.get(path)
@@ -204,8 +469,11 @@ class WorkTree:
             change = self._untracked(path, st, sha256, now)
         else:
             change = self._tracked(path, st, head_id, sha256, now)
-        if not _racy(st.st_mtime_ns, now):
+        if _racy(st.st_mtime_ns, now):
+            self._unsettled.add(path)  # a write in the same tick would not show: ask again
+        else:
             self._decided[path] = (key, (head_id, sha256), change)
+            self._unsettled.discard(path)
         return change
 
     def _tracked(
@@ -270,25 +538,20 @@ class WorkTree:
     def _list(self, now: int) -> _Listing:
         index = _stat_key(self._index)
         paths = self._listed()
-        ignored = _paths(
-            self._run_git(
-                "ls-files", "-z", "--others", "--ignored", "--exclude-standard", "--directory"
-            )
-        )
-        # "d/" with nothing listed under it is an ignored directory; "d/" listed beside
-        # its own ignored files is a directory holding only ignored files: walked.
-        holding: set[str] = set()  # every directory above an ignored file listed
-        for p in ignored:
-            while not p.endswith("/") and "/" in p:
-                p = p.rpartition("/")[0]
-                holding.add(p)
-        pruned = {p[:-1] for p in ignored if p.endswith("/")} - holding
-        walked = self._walk(pruned)
+        walked = self._walk(_pruned(self._ignored()))
         # A directory or .gitignore changed again within its timestamp tick would look
         # unchanged: list again next time. (The index is replaced by a rename: a new inode.)
         racy = any(key is not None and _racy(key[1], now) for _, key in walked)
         watched = [(str(p), _stat_key(p)) for p in self._fixed_watch]
         return _Listing(paths, index, (*watched, *walked), racy)
+
+    def _ignored(self) -> list[str]:
+        """Ignored files and directories (``d/``), for the walk to leave out."""
+        return _paths(
+            self._run_git(
+                "ls-files", "-z", "--others", "--ignored", "--exclude-standard", "--directory"
+            )
+        )
 
     def _walk(self, pruned: set[str]) -> list[tuple[str, StatKey | None]]:
         """Every directory that is not ignored (and not a nested repository), and every
@@ -318,6 +581,18 @@ class WorkTree:
                 except OSError:
                     continue
         return found
+
+
+def _pruned(ignored: list[str]) -> set[str]:
+    """The ignored directories the walk never enters. "d/" with nothing listed under it
+    is an ignored directory; "d/" listed beside its own ignored files is a directory
+    holding only ignored files: walked."""
+    holding: set[str] = set()  # every directory above an ignored file listed
+    for p in ignored:
+        while not p.endswith("/") and "/" in p:
+            p = p.rpartition("/")[0]
+            holding.add(p)
+    return {p[:-1] for p in ignored if p.endswith("/")} - holding
 
 
 def _racy(mtime_ns: int, now: int) -> bool:

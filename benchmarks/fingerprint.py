@@ -16,7 +16,7 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from anchors.fingerprint import CodeSource, InMemoryFactsCache
+from anchors.fingerprint import POOL_THRESHOLD, CodeSource, InMemoryFactsCache
 from experiments.scratch import ScratchRepo, git
 
 __all__ = ["IDENTITY", "generate_repository", "main"]
@@ -76,8 +76,8 @@ def generate_repository(root: Path, files: int, seed: int = 7) -> list[Path]:
 
 
 def _cold(root: Path, pool_threshold: int | None = None) -> tuple[float, int]:
-    kwargs = {} if pool_threshold is None else {"pool_threshold": pool_threshold}
-    with CodeSource(root, InMemoryFactsCache(), **kwargs) as source:
+    threshold = POOL_THRESHOLD if pool_threshold is None else pool_threshold
+    with CodeSource(root, InMemoryFactsCache(), pool_threshold=threshold) as source:
         start = time.perf_counter()
         source.fingerprint(overlay=False)
         return time.perf_counter() - start, source.parsed_count

@@ -140,6 +140,7 @@ class Settings:
     db: Path
     verify_budget_s: float = 0.050
     head_ttl_s: float = 0.0
+    watch: bool = True
     lock_wait_s: float = 60.0
     sync_interval_s: float = 0.1
     actor: str = "agent"
@@ -196,6 +197,7 @@ class Settings:
             db=path,
             verify_budget_s=_float(env, "ANCHORMEM_VERIFY_BUDGET_MS", 50.0) / 1000.0,
             head_ttl_s=_float(env, "ANCHORMEM_HEAD_TTL", 0.0),
+            watch=_flag(env, "ANCHORMEM_WATCH", True),
             lock_wait_s=_float(env, "ANCHORMEM_LOCK_WAIT", 60.0),
             sync_interval_s=_float(env, "ANCHORMEM_SYNC_MS", 100.0) / 1000.0,
             actor=env.get("ANCHORMEM_ACTOR") or "agent",

@@ -100,7 +100,12 @@ def open_runtime(settings: Settings, stopping: threading.Event | None = None) ->
     code = None
     if settings.repo is not None:
         try:
-            code = CodeSource(settings.repo, StoreFactsCache(db), head_ttl=settings.head_ttl_s)
+            code = CodeSource(
+                settings.repo,
+                StoreFactsCache(db),
+                head_ttl=settings.head_ttl_s,
+                watch=settings.watch,
+            )
         except (AnchormemError, OSError) as exc:  # verification degrades to "cannot verify"
             print(f"anchormem: the repository cannot be read: {exc}", file=sys.stderr)
             code = None
