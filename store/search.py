@@ -10,6 +10,7 @@ the store.
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 import sys
@@ -154,14 +155,15 @@ def _split(raw: str) -> list[str]:
     return [p.casefold() for p in parts]
 
 
-def _expand(raw: str) -> tuple[str, list[str]]:
+@functools.lru_cache(maxsize=1 << 16)  # a token is expanded the same way every time
+def _expand(raw: str) -> tuple[str, tuple[str, ...]]:
     """A token's whole term and the terms of its parts (only for a compound)."""
     whole = raw.casefold()
     whole = stem(whole) if whole.isalpha() else whole
     parts = [stem(p) for p in _split(raw) if p not in _STOP and len(p) > 1]
     if len(parts) < 2:
-        return whole, []
-    return whole, list(dict.fromkeys(p for p in parts if p != whole))
+        return whole, ()
+    return whole, tuple(dict.fromkeys(p for p in parts if p != whole))
 
 
 def _tokens(text: str) -> list[str]:
@@ -357,7 +359,11 @@ class TermIndex:
         if len(hit) > limit:  # every memory scoring at least the limit-th best, ties included
             cut = np.partition(scores[hit], len(hit) - limit)[len(hit) - limit]
             hit = hit[scores[hit] >= cut]
-        best = sorted((-float(scores[i]), self._ids[i]) for i in hit)
+        # Python floats and ids in one pass each: a memory's score read one numpy scalar at
+        # a time cost more than the search, with hundreds tied at the cut.
+        ids = self._ids
+        negated = [-score for score in scores[hit].tolist()]
+        best = sorted(zip(negated, [ids[i] for i in hit.tolist()], strict=True))
         return [memory_id for _, memory_id in best[:limit]]
 
     def terms(self) -> list[str]:
