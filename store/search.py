@@ -355,7 +355,7 @@ class TermIndex:
         if not rows:
             return []
         scores = np.bincount(np.concatenate(rows), np.concatenate(weights))
-        hit = np.flatnonzero(scores)
+        hit = np.flatnonzero(scores != 0)  # the same rows: on floats, ~10x slower
         if len(hit) > limit:  # every memory scoring at least the limit-th best, ties included
             cut = np.partition(scores[hit], len(hit) - limit)[len(hit) - limit]
             hit = hit[scores[hit] >= cut]
@@ -404,7 +404,7 @@ class TermIndex:
             norm = tfs + K1 * (1.0 - B + B * self._lengths[rows] / avg)
             # A term's rows are distinct, so the indexed add is exact.
             scores[rows] += weight * idf * tfs * (K1 + 1) / norm
-        hit = np.flatnonzero(scores)
+        hit = np.flatnonzero(scores != 0)  # the same rows: on floats, ~10x slower
         if len(hit) > k > 0:
             hit = hit[np.argpartition(-scores[hit], k - 1)[:k]]
         best = sorted(((self._ids[i], float(scores[i])) for i in hit), key=lambda x: -x[1])

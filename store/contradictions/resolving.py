@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import itertools
+import threading
 from collections.abc import Mapping, Sequence
 from datetime import datetime
 
@@ -50,6 +52,15 @@ __all__ = [
 ]
 
 CONFLICT_ORIGIN = "anchormem:conflict"
+# How a question is decided: asked, nothing else changes (``question_record``).
+_QUESTION = Resolution(
+    ConflictState.POSSIBLE,
+    Rule.QUESTION,
+    Outcome.KEPT_BOTH,
+    None,
+    None,
+    ReasonCode.NEEDS_JUDGEMENT,
+)
 _ENV_SCOPES = frozenset(
     {"staging", "production", "development", "test", "qa", "local", "ci", "preview", "sandbox"}
 )
@@ -80,29 +91,46 @@ def claim_of(mem: Memory) -> Claim:
     """The claim of one memory (not forgotten), kept for as long as the memory object
     itself: a ``Memory`` never changes (a status change or an observation makes a new
     object), so a claim kept by the object's identity is never stale."""
-    return _kept(_Same(mem))
+    return _KEPT.get(mem)
 
 
-class _Same:
-    """A memory as a cache key: the same object, not an equal one (hashing every field
-    of a memory would cost more than the claim saves). The key holds the object, so its
-    ``id`` is not reused while the claim is kept."""
+class KeptClaims:
+    """Claims by memory object, at most ``size`` (the oldest quarter dropped when full).
+    Looking one up is a dict probe and an identity check: an equal memory that is
+    another object is not the same key (hashing every field of a memory would cost more
+    than the claim saves). An entry holds its memory, so the object's ``id`` is not
+    reused while its claim is kept. Safe for threads: a probe is one dict read, and
+    what changes the dict holds a lock."""
 
-    __slots__ = ("memory",)
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._entries: dict[int, tuple[Memory, Claim]] = {}
+        self._lock = threading.Lock()
 
-    def __init__(self, memory: Memory) -> None:
-        self.memory = memory
+    def get(self, mem: Memory) -> Claim:
+        """The claim of ``mem``, made now if it is not kept."""
+        entry = self._entries.get(id(mem))
+        if entry is not None and entry[0] is mem:
+            return entry[1]
+        claim = _made(mem)
+        with self._lock:
+            entries = self._entries
+            if len(entries) >= self.size:  # a quarter at a time: dropping the first entry
+                for old in list(itertools.islice(entries, max(1, self.size // 4))):
+                    del entries[old]  # of a dict one by one costs a scan of the gap
+            entries[id(mem)] = (mem, claim)
+        return claim
 
-    def __hash__(self) -> int:
-        return id(self.memory)
+    def __len__(self) -> int:
+        return len(self._entries)
 
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, _Same) and other.memory is self.memory
+    def cache_clear(self) -> None:
+        """Forget every claim (tests, benchmarks)."""
+        with self._lock:
+            self._entries.clear()
 
 
-@functools.lru_cache(maxsize=1 << 16)  # thread-safe; as many as the readings below
-def _kept(key: _Same) -> Claim:
-    mem = key.memory
+def _made(mem: Memory) -> Claim:
     core, negated = negation_core(mem.text)
     return Claim(
         id=mem.id,
@@ -128,6 +156,7 @@ def _kept(key: _Same) -> Claim:
 
 # What the caches below hold, a little under their size: warming more would evict.
 WARM_LIMIT = 50_000
+_KEPT = KeptClaims(1 << 16)  # as many as the readings of the texts (``_slots``)
 
 
 def warm(mem: Memory) -> None:
@@ -222,15 +251,11 @@ def settle(
         judged = judge(a, b)
         if judged is None:
             continue
+        both = rate(a, b)
         if isinstance(judged, Question):
-            record = question_record(judged, rate(a, b), now)
-            resolution = Resolution(
-                record.state, record.rule, record.outcome, None, None, record.reason_code
-            )
+            resolution = _QUESTION
         else:
-            both = rate(a, b)
             resolution = resolve(judged, both, strategy(a.kind))
-            record = _record(judged, resolution, both, now)
         if before is not None and (before.state, before.winner, before.outcome) == (
             resolution.state,
             resolution.winner,
@@ -238,6 +263,10 @@ def settle(
         ):
             found.append(before)
             continue
+        if isinstance(judged, Question):
+            record = question_record(judged, both, now)
+        else:
+            record = _record(judged, resolution, both, now)
         change, observed_as = _decided(resolution, current, now, settings)
         changes += change
         observations += observed_as

@@ -136,6 +136,18 @@ class Claim:
     words: frozenset[str] = frozenset()  # content words, for rare-term candidates
 
     @functools.cached_property
+    def states_change(self) -> bool:
+        """Whether the note states a change ("now", "switched", "no longer", ...): only
+        then is it newer evidence (adr/0010). Read once: the newer side of most pairs a
+        remember resolves is the new note."""
+        return _TEMPORAL.search(self.text) is not None
+
+    @functools.cached_property
+    def expectations(self) -> dict[tuple[str, str, str | None], str]:
+        """(kind, value, scope) of each anchor -> what it expects (present or absent)."""
+        return {(k, v, s): e for k, v, s, e in self.anchors}
+
+    @functools.cached_property
     def keys(self) -> tuple[tuple[str, str], ...]:
         """(key, side) of each key it is paired by (``candidates``): claims meet within a
         key; anchor keys pair across sides (present with absent), since the same
@@ -212,8 +224,10 @@ def judge(a: Claim, b: Claim) -> Conflict | Question | None:
 
 
 def _opposite_anchors(a: Claim, b: Claim) -> bool:
-    anchors_a = {(k, v, s): e for k, v, s, e in a.anchors}
-    return any(anchors_a.get((k, v, s), e) != e for k, v, s, e in b.anchors)
+    if not a.anchors or not b.anchors:
+        return False
+    expected = a.expectations
+    return any(expected.get((k, v, s), e) != e for k, v, s, e in b.anchors)
 
 
 def _by_slots(a: Claim, b: Claim, ambiguous: bool) -> tuple[Conflict | Question | None, bool]:
@@ -333,17 +347,20 @@ def resolve(conflict: Conflict, rated: Rated, strategy: Strategy = Strategy.DEFA
 
 
 def _by_code(a: Claim, b: Claim) -> Resolution | None:
-    verified = [c for c in (a, b) if c.status is Status.VERIFIED]
-    refuted = [c for c in (a, b) if c.status is Status.REFUTED and c.refuted_by is RefutedBy.CODE]
-    if len(verified) == 1 and len(refuted) == 1:
-        return Resolution(
-            ConflictState.RESOLVED,
-            Rule.CODE_VERDICT,
-            Outcome.REFUTED_BY_CODE,
-            verified[0].id,
-            refuted[0].id,
-            ReasonCode.CODE_VERDICT,
-        )
+    for kept, refuted in ((a, b), (b, a)):  # one verified by the code, the other refuted
+        if (
+            kept.status is Status.VERIFIED
+            and refuted.status is Status.REFUTED
+            and refuted.refuted_by is RefutedBy.CODE
+        ):
+            return Resolution(
+                ConflictState.RESOLVED,
+                Rule.CODE_VERDICT,
+                Outcome.REFUTED_BY_CODE,
+                kept.id,
+                refuted.id,
+                ReasonCode.CODE_VERDICT,
+            )
     return None
 
 
@@ -375,7 +392,7 @@ def _by_recency(a: Claim, b: Claim, _rated: Rated) -> Resolution | None:
     # Recency decides a temporal supersession: the newer claim states a change, or the
     # same origin restates its own fact. Otherwise two sources simply disagree.
     same_author = a.origin == b.origin and a.origin not in _ANONYMOUS
-    if b.created_at > a.created_at and (_TEMPORAL.search(b.text) or same_author):
+    if b.created_at > a.created_at and (b.states_change or same_author):
         return Resolution(
             ConflictState.RESOLVED,
             Rule.RECENCY,

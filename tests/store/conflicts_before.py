@@ -30,8 +30,9 @@ from store.contradictions.rules import (
     Resolution,
     Rule,
     Strategy,
-    _by_code,
-    judge,
+    _by_slots,
+    _by_values,
+    _close,
 )
 from store.contradictions.slots import Slot, content_words
 from store.evidence.observations import ObservationKind
@@ -212,6 +213,43 @@ def _sharing_rare_words(
                 yield a, b
 
 
+# -- rules.judge, the anchors' expectations read on every call -------------------------------
+def judge(a: Any, b: Any) -> Conflict | Question | None:
+    if a.scope and b.scope and a.scope != b.scope:
+        return None
+    ambiguous = bool(a.scope) != bool(b.scope)
+    if _opposite_anchors(a, b):
+        return Conflict(a, b, ConflictKind.ANCHOR, scope_ambiguous=ambiguous)
+    slotted, agreed = _by_slots(a, b, ambiguous)
+    if slotted is not None or agreed:
+        return slotted
+    if a.core and a.core == b.core and a.negated != b.negated:
+        return Conflict(a, b, ConflictKind.NEGATION, scope_ambiguous=ambiguous)
+    if a.negated != b.negated and _close(a.words, b.words, 0.6):
+        return Question(a, b, ConflictKind.NEGATION, "whether one note denies the other")
+    return _by_values(a, b)
+
+
+def _opposite_anchors(a: Any, b: Any) -> bool:
+    anchors_a = {(k, v, s): e for k, v, s, e in a.anchors}
+    return any(anchors_a.get((k, v, s), e) != e for k, v, s, e in b.anchors)
+
+
+def _by_code(a: Any, b: Any) -> Resolution | None:
+    verified = [c for c in (a, b) if c.status is Status.VERIFIED]
+    refuted = [c for c in (a, b) if c.status is Status.REFUTED and c.refuted_by is RefutedBy.CODE]
+    if len(verified) == 1 and len(refuted) == 1:
+        return Resolution(
+            ConflictState.RESOLVED,
+            Rule.CODE_VERDICT,
+            Outcome.REFUTED_BY_CODE,
+            verified[0].id,
+            refuted[0].id,
+            ReasonCode.CODE_VERDICT,
+        )
+    return None
+
+
 # -- rules.resolve, with the confidence in the claims ----------------------------------------
 def resolve(conflict: Conflict, strategy: Strategy = Strategy.DEFAULT) -> Resolution:
     a, b = conflict.a, conflict.b
@@ -304,7 +342,7 @@ def settle(
         before = latest.get((a.id, b.id)) or latest.get((b.id, a.id))
         if before is not None and before.rule is Rule.JUDGEMENT:
             continue
-        judged = judge(a, b)  # type: ignore[arg-type]
+        judged = judge(a, b)
         if judged is None:
             continue
         if isinstance(judged, Question):

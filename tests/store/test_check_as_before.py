@@ -19,7 +19,14 @@ from hypothesis import strategies as st
 from anchors.spec import Provenance, parse_anchor
 from experiments.conflict_pairs import load
 from store.contradictions.candidates import candidate_pairs
-from store.contradictions.resolving import _kept, claim_of, claims_of, pairs_with, settle
+from store.contradictions.resolving import (
+    _KEPT,
+    KeptClaims,
+    claim_of,
+    claims_of,
+    pairs_with,
+    settle,
+)
 from store.contradictions.rules import ConflictState, Rule, Strategy
 from store.evidence.settings import EvidenceSettings
 from store.model import Kind, Memory, RefutedBy, Source, Status, StoredAnchor
@@ -244,14 +251,21 @@ def test_an_equal_memory_that_is_another_object_is_read_for_itself():
     assert claim_of(one) == claim_of(other)
 
 
-def test_the_kept_claims_are_bounded():
-    assert _kept.cache_info().maxsize == 1 << 16
+def test_the_kept_claims_are_bounded_and_a_dropped_one_is_made_again():
+    kept = KeptClaims(8)
+    memories = [_memory(f"m{i:03d}", f"The job {i} timeout is {i} seconds.") for i in range(20)]
+    claims = [kept.get(m) for m in memories]
+    assert len(kept) <= 8
+    assert kept.get(memories[-1]) is claims[-1]  # the newest are kept
+    again = kept.get(memories[0])  # the oldest was dropped: made again, the same claim
+    assert again is not claims[0] and again == claims[0]
+    assert _KEPT.size == 1 << 16
 
 
 def test_claims_asked_for_from_many_threads_at_once_are_the_claims_of_one():
     memories = [_memory(f"m{i:03d}", f"The job {i} timeout is {i} seconds.") for i in range(200)]
     expected = claims_of(memories)
-    _kept.cache_clear()
+    _KEPT.cache_clear()
     got: list[dict[str, Any]] = []
     threads = [threading.Thread(target=lambda: got.append(claims_of(memories))) for _ in range(8)]
     for thread in threads:
