@@ -190,7 +190,11 @@ def _run(tree: Path, size: int, count: int) -> dict[str, Any]:
         f"child = runpy.run_path({str(Path(__file__).resolve())!r}, run_name='_check')['_child']; "
         f"print(json.dumps(child({size}, {count})))"
     )
+    from benchmarks.seed import CACHE_ENV
+
     env = {k: v for k, v in os.environ.items() if not k.startswith("ANCHORMEM_")}
+    if CACHE_ENV in os.environ:  # where the seeded stores are kept
+        env[CACHE_ENV] = os.environ[CACHE_ENV]
     env["PYTHONPATH"] = str(tree)
     done = subprocess.run(
         [sys.executable, "-c", code], cwd=tree, env=env, capture_output=True, text=True

@@ -161,11 +161,13 @@ _KEPT = KeptClaims(1 << 16)  # as many as the readings of the texts (``_slots``)
 
 def warm(mem: Memory) -> None:
     """Read what conflict detection needs of ``mem`` into the caches (its claim: slots,
-    scope, negation core, content words, and the keys it is paired by), so a later check
-    pays a lookup: a ``remember`` judges the ~24 memories that share its rarest words,
-    and reading their slots cold costs ~0.5 ms each (adr/0009)."""
+    scope, negation core, content words, the keys it is paired by and what its anchors
+    expect), so a later check pays a lookup: a ``remember`` judges the ~24 memories that
+    share its rarest words, and reading their slots cold costs ~0.5 ms each (adr/0009);
+    making their claims, ~15 µs each (adr/0019)."""
     if not mem.forgotten:
-        _ = claim_of(mem).keys  # read into the claim, which is kept
+        claim = claim_of(mem)
+        _ = claim.keys, claim.expectations  # read into the claim, which is kept
 
 
 def slots_of(mem: Memory) -> tuple[ReadSlot, ...]:

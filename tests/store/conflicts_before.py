@@ -1,9 +1,9 @@
 """The contradiction check as it was before adr/0019, kept as the reference the
-equivalence tests compare the kept claims, the one-claim pairing and the settling with:
-a claim made afresh on every call with its confidence in it, every key of every claim
-grouped, and the plan grown one pair at a time. Only what changed is copied here; the
-readings (``slots_of``, ``env_scope``, ``negation_core``, ``content_words``), ``judge``
-and the loser's plan parts are the store's own."""
+equivalence tests compare with: a claim made afresh on every call with its confidence in
+it, every key of every claim grouped, the anchors' expectations and the code's verdict
+read on every pair, and the plan grown one pair at a time. Only what changed is copied
+here; the readings (``slots_of``, ``env_scope``, ``negation_core``, ``content_words``)
+and the rest of the rules (``_by_slots``, ``_by_values``) are the store's own."""
 
 from __future__ import annotations
 
