@@ -356,15 +356,21 @@ class TermIndex:
             return []
         scores = np.bincount(np.concatenate(rows), np.concatenate(weights))
         hit = np.flatnonzero(scores != 0)  # the same rows: on floats, ~10x slower
-        if len(hit) > limit:  # every memory scoring at least the limit-th best, ties included
-            cut = np.partition(scores[hit], len(hit) - limit)[len(hit) - limit]
-            hit = hit[scores[hit] >= cut]
-        # Python floats and ids in one pass each: a memory's score read one numpy scalar at
-        # a time cost more than the search, with hundreds tied at the cut.
         ids = self._ids
-        negated = [-score for score in scores[hit].tolist()]
+        tied: list[int] = []
+        if len(hit) > limit:
+            # Those above the limit-th best score are all in (fewer than ``limit``); the
+            # rest are the lowest ids of those tied at it, often hundreds (one term's
+            # holders), whose ids alone are sorted: no score to pair each with.
+            values = scores[hit]
+            cut = np.partition(values, len(hit) - limit)[len(hit) - limit]
+            tied = hit[values == cut].tolist()
+            hit = hit[values > cut]
+        negated = [-score for score in scores[hit].tolist()]  # Python floats, in one pass
         best = sorted(zip(negated, [ids[i] for i in hit.tolist()], strict=True))
-        return [memory_id for _, memory_id in best[:limit]]
+        found = [memory_id for _, memory_id in best]
+        found += sorted([ids[i] for i in tied])[: limit - len(found)]
+        return found
 
     def terms(self) -> list[str]:
         return list(self._postings)

@@ -39,9 +39,11 @@ def candidate_pairs(
     fresh = {c.id for c in new} if new is not None else None
     # With new claims, a group none of them is in makes no pair: only their keys are
     # grouped (in the order the claims first hold them, as grouping every key would).
-    wanted = None if new is None else {key for c in new for key, _ in c.keys}
+    wanted = None if new is None else frozenset(key for c in new for key, _ in c.keys)
     groups: dict[str, dict[str, list[Claim]]] = {}
     for claim in claims:
+        if wanted is not None and wanted.isdisjoint(claim.key_set):
+            continue  # most neighbours share words with a new claim, not keys
         for key, side in claim.keys:
             if wanted is not None and key not in wanted:
                 continue
@@ -133,6 +135,8 @@ def _sharing_rare_words(
     wanted = None if new is None else frozenset().union(*(claims[i].words for i in new))
     holders: dict[str, list[int]] = {}
     for i, claim in enumerate(claims):
+        if wanted is not None and wanted.isdisjoint(claim.words):
+            continue
         for word in claim.words:
             if wanted is not None and word not in wanted:
                 continue

@@ -167,7 +167,7 @@ def warm(mem: Memory) -> None:
     making their claims, ~15 µs each (adr/0019)."""
     if not mem.forgotten:
         claim = claim_of(mem)
-        _ = claim.keys, claim.expectations  # read into the claim, which is kept
+        _ = claim.key_set, claim.expectations  # read into the claim, which is kept
 
 
 def slots_of(mem: Memory) -> tuple[ReadSlot, ...]:

@@ -136,6 +136,11 @@ class Claim:
     words: frozenset[str] = frozenset()  # content words, for rare-term candidates
 
     @functools.cached_property
+    def key_set(self) -> frozenset[str]:
+        """The keys it is paired by, without their sides (``keys``)."""
+        return frozenset(key for key, _ in self.keys)
+
+    @functools.cached_property
     def states_change(self) -> bool:
         """Whether the note states a change ("now", "switched", "no longer", ...): only
         then is it newer evidence (adr/0010). Read once: the newer side of most pairs a
