@@ -273,3 +273,23 @@ def test_claims_asked_for_from_many_threads_at_once_are_the_claims_of_one():
     for thread in threads:
         thread.join()
     assert got == [expected] * 8
+
+
+def test_claims_asked_for_from_many_threads_while_others_are_dropped_are_their_own():
+    kept = KeptClaims(16)  # far fewer than asked for: entries are dropped all along
+    memories = [_memory(f"m{i:03d}", f"The job {i} timeout is {i} seconds.") for i in range(200)]
+    expected = claims_of(memories)
+    wrong: list[str] = []
+
+    def ask(offset: int) -> None:
+        for i in range(2000):
+            mem = memories[(i * 7 + offset) % len(memories)]
+            if kept.get(mem) != expected[mem.id]:
+                wrong.append(mem.id)
+
+    threads = [threading.Thread(target=ask, args=(n,)) for n in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert wrong == [] and len(kept) <= 16
