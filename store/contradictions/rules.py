@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from enum import StrEnum
@@ -148,7 +149,7 @@ class Claim:
         return _TEMPORAL.search(self.text) is not None
 
     @functools.cached_property
-    def expectations(self) -> dict[tuple[str, str, str | None], str]:
+    def expectations(self) -> Mapping[tuple[str, str, str | None], str]:
         """(kind, value, scope) of each anchor -> what it expects (present or absent)."""
         return {(k, v, s): e for k, v, s, e in self.anchors}
 
