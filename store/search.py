@@ -10,6 +10,7 @@ the store.
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 import sys
@@ -154,14 +155,15 @@ def _split(raw: str) -> list[str]:
     return [p.casefold() for p in parts]
 
 
-def _expand(raw: str) -> tuple[str, list[str]]:
+@functools.lru_cache(maxsize=1 << 16)  # a token is expanded the same way every time
+def _expand(raw: str) -> tuple[str, tuple[str, ...]]:
     """A token's whole term and the terms of its parts (only for a compound)."""
     whole = raw.casefold()
     whole = stem(whole) if whole.isalpha() else whole
     parts = [stem(p) for p in _split(raw) if p not in _STOP and len(p) > 1]
     if len(parts) < 2:
-        return whole, []
-    return whole, list(dict.fromkeys(p for p in parts if p != whole))
+        return whole, ()
+    return whole, tuple(dict.fromkeys(p for p in parts if p != whole))
 
 
 def _tokens(text: str) -> list[str]:
@@ -353,12 +355,22 @@ class TermIndex:
         if not rows:
             return []
         scores = np.bincount(np.concatenate(rows), np.concatenate(weights))
-        hit = np.flatnonzero(scores)
-        if len(hit) > limit:  # every memory scoring at least the limit-th best, ties included
-            cut = np.partition(scores[hit], len(hit) - limit)[len(hit) - limit]
-            hit = hit[scores[hit] >= cut]
-        best = sorted((-float(scores[i]), self._ids[i]) for i in hit)
-        return [memory_id for _, memory_id in best[:limit]]
+        hit = np.flatnonzero(scores != 0)  # the same rows: on floats, ~10x slower
+        ids = self._ids
+        tied: list[int] = []
+        if len(hit) > limit:
+            # Those above the limit-th best score are all in (fewer than ``limit``); the
+            # rest are the lowest ids of those tied at it, often hundreds (one term's
+            # holders), whose ids alone are sorted: no score to pair each with.
+            values = scores[hit]
+            cut = np.partition(values, len(hit) - limit)[len(hit) - limit]
+            tied = hit[values == cut].tolist()
+            hit = hit[values > cut]
+        negated = [-score for score in scores[hit].tolist()]  # Python floats, in one pass
+        best = sorted(zip(negated, [ids[i] for i in hit.tolist()], strict=True))
+        found = [memory_id for _, memory_id in best]
+        found += sorted([ids[i] for i in tied])[: limit - len(found)]
+        return found
 
     def terms(self) -> list[str]:
         return list(self._postings)
@@ -398,7 +410,7 @@ class TermIndex:
             norm = tfs + K1 * (1.0 - B + B * self._lengths[rows] / avg)
             # A term's rows are distinct, so the indexed add is exact.
             scores[rows] += weight * idf * tfs * (K1 + 1) / norm
-        hit = np.flatnonzero(scores)
+        hit = np.flatnonzero(scores != 0)  # the same rows: on floats, ~10x slower
         if len(hit) > k > 0:
             hit = hit[np.argpartition(-scores[hit], k - 1)[:k]]
         best = sorted(((self._ids[i], float(scores[i])) for i in hit), key=lambda x: -x[1])

@@ -27,15 +27,8 @@ _RARE_SHARED = 2
 
 def keys(claim: Claim) -> Iterable[tuple[str, str]]:
     """(key, side): claims meet within a key; anchor keys pair across sides (present
-    with absent), since the same expectation never conflicts."""
-    for slot in claim.slots:
-        yield "slot:" + slot.key, ""
-        for word in slot.about:
-            yield f"attr:{slot.attribute}|{word}", ""
-    for kind, value, scope, expect in claim.anchors:
-        yield f"anchor:{kind}:{value}@{scope or ''}", expect
-    if claim.core:
-        yield "neg:" + claim.core, ""
+    with absent), since the same expectation never conflicts (``Claim.keys``)."""
+    return claim.keys
 
 
 def candidate_pairs(
@@ -43,11 +36,24 @@ def candidate_pairs(
 ) -> list[tuple[Claim, Claim]]:
     """Pairs of claims sharing a key, each once, the older first. With ``new``, only
     pairs with at least one new claim (the check on remember)."""
+    fresh = {c.id for c in new} if new is not None else None
+    # With new claims, a group none of them is in makes no pair: only their keys are
+    # grouped (in the order the claims first hold them, as grouping every key would).
+    wanted = None if new is None else frozenset(key for c in new for key, _ in c.keys)
     groups: dict[str, dict[str, list[Claim]]] = {}
     for claim in claims:
-        for key, side in keys(claim):
-            groups.setdefault(key, {}).setdefault(side, []).append(claim)
-    fresh = {c.id for c in new} if new is not None else None
+        if wanted is not None and wanted.isdisjoint(claim.key_set):
+            continue  # most neighbours share words with a new claim, not keys
+        for key, side in claim.keys:
+            if wanted is not None and key not in wanted:
+                continue
+            sides = groups.get(key)  # not setdefault: it would build a default every time
+            if sides is None:
+                groups[key] = {side: [claim]}
+            elif side in sides:
+                sides[side].append(claim)
+            else:
+                sides[side] = [claim]
     seen: set[tuple[str, str]] = set()
     pairs: list[tuple[Claim, Claim]] = []
 
@@ -124,20 +130,51 @@ def ordered(a: Claim, b: Claim) -> tuple[Claim, Claim]:
 def _sharing_rare_words(
     claims: Sequence[Claim], fresh: set[str] | None
 ) -> Iterable[tuple[Claim, Claim]]:
-    new = None if fresh is None else {i for i, c in enumerate(claims) if c.id in fresh}
+    new = None if fresh is None else [i for i, c in enumerate(claims) if c.id in fresh]
     # With new claims, only their words can pair one of them: count no other word.
     wanted = None if new is None else frozenset().union(*(claims[i].words for i in new))
     holders: dict[str, list[int]] = {}
     for i, claim in enumerate(claims):
+        if wanted is not None and wanted.isdisjoint(claim.words):
+            continue
         for word in claim.words:
-            if wanted is None or word in wanted:
-                holders.setdefault(word, []).append(i)
+            if wanted is not None and word not in wanted:
+                continue
+            held = holders.get(word)
+            if held is None:
+                holders[word] = [i]
+            else:
+                held.append(i)
+    if new is not None and len(new) == 1:
+        yield from _sharing_with_one(claims, new[0], holders)
+        return
+    positions = None if new is None else set(new)
     shared: Counter[tuple[int, int]] = Counter()
     for members in holders.values():
         if 2 <= len(members) <= RARE:
-            shared.update(_within(members, new))
+            shared.update(_within(members, positions))
     for (i, j), count in shared.items():
         if count >= _RARE_SHARED:
             a, b = claims[i], claims[j]
             if fresh is None or a.id in fresh or b.id in fresh:
                 yield a, b
+
+
+def _sharing_with_one(
+    claims: Sequence[Claim], new: int, holders: dict[str, list[int]]
+) -> Iterator[tuple[Claim, Claim]]:
+    """``_sharing_rare_words`` for one new claim (at ``new``; ``holders``: the claims
+    holding each of its words), as the general count makes them: every holder list has
+    the new claim in it, so the pairs counted are (holder, new) in the order holders are
+    first met, and one of them is made when they share enough rare words. A remember
+    makes only these."""
+    shared: dict[int, int] = {}
+    for members in holders.values():
+        if 2 <= len(members) <= RARE:
+            for other in members:
+                if other != new:
+                    shared[other] = shared.get(other, 0) + 1
+    for other, count in shared.items():
+        if count >= _RARE_SHARED:
+            i, j = (other, new) if other < new else (new, other)
+            yield claims[i], claims[j]

@@ -55,7 +55,7 @@ class Contradictions:
         others = list(self._db.load(sorted(ids)).values())
         if not others:
             return Plan(), []
-        pairs = pairs_with(new, others, now, self._settings)
+        pairs = pairs_with(new, others)
         if not pairs:
             return Plan(), []
         memories = {new.id: new, **{m.id: m for m in others}}
@@ -72,7 +72,7 @@ class Contradictions:
 
     def kind_of(self, a: Memory, b: Memory) -> ConflictKind:
         """What the rules make of a pair an agent judges (``JUDGED`` if nothing)."""
-        claims = claims_of([a, b], utcnow(), self._settings)
+        claims = claims_of([a, b])
         if a.id not in claims or b.id not in claims:
             return ConflictKind.JUDGED
         judged = judge(*ordered(claims[a.id], claims[b.id]))
@@ -104,7 +104,7 @@ class Contradictions:
                     status=change.to_status,
                     refuted_by=change.refuted_by,
                 )
-        claims = claims_of(list(memories.values()), now, self._settings)
+        claims = claims_of(list(memories.values()))
         pairs = [
             (claims[r.a_id], claims[r.b_id])
             for r in records
@@ -121,7 +121,7 @@ class Contradictions:
         now = utcnow()
         ids = self._db.list_ids([Status.ACTIVE, Status.VERIFIED, Status.REFUTED], 10_000_000)
         memories = self._db.load(ids)
-        live, pairs = all_pairs(list(memories.values()), now, self._settings)
+        live, pairs = all_pairs(list(memories.values()))
         plan, found = settle(pairs, memories, self._latest(pairs), now, self._settings)
         seconds = round(time.perf_counter() - started, 4)
         decided = tuple(r for r in found if r.state is not ConflictState.POSSIBLE)

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import itertools
+import threading
 from collections.abc import Mapping, Sequence
 from datetime import datetime
 
@@ -18,9 +20,11 @@ from store.contradictions.rules import (
     ConflictState,
     Outcome,
     Question,
+    Rated,
     ReasonCode,
     Resolution,
     Rule,
+    Strategy,
     judge,
     resolve,
 )
@@ -31,14 +35,15 @@ from store.evidence.observations import ObservationKind
 from store.evidence.observing import observation, observed
 from store.evidence.settings import EvidenceSettings
 from store.lifecycle import supersede_change
-from store.model import Memory, ReceiptAction, Source, Status, is_retracted
-from store.plan import ConflictRecord, Plan
+from store.model import Kind, Memory, ReceiptAction, Source, Status, is_retracted
+from store.plan import ConflictRecord, ObservationRecord, Plan, StatusChange
 from store.reading import confidence
 
 __all__ = [
     "CONFLICT_ORIGIN",
     "WARM_LIMIT",
     "claim_keys",
+    "claim_of",
     "claims_of",
     "question_record",
     "settle",
@@ -47,6 +52,15 @@ __all__ = [
 ]
 
 CONFLICT_ORIGIN = "anchormem:conflict"
+# How a question is decided: asked, nothing else changes (``question_record``).
+_QUESTION = Resolution(
+    ConflictState.POSSIBLE,
+    Rule.QUESTION,
+    Outcome.KEPT_BOTH,
+    None,
+    None,
+    ReasonCode.NEEDS_JUDGEMENT,
+)
 _ENV_SCOPES = frozenset(
     {"staging", "production", "development", "test", "qa", "local", "ci", "preview", "sandbox"}
 )
@@ -66,53 +80,94 @@ def claim_keys(
     return slot, env_scope(text), negation_core(text)[0]
 
 
-def claims_of(
-    memories: Sequence[Memory], now: datetime, settings: EvidenceSettings
-) -> dict[str, Claim]:
-    """What conflict detection needs of each live memory."""
-    claims = {}
-    for mem in memories:
-        if mem.forgotten:
-            continue
-        scope = env_scope(mem.text) or (mem.scope if mem.scope in _ENV_SCOPES else None)
-        core, negated = negation_core(mem.text)
-        claims[mem.id] = Claim(
-            id=mem.id,
-            text=mem.text,
-            kind=mem.kind,
-            slots=slots_of(mem),
-            scope=scope,
-            anchors=frozenset(
-                (s.anchor.kind.value, s.anchor.value, s.anchor.scope, s.anchor.expect.value)
-                for s in mem.anchors
-            ),
-            status=mem.status,
-            refuted_by=mem.refuted_by,
-            confidence=confidence(mem, now, settings),
-            origins=len(mem.origins),
-            created_at=mem.created_at,
-            origin=mem.origin,
-            supersedes=mem.supersedes,
-            core=core,
-            negated=negated,
-            words=content_words(mem.text),
-        )
-    return claims
+def claims_of(memories: Sequence[Memory]) -> dict[str, Claim]:
+    """What conflict detection needs of each live memory. A claim is made once per
+    memory and kept (``claim_of``); nothing in it changes with time (a pair's confidence
+    is rated when it is resolved: ``settle``)."""
+    return {mem.id: claim_of(mem) for mem in memories if not mem.forgotten}
+
+
+def claim_of(mem: Memory) -> Claim:
+    """The claim of one memory (not forgotten), kept for as long as the memory object
+    itself: a ``Memory`` never changes (a status change or an observation makes a new
+    object), so a claim kept by the object's identity is never stale."""
+    return _KEPT.get(mem)
+
+
+class KeptClaims:
+    """Claims by memory object, at most ``size`` (the oldest quarter dropped when full).
+    Looking one up is a dict probe and an identity check: an equal memory that is
+    another object is not the same key (hashing every field of a memory would cost more
+    than the claim saves). An entry holds its memory, so the object's ``id`` is not
+    reused while its claim is kept. Safe for threads: a probe is one dict read, and
+    what changes the dict holds a lock."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._entries: dict[int, tuple[Memory, Claim]] = {}
+        self._lock = threading.Lock()
+
+    def get(self, mem: Memory) -> Claim:
+        """The claim of ``mem``, made now if it is not kept."""
+        entry = self._entries.get(id(mem))
+        if entry is not None and entry[0] is mem:
+            return entry[1]
+        claim = _made(mem)
+        with self._lock:
+            entries = self._entries
+            if len(entries) >= self.size:  # a quarter at a time: dropping the first entry
+                for old in list(itertools.islice(entries, max(1, self.size // 4))):
+                    del entries[old]  # of a dict one by one costs a scan of the gap
+            entries[id(mem)] = (mem, claim)
+        return claim
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+    def cache_clear(self) -> None:
+        """Forget every claim (tests, benchmarks)."""
+        with self._lock:
+            self._entries.clear()
+
+
+def _made(mem: Memory) -> Claim:
+    core, negated = negation_core(mem.text)
+    return Claim(
+        id=mem.id,
+        text=mem.text,
+        kind=mem.kind,
+        slots=slots_of(mem),
+        scope=env_scope(mem.text) or (mem.scope if mem.scope in _ENV_SCOPES else None),
+        anchors=frozenset(
+            (s.anchor.kind.value, s.anchor.value, s.anchor.scope, s.anchor.expect.value)
+            for s in mem.anchors
+        ),
+        status=mem.status,
+        refuted_by=mem.refuted_by,
+        origins=len(mem.origins),
+        created_at=mem.created_at,
+        origin=mem.origin,
+        supersedes=mem.supersedes,
+        core=core,
+        negated=negated,
+        words=content_words(mem.text),
+    )
 
 
 # What the caches below hold, a little under their size: warming more would evict.
 WARM_LIMIT = 50_000
+_KEPT = KeptClaims(1 << 16)  # as many as the readings of the texts (``_slots``)
 
 
 def warm(mem: Memory) -> None:
-    """Read what conflict detection needs of ``mem`` into the caches (its slots, scope,
-    negation core and content words), so a later check pays a lookup: a ``remember``
-    judges the ~24 memories that share its rarest words, and reading their slots cold
-    costs ~0.5 ms each (adr/0009)."""
-    slots_of(mem)
-    env_scope(mem.text)
-    negation_core(mem.text)
-    content_words(mem.text)
+    """Read what conflict detection needs of ``mem`` into the caches (its claim: slots,
+    scope, negation core, content words, the keys it is paired by and what its anchors
+    expect), so a later check pays a lookup: a ``remember`` judges the ~24 memories that
+    share its rarest words, and reading their slots cold costs ~0.5 ms each (adr/0009);
+    making their claims, ~15 µs each (adr/0019)."""
+    if not mem.forgotten:
+        claim = claim_of(mem)
+        _ = claim.key_set, claim.expectations  # read into the claim, which is kept
 
 
 def slots_of(mem: Memory) -> tuple[ReadSlot, ...]:
@@ -146,20 +201,17 @@ def _slots(
     return tuple(read)
 
 
-def pairs_with(
-    new: Memory, others: Sequence[Memory], now: datetime, settings: EvidenceSettings
-) -> list[tuple[Claim, Claim]]:
+def pairs_with(new: Memory, others: Sequence[Memory]) -> list[tuple[Claim, Claim]]:
     """Candidate pairs of a memory just written with the live memories sharing a key."""
-    claims = claims_of([new, *others], now, settings)
+    claims = claims_of([new, *others])
     live = [c for c in claims.values() if not _retracted(c)]
     fresh = [claims[new.id]] if new.id in claims else []
     return candidate_pairs(live, fresh)
 
 
-def all_pairs(
-    memories: Sequence[Memory], now: datetime, settings: EvidenceSettings
-) -> tuple[int, list[tuple[Claim, Claim]]]:
-    claims = claims_of(memories, now, settings)
+def all_pairs(memories: Sequence[Memory]) -> tuple[int, list[tuple[Claim, Claim]]]:
+    """The number of live claims, and every candidate pair among them (``consolidate``)."""
+    claims = claims_of(memories)
     live = [c for c in claims.values() if not _retracted(c)]
     return len(live), candidate_pairs(live)
 
@@ -173,10 +225,27 @@ def settle(
 ) -> tuple[Plan, list[ConflictRecord]]:
     """Judge and decide each pair; a pair whose decision is the one logged last is left
     as it is, and a pair an agent or a person judged (``resolve``) is never judged again.
+    ``memories``: those the claims were made of (a pair's confidence is theirs, ``now``).
     Returns the plan and every conflict or question found (new or as logged)."""
     current = dict(memories)
-    plan = Plan()
+    changes: list[StatusChange] = []
+    observations: list[ObservationRecord] = []
+    records: list[ConflictRecord] = []
     found: list[ConflictRecord] = []
+    rated: dict[str, float] = {}  # each memory's confidence, rated once per call
+    strategies: dict[Kind, Strategy] = {}
+
+    def rate(a: Claim, b: Claim) -> Rated:
+        for claim in (a, b):
+            if claim.id not in rated:
+                rated[claim.id] = confidence(memories[claim.id], now, settings)
+        return Rated(rated[a.id], rated[b.id])
+
+    def strategy(kind: Kind) -> Strategy:
+        if kind not in strategies:
+            strategies[kind] = settings.strategy(kind)
+        return strategies[kind]
+
     for a, b in pairs:
         before = latest.get((a.id, b.id)) or latest.get((b.id, a.id))
         if before is not None and before.rule is Rule.JUDGEMENT:
@@ -184,14 +253,11 @@ def settle(
         judged = judge(a, b)
         if judged is None:
             continue
+        both = rate(a, b)
         if isinstance(judged, Question):
-            record = question_record(judged, now)
-            resolution = Resolution(
-                record.state, record.rule, record.outcome, None, None, record.reason_code
-            )
+            resolution = _QUESTION
         else:
-            resolution = resolve(judged, settings.strategy(a.kind))
-            record = _record(judged, resolution, now)
+            resolution = resolve(judged, both, strategy(a.kind))
         if before is not None and (before.state, before.winner, before.outcome) == (
             resolution.state,
             resolution.winner,
@@ -199,13 +265,20 @@ def settle(
         ):
             found.append(before)
             continue
-        plan += _decided(resolution, current, now, settings)
-        plan += Plan(conflicts=(record,))
+        if isinstance(judged, Question):
+            record = question_record(judged, both, now)
+        else:
+            record = _record(judged, resolution, both, now)
+        change, observed_as = _decided(resolution, current, now, settings)
+        changes += change
+        observations += observed_as
+        records.append(record)
         found.append(record)
+    plan = Plan(changes=tuple(changes), observations=tuple(observations), conflicts=tuple(records))
     return plan, found
 
 
-def question_record(question: Question, now: datetime) -> ConflictRecord:
+def question_record(question: Question, rated: Rated, now: datetime) -> ConflictRecord:
     """A pair the rules cannot decide, logged as a question: nothing else changes."""
     a, b = question.a, question.b
     return ConflictRecord(
@@ -220,8 +293,8 @@ def question_record(question: Question, now: datetime) -> ConflictRecord:
         winner=None,
         loser=None,
         reason_code=ReasonCode.NEEDS_JUDGEMENT,
-        confidence_a=round(a.confidence, 2),
-        confidence_b=round(b.confidence, 2),
+        confidence_a=round(rated.a, 2),
+        confidence_b=round(rated.b, 2),
         slot=None,
         at=now,
     )
@@ -229,13 +302,14 @@ def question_record(question: Question, now: datetime) -> ConflictRecord:
 
 def _decided(
     res: Resolution, current: dict[str, Memory], now: datetime, settings: EvidenceSettings
-) -> Plan:
-    """The loser's part of a decision; ``current`` follows the plan as it grows."""
+) -> tuple[tuple[StatusChange, ...], tuple[ObservationRecord, ...]]:
+    """The loser's part of a decision (a status change or an observation); ``current``
+    follows the plan as it grows."""
     if res.loser is None or res.winner is None:
-        return Plan()
+        return (), ()
     loser = current.get(res.loser)
     if loser is None or loser.status is Status.REFUTED:
-        return Plan()
+        return (), ()
     if res.outcome is Outcome.REFUTED:
         change = supersede_change(
             loser,
@@ -249,7 +323,7 @@ def _decided(
         current[loser.id] = dataclasses.replace(
             loser, status=change.to_status, refuted_by=change.refuted_by
         )
-        return Plan(changes=(change,))
+        return (change,), ()
     if res.outcome is Outcome.DEMOTED:
         record = observation(
             loser,
@@ -263,11 +337,11 @@ def _decided(
             settings,
         )
         current[loser.id] = observed(loser, record)
-        return Plan(observations=(record,))
-    return Plan()
+        return (), (record,)
+    return (), ()
 
 
-def _record(conflict: Conflict, res: Resolution, now: datetime) -> ConflictRecord:
+def _record(conflict: Conflict, res: Resolution, rated: Rated, now: datetime) -> ConflictRecord:
     a, b = conflict.a, conflict.b
     return ConflictRecord(
         a_id=a.id,
@@ -281,8 +355,8 @@ def _record(conflict: Conflict, res: Resolution, now: datetime) -> ConflictRecor
         winner=res.winner,
         loser=res.loser,
         reason_code=res.reason,
-        confidence_a=round(a.confidence, 2),
-        confidence_b=round(b.confidence, 2),
+        confidence_a=round(rated.a, 2),
+        confidence_b=round(rated.b, 2),
         slot=conflict.slot if conflict.kind is ConflictKind.SLOT else None,
         at=now,
     )

@@ -10,10 +10,13 @@ different qualifiers never conflict.
 
 from __future__ import annotations
 
+import functools
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from enum import StrEnum
+from typing import NamedTuple
 
 from store.contradictions.slots import Match, Slot, relate, relate_subjects
 from store.contradictions.values import Relation, compare
@@ -26,6 +29,7 @@ __all__ = [
     "ConflictState",
     "Outcome",
     "Question",
+    "Rated",
     "ReasonCode",
     "Resolution",
     "Rule",
@@ -111,7 +115,10 @@ class Strategy(StrEnum):
 
 @dataclass(frozen=True)
 class Claim:
-    """What conflict detection needs to know of one live memory."""
+    """What conflict detection needs to know of one live memory, as it is whenever it is
+    read: a claim is made once per memory and kept (``resolving.claims_of``), so nothing
+    that changes with time is in it. Its confidence, which decays, is the memory's at the
+    time of the call that resolves or records a pair (``Rated``)."""
 
     id: str
     text: str
@@ -121,7 +128,6 @@ class Claim:
     anchors: frozenset[tuple[str, str, str | None, str]]  # kind, value, scope, expect
     status: Status
     refuted_by: RefutedBy | None
-    confidence: float
     origins: int
     created_at: datetime
     origin: str
@@ -129,6 +135,46 @@ class Claim:
     core: str = ""
     negated: bool = False
     words: frozenset[str] = frozenset()  # content words, for rare-term candidates
+
+    @functools.cached_property
+    def key_set(self) -> frozenset[str]:
+        """The keys it is paired by, without their sides (``keys``)."""
+        return frozenset(key for key, _ in self.keys)
+
+    @functools.cached_property
+    def states_change(self) -> bool:
+        """Whether the note states a change ("now", "switched", "no longer", ...): only
+        then is it newer evidence (adr/0010). Read once: the newer side of most pairs a
+        remember resolves is the new note."""
+        return _TEMPORAL.search(self.text) is not None
+
+    @functools.cached_property
+    def expectations(self) -> Mapping[tuple[str, str, str | None], str]:
+        """(kind, value, scope) of each anchor -> what it expects (present or absent)."""
+        return {(k, v, s): e for k, v, s, e in self.anchors}
+
+    @functools.cached_property
+    def keys(self) -> tuple[tuple[str, str], ...]:
+        """(key, side) of each key it is paired by (``candidates``): claims meet within a
+        key; anchor keys pair across sides (present with absent), since the same
+        expectation never conflicts. Read once, as the claim is kept."""
+        found: list[tuple[str, str]] = []
+        for slot in self.slots:
+            found.append(("slot:" + slot.key, ""))
+            found += ((f"attr:{slot.attribute}|{word}", "") for word in slot.about)
+        for kind, value, scope, expect in self.anchors:
+            found.append((f"anchor:{kind}:{value}@{scope or ''}", expect))
+        if self.core:
+            found.append(("neg:" + self.core, ""))
+        return tuple(found)
+
+
+class Rated(NamedTuple):  # a tuple: made for every pair a call resolves
+    """The confidence of both sides of a pair (the older ``a`` first) at the time of the
+    call that resolves or records it."""
+
+    a: float
+    b: float
 
 
 @dataclass(frozen=True)
@@ -184,8 +230,10 @@ def judge(a: Claim, b: Claim) -> Conflict | Question | None:
 
 
 def _opposite_anchors(a: Claim, b: Claim) -> bool:
-    anchors_a = {(k, v, s): e for k, v, s, e in a.anchors}
-    return any(anchors_a.get((k, v, s), e) != e for k, v, s, e in b.anchors)
+    if not a.anchors or not b.anchors:
+        return False
+    expected = a.expectations
+    return any(expected.get((k, v, s), e) != e for k, v, s, e in b.anchors)
 
 
 def _by_slots(a: Claim, b: Claim, ambiguous: bool) -> tuple[Conflict | Question | None, bool]:
@@ -263,9 +311,10 @@ def _close(x: frozenset[str], y: frozenset[str], at_least: float) -> bool:
     return bool(union) and len(x & y) / len(union) >= at_least
 
 
-def resolve(conflict: Conflict, strategy: Strategy = Strategy.DEFAULT) -> Resolution:
-    """Decide a conflict: the code's verdict, then an explicit correction, then
-    confidence and independent origins, then temporal recency; too close: keep both."""
+def resolve(conflict: Conflict, rated: Rated, strategy: Strategy = Strategy.DEFAULT) -> Resolution:
+    """Decide a conflict, its sides' confidence now being ``rated``: the code's verdict,
+    then an explicit correction, then confidence and independent origins, then temporal
+    recency; too close: keep both."""
     a, b = conflict.a, conflict.b  # a is the older
     if conflict.scope_ambiguous:
         return Resolution(
@@ -295,7 +344,7 @@ def resolve(conflict: Conflict, strategy: Strategy = Strategy.DEFAULT) -> Resolu
         Strategy.CONFIDENCE_FIRST: (_by_confidence,),
     }[strategy]
     for step in steps:
-        decided = step(a, b)
+        decided = step(a, b, rated)
         if decided is not None:
             return decided
     return Resolution(
@@ -304,23 +353,26 @@ def resolve(conflict: Conflict, strategy: Strategy = Strategy.DEFAULT) -> Resolu
 
 
 def _by_code(a: Claim, b: Claim) -> Resolution | None:
-    verified = [c for c in (a, b) if c.status is Status.VERIFIED]
-    refuted = [c for c in (a, b) if c.status is Status.REFUTED and c.refuted_by is RefutedBy.CODE]
-    if len(verified) == 1 and len(refuted) == 1:
-        return Resolution(
-            ConflictState.RESOLVED,
-            Rule.CODE_VERDICT,
-            Outcome.REFUTED_BY_CODE,
-            verified[0].id,
-            refuted[0].id,
-            ReasonCode.CODE_VERDICT,
-        )
+    for kept, refuted in ((a, b), (b, a)):  # one verified by the code, the other refuted
+        if (
+            kept.status is Status.VERIFIED
+            and refuted.status is Status.REFUTED
+            and refuted.refuted_by is RefutedBy.CODE
+        ):
+            return Resolution(
+                ConflictState.RESOLVED,
+                Rule.CODE_VERDICT,
+                Outcome.REFUTED_BY_CODE,
+                kept.id,
+                refuted.id,
+                ReasonCode.CODE_VERDICT,
+            )
     return None
 
 
-def _by_confidence(a: Claim, b: Claim) -> Resolution | None:
-    if abs(a.confidence - b.confidence) >= CONFIDENCE_MARGIN:
-        win, lose = (a, b) if a.confidence > b.confidence else (b, a)
+def _by_confidence(a: Claim, b: Claim, rated: Rated) -> Resolution | None:
+    if abs(rated.a - rated.b) >= CONFIDENCE_MARGIN:
+        win, lose = (a, b) if rated.a > rated.b else (b, a)
         return Resolution(
             ConflictState.RESOLVED,
             Rule.CONFIDENCE,
@@ -342,11 +394,11 @@ def _by_confidence(a: Claim, b: Claim) -> Resolution | None:
     return None
 
 
-def _by_recency(a: Claim, b: Claim) -> Resolution | None:
+def _by_recency(a: Claim, b: Claim, _rated: Rated) -> Resolution | None:
     # Recency decides a temporal supersession: the newer claim states a change, or the
     # same origin restates its own fact. Otherwise two sources simply disagree.
     same_author = a.origin == b.origin and a.origin not in _ANONYMOUS
-    if b.created_at > a.created_at and (_TEMPORAL.search(b.text) or same_author):
+    if b.created_at > a.created_at and (b.states_change or same_author):
         return Resolution(
             ConflictState.RESOLVED,
             Rule.RECENCY,

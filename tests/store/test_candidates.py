@@ -11,14 +11,14 @@ import pytest
 from experiments.conflict_pairs import load
 from store.contradictions.candidates import _within, candidate_pairs
 from store.contradictions.resolving import claims_of
-from tests.store.test_claims_as_written import NOW, SETTINGS, memory
+from tests.store.test_claims_as_written import memory
 
 
 @pytest.fixture(scope="module")
 def claims():  # the hand-written pairs' notes: many share slots, anchors and rare words
     texts = sorted({t for p in load() for t in (p.a, p.b)})
     memories = [memory(f"m{i:04d}", t, len(texts) - i) for i, t in enumerate(texts)]
-    return list(claims_of(memories, NOW, SETTINGS).values())
+    return list(claims_of(memories).values())
 
 
 @pytest.mark.parametrize("seed", range(12))

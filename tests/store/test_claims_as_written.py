@@ -16,6 +16,7 @@ from store.contradictions.rules import (
     ConflictState,
     Outcome,
     Question,
+    Rated,
     ReasonCode,
     Rule,
     judge,
@@ -146,7 +147,7 @@ def memory(mid: str, text: str, minutes: int, origin: str = "agent") -> Memory:
 
 
 def pair(a: str, b: str, origin: str = "agent") -> Conflict | Question | None:
-    claims = claims_of([memory("m1", a, 10, origin), memory("m2", b, 1, origin)], NOW, SETTINGS)
+    claims = claims_of([memory("m1", a, 10, origin), memory("m2", b, 1, origin)])
     return judge(claims["m1"], claims["m2"])
 
 
@@ -190,19 +191,20 @@ def test_a_pair_the_rules_cannot_decide_is_a_question():
 def test_recency_decides_only_a_stated_change_or_a_named_author_updating_itself():
     unnamed = pair("Tokens are signed with HS256.", "Tokens are signed with RS256.")
     assert isinstance(unnamed, Conflict)
-    assert resolve(unnamed).reason is ReasonCode.TOO_CLOSE  # two notes by "agent"
+    even = Rated(5.0, 5.0)  # two notes with no evidence yet: the neutral 5.0 each
+    assert resolve(unnamed, even).reason is ReasonCode.TOO_CLOSE  # two notes by "agent"
     stated = pair("Tokens are signed with HS256.", "Tokens are now signed with RS256.")
     assert isinstance(stated, Conflict)
-    assert resolve(stated).reason is ReasonCode.TEMPORAL_SUPERSESSION
+    assert resolve(stated, even).reason is ReasonCode.TEMPORAL_SUPERSESSION
     named = pair("Tokens are signed with HS256.", "Tokens are signed with RS256.", "alice")
     assert isinstance(named, Conflict)
-    assert resolve(named).winner == "m2"
+    assert resolve(named, even).winner == "m2"
 
 
 def test_a_pair_judged_by_an_agent_is_never_judged_again_by_the_rules():
     a = memory("m1", "Access tokens live for 15 minutes.", 10)
     b = memory("m2", "Access tokens live for one hour.", 1)
-    claims = claims_of([a, b], NOW, SETTINGS)
+    claims = claims_of([a, b])
     judged = judgement_plan(
         a,
         b,

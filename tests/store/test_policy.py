@@ -249,7 +249,7 @@ def _slot(mid: str, value: str, origin: str, minutes: int, text: str) -> Memory:
 def test_a_temporal_supersession_is_planned_as_a_superseded_loser_and_one_log_row():
     old = _slot("m1", "3.8", "alice", 10, "We use Python 3.8")
     new = _slot("m2", "3.12", "alice", 1, "We upgraded to Python 3.12")
-    claims = claims_of([old, new], NOW, SETTINGS)
+    claims = claims_of([old, new])
     pairs = candidate_pairs(list(claims.values()))
     plan, found = settle(pairs, {"m1": old, "m2": new}, {}, NOW, SETTINGS)
     (record,) = found
@@ -267,7 +267,7 @@ def test_a_temporal_supersession_is_planned_as_a_superseded_loser_and_one_log_ro
 def test_two_sources_too_close_to_call_stay_open_with_no_status_change():
     a = _slot("m1", "3.8", "alice", 10, "We use Python 3.8")
     b = _slot("m2", "3.12", "bob", 1, "We use Python 3.12")
-    claims = claims_of([a, b], NOW, SETTINGS)
+    claims = claims_of([a, b])
     plan, (record,) = settle(
         candidate_pairs(list(claims.values())), {"m1": a, "m2": b}, {}, NOW, SETTINGS
     )
