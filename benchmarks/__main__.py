@@ -15,6 +15,7 @@ COMMANDS = {
     "store-sharing": ("benchmarks.store_sharing", "one DuckDB file shared between processes"),
     "consolidate": ("benchmarks.consolidate", "a consolidate pass over 10,000 memories"),
     "recall-quality": ("benchmarks.recall_quality", "recall@5 and MRR of paraphrased questions"),
+    "prose": ("benchmarks.prose", "reading anchors from prose notes, in-process, against DIR"),
     "surface": ("benchmarks.surface", "bytes an agent is handed: a recall of 10, tools/list"),
 }
 
