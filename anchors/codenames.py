@@ -74,7 +74,7 @@ def _as_path(name: str, fp: Fingerprint) -> str | None:
     if fp.has_path(name) or fp.has_directory(name):
         return name
     if "/" not in name and "." in name:
-        hits = [p for p in fp.blobs if p.rsplit("/", 1)[-1] == name]
+        hits = fp.basename_paths(name)
         return hits[0] if len(hits) == 1 else None
     return None
 

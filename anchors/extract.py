@@ -169,9 +169,12 @@ def _word(c: _Cand, text: str, names: CodeNames, absent: bool) -> Outcome:
     return outcome
 
 
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")  # not tab, newline, return
+
+
 def _touches_control(text: str, c: _Cand) -> bool:
     around = text[max(c.start - 1, 0) : c.start] + text[c.end : c.end + 1]
-    return any((ord(ch) < 0x20 and ch not in "\t\n\r") or ord(ch) == 0x7F for ch in around)
+    return _CONTROL.search(around) is not None
 
 
 def infer_anchors(text: str, fp: Fingerprint, subject: str | None = None) -> Inference:
@@ -199,24 +202,21 @@ def infer_anchors(text: str, fp: Fingerprint, subject: str | None = None) -> Inf
         _narrowed_by_subject(text, cands)
     kept: list[tuple[Anchor, str]] = []
     uncovered: list[str] = []
+    controls = _CONTROL.search(text) is not None
     for c in cands:
-        # Prose is full of words; only those that stand where a package is named, are code,
-        # or name a known module are worth reporting when they are left out.
-        salient = (c.form is not _Form.WORD or c.code or names.known(c.text)
-                   or (c.slot and c.text.lower() not in COMMON_WORDS))  # fmt: skip
-        if _touches_control(text, c):
+        if controls and _touches_control(text, c):
             detail = "next to a control character"
             dropped.append(DroppedCandidate(c.text, DropReason.UNSAFE, detail))
             continue
         python = _python_claim(text, c) if c.form is _Form.WORD else None
         if c.mode in _MODE_DROP and not python:
             resolves = isinstance(_resolve(c, names, fp, absent=False), list)
-            if salient or resolves:
+            if resolves or _salient(c, names):
                 dropped.append(DroppedCandidate(c.text, *_MODE_DROP[c.mode]))
             continue
         outcome = python or _resolve(c, names, fp, absent=c.mode is _Mode.ABSENT)
         if isinstance(outcome, tuple):
-            if salient or outcome[0] in _ALWAYS_REPORTED or c.tech is not None:
+            if outcome[0] in _ALWAYS_REPORTED or c.tech is not None or _salient(c, names):
                 dropped.append(DroppedCandidate(c.text, *outcome))
             if c.mode is _Mode.PRESENT and _uncovered(c, outcome[0]):
                 uncovered.append(c.text)
@@ -239,6 +239,13 @@ def infer_anchors(text: str, fp: Fingerprint, subject: str | None = None) -> Inf
                 dropped.append(DroppedCandidate(c.text, DropReason.UNSAFE, str(exc)))
     settled = _settle(kept, dropped, scope)
     return dataclasses.replace(settled, uncovered=tuple(dict.fromkeys(uncovered)))
+
+
+def _salient(c: _Cand, names: CodeNames) -> bool:
+    """Prose is full of words; only those that stand where a package is named, are code,
+    or name a known module are worth reporting when they are left out."""
+    return (c.form is not _Form.WORD or c.code or names.known(c.text)
+            or (c.slot and c.text.lower() not in COMMON_WORDS))  # fmt: skip
 
 
 def _development_only(outcome: list[Anchor], fp: Fingerprint, scope: str | None) -> bool:

@@ -121,11 +121,27 @@ _DEP = re.compile(
 _INVISIBLE = frozenset({"Cc", "Cf", "Zl", "Zp", "Cs"})
 # Slash look-alikes that NFKC leaves alone (division, fraction, big solidus, set minus).
 _SLASH_LOOKALIKES = frozenset("\u2215\u2044\u29f8\u2216\u29f5\u29f9")
+# The ASCII characters in those categories: the controls (all of them "Cc").
+_ASCII_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+_PERCENT = re.compile(r"%[0-9A-Fa-f]{2}")
+_DRIVE = re.compile(r"^[A-Za-z]:")
+
+
+def _invisible(text: str) -> bool:
+    """Whether ``text`` has a character of an ``_INVISIBLE`` category."""
+    if text.isascii():
+        return _ASCII_CONTROL.search(text) is not None
+    return any(unicodedata.category(ch) in _INVISIBLE for ch in text)
+
+
+_DIST_SEPARATORS = re.compile(r"[-_.]+")
 
 
 def normalize_dist_name(name: str) -> str:
     """PEP 503 normalisation: lower case, runs of ``-_.`` become one ``-``."""
-    return re.sub(r"[-_.]+", "-", name).lower()
+    if "-" in name or "_" in name or "." in name:
+        return _DIST_SEPARATORS.sub("-", name).lower()
+    return name.lower()  # nothing to replace: the common case, without the regex
 
 
 def validate_repo_path(path: str) -> str:
@@ -140,7 +156,7 @@ def validate_repo_path(path: str) -> str:
     if not path:
         raise AnchorSyntaxError("empty path")
     # C1 controls (U+0085), bidi overrides and zero-width characters are invisible too.
-    if any(unicodedata.category(ch) in _INVISIBLE for ch in path):
+    if _invisible(path):
         raise AnchorSyntaxError("path contains a control, format or separator character")
     if "\\" in path:
         raise AnchorSyntaxError("path contains a backslash; use '/' separators")
@@ -152,9 +168,9 @@ def validate_repo_path(path: str) -> str:
             "path contains compatibility characters (look-alikes) that change under "
             "Unicode normalisation"
         )
-    if re.search(r"%[0-9A-Fa-f]{2}", path):
+    if _PERCENT.search(path):
         raise AnchorSyntaxError("path contains percent-encoded bytes")
-    if path.startswith("/") or re.match(r"^[A-Za-z]:", path) or path.startswith("~"):
+    if path.startswith("/") or _DRIVE.match(path) or path.startswith("~"):
         raise AnchorSyntaxError("path must be relative to the repository root")
     if path.startswith("-"):
         raise AnchorSyntaxError("path must not start with '-'")
@@ -224,7 +240,7 @@ def parse_anchor(text: str) -> Anchor:
     body = body.strip()
     if body.startswith("-"):
         raise AnchorSyntaxError(f"anchor value must not start with '-': {text!r}")
-    if any(unicodedata.category(ch) in _INVISIBLE for ch in body):
+    if _invisible(body):
         # Covers NUL, and a newline that would otherwise be stripped out of a name.
         raise AnchorSyntaxError("anchor contains NUL or another control character")
 

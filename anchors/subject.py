@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
 
 from anchors.codenames import CodeNames, DropReason, _as_path
 from anchors.facts import Fingerprint
@@ -55,12 +56,27 @@ def sentence_spans(text: str) -> Iterator[tuple[int, int, bool]]:
         yield start, len(text), False
 
 
-def _directories(fp: Fingerprint) -> set[str]:
-    dirs: set[str] = set()
-    for path in fp.blobs:
-        parts = path.split("/")[:-1]
-        dirs.update("/".join(parts[: i + 1]) for i in range(len(parts)))
-    return dirs
+@dataclass(frozen=True)
+class _PathNames:
+    """The names words can match in one fingerprint (read-only, built once per fingerprint):
+    Python files by stem (``billing`` for ``app/billing.py``, not ``__init__``) and
+    directories by their last component."""
+
+    files: Mapping[str, tuple[str, ...]]
+    directories: Mapping[str, tuple[str, ...]]
+
+    @classmethod
+    def of(cls, fp: Fingerprint) -> _PathNames:
+        files: dict[str, list[str]] = {}
+        for path in fp.blobs:
+            base = path.rsplit("/", 1)[-1]
+            if base.endswith(".py") and base != "__init__.py":
+                files.setdefault(base[:-3], []).append(path)
+        dirs: dict[str, list[str]] = {}
+        for directory in fp.directories():
+            dirs.setdefault(directory.rsplit("/", 1)[-1], []).append(directory)
+        return cls({k: tuple(v) for k, v in files.items()},
+                   {k: tuple(v) for k, v in dirs.items()})  # fmt: skip
 
 
 def resolve_name(name: str, fp: Fingerprint, *, allow_common: bool = True) -> str | None:
@@ -94,12 +110,11 @@ def resolve_name(name: str, fp: Fingerprint, *, allow_common: bool = True) -> st
     if len(words) == 1 and words[0] in GENERIC_NOUNS | COMMON_WORDS and not allow_common:
         return None
     stems = {"_".join(words), "-".join(words), "".join(words)}
+    names = fp.derived("subject.paths", _PathNames.of)  # once per fingerprint, not per note
     hits: set[str] = set()
-    for path in fp.blobs:
-        base = path.rsplit("/", 1)[-1]
-        if base.endswith(".py") and base[:-3] in stems and base != "__init__.py":
-            hits.add(path)
-    hits.update(d for d in _directories(fp) if d.rsplit("/", 1)[-1] in stems)
+    for stem in stems:
+        hits.update(names.files.get(stem, ()))
+        hits.update(names.directories.get(stem, ()))
     return hits.pop() if len(hits) == 1 else None
 
 

@@ -36,6 +36,7 @@ __all__ = [
     "is_ordinary_word",
     "load",
     "lookup",
+    "lookup_several",
     "mention_tokens",
     "normalize_dist",
     "technologies_for_token",
@@ -253,6 +254,24 @@ class Vocabulary:
             return None
         return self.technology(found[0]), 1, found[1]
 
+    def lookup_several(
+        self, words: Sequence[str], start: int = 0
+    ) -> tuple[Technology, int, bool] | None:
+        """``lookup``'s answer when it spans two words or more, else None: only the
+        several-word aliases are tried (most words begin none)."""
+        if start >= len(words):
+            return None
+        entries = self._aliases[1].get(_norm(words[start]))
+        if not entries:
+            return None
+        for rest, i, common in entries:
+            n = len(rest)
+            if start + n < len(words) and all(
+                _norm(words[start + 1 + k]) == rest[k] for k in range(n)
+            ):
+                return self.technology(i), n + 1, common
+        return None
+
     def by_name(self, name: str) -> Technology | None:
         i = self._names.get(_norm(name))
         return None if i is None else self.technology(i)
@@ -290,6 +309,12 @@ def lookup(words: Sequence[str], start: int = 0) -> tuple[Technology, int, bool]
     taken as given, punctuation included): the technology, how many words it spans, and
     whether that alias is a common English word."""
     return load().lookup(words, start)
+
+
+def lookup_several(words: Sequence[str], start: int = 0) -> tuple[Technology, int, bool] | None:
+    """``lookup``'s answer when the alias spans two words or more ("HashiCorp Vault"), else
+    None (a one-word alias, or none)."""
+    return load().lookup_several(words, start)
 
 
 def by_name(name: str) -> Technology | None:

@@ -1,0 +1,172 @@
+"""The cue patterns ``anchors.clauses`` matches against lower-cased prose, compiled twice.
+
+Every cue is matched against the text lower-cased (``candidates._fold``) and written in
+lower case, so ``IGNORECASE`` only matters where the text is not ASCII: there a case-blind
+pattern also matches a few other letters (``ſ`` for ``s``, ``ı`` for ``i``). On ASCII text
+it changes nothing and costs two to four times the time of a case-sensitive match (adr/0020).
+``CUES[True]`` holds the case-sensitive patterns, used when the text is ASCII;
+``CUES[False]`` the case-blind ones. A test checks that every source compiled here
+could be compiled case-sensitively (no upper-case letter, no cased non-ASCII letter, no
+character escape) and that both give the same matches on lower-case ASCII text.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from anchors.at_end import AtEnd
+from anchors.needles import needles
+from anchors.wordlists import (
+    DEFINES_CUE,
+    DEP_AFTER,
+    DEP_BEFORE,
+    FILLER_WORDS,
+    HYPOTHETICAL_CUES,
+    IMPORT_AFTER,
+    IMPORT_BEFORE,
+    NEGATION_MARKERS,
+    NOT_A_USE_CUES,
+    OTHER_PARTY_CUES,
+    PARTIAL_QUALIFIER,
+    POST_ANYWHERE,
+    POST_REMOVAL,
+    POST_UNUSED,
+    REMOVAL_CUES,
+    REPLACEMENT_CUES,
+    STRONG_SLOT,
+    USAGE_NEGATION_CUES,
+    USAGE_SLOT,
+    WEAK_NEGATION_CUES,
+)
+
+__all__ = ["CUES", "SOURCES", "Cues", "any_of"]
+
+_FILL = "|".join(sorted(FILLER_WORDS))
+
+
+def any_of(sources: tuple[str, ...]) -> str:
+    """One pattern matching wherever one of ``sources`` matches: searching it finds a match
+    exactly when searching any of them would."""
+    return "|".join(f"(?:{source})" for source in sources)
+
+
+# name -> source; a tuple is a list of cues whose matches are each kept, in order.
+SOURCES: dict[str, str | tuple[str, ...]] = {
+    "other_party": any_of(OTHER_PARTY_CUES),
+    "hypothetical": any_of(HYPOTHETICAL_CUES),
+    "removal": REMOVAL_CUES,
+    "usage": USAGE_NEGATION_CUES,
+    "replace": REPLACEMENT_CUES,
+    "weak": WEAK_NEGATION_CUES,
+    "markers": NEGATION_MARKERS,
+    "not_a_use": NOT_A_USE_CUES,
+    "post_removal": POST_REMOVAL,
+    "post_unused": POST_UNUSED,
+    "post_anywhere": POST_ANYWHERE,
+    "slot": USAGE_SLOT,
+    "strong": STRONG_SLOT,
+    "runtime": r"\b(?:depends?\s+on|depended\s+on|requires?|required)\s+(?:the\s+)?[`'\"]?$",
+    "preposition": (
+        r"\b(?:by|to|on|in|at|from|with|via|through|into|onto|using|behind|over)\s+"
+        r"(?:(?:the|a|an|our|its)\s+)?$"
+    ),
+    "gap": rf"[\s`'\"“”‘’]*(?:(?:{_FILL})[\s`'\"“”‘’]+)*",
+    "list_gap": rf"[\s`'\"“”‘’]*,?\s*(?:and|or|nor|&|plus)\s+(?:(?:{_FILL})\s+)*[`'\"“”‘’]?",
+    "replacement_slot": rf"(?:with|by|to|for|in\s+favou?r\s+of)\s+(?:(?:{_FILL})\s+)*$",
+    "pure_list": rf"[\s`'\"“”‘’]*(?:(?:and|or|nor|also|plus|{_FILL})\b[\s`'\"]*)*",
+    "dep_after": DEP_AFTER,
+    "dep_before": DEP_BEFORE,
+    "import_after": IMPORT_AFTER,
+    "import_before": IMPORT_BEFORE,
+    "defines": DEFINES_CUE,
+    "partial": PARTIAL_QUALIFIER,
+    "choice": r"\b(?:chose|choose|chosen|picked|prefer(?:s|red)?|selected|favou?r(?:s|ed)?)\b",
+    "over": r"\bover\s+",
+    "reads": r"\b(?:reads?|loaded|loads?|comes?|taken|pulled|fetched)\b",
+}
+
+
+# Cues that end where their text ends, asked of the reversed text (``anchors.at_end``).
+_AT_END = frozenset({"slot", "strong", "runtime", "preposition", "replacement_slot",
+                     "dep_before", "import_before"})  # fmt: skip
+# Families of cues a clause is searched for together, and the hint that finds the needles
+# of all of them (``anchors.needles``): a clause without any has none of those cues.
+_FAMILIES = {
+    "negation_hint": ("removal", "usage", "replace", "weak", "markers"),
+    "not_a_use_hint": ("not_a_use", "choice"),
+}
+
+
+def _hint(names: tuple[str, ...]) -> re.Pattern[str] | None:
+    """One search for every needle of the cues named (case-sensitive: for ASCII text);
+    None when one of them has no needles."""
+    found: set[str] = set()
+    for name in names:
+        source = SOURCES[name]
+        for one in source if isinstance(source, tuple) else (source,):
+            some = needles(one)
+            if some is None:
+                return None
+            found |= some
+    return re.compile("|".join(re.escape(n) for n in sorted(found, key=lambda n: (-len(n), n))))
+
+
+@dataclass(frozen=True, slots=True)
+class Cues:
+    """The compiled cue patterns, for ASCII text (case-sensitive) or any text (case-blind);
+    fields are named as in ``SOURCES``, a list of cues is a tuple of patterns, a cue ending
+    where its text ends is an ``AtEnd``. On ASCII text, a ``*_hint`` that finds nothing in
+    a clause says that no cue of its family is there (``_FAMILIES``)."""
+
+    other_party: re.Pattern[str]
+    hypothetical: re.Pattern[str]
+    removal: tuple[re.Pattern[str], ...]
+    usage: tuple[re.Pattern[str], ...]
+    replace: tuple[re.Pattern[str], ...]
+    weak: tuple[re.Pattern[str], ...]
+    markers: tuple[re.Pattern[str], ...]
+    not_a_use: tuple[re.Pattern[str], ...]
+    post_removal: re.Pattern[str]
+    post_unused: re.Pattern[str]
+    post_anywhere: re.Pattern[str]
+    slot: AtEnd
+    strong: AtEnd
+    runtime: AtEnd
+    preposition: AtEnd
+    gap: re.Pattern[str]
+    list_gap: re.Pattern[str]
+    replacement_slot: AtEnd
+    pure_list: re.Pattern[str]
+    dep_after: re.Pattern[str]
+    dep_before: AtEnd
+    import_after: re.Pattern[str]
+    import_before: AtEnd
+    defines: re.Pattern[str]
+    partial: re.Pattern[str]
+    choice: re.Pattern[str]
+    over: re.Pattern[str]
+    reads: re.Pattern[str]
+    negation_hint: re.Pattern[str] | None
+    not_a_use_hint: re.Pattern[str] | None
+
+    @classmethod
+    def compiled(cls, ascii: bool) -> Cues:
+        """Every pattern of ``SOURCES``, case-sensitive for ASCII text, else case-blind."""
+        flags = 0 if ascii else re.IGNORECASE
+        made: dict[str, Any] = {}
+        for name, source in SOURCES.items():
+            if isinstance(source, tuple):
+                made[name] = tuple(re.compile(one, flags) for one in source)
+            elif name in _AT_END:
+                made[name] = AtEnd.compiled(source, flags)
+            else:
+                made[name] = re.compile(source, flags)
+        for name, family in _FAMILIES.items():
+            made[name] = _hint(family) if ascii else None
+        return cls(**made)
+
+
+# By ``low.isascii()`` of the lower-cased text the patterns are matched against.
+CUES = {True: Cues.compiled(ascii=True), False: Cues.compiled(ascii=False)}

@@ -1,0 +1,108 @@
+"""Literal strings that every match of a regular expression contains.
+
+``needles(source)`` reads a pattern with the standard library's own parser and returns
+strings one of which is inside every match (``{"longer"}`` for ``\\bno\\s+longer\\s+``), or
+None when it can name none (``\\w+``). A text that holds none of them cannot match, so it
+need not be searched: a test of a few substrings instead of a regular expression that must
+try every position (adr/0020). Only what the pattern must match is used: literals, sets of
+a few characters, alternatives (each must have needles) and repetitions of at least one;
+lookarounds, ``.``, classes, anchors and anything unknown name nothing.
+
+The needles hold for the pattern compiled *without* ``IGNORECASE`` (literal characters
+match only themselves); ``anchors.cue_patterns`` uses them only on ASCII text, with the
+case-sensitive patterns.
+"""
+
+from __future__ import annotations
+
+import importlib
+import re
+from typing import Any
+
+# The standard library's own regular-expression parser (``sre_parse`` before 3.11).
+_c: Any = importlib.import_module("re._constants")
+_p: Any = importlib.import_module("re._parser")
+
+__all__ = ["Needles", "needles"]
+
+_MAX_SET = 4  # a character set of up to this many literals multiplies the needles
+_MAX_NEEDLES = 64
+
+Needles = frozenset[str]
+
+
+def needles(source: str, flags: int = 0) -> Needles | None:
+    """Strings one of which every match of ``re.compile(source, flags)`` contains, when
+    ``flags`` has no ``IGNORECASE``; None when no such strings can be named."""
+    if flags & re.IGNORECASE:
+        return None
+    try:
+        parsed = _p.parse(source, flags)
+    except re.error:
+        return None
+    if parsed.state.flags & re.IGNORECASE:  # an inline (?i) for the whole pattern
+        return None
+    return _sequence(list(parsed))
+
+
+def _better(a: Needles | None, b: Needles | None) -> Needles | None:
+    """The more selective of two needle sets: longer shortest needle, then fewer needles."""
+    if a is None or b is None:
+        return a if b is None else b
+    key_a = (min(map(len, a)), -len(a))
+    key_b = (min(map(len, b)), -len(b))
+    return a if key_a >= key_b else b
+
+
+def _sequence(items: list[tuple[Any, Any]]) -> Needles | None:
+    """Every element of a sequence is inside its match: the best element's needles, where
+    consecutive literals (and small character sets) make one run of text."""
+    best: Needles | None = None
+    run: set[str] = {""}
+    for op, av in items:
+        chars = _literals(op, av)
+        if chars is None or len(run) * len(chars) > _MAX_NEEDLES:
+            best = _better(best, _run(run))  # the run ends here
+            run = {""}
+        if chars is not None:
+            run = {r + ch for r in run for ch in chars}
+        else:
+            best = _better(best, _node(op, av))
+    return _better(best, _run(run))
+
+
+def _run(run: set[str]) -> Needles | None:
+    return frozenset(run) if "" not in run else None
+
+
+def _literals(op: Any, av: Any) -> list[str] | None:
+    """The characters one element matches, when it is a literal or a set of a few."""
+    if op is _c.LITERAL:
+        return [chr(av)]
+    if op is _c.IN:
+        items = list(av)
+        if 0 < len(items) <= _MAX_SET and all(kind is _c.LITERAL for kind, _ in items):
+            return [chr(code) for _, code in items]
+    return None
+
+
+def _node(op: Any, av: Any) -> Needles | None:
+    if op is _c.SUBPATTERN:
+        _group, add_flags, del_flags, pattern = av
+        if add_flags or del_flags:
+            return None  # (?i:...) and the like change what a literal matches
+        return _sequence(list(pattern))
+    if op is _c.BRANCH:
+        found: set[str] = set()
+        for alternative in av[1]:
+            sub = _sequence(list(alternative))
+            if sub is None:
+                return None  # an alternative without needles: the whole has none
+            found |= sub
+        return frozenset(found) if len(found) <= _MAX_NEEDLES else None
+    if op in (_c.MAX_REPEAT, _c.MIN_REPEAT, getattr(_c, "POSSESSIVE_REPEAT", None)):
+        low, _high, pattern = av
+        return _sequence(list(pattern)) if low >= 1 else None
+    if op is getattr(_c, "ATOMIC_GROUP", None):
+        return _sequence(list(av))
+    return None  # anchors, lookarounds, classes, "." and the unknown: no needle
