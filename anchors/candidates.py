@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from enum import Enum
 
 from anchors.codenames import Pref
-from anchors.vocabulary import Technology, lookup_several
+from anchors.vocabulary import Technology, alias_key, lookup_several, several_word_starts
 from anchors.wordlists import FUNCTION_WORDS
 
 
@@ -46,7 +46,7 @@ class _Mode(Enum):
     NOT_A_USE = "not_a_use"  # an alternative or a comparison: "over MySQL", "unlike requests"
 
 
-@dataclass
+@dataclass(slots=True)
 class _Cand:
     start: int
     end: int
@@ -100,9 +100,9 @@ _SCANNERS: tuple[tuple[_Form | None, re.Pattern[str], tuple[str, ...]], ...] = (
      (".",)),
     (_Form.ENV, re.compile(r"(?<![\w.])[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+(?!\w|\.\w)", re.ASCII),
      ("_",)),
-    (_Form.WORD, re.compile(r"(?<![\w./-])[A-Za-z][A-Za-z0-9_]*(?:-[A-Za-z0-9_]+)*(?![\w/])",
-                            re.ASCII), ()),
 )  # fmt: skip
+# Then technologies of several words (``_multiword``), then single words, in what is left.
+_WORD = re.compile(r"(?<![\w./-])[A-Za-z][A-Za-z0-9_]*(?:-[A-Za-z0-9_]+)*(?![\w/])", re.ASCII)
 
 
 def _fold(text: str) -> str:
@@ -130,9 +130,10 @@ def _multiword(text: str, taken: bytearray, found: list[_Cand]) -> None:
     """Technologies named by several words ("HashiCorp Vault", "GitHub Actions")."""
     words = list(_WORDS.finditer(text))
     tokens = [m.group() for m in words]
+    starts = several_word_starts()
     i = 0
     while i < len(words):
-        hit = lookup_several(tokens, i)
+        hit = lookup_several(tokens, i) if alias_key(tokens[i]) in starts else None
         if hit is not None:
             start, end = words[i].start(), words[i + hit[1] - 1].end()
             joined = all(text[words[j].end() : words[j + 1].start()] == " "
@@ -157,9 +158,7 @@ def _scan(text: str) -> list[_Cand]:
     lowered = text.lower()
     found: list[_Cand] = []
     for form, pattern, needles in _SCANNERS:
-        if form is _Form.WORD:
-            _multiword(text, taken, found)
-        if needles and not any(needle in lowered for needle in needles):
+        if needles and not any(map(lowered.__contains__, needles)):
             continue
         for m in pattern.finditer(text):
             start, end = m.span()
@@ -169,20 +168,34 @@ def _scan(text: str) -> list[_Cand]:
             if form is None:
                 continue
             value = m.group()
-            if form is _Form.WORD and (len(value) < 2 or value.lower() in FUNCTION_WORDS
-                                       or text[start - 1 : start] in ("'", "’")):  # fmt: skip
-                continue  # "and", "not", the "re" of "we're"
             if form is _Form.IMPORT:
                 value = m.group("v") or m.group("w")
                 start, end = m.span("v") if m.group("v") else m.span("w")
             elif form in (_Form.PATH, _Form.PATH_SYMBOL, _Form.DOTTED):
                 value = value.rstrip(".")
-            # A snake_case identifier is code even without backticks: "compute_discount"
-            # names a definition (or a variable) — never an English word.
             ticked = bool(spans) and any(a <= start and end <= b for a, b in spans)
-            code = ticked or bool(
-                form is _Form.WORD and (_SNAKE.fullmatch(value) or _is_camel(value))
-            )
-            found.append(_Cand(start, start + len(value), value, form, code, ticked=ticked))
+            found.append(_Cand(start, start + len(value), value, form, ticked, ticked=ticked))
+    _multiword(text, taken, found)
+    _words(text, taken, spans, found)
     return sorted(found, key=lambda c: c.start)
+
+
+def _words(text: str, taken: bytearray, spans: list[tuple[int, int]],
+           found: list[_Cand]) -> None:  # fmt: skip
+    """The single words, in what the other forms left (nothing is read after them)."""
+    for m in _WORD.finditer(text):
+        start, end = m.span()
+        if taken.find(1, start, end) != -1:
+            continue
+        value = m.group()
+        if len(value) < 2 or value.lower() in FUNCTION_WORDS or text[start - 1 : start] in _QUOTES:
+            continue  # "and", "not", the "re" of "we're"
+        ticked = bool(spans) and any(a <= start and end <= b for a, b in spans)
+        # A snake_case identifier is code even without backticks: "compute_discount"
+        # names a definition (or a variable) — never an English word.
+        code = ticked or bool(_SNAKE.fullmatch(value) or _is_camel(value))
+        found.append(_Cand(start, end, value, _Form.WORD, code, ticked=ticked))
+
+
+_QUOTES = ("'", "’")
 

@@ -37,7 +37,7 @@ _NARROW_SUBJECT = re.compile(
 )
 
 
-@dataclass
+@dataclass(slots=True)
 class _Cue:
     start: int
     end: int
@@ -50,11 +50,12 @@ def _cues(k: Cues, low: str, start: int, end: int) -> list[_Cue]:
     if k.negation_hint is not None and not k.negation_hint.search(low, start, end):
         return []  # none of the words any negation cue needs is in the clause
     cues: list[_Cue] = []
+    clause = low[start:end]
     kinds = ((k.removal, _Neg.REMOVAL, False), (k.usage, _Neg.USAGE, False),
              (k.replace, _Neg.USAGE, True), (k.weak, _Neg.WEAK, False))  # fmt: skip
     for patterns, neg, repl in kinds:
         for pattern in patterns:
-            for m in pattern.finditer(low, start, end):
+            for m in pattern.finditer(low, start, end, clause):
                 if m.group().startswith("used"):
                     before = low[max(start, m.start() - 20) : m.start()].split()
                     if before and before[-1] in _BE_WORDS:
@@ -62,7 +63,7 @@ def _cues(k: Cues, low: str, start: int, end: int) -> list[_Cue]:
                 cues.append(_Cue(m.start(), m.end(), neg, repl))
     for pattern in k.markers:
         cues.extend(_Cue(m.start(), m.end(), _Neg.WEAK, targets=False)
-                    for m in pattern.finditer(low, start, end))  # fmt: skip
+                    for m in pattern.finditer(low, start, end, clause))  # fmt: skip
     return cues
 
 
@@ -173,7 +174,8 @@ def _not_a_use(k: Cues, low: str, start: int, end: int) -> list[int]:
     "over" after a choice ("chose PostgreSQL over MySQL")."""
     if k.not_a_use_hint is not None and not k.not_a_use_hint.search(low, start, end):
         return []  # no word any of these cues needs
-    found = [m.end() for p in k.not_a_use for m in p.finditer(low, start, end)]
+    clause = low[start:end]
+    found = [m.end() for p in k.not_a_use for m in p.finditer(low, start, end, clause)]
     if k.choice.search(low, start, end):
         found.extend(m.end() for m in k.over.finditer(low, start, end))
     return found
@@ -182,6 +184,8 @@ def _not_a_use(k: Cues, low: str, start: int, end: int) -> list[int]:
 def _narrowed_by_subject(text: str, cands: list[_Cand]) -> None:
     """"The security extra no longer pulls in pyOpenSSL": a negation about one part of the
     project that is no path the code has says nothing about the whole project."""
+    if not any(c.mode is _Mode.ABSENT for c in cands):
+        return  # only a negated name is narrowed
     for start, end, _question in sentence_spans(text):
         if not _NARROW_SUBJECT.match(text, start, end):
             continue

@@ -13,6 +13,7 @@ character escape) and that both give the same matches on lower-case ASCII text.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -41,7 +42,7 @@ from anchors.wordlists import (
     WEAK_NEGATION_CUES,
 )
 
-__all__ = ["CUES", "SOURCES", "Cues", "any_of"]
+__all__ = ["CUES", "SOURCES", "Cues", "Listed", "any_of"]
 
 _FILL = "|".join(sorted(FILLER_WORDS))
 
@@ -114,20 +115,42 @@ def _hint(names: tuple[str, ...]) -> re.Pattern[str] | None:
 
 
 @dataclass(frozen=True, slots=True)
+class Listed:
+    """One cue of a list, whose every match is kept: its pattern and, for ASCII text, the
+    needles one of which each match holds (None: search it anyway)."""
+
+    pattern: re.Pattern[str]
+    needles: tuple[str, ...] | None
+
+    @classmethod
+    def compiled(cls, source: str, ascii: bool) -> Listed:
+        found = needles(source) if ascii else None
+        return cls(re.compile(source, 0 if ascii else re.IGNORECASE),
+                   tuple(sorted(found)) if found is not None else None)  # fmt: skip
+
+    def finditer(self, low: str, start: int, end: int, clause: str) -> Iterator[re.Match[str]]:
+        """``pattern.finditer(low, start, end)``; ``clause`` is ``low[start:end]``, where
+        no match can be without one of the needles."""
+        if self.needles is not None and not any(map(clause.__contains__, self.needles)):
+            return iter(())
+        return self.pattern.finditer(low, start, end)
+
+
+@dataclass(frozen=True, slots=True)
 class Cues:
     """The compiled cue patterns, for ASCII text (case-sensitive) or any text (case-blind);
-    fields are named as in ``SOURCES``, a list of cues is a tuple of patterns, a cue ending
+    fields are named as in ``SOURCES``, a list of cues is a tuple of ``Listed``, a cue ending
     where its text ends is an ``AtEnd``. On ASCII text, a ``*_hint`` that finds nothing in
     a clause says that no cue of its family is there (``_FAMILIES``)."""
 
     other_party: re.Pattern[str]
     hypothetical: re.Pattern[str]
-    removal: tuple[re.Pattern[str], ...]
-    usage: tuple[re.Pattern[str], ...]
-    replace: tuple[re.Pattern[str], ...]
-    weak: tuple[re.Pattern[str], ...]
-    markers: tuple[re.Pattern[str], ...]
-    not_a_use: tuple[re.Pattern[str], ...]
+    removal: tuple[Listed, ...]
+    usage: tuple[Listed, ...]
+    replace: tuple[Listed, ...]
+    weak: tuple[Listed, ...]
+    markers: tuple[Listed, ...]
+    not_a_use: tuple[Listed, ...]
     post_removal: re.Pattern[str]
     post_unused: re.Pattern[str]
     post_anywhere: re.Pattern[str]
@@ -158,7 +181,7 @@ class Cues:
         made: dict[str, Any] = {}
         for name, source in SOURCES.items():
             if isinstance(source, tuple):
-                made[name] = tuple(re.compile(one, flags) for one in source)
+                made[name] = tuple(Listed.compiled(one, ascii) for one in source)
             elif name in _AT_END:
                 made[name] = AtEnd.compiled(source, flags)
             else:

@@ -14,7 +14,6 @@ module resolves each candidate and settles what the text states both ways.
 
 from __future__ import annotations
 
-import dataclasses
 import re
 from dataclasses import dataclass
 
@@ -209,7 +208,7 @@ def infer_anchors(text: str, fp: Fingerprint, subject: str | None = None) -> Inf
             dropped.append(DroppedCandidate(c.text, DropReason.UNSAFE, detail))
             continue
         python = _python_claim(text, c) if c.form is _Form.WORD else None
-        if c.mode in _MODE_DROP and not python:
+        if c.mode is not _Mode.PRESENT and c.mode is not _Mode.ABSENT and not python:
             resolves = isinstance(_resolve(c, names, fp, absent=False), list)
             if resolves or _salient(c, names):
                 dropped.append(DroppedCandidate(c.text, *_MODE_DROP[c.mode]))
@@ -237,8 +236,7 @@ def infer_anchors(text: str, fp: Fingerprint, subject: str | None = None) -> Inf
                 kept.append((parse_anchor(anchor.render()), c.text))
             except AnchorSyntaxError as exc:
                 dropped.append(DroppedCandidate(c.text, DropReason.UNSAFE, str(exc)))
-    settled = _settle(kept, dropped, scope)
-    return dataclasses.replace(settled, uncovered=tuple(dict.fromkeys(uncovered)))
+    return _settle(kept, dropped, scope, tuple(dict.fromkeys(uncovered)))
 
 
 def _salient(c: _Cand, names: CodeNames) -> bool:
@@ -278,7 +276,7 @@ def _uncovered(c: _Cand, reason: DropReason) -> bool:
 
 
 def _settle(kept: list[tuple[Anchor, str]], dropped: list[DroppedCandidate],
-            scope: str | None) -> Inference:  # fmt: skip
+            scope: str | None, uncovered: tuple[str, ...]) -> Inference:  # fmt: skip
     """Deduplicate, and drop anything the text states both ways (by anchor or by name)."""
     polarity: dict[object, set[Expect]] = {}
     for anchor, origin in kept:
@@ -296,4 +294,4 @@ def _settle(kept: list[tuple[Anchor, str]], dropped: list[DroppedCandidate],
         if anchor not in anchors:
             anchors.append(anchor)
             origins.append(origin)
-    return Inference(tuple(anchors), tuple(dropped), scope, tuple(origins))
+    return Inference(tuple(anchors), tuple(dropped), scope, tuple(origins), uncovered)

@@ -160,10 +160,12 @@ def validate_repo_path(path: str) -> str:
         raise AnchorSyntaxError("path contains a control, format or separator character")
     if "\\" in path:
         raise AnchorSyntaxError("path contains a backslash; use '/' separators")
-    if any(ch in _SLASH_LOOKALIKES for ch in path):
+    # ASCII has no look-alike, and no normalisation changes it: only other text is checked.
+    if not path.isascii() and any(ch in _SLASH_LOOKALIKES for ch in path):
         raise AnchorSyntaxError("path contains a look-alike of '/' or '\\'")
-    path = unicodedata.normalize("NFC", path)
-    if unicodedata.normalize("NFKC", path) != path:
+    if not path.isascii():
+        path = unicodedata.normalize("NFC", path)
+    if not path.isascii() and unicodedata.normalize("NFKC", path) != path:
         raise AnchorSyntaxError(
             "path contains compatibility characters (look-alikes) that change under "
             "Unicode normalisation"

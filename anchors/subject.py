@@ -41,6 +41,11 @@ _IN_PATH = re.compile(
     r"|[a-z0-9_-]+\s+(?:module|service|package|file|layer|component|subsystem))\b`?",
     re.IGNORECASE,
 )
+_DOTTED = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+")
+_STEM_WORD = re.compile(r"[a-z0-9_-]+")
+_VERB_FORM = re.compile(r"[a-z]+(?:s|ed)")
+_GENERIC_OR_COMMON = GENERIC_NOUNS | COMMON_WORDS
+_OPENERS = _DETERMINERS | _FIRST_PERSON | PRONOUNS
 # Pieces of a sentence that may each have their own subject.
 _PIECES = re.compile(r"[,:]\s|\s(?:and|but|while|whereas|although|though)\s", re.IGNORECASE)
 
@@ -98,16 +103,16 @@ def resolve_name(name: str, fp: Fingerprint, *, allow_common: bool = True) -> st
         return _as_path(name, fp)
     if len(words) == 1 and "." in name and fp.has_path(name):
         return name  # README.md, pyproject.toml
-    if len(words) == 1 and re.fullmatch(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+", name):
+    if len(words) == 1 and _DOTTED.fullmatch(name):
         module = fp.module_path(name)
         if module is not None:
             return module.removesuffix("/__init__.py")
         as_dir = name.replace(".", "/")
         return as_dir if fp.has_directory(as_dir) else None
     words = [w.lower() for w in words]
-    if not all(re.fullmatch(r"[a-z0-9_-]+", w) for w in words):
+    if not all(_STEM_WORD.fullmatch(w) for w in words):
         return None
-    if len(words) == 1 and words[0] in GENERIC_NOUNS | COMMON_WORDS and not allow_common:
+    if len(words) == 1 and words[0] in _GENERIC_OR_COMMON and not allow_common:
         return None
     stems = {"_".join(words), "-".join(words), "".join(words)}
     names = fp.derived("subject.paths", _PathNames.of)  # once per fingerprint, not per note
@@ -118,18 +123,20 @@ def resolve_name(name: str, fp: Fingerprint, *, allow_common: bool = True) -> st
     return hits.pop() if len(hits) == 1 else None
 
 
-def _piece_subject(piece: str, fp: Fingerprint, first: bool) -> tuple[str, str | None]:
+def _piece_subject(piece: str, fp: Fingerprint, first: bool,
+                   places: Sequence[re.Match[str]]) -> tuple[str, str | None]:  # fmt: skip
     """Who one piece of a sentence is about: ("path", p), or ("we" | "pronoun" | "other" |
     "none", None). A later piece ("..., and the store module uses duckdb") counts only if it
-    opens with a determiner, pronoun or path: otherwise it continues the first one's verb."""
-    in_paths = {resolve_name(m.group("name"), fp) for m in _IN_PATH.finditer(piece)}
+    opens with a determiner, pronoun or path: otherwise it continues the first one's verb.
+    ``places``: the piece's ``_IN_PATH`` matches."""
+    in_paths = {resolve_name(m.group("name"), fp) for m in places}
     in_paths.discard(None)
     if len(in_paths) == 1:
         return "path", in_paths.pop()
     tokens = [t.strip("`").rstrip(",:") for t in _NP_TOKEN.findall(piece)]
     tokens = [t for t in tokens if t and not t.startswith(("'", "’"))]
     opener = tokens[0].lower() if tokens else ""
-    if not first and not (opener in _DETERMINERS | _FIRST_PERSON | PRONOUNS or "/" in opener):
+    if not first and not (opener in _OPENERS or "/" in opener):
         return "none", None
     noun: list[str] = []
     for i, token in enumerate(tokens[:6]):
@@ -139,7 +146,7 @@ def _piece_subject(piece: str, fp: Fingerprint, first: bool) -> tuple[str, str |
         if noun or low not in _DETERMINERS:
             noun.append(token)
         after = tokens[i + 1].lower() if i + 1 < len(tokens) else ""
-        if len(noun) > 1 and low in GENERIC_NOUNS and re.fullmatch(r"[a-z]+(?:s|ed)", after):
+        if len(noun) > 1 and low in GENERIC_NOUNS and _VERB_FORM.fullmatch(after):
             break  # "the models module rounds ...": the generic noun ends the phrase
     else:
         return "none", None  # no verb: not a statement about a subject
@@ -157,7 +164,7 @@ def _piece_subject(piece: str, fp: Fingerprint, first: bool) -> tuple[str, str |
     # Only a name that says it is code counts: a path, a dotted module, or words ending in
     # "module"/"service"/...: "Pages are parsed" must not scope to scrape/pages.py.
     generic = len(noun) > 1 and noun[-1].lower() in GENERIC_NOUNS
-    if not generic and not (len(noun) == 1 and re.search(r"[/.]", noun[0])):
+    if not generic and not (len(noun) == 1 and ("/" in noun[0] or "." in noun[0])):
         return "other", None
     resolved = resolve_name(" ".join(noun), fp, allow_common=generic)
     return ("path", resolved) if resolved else ("other", None)
@@ -202,8 +209,9 @@ def resolve_subject(subject: str | None, text: str, fp: Fingerprint) -> str | No
     found: set[str] = set()
     for start, end, _question in sentence_spans(text):
         pieces = _PIECES.split(text[start:end])
-        kinds = [_piece_subject(piece, fp, i == 0) for i, piece in enumerate(pieces)]
-        named_in = any(_IN_PATH.search(piece) for piece in pieces)
+        places = [list(_IN_PATH.finditer(piece)) for piece in pieces]
+        kinds = [_piece_subject(piece, fp, i == 0, places[i]) for i, piece in enumerate(pieces)]
+        named_in = any(places)
         for kind, path in kinds:
             # "In app/billing.py, we use httpx": the place outranks the "we".
             if kind == "other" or (kind == "we" and not named_in):

@@ -30,6 +30,7 @@ __all__ = [
     "TechKind",
     "Technology",
     "Vocabulary",
+    "alias_key",
     "all_technologies",
     "by_name",
     "for_import",
@@ -39,6 +40,7 @@ __all__ = [
     "lookup_several",
     "mention_tokens",
     "normalize_dist",
+    "several_word_starts",
     "technologies_for_token",
 ]
 
@@ -272,6 +274,11 @@ class Vocabulary:
                 return self.technology(i), n + 1, common
         return None
 
+    @cached_property
+    def several_word_starts(self) -> frozenset[str]:
+        """The first word of every several-word alias, as ``alias_key`` spells it."""
+        return frozenset(self._aliases[1])
+
     def by_name(self, name: str) -> Technology | None:
         i = self._names.get(_norm(name))
         return None if i is None else self.technology(i)
@@ -315,6 +322,17 @@ def lookup_several(words: Sequence[str], start: int = 0) -> tuple[Technology, in
     """``lookup``'s answer when the alias spans two words or more ("HashiCorp Vault"), else
     None (a one-word alias, or none)."""
     return load().lookup_several(words, start)
+
+
+def several_word_starts() -> frozenset[str]:
+    """The first words of the several-word aliases (``alias_key`` of each): a word not
+    among them starts no ``lookup_several`` hit."""
+    return load().several_word_starts
+
+
+def alias_key(word: str) -> str:
+    """A word as aliases are compared: lower case, runs of ``-_.`` as one ``-``."""
+    return _norm(word)
 
 
 def by_name(name: str) -> Technology | None:
