@@ -24,7 +24,7 @@ from typing import Any
 _c: Any = importlib.import_module("re._constants")
 _p: Any = importlib.import_module("re._parser")
 
-__all__ = ["AtEnd", "reversed_pattern"]
+__all__ = ["AtEnd", "AtEndAll", "reversed_pattern"]
 
 _CATEGORIES = {
     _c.CATEGORY_DIGIT: r"\d", _c.CATEGORY_NOT_DIGIT: r"\D",
@@ -124,3 +124,31 @@ class AtEnd:
         if self.backward is None or text.endswith("\n"):
             return self.forward.search(text) is not None
         return self.backward.match(backwards) is not None
+
+
+@dataclass(frozen=True, slots=True)
+class AtEndAll:
+    """Several patterns ending in ``$``, asked of one text at once: ``found(text,
+    text[::-1])`` is the tuple of each one's ``forward.search(text) is not None``, from one
+    match of their reversed patterns, each in a lookahead of its own (``(?=(R)|)``: it
+    captures when the pattern matches, and always lets the next one be tried)."""
+
+    forwards: tuple[re.Pattern[str], ...]
+    backward: re.Pattern[str] | None
+
+    @classmethod
+    def compiled(cls, sources: tuple[str, ...], flags: int = 0) -> AtEndAll:
+        backwards = [reversed_pattern(source, flags) for source in sources]
+        together = None
+        if all(b is not None for b in backwards):
+            together = re.compile("".join(f"(?=({b})|)" for b in backwards), flags)
+        return cls(tuple(re.compile(source, flags) for source in sources), together)
+
+    def found(self, text: str, backwards: str) -> tuple[bool, ...]:
+        """Whether each pattern matches ``text``; ``backwards`` is ``text[::-1]``."""
+        if self.backward is None or text.endswith("\n"):
+            return tuple(p.search(text) is not None for p in self.forwards)
+        match = self.backward.match(backwards)  # always matches: every lookahead may be empty
+        if match is None:
+            return tuple(p.search(text) is not None for p in self.forwards)
+        return tuple([group is not None for group in match.groups()])

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from anchors.candidates import _Cand, _fold, _Mode, _Neg
 from anchors.cue_patterns import CUES, Cues
-from anchors.subject import sentence_spans
+from anchors.subject import Spans
 
 _WINDOW = 80
 _BE_WORDS = frozenset({"is", "are", "was", "were", "be", "been", "being", "get", "gets", "got"})
@@ -36,6 +36,14 @@ _NARROW_SUBJECT = re.compile(
     r"(?:no\s+longer|(?:does|do|did)\s*(?:not|n[’']t)|never|stopped)\b", re.IGNORECASE
 )
 
+# Enum members read in the loops below, bound to module names: in Python 3.11 reading
+# one through its class (``_Mode.PRESENT``) goes through ``EnumType.__getattr__``'s slow
+# path, ~0.2 µs, where a module name costs ~0.01 µs; a note reads them hundreds of
+# times (adr/0020).
+_ABSENT, _HYPOTHETICAL, _NOT_A_USE = _Mode.ABSENT, _Mode.HYPOTHETICAL, _Mode.NOT_A_USE
+_OTHER_PARTY, _PRESENT, _UNCLEAR = _Mode.OTHER_PARTY, _Mode.PRESENT, _Mode.UNCLEAR
+_REMOVAL, _USAGE, _WEAK = _Neg.REMOVAL, _Neg.USAGE, _Neg.WEAK
+
 
 @dataclass(slots=True)
 class _Cue:
@@ -51,19 +59,22 @@ def _cues(k: Cues, low: str, start: int, end: int) -> list[_Cue]:
         return []  # none of the words any negation cue needs is in the clause
     cues: list[_Cue] = []
     clause = low[start:end]
-    kinds = ((k.removal, _Neg.REMOVAL, False), (k.usage, _Neg.USAGE, False),
-             (k.replace, _Neg.USAGE, True), (k.weak, _Neg.WEAK, False))  # fmt: skip
-    for patterns, neg, repl in kinds:
-        for pattern in patterns:
-            for m in pattern.finditer(low, start, end, clause):
+    kinds = ((k.removal, _REMOVAL, False), (k.usage, _USAGE, False),
+             (k.replace, _USAGE, True), (k.weak, _WEAK, False))  # fmt: skip
+    for listed, neg, repl in kinds:
+        for cue in listed:
+            if cue.needles is not None and not any(map(clause.__contains__, cue.needles)):
+                continue  # as cue.absent_from(clause), without the call: this runs often
+            for m in cue.pattern.finditer(low, start, end):
                 if m.group().startswith("used"):
                     before = low[max(start, m.start() - 20) : m.start()].split()
                     if before and before[-1] in _BE_WORDS:
                         continue  # "httpx is used to call the API": present, not the past
                 cues.append(_Cue(m.start(), m.end(), neg, repl))
-    for pattern in k.markers:
-        cues.extend(_Cue(m.start(), m.end(), _Neg.WEAK, targets=False)
-                    for m in pattern.finditer(low, start, end, clause))  # fmt: skip
+    for cue in k.markers:
+        if not cue.absent_from(clause):
+            cues.extend(_Cue(m.start(), m.end(), _WEAK, targets=False)
+                        for m in cue.pattern.finditer(low, start, end))  # fmt: skip
     return cues
 
 
@@ -71,8 +82,8 @@ def _post(k: Cues, text: str) -> _Neg | None:
     """The negation right after a candidate ("X was removed", "X is no longer used")."""
     text = text.lstrip("`'\"“”‘’)")
     if k.post_removal.match(text):
-        return _Neg.REMOVAL
-    return _Neg.USAGE if k.post_unused.match(text) else None
+        return _REMOVAL
+    return _USAGE if k.post_unused.match(text) else None
 
 
 def _party(k: Cues, low: str, start: int, end: int, sliced: bool) -> _Mode | None:
@@ -81,8 +92,8 @@ def _party(k: Cues, low: str, start: int, end: int, sliced: bool) -> _Mode | Non
     (which can differ from matching within ``low`` only at a word boundary at ``start``)."""
     clause, a, b = (low[start:end], 0, end - start) if sliced else (low, start, end)
     if k.other_party.search(clause, a, b):
-        return _Mode.OTHER_PARTY
-    return _Mode.HYPOTHETICAL if k.hypothetical.search(clause, a, b) else None
+        return _OTHER_PARTY
+    return _HYPOTHETICAL if k.hypothetical.search(clause, a, b) else None
 
 
 def _read_clause(k: Cues, low: str, start: int, end: int, cands: list[_Cand],
@@ -108,6 +119,9 @@ def _read_clause(k: Cues, low: str, start: int, end: int, cands: list[_Cand],
     claims = bool(k.defines.search(clause))
     replacing = any(q.replacement for q in cues) or "favo" in clause
     previous: _Cand | None = tail if continuing else None
+    # Bound once: the loop below runs for every candidate of every note.
+    before_cues, window_cues, list_gap = k.before.found, k.window.found, k.list_gap.fullmatch
+    dep_after, import_after = k.dep_after.match, k.import_after.match
     for c in cands:
         # The words that decide how a name is read stand right next to it; a bounded
         # window keeps a long clause linear.
@@ -115,19 +129,17 @@ def _read_clause(k: Cues, low: str, start: int, end: int, cands: list[_Cand],
         before = window.rstrip("`'\" ") + " "
         after = low[c.end : min(end, c.end + _WINDOW)]
         # Cues that end right before the name: asked of the reversed text (at_end).
-        backwards, before_backwards = window[::-1], before[::-1]
-        c.slot = k.slot.found(before, before_backwards)
-        c.strong = k.strong.found(before, before_backwards)
-        c.runtime = k.runtime.found(window, backwards)
-        c.object = c.slot or k.preposition.found(before, before_backwards)
+        backwards = window[::-1]
+        c.slot, c.strong, preposition = before_cues(before, before[::-1])
+        c.runtime, dep_before, import_before = window_cues(window, backwards)
+        c.object = c.slot or preposition
         c.claimed = claims
-        if k.dep_after.match(after) or k.dep_before.found(window, backwards):
+        if dep_after(after) or dep_before:
             c.pref = "dep"
-        elif k.import_after.match(after) or k.import_before.found(window, backwards):
+        elif import_after(after) or import_before:
             c.pref = "import"
         listed = previous is not None and (
-            (previous is tail and c is cands[0])
-            or bool(k.list_gap.fullmatch(low, previous.end, c.start))
+            (previous is tail and c is cands[0]) or bool(list_gap(low, previous.end, c.start))
         )
         if listed and previous is not None:
             c.pref = c.pref or previous.pref
@@ -136,37 +148,43 @@ def _read_clause(k: Cues, low: str, start: int, end: int, cands: list[_Cand],
             c.object = c.object or previous.object
         if inherited is not None:
             c.mode = inherited
-        elif listed and previous is not None and previous.mode in (_Mode.ABSENT, _Mode.UNCLEAR):
+        elif listed and previous is not None and previous.mode in (_ABSENT, _UNCLEAR):
             c.mode, c.neg, c.joined = previous.mode, previous.neg, previous
-        elif target := next((q for q in cues if q.targets and q.end <= c.start
-                             and k.gap.fullmatch(low, q.end, c.start)), None):  # fmt: skip
-            c.mode, c.neg = _Mode.ABSENT, target.neg
+        elif cues and (target := _target(k, low, cues, c)):
+            c.mode, c.neg = _ABSENT, target.neg
         elif post := _post(k, after):
-            c.mode, c.neg = _Mode.ABSENT, post
+            c.mode, c.neg = _ABSENT, post
         elif replacing and k.replacement_slot.found(window, backwards):
-            c.mode = _Mode.PRESENT  # "replaced redis with |duckdb|": the replacement is present
-        elif any(q.start < c.start for q in cues):
-            c.mode = _Mode.UNCLEAR
+            c.mode = _PRESENT  # "replaced redis with |duckdb|": the replacement is present
+        elif cues and any(q.start < c.start for q in cues):
+            c.mode = _UNCLEAR
         previous = c
     # "redis and memcached were removed": a post-negation covers the list before it.
     for left, right in zip(reversed(cands[:-1]), reversed(cands[1:]), strict=True):
-        if (right.mode is _Mode.ABSENT and left.mode is _Mode.PRESENT
+        if (right.mode is _ABSENT and left.mode is _PRESENT
                 and k.list_gap.fullmatch(low, left.end, right.start)
                 and _post(k, low[right.end : min(end, right.end + _WINDOW)])):  # fmt: skip
-            left.mode, left.neg, right.joined = _Mode.ABSENT, right.neg, left
+            left.mode, left.neg, right.joined = _ABSENT, right.neg, left
     if post_at := [m.start() for m in k.post_anywhere.finditer(low, start, end)]:
         for c in cands:  # "the legacy sqlite3 report was deleted": sqlite3 is not claimed
-            if c.mode is _Mode.PRESENT and c.end <= post_at[-1] and not _post(k, low[c.end : end]):
-                c.mode = _Mode.UNCLEAR
+            if c.mode is _PRESENT and c.end <= post_at[-1] and not _post(k, low[c.end : end]):
+                c.mode = _UNCLEAR
     compared: list[int] | None = None  # the clause's not-a-use cues, found once if needed
     reads = bool(k.reads.search(clause))
     for c in cands:
-        if c.mode is _Mode.PRESENT:
+        if c.mode is _PRESENT:
             compared = _not_a_use(k, low, start, end) if compared is None else compared
-            if any(at <= c.start and k.gap.fullmatch(low, at, c.start) for at in compared):
-                c.mode = _Mode.NOT_A_USE
+            if compared and any(at <= c.start and k.gap.fullmatch(low, at, c.start)
+                                for at in compared):  # fmt: skip
+                c.mode = _NOT_A_USE
         c.reads = reads
     _narrowed(k, low, end, cands, scoped, own)
+
+
+def _target(k: Cues, low: str, cues: list[_Cue], c: _Cand) -> _Cue | None:
+    """The first negation cue that ends before ``c`` with only filler words between."""
+    return next((q for q in cues if q.targets and q.end <= c.start
+                 and k.gap.fullmatch(low, q.end, c.start)), None)  # fmt: skip
 
 
 def _not_a_use(k: Cues, low: str, start: int, end: int) -> list[int]:
@@ -175,23 +193,24 @@ def _not_a_use(k: Cues, low: str, start: int, end: int) -> list[int]:
     if k.not_a_use_hint is not None and not k.not_a_use_hint.search(low, start, end):
         return []  # no word any of these cues needs
     clause = low[start:end]
-    found = [m.end() for p in k.not_a_use for m in p.finditer(low, start, end, clause)]
+    found = [m.end() for cue in k.not_a_use if not cue.absent_from(clause)
+             for m in cue.pattern.finditer(low, start, end)]  # fmt: skip
     if k.choice.search(low, start, end):
         found.extend(m.end() for m in k.over.finditer(low, start, end))
     return found
 
 
-def _narrowed_by_subject(text: str, cands: list[_Cand]) -> None:
+def _narrowed_by_subject(text: str, cands: list[_Cand], spans: Spans) -> None:
     """"The security extra no longer pulls in pyOpenSSL": a negation about one part of the
     project that is no path the code has says nothing about the whole project."""
-    if not any(c.mode is _Mode.ABSENT for c in cands):
+    if not any(c.mode is _ABSENT for c in cands):
         return  # only a negated name is narrowed
-    for start, end, _question in sentence_spans(text):
+    for start, end, _question in spans:
         if not _NARROW_SUBJECT.match(text, start, end):
             continue
         for c in cands:
-            if start <= c.start < end and c.mode is _Mode.ABSENT:
-                c.mode = _Mode.UNCLEAR
+            if start <= c.start < end and c.mode is _ABSENT:
+                c.mode = _UNCLEAR
 
 
 _PLACES = frozenset({"from", "in", "inside", "within", "outside", "except", "only", "on"})
@@ -211,31 +230,32 @@ def _narrowed(k: Cues, low: str, end: int, cands: list[_Cand], scoped: bool,
     module" is the scope itself, not a narrowing."""
     run: list[_Cand] = []
     for i, c in enumerate(cands):
-        if c.mode is not _Mode.ABSENT:
+        if c.mode is not _ABSENT:
             run = []
             continue
         run.append(c)
         nxt = cands[i + 1] if i + 1 < len(cands) else None
-        if nxt and nxt.mode is _Mode.ABSENT and k.list_gap.fullmatch(low, c.end, nxt.start):
+        if nxt and nxt.mode is _ABSENT and k.list_gap.fullmatch(low, c.end, nxt.start):
             continue  # the list goes on; the qualifier after its last item covers it all
         for m in k.partial.finditer(low, c.end, min(end, c.end + _WINDOW)):
             if _names_the_project(low, m.end(), own):
                 continue  # "certifi was dropped from requests": the whole project
-            if c.neg is _Neg.REMOVAL and m.group("q") not in _PLACES:
+            if c.neg is _REMOVAL and m.group("q") not in _PLACES:
                 continue  # "X was deleted when ...": gone is gone, whatever the reason
             if not (scoped and m.group("q") in ("in", "inside", "within", "from")):
                 item: _Cand | None = c
                 while item is not None:  # back through the list, across clauses
-                    item.mode, item = _Mode.UNCLEAR, item.joined
+                    item.mode, item = _UNCLEAR, item.joined
                 break
         run = []
 
 
-def _read_modes(text: str, cands: list[_Cand], scoped: bool,
-                own: frozenset[str] = frozenset()) -> None:  # fmt: skip
+def _read_modes(text: str, cands: list[_Cand], scoped: bool, own: frozenset[str],
+                spans: Spans) -> None:  # fmt: skip
+    """Read every candidate in its clause; ``spans``: the text's ``sentence_spans``."""
     low = _fold(text)
     k = CUES[low.isascii()]
-    for s_start, s_end, question in sentence_spans(text):
+    for s_start, s_end, question in spans:
         opening = _OPENING.match(text, s_start, s_end)
         first = s_start + (opening.end() if opening else 0)
         for c in cands:
@@ -246,13 +266,13 @@ def _read_modes(text: str, cands: list[_Cand], scoped: bool,
             bounds.append((pos, m.start(), contrast))
             pos, contrast = m.end(), bool(m.group("contrast"))
         bounds.append((pos, s_end, contrast))
-        carried: _Mode | None = _Mode.HYPOTHETICAL if question else None
+        carried: _Mode | None = _HYPOTHETICAL if question else None
         tail: _Cand | None = None
         for start, end, contrast in bounds:
             inside = [c for c in cands if start <= c.start < end]
             if contrast and not question:
                 carried = None
-            if carried is _Mode.OTHER_PARTY and _WE.match(low, start, end):
+            if carried is _OTHER_PARTY and _WE.match(low, start, end):
                 carried = None  # "my friend's project uses redis, and we use duckdb"
             # The clause's own cues of someone else's code or of a plan: looked for once,
             # unless a word character before the clause could make its start no boundary.
@@ -263,7 +283,7 @@ def _read_modes(text: str, cands: list[_Cand], scoped: bool,
             inherited = carried if carried is not None else party
             _read_clause(k, low, start, end, inside, inherited, tail, scoped, own)
             for c in inside:
-                if c.mode in (_Mode.HYPOTHETICAL, _Mode.OTHER_PARTY):
+                if c.mode in (_HYPOTHETICAL, _OTHER_PARTY):
                     carried = c.mode
             if inside:
                 tail = inside[-1]

@@ -13,12 +13,11 @@ character escape) and that both give the same matches on lower-case ASCII text.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from anchors.at_end import AtEnd
-from anchors.needles import needles
+from anchors.at_end import AtEnd, AtEndAll
+from anchors.needles import alternation, needles
 from anchors.wordlists import (
     DEFINES_CUE,
     DEP_AFTER,
@@ -89,9 +88,12 @@ SOURCES: dict[str, str | tuple[str, ...]] = {
 }
 
 
-# Cues that end where their text ends, asked of the reversed text (``anchors.at_end``).
-_AT_END = frozenset({"slot", "strong", "runtime", "preposition", "replacement_slot",
-                     "dep_before", "import_before"})  # fmt: skip
+# Cues that end where their text ends, asked of the reversed text (``anchors.at_end``):
+# those before a name are asked together, of the words before it (``before``: closing quotes
+# and spaces taken off, one space put back) and of the plain window before it (``window``).
+_BEFORE = ("slot", "strong", "preposition")
+_WINDOW = ("runtime", "dep_before", "import_before")
+_AT_END = frozenset({"replacement_slot"})
 # Families of cues a clause is searched for together, and the hint that finds the needles
 # of all of them (``anchors.needles``): a clause without any has none of those cues.
 _FAMILIES = {
@@ -111,7 +113,7 @@ def _hint(names: tuple[str, ...]) -> re.Pattern[str] | None:
             if some is None:
                 return None
             found |= some
-    return re.compile("|".join(re.escape(n) for n in sorted(found, key=lambda n: (-len(n), n))))
+    return re.compile(alternation(found))
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,20 +130,18 @@ class Listed:
         return cls(re.compile(source, 0 if ascii else re.IGNORECASE),
                    tuple(sorted(found)) if found is not None else None)  # fmt: skip
 
-    def finditer(self, low: str, start: int, end: int, clause: str) -> Iterator[re.Match[str]]:
-        """``pattern.finditer(low, start, end)``; ``clause`` is ``low[start:end]``, where
-        no match can be without one of the needles."""
-        if self.needles is not None and not any(map(clause.__contains__, self.needles)):
-            return iter(())
-        return self.pattern.finditer(low, start, end)
+    def absent_from(self, clause: str) -> bool:
+        """Whether ``clause`` holds none of the needles, so that the cue cannot be there."""
+        return self.needles is not None and not any(map(clause.__contains__, self.needles))
 
 
 @dataclass(frozen=True, slots=True)
 class Cues:
     """The compiled cue patterns, for ASCII text (case-sensitive) or any text (case-blind);
-    fields are named as in ``SOURCES``, a list of cues is a tuple of ``Listed``, a cue ending
-    where its text ends is an ``AtEnd``. On ASCII text, a ``*_hint`` that finds nothing in
-    a clause says that no cue of its family is there (``_FAMILIES``)."""
+    fields are named as in ``SOURCES``, a list of cues is a tuple of ``Listed``, cues ending
+    where their text ends are an ``AtEnd`` or, asked together, an ``AtEndAll``. On ASCII
+    text, a ``*_hint`` that finds nothing in a clause says that no cue of its family is
+    there (``_FAMILIES``)."""
 
     other_party: re.Pattern[str]
     hypothetical: re.Pattern[str]
@@ -154,18 +154,14 @@ class Cues:
     post_removal: re.Pattern[str]
     post_unused: re.Pattern[str]
     post_anywhere: re.Pattern[str]
-    slot: AtEnd
-    strong: AtEnd
-    runtime: AtEnd
-    preposition: AtEnd
+    before: AtEndAll  # slot, strong, preposition
+    window: AtEndAll  # runtime, dep_before, import_before
     gap: re.Pattern[str]
     list_gap: re.Pattern[str]
     replacement_slot: AtEnd
     pure_list: re.Pattern[str]
     dep_after: re.Pattern[str]
-    dep_before: AtEnd
     import_after: re.Pattern[str]
-    import_before: AtEnd
     defines: re.Pattern[str]
     partial: re.Pattern[str]
     choice: re.Pattern[str]
@@ -180,12 +176,16 @@ class Cues:
         flags = 0 if ascii else re.IGNORECASE
         made: dict[str, Any] = {}
         for name, source in SOURCES.items():
+            if name in _BEFORE or name in _WINDOW:
+                continue  # asked together, below
             if isinstance(source, tuple):
                 made[name] = tuple(Listed.compiled(one, ascii) for one in source)
             elif name in _AT_END:
                 made[name] = AtEnd.compiled(source, flags)
             else:
                 made[name] = re.compile(source, flags)
+        for name, together in (("before", _BEFORE), ("window", _WINDOW)):
+            made[name] = AtEndAll.compiled(tuple(str(SOURCES[n]) for n in together), flags)
         for name, family in _FAMILIES.items():
             made[name] = _hint(family) if ascii else None
         return cls(**made)

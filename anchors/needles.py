@@ -23,7 +23,7 @@ from typing import Any
 _c: Any = importlib.import_module("re._constants")
 _p: Any = importlib.import_module("re._parser")
 
-__all__ = ["Needles", "needles"]
+__all__ = ["Needles", "alternation", "needles"]
 
 _MAX_SET = 4  # a character set of up to this many literals multiplies the needles
 _MAX_NEEDLES = 64
@@ -106,3 +106,23 @@ def _node(op: Any, av: Any) -> Needles | None:
     if op is getattr(_c, "ATOMIC_GROUP", None):
         return _sequence(list(av))
     return None  # anchors, lookarounds, classes, "." and the unknown: no needle
+
+
+def alternation(strings: frozenset[str] | set[str]) -> str:
+    """A pattern that finds any of ``strings`` (none empty), written as a trie
+    (``dro(?:pped|p)``...) so that each position of a text costs one branch per character,
+    not one per string."""
+    trie: dict[str, Any] = {}
+    for string in strings:
+        node = trie
+        for char in string:
+            node = node.setdefault(char, {})
+        node[""] = {}  # a string ends here
+    return _trie(trie)
+
+
+def _trie(node: dict[str, Any]) -> str:
+    branches = [re.escape(char) + _trie(child) for char, child in sorted(node.items()) if char]
+    if "" in node:  # a string may end here: what follows is optional
+        return f"(?:{'|'.join(branches)})?" if branches else ""
+    return branches[0] if len(branches) == 1 else f"(?:{'|'.join(branches)})"

@@ -218,6 +218,9 @@ def _check_specifier(version: str) -> str:
     return compact
 
 
+_KINDS = {kind.value: kind for kind in AnchorKind}  # AnchorKind(value), without the Enum call
+
+
 def parse_anchor(text: str) -> Anchor:
     """Parse one anchor string (see the module docstring), rejecting unsafe values."""
     if not isinstance(text, str):
@@ -230,9 +233,8 @@ def parse_anchor(text: str) -> Anchor:
         expect = Expect.ABSENT
         raw = raw[1:].strip()
     kind_text, sep, body = raw.partition(":")
-    try:
-        kind = AnchorKind(kind_text.strip().lower())
-    except ValueError:
+    kind = _KINDS.get(kind_text.strip().lower())
+    if kind is None:
         kinds = ", ".join(k.value for k in AnchorKind)
         raise AnchorSyntaxError(
             f"anchor {text!r} must start with one of {kinds} followed by ':'"

@@ -23,6 +23,7 @@ from anchors.wordlists import COMMON_WORDS, GENERIC_NOUNS, PRONOUNS, SUBJECT_VER
 __all__ = [
     "CodeNames",
     "DropReason",
+    "Spans",
     "apply_scope",
     "resolve_name",
     "resolve_subject",
@@ -192,7 +193,11 @@ def _part_of_project(noun: Sequence[str], fp: Fingerprint) -> str | None:
     return found[0] if len(found) == 1 else None
 
 
-def resolve_subject(subject: str | None, text: str, fp: Fingerprint) -> str | None:
+Spans = Sequence[tuple[int, int, bool]]
+
+
+def resolve_subject(subject: str | None, text: str, fp: Fingerprint, *,
+                    spans: Spans | None = None) -> str | None:  # fmt: skip
     """The repository path (file or directory, no trailing slash) the memory is about.
 
     An explicit ``subject`` wins when it names exactly one path or module (``billing``,
@@ -201,13 +206,14 @@ def resolve_subject(subject: str | None, text: str, fp: Fingerprint) -> str | No
     "auth/jwt.py checks tokens", "... is read in auth/jwt.py"), provided every other
     subject names that same path or continues it with a pronoun. A statement about "we"
     or about anything else means no scope: a wrong scope refutes true memories.
+    ``spans``: the text's ``sentence_spans``, when the caller has them already.
     """
     if subject is not None and subject.strip():
         resolved = resolve_name(subject, fp)
         if resolved is not None and _can_scope(resolved, fp):
             return resolved
     found: set[str] = set()
-    for start, end, _question in sentence_spans(text):
+    for start, end, _question in sentence_spans(text) if spans is None else spans:
         pieces = _PIECES.split(text[start:end])
         places = [list(_IN_PATH.finditer(piece)) for piece in pieces]
         kinds = [_piece_subject(piece, fp, i == 0, places[i]) for i, piece in enumerate(pieces)]

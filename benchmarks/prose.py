@@ -11,9 +11,10 @@ imports instead. Rounds alternate the versions, so that both see the same load o
 machine. A worker builds each fingerprint, reads every note once untimed (the vocabulary
 and the indexes kept per fingerprint are built then; that first pass is printed as
 ``first pass``), then times ``--passes`` more. A note's cost is its fastest time over every
-pass of every round (what the machine's other work added is left out: on two shared
-cores it moves single samples by ±30%); printed are the p50 / p99 / mean of those costs
-over the notes, in microseconds. With ``--against``, the workers'
+pass of every round, measured by default as the CPU time of the worker's thread
+(``--clock wall``: elapsed time); both leave out most of what the machine's other work
+adds, which on two shared cores moves single samples by ±30%. Printed are the p50 / p99 /
+mean of those costs over the notes, in microseconds. With ``--against``, the workers'
 readings (``reading``: every field of the inference and the subject's scope) are compared
 note by note, and the differences printed.
 """
@@ -78,8 +79,11 @@ def _percentiles(samples: list[float]) -> dict[str, float]:
     }
 
 
-def _work(notes: list[ProseNote], repos: dict[str, Path], passes: int,
-          readings: bool) -> dict[str, Any]:  # fmt: skip
+_CLOCKS = {"cpu": time.thread_time_ns, "wall": time.perf_counter_ns}
+
+
+def _work(notes: list[ProseNote], repos: dict[str, Path], passes: int, readings: bool,
+          clock_name: str = "cpu") -> dict[str, Any]:  # fmt: skip
     """Time every note on every fingerprint (µs per note); the readings too, if asked."""
     import anchors
     from anchors.extract import infer_anchors
@@ -94,7 +98,7 @@ def _work(notes: list[ProseNote], repos: dict[str, Path], passes: int,
         first = (time.perf_counter() - started) * 1000
         infer = [float("inf")] * len(notes)  # each note's fastest, in µs
         subject = [float("inf")] * len(notes)
-        clock = time.perf_counter_ns
+        clock = _CLOCKS[clock_name]
         for _ in range(passes):
             for i, note in enumerate(notes):
                 t0 = clock()
@@ -121,21 +125,22 @@ def _worker(argv: Sequence[str]) -> int:
     parser.add_argument("--code", help="the checkout whose anchors package is measured")
     parser.add_argument("--passes", type=int, default=3)
     parser.add_argument("--readings", action="store_true")
+    parser.add_argument("--clock", choices=sorted(_CLOCKS), default="cpu")
     args = parser.parse_args(argv)
     if args.code:  # before anything imports anchors: this version's package comes first
         sys.path.insert(0, args.code)
     raw = json.loads(Path(args.notes).read_text(encoding="utf-8"))
     notes = [ProseNote(n["origin"], n["text"], n.get("subject")) for n in raw]
     repos = {spec.split("=", 1)[0]: Path(spec.split("=", 1)[1]) for spec in args.repo}
-    json.dump(_work(notes, repos, args.passes, args.readings), sys.stdout)
+    json.dump(_work(notes, repos, args.passes, args.readings, args.clock), sys.stdout)
     return 0
 
 
 # -- the parent: rounds of workers, the figures, the comparison -----------------------------
 def _run_worker(code: Path, notes: Path, repos: dict[str, Path], passes: int,
-                readings: bool) -> dict[str, Any]:  # fmt: skip
+                readings: bool, clock: str) -> dict[str, Any]:  # fmt: skip
     command = [sys.executable, "-m", "benchmarks.prose", "--worker", "--notes", str(notes),
-               "--code", str(code), "--passes", str(passes)]  # fmt: skip
+               "--code", str(code), "--passes", str(passes), "--clock", clock]  # fmt: skip
     command += [arg for name, root in repos.items() for arg in ("--repo", f"{name}={root}")]
     if readings:
         command.append("--readings")
@@ -170,6 +175,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="another checkout to time and compare with (e.g. main's)")  # fmt: skip
     parser.add_argument("--rounds", type=int, default=3, help="workers per version")
     parser.add_argument("--passes", type=int, default=3, help="timed passes per worker")
+    parser.add_argument("--clock", choices=sorted(_CLOCKS), default="cpu",
+                        help="cpu: the thread's CPU time (default), wall: elapsed")  # fmt: skip
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     args = parser.parse_args(args_list)
     if args.rounds < 1 or args.passes < 1:
@@ -193,8 +200,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         for round_ in range(args.rounds):
             for label, code in versions.items():
                 runs[label].append(_run_worker(code, notes_file, repos, args.passes,
-                                               readings=round_ == 0))  # fmt: skip
+                                               round_ == 0, args.clock))  # fmt: skip
     report = _report(notes, versions, runs)
+    report["clock"] = args.clock
     if args.json:
         print(json.dumps(report, indent=2))
     else:
@@ -229,7 +237,9 @@ def _fastest(runs: Iterable[list[float]]) -> list[float]:
 
 
 def _print(report: dict[str, Any]) -> None:
-    print(f"notes: {report['notes']} (p50 / p99 / mean, µs per note)")
+    clock = "CPU time of the thread" if report["clock"] == "cpu" else "elapsed time"
+    print(f"notes: {report['notes']} (p50 / p99 / mean over the notes of each note's fastest "
+          f"{clock}, µs)")
     for label, version in report["versions"].items():
         print(f"{label}: {version['code']}")
         for name, fig in version["fingerprints"].items():
