@@ -174,6 +174,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--against", metavar="DIR",
                         help="another checkout to time and compare with (e.g. main's)")  # fmt: skip
     parser.add_argument("--rounds", type=int, default=3, help="workers per version")
+    parser.add_argument("--salad", type=int, default=0, metavar="N",
+                        help="also N notes of random words (prose_corpus.salad)")  # fmt: skip
+    parser.add_argument("--seed", type=int, default=0, help="the random words' seed")
     parser.add_argument("--passes", type=int, default=3, help="timed passes per worker")
     parser.add_argument("--clock", choices=sorted(_CLOCKS), default="cpu",
                         help="cpu: the thread's CPU time (default), wall: elapsed")  # fmt: skip
@@ -182,13 +185,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.rounds < 1 or args.passes < 1:
         raise SystemExit("benchmarks.prose: --rounds and --passes must be at least 1")
 
-    from benchmarks.prose_corpus import corpus
+    from benchmarks.prose_corpus import corpus, salad
     from experiments.fixture import build_fixture
 
     with tempfile.TemporaryDirectory(prefix="anchormem-prose-") as tmp:
         fixture = Path(tmp) / "fixture"
         build_fixture(fixture)
-        notes = corpus(fixture)
+        notes = corpus(fixture) + salad(args.salad, args.seed)
         notes_file = Path(tmp) / "notes.json"
         notes_file.write_text(json.dumps([n.__dict__ for n in notes]), encoding="utf-8")
         repos = {"fixture": fixture}

@@ -20,7 +20,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-__all__ = ["ProseNote", "corpus", "test_texts"]
+__all__ = ["ProseNote", "corpus", "salad", "test_texts"]
 
 SEED_NOTES = 50  # seed.py's shapes repeat every 10 notes: 5 of each, on other paths and names
 _TEST_FILES = ("test_extract.py", "test_claims_on_real_repos.py", "test_verify_on_read.py")
@@ -150,3 +150,42 @@ def test_texts(tests_dir: Path) -> list[ProseNote]:
 
 
 test_texts.__test__ = False  # type: ignore[attr-defined]  # a helper, not a pytest test
+
+
+# -- word salad: notes no one would write, to compare two versions of the code on -----------
+_SALAD_WORDS = (
+    "we use uses used using no longer not never don't doesn't isn't n't without instead of "
+    "rather than replaced with by from to in for over the a an our its their they my friend's "
+    "upstream might could should plan if when maybe dropped removed deleted was were is are "
+    "been got rid of phased out there no more neither nor and or but while because so "
+    "compatible with similar unlike chose prefer depends on requires required pinned package "
+    "dependency module imports imported import from defines lives in reads loads env "
+    "httpx requests redis celery duckdb click rich Django PostgreSQL Flask sqlite3 yaml "
+    "pyyaml fastmcp HashiCorp Vault GitHub Actions Pulumi Datadog python Python 3.8 2.7 "
+    ">=1.2 ^2.6.0 below 3 or newer app/billing.py shop/db/session.py auth/jwt.py::verify "
+    "Store.open verify() `verify` `Store` JWT_SECRET DATABASE_URL README.md Dockerfile "
+    "billing service store module tests docs the billing module it this that which "
+    "compute_discount getLogger HTTPAdapter ../x /etc/passwd C:\\x\\y https://x.io/a/b "
+    "www.example.com \u2019 \u017f \u0131 \u0130 \u212a caf\u00e9 \u2215 \u2024 na\u00efve"
+)
+_SALAD = tuple(_SALAD_WORDS.split())
+_GLUE = (" ", " ", " ", " ", ", ", ". ", "; ", " - ", " (", ") ", "? ", "\n", ": ", "`", "'",
+         "\u2019", " \u2014 ", "\x00", "\t")  # fmt: skip
+
+
+def salad(count: int, seed: int = 0) -> list[ProseNote]:
+    """``count`` notes of random cue words, names, paths and punctuation (some upper-cased,
+    some with non-ASCII letters that fold like ASCII ones, newlines or control characters):
+    not prose, but every branch of the reader, for comparing two versions of the code."""
+    import random
+
+    rng = random.Random(seed)
+    subjects = (None, None, None, "billing", "store", "app/billing.py", "nowhere", "auth")
+    notes = []
+    for i in range(count):
+        words = [rng.choice(_SALAD) for _ in range(rng.randint(1, 16))]
+        if rng.random() < 0.2:
+            words = [w.upper() if rng.random() < 0.5 else w.capitalize() for w in words]
+        text = "".join(w + rng.choice(_GLUE) for w in words).strip()
+        notes.append(ProseNote(f"salad:{seed}:{i}", text, rng.choice(subjects)))
+    return notes

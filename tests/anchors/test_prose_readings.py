@@ -25,7 +25,9 @@ from typing import Any
 
 import pytest
 
+from anchors.extract import infer_anchors
 from anchors.facts import Fingerprint
+from anchors.subject import resolve_subject
 from benchmarks.prose import fingerprint_of, reading
 from benchmarks.prose_corpus import ProseNote, corpus
 from experiments.fixture import build_fixture
@@ -83,6 +85,17 @@ def test_every_note_is_read_as_recorded_on_every_fingerprint(
             if found != expected:
                 differences.append((entry["origin"], name, entry["text"], expected, found))
     assert not differences, f"{len(differences)} readings differ; first: {differences[:3]}"
+
+
+def test_an_inference_given_the_resolved_scope_is_the_one_that_resolves_it(
+    fingerprints: dict[str, Fingerprint],
+) -> None:
+    for entry in _entries():
+        note = _note(entry)
+        for fp in fingerprints.values():
+            scope = resolve_subject(note.subject, note.text, fp)
+            given = infer_anchors(note.text, fp, note.subject, scope=scope)
+            assert given == infer_anchors(note.text, fp, note.subject), note.text
 
 
 def write(path: Path = GOLDEN) -> int:
