@@ -15,7 +15,7 @@ import re
 from dataclasses import dataclass
 
 from anchors.candidates import _Cand, _fold, _Mode, _Neg
-from anchors.cue_patterns import CUES, Cues
+from anchors.cue_patterns import CUES, Cues, case_safe
 from anchors.subject import Spans
 
 _WINDOW = 80
@@ -254,7 +254,7 @@ def _read_modes(text: str, cands: list[_Cand], scoped: bool, own: frozenset[str]
                 spans: Spans) -> None:  # fmt: skip
     """Read every candidate in its clause; ``spans``: the text's ``sentence_spans``."""
     low = _fold(text)
-    k = CUES[low.isascii()]
+    k = CUES[case_safe(low)]
     for s_start, s_end, question in spans:
         opening = _OPENING.match(text, s_start, s_end)
         first = s_start + (opening.end() if opening else 0)

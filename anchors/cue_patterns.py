@@ -1,13 +1,14 @@
 """The cue patterns ``anchors.clauses`` matches against lower-cased prose, compiled twice.
 
 Every cue is matched against the text lower-cased (``candidates._fold``) and written in
-lower case, so ``IGNORECASE`` only matters where the text is not ASCII: there a case-blind
-pattern also matches a few other letters (``ſ`` for ``s``, ``ı`` for ``i``). On ASCII text
-it changes nothing and costs two to four times the time of a case-sensitive match (adr/0020).
-``CUES[True]`` holds the case-sensitive patterns, used when the text is ASCII;
-``CUES[False]`` the case-blind ones. A test checks that every source compiled here
-could be compiled case-sensitively (no upper-case letter, no cased non-ASCII letter, no
-character escape) and that both give the same matches on lower-case ASCII text.
+lower case, so ``IGNORECASE`` only matters for four characters a case-blind pattern of
+lower-case ASCII letters also matches: ``İ`` and ``ı`` (for ``i``), ``ſ`` (for ``s``) and
+the Kelvin sign (for ``k``). On any other text it changes nothing, and costs two to four
+times the time of a case-sensitive match (adr/0020). ``CUES[True]`` holds the
+case-sensitive patterns, used when ``case_safe(low)``; ``CUES[False]`` the case-blind ones.
+Tests check that every source compiled here could be compiled case-sensitively (no
+upper-case letter, no cased non-ASCII letter), that both give the same matches on such
+text, and that no other character folds to an ASCII letter.
 """
 
 from __future__ import annotations
@@ -41,7 +42,7 @@ from anchors.wordlists import (
     WEAK_NEGATION_CUES,
 )
 
-__all__ = ["CUES", "SOURCES", "Cues", "Listed", "any_of"]
+__all__ = ["CUES", "SOURCES", "Cues", "Listed", "any_of", "case_safe"]
 
 _FILL = "|".join(sorted(FILLER_WORDS))
 
@@ -103,7 +104,7 @@ _FAMILIES = {
 
 
 def _hint(names: tuple[str, ...]) -> re.Pattern[str] | None:
-    """One search for every needle of the cues named (case-sensitive: for ASCII text);
+    """One search for every needle of the cues named (case-sensitive: for case-safe text);
     None when one of them has no needles."""
     found: set[str] = set()
     for name in names:
@@ -118,16 +119,16 @@ def _hint(names: tuple[str, ...]) -> re.Pattern[str] | None:
 
 @dataclass(frozen=True, slots=True)
 class Listed:
-    """One cue of a list, whose every match is kept: its pattern and, for ASCII text, the
+    """One cue of a list, whose every match is kept: its pattern and, for case-safe text, the
     needles one of which each match holds (None: search it anyway)."""
 
     pattern: re.Pattern[str]
     needles: tuple[str, ...] | None
 
     @classmethod
-    def compiled(cls, source: str, ascii: bool) -> Listed:
-        found = needles(source) if ascii else None
-        return cls(re.compile(source, 0 if ascii else re.IGNORECASE),
+    def compiled(cls, source: str, sensitive: bool) -> Listed:
+        found = needles(source) if sensitive else None
+        return cls(re.compile(source, 0 if sensitive else re.IGNORECASE),
                    tuple(sorted(found)) if found is not None else None)  # fmt: skip
 
     def absent_from(self, clause: str) -> bool:
@@ -137,10 +138,10 @@ class Listed:
 
 @dataclass(frozen=True, slots=True)
 class Cues:
-    """The compiled cue patterns, for ASCII text (case-sensitive) or any text (case-blind);
+    """The compiled cue patterns, for case-safe text (case-sensitive) or any (case-blind);
     fields are named as in ``SOURCES``, a list of cues is a tuple of ``Listed``, cues ending
-    where their text ends are an ``AtEnd`` or, asked together, an ``AtEndAll``. On ASCII
-    text, a ``*_hint`` that finds nothing in a clause says that no cue of its family is
+    where their text ends are an ``AtEnd`` or, asked together, an ``AtEndAll``. On
+    case-safe text, a ``*_hint`` that finds nothing in a clause says that no cue of its family is
     there (``_FAMILIES``)."""
 
     other_party: re.Pattern[str]
@@ -171,15 +172,16 @@ class Cues:
     not_a_use_hint: re.Pattern[str] | None
 
     @classmethod
-    def compiled(cls, ascii: bool) -> Cues:
-        """Every pattern of ``SOURCES``, case-sensitive for ASCII text, else case-blind."""
-        flags = 0 if ascii else re.IGNORECASE
+    def compiled(cls, sensitive: bool) -> Cues:
+        """Every pattern of ``SOURCES``, case-sensitive (for case-safe text) or
+        case-blind."""
+        flags = 0 if sensitive else re.IGNORECASE
         made: dict[str, Any] = {}
         for name, source in SOURCES.items():
             if name in _BEFORE or name in _WINDOW:
                 continue  # asked together, below
             if isinstance(source, tuple):
-                made[name] = tuple(Listed.compiled(one, ascii) for one in source)
+                made[name] = tuple(Listed.compiled(one, sensitive) for one in source)
             elif name in _AT_END:
                 made[name] = AtEnd.compiled(source, flags)
             else:
@@ -187,9 +189,19 @@ class Cues:
         for name, together in (("before", _BEFORE), ("window", _WINDOW)):
             made[name] = AtEndAll.compiled(tuple(str(SOURCES[n]) for n in together), flags)
         for name, family in _FAMILIES.items():
-            made[name] = _hint(family) if ascii else None
+            made[name] = _hint(family) if sensitive else None
         return cls(**made)
 
 
-# By ``low.isascii()`` of the lower-cased text the patterns are matched against.
-CUES = {True: Cues.compiled(ascii=True), False: Cues.compiled(ascii=False)}
+# By ``case_safe(low)`` of the lower-cased text the patterns are matched against.
+CUES = {True: Cues.compiled(sensitive=True), False: Cues.compiled(sensitive=False)}
+# The characters besides the ASCII letters that a case-blind [a-z] matches (a test checks
+# every code point).
+FOLDS_TO_ASCII = "\u0130\u0131\u017f\u212a"
+_FOLDING = re.compile(f"[{FOLDS_TO_ASCII}]")
+
+
+def case_safe(low: str) -> bool:
+    """Whether the case-sensitive cues find in ``low`` (lower-cased text) what the
+    case-blind ones find: it has none of the ``FOLDS_TO_ASCII``."""
+    return low.isascii() or _FOLDING.search(low) is None

@@ -9,7 +9,7 @@ a few characters, alternatives (each must have needles) and repetitions of at le
 lookarounds, ``.``, classes, anchors and anything unknown name nothing.
 
 The needles hold for the pattern compiled *without* ``IGNORECASE`` (literal characters
-match only themselves); ``anchors.cue_patterns`` uses them only on ASCII text, with the
+match only themselves); ``anchors.cue_patterns`` uses them only where it matches the
 case-sensitive patterns.
 """
 

@@ -1,5 +1,5 @@
-"""The reader's cue patterns (anchors.cue_patterns), compiled for ASCII text and for any
-text: the faster forms find what the case-blind patterns of the words lists find."""
+"""The reader's cue patterns (anchors.cue_patterns), compiled for case-safe text and for any
+text: the faster forms find what the case-blind patterns of the word lists find."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from hypothesis import given, settings
 
 from anchors.candidates import _fold, _Mode
 from anchors.clauses import _party
-from anchors.cue_patterns import _FAMILIES, CUES, SOURCES, Cues
+from anchors.cue_patterns import _FAMILIES, CUES, FOLDS_TO_ASCII, SOURCES, Cues, case_safe
 from anchors.extract import _MODE_DROP
 from tests.anchors.cue_texts import lower_ascii, texts
 
@@ -61,11 +61,26 @@ def test_every_cue_names_only_characters_case_does_not_change() -> None:
                 assert unicodedata.category(char)[0] != "L", (name, char)
 
 
-@settings(max_examples=300, deadline=None)
-@given(lower_ascii)
-def test_case_sensitive_cues_find_what_case_blind_ones_find_in_lower_case_ascii(
-    text: str,
-) -> None:
+def _non_ascii_characters() -> str:
+    found = {chr(code) for _, source in SINGLE_SOURCES
+             for code in _characters(list(_p.parse(source, 0))) if code > 0x7F}  # fmt: skip
+    return "".join(sorted(found))
+
+
+def test_only_four_characters_match_an_ascii_letter_case_blind() -> None:
+    letters = re.compile("[a-z]", re.IGNORECASE)
+    others = "".join(chr(c) for c in range(0x80, 0x110000) if letters.fullmatch(chr(c)))
+    assert others == FOLDS_TO_ASCII
+
+
+def test_the_other_characters_of_the_cues_match_only_themselves_case_blind() -> None:
+    chars = _non_ascii_characters()
+    assert chars  # quotes and dashes
+    blind = re.compile(f"[{re.escape(chars)}]", re.IGNORECASE)
+    assert all(chr(c) in chars for c in range(0x110000) if blind.fullmatch(chr(c)))
+
+
+def _same_matches(text: str) -> None:
     for name, source in SINGLE_SOURCES:
         blind = re.compile(source, re.IGNORECASE)
         sensitive = re.compile(source)
@@ -76,6 +91,24 @@ def test_case_sensitive_cues_find_what_case_blind_ones_find_in_lower_case_ascii(
         assert bool(blind.fullmatch(text)) == bool(sensitive.fullmatch(text)), name
 
 
+@settings(max_examples=300, deadline=None)
+@given(lower_ascii)
+def test_case_sensitive_cues_find_what_case_blind_ones_find_in_lower_case_ascii(
+    text: str,
+) -> None:
+    _same_matches(text)
+
+
+@settings(max_examples=300, deadline=None)
+@given(texts)
+def test_case_sensitive_cues_find_what_case_blind_ones_find_in_any_case_safe_text(
+    text: str,
+) -> None:
+    low = _fold(text)
+    if case_safe(low):
+        _same_matches(low)
+
+
 def _listed(k: Cues, name: str) -> Any:
     return getattr(k, name)
 
@@ -84,8 +117,8 @@ def _listed(k: Cues, name: str) -> Any:
 @given(texts)
 def test_a_clause_with_none_of_a_familys_needles_has_none_of_its_cues(text: str) -> None:
     low = _fold(text)
-    if not low.isascii():
-        return  # the hints are for ASCII text only
+    if not case_safe(low):
+        return  # the hints are for case-safe text only
     k = CUES[True]
     for hint_name, family in _FAMILIES.items():
         hint = getattr(k, hint_name)
@@ -101,7 +134,7 @@ def test_a_clause_with_none_of_a_familys_needles_has_none_of_its_cues(text: str)
 @given(texts)
 def test_a_listed_cue_absent_by_its_needles_has_no_match(text: str) -> None:
     low = _fold(text)
-    if not low.isascii():
+    if not case_safe(low):
         return
     k = CUES[True]
     for name in ("removal", "usage", "replace", "weak", "markers", "not_a_use"):
@@ -119,7 +152,7 @@ def test_a_clause_after_a_non_word_reads_the_same_alone_or_within_its_note(
     start = len(_fold(head))
     if start and (low[start - 1].isalnum() or low[start - 1] == "_"):
         return  # a word character before: the reader looks the clause up again
-    k = CUES[low.isascii()]
+    k = CUES[case_safe(low)]
     assert _party(k, low, start, len(low), sliced=True) == _party(
         k, low, start, len(low), sliced=False
     )
