@@ -4,6 +4,7 @@ code read the same: ``infer_anchors`` and ``resolve_subject`` over every note of
 ``--repo``.
 
     python -m benchmarks prose [--repo PATH]... [--against DIR] [--rounds 3] [--passes 3]
+                               [--salad N [--seed S]] [--limit N] [--clock cpu|wall]
 
 Each round runs one worker process per version of the code: this checkout, and with
 ``--against DIR`` another checkout (main's, say) whose ``anchors`` package the worker
@@ -177,6 +178,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--salad", type=int, default=0, metavar="N",
                         help="also N notes of random words (prose_corpus.salad)")  # fmt: skip
     parser.add_argument("--seed", type=int, default=0, help="the random words' seed")
+    parser.add_argument("--limit", type=int, metavar="N", help="only the corpus' first N notes")
     parser.add_argument("--passes", type=int, default=3, help="timed passes per worker")
     parser.add_argument("--clock", choices=sorted(_CLOCKS), default="cpu",
                         help="cpu: the thread's CPU time (default), wall: elapsed")  # fmt: skip
@@ -191,7 +193,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     with tempfile.TemporaryDirectory(prefix="anchormem-prose-") as tmp:
         fixture = Path(tmp) / "fixture"
         build_fixture(fixture)
-        notes = corpus(fixture) + salad(args.salad, args.seed)
+        notes = corpus(fixture)[: args.limit] + salad(args.salad, args.seed)
         notes_file = Path(tmp) / "notes.json"
         notes_file.write_text(json.dumps([n.__dict__ for n in notes]), encoding="utf-8")
         repos = {"fixture": fixture}
