@@ -91,6 +91,8 @@ def _party(k: Cues, low: str, start: int, end: int, sliced: bool) -> _Mode | Non
     condition (someone else's first). ``sliced``: as matched on ``low[start:end]`` alone
     (which can differ from matching within ``low`` only at a word boundary at ``start``)."""
     clause, a, b = (low[start:end], 0, end - start) if sliced else (low, start, end)
+    if k.party_hint is not None and not k.party_hint.search(clause, a, b):
+        return None  # none of the words these cues need
     if k.other_party.search(clause, a, b):
         return _OTHER_PARTY
     return _HYPOTHETICAL if k.hypothetical.search(clause, a, b) else None

@@ -100,6 +100,7 @@ _AT_END = frozenset({"replacement_slot"})
 _FAMILIES = {
     "negation_hint": ("removal", "usage", "replace", "weak", "markers"),
     "not_a_use_hint": ("not_a_use", "choice"),
+    "party_hint": ("other_party", "hypothetical"),
 }
 
 
@@ -170,6 +171,7 @@ class Cues:
     reads: re.Pattern[str]
     negation_hint: re.Pattern[str] | None
     not_a_use_hint: re.Pattern[str] | None
+    party_hint: re.Pattern[str] | None
 
     @classmethod
     def compiled(cls, sensitive: bool) -> Cues:

@@ -56,34 +56,70 @@ def _better(a: Needles | None, b: Needles | None) -> Needles | None:
 
 def _sequence(items: list[tuple[Any, Any]]) -> Needles | None:
     """Every element of a sequence is inside its match: the best element's needles, where
-    consecutive literals (and small character sets) make one run of text."""
+    consecutive elements that match only a few strings make one run of text (``n[’']t``:
+    ``n't`` or ``n’t``; ``tr(?:y|ies)``: ``try`` or ``tries``)."""
     best: Needles | None = None
     run: set[str] = {""}
     for op, av in items:
-        chars = _literals(op, av)
-        if chars is None or len(run) * len(chars) > _MAX_NEEDLES:
-            best = _better(best, _run(run))  # the run ends here
-            run = {""}
-        if chars is not None:
-            run = {r + ch for r in run for ch in chars}
+        strings = _strings(op, av)
+        if strings is not None and len(run) * len(strings) <= _MAX_NEEDLES:
+            run = {r + s for r in run for s in strings}
+            continue
+        best = _better(best, _run(run))  # the run ends here
+        run = {""}
+        if strings is not None:
+            run = set(strings)  # and the next one starts
         else:
             best = _better(best, _node(op, av))
     return _better(best, _run(run))
 
 
 def _run(run: set[str]) -> Needles | None:
-    return frozenset(run) if "" not in run else None
+    """A run's strings, those that hold a shorter one left out (it is in them); None when
+    the run may match nothing at all."""
+    if "" in run:
+        return None
+    return frozenset(s for s in run if not any(o != s and o in s for o in run))
 
 
-def _literals(op: Any, av: Any) -> list[str] | None:
-    """The characters one element matches, when it is a literal or a set of a few."""
+def _strings(op: Any, av: Any) -> list[str] | None:
+    """Every string one element can match, when they are a few (a literal, a set of a few
+    characters, alternatives or an optional part made of those); else None."""
     if op is _c.LITERAL:
         return [chr(av)]
     if op is _c.IN:
         items = list(av)
         if 0 < len(items) <= _MAX_SET and all(kind is _c.LITERAL for kind, _ in items):
             return [chr(code) for _, code in items]
+        return None
+    if op is _c.SUBPATTERN:
+        _group, add_flags, del_flags, pattern = av
+        return None if add_flags or del_flags else _product(list(pattern))
+    if op is _c.BRANCH:
+        found: list[str] = []
+        for alternative in av[1]:
+            some = _product(list(alternative))
+            if some is None:
+                return None
+            found.extend(some)
+        return found if len(found) <= _MAX_NEEDLES else None
+    if op in (_c.MAX_REPEAT, _c.MIN_REPEAT) and av[1] == 1 and av[0] in (0, 1):
+        inner = _product(list(av[2]))
+        if inner is None:
+            return None
+        return [*inner, ""] if av[0] == 0 else inner
     return None
+
+
+def _product(items: list[tuple[Any, Any]]) -> list[str] | None:
+    """Every string a sequence can match, when each element matches only a few."""
+    found = [""]
+    for op, av in items:
+        strings = _strings(op, av)
+        if strings is None or len(found) * len(strings) > _MAX_NEEDLES:
+            return None
+        found = [f + s for f in found for s in strings]
+    return found
 
 
 def _node(op: Any, av: Any) -> Needles | None:

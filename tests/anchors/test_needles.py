@@ -27,6 +27,9 @@ SINGLE_SOURCES = [
         (r"n[’']t\b", {"n't", "n’t"}),
         (r"\b(?:dropped|removed)\s+", {"dropped", "removed"}),
         (r"\bover\s+", {"over"}),
+        (r"\btr(?:y|ies|ied|ying)\b", {"try", "tries", "tried"}),  # "trying" holds "try"
+        (r"\b(?:do|does|did)\s*(?:not|n[’']t)\s+", {"not", "n't", "n’t"}),
+        (r"colou?r", {"color", "colour"}),
         (r"(?:ab)+c", {"ab"}),  # a repetition ends a run of literals
         (r"[^a]bc?", {"b"}),
     ],
