@@ -33,7 +33,7 @@ from anchors.spec import (
 )
 from anchors.subject import resolve_name, resolve_subject, sentence_spans
 from anchors.version_claims import _EXACT_VERSION, _python_claim, _version_after, _with_version
-from anchors.vocabulary import TechKind, Technology, lookup
+from anchors.vocabulary import TechKind, Technology, lookup_word
 from anchors.wordlists import COMMON_WORDS
 
 __all__ = ["DropReason", "DroppedCandidate", "Inference", "infer_anchors"]
@@ -158,7 +158,7 @@ def _word(c: _Cand, text: str, names: CodeNames, absent: bool) -> Outcome:
     or a name the repository may know (an import or dependency it has)."""
     if text[:1].isupper() and names.fp.has_path(text):
         return [Anchor(AnchorKind.FILE, text)]  # "Dockerfile", "Makefile": a root file
-    hit = lookup([text])
+    hit = lookup_word(text)
     if hit is not None and c.tech is None:
         c.tech, c.common = hit[0], hit[2]
         return _technology(c, hit[0], names, absent)

@@ -70,6 +70,14 @@ class AnchorSyntaxError(InvalidInput):
     caller gave it, so it is invalid input: it reaches the model or the CLI as such."""
 
 
+# Members read for every anchor rendered or parsed, bound to module names: reading one
+# through its class costs ~0.2 µs in Python 3.11 (EnumType.__getattr__).
+_ABSENT, _KIND_DEP = Expect.ABSENT, AnchorKind.DEP
+_KIND_ENV, _KIND_FILE = AnchorKind.ENV, AnchorKind.FILE
+_KIND_IMPORT, _KIND_SYMBOL = AnchorKind.IMPORT, AnchorKind.SYMBOL
+_KIND_TECH, _PRESENT = AnchorKind.TECH, Expect.PRESENT
+
+
 @dataclass(frozen=True, order=True)
 class Anchor:
     """One typed claim about the code.
@@ -89,19 +97,19 @@ class Anchor:
 
     def render(self) -> str:
         """The canonical anchor string; ``parse_anchor(a.render()) == a``."""
-        bang = "!" if self.expect is Expect.ABSENT else ""
-        if self.kind is AnchorKind.SYMBOL:
+        bang = "!" if self.expect is _ABSENT else ""
+        if self.kind is _KIND_SYMBOL:
             body = f"{self.scope}::{self.value}" if self.scope else self.value
-        elif self.kind in (AnchorKind.IMPORT, AnchorKind.TECH):
+        elif self.kind in (_KIND_IMPORT, _KIND_TECH):
             body = f"{self.value}@{self.scope}" if self.scope else self.value
-        elif self.kind is AnchorKind.DEP:
+        elif self.kind is _KIND_DEP:
             body = f"{self.value}{self.version or ''}"
         else:
             body = self.value
         return f"{bang}{self.kind.value}:{body}"
 
     def negated(self) -> Anchor:
-        flipped = Expect.ABSENT if self.expect is Expect.PRESENT else Expect.PRESENT
+        flipped = _ABSENT if self.expect is _PRESENT else _PRESENT
         return Anchor(self.kind, self.value, flipped, self.scope, self.version)
 
 
@@ -228,9 +236,9 @@ def parse_anchor(text: str) -> Anchor:
     if len(text) > MAX_ANCHOR_LENGTH:
         raise AnchorSyntaxError(f"anchor longer than {MAX_ANCHOR_LENGTH} characters")
     raw = text.strip()
-    expect = Expect.PRESENT
+    expect = _PRESENT
     if raw.startswith("!"):
-        expect = Expect.ABSENT
+        expect = _ABSENT
         raw = raw[1:].strip()
     kind_text, sep, body = raw.partition(":")
     kind = _KINDS.get(kind_text.strip().lower())
@@ -248,26 +256,26 @@ def parse_anchor(text: str) -> Anchor:
         # Covers NUL, and a newline that would otherwise be stripped out of a name.
         raise AnchorSyntaxError("anchor contains NUL or another control character")
 
-    if kind is AnchorKind.FILE:
+    if kind is _KIND_FILE:
         return Anchor(kind, validate_repo_path(body), expect)
-    if kind is AnchorKind.SYMBOL:
+    if kind is _KIND_SYMBOL:
         path, sep2, qual = body.rpartition("::")
         if sep2:
             path = validate_repo_path(path)
             return Anchor(kind, _check_qualname(qual, "symbol"), expect, scope=path)
         return Anchor(kind, _check_qualname(body, "symbol"), expect)
-    if kind is AnchorKind.IMPORT:
+    if kind is _KIND_IMPORT:
         module, at, scope = body.partition("@")
         module = _check_qualname(module.strip(), "module")
         return Anchor(kind, module, expect, scope=_parse_scope(scope.strip()) if at else None)
-    if kind is AnchorKind.TECH:
+    if kind is _KIND_TECH:
         name, at, scope = body.partition("@")
         name = name.strip()
         if not _DIST.match(name):
             raise AnchorSyntaxError(f"technology name {name!r} is not valid (letters, digits, -._)")
         where = validate_repo_path(scope.strip().rstrip("/")) if at else None
         return Anchor(kind, normalize_dist_name(name), expect, scope=where)
-    if kind is AnchorKind.ENV:
+    if kind is _KIND_ENV:
         if not _ENV.match(body):
             raise AnchorSyntaxError(f"environment variable name {body!r} is not valid")
         return Anchor(kind, body, expect)

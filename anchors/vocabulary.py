@@ -38,6 +38,7 @@ __all__ = [
     "load",
     "lookup",
     "lookup_several",
+    "lookup_word",
     "mention_tokens",
     "normalize_dist",
     "several_word_starts",
@@ -256,6 +257,11 @@ class Vocabulary:
             return None
         return self.technology(found[0]), 1, found[1]
 
+    def lookup_word(self, word: str) -> tuple[Technology, int, bool] | None:
+        """``lookup([word])``: one word matches only one-word aliases."""
+        found = self._aliases[0].get(_norm(word))
+        return None if found is None else (self.technology(found[0]), 1, found[1])
+
     def lookup_several(
         self, words: Sequence[str], start: int = 0
     ) -> tuple[Technology, int, bool] | None:
@@ -316,6 +322,11 @@ def lookup(words: Sequence[str], start: int = 0) -> tuple[Technology, int, bool]
     taken as given, punctuation included): the technology, how many words it spans, and
     whether that alias is a common English word."""
     return load().lookup(words, start)
+
+
+def lookup_word(word: str) -> tuple[Technology, int, bool] | None:
+    """``lookup([word])``, without the several-word aliases no single word can match."""
+    return load().lookup_word(word)
 
 
 def lookup_several(words: Sequence[str], start: int = 0) -> tuple[Technology, int, bool] | None:
