@@ -81,9 +81,10 @@ def _cues(k: Cues, low: str, start: int, end: int) -> list[_Cue]:
 def _post(k: Cues, text: str) -> _Neg | None:
     """The negation right after a candidate ("X was removed", "X is no longer used")."""
     text = text.lstrip("`'\"“”‘’)")
-    if k.post_removal.match(text):
-        return _REMOVAL
-    return _USAGE if k.post_unused.match(text) else None
+    found = k.post.match(text)  # "X was removed" tried first, then "X is no longer used"
+    if found is None:
+        return None
+    return _REMOVAL if found.group("removal") is not None else _USAGE
 
 
 def _party(k: Cues, low: str, start: int, end: int, sliced: bool) -> _Mode | None:

@@ -63,8 +63,8 @@ SOURCES: dict[str, str | tuple[str, ...]] = {
     "weak": WEAK_NEGATION_CUES,
     "markers": NEGATION_MARKERS,
     "not_a_use": NOT_A_USE_CUES,
-    "post_removal": POST_REMOVAL,
-    "post_unused": POST_UNUSED,
+    # Right after a name, removal first: a match says which by the group it took.
+    "post": f"(?P<removal>{POST_REMOVAL})|(?P<unused>{POST_UNUSED})",
     "post_anywhere": POST_ANYWHERE,
     "slot": USAGE_SLOT,
     "strong": STRONG_SLOT,
@@ -153,8 +153,7 @@ class Cues:
     weak: tuple[Listed, ...]
     markers: tuple[Listed, ...]
     not_a_use: tuple[Listed, ...]
-    post_removal: re.Pattern[str]
-    post_unused: re.Pattern[str]
+    post: re.Pattern[str]
     post_anywhere: re.Pattern[str]
     before: AtEndAll  # slot, strong, preposition
     window: AtEndAll  # runtime, dep_before, import_before

@@ -146,9 +146,10 @@ def _piece_subject(piece: str, fp: Fingerprint, first: bool,
             break
         if noun or low not in _DETERMINERS:
             noun.append(token)
-        after = tokens[i + 1].lower() if i + 1 < len(tokens) else ""
-        if len(noun) > 1 and low in GENERIC_NOUNS and _VERB_FORM.fullmatch(after):
-            break  # "the models module rounds ...": the generic noun ends the phrase
+        if len(noun) > 1 and low in GENERIC_NOUNS:
+            after = tokens[i + 1].lower() if i + 1 < len(tokens) else ""
+            if _VERB_FORM.fullmatch(after):
+                break  # "the models module rounds ...": the generic noun ends the phrase
     else:
         return "none", None  # no verb: not a statement about a subject
     pathlike = [t for t in noun if "/" in t or t.endswith(".py")]
