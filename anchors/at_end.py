@@ -129,9 +129,10 @@ class AtEnd:
 @dataclass(frozen=True, slots=True)
 class AtEndAll:
     """Several patterns ending in ``$``, asked of one text at once: ``found(text,
-    text[::-1])`` is the tuple of each one's ``forward.search(text) is not None``, from one
-    match of their reversed patterns, each in a lookahead of its own (``(?=(R)|)``: it
-    captures when the pattern matches, and always lets the next one be tried)."""
+    text[::-1])`` holds, for each pattern, something (its match) where
+    ``forward.search(text)`` finds one and None where it does not, from one match of their
+    reversed patterns, each in a lookahead of its own (``(?=(R)|)``: it captures when the
+    pattern matches, and always lets the next one be tried)."""
 
     forwards: tuple[re.Pattern[str], ...]
     backward: re.Pattern[str] | None
@@ -144,11 +145,12 @@ class AtEndAll:
             together = re.compile("".join(f"(?=({b})|)" for b in backwards), flags)
         return cls(tuple(re.compile(source, flags) for source in sources), together)
 
-    def found(self, text: str, backwards: str) -> tuple[bool, ...]:
-        """Whether each pattern matches ``text``; ``backwards`` is ``text[::-1]``."""
-        if self.backward is None or text.endswith("\n"):
-            return tuple(p.search(text) is not None for p in self.forwards)
-        match = self.backward.match(backwards)  # always matches: every lookahead may be empty
-        if match is None:
-            return tuple(p.search(text) is not None for p in self.forwards)
-        return tuple([group is not None for group in match.groups()])
+    def found(self, text: str, backwards: str) -> tuple[object | None, ...]:
+        """Each pattern's match in ``text`` or None; ``backwards`` is ``text[::-1]``. (Its
+        callers ask ``is not None``: making booleans of the answer would cost as much as the
+        match.)"""
+        if self.backward is not None and not text.endswith("\n"):
+            match = self.backward.match(backwards)  # matches: every lookahead may be empty
+            if match is not None:
+                return match.groups()
+        return tuple(p.search(text) for p in self.forwards)

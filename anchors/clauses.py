@@ -133,13 +133,14 @@ def _read_clause(k: Cues, low: str, start: int, end: int, cands: list[_Cand],
         after = low[c.end : min(end, c.end + _WINDOW)]
         # Cues that end right before the name: asked of the reversed text (at_end).
         backwards = window[::-1]
-        c.slot, c.strong, preposition = before_cues(before, before[::-1])
-        c.runtime, dep_before, import_before = window_cues(window, backwards)
-        c.object = c.slot or preposition
+        slot, strong, preposition = before_cues(before, before[::-1])
+        runtime, dep_before, import_before = window_cues(window, backwards)
+        c.slot, c.strong, c.runtime = slot is not None, strong is not None, runtime is not None
+        c.object = c.slot or preposition is not None
         c.claimed = claims
-        if dep_after(after) or dep_before:
+        if dep_after(after) or dep_before is not None:
             c.pref = "dep"
-        elif import_after(after) or import_before:
+        elif import_after(after) or import_before is not None:
             c.pref = "import"
         listed = previous is not None and (
             (previous is tail and c is cands[0]) or bool(list_gap(low, previous.end, c.start))
