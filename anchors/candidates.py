@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from enum import Enum
 
 from anchors.codenames import Pref
-from anchors.vocabulary import Technology, alias_key, lookup_several, several_word_starts
+from anchors.vocabulary import Technology, alias_keys, lookup_several, several_word_starts
 from anchors.wordlists import FUNCTION_WORDS
 
 
@@ -132,9 +132,10 @@ def _multiword(text: str, taken: bytearray, found: list[_Cand]) -> None:
     words = list(_WORDS.finditer(text))
     tokens = [m.group() for m in words]
     starts = several_word_starts()
+    keys = alias_keys(tokens)
     i = 0
     while i < len(words):
-        hit = lookup_several(tokens, i) if alias_key(tokens[i]) in starts else None
+        hit = lookup_several(tokens, i) if keys[i] in starts else None
         if hit is not None:
             start, end = words[i].start(), words[i + hit[1] - 1].end()
             joined = all(text[words[j].end() : words[j + 1].start()] == " "

@@ -26,7 +26,8 @@ from anchors.spec import (
     normalize_dist_name,
     validate_repo_path,
 )
-from anchors.vocabulary import TechKind, Technology, is_ordinary_word
+from anchors.vocabulary import TechKind, Technology
+from anchors.vocabulary import english as vocabulary_english
 from anchors.wordlists import COMMON_WORDS, DIST_TO_IMPORT
 
 __all__ = ["CodeNames", "DropReason", "Outcome", "Pref"]
@@ -104,6 +105,7 @@ class _ModuleNames:
     modules: frozenset[str]
     first_party: frozenset[str]
     by_last: Mapping[str, frozenset[str]]
+    known: frozenset[str]  # by_last's keys, first_party and the standard library's modules
 
     @classmethod
     def of(cls, fp: Fingerprint) -> _ModuleNames:
@@ -122,7 +124,8 @@ class _ModuleNames:
             if module.split(".")[0] not in first_party:
                 by_last.setdefault(module.rsplit(".", 1)[-1].lower(), set()).add(module)
         frozen = {last: frozenset(found) for last, found in by_last.items()}
-        return cls(frozenset(exact), frozenset(modules), first_party, frozen)
+        known = frozenset(frozen) | first_party | _STDLIB
+        return cls(frozenset(exact), frozenset(modules), first_party, frozen, known)
 
 
 class CodeNames:
@@ -138,7 +141,9 @@ class CodeNames:
         names = fp.derived("codenames", _ModuleNames.of)  # once per fingerprint, not per note
         self.exact, self.modules = names.exact, names.modules
         self.first_party, self.by_last = names.first_party, names.by_last
+        self._known = names.known
         self.deps = fp.dependency_names()
+        self._english = vocabulary_english()
 
     def _in_scope(self, path: str) -> bool:
         return self.scope is None or path == self.scope or path.startswith(self.scope + "/")
@@ -149,8 +154,7 @@ class CodeNames:
     def known(self, word: str) -> bool:
         """Whether ``word`` names some module or distribution (worth reporting a drop)."""
         w = word.lower()
-        return (w in self.by_last or w in self.first_party or w in _STDLIB
-                or normalize_dist_name(w) in self.deps)  # fmt: skip
+        return w in self._known or normalize_dist_name(w) in self.deps
 
     def _import_for(self, w: str) -> tuple[str, bool] | tuple[DropReason, str] | None:
         """(module, named directly) for a word: a top-level import, the last component of
@@ -182,7 +186,7 @@ class CodeNames:
         # An ordinary English word is never an anchor, whatever the repository contains
         # ("gateway", "accounts", "signing"): the generated word list decides, plus the
         # programming words that collide with module names ("mocks", "pages" as plurals).
-        return (w in COMMON_WORDS or is_ordinary_word(w)
+        return (w in COMMON_WORDS or w.lower() in self._english  # is_ordinary_word(w)
                 or (w.endswith("s") and w[:-1] in COMMON_WORDS))  # fmt: skip
 
     def own_package(self, tech: Technology) -> bool:

@@ -234,7 +234,9 @@ def infer_anchors(text: str, fp: Fingerprint, subject: str | None = None, *,
             detail = "next to a control character"
             dropped.append(DroppedCandidate(c.text, DropReason.UNSAFE, detail))
             continue
-        python = _python_claim(text, c, spans) if c.form is _WORD else None
+        # _python_claim reads only "python" (a call saved for every other word)
+        python = (_python_claim(text, c, spans)
+                  if c.form is _WORD and c.text.lower() == "python" else None)  # fmt: skip
         if c.mode is not _PRESENT and c.mode is not _ABSENT and not python:
             resolves = isinstance(_resolve(c, names, fp, absent=False), list)
             if resolves or _salient(c, names):
@@ -269,8 +271,8 @@ def infer_anchors(text: str, fp: Fingerprint, subject: str | None = None, *,
 def _salient(c: _Cand, names: CodeNames) -> bool:
     """Prose is full of words; only those that stand where a package is named, are code,
     or name a known module are worth reporting when they are left out."""
-    return (c.form is not _WORD or c.code or names.known(c.text)
-            or (c.slot and c.text.lower() not in COMMON_WORDS))  # fmt: skip
+    return (c.form is not _WORD or c.code or (c.slot and c.text.lower() not in COMMON_WORDS)
+            or names.known(c.text))  # fmt: skip
 
 
 def _development_only(outcome: list[Anchor], fp: Fingerprint, scope: str | None) -> bool:

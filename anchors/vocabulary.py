@@ -31,8 +31,10 @@ __all__ = [
     "Technology",
     "Vocabulary",
     "alias_key",
+    "alias_keys",
     "all_technologies",
     "by_name",
+    "english",
     "for_import",
     "is_ordinary_word",
     "load",
@@ -346,6 +348,12 @@ def alias_key(word: str) -> str:
     return _norm(word)
 
 
+def alias_keys(words: Sequence[str]) -> list[str]:
+    """``alias_key`` of each word (``_norm`` written out: one call for a text's words)."""
+    return [_SEPARATORS.sub("-", w).lower() if "-" in w or "_" in w or "." in w else w.lower()
+            for w in words]  # fmt: skip
+
+
 def by_name(name: str) -> Technology | None:
     """The technology whose canonical name or distribution name is ``name``."""
     return load().by_name(name)
@@ -355,6 +363,11 @@ def for_import(module: str) -> Technology | None:
     """The technology of an import name, top-level or dotted ("yaml", "google.cloud.storage",
     "sklearn.linear_model": the longest known prefix wins)."""
     return load().for_import(module)
+
+
+def english() -> frozenset[str]:
+    """The ordinary English words (lower case): ``is_ordinary_word`` asks this set."""
+    return load().english
 
 
 def is_ordinary_word(word: str) -> bool:

@@ -350,3 +350,4 @@ def test_one_word_and_several_word_lookups_answer_as_the_general_lookup() -> Non
             assert several == (hit if hit is not None and hit[1] > 1 else None), words_
             if several is not None:
                 assert vocabulary.alias_key(words_[start]) in vocab.several_word_starts
+    assert vocabulary.alias_keys(words) == [vocabulary.alias_key(w) for w in words]
