@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from enum import Enum
 
 from anchors.codenames import Pref
-from anchors.vocabulary import Technology, lookup
+from anchors.vocabulary import Technology, alias_keys, lookup_several, several_word_starts
 from anchors.wordlists import FUNCTION_WORDS
 
 
@@ -46,7 +46,7 @@ class _Mode(Enum):
     NOT_A_USE = "not_a_use"  # an alternative or a comparison: "over MySQL", "unlike requests"
 
 
-@dataclass
+@dataclass(slots=True)
 class _Cand:
     start: int
     end: int
@@ -74,32 +74,42 @@ _I = re.IGNORECASE
 _LOOKALIKE = "\uff0f\u2215\u2044\u29f8\u2024\u2025\ufe52\uff0e\uff3c\u2216"
 _PCH = rf"[A-Za-z0-9_.%~\-{_LOOKALIKE}]"
 _EXT = r"(?:py|pyi|toml|cfg|ini|txt|md|rst|json|ya?ml|lock|example|sample|template|sql|sh|in|typed)"
-# Repetitions are bounded so that no pattern is quadratic on a pathological memory.
-_SCANNERS: tuple[tuple[_Form | None, re.Pattern[str]], ...] = (
-    (None, re.compile(r"\b[a-z][a-z0-9+.-]{0,20}://\S+|\bwww\.\S+", _I)),
+# Repetitions are bounded so that no pattern is quadratic on a pathological memory. Each
+# pattern comes with what every match of it holds: one of its needles (lower case, or no
+# letter), so a text whose lower-cased form holds none is not searched; or a match of a
+# simpler pattern, searched first (a test checks both against the patterns).
+_Needed = tuple[str, ...] | re.Pattern[str]
+_SCANNERS: tuple[tuple[_Form | None, re.Pattern[str], _Needed], ...] = (
+    (None, re.compile(r"\b[a-z][a-z0-9+.-]{0,20}://\S+|\bwww\.\S+", _I), ("://", "www.")),
     (_Form.IMPORT, re.compile(
         r"\bfrom\s+(?P<v>[A-Za-z_][\w.]{0,200}\w)\s+import\s+[\w*]+"
-        r"|\bimport\s+(?P<w>[A-Za-z_][\w.]{0,200}\w)", re.ASCII)),
+        r"|\bimport\s+(?P<w>[A-Za-z_][\w.]{0,200}\w)", re.ASCII), ("import",)),
     (_Form.PATH_SYMBOL, re.compile(
         rf"(?<![\w./-]){_PCH}{{0,100}}(?:/{_PCH}{{1,100}}){{0,20}}::[A-Za-z_]\w*"
-        r"(?:\.[A-Za-z_]\w*){0,20}", re.ASCII)),
-    (_Form.UNSAFE_PATH, re.compile(r"(?<![\w\\])(?:[A-Za-z]:)?[\w.-]{0,100}(?:\\[\w.-]{1,100})+")),
+        r"(?:\.[A-Za-z_]\w*){0,20}", re.ASCII), ("::",)),
+    (_Form.UNSAFE_PATH, re.compile(r"(?<![\w\\])(?:[A-Za-z]:)?[\w.-]{0,100}(?:\\[\w.-]{1,100})+"),
+     ("\\",)),
     (_Form.PATH, re.compile(
         rf"(?<![\w./\\~%-])(?:[~/]|\.{{1,2}}/)?(?:{_PCH}{{1,100}}[/{_LOOKALIKE[:4]}]){{1,30}}"
-        rf"{_PCH}{{0,100}}", re.ASCII)),
+        rf"{_PCH}{{0,100}}", re.ASCII), ("/", *_LOOKALIKE[:4])),
     (_Form.PATH, re.compile(
         rf"(?<![\w./-])\.?[\w-]{{1,100}}(?:\.[\w-]{{1,100}}){{0,10}}\.{_EXT}(?![\w/(]|\.\w)",
-        re.ASCII)),
-    (_Form.CALL, re.compile(r"(?<![\w./-])[A-Za-z_]\w*(?:\.[A-Za-z_]\w*){0,20}\(\)", re.ASCII)),
-    (_Form.DOTTED, re.compile(r"(?<![\w./-])[A-Za-z_]\w*(?:\.[A-Za-z_]\w*){1,20}", re.ASCII)),
-    (_Form.ENV, re.compile(r"(?<![\w.])[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+(?!\w|\.\w)", re.ASCII)),
-    (_Form.WORD, re.compile(r"(?<![\w./-])[A-Za-z][A-Za-z0-9_]*(?:-[A-Za-z0-9_]+)*(?![\w/])",
-                            re.ASCII)),
+        re.ASCII), re.compile(rf"\.{_EXT}")),
+    (_Form.CALL, re.compile(r"(?<![\w./-])[A-Za-z_]\w*(?:\.[A-Za-z_]\w*){0,20}\(\)", re.ASCII),
+     ("()",)),
+    (_Form.DOTTED, re.compile(r"(?<![\w./-])[A-Za-z_]\w*(?:\.[A-Za-z_]\w*){1,20}", re.ASCII),
+     re.compile(r"\w\.[A-Za-z_]", re.ASCII)),
+    (_Form.ENV, re.compile(r"(?<![\w.])[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+(?!\w|\.\w)", re.ASCII),
+     ("_",)),
 )  # fmt: skip
+# Then technologies of several words (``_multiword``), then single words, in what is left.
+_WORD = re.compile(r"(?<![\w./-])[A-Za-z][A-Za-z0-9_]*(?:-[A-Za-z0-9_]+)*(?![\w/])", re.ASCII)
 
 
 def _fold(text: str) -> str:
     """Lower case without changing length, so positions stay aligned with ``text``."""
+    if text.isascii():  # each ASCII letter lowers to one letter, whatever surrounds it
+        return text.lower()
     return "".join(c.lower() if len(c.lower()) == 1 else c for c in text)
 
 
@@ -109,25 +119,29 @@ _SNAKE = re.compile(r"[a-z][a-z0-9]*(?:_[a-z0-9]+)+")
 def _is_camel(word: str) -> bool:
     """"PreparedRequest", "HTTPAdapter", "getLogger": a capital inside a word that also has
     lower-case letters is code, not prose ("Django" and "NASA" are not)."""
+    if word.isascii():  # the same questions, asked of the whole string at once
+        return word.isalnum() and word.upper() != word and word[1:].lower() != word[1:]
     return word.isalnum() and any(c.islower() for c in word) and any(c.isupper() for c in word[1:])
 
 
 _WORDS = re.compile(r"[A-Za-z][A-Za-z0-9+]*(?:[-.][A-Za-z0-9]+)*", re.ASCII)
 
 
-def _multiword(text: str, taken: list[bool], found: list[_Cand]) -> None:
+def _multiword(text: str, taken: bytearray, found: list[_Cand]) -> None:
     """Technologies named by several words ("HashiCorp Vault", "GitHub Actions")."""
     words = list(_WORDS.finditer(text))
     tokens = [m.group() for m in words]
+    starts = several_word_starts()
+    keys = alias_keys(tokens)
     i = 0
     while i < len(words):
-        hit = lookup(tokens, i)
-        if hit is not None and hit[1] > 1:
+        hit = lookup_several(tokens, i) if keys[i] in starts else None
+        if hit is not None:
             start, end = words[i].start(), words[i + hit[1] - 1].end()
             joined = all(text[words[j].end() : words[j + 1].start()] == " "
                          for j in range(i, i + hit[1] - 1))  # fmt: skip
-            if joined and not any(taken[start:end]):
-                taken[start:end] = [True] * (end - start)
+            if joined and taken.find(1, start, end) == -1:
+                taken[start:end] = _TAKEN * (end - start)
                 proper = all(tokens[j][:1].isupper() for j in range(i, i + hit[1]))
                 found.append(_Cand(start, end, text[start:end], _Form.TECH, tech=hit[0],
                                    common=hit[2] and not proper))  # fmt: skip
@@ -136,35 +150,58 @@ def _multiword(text: str, taken: list[bool], found: list[_Cand]) -> None:
         i += 1
 
 
+_TICKS = re.compile(r"`([^`\n]+)`")
+_TAKEN = b"\x01"  # a character of the text some earlier candidate (or a URL) covers
+
+
 def _scan(text: str) -> list[_Cand]:
-    taken = [False] * len(text)
-    spans = [m.span(1) for m in re.finditer(r"`([^`\n]+)`", text)]
+    taken = bytearray(len(text))
+    spans = [m.span(1) for m in _TICKS.finditer(text)]
+    lowered = text.lower()
     found: list[_Cand] = []
-    for form, pattern in _SCANNERS:
-        if form is _Form.WORD:
-            _multiword(text, taken, found)
+    for form, pattern, needed in _SCANNERS:
+        if isinstance(needed, re.Pattern):
+            if needed.search(text) is None:
+                continue
+        elif not any(map(lowered.__contains__, needed)):
+            continue
         for m in pattern.finditer(text):
             start, end = m.span()
-            if any(taken[start:end]):
+            if taken.find(1, start, end) != -1:
                 continue
-            taken[start:end] = [True] * (end - start)
+            taken[start:end] = _TAKEN * (end - start)
             if form is None:
                 continue
-            if form is _Form.WORD and (len(m.group()) < 2 or m.group().lower() in FUNCTION_WORDS
-                                       or text[start - 1 : start] in ("'", "’")):  # fmt: skip
-                continue  # "and", "not", the "re" of "we're"
             value = m.group()
             if form is _Form.IMPORT:
                 value = m.group("v") or m.group("w")
                 start, end = m.span("v") if m.group("v") else m.span("w")
             elif form in (_Form.PATH, _Form.PATH_SYMBOL, _Form.DOTTED):
                 value = value.rstrip(".")
-            # A snake_case identifier is code even without backticks: "compute_discount"
-            # names a definition (or a variable) — never an English word.
-            code = any(a <= start and end <= b for a, b in spans) or bool(
-                form is _Form.WORD and (_SNAKE.fullmatch(value) or _is_camel(value))
-            )
-            ticked = any(a <= start and end <= b for a, b in spans)
-            found.append(_Cand(start, start + len(value), value, form, code, ticked=ticked))
+            ticked = bool(spans) and any(a <= start and end <= b for a, b in spans)
+            found.append(_Cand(start, start + len(value), value, form, ticked, ticked=ticked))
+    _multiword(text, taken, found)
+    _words(text, taken, spans, found)
     return sorted(found, key=lambda c: c.start)
+
+
+def _words(text: str, taken: bytearray, spans: list[tuple[int, int]],
+           found: list[_Cand]) -> None:  # fmt: skip
+    """The single words, in what the other forms left (nothing is read after them)."""
+    for m in _WORD.finditer(text):
+        start, end = m.span()
+        if taken.find(1, start, end) != -1:
+            continue
+        value = m.group()
+        if len(value) < 2 or value.lower() in FUNCTION_WORDS or text[start - 1 : start] in _QUOTES:
+            continue  # "and", "not", the "re" of "we're"
+        ticked = bool(spans) and any(a <= start and end <= b for a, b in spans)
+        # A snake_case identifier is code even without backticks: "compute_discount"
+        # names a definition (or a variable) — never an English word.
+        code = ticked or bool(("_" in value and _SNAKE.fullmatch(value)) or _is_camel(value))
+        found.append(_Cand(start, end, value, _WORD_FORM, code, ticked=ticked))
+
+
+_QUOTES = ("'", "’")
+_WORD_FORM = _Form.WORD  # a module name: reading _Form.WORD costs ~0.2 µs in Python 3.11
 

@@ -14,9 +14,9 @@ module resolves each candidate and settles what the text states both ways.
 
 from __future__ import annotations
 
-import dataclasses
 import re
 from dataclasses import dataclass
+from enum import Enum
 
 from anchors.candidates import _SNAKE, _Cand, _Form, _Mode, _Neg, _scan
 from anchors.clauses import _narrowed_by_subject, _read_modes
@@ -31,12 +31,25 @@ from anchors.spec import (
     normalize_dist_name,
     parse_anchor,
 )
-from anchors.subject import resolve_name, resolve_subject
+from anchors.subject import resolve_name, resolve_subject, sentence_spans
 from anchors.version_claims import _EXACT_VERSION, _python_claim, _version_after, _with_version
-from anchors.vocabulary import TechKind, Technology, lookup
+from anchors.vocabulary import TechKind, Technology, lookup_word
 from anchors.wordlists import COMMON_WORDS
 
 __all__ = ["DropReason", "DroppedCandidate", "Inference", "infer_anchors"]
+
+# Enum members read in the loops below, bound to module names: in Python 3.11 reading
+# one through its class (``_Mode.PRESENT``) goes through ``EnumType.__getattr__``'s slow
+# path, ~0.2 µs, where a module name costs ~0.01 µs; a note reads them hundreds of
+# times (adr/0020).
+_CALL, _DOTTED, _ENV = _Form.CALL, _Form.DOTTED, _Form.ENV
+_IMPORT, _PATH, _PATH_SYMBOL = _Form.IMPORT, _Form.PATH, _Form.PATH_SYMBOL
+_TECH, _UNSAFE_PATH, _WORD = _Form.TECH, _Form.UNSAFE_PATH, _Form.WORD
+_ABSENT, _HYPOTHETICAL, _NOT_A_USE = _Mode.ABSENT, _Mode.HYPOTHETICAL, _Mode.NOT_A_USE
+_OTHER_PARTY, _PRESENT, _UNCLEAR = _Mode.OTHER_PARTY, _Mode.PRESENT, _Mode.UNCLEAR
+_REMOVAL, _WEAK = _Neg.REMOVAL, _Neg.WEAK
+_COMMON_WORD, _UNRESOLVED, _UNTYPED = (DropReason.COMMON_WORD, DropReason.UNRESOLVED,
+                                       DropReason.UNTYPED)  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -65,41 +78,41 @@ class Inference:
 
 # -- resolving ---------------------------------------------------------------------------
 _MODE_DROP = {
-    _Mode.HYPOTHETICAL: (DropReason.HYPOTHETICAL, "stated as a plan, question or condition"),
-    _Mode.OTHER_PARTY: (DropReason.OTHER_PARTY, "about someone else's code"),
-    _Mode.UNCLEAR: (DropReason.UNCLEAR_POLARITY, "negated clause, not plainly what it negates"),
-    _Mode.NOT_A_USE: (DropReason.NOT_A_USE, "named as an alternative or a comparison, not a use"),
+    _HYPOTHETICAL: (DropReason.HYPOTHETICAL, "stated as a plan, question or condition"),
+    _OTHER_PARTY: (DropReason.OTHER_PARTY, "about someone else's code"),
+    _UNCLEAR: (DropReason.UNCLEAR_POLARITY, "negated clause, not plainly what it negates"),
+    _NOT_A_USE: (DropReason.NOT_A_USE, "named as an alternative or a comparison, not a use"),
 }
 
 
 def _resolve(c: _Cand, names: CodeNames, fp: Fingerprint, absent: bool) -> Outcome:
     text = c.text
-    removal = c.neg is _Neg.REMOVAL
-    if c.form is _Form.UNSAFE_PATH:
+    removal = c.neg is _REMOVAL
+    if c.form is _UNSAFE_PATH:
         return DropReason.UNSAFE, "backslash paths are not repository paths"
-    if absent and not removal and c.form in (_Form.PATH, _Form.PATH_SYMBOL):
+    if absent and not removal and c.form in (_PATH, _PATH_SYMBOL):
         # "we no longer use auth/legacy.py" does not say the file is gone.
         return DropReason.UNCLEAR_POLARITY, "only removal ('X was deleted') negates a path"
-    if absent and c.neg is _Neg.WEAK and c.form is _Form.ENV:
+    if absent and c.neg is _WEAK and c.form is _ENV:
         # "starts without DATABASE_URL" does not say the code never reads it.
         return DropReason.UNCLEAR_POLARITY, "'no/not/without' negates only package names"
-    if c.form is _Form.IMPORT:
+    if c.form is _IMPORT:
         return names.import_phrase(text, absent)
-    if c.form is _Form.PATH_SYMBOL:
+    if c.form is _PATH_SYMBOL:
         return names.path_symbol(text, absent)
-    if c.form is _Form.PATH:
+    if c.form is _PATH:
         return names.path(text, absent, code=c.code)
-    if c.form is _Form.ENV or (c.form is _Form.WORD and text.isupper() and text in fp.env_names()):
+    if c.form is _ENV or (c.form is _WORD and text.isupper() and text in fp.env_names()):
         return names.env(text, absent, claimed=c.reads)
-    if c.form is _Form.TECH and c.tech is not None:
+    if c.form is _TECH and c.tech is not None:
         return _technology(c, c.tech, names, absent)
-    if c.form in (_Form.DOTTED, _Form.CALL):
+    if c.form in (_DOTTED, _CALL):
         name = text.removesuffix("()")
         if absent:
             return names.absent_dotted(name, removal)
         if "." in name:
             found = names.dotted(name, claimed=c.claimed, loose=True)
-            sure = c.code or c.form is _Form.CALL or name != name.lower() or "_" in name
+            sure = c.code or c.form is _CALL or name != name.lower() or "_" in name
             if sure and isinstance(found, tuple):
                 return names.missing_in_scope(name, names.missing_member(name))
             return found
@@ -145,7 +158,7 @@ def _word(c: _Cand, text: str, names: CodeNames, absent: bool) -> Outcome:
     or a name the repository may know (an import or dependency it has)."""
     if text[:1].isupper() and names.fp.has_path(text):
         return [Anchor(AnchorKind.FILE, text)]  # "Dockerfile", "Makefile": a root file
-    hit = lookup([text])
+    hit = lookup_word(text)
     if hit is not None and c.tech is None:
         c.tech, c.common = hit[0], hit[2]
         return _technology(c, hit[0], names, absent)
@@ -153,9 +166,9 @@ def _word(c: _Cand, text: str, names: CodeNames, absent: bool) -> Outcome:
     if c.claimed and not absent and text[:1].isupper() and names.defined_in_scope(text):
         return [Anchor(AnchorKind.SYMBOL, text, scope=names.scope)]  # "models defines Request"
     if names.is_ordinary(w) and c.pref is None and not c.code:
-        return DropReason.COMMON_WORD, f"{w!r} is an ordinary word, not a named thing"
+        return _COMMON_WORD, f"{w!r} is an ordinary word, not a named thing"
     outcome = names.absent_word(text, c.pref) if absent else names.word(text, c.pref)
-    if absent or not isinstance(outcome, tuple) or outcome[0] is not DropReason.UNRESOLVED:
+    if absent or not isinstance(outcome, tuple) or outcome[0] is not _UNRESOLVED:
         return outcome
     if names.is_stdlib(w) and c.pref != "dep":
         return [names.module_claim(w)]  # a standard-library module the code never imports
@@ -169,12 +182,25 @@ def _word(c: _Cand, text: str, names: CodeNames, absent: bool) -> Outcome:
     return outcome
 
 
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")  # not tab, newline, return
+
+
+class _Unset(Enum):
+    """No scope given: ``infer_anchors`` resolves the subject itself."""
+
+    UNSET = "unset"
+
+
+_UNSET = _Unset.UNSET
+
+
 def _touches_control(text: str, c: _Cand) -> bool:
     around = text[max(c.start - 1, 0) : c.start] + text[c.end : c.end + 1]
-    return any((ord(ch) < 0x20 and ch not in "\t\n\r") or ord(ch) == 0x7F for ch in around)
+    return _CONTROL.search(around) is not None
 
 
-def infer_anchors(text: str, fp: Fingerprint, subject: str | None = None) -> Inference:
+def infer_anchors(text: str, fp: Fingerprint, subject: str | None = None, *,
+                  scope: str | _Unset | None = _UNSET) -> Inference:  # fmt: skip
     """Anchors a memory's ``text`` supports against ``fp``, and what was left out and why.
 
     Candidates are code spans, paths, ``path::Qual``, dotted names, ``import`` phrases,
@@ -183,9 +209,12 @@ def infer_anchors(text: str, fp: Fingerprint, subject: str | None = None) -> Inf
     kept as an absent anchor even if the code never mentions it. Plans, questions and
     other people's code yield nothing. With a scope (from ``subject`` or the text), import
     anchors are claimed for it: ``import:sqlite3@app/billing.py``, which the verifier
-    breaks if only another file imports sqlite3.
+    breaks if only another file imports sqlite3. ``scope``: what ``resolve_subject`` gave
+    for the same subject, text and fingerprint, when the caller has it already.
     """
-    scope = resolve_subject(subject, text, fp)
+    spans = list(sentence_spans(text))
+    if isinstance(scope, _Unset):
+        scope = resolve_subject(subject, text, fp, spans=spans)
     names = CodeNames(fp, scope)
     dropped: list[DroppedCandidate] = []
     if subject is not None and subject.strip():
@@ -194,38 +223,37 @@ def infer_anchors(text: str, fp: Fingerprint, subject: str | None = None) -> Inf
             detail = "the subject names no single Python file, directory or module"
             dropped.append(DroppedCandidate(subject, DropReason.UNRESOLVED, detail))
     cands = _scan(text)
-    _read_modes(text, cands, scope is not None, frozenset(names.first_party))
+    _read_modes(text, cands, scope is not None, frozenset(names.first_party), spans)
     if scope is None:
-        _narrowed_by_subject(text, cands)
+        _narrowed_by_subject(text, cands, spans)
     kept: list[tuple[Anchor, str]] = []
     uncovered: list[str] = []
+    controls = _CONTROL.search(text) is not None
     for c in cands:
-        # Prose is full of words; only those that stand where a package is named, are code,
-        # or name a known module are worth reporting when they are left out.
-        salient = (c.form is not _Form.WORD or c.code or names.known(c.text)
-                   or (c.slot and c.text.lower() not in COMMON_WORDS))  # fmt: skip
-        if _touches_control(text, c):
+        if controls and _touches_control(text, c):
             detail = "next to a control character"
             dropped.append(DroppedCandidate(c.text, DropReason.UNSAFE, detail))
             continue
-        python = _python_claim(text, c) if c.form is _Form.WORD else None
-        if c.mode in _MODE_DROP and not python:
+        # _python_claim reads only "python" (a call saved for every other word)
+        python = (_python_claim(text, c, spans)
+                  if c.form is _WORD and c.text.lower() == "python" else None)  # fmt: skip
+        if c.mode is not _PRESENT and c.mode is not _ABSENT and not python:
             resolves = isinstance(_resolve(c, names, fp, absent=False), list)
-            if salient or resolves:
+            if resolves or _salient(c, names):
                 dropped.append(DroppedCandidate(c.text, *_MODE_DROP[c.mode]))
             continue
-        outcome = python or _resolve(c, names, fp, absent=c.mode is _Mode.ABSENT)
+        outcome = python or _resolve(c, names, fp, absent=c.mode is _ABSENT)
         if isinstance(outcome, tuple):
-            if salient or outcome[0] in _ALWAYS_REPORTED or c.tech is not None:
+            if outcome[0] in _ALWAYS_REPORTED or c.tech is not None or _salient(c, names):
                 dropped.append(DroppedCandidate(c.text, *outcome))
-            if c.mode is _Mode.PRESENT and _uncovered(c, outcome[0]):
+            if c.mode is _PRESENT and _uncovered(c, outcome[0]):
                 uncovered.append(c.text)
             continue
-        if c.runtime and c.mode is _Mode.PRESENT and _development_only(outcome, fp, scope):
+        if c.runtime and c.mode is _PRESENT and _development_only(outcome, fp, scope):
             uncovered.append(f"{c.text} (declared for development only)")
         spec = (_version_after(text, c.end)
-                if c.form in (_Form.WORD, _Form.TECH) and not python else None)  # fmt: skip
-        if spec is not None and c.mode is _Mode.PRESENT:
+                if c.form in (_WORD, _TECH) and not python else None)  # fmt: skip
+        if spec is not None and c.mode is _PRESENT:
             outcome = _with_version(outcome, spec, c) if spec else outcome
             exact = _EXACT_VERSION.match(text, c.end) is not None
             if exact or not any(a.version for a in outcome):
@@ -237,8 +265,14 @@ def infer_anchors(text: str, fp: Fingerprint, subject: str | None = None) -> Inf
                 kept.append((parse_anchor(anchor.render()), c.text))
             except AnchorSyntaxError as exc:
                 dropped.append(DroppedCandidate(c.text, DropReason.UNSAFE, str(exc)))
-    settled = _settle(kept, dropped, scope)
-    return dataclasses.replace(settled, uncovered=tuple(dict.fromkeys(uncovered)))
+    return _settle(kept, dropped, scope, tuple(dict.fromkeys(uncovered)))
+
+
+def _salient(c: _Cand, names: CodeNames) -> bool:
+    """Prose is full of words; only those that stand where a package is named, are code,
+    or name a known module are worth reporting when they are left out."""
+    return (c.form is not _WORD or c.code or (c.slot and c.text.lower() not in COMMON_WORDS)
+            or names.known(c.text))  # fmt: skip
 
 
 def _development_only(outcome: list[Anchor], fp: Fingerprint, scope: str | None) -> bool:
@@ -255,23 +289,24 @@ def _development_only(outcome: list[Anchor], fp: Fingerprint, scope: str | None)
 
 
 _ALWAYS_REPORTED = frozenset({DropReason.UNTYPED, DropReason.OWN_PACKAGE, DropReason.NOT_A_USE})
-_CODE_FORMS = frozenset({_Form.DOTTED, _Form.CALL, _Form.PATH_SYMBOL, _Form.PATH})
+_CODE_UNFOUND = (DropReason.UNRESOLVED, DropReason.AMBIGUOUS, DropReason.NOT_IN_SCOPE)
+# A tuple: membership by identity, where a set would hash each Enum member in Python.
+_CODE_FORMS = (_DOTTED, _CALL, _PATH_SYMBOL, _PATH)
 
 
 def _uncovered(c: _Cand, reason: DropReason) -> bool:
     """Whether a plain statement's candidate that got no anchor leaves part of the claim
     unchecked: a name that looks like a technology, or code that resolves nowhere."""
-    if reason is DropReason.UNTYPED:
+    if reason is _UNTYPED:
         return True
-    if c.form is _Form.PATH and not (c.code or "." in c.text.rpartition("/")[2]):
+    if c.form is _PATH and not (c.code or "." in c.text.rpartition("/")[2]):
         return False  # "yes/no", "and/or", "client/server": prose, not a path
     code = c.ticked or c.form in _CODE_FORMS or bool(_SNAKE.fullmatch(c.text))
-    return code and reason in (DropReason.UNRESOLVED, DropReason.AMBIGUOUS,
-                               DropReason.NOT_IN_SCOPE)  # fmt: skip
+    return code and reason in _CODE_UNFOUND
 
 
 def _settle(kept: list[tuple[Anchor, str]], dropped: list[DroppedCandidate],
-            scope: str | None) -> Inference:  # fmt: skip
+            scope: str | None, uncovered: tuple[str, ...]) -> Inference:  # fmt: skip
     """Deduplicate, and drop anything the text states both ways (by anchor or by name)."""
     polarity: dict[object, set[Expect]] = {}
     for anchor, origin in kept:
@@ -289,4 +324,4 @@ def _settle(kept: list[tuple[Anchor, str]], dropped: list[DroppedCandidate],
         if anchor not in anchors:
             anchors.append(anchor)
             origins.append(origin)
-    return Inference(tuple(anchors), tuple(dropped), scope, tuple(origins))
+    return Inference(tuple(anchors), tuple(dropped), scope, tuple(origins), uncovered)

@@ -211,6 +211,24 @@ class Fingerprint:
         return index
 
     @cached_property
+    def _directories(self) -> frozenset[str]:
+        """Every tracked directory: each path's prefixes that end before one of its "/"."""
+        found: set[str] = set()
+        for path in self.blobs:
+            at = path.rfind("/")
+            while at != -1:
+                directory = path[:at]
+                if directory in found:
+                    break  # and so is every directory above it
+                found.add(directory)
+                at = path.rfind("/", 0, at)
+        return frozenset(found)
+
+    @cached_property
+    def _env_names(self) -> frozenset[str]:
+        return frozenset(self._env)
+
+    @cached_property
     def _by_basename(self) -> dict[str, list[str]]:
         index: dict[str, list[str]] = {}
         for path in self.blobs:
@@ -251,6 +269,10 @@ class Fingerprint:
             if p.startswith(prefix) and fnmatch.fnmatchcase(p, pattern)
         )  # fmt: skip
 
+    def directories(self) -> frozenset[str]:
+        """Every directory some tracked path is under (no trailing slash)."""
+        return self._directories
+
     def basename_paths(self, name: str) -> list[str]:
         """Tracked paths whose last component is ``name``."""
         return sorted(self._by_basename.get(name, []))
@@ -284,7 +306,7 @@ class Fingerprint:
         Unicode normalisation), or None when no tracked file is under it."""
         path = path.rstrip("/")
         prefix = path + "/"
-        if any(p.startswith(prefix) for p in self.blobs):
+        if path in self._directories:  # a tracked path starts with ``prefix``
             return path
         if path.isascii():
             return None
@@ -334,7 +356,7 @@ class Fingerprint:
         return sorted(set(self._env.get(name, [])))
 
     def env_names(self) -> frozenset[str]:
-        return frozenset(self._env)
+        return self._env_names
 
     def dependency(self, name: str) -> list[Dependency]:
         return list(self._deps.get(name, []))

@@ -294,7 +294,7 @@ class CodeSource:
             )
             # Here, not on the first read: that read has a verification budget to keep.
             derive_indexes(fingerprint, previous)
-            _ = fingerprint._mentions, fingerprint._by_basename
+            _ = fingerprint._mentions, fingerprint._by_basename, fingerprint._directories
             with self._lock:
                 self._bases[commit] = fingerprint
                 while len(self._bases) > _FINGERPRINTS_KEPT:

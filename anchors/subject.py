@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
 
 from anchors.codenames import CodeNames, DropReason, _as_path
 from anchors.facts import Fingerprint
@@ -22,6 +23,7 @@ from anchors.wordlists import COMMON_WORDS, GENERIC_NOUNS, PRONOUNS, SUBJECT_VER
 __all__ = [
     "CodeNames",
     "DropReason",
+    "Spans",
     "apply_scope",
     "resolve_name",
     "resolve_subject",
@@ -40,6 +42,11 @@ _IN_PATH = re.compile(
     r"|[a-z0-9_-]+\s+(?:module|service|package|file|layer|component|subsystem))\b`?",
     re.IGNORECASE,
 )
+_DOTTED = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+")
+_STEM_WORD = re.compile(r"[a-z0-9_-]+")
+_VERB_FORM = re.compile(r"[a-z]+(?:s|ed)")
+_GENERIC_OR_COMMON = GENERIC_NOUNS | COMMON_WORDS
+_OPENERS = _DETERMINERS | _FIRST_PERSON | PRONOUNS
 # Pieces of a sentence that may each have their own subject.
 _PIECES = re.compile(r"[,:]\s|\s(?:and|but|while|whereas|although|though)\s", re.IGNORECASE)
 
@@ -55,12 +62,27 @@ def sentence_spans(text: str) -> Iterator[tuple[int, int, bool]]:
         yield start, len(text), False
 
 
-def _directories(fp: Fingerprint) -> set[str]:
-    dirs: set[str] = set()
-    for path in fp.blobs:
-        parts = path.split("/")[:-1]
-        dirs.update("/".join(parts[: i + 1]) for i in range(len(parts)))
-    return dirs
+@dataclass(frozen=True)
+class _PathNames:
+    """The names words can match in one fingerprint (read-only, built once per fingerprint):
+    Python files by stem (``billing`` for ``app/billing.py``, not ``__init__``) and
+    directories by their last component."""
+
+    files: Mapping[str, tuple[str, ...]]
+    directories: Mapping[str, tuple[str, ...]]
+
+    @classmethod
+    def of(cls, fp: Fingerprint) -> _PathNames:
+        files: dict[str, list[str]] = {}
+        for path in fp.blobs:
+            base = path.rsplit("/", 1)[-1]
+            if base.endswith(".py") and base != "__init__.py":
+                files.setdefault(base[:-3], []).append(path)
+        dirs: dict[str, list[str]] = {}
+        for directory in fp.directories():
+            dirs.setdefault(directory.rsplit("/", 1)[-1], []).append(directory)
+        return cls({k: tuple(v) for k, v in files.items()},
+                   {k: tuple(v) for k, v in dirs.items()})  # fmt: skip
 
 
 def resolve_name(name: str, fp: Fingerprint, *, allow_common: bool = True) -> str | None:
@@ -82,39 +104,40 @@ def resolve_name(name: str, fp: Fingerprint, *, allow_common: bool = True) -> st
         return _as_path(name, fp)
     if len(words) == 1 and "." in name and fp.has_path(name):
         return name  # README.md, pyproject.toml
-    if len(words) == 1 and re.fullmatch(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+", name):
+    if len(words) == 1 and _DOTTED.fullmatch(name):
         module = fp.module_path(name)
         if module is not None:
             return module.removesuffix("/__init__.py")
         as_dir = name.replace(".", "/")
         return as_dir if fp.has_directory(as_dir) else None
     words = [w.lower() for w in words]
-    if not all(re.fullmatch(r"[a-z0-9_-]+", w) for w in words):
+    if not all(_STEM_WORD.fullmatch(w) for w in words):
         return None
-    if len(words) == 1 and words[0] in GENERIC_NOUNS | COMMON_WORDS and not allow_common:
+    if len(words) == 1 and words[0] in _GENERIC_OR_COMMON and not allow_common:
         return None
     stems = {"_".join(words), "-".join(words), "".join(words)}
+    names = fp.derived("subject.paths", _PathNames.of)  # once per fingerprint, not per note
     hits: set[str] = set()
-    for path in fp.blobs:
-        base = path.rsplit("/", 1)[-1]
-        if base.endswith(".py") and base[:-3] in stems and base != "__init__.py":
-            hits.add(path)
-    hits.update(d for d in _directories(fp) if d.rsplit("/", 1)[-1] in stems)
+    for stem in stems:
+        hits.update(names.files.get(stem, ()))
+        hits.update(names.directories.get(stem, ()))
     return hits.pop() if len(hits) == 1 else None
 
 
-def _piece_subject(piece: str, fp: Fingerprint, first: bool) -> tuple[str, str | None]:
+def _piece_subject(piece: str, fp: Fingerprint, first: bool,
+                   places: Sequence[re.Match[str]]) -> tuple[str, str | None]:  # fmt: skip
     """Who one piece of a sentence is about: ("path", p), or ("we" | "pronoun" | "other" |
     "none", None). A later piece ("..., and the store module uses duckdb") counts only if it
-    opens with a determiner, pronoun or path: otherwise it continues the first one's verb."""
-    in_paths = {resolve_name(m.group("name"), fp) for m in _IN_PATH.finditer(piece)}
+    opens with a determiner, pronoun or path: otherwise it continues the first one's verb.
+    ``places``: the piece's ``_IN_PATH`` matches."""
+    in_paths = {resolve_name(m.group("name"), fp) for m in places}
     in_paths.discard(None)
     if len(in_paths) == 1:
         return "path", in_paths.pop()
     tokens = [t.strip("`").rstrip(",:") for t in _NP_TOKEN.findall(piece)]
     tokens = [t for t in tokens if t and not t.startswith(("'", "’"))]
     opener = tokens[0].lower() if tokens else ""
-    if not first and not (opener in _DETERMINERS | _FIRST_PERSON | PRONOUNS or "/" in opener):
+    if not first and not (opener in _OPENERS or "/" in opener):
         return "none", None
     noun: list[str] = []
     for i, token in enumerate(tokens[:6]):
@@ -123,9 +146,10 @@ def _piece_subject(piece: str, fp: Fingerprint, first: bool) -> tuple[str, str |
             break
         if noun or low not in _DETERMINERS:
             noun.append(token)
-        after = tokens[i + 1].lower() if i + 1 < len(tokens) else ""
-        if len(noun) > 1 and low in GENERIC_NOUNS and re.fullmatch(r"[a-z]+(?:s|ed)", after):
-            break  # "the models module rounds ...": the generic noun ends the phrase
+        if len(noun) > 1 and low in GENERIC_NOUNS:
+            after = tokens[i + 1].lower() if i + 1 < len(tokens) else ""
+            if _VERB_FORM.fullmatch(after):
+                break  # "the models module rounds ...": the generic noun ends the phrase
     else:
         return "none", None  # no verb: not a statement about a subject
     pathlike = [t for t in noun if "/" in t or t.endswith(".py")]
@@ -142,7 +166,7 @@ def _piece_subject(piece: str, fp: Fingerprint, first: bool) -> tuple[str, str |
     # Only a name that says it is code counts: a path, a dotted module, or words ending in
     # "module"/"service"/...: "Pages are parsed" must not scope to scrape/pages.py.
     generic = len(noun) > 1 and noun[-1].lower() in GENERIC_NOUNS
-    if not generic and not (len(noun) == 1 and re.search(r"[/.]", noun[0])):
+    if not generic and not (len(noun) == 1 and ("/" in noun[0] or "." in noun[0])):
         return "other", None
     resolved = resolve_name(" ".join(noun), fp, allow_common=generic)
     return ("path", resolved) if resolved else ("other", None)
@@ -170,7 +194,11 @@ def _part_of_project(noun: Sequence[str], fp: Fingerprint) -> str | None:
     return found[0] if len(found) == 1 else None
 
 
-def resolve_subject(subject: str | None, text: str, fp: Fingerprint) -> str | None:
+Spans = Sequence[tuple[int, int, bool]]
+
+
+def resolve_subject(subject: str | None, text: str, fp: Fingerprint, *,
+                    spans: Spans | None = None) -> str | None:  # fmt: skip
     """The repository path (file or directory, no trailing slash) the memory is about.
 
     An explicit ``subject`` wins when it names exactly one path or module (``billing``,
@@ -179,16 +207,18 @@ def resolve_subject(subject: str | None, text: str, fp: Fingerprint) -> str | No
     "auth/jwt.py checks tokens", "... is read in auth/jwt.py"), provided every other
     subject names that same path or continues it with a pronoun. A statement about "we"
     or about anything else means no scope: a wrong scope refutes true memories.
+    ``spans``: the text's ``sentence_spans``, when the caller has them already.
     """
     if subject is not None and subject.strip():
         resolved = resolve_name(subject, fp)
         if resolved is not None and _can_scope(resolved, fp):
             return resolved
     found: set[str] = set()
-    for start, end, _question in sentence_spans(text):
+    for start, end, _question in sentence_spans(text) if spans is None else spans:
         pieces = _PIECES.split(text[start:end])
-        kinds = [_piece_subject(piece, fp, i == 0) for i, piece in enumerate(pieces)]
-        named_in = any(_IN_PATH.search(piece) for piece in pieces)
+        places = [list(_IN_PATH.finditer(piece)) for piece in pieces]
+        kinds = [_piece_subject(piece, fp, i == 0, places[i]) for i, piece in enumerate(pieces)]
+        named_in = any(places)
         for kind, path in kinds:
             # "In app/billing.py, we use httpx": the place outranks the "we".
             if kind == "other" or (kind == "we" and not named_in):

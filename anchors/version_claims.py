@@ -10,7 +10,7 @@ import re
 
 from anchors.candidates import _I, _Cand, _Mode
 from anchors.spec import Anchor, AnchorKind, Expect
-from anchors.subject import sentence_spans
+from anchors.subject import Spans
 from anchors.versions import poetry_to_pep440
 
 _OP = r"(?:===|==|~=|!=|<=|>=|<|>)"
@@ -77,10 +77,11 @@ _DROPPED_SUPPORT = re.compile(
 )
 
 
-def _python_claim(text: str, c: _Cand) -> list[Anchor] | None:
+def _python_claim(text: str, c: _Cand, spans: Spans) -> list[Anchor] | None:
     """"Requires Python 3.8+", "supports Python 3.6", "Python 2 support was dropped": the
     Python versions the project declares (``requires-python``, ``python_requires``), as a
-    dependency on ``python``. A bare version means that series (``==3.6.*``)."""
+    dependency on ``python``. A bare version means that series (``==3.6.*``). ``spans``: the
+    text's ``sentence_spans``."""
     if c.text.lower() != "python" or c.mode not in (_Mode.PRESENT, _Mode.ABSENT, _Mode.UNCLEAR):
         return None
     spec = _version_after(text, c.end)
@@ -89,7 +90,7 @@ def _python_claim(text: str, c: _Cand) -> list[Anchor] | None:
         if bare is None:
             return None
         spec = f">={bare['v']}" if bare["plus"] else f"=={bare['v']}.*"
-    sentence = next((text[a:b] for a, b, _ in sentence_spans(text) if a <= c.start < b), "")
+    sentence = next((text[a:b] for a, b, _ in spans if a <= c.start < b), "")
     dropped = bool(_DROPPED_SUPPORT.search(sentence))
     if c.mode is _Mode.UNCLEAR and not dropped:
         return None

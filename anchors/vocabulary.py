@@ -30,14 +30,20 @@ __all__ = [
     "TechKind",
     "Technology",
     "Vocabulary",
+    "alias_key",
+    "alias_keys",
     "all_technologies",
     "by_name",
+    "english",
     "for_import",
     "is_ordinary_word",
     "load",
     "lookup",
+    "lookup_several",
+    "lookup_word",
     "mention_tokens",
     "normalize_dist",
+    "several_word_starts",
     "technologies_for_token",
 ]
 
@@ -253,6 +259,34 @@ class Vocabulary:
             return None
         return self.technology(found[0]), 1, found[1]
 
+    def lookup_word(self, word: str) -> tuple[Technology, int, bool] | None:
+        """``lookup([word])``: one word matches only one-word aliases."""
+        found = self._aliases[0].get(_norm(word))
+        return None if found is None else (self.technology(found[0]), 1, found[1])
+
+    def lookup_several(
+        self, words: Sequence[str], start: int = 0
+    ) -> tuple[Technology, int, bool] | None:
+        """``lookup``'s answer when it spans two words or more, else None: only the
+        several-word aliases are tried (most words begin none)."""
+        if start >= len(words):
+            return None
+        entries = self._aliases[1].get(_norm(words[start]))
+        if not entries:
+            return None
+        for rest, i, common in entries:
+            n = len(rest)
+            if start + n < len(words) and all(
+                _norm(words[start + 1 + k]) == rest[k] for k in range(n)
+            ):
+                return self.technology(i), n + 1, common
+        return None
+
+    @cached_property
+    def several_word_starts(self) -> frozenset[str]:
+        """The first word of every several-word alias, as ``alias_key`` spells it."""
+        return frozenset(self._aliases[1])
+
     def by_name(self, name: str) -> Technology | None:
         i = self._names.get(_norm(name))
         return None if i is None else self.technology(i)
@@ -292,6 +326,34 @@ def lookup(words: Sequence[str], start: int = 0) -> tuple[Technology, int, bool]
     return load().lookup(words, start)
 
 
+def lookup_word(word: str) -> tuple[Technology, int, bool] | None:
+    """``lookup([word])``, without the several-word aliases no single word can match."""
+    return load().lookup_word(word)
+
+
+def lookup_several(words: Sequence[str], start: int = 0) -> tuple[Technology, int, bool] | None:
+    """``lookup``'s answer when the alias spans two words or more ("HashiCorp Vault"), else
+    None (a one-word alias, or none)."""
+    return load().lookup_several(words, start)
+
+
+def several_word_starts() -> frozenset[str]:
+    """The first words of the several-word aliases (``alias_key`` of each): a word not
+    among them starts no ``lookup_several`` hit."""
+    return load().several_word_starts
+
+
+def alias_key(word: str) -> str:
+    """A word as aliases are compared: lower case, runs of ``-_.`` as one ``-``."""
+    return _norm(word)
+
+
+def alias_keys(words: Sequence[str]) -> list[str]:
+    """``alias_key`` of each word (``_norm`` written out: one call for a text's words)."""
+    return [_SEPARATORS.sub("-", w).lower() if "-" in w or "_" in w or "." in w else w.lower()
+            for w in words]  # fmt: skip
+
+
 def by_name(name: str) -> Technology | None:
     """The technology whose canonical name or distribution name is ``name``."""
     return load().by_name(name)
@@ -301,6 +363,11 @@ def for_import(module: str) -> Technology | None:
     """The technology of an import name, top-level or dotted ("yaml", "google.cloud.storage",
     "sklearn.linear_model": the longest known prefix wins)."""
     return load().for_import(module)
+
+
+def english() -> frozenset[str]:
+    """The ordinary English words (lower case): ``is_ordinary_word`` asks this set."""
+    return load().english
 
 
 def is_ordinary_word(word: str) -> bool:

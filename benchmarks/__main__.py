@@ -16,6 +16,7 @@ COMMANDS = {
     "consolidate": ("benchmarks.consolidate", "a consolidate pass over 10,000 memories"),
     "conflict_check": ("benchmarks.conflict_check", "a remember's contradiction check, in-process"),
     "recall-quality": ("benchmarks.recall_quality", "recall@5 and MRR of paraphrased questions"),
+    "prose": ("benchmarks.prose", "reading anchors from prose notes, in-process, against DIR"),
     "surface": ("benchmarks.surface", "bytes an agent is handed: a recall of 10, tools/list"),
 }
 

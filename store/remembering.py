@@ -221,7 +221,8 @@ class Remembering:
                 scoped = apply_scope(tuple(explicit), memory_scope, fp)
                 stored = [_capture(a, Provenance.EXPLICIT, fp) for a in scoped]
             else:
-                inference = infer_anchors(note.text, fp, note.subject)
+                # The scope is the one just resolved: the inference need not resolve it again.
+                inference = infer_anchors(note.text, fp, note.subject, scope=memory_scope)
                 stored = [_capture(a, Provenance.INFERRED, fp) for a in inference.anchors]
                 if any(_names_missing_code(d.candidate, str(d.reason)) for d in inference.dropped):
                     flags = (*flags, UNRESOLVED_CODE)

@@ -331,3 +331,23 @@ def test_the_common_flags_agree_with_wordfreq() -> None:
     for word in ("gateway", "unverified", "handler", "zorbdb"):
         ordinary = wordfreq.zipf_frequency(word, "en") >= script.ENGLISH_THRESHOLD
         assert vocabulary.is_ordinary_word(word) is ordinary, word
+
+
+def test_one_word_and_several_word_lookups_answer_as_the_general_lookup() -> None:
+    vocab = vocabulary.load()
+    single, multi = vocab._aliases
+    words = [*list(single)[::7], *multi, "Redis", "PyYAML", "tortoise_orm", "zorbdb", "", "a.b"]
+    for word in words:
+        assert vocab.lookup_word(word) == vocab.lookup([word]), word
+    phrases = [["HashiCorp", "Vault"], ["GitHub", "Actions"], ["github", "actions", "x"],
+               ["Google", "Cloud", "Storage"], ["hashicorp"], ["vault", "x"]]  # fmt: skip
+    phrases += [[first, *rest] for first, entries in list(multi.items())[:200]
+                for rest, _, _ in entries[:1]]  # fmt: skip
+    for words_ in phrases:
+        for start in range(len(words_)):
+            hit = vocab.lookup(words_, start)
+            several = vocab.lookup_several(words_, start)
+            assert several == (hit if hit is not None and hit[1] > 1 else None), words_
+            if several is not None:
+                assert vocabulary.alias_key(words_[start]) in vocab.several_word_starts
+    assert vocabulary.alias_keys(words) == [vocabulary.alias_key(w) for w in words]

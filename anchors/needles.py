@@ -1,0 +1,164 @@
+"""Literal strings that every match of a regular expression contains.
+
+``needles(source)`` reads a pattern with the standard library's own parser and returns
+strings one of which is inside every match (``{"longer"}`` for ``\\bno\\s+longer\\s+``), or
+None when it can name none (``\\w+``). A text that holds none of them cannot match, so it
+need not be searched: a test of a few substrings instead of a regular expression that must
+try every position (adr/0020). Only what the pattern must match is used: literals, sets of
+a few characters, alternatives (each must have needles) and repetitions of at least one;
+lookarounds, ``.``, classes, anchors and anything unknown name nothing.
+
+The needles hold for the pattern compiled *without* ``IGNORECASE`` (literal characters
+match only themselves); ``anchors.cue_patterns`` uses them only where it matches the
+case-sensitive patterns.
+"""
+
+from __future__ import annotations
+
+import importlib
+import re
+from typing import Any
+
+# The standard library's own regular-expression parser (``sre_parse`` before 3.11).
+_c: Any = importlib.import_module("re._constants")
+_p: Any = importlib.import_module("re._parser")
+
+__all__ = ["Needles", "alternation", "needles"]
+
+_MAX_SET = 4  # a character set of up to this many literals multiplies the needles
+_MAX_NEEDLES = 64
+
+Needles = frozenset[str]
+
+
+def needles(source: str, flags: int = 0) -> Needles | None:
+    """Strings one of which every match of ``re.compile(source, flags)`` contains, when
+    ``flags`` has no ``IGNORECASE``; None when no such strings can be named."""
+    if flags & re.IGNORECASE:
+        return None
+    try:
+        parsed = _p.parse(source, flags)
+    except re.error:
+        return None
+    if parsed.state.flags & re.IGNORECASE:  # an inline (?i) for the whole pattern
+        return None
+    return _sequence(list(parsed))
+
+
+def _better(a: Needles | None, b: Needles | None) -> Needles | None:
+    """The more selective of two needle sets: longer shortest needle, then fewer needles."""
+    if a is None or b is None:
+        return a if b is None else b
+    key_a = (min(map(len, a)), -len(a))
+    key_b = (min(map(len, b)), -len(b))
+    return a if key_a >= key_b else b
+
+
+def _sequence(items: list[tuple[Any, Any]]) -> Needles | None:
+    """Every element of a sequence is inside its match: the best element's needles, where
+    consecutive elements that match only a few strings make one run of text (``n[’']t``:
+    ``n't`` or ``n’t``; ``tr(?:y|ies)``: ``try`` or ``tries``)."""
+    best: Needles | None = None
+    run: set[str] = {""}
+    for op, av in items:
+        strings = _strings(op, av)
+        if strings is not None and len(run) * len(strings) <= _MAX_NEEDLES:
+            run = {r + s for r in run for s in strings}
+            continue
+        best = _better(best, _run(run))  # the run ends here
+        run = {""}
+        if strings is not None:
+            run = set(strings)  # and the next one starts
+        else:
+            best = _better(best, _node(op, av))
+    return _better(best, _run(run))
+
+
+def _run(run: set[str]) -> Needles | None:
+    """A run's strings, those that hold a shorter one left out (it is in them); None when
+    the run may match nothing at all."""
+    if "" in run:
+        return None
+    return frozenset(s for s in run if not any(o != s and o in s for o in run))
+
+
+def _strings(op: Any, av: Any) -> list[str] | None:
+    """Every string one element can match, when they are a few (a literal, a set of a few
+    characters, alternatives or an optional part made of those); else None."""
+    if op is _c.LITERAL:
+        return [chr(av)]
+    if op is _c.IN:
+        items = list(av)
+        if 0 < len(items) <= _MAX_SET and all(kind is _c.LITERAL for kind, _ in items):
+            return [chr(code) for _, code in items]
+        return None
+    if op is _c.SUBPATTERN:
+        _group, add_flags, del_flags, pattern = av
+        return None if add_flags or del_flags else _product(list(pattern))
+    if op is _c.BRANCH:
+        found: list[str] = []
+        for alternative in av[1]:
+            some = _product(list(alternative))
+            if some is None:
+                return None
+            found.extend(some)
+        return found if len(found) <= _MAX_NEEDLES else None
+    if op in (_c.MAX_REPEAT, _c.MIN_REPEAT) and av[1] == 1 and av[0] in (0, 1):
+        inner = _product(list(av[2]))
+        if inner is None:
+            return None
+        return [*inner, ""] if av[0] == 0 else inner
+    return None
+
+
+def _product(items: list[tuple[Any, Any]]) -> list[str] | None:
+    """Every string a sequence can match, when each element matches only a few."""
+    found = [""]
+    for op, av in items:
+        strings = _strings(op, av)
+        if strings is None or len(found) * len(strings) > _MAX_NEEDLES:
+            return None
+        found = [f + s for f in found for s in strings]
+    return found
+
+
+def _node(op: Any, av: Any) -> Needles | None:
+    if op is _c.SUBPATTERN:
+        _group, add_flags, del_flags, pattern = av
+        if add_flags or del_flags:
+            return None  # (?i:...) and the like change what a literal matches
+        return _sequence(list(pattern))
+    if op is _c.BRANCH:
+        found: set[str] = set()
+        for alternative in av[1]:
+            sub = _sequence(list(alternative))
+            if sub is None:
+                return None  # an alternative without needles: the whole has none
+            found |= sub
+        return frozenset(found) if len(found) <= _MAX_NEEDLES else None
+    if op in (_c.MAX_REPEAT, _c.MIN_REPEAT, getattr(_c, "POSSESSIVE_REPEAT", None)):
+        low, _high, pattern = av
+        return _sequence(list(pattern)) if low >= 1 else None
+    if op is getattr(_c, "ATOMIC_GROUP", None):
+        return _sequence(list(av))
+    return None  # anchors, lookarounds, classes, "." and the unknown: no needle
+
+
+def alternation(strings: frozenset[str] | set[str]) -> str:
+    """A pattern that finds any of ``strings`` (none empty), written as a trie
+    (``dro(?:pped|p)``...) so that each position of a text costs one branch per character,
+    not one per string."""
+    trie: dict[str, Any] = {}
+    for string in strings:
+        node = trie
+        for char in string:
+            node = node.setdefault(char, {})
+        node[""] = {}  # a string ends here
+    return _trie(trie)
+
+
+def _trie(node: dict[str, Any]) -> str:
+    branches = [re.escape(char) + _trie(child) for char, child in sorted(node.items()) if char]
+    if "" in node:  # a string may end here: what follows is optional
+        return f"(?:{'|'.join(branches)})?" if branches else ""
+    return branches[0] if len(branches) == 1 else f"(?:{'|'.join(branches)})"
