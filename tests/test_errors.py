@@ -22,6 +22,13 @@ OUTSIDE: dict[str, str] = {
     "anchors.fingerprint._Closed": "internal signal, mapped to FingerprintUnavailable",
     # A signal inside OwnerLink.connect: an older owner was asked to stop, try again.
     "store.sharing.client._OlderOwner": "internal signal, never leaves OwnerLink.connect",
+    # Signals from the inotify watcher to WorkTree, which falls back to the full pass on
+    # either: they never leave anchors.worktree (adr/0018).
+    "anchors.watcher.WatchLost": "internal signal, caught by WorkTree (full pass)",
+    "anchors.watcher.WatchUnavailable": "internal signal, caught by WorkTree (no watcher)",
+    # A pattern the reversed-cue builder cannot turn around: the cue keeps its forward
+    # search (adr/0020); never leaves anchors.at_end.
+    "anchors.at_end._CannotReverse": "internal signal, never leaves anchors.at_end",
 }
 
 
