@@ -267,9 +267,7 @@ class Database:
         with self._read() as mirror:
             self._write_to(plan, mirror, None)
 
-    def _write_to(
-        self, plan: Plan, mirror: Mirror, cur: duckdb.DuckDBPyConnection | None
-    ) -> None:
+    def _write_to(self, plan: Plan, mirror: Mirror, cur: duckdb.DuckDBPyConnection | None) -> None:
         """``plan`` into the journal, or (a forget, with ``cur``) into the tables at once;
         then into the copy."""
         at = utcnow()
@@ -470,6 +468,14 @@ class Database:
         """The latest logged resolution of each pair (of pairs touching ``ids``)."""
         with self._read() as m:
             return m.conflicts_of(ids)
+
+    def latest_conflicts(
+        self, pairs: Sequence[tuple[str, str]]
+    ) -> dict[tuple[str, str], ConflictRecord]:
+        """The latest logged resolution of each of ``pairs`` that has one, keyed as logged:
+        a lookup per pair, however many others its members have."""
+        with self._read() as m:
+            return m.latest_of(pairs)
 
     # -- export (store.transfer) ----------------------------------------------------------
     def all_memories(self) -> list[Memory]:

@@ -163,6 +163,16 @@ class Mirror:
             pairs = {p for i in ids for p in self.pairs_of.get(i, ())}
         return sorted((self.conflicts[p] for p in pairs), key=lambda r: r.seq)
 
+    def latest_of(self, pairs: Iterable[Pair]) -> dict[Pair, ConflictRecord]:
+        """The latest logged resolution of each of ``pairs`` that has one (in either
+        order), keyed as it was logged."""
+        found: dict[Pair, ConflictRecord] = {}
+        for a, b in pairs:
+            record = self.conflicts.get((a, b)) or self.conflicts.get((b, a))
+            if record is not None:
+                found[(record.a_id, record.b_id)] = record
+        return found
+
     # -- keeping it current ------------------------------------------------------------------
     def apply(self, plan: Plan, at: datetime, seqs: Sequence[int]) -> None:
         """What ``plan`` wrote, applied to the copy (after its transaction committed);

@@ -148,8 +148,7 @@ class Contradictions:
     def _latest(
         self, pairs: Sequence[tuple[Claim, Claim]]
     ) -> Mapping[tuple[str, str], ConflictRecord]:
-        ids = sorted({c.id for pair in pairs for c in pair})
-        return {(r.a_id, r.b_id): r for r in self._db.conflicts(ids)}
+        return self._db.latest_conflicts([(a.id, b.id) for a, b in pairs])
 
     def _flipping_slots(self) -> list[FlippingSlot]:
         history: dict[str, list[str]] = {}
