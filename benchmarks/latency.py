@@ -6,11 +6,16 @@ store of N memories, beside the floor (a trivial tool on the smallest server).
 
 Prints one line per figure, e.g.::
 
-    floor   trivial tool over MCP stdio         p50 0.91 ms  p99 1.40 ms
-    remember at 10000 memories                  p50 9.12 ms  p99 20.31 ms  (floor p50 0.91)
-    recall (verify on) at 10000 memories        p50 7.40 ms  p99 15.02 ms
+    floor   trivial tool, raw client            p50 0.91 ms  p99 1.40 ms
+    remember at 10000 memories, raw             p50 4.12 ms  p99 9.31 ms  (floor beside it
+        p50 0.93, x4.4; warmed: ...)
+    recall (verify on) at 10000 memories, raw   p50 3.40 ms  p99 8.02 ms  (floor beside ...)
 
 with the number of calls and the machine's load average (before and after) around them.
+Each timed call is followed by a call of the floor's trivial tool, so every figure has a
+floor taken at the same moments ("floor beside it", and the ratio): this machine's speed
+drifts by up to 2x between minutes, and a floor measured a minute earlier is no
+yardstick.
 
 Everything is measured in one run, each server in its own subprocess spoken to over stdio,
 the clock read around each ``call_tool``, by two clients (``--clients``): ``raw``, one
@@ -273,53 +278,58 @@ async def _anchormem(
     warm_before: Sequence[str],
 ) -> list[Figure]:
     """``nth``: how many clients timed this store before (each gets notes of its own);
-    ``warm_before``: the warm lines logged before the first of them."""
+    ``warm_before``: the warm lines logged before the first of them. Every timed call
+    is followed by one call of the floor's trivial tool on its own server, so that each
+    figure has a floor measured at the same moments (this machine's speed drifts by 2x
+    between minutes): its p50 is printed beside it, and the ratio."""
+    from benchmarks.floor import TOOL
     from benchmarks.seed import notes, queries
 
     command = [*_anchormem_command(), "serve", "--repo", str(repo), "--db", str(db)]
+    floor_command = [sys.executable, "-I", "-m", "benchmarks.floor"]
     new_notes = notes(vocab, _NEW_NOTES * (nth + 1) + size * 10, warmup + calls)
     asks = queries(vocab, warmup + calls, seed=size + nth)
     logs = [Path(errlog.name), _owner_log(db)]  # served alone, or by the owner
-    async with _client(kind, command, work, errlog) as client:
+    async with (
+        _client(kind, command, work, errlog) as client,
+        _client(kind, floor_command, work, errlog) as trivial,
+    ):
         for i in range(warmup):
             await _timed(client, "recall", {"query": asks[i]})
             await _timed(client, "remember", next(new_notes).arguments())
+            await _timed(trivial, TOOL, {})
         # A served store warms its conflict check in the background (adr/0009): time
         # the steady state, and say how long warming took.
         warmed = await _wait_warm(errlog, logs, warm_before)
-        remembered = []
+        remembered, floor_beside_remember = [], []
         for _ in range(calls):
             elapsed, result = await _timed(client, "remember", next(new_notes).arguments())
             if not result or "id" not in result:
                 raise RuntimeError(f"remember returned no memory: {result}")
             remembered.append(elapsed)
-        recalled, hits = [], 0
+            floor_beside_remember.append((await _timed(trivial, TOOL, {}))[0])
+        recalled, floor_beside_recall, hits = [], [], 0
         for query in asks[warmup:]:
             elapsed, result = await _timed(client, "recall", {"query": query})
             recalled.append(elapsed)
             hits += len((result or {}).get("memories", []))
+            floor_beside_recall.append((await _timed(trivial, TOOL, {}))[0])
     if hits == 0:
         raise RuntimeError(f"no recall found anything at {size} memories: the store is empty?")
-    p50, p99 = _percentiles(remembered)
-    figures = [
-        Figure(
-            f"remember at {size} memories, {kind}",
-            calls,
-            p50,
-            p99,
-            f"(floor p50 {floor.p50_ms:.2f}; {warmed})",
-        )
-    ]
-    p50, p99 = _percentiles(recalled)
-    figures.append(
-        Figure(
+    figures = []
+    for label, samples, beside, extra in (
+        (f"remember at {size} memories, {kind}", remembered, floor_beside_remember, warmed),
+        (
             f"recall (verify on) at {size} memories, {kind}",
-            calls,
-            p50,
-            p99,
-            f"({hits / calls:.1f} memories a recall)",
-        )
-    )
+            recalled,
+            floor_beside_recall,
+            f"{hits / calls:.1f} memories a recall",
+        ),
+    ):
+        p50, p99 = _percentiles(samples)
+        floor_p50, _ = _percentiles(beside)
+        note = f"(floor beside it p50 {floor_p50:.2f}, x{p50 / floor_p50:.1f}; {extra})"
+        figures.append(Figure(label, calls, p50, p99, note))
     return figures
 
 
