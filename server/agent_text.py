@@ -69,9 +69,13 @@ def _remembered(data: Mapping[str, Any]) -> str:
         lines.append(f"  receipt {data['receipt']}")
     for c in data.get("conflicts", []):
         lines.append(f"  conflict {_decision(c)}")
+    if data.get("more_conflicts"):
+        lines.append(f"  and {data['more_conflicts']} more conflicts decided (in the conflict log)")
     for p in data.get("possible_conflicts", []):
         claims = " / ".join(json.dumps(c, ensure_ascii=False) for c in p["claims"])
         lines.append(f"  to resolve {' vs '.join(p['ids'])}: {claims}: {p['question']}")
+    if data.get("more_possible"):
+        lines.append(f"  and {data['more_possible']} more to resolve (consolidate lists them)")
     return "\n".join(lines)
 
 

@@ -369,7 +369,7 @@ def build_server(
             bool, Field(description="Also REFUTED ones (never act on them).")
         ] = False,
         min_score: Annotated[
-            float, Field(ge=0, description="Leave out weaker matches than this score.")
+            float, Field(ge=0, description="Leave out matches scoring less.")
         ] = 0.0,
         detail: Annotated[bool, Field(description="Full records instead.")] = False,
     ) -> Annotated[CallToolResult, Recalled]:

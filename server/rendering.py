@@ -455,6 +455,12 @@ def _pair(r: ConflictRecord) -> dict[str, Any]:
     }
 
 
+# A remember lists this many of the conflicts it decided, and of the pairs it asks about;
+# the rest are counted. A note meeting a hundred others is the store's to keep, not the
+# agent's to read: 36 KB of pairs in one answer (adr/0017).
+LISTED = 10
+
+
 def _readings(
     readings: tuple[Reading, ...], detail: bool, scores: Mapping[str, float] | None = None
 ) -> list[dict[str, Any]]:
@@ -492,8 +498,11 @@ def _agent_fields(result: object, detail: bool) -> tuple[type[BaseModel], dict[s
                 for r in result.rewritten
             ]
             or None,
-            "conflicts": [_decided(c) for c in result.conflicts] or None,
-            "possible_conflicts": [_pair(c) for c in result.possible_conflicts] or None,
+            "conflicts": [_decided(c) for c in result.conflicts[:LISTED]] or None,
+            "possible_conflicts": [_pair(c) for c in result.possible_conflicts[:LISTED]]
+            or None,
+            "more_conflicts": max(0, len(result.conflicts) - LISTED) or None,
+            "more_possible": max(0, len(result.possible_conflicts) - LISTED) or None,
         }
     if isinstance(result, Superseding):
         made = result.made

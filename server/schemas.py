@@ -420,6 +420,9 @@ class Remembered(_Brief):
     possible_conflicts: list[PairOut] | None = Field(
         None, description="judge each pair with resolve"
     )
+    # Beyond the first ten of each list, only counted (server.rendering.LISTED).
+    more_conflicts: int | None = None
+    more_possible: int | None = Field(None, description="consolidate lists them")
 
 
 class MemoryStatus(_Model):

@@ -237,3 +237,36 @@ async def test_consolidate_finds_conflicts_missed_at_write_and_touches_nothing_e
     assert {m["id"] for m in found["memories"]} == {o["id"] for o in others}
     assert all(m["status"] == "ACTIVE" and m["confidence"] == 5.0 for m in found["memories"])
     assert {m["id"]: m["status"] for m in timeout["memories"]}[a] == "REFUTED"
+
+
+async def test_a_note_meeting_many_others_lists_ten_decisions_and_counts_the_rest(
+    settings: Settings,
+):
+    """The store decides and logs every conflict; the agent's answer lists ten of them
+    and counts the others, so one note meeting a hundred does not fill its context."""
+    async with Client(build_server(settings)) as client:
+        users = [
+            await call(
+                client,
+                "remember",
+                text=f"Service {i} posts its reports with httpx",
+                subject=f"service{i}",
+                anchors=["dep:httpx"],
+            )
+            for i in range(13)
+        ]
+        removed = await call(
+            client, "remember", text="We removed httpx long ago", anchors=["!dep:httpx"]
+        )
+        result = await client.call_tool(
+            "remember", {"text": "httpx is gone from this project", "anchors": ["!dep:httpx"]}
+        )
+    assert removed["status"] == "REFUTED"  # the code still declares httpx
+    assert len(removed["conflicts"]) == 10 and removed["more_conflicts"] == 3
+    listed = {i for c in removed["conflicts"] for i in c["ids"]}
+    assert listed <= {u["id"] for u in users} | {removed["id"]}
+    assert settings.repo is not None
+    logged = [c for c in conflicts_json(settings.repo)["conflicts"] if removed["id"] in c["ids"]]
+    assert len(logged) == 13  # every decision is in the log
+    (text,) = [c.text for c in result.content if c.type == "text"]
+    assert "and 3 more conflicts decided (in the conflict log)" in text
