@@ -412,12 +412,20 @@ def _brief(reading: Reading) -> dict[str, Any]:
         "source": f"{who}, {_age(m.created_at, datetime.now(UTC))}",
         "anchors": [_marked(a, reading, i) for i, a in enumerate(m.anchors)] or None,
         "flags": list(reading.flags) or None,
-        "conflicts": [
-            f"{c.other} ({c.kind.value}: {c.reason_code.value})" for c in reading.conflicts
-        ]
-        or None,
+        "conflicts": _marks(reading),
     }
     return view
+
+
+def _marks(reading: Reading) -> list[str] | None:
+    """A memory's open conflicts as the agent reads them: the first ``LISTED``, then how
+    many more."""
+    shown = [
+        f"{c.other} ({c.kind.value}: {c.reason_code.value})" for c in reading.conflicts[:LISTED]
+    ]
+    if len(reading.conflicts) > LISTED:
+        shown.append(f"and {len(reading.conflicts) - LISTED} more")
+    return shown or None
 
 
 def _standing(reading: Reading) -> dict[str, Any]:
@@ -499,8 +507,7 @@ def _agent_fields(result: object, detail: bool) -> tuple[type[BaseModel], dict[s
             ]
             or None,
             "conflicts": [_decided(c) for c in result.conflicts[:LISTED]] or None,
-            "possible_conflicts": [_pair(c) for c in result.possible_conflicts[:LISTED]]
-            or None,
+            "possible_conflicts": [_pair(c) for c in result.possible_conflicts[:LISTED]] or None,
             "more_conflicts": max(0, len(result.conflicts) - LISTED) or None,
             "more_possible": max(0, len(result.possible_conflicts) - LISTED) or None,
         }

@@ -11,7 +11,7 @@ from store.db import Database, utcnow
 from store.errors import InvalidInput, NotFound, StalePlan
 from store.evidence.settings import EvidenceSettings
 from store.model import Memory, Receipt, ReceiptAction, RefutedBy, Status
-from store.reading import Reading, read, serve
+from store.reading import Reading, partners, read, serve
 from store.verification import Checked, Verifier
 
 __all__ = ["Reader", "ServiceSettings"]
@@ -117,9 +117,8 @@ class Reader:
     def with_conflicts(self, readings: Sequence[Reading]) -> list[Reading]:
         """Readings with their open conflicts marked and the other sides beside them."""
         marks = self.contradictions.marks([r.id for r in readings])
-        shown = {r.id for r in readings}
-        partners = sorted({m.other for ms in marks.values() for m in ms} - shown)
-        extra = {r.id: r for r in self.readings(partners)} if partners else {}
+        beside = sorted(partners(readings, marks))
+        extra = {r.id: r for r in self.readings(beside)} if beside else {}
         if extra:
             marks.update(self.contradictions.marks(list(extra)))
         return serve(readings, marks, extra.get)

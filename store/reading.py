@@ -236,25 +236,51 @@ def is_served(reading: Reading, include_refuted: bool, now: datetime) -> bool:
     return mem.status is not Status.REFUTED and reading.standing.band is not Band.HIDDEN
 
 
+# The other sides of a memory's open conflicts put beside it in a recall, at most; its
+# marks name every one. A memory with a hundred open questions would otherwise bring a
+# hundred others into an answer of ten (adr/0017).
+PARTNERS_EACH = 2
+
+
+def partners(readings: Sequence[Reading], marks: Mapping[str, Sequence[ConflictMark]]) -> list[str]:
+    """The other sides to read and put beside ``readings`` (``serve``)."""
+    return [other for chosen in _beside(readings, marks).values() for other in chosen]
+
+
+def _beside(
+    readings: Sequence[Reading], marks: Mapping[str, Sequence[ConflictMark]]
+) -> dict[str, list[str]]:
+    """For each reading, the first ``PARTNERS_EACH`` of its open conflicts' other sides
+    not shown already (by an earlier reading, or beside one), in order."""
+    shown = {r.id for r in readings}
+    chosen: dict[str, list[str]] = {}
+    for reading in readings:
+        mine = chosen[reading.id] = []
+        for mark in marks.get(reading.id, ()):
+            if len(mine) == PARTNERS_EACH:
+                break
+            if mark.other not in shown:
+                shown.add(mark.other)
+                mine.append(mark.other)
+    return chosen
+
+
 def serve(
     readings: Sequence[Reading],
     marks: Mapping[str, Sequence[ConflictMark]],
     partner: Callable[[str], Reading | None],
 ) -> list[Reading]:
     """Mark readings with an open conflict, never assert them, and put the other side of
-    each conflict right after them (``partner`` reads it), so neither is served as plain
-    fact. A refuted partner is not shown."""
-    shown = {r.id for r in readings}
+    each conflict right after them (``partner`` reads it; at most ``PARTNERS_EACH`` each:
+    ``partners``), so neither is served as plain fact. A refuted partner is not shown."""
+    beside = _beside(readings, marks)
     result: list[Reading] = []
     for reading in readings:
         result.append(_marked(reading, marks))
-        for mark in marks.get(reading.id, ()):
-            if mark.other in shown:
-                continue
-            other = partner(mark.other)
+        for other_id in beside[reading.id]:
+            other = partner(other_id)
             if other is None or other.memory.status is Status.REFUTED:
                 continue
-            shown.add(other.id)
             result.append(_marked(other, marks))
     return result
 

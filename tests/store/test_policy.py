@@ -42,11 +42,13 @@ from store.model import (
     StoredAnchor,
 )
 from store.reading import (
+    PARTNERS_EACH,
     ConflictMark,
     Unchecked,
     UncheckedReason,
     VerificationState,
     is_served,
+    partners,
     read,
     serve,
 )
@@ -230,6 +232,18 @@ def test_open_conflicts_are_served_side_by_side_and_never_asserted():
     assert served[0].standing.band is Band.HEDGE  # was assert
     assert served[0].conflicts[0].other == "m2" and served[1].conflicts[0].other == "m1"
     assert serve([_read(memory("m9"))], marks, {"m3": gone}.get)[1:] == []
+
+
+def test_a_memory_with_many_open_conflicts_brings_two_of_them_beside_it_and_keeps_every_mark():
+    mark = [ConflictMark(f"o{i}", ReasonCode.TOO_CLOSE, ConflictKind.SLOT) for i in range(5)]
+    others = {f"o{i}": _read(memory(f"o{i}")) for i in range(5)}
+    a, b = _read(memory("m1")), _read(memory("m2"))
+    marks = {"m1": mark, "m2": [mark[1], mark[4]]}
+    assert partners([a, b], marks) == ["o0", "o1", "o4"]  # o1 is beside m1 already
+    served = serve([a, b], marks, others.get)
+    assert [r.id for r in served] == ["m1", "o0", "o1", "m2", "o4"]
+    assert [m.other for m in served[0].conflicts] == [f"o{i}" for i in range(5)]
+    assert len(served) - 2 <= PARTNERS_EACH * 2
 
 
 # -- contradictions ------------------------------------------------------------------------
