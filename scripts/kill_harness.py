@@ -2,7 +2,7 @@
 owner, killed mid-write?
 
     python scripts/kill_harness.py [--kills 100 --remembers 1000 --writers 3] [--repo DIR]
-                                   [--owner-every 3] [--standby-after 0]
+                                   [--owner-every 3] [--standby-after 0] [--storm]
 
 Several writers, each an MCP stdio client driving its own ``anchormem serve`` (the
 installed console script) in one git repository, share one store through its owner
@@ -12,7 +12,9 @@ while calls are in flight: a server (the writer's call fails, it starts a new se
 goes on), or, every ``--owner-every``-th kill, the store's owner (the servers' calls in
 flight are sent again to the next owner: its standby, adr/0016, or one the next call
 starts). ``--standby-after`` is the owners' ``ANCHORMEM_STANDBY_AFTER`` (0 by default:
-the run measures a takeover by a standby; the product's default is 10 s). For each kill it
+the run measures a takeover by a standby; the product's default is 10 s). An owner is
+killed once its standby has loaded, as it is at rest; ``--storm`` kills it again at once
+(its standby may still be loading: the client then waits for it). For each kill it
 measures how long the others took to carry on: the time from the kill to each other
 writer's next acknowledged call. At the end (every server gone, the owner stopped) the
 store is opened once and each acknowledged id must exist, with all its anchors rows and
@@ -183,6 +185,7 @@ async def run_killer(
     rng: random.Random,
     repo: Path,
     owner_every: int,
+    storm: bool = False,
 ) -> list[Kill]:
     made: list[Kill] = []
     killed: set[int] = set()  # a killed server stays a zombie until its writer reaps it
@@ -201,6 +204,11 @@ async def run_killer(
         if not busy:
             continue
         owner = owner_pid(repo) if owner_every and (len(made) + 1) % owner_every == 0 else None
+        if owner is not None and owner not in killed and not storm:
+            # One process killed at a time: the owner is killed once it is at rest with
+            # its standby loaded, as after any earlier kill it will be again.
+            await _standby_waiting(repo, done)
+            owner = owner_pid(repo)
         if owner is not None and owner not in killed:
             killed.add(owner)
             with_suppress_kill(owner)
@@ -219,12 +227,40 @@ async def run_killer(
     return made
 
 
+async def _standby_waiting(repo: Path, done: asyncio.Event, within: float = 30.0) -> None:
+    """Until the running owner's standby has loaded and waits (its log says so)."""
+    lock = repo / ".anchormem" / "memory.duckdb.standby.lock"
+    deadline = time.monotonic() + within
+    while time.monotonic() < deadline and not done.is_set():
+        with contextlib.suppress(OSError):
+            pid = lock.read_text().strip()
+            if pid.isdigit() and f"standby {pid} waiting" in _owner_log(repo):
+                return
+        await asyncio.sleep(0.05)
+
+
 def owner_pid(repo: Path) -> int | None:
     try:
         info = json.loads((repo / ".anchormem" / "memory.duckdb.owner").read_text())
     except (OSError, ValueError):
         return None
     return int(info["pid"]) if isinstance(info, dict) and "pid" in info else None
+
+
+def recoveries(writers: list[Writer], kills: list[Kill], owner: bool) -> list[float]:
+    """For each kill of that kind, in order: how long the others took to carry on."""
+    found = []
+    for kill in (k for k in kills if k.owner == owner):
+        waits = [
+            later[0] - kill.at
+            for w in writers
+            if w.number != kill.writer and not _restarting(w, kills, kill.at)
+            for later in [[t for t in w.acked_at if t > kill.at]]
+            if later
+        ]
+        if waits:
+            found.append(round(max(waits), 2))
+    return found
 
 
 def carried_on(writers: list[Writer], kills: list[Kill]) -> dict[str, float | None]:
@@ -313,6 +349,7 @@ async def harness(
     seed: int = 7,
     owner_every: int = 3,
     standby_after: float = 0.0,
+    storm: bool = False,
 ) -> dict[str, Any]:
     errlog = open(errlog_path, "w")  # noqa: SIM115 (the servers' stderr, kept for a look)
     started = time.monotonic()
@@ -321,7 +358,7 @@ async def harness(
         await w.server.start()
     done = asyncio.Event()
     killer = asyncio.create_task(
-        run_killer(writers, kills, done, random.Random(seed), repo, owner_every)
+        run_killer(writers, kills, done, random.Random(seed), repo, owner_every, storm)
     )
     per = [remembers // writers_n + (n < remembers % writers_n) for n in range(writers_n)]
     await asyncio.gather(*(run_writer(w, c) for w, c in zip(writers, per, strict=True)))
@@ -342,6 +379,7 @@ async def harness(
         "standby_takeovers": _owner_log(repo).count("takes over the store"),
         "carried_on_after_server_kill_s": carried_on(writers, made)["server"],
         "carried_on_after_owner_kill_s": carried_on(writers, made)["owner"],
+        "each_owner_kill_s": recoveries(writers, made, owner=True),
         "acknowledged": len(ids),
         "unique_acknowledged": len(set(ids)),
         "failed_calls": sum(w.failed_calls for w in writers),
@@ -365,6 +403,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument(
         "--standby-after", type=float, default=0.0, help="the owners' ANCHORMEM_STANDBY_AFTER"
     )
+    ap.add_argument(
+        "--storm",
+        action="store_true",
+        help="kill the owner again without waiting for its standby to load (a kill storm)",
+    )
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args(argv)
     with tempfile.TemporaryDirectory(prefix="kill-harness-") as tmp:
@@ -383,6 +426,7 @@ def main(argv: list[str] | None = None) -> int:
                 args.seed,
                 args.owner_every,
                 args.standby_after,
+                args.storm,
             )
         )
         out["server_tracebacks"] = errlog.read_text().count("Traceback")
