@@ -144,6 +144,7 @@ class Writer:
     server: Server
     acknowledged: list[str] = field(default_factory=list)
     acked_at: list[float] = field(default_factory=list)  # monotonic time of each ack
+    failed_at: list[float] = field(default_factory=list)  # each call cut off by a kill
     failed_calls: int = 0
     errors: list[str] = field(default_factory=list)
     restarts: int = 0
@@ -157,6 +158,7 @@ async def run_writer(w: Writer, count: int) -> None:
             mid = await w.server.remember(text)
         except (ConnectionError, BrokenPipeError, ConnectionResetError):
             w.failed_calls += 1  # killed mid-call: not acknowledged; resend it (duplicate ok)
+            w.failed_at.append(time.monotonic())
             await w.server.stop()
             await w.server.start()
             w.restarts += 1
@@ -284,10 +286,15 @@ def carried_on(writers: list[Writer], kills: list[Kill]) -> dict[str, float | No
 
 def _restarting(w: Writer, kills: list[Kill], at: float) -> bool:
     """Whether ``w``'s own server was killed between its last acknowledged call before
-    ``at`` and its next one: then its next call waited for a new server, not for ``at``."""
+    ``at`` and its next one: then its next call waited for a new server, not for ``at``.
+    A call of ``w`` that failed in between says so too: a server killed just as its
+    answer was on the way has its last ack *after* its kill, and its writer's next call
+    fails and starts a new server."""
     before = max((t for t in w.acked_at if t <= at), default=float("-inf"))
     after = min((t for t in w.acked_at if t > at), default=float("inf"))
-    return any(k.writer == w.number and before < k.at < after for k in kills)
+    return any(k.writer == w.number and before < k.at < after for k in kills) or any(
+        before <= t < after for t in w.failed_at
+    )
 
 
 def _owner_log(repo: Path) -> str:
