@@ -95,6 +95,8 @@ class Mirror:
             " ORDER BY memory_id"
         ).fetchall():
             m.index.add(memory_id, dict(zip(terms, counts, strict=True)))
+        for mem in m.memories.values():
+            m.index.stand(mem.id, mem.status, mem.confidence, mem.created_at.timestamp())
         for row in cur.execute(
             f"SELECT {CONFLICT_COLUMNS} FROM conflict_log"
             " QUALIFY row_number() OVER (PARTITION BY a_id, b_id ORDER BY seq DESC) = 1"
@@ -188,12 +190,14 @@ class Mirror:
             self.memories[mem.id] = dataclasses.replace(
                 mem, status=change.to_status, refuted_by=change.refuted_by, updated_at=at
             )
+            self.index.stand(mem.id, change.to_status, mem.confidence, mem.created_at.timestamp())
             if change.receipt is not None:
                 self.receipts.setdefault(mem.id, []).append(change.receipt)
         for obs in plan.observations:
-            self.memories[obs.memory_id] = dataclasses.replace(
+            mem = self.memories[obs.memory_id] = dataclasses.replace(
                 observed(self.memories[obs.memory_id], obs), updated_at=obs.at
             )
+            self.index.stand(mem.id, mem.status, mem.confidence, mem.created_at.timestamp())
         for record, seq in zip(plan.conflicts, seqs, strict=True):
             self._add_conflict(dataclasses.replace(record, seq=seq))
         self.conflict_seq = max([self.conflict_seq, *seqs])
@@ -210,6 +214,7 @@ class Mirror:
             self.children.setdefault(parent, []).append(mem.id)
         if mem.forgotten_at is None:  # an imported tombstone has no terms
             self.index.add(mem.id, new.terms)
+            self.index.stand(mem.id, mem.status, mem.confidence, mem.created_at.timestamp())
 
     def _forget(self, memory_id: str, receipt: Receipt, at: datetime) -> None:
         mem = self.memories[memory_id]

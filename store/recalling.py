@@ -14,7 +14,7 @@ from store.model import Status
 from store.reader import Reader
 from store.reading import Reading, is_served
 from store.results import AuditResult, ListResult, RecallResult, ShowResult
-from store.search import prior, query_terms, query_tokens
+from store.search import DIGITS, prior, query_terms, query_tokens
 
 __all__ = ["Progress", "Recalling"]
 
@@ -49,14 +49,14 @@ class Recalling:
         wanted = n * 3 + 5  # enough for hits that are not served (refuted, expired)
 
         def matches(m: Mirror) -> dict[str, float]:
-            # The best by match (every posting scored at once, ``TermIndex``), four times
-            # as many as wanted, so that the prior can reorder them.
-            return dict(m.index.top(terms, 4 * wanted))
+            # Those that may be among the best ``wanted`` once weighed by their prior
+            # (every posting scored at once, ``TermIndex``); ranked exactly below.
+            return dict(m.index.ranked(terms, wanted, floor))
 
         found = self._db.search(matches)
         memories = self._db.load(list(found))
         scores = {
-            mem.id: round(found[mem.id] * prior(mem.status, mem.confidence), 9)
+            mem.id: round(found[mem.id] * prior(mem.status, mem.confidence), DIGITS)
             for mem in memories.values()
             if not mem.forgotten and mem.status in _SEARCHED
         }

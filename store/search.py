@@ -23,6 +23,7 @@ from anchors.spec import Anchor
 from store.model import Status
 
 __all__ = [
+    "DIGITS",
     "SYNONYMS",
     "TermIndex",
     "bm25",
@@ -91,6 +92,9 @@ _DOUBLE = re.compile(r"([b-df-hj-km-np-rtv-y])\1$")  # runn -> run; not ll, ss, 
 _VOWEL = re.compile(r"[aeiouy]")
 K1 = 1.2
 B = 0.75
+DIGITS = 9  # a recall score is rounded to this many decimals (ties compare rounded)
+# Two scores this close may round to the same value: ``ranked`` keeps such near ties.
+_TIE = 2.0 * 10.0**-DIGITS
 PART_WEIGHT = 0.5  # a query word matched only as part of a compound counts half
 SYNONYM_WEIGHT = 0.7  # a word the query did not say, but a synonym of one it did
 
@@ -295,6 +299,10 @@ class TermIndex:
         self._row: dict[str, int] = {}
         self._ids: list[str] = []
         self._lengths = np.zeros(1024)
+        # Per row, for ``ranked``: the prior of the memory's standing (0 until ``stand``
+        # says it) and when it was made (ties go to the newest).
+        self._weights = np.zeros(1024)
+        self._created = np.zeros(1024)
         self._postings: dict[str, _Postings] = {}
         self._terms: dict[int, tuple[str, ...]] = {}  # row -> its terms (interned), for remove
         self.documents = 0
@@ -307,7 +315,10 @@ class TermIndex:
         self._ids.append(memory_id)
         self._row[memory_id] = row
         if row >= len(self._lengths):
-            self._lengths = np.concatenate([self._lengths, np.zeros(len(self._lengths))])
+            more = np.zeros(len(self._lengths))
+            self._lengths = np.concatenate([self._lengths, more])
+            self._weights = np.concatenate([self._weights, more])
+            self._created = np.concatenate([self._created, more])
         length = sum(terms.values())
         self._lengths[row] = length
         self.documents += 1
@@ -330,10 +341,20 @@ class TermIndex:
         self.documents -= 1
         self.total_length -= int(self._lengths[row])
         self._lengths[row] = 0
+        self._weights[row] = 0.0
         for term in self._terms.pop(row, ()):
             postings = self._postings.get(term)
             if postings is not None and postings.drop(row) and not postings.size:
                 del self._postings[term]
+
+    def stand(self, memory_id: str, status: Status, confidence: float, created: float) -> None:
+        """What ``ranked`` weighs a memory's match by: its stored status and confidence
+        (``prior``), and its creation time (a POSIX timestamp, for ties). The copy of the
+        store says it whenever they change; a memory not in the index is left alone."""
+        row = self._row.get(memory_id)
+        if row is not None:
+            self._weights[row] = prior(status, confidence)
+            self._created[row] = created
 
     def holders(self, term: str) -> list[str]:
         """The memories holding ``term``, in the order they were added."""
@@ -397,6 +418,55 @@ class TermIndex:
     def top(self, terms: Sequence[tuple[str, float]], k: int) -> list[tuple[str, float]]:
         """The ``k`` best-scoring memories for ``terms`` ((term, weight) pairs), with their
         BM25 scores, best first; only memories holding at least one term."""
+        scores = self._scores(terms)
+        hit = np.flatnonzero(scores != 0)  # the same rows: on floats, ~10x slower
+        if len(hit) > k > 0:
+            hit = hit[np.argpartition(-scores[hit], k - 1)[:k]]
+        best = sorted(((self._ids[i], float(scores[i])) for i in hit), key=lambda x: -x[1])
+        return best[:k] if k > 0 else best
+
+    def ranked(
+        self, terms: Sequence[tuple[str, float]], k: int, floor: float = 0.0
+    ) -> list[tuple[str, float]]:
+        """The memories among the ``k`` best for ``terms``, ranked as recall ranks them:
+        BM25 weighed by the prior (``stand``), rounded to ``DIGITS``, ties to the newest,
+        then by id. Each with its BM25 score, unweighed, in no order (the caller ranks
+        these few exactly), and a few more only when tied with the last on score and
+        age. Only weighed scores above 0 and at least ``floor``.
+
+        A weighed score within ``_TIE`` of the ``k``-th best may round to the same value
+        as it, or as one above it, so those are ordered exactly (rounded one distinct
+        value at a time, then by age): notes written from one template tie by the
+        hundred, and ranking them all would cost more than the rest of a recall."""
+        scores = self._scores(terms)
+        weighed = scores * self._weights[: len(scores)]
+        hit = np.flatnonzero(weighed > 0)
+        if floor > 0:
+            hit = hit[weighed[hit] >= floor - _TIE]
+        if len(hit) > k > 0:
+            values = weighed[hit]
+            cut = np.partition(values, len(hit) - k)[len(hit) - k]
+            # Above the band: fewer than k, each outranking everything at or below cut.
+            sure = hit[values > cut + _TIE]
+            band = hit[(values >= cut - _TIE) & (values <= cut + _TIE)]
+            room = k - len(sure)
+            if len(band) > room:
+                distinct, which = np.unique(weighed[band], return_inverse=True)
+                rounded = np.array([round(v, DIGITS) for v in distinct.tolist()])[which]
+                created = self._created[band]
+                order = np.lexsort((-created, -rounded))  # the last key sorts first
+                rounded, created, band = rounded[order], created[order], band[order]
+                last = room - 1
+                tied = (rounded[room:] == rounded[last]) & (created[room:] == created[last])
+                band = band[: room + int(np.argmin(tied)) if not tied.all() else len(band)]
+            hit = np.concatenate([sure, band])
+        return [
+            (self._ids[i], score)
+            for i, score in zip(hit.tolist(), scores[hit].tolist(), strict=True)
+        ]
+
+    def _scores(self, terms: Sequence[tuple[str, float]]) -> np.ndarray:
+        """The BM25 score of every row for ``terms`` (0: no term held)."""
         documents = self.documents or 1
         avg = (self.total_length / documents) or 1.0
         scores = np.zeros(len(self._ids))
@@ -410,11 +480,7 @@ class TermIndex:
             norm = tfs + K1 * (1.0 - B + B * self._lengths[rows] / avg)
             # A term's rows are distinct, so the indexed add is exact.
             scores[rows] += weight * idf * tfs * (K1 + 1) / norm
-        hit = np.flatnonzero(scores != 0)  # the same rows: on floats, ~10x slower
-        if len(hit) > k > 0:
-            hit = hit[np.argpartition(-scores[hit], k - 1)[:k]]
-        best = sorted(((self._ids[i], float(scores[i])) for i in hit), key=lambda x: -x[1])
-        return best[:k] if k > 0 else best
+        return scores
 
 
 class _Postings:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import random
 
 import pytest
 from hypothesis import given, settings
@@ -69,6 +70,111 @@ def test_top_scores_every_match_as_bm25_does(docs, terms, forgotten):
     assert [s for _, s in best] == sorted((s for _, s in best), reverse=True)
     if best:
         assert math.isclose(best[0][1], max(expected.values()), rel_tol=1e-12)
+
+
+# Few words, few counts: many memories score the same, so the band of near ties is cut.
+STANDINGS = st.tuples(
+    st.sampled_from(list(Status)), st.sampled_from([0.0, 2.5, 5.0, 7.5, 10.0]), st.integers(0, 3)
+)
+TIED_STANDINGS = st.tuples(st.just(Status.ACTIVE), st.sampled_from([5.0, 10.0]), st.integers(0, 2))
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    documents,
+    queries,
+    st.lists(STANDINGS, min_size=40, max_size=40),
+    st.sets(st.integers(0, 39)),
+    st.integers(1, 12),
+    st.sampled_from([0.0, 0.5, 1.5]),
+)
+def test_ranked_holds_every_memory_of_the_exact_best_k(docs, terms, standings, forgotten, k, floor):
+    """``ranked`` keeps only a few rows, yet ranking those exactly (rounded score weighed
+    by the prior, newest first, then id: as recall does) gives the same best ``k`` as
+    ranking every match. Equal statuses, confidences and ages make ties often."""
+    index = TermIndex()
+    created: dict[str, int] = {}
+    weight: dict[str, float] = {}
+    for i, doc in enumerate(docs):
+        status, confidence, age = standings[i]
+        index.add(f"m{i:02d}", doc)
+        index.stand(f"m{i:02d}", status, confidence, float(age))
+        created[f"m{i:02d}"], weight[f"m{i:02d}"] = age, prior(status, confidence)
+    index.stand("absent", Status.VERIFIED, 10.0, 0.0)  # not in the index: nothing happens
+    for i in forgotten:
+        index.remove(f"m{i:02d}")
+
+    def best(found: dict[str, float]) -> list[str]:
+        scores = {m: round(raw * weight[m], 9) for m, raw in found.items()}
+        kept = [m for m, score in scores.items() if score >= floor and score > 0]
+        return sorted(kept, key=lambda m: (-scores[m], -created[m], m))[:k]
+
+    everything = dict(index.top(terms, len(docs) + 1))  # every match, unweighed
+    ranked = dict(index.ranked(terms, k, floor))
+    assert set(ranked) <= set(everything)
+    assert all(ranked[m] == everything[m] for m in ranked)  # the same BM25, unweighed
+    assert best(ranked) == best(everything)
+    # Beyond the k best, only those tied with the last one on score and age.
+    extra = set(ranked) - set(best(everything))
+    if extra:
+        last = best(everything)[-1]
+        key = (round(everything[last] * weight[last], 9), created[last])
+        assert all((round(ranked[m] * weight[m], 9), created[m]) == key for m in extra)
+
+
+def _best(
+    found: dict[str, float], weight: dict[str, float], created: dict[str, int], k: int
+) -> list[str]:
+    scores = {m: round(raw * weight[m], 9) for m, raw in found.items()}
+    return sorted(scores, key=lambda m: (-scores[m], -created[m], m))[:k]
+
+
+def test_ranked_cuts_a_band_of_ties_exactly():
+    """Many memories of equal score and age (the case ``ranked`` orders by rounded score
+    and age in arrays): its best ``k`` are the exact best ``k``, over 2,000 seeded draws."""
+    cut = 0
+    for seed in range(2000):
+        rng = random.Random(seed)
+        index = TermIndex()
+        created: dict[str, int] = {}
+        weight: dict[str, float] = {}
+        for i in range(rng.randint(1, 40)):
+            mid = f"m{i:02d}"
+            index.add(mid, rng.choice([{"redis": 1}, {"redis": 1, "cache": 1}, {"cache": 2}]))
+            status = rng.choice([Status.ACTIVE, Status.VERIFIED])
+            confidence, age = rng.choice([5.0, 10.0]), rng.randint(0, 2)
+            index.stand(mid, status, confidence, float(age))
+            created[mid], weight[mid] = age, prior(status, confidence)
+        terms = rng.choice([[("redis", 1.0)], [("redis", 1.0), ("cache", 0.5)]])
+        k = rng.randint(1, 12)
+
+        everything = dict(index.top(terms, 100))
+        ranked = dict(index.ranked(terms, k))
+        assert _best(ranked, weight, created, k) == _best(everything, weight, created, k), seed
+        cut += len(everything) > len(ranked) > 0
+    assert cut > 500  # the band was cut, not kept whole
+
+
+def test_notes_from_one_template_tie_by_the_hundred_and_only_the_newest_are_kept():
+    index = TermIndex()
+    for i in range(500):
+        index.add(f"m{i:03d}", {"release": 1, "checklist": 1, f"item{i}": 1})
+        index.stand(f"m{i:03d}", Status.ACTIVE, 5.0, float(i))
+    kept = dict(index.ranked([("release", 1.0), ("checklist", 1.0)], 10))
+    assert sorted(kept) == [f"m{i:03d}" for i in range(490, 500)]
+
+
+def test_a_memory_weighs_by_the_standing_it_was_last_given():
+    index = TermIndex()
+    index.add("old", {"redis": 1})
+    index.add("new", {"redis": 1})
+    index.stand("old", Status.VERIFIED, 10.0, 1.0)
+    index.stand("new", Status.ACTIVE, 5.0, 2.0)
+    assert set(dict(index.ranked([("redis", 1.0)], 1))) == {"old"}
+    index.stand("old", Status.REFUTED, 0.0, 1.0)  # retracted, say: weighs least
+    assert set(dict(index.ranked([("redis", 1.0)], 1))) == {"new"}
+    index.add("unsaid", {"redis": 1})  # no standing said yet: weighs nothing
+    assert set(dict(index.ranked([("redis", 1.0)], 5))) == {"new", "old"}
 
 
 def _overlap_reference(index: TermIndex, terms: list[str], most: float, limit: int) -> list[str]:
