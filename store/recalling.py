@@ -20,6 +20,7 @@ __all__ = ["Progress", "Recalling"]
 
 Progress = Callable[[int, int], None]
 _SEARCHED = (Status.ACTIVE, Status.VERIFIED, Status.REFUTED)
+_SPARE = 2  # hits read beyond those still wanted, for the few that are not served
 
 
 class Recalling:
@@ -66,15 +67,15 @@ class Recalling:
         )
         ids = [mem.id for mem in ranked[:wanted]]
         now = utcnow()
-        # Read (and check) in chunks, best first, until ``n`` are served: a reading costs
-        # its verdicts, and most hits are served.
+        # Read (and check) best first, each time as many as are still wanted and two more,
+        # until ``n`` are served: a reading costs its verdicts, and most hits are served.
         readings: list[Reading] = []
-        chunk = n + max(2, n // 2)
-        for start in range(0, len(ids), chunk):
-            part = self._reader.readings(ids[start : start + chunk], wait_s)
+        start = 0
+        while start < len(ids) and len(readings) < n:
+            take = n - len(readings) + _SPARE
+            part = self._reader.readings(ids[start : start + take], wait_s)
             readings += [r for r in part if is_served(r, include_refuted, now)]
-            if len(readings) >= n:
-                break
+            start += take
         served = self._reader.with_conflicts(readings[:n])
         return RecallResult(
             reveal(q),
