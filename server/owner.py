@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import functools
 import os
 import signal
 import socket
@@ -30,7 +31,7 @@ import sys
 import threading
 import time
 import traceback
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from multiprocessing import AuthenticationError
 from multiprocessing.connection import (
     Client,
@@ -42,6 +43,7 @@ from multiprocessing.connection import (
 from pathlib import Path
 from typing import Any, cast
 
+from server.answering import Answerer
 from server.app import build_server
 from server.config import Settings
 from server.direct import DirectAnswers
@@ -57,7 +59,7 @@ from store.sharing.codec import decode, encode, encode_error
 from store.sharing.protocol import MAX_MESSAGE, PROTOCOL, Files, read_key, recv, send, version
 from store.sharing.remote import RESENDABLE
 
-__all__ = ["CALLS", "TURN_WAIT_S", "main", "taking_turns"]
+__all__ = ["CALLS", "main"]
 
 CALLS = RESENDABLE | {"observe", "forget", "restore", "resolve", "supersede"}
 # Commands the CLI may have the owner run and render (``server.cli._run``).
@@ -69,7 +71,6 @@ CLI_COMMANDS = frozenset(
     }
 )  # fmt: skip
 _LOCK_WAIT_S = 5.0  # an owner that is stopping holds the lock this long at most
-TURN_WAIT_S = 0.1  # a relayed call waits this long at most for its turn
 _TICK_S = 0.2
 _STANDBY_RETRY_S = 5.0
 _LINK_ERRORS = (OSError, EOFError, AuthenticationError, ValueError)
@@ -103,7 +104,7 @@ class Owner:
         self._idle_since = time.monotonic()
         self.calls = 0
         self.relayed = 0  # calls answered on a relay connection (server.direct)
-        self._turn = threading.Lock()  # one relayed call at a time (``_relay``)
+        self._answerer = Answerer()  # runs the relayed calls, one at a time (``_relay``)
         self._direct: DirectAnswers | None = None
         self.started = time.time()
         self.key = b""
@@ -144,6 +145,7 @@ class Owner:
         self._lock_identity = identity(self.files.owner_lock)
         try:
             self.key = read_key(self.files, create=True)
+            self._answerer.start()
             self._listen()
             acceptor = threading.Thread(target=self._accept, name="owner-accept", daemon=True)
             acceptor.start()
@@ -160,6 +162,7 @@ class Owner:
                 self._wait_until_done()
             self._stop_accepting()
             self._finish_calls()
+            self._answerer.close()
             if self.runtime is not None:
                 self.runtime.close()
             return 0 if self.failure is None else 1
@@ -343,7 +346,8 @@ class Owner:
 
     def _relay(self, conn: Connection, service: MemoryService) -> None:
         """A relay connection (``server.relay``): MCP frames answered as the SDK would
-        (``server.direct``), in order; an empty answer declines a frame."""
+        (``server.direct``), in order; an empty answer declines a frame. This thread
+        only receives: the owner's one answering thread runs the calls (``Answerer``)."""
         direct = self._direct_answers()
         while not self.stopping.is_set():
             frame = conn.recv_bytes(MAX_MESSAGE)
@@ -352,21 +356,33 @@ class Owner:
                     conn.send_bytes(b"")
                     return
                 self._in_flight += 1
-            answer = None
-            # Relayed calls take turns: interleaved in one interpreter (each runs until
-            # a syscall lets the next in), eight clients' calls each cost ~50% more CPU
-            # than alone (adr/0017). A call kept waiting ``TURN_WAIT_S`` (one behind a
-            # cold fingerprint, say) runs anyway.
-            try:
-                with taking_turns(self._turn, TURN_WAIT_S):
-                    version, _, line = frame.partition(b"\n")
-                    answer = direct.answer(line, version.decode("ascii", "replace"), service)
-                conn.send_bytes(answer or b"")
-            finally:
-                with self._mutex:
-                    self._in_flight -= 1
-                    self.calls += 1
-                    self.relayed += answer is not None
+            work = functools.partial(self._answer_frame, conn, frame, direct, service)
+            self._answerer.submit(conn, work)
+
+    def _answer_frame(
+        self, conn: Connection, frame: bytes, direct: DirectAnswers, service: MemoryService
+    ) -> None:
+        """One relayed frame answered and sent back (in the answering thread). A
+        connection whose answer cannot be sent, or whose call failed outside the tool's
+        own error handling, is closed: its client hands what it had in flight to its SDK
+        server, which sends it to the next owner (``server.relay``)."""
+        answer = None
+        try:
+            version, _, line = frame.partition(b"\n")
+            answer = direct.answer(line, version.decode("ascii", "replace"), service)
+            conn.send_bytes(answer or b"")
+        except _LINK_ERRORS:  # the client went away
+            with contextlib.suppress(OSError):
+                conn.close()
+        except BaseException:
+            with contextlib.suppress(OSError):
+                conn.close()
+            raise
+        finally:
+            with self._mutex:
+                self._in_flight -= 1
+                self.calls += 1
+                self.relayed += answer is not None
 
     def _direct_answers(self) -> DirectAnswers:
         with self._mutex:
@@ -496,18 +512,6 @@ class Owner:
                 "locks": platform.LOCKS,
                 "standby": standby_pid(self.files),  # its pid, or None
             }
-
-
-@contextlib.contextmanager
-def taking_turns(turn: threading.Lock, wait_s: float) -> Iterator[bool]:
-    """The block runs holding ``turn`` (``True``), or without it once ``wait_s`` has
-    passed (``False``): turns keep calls from interleaving, never from running."""
-    held = turn.acquire(timeout=wait_s)
-    try:
-        yield held
-    finally:
-        if held:
-            turn.release()
 
 
 _ADMIN = cast(MemoryService, object())  # the "service" of a connection for status and stop
