@@ -25,6 +25,7 @@ from typing import Any, TypeVar
 
 import duckdb
 
+from store import queries
 from store.effects import Effects, execute
 from store.errors import StoreError, StoreUnavailable
 from store.journal import BATCH, Entry, Journal
@@ -33,7 +34,7 @@ from store.mirror import Mirror
 from store.model import AuditEntry, Memory, MemoryCheck, Receipt, Status
 from store.plan import ConflictRecord, Plan, VerdictRecord
 from store.recovery import damaged_part, is_a_store, move_aside
-from store.rows import CONFLICT_COLUMNS, audit_from_row, check_from_json, conflict_from_row
+from store.rows import CONFLICT_COLUMNS, check_from_json, conflict_from_row
 from store.schema import migrate
 from store.writes import PlanWriter, check_guards, write_forgets, write_verdicts
 
@@ -523,95 +524,42 @@ class Database:
                 m.verdicts[(commit, key)] = cached
             return {i: cached[i] for i in ids if i in cached}
 
-    # -- rare reads --------------------------------------------------------------------------
+    # -- rare reads (store.queries) ------------------------------------------------------
     def audit(self, memory_id: str | None = None, limit: int = 1000) -> list[AuditEntry]:
-        where, params = ("WHERE memory_id = ?", [memory_id]) if memory_id else ("", [])
         with self._query() as cur:
-            rows = cur.execute(
-                "SELECT seq, memory_id, happened_at, action, from_status, to_status, actor, reason,"
-                f" receipt_id, commit_id, detail FROM audit {where} ORDER BY seq LIMIT ?",
-                [*params, limit],
-            ).fetchall()
-        return [audit_from_row(r) for r in rows]
+            return queries.audit(cur, memory_id, limit)
 
     def observations(self, memory_id: str) -> list[tuple[datetime, bool, float, str, str]]:
-        """(at, agrees, weight, kind, origin) of a memory's observations, oldest first."""
         with self._query() as cur:
-            rows = cur.execute(
-                "SELECT happened_at, polarity = 'confirms', weight, kind, origin"
-                " FROM observations WHERE memory_id = ? ORDER BY happened_at, id",
-                [memory_id],
-            ).fetchall()
-        return [(r[0], bool(r[1]), float(r[2]), r[3], r[4]) for r in rows]
+            return queries.observations(cur, memory_id)
 
     def all_observations(self) -> dict[str, list[tuple[datetime, bool, float]]]:
-        """(at, agrees, weight) of every memory's observations, oldest first."""
         with self._query() as cur:
-            rows = cur.execute(
-                "SELECT memory_id, happened_at, polarity = 'confirms', weight"
-                " FROM observations ORDER BY happened_at, id"
-            ).fetchall()
-        found: dict[str, list[tuple[datetime, bool, float]]] = {}
-        for mid, at, agrees, weight in rows:
-            found.setdefault(mid, []).append((at, bool(agrees), float(weight)))
-        return found
+            return queries.all_observations(cur)
 
     def last_questions(self) -> dict[str, datetime]:
-        """When each user was last asked a review question."""
         with self._query() as cur:
-            rows = cur.execute(
-                "SELECT user_id, max(asked_at) FROM questions GROUP BY user_id"
-            ).fetchall()
-        return {r[0]: r[1] for r in rows}
+            return queries.last_questions(cur)
 
     def event_counts(self) -> dict[str, int]:
-        """Audit actions counted, with ``verify:<to_status>`` and ``observe:<kind>``."""
         with self._query() as cur:
-            rows = cur.execute(
-                "SELECT CASE WHEN action = 'verify' THEN 'verify:' || to_status"
-                " WHEN action = 'observe' THEN 'observe:' || json_extract_string(detail, '$.kind')"
-                " ELSE action END, count(*) FROM audit GROUP BY 1"
-            ).fetchall()
-        return {r[0]: int(r[1]) for r in rows}
+            return queries.event_counts(cur)
 
     def slot_history(self) -> list[tuple[str, str, str]]:
-        """(slot, winner, loser) of resolved slot conflicts, in order."""
         with self._query() as cur:
-            rows = cur.execute(
-                "SELECT slot, winner, loser FROM conflict_log WHERE slot IS NOT NULL"
-                " AND state = 'resolved' ORDER BY seq"
-            ).fetchall()
-        return [(r[0], r[1], r[2]) for r in rows]
+            return queries.slot_history(cur)
 
-    # -- the fingerprint's cache ------------------------------------------------------------
+    # -- the fingerprint's cache (a table the journal never holds) ---------------------------
     def load_blob_facts(self, blob_ids: Sequence[str]) -> dict[str, str]:
         if not blob_ids:
             return {}
         with self._query(drained=False) as cur:
-            rows = cur.execute(
-                "SELECT blob_id, facts FROM blob_facts WHERE list_contains(?, blob_id)",
-                [list(blob_ids)],
-            ).fetchall()
-        return {r[0]: r[1] for r in rows}
+            return queries.load_blob_facts(cur, blob_ids)
 
     def save_blob_facts(self, facts: Mapping[str, str]) -> None:
-        if not facts:
-            return
-        items = list(facts.items())
-        with self._query(drained=False) as cur:
-            cur.execute("BEGIN TRANSACTION")
-            try:
-                # Multi-row VALUES in chunks: DuckDB's executemany is ~500x slower.
-                for start in range(0, len(items), 500):
-                    chunk = items[start : start + 500]
-                    placeholders = ", ".join("(?, ?)" for _ in chunk)
-                    params = [v for pair in chunk for v in pair]
-                    cur.execute(f"INSERT OR REPLACE INTO blob_facts VALUES {placeholders}", params)
-                cur.execute("COMMIT")
-            except BaseException:
-                with suppress(duckdb.Error):
-                    cur.execute("ROLLBACK")
-                raise
+        if facts:
+            with self._query(drained=False) as cur:
+                queries.save_blob_facts(cur, facts)
 
 
 _PENDING_VERDICTS = 500  # verdicts kept unwritten at most
