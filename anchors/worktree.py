@@ -32,7 +32,6 @@ directory). Wherever inotify is not available (another system, a Python without
 
 from __future__ import annotations
 
-import hashlib
 import operator
 import os
 import stat
@@ -44,11 +43,18 @@ from dataclasses import dataclass, replace
 from functools import cached_property
 from pathlib import Path
 
-from anchors.manifests import ENV_EXAMPLE_NAMES, manifest_kind
-from anchors.mentions import is_text_path
-
 # Portable: ctypes and libc are loaded only when a watcher is armed (anchors/inotify.py).
 from anchors.watcher import QUIET, Scope, Watcher, WatchLost, WatchUnavailable
+from anchors.worktree_files import (
+    MAX_PARSED_BYTES,
+    MAX_TEXT_BYTES,
+    StatKey,
+    content_limit,
+    hash_fd,
+    link_id,
+    open_worktree_file,
+    stamp,
+)
 
 __all__ = [
     "AUDIT_S",
@@ -62,13 +68,10 @@ __all__ = [
     "open_worktree_file",
 ]
 
-MAX_PARSED_BYTES = 8 * 1024 * 1024  # Python files and manifests larger than this: not parsed
-MAX_TEXT_BYTES = 1024 * 1024  # other text, searched for mentions only
 # A file system keeping whole seconds (ext3, FAT, some NFS) needs 2 s; one keeping
 # nanoseconds stamps from a clock that ticks every 1-10 ms: 100 ms covers it.
 RACY_NS = 2_000_000_000
 RACY_FINE_NS = 100_000_000
-_CHUNK = 1024 * 1024
 # What inotify cannot see (mmap writes, a write through a hard link elsewhere) is found by
 # a full pass this often; it costs what every call cost before the watcher.
 AUDIT_S = 30.0
@@ -80,7 +83,6 @@ MAX_WATCHES = 8192
 # armed again.
 _MAX_LOSSES = 3
 
-StatKey = tuple[int, int, int, int]  # size, mtime_ns, inode, ctime_ns
 RunGit = Callable[..., bytes]
 
 
@@ -96,59 +98,6 @@ class OverlayEntry:
 
 
 Change = OverlayEntry | None
-
-
-def content_limit(path: str) -> int:
-    """The most bytes of ``path`` the fingerprint parses (0: it never reads it)."""
-    name = path.rpartition("/")[2]
-    if name.endswith(".py") or manifest_kind(path) is not None or path in ENV_EXAMPLE_NAMES:
-        return MAX_PARSED_BYTES
-    return MAX_TEXT_BYTES if is_text_path(path) else 0
-
-
-def open_worktree_file(root: Path, path: str) -> int | None:
-    """A descriptor of the regular file ``path`` under ``root``, or None. Every directory
-    on the way is opened with O_NOFOLLOW relative to its parent, so neither the file nor
-    any parent can be a symlink and nothing outside the root is ever opened."""
-    parts = path.split("/")
-    if any(p in ("", ".", "..") for p in parts) or "\0" in path:
-        return None
-    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
-    fds: list[int] = []
-    try:
-        fds.append(os.open(root, flags | os.O_DIRECTORY))
-        for part in parts[:-1]:
-            fds.append(os.open(part, flags | os.O_DIRECTORY, dir_fd=fds[-1]))
-        # O_NONBLOCK: opening a FIFO planted in the work tree must not hang the server.
-        fd = os.open(parts[-1], flags | os.O_NONBLOCK, dir_fd=fds[-1])
-    except OSError:
-        return None
-    finally:
-        for parent in fds:
-            os.close(parent)
-    if not stat.S_ISREG(os.fstat(fd).st_mode):
-        os.close(fd)
-        return None
-    return fd
-
-
-def _hash_fd(fd: int, size: int, sha256: bool) -> str | None:
-    """The blob id of the open file, read in chunks; None if it changed size meanwhile."""
-    digest = hashlib.sha256() if sha256 else hashlib.sha1(usedforsecurity=False)
-    digest.update(b"blob %d\0" % size)
-    total = 0
-    while chunk := os.read(fd, _CHUNK):
-        total += len(chunk)
-        if total > size:
-            return None
-        digest.update(chunk)
-    return digest.hexdigest() if total == size else None
-
-
-def _stamp(path: str, key: StatKey) -> str:
-    """An id for a file never read: it changes whenever the file's stat does."""
-    text = f"{path}\0{key}".encode(errors="surrogateescape")
-    return "stat-" + hashlib.blake2b(text, digest_size=16).hexdigest()
 
 
 @dataclass(frozen=True)
@@ -480,11 +429,11 @@ class WorkTree:
         self, path: str, st: os.stat_result, head_id: str, sha256: bool, now: int
     ) -> OverlayEntry | None:
         if stat.S_ISLNK(st.st_mode):  # exists, but its target is never read
-            blob = _link_id(self.root / path, sha256)
+            blob = link_id(self.root / path, sha256)
             return None if blob == head_id else OverlayEntry(path, blob, symlink=True)
         if not stat.S_ISREG(st.st_mode):
             return OverlayEntry(path, None)
-        blob = self._blob_id(path, st, sha256, now) or _stamp(path, _key(st))
+        blob = self._blob_id(path, st, sha256, now) or stamp(path, _key(st))
         if blob == head_id:
             return None
         readable = st.st_size <= content_limit(path)
@@ -494,14 +443,14 @@ class WorkTree:
         self, path: str, st: os.stat_result, sha256: bool, now: int
     ) -> OverlayEntry | None:
         if stat.S_ISLNK(st.st_mode):
-            return OverlayEntry(path, _link_id(self.root / path, sha256), symlink=True)
+            return OverlayEntry(path, link_id(self.root / path, sha256), symlink=True)
         if not stat.S_ISREG(st.st_mode):
             return None
         if st.st_size > content_limit(path):  # never read: huge, or not a kind we parse
-            return OverlayEntry(path, _stamp(path, _key(st)))
+            return OverlayEntry(path, stamp(path, _key(st)))
         blob = self._blob_id(path, st, sha256, now)
         if blob is None:
-            return OverlayEntry(path, _stamp(path, _key(st)))
+            return OverlayEntry(path, stamp(path, _key(st)))
         return OverlayEntry(path, blob, readable=True)
 
     def _blob_id(self, path: str, st: os.stat_result, sha256: bool, now: int) -> str | None:
@@ -510,7 +459,7 @@ class WorkTree:
             return None
         try:
             opened = os.fstat(fd)
-            blob = _hash_fd(fd, opened.st_size, sha256)
+            blob = hash_fd(fd, opened.st_size, sha256)
         finally:
             os.close(fd)
         return blob if _key(opened) == _key(st) else None
@@ -627,14 +576,3 @@ def _unchanged(watched: tuple[tuple[str, StatKey | None], ...]) -> bool:
 
 def _paths(out: bytes) -> list[str]:
     return [r.decode("utf-8", errors="surrogateescape") for r in out.split(b"\0") if r]
-
-
-def _link_id(path: Path, sha256: bool) -> str | None:
-    try:
-        target = os.fsencode(os.readlink(path))
-    except OSError:
-        return None
-    digest = hashlib.sha256() if sha256 else hashlib.sha1(usedforsecurity=False)
-    digest.update(b"blob %d\0" % len(target))
-    digest.update(target)
-    return digest.hexdigest()

@@ -1,0 +1,95 @@
+"""Files of the work tree as ``anchors/worktree.py`` reads them: which are parsed and up
+to what size, a descriptor opened without following a symlink anywhere on the way, and
+the blob id git would give a file or a symlink (``blob <len>\\0<content>``, SHA-1 or
+SHA-256), or a stat-derived id for a file that is never read."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import stat
+from pathlib import Path
+
+from anchors.manifests import ENV_EXAMPLE_NAMES, manifest_kind
+from anchors.mentions import is_text_path
+
+__all__ = [
+    "MAX_PARSED_BYTES",
+    "MAX_TEXT_BYTES",
+    "StatKey",
+    "content_limit",
+    "hash_fd",
+    "link_id",
+    "open_worktree_file",
+    "stamp",
+]
+
+MAX_PARSED_BYTES = 8 * 1024 * 1024  # Python files and manifests larger than this: not parsed
+MAX_TEXT_BYTES = 1024 * 1024  # other text, searched for mentions only
+_CHUNK = 1024 * 1024
+
+StatKey = tuple[int, int, int, int]  # size, mtime_ns, inode, ctime_ns
+
+
+def content_limit(path: str) -> int:
+    """The most bytes of ``path`` the fingerprint parses (0: it never reads it)."""
+    name = path.rpartition("/")[2]
+    if name.endswith(".py") or manifest_kind(path) is not None or path in ENV_EXAMPLE_NAMES:
+        return MAX_PARSED_BYTES
+    return MAX_TEXT_BYTES if is_text_path(path) else 0
+
+
+def open_worktree_file(root: Path, path: str) -> int | None:
+    """A descriptor of the regular file ``path`` under ``root``, or None. Every directory
+    on the way is opened with O_NOFOLLOW relative to its parent, so neither the file nor
+    any parent can be a symlink and nothing outside the root is ever opened."""
+    parts = path.split("/")
+    if any(p in ("", ".", "..") for p in parts) or "\0" in path:
+        return None
+    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
+    fds: list[int] = []
+    try:
+        fds.append(os.open(root, flags | os.O_DIRECTORY))
+        for part in parts[:-1]:
+            fds.append(os.open(part, flags | os.O_DIRECTORY, dir_fd=fds[-1]))
+        # O_NONBLOCK: opening a FIFO planted in the work tree must not hang the server.
+        fd = os.open(parts[-1], flags | os.O_NONBLOCK, dir_fd=fds[-1])
+    except OSError:
+        return None
+    finally:
+        for parent in fds:
+            os.close(parent)
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        os.close(fd)
+        return None
+    return fd
+
+
+def hash_fd(fd: int, size: int, sha256: bool) -> str | None:
+    """The blob id of the open file, read in chunks; None if it changed size meanwhile."""
+    digest = hashlib.sha256() if sha256 else hashlib.sha1(usedforsecurity=False)
+    digest.update(b"blob %d\0" % size)
+    total = 0
+    while chunk := os.read(fd, _CHUNK):
+        total += len(chunk)
+        if total > size:
+            return None
+        digest.update(chunk)
+    return digest.hexdigest() if total == size else None
+
+
+def stamp(path: str, key: StatKey) -> str:
+    """An id for a file never read: it changes whenever the file's stat does."""
+    text = f"{path}\0{key}".encode(errors="surrogateescape")
+    return "stat-" + hashlib.blake2b(text, digest_size=16).hexdigest()
+
+
+def link_id(path: Path, sha256: bool) -> str | None:
+    try:
+        target = os.fsencode(os.readlink(path))
+    except OSError:
+        return None
+    digest = hashlib.sha256() if sha256 else hashlib.sha1(usedforsecurity=False)
+    digest.update(b"blob %d\0" % len(target))
+    digest.update(target)
+    return digest.hexdigest()
