@@ -243,8 +243,10 @@ def _fastest(runs: Iterable[list[float]]) -> list[float]:
 
 def _print(report: dict[str, Any]) -> None:
     clock = "CPU time of the thread" if report["clock"] == "cpu" else "elapsed time"
-    print(f"notes: {report['notes']} (p50 / p99 / mean over the notes of each note's fastest "
-          f"{clock}, µs)")
+    print(
+        f"notes: {report['notes']} (p50 / p99 / mean over the notes of each note's fastest "
+        f"{clock}, µs)"
+    )
     for label, version in report["versions"].items():
         print(f"{label}: {version['code']}")
         for name, fig in version["fingerprints"].items():

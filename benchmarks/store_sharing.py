@@ -1,5 +1,6 @@
 """Many servers on one store: what the clients see (the figures in adr/0012 and
-RELIABILITY.md), and what DuckDB itself costs (adr/0002).
+RELIABILITY.md), and, with ``--duckdb``, what DuckDB itself costs (adr/0002,
+``benchmarks/duckdb_costs.py``).
 
     .venv/bin/python -m benchmarks.store_sharing               # every figure, one run
     .venv/bin/python -m benchmarks.store_sharing --lease       # ... also with the lease
@@ -13,8 +14,9 @@ adr/0012) and, with ``--lease``, each process opening the store itself
 (``ANCHORMEM_SHARE=0``, adr/0002: the figures before the owner). The many-server figures
 are taken with each of ``--clients``: ``sdk``, every server's ``mcp.Client`` in this one
 process's event loop (which, on two cores, tops out near 240 trivial calls/s by itself:
-its output-schema validation and threads), and ``raw``, the lean client of
-``benchmarks.rawclient`` in a thread per server:
+its output-schema validation and threads), ``raw``, the lean client of
+``benchmarks.rawclient`` in a thread per server, and ``loop``, every server driven from one
+thread (``benchmarks.rawclient.LoopClients``, after two warm-up calls each):
 
 * floor: 4 servers x 100 calls of a trivial tool (``benchmarks.floor``), driven the same
   way: what the clients and MCP stdio cost by themselves, beside the figures below;
@@ -48,71 +50,8 @@ from typing import Any
 import anyio
 import anyio.to_thread
 
-ROUNDS = 200
 SEEDED = 1000
 CLIENTS = ("sdk", "raw", "loop")
-
-# -- DuckDB's own costs (adr/0002) -------------------------------------------------------------
-
-
-def _median_ms(fn: Callable[[int], None], rounds: int) -> float:
-    times = []
-    for i in range(rounds):
-        start = time.perf_counter()
-        fn(i)
-        times.append((time.perf_counter() - start) * 1000)
-    return statistics.median(times)
-
-
-def duckdb_costs(rounds: int) -> dict[str, float]:
-    """Opening the file, one query or insert, closing it (a handover between processes)
-    against the same statement on a cursor of a connection that stays open."""
-    import duckdb
-
-    from store.schema import migrate
-
-    with tempfile.TemporaryDirectory() as tmp:
-        path = Path(tmp) / "bench.duckdb"
-        con = duckdb.connect(str(path))
-        migrate(con)
-        con.execute(
-            "INSERT INTO memories (id, text, kind, source, origin, created_at, updated_at,"
-            " status) SELECT 'm' || i, 'memory number ' || i, 'fact', 'agent', 'bench', now(),"
-            " now(), 'ACTIVE' FROM range(1000) t(i)"
-        )
-        con.close()
-        query = "SELECT count(*) FROM memories WHERE status = 'ACTIVE'"
-        insert = "INSERT INTO meta VALUES (?, 'x')"
-
-        def open_query_close(_: int) -> None:
-            c = duckdb.connect(str(path))
-            c.execute(query).fetchall()
-            c.close()
-
-        def open_insert_close(i: int) -> None:
-            c = duckdb.connect(str(path))
-            c.execute(insert, [f"open-{i}"])
-            c.close()
-
-        results = {
-            "open+query+close": _median_ms(open_query_close, rounds),
-            "open+insert+close": _median_ms(open_insert_close, rounds),
-        }
-        held = duckdb.connect(str(path))
-        try:
-
-            def cursor_query(_: int) -> None:
-                held.cursor().execute(query).fetchall()
-
-            def cursor_insert(i: int) -> None:
-                held.cursor().execute(insert, [f"held-{i}"])
-
-            results["held cursor query"] = _median_ms(cursor_query, rounds)
-            results["held cursor insert"] = _median_ms(cursor_insert, rounds)
-        finally:
-            held.close()
-    return results
-
 
 # -- the servers -------------------------------------------------------------------------------
 
@@ -550,6 +489,8 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                 print(f"servers' stderr:\n{tail}", file=sys.stderr)
                 raise
     if args.duckdb:
+        from benchmarks.duckdb_costs import ROUNDS, duckdb_costs
+
         results["duckdb_median_ms"] = {k: round(v, 2) for k, v in duckdb_costs(ROUNDS).items()}
     results["load_after"] = os.getloadavg()[0]
     return results
