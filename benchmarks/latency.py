@@ -190,8 +190,8 @@ def run(
                     for i, client in enumerate(clients):
                         for figure in anyio.run(
                             _anchormem,
-                            work, repo, db, size, vocab, calls, warmup, floors[client], errlog,
-                            client, i, warm_before,
+                            work, repo, db, size, vocab, calls, warmup, errlog, client, i,
+                            warm_before,
                         ):  # fmt: skip
                             figures.append(figure)
                             say(figure.line())
@@ -251,11 +251,15 @@ def _client(kind: str, command: Sequence[str], cwd: Path, errlog: TextIO) -> Any
     return Client(stdio_client(params, errlog=errlog), read_timeout_seconds=300)
 
 
+def _floor_command() -> list[str]:
+    """The floor's server: a trivial tool on the smallest ``MCPServer``."""
+    return [sys.executable, "-I", "-m", "benchmarks.floor"]
+
+
 async def _floor(work: Path, calls: int, warmup: int, errlog: TextIO, kind: str) -> Figure:
     from benchmarks.floor import TOOL
 
-    command = [sys.executable, "-I", "-m", "benchmarks.floor"]
-    async with _client(kind, command, work, errlog) as client:
+    async with _client(kind, _floor_command(), work, errlog) as client:
         for _ in range(warmup):
             await _timed(client, TOOL, {})
         times = [(await _timed(client, TOOL, {}))[0] for _ in range(calls)]
@@ -271,7 +275,6 @@ async def _anchormem(
     vocab: Any,
     calls: int,
     warmup: int,
-    floor: Figure,
     errlog: TextIO,
     kind: str,
     nth: int,
@@ -286,13 +289,12 @@ async def _anchormem(
     from benchmarks.seed import notes, queries
 
     command = [*_anchormem_command(), "serve", "--repo", str(repo), "--db", str(db)]
-    floor_command = [sys.executable, "-I", "-m", "benchmarks.floor"]
     new_notes = notes(vocab, _NEW_NOTES * (nth + 1) + size * 10, warmup + calls)
     asks = queries(vocab, warmup + calls, seed=size + nth)
     logs = [Path(errlog.name), _owner_log(db)]  # served alone, or by the owner
     async with (
         _client(kind, command, work, errlog) as client,
-        _client(kind, floor_command, work, errlog) as trivial,
+        _client(kind, _floor_command(), work, errlog) as trivial,
     ):
         for i in range(warmup):
             await _timed(client, "recall", {"query": asks[i]})

@@ -6,6 +6,7 @@ RELIABILITY.md), and, with ``--duckdb``, what DuckDB itself costs (adr/0002,
     .venv/bin/python -m benchmarks.store_sharing --lease       # ... also with the lease
     .venv/bin/python -m benchmarks.store_sharing --duckdb      # ... and DuckDB's own costs
     .venv/bin/python -m benchmarks.store_sharing --sessions 4 --remembers 100  # one run, as before
+    .venv/bin/python -m benchmarks.store_sharing --sessions 4 --remembers 300 --mixed --clients loop
 
 Every figure is measured through real ``anchormem serve`` processes over MCP stdio, on a
 copy of the experiments' shopfront repository with a store of 1,000 seeded memories
@@ -466,7 +467,9 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                     name = "owner" if shared else "lease"
                     out: dict[str, Any] = {}
                     if args.sessions:
-                        out["custom"] = bench.many(shared, args.sessions, args.remembers, False)
+                        out["custom"] = bench.many(
+                            shared, args.sessions, args.remembers, args.mixed, client=clients[0]
+                        )
                         results[name] = out
                         continue
                     for kind in clients:
@@ -540,7 +543,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--lease", action="store_true", help="also measure the lease (before)")
     parser.add_argument("--duckdb", action="store_true", help="also DuckDB's own costs")
     parser.add_argument("--sessions", type=int, default=0, help="only N servers x R remembers")
-    parser.add_argument("--remembers", type=int, default=100)
+    parser.add_argument("--remembers", type=int, default=100, help="calls per server")
+    parser.add_argument(
+        "--mixed",
+        action="store_true",
+        help="with --sessions: remember and recall alternating (the first of --clients drives)",
+    )
     parser.add_argument(
         "--clients",
         default=",".join(CLIENTS),

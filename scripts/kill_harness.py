@@ -250,7 +250,9 @@ def owner_pid(repo: Path) -> int | None:
 
 
 def recoveries(writers: list[Writer], kills: list[Kill], owner: bool) -> list[float]:
-    """For each kill of that kind, in order: how long the others took to carry on."""
+    """For each kill of that kind, in order: how long the other writers took to have
+    their next call acknowledged (the longest of them). A writer whose own server was
+    killed and is still starting again is not one of the others."""
     found = []
     for kill in (k for k in kills if k.owner == owner):
         waits = [
@@ -266,21 +268,11 @@ def recoveries(writers: list[Writer], kills: list[Kill], owner: bool) -> list[fl
 
 
 def carried_on(writers: list[Writer], kills: list[Kill]) -> dict[str, float | None]:
-    """For each kill, how long the other writers took to have their next call
-    acknowledged (the longest of them); the worst such time, by kind of kill. A writer
-    whose own server was killed and is still starting again is not one of the others."""
-    worst: dict[str, float | None] = {"server": None, "owner": None}
-    for kill in kills:
-        waits = []
-        for w in writers:
-            if w.number == kill.writer or _restarting(w, kills, kill.at):
-                continue
-            later = [t for t in w.acked_at if t > kill.at]
-            if later:
-                waits.append(later[0] - kill.at)
-        if waits:
-            kind = "owner" if kill.owner else "server"
-            worst[kind] = round(max(max(waits), worst[kind] or 0.0), 2)
+    """The worst of ``recoveries`` by kind of kill (``None``: none measured)."""
+    worst: dict[str, float | None] = {}
+    for kind, owner in (("server", False), ("owner", True)):
+        found = recoveries(writers, kills, owner)
+        worst[kind] = max(found) if found else None
     return worst
 
 
@@ -377,6 +369,7 @@ async def harness(
     stop_owner(repo)  # it closes the store: the file is read below
     ids = [i for w in writers for i in w.acknowledged]
     figures = check_store(repo / ".anchormem" / "memory.duckdb", ids)
+    worst = carried_on(writers, made)
     return {
         "writers": writers_n,
         "remembers": remembers,
@@ -384,8 +377,8 @@ async def harness(
         "owner_kills": sum(k.owner for k in made),
         # Owners killed after their standby had loaded are replaced by it (adr/0016).
         "standby_takeovers": _owner_log(repo).count("takes over the store"),
-        "carried_on_after_server_kill_s": carried_on(writers, made)["server"],
-        "carried_on_after_owner_kill_s": carried_on(writers, made)["owner"],
+        "carried_on_after_server_kill_s": worst["server"],
+        "carried_on_after_owner_kill_s": worst["owner"],
         "each_owner_kill_s": recoveries(writers, made, owner=True),
         "acknowledged": len(ids),
         "unique_acknowledged": len(set(ids)),

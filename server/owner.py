@@ -371,13 +371,11 @@ class Owner:
             version, _, line = frame.partition(b"\n")
             answer = direct.answer(line, version.decode("ascii", "replace"), service)
             conn.send_bytes(answer or b"")
-        except _LINK_ERRORS:  # the client went away
+        except BaseException as exc:
             with contextlib.suppress(OSError):
                 conn.close()
-        except BaseException:
-            with contextlib.suppress(OSError):
-                conn.close()
-            raise
+            if not isinstance(exc, _LINK_ERRORS):  # else: the client went away
+                raise
         finally:
             with self._mutex:
                 self._in_flight -= 1

@@ -96,7 +96,7 @@ class Mirror:
         ).fetchall():
             m.index.add(memory_id, dict(zip(terms, counts, strict=True)))
         for mem in m.memories.values():
-            m.index.stand(mem.id, mem.status, mem.confidence, mem.created_at.timestamp())
+            m._stand(mem)
         for row in cur.execute(
             f"SELECT {CONFLICT_COLUMNS} FROM conflict_log"
             " QUALIFY row_number() OVER (PARTITION BY a_id, b_id ORDER BY seq DESC) = 1"
@@ -187,17 +187,17 @@ class Mirror:
             self.receipts[imp.new.memory.id] = sorted(kept, key=lambda r: (r.created_at, r.id))
         for change in plan.changes:
             mem = self.memories[change.memory_id]
-            self.memories[mem.id] = dataclasses.replace(
+            self.memories[mem.id] = mem = dataclasses.replace(
                 mem, status=change.to_status, refuted_by=change.refuted_by, updated_at=at
             )
-            self.index.stand(mem.id, change.to_status, mem.confidence, mem.created_at.timestamp())
+            self._stand(mem)
             if change.receipt is not None:
                 self.receipts.setdefault(mem.id, []).append(change.receipt)
         for obs in plan.observations:
-            mem = self.memories[obs.memory_id] = dataclasses.replace(
+            self.memories[obs.memory_id] = mem = dataclasses.replace(
                 observed(self.memories[obs.memory_id], obs), updated_at=obs.at
             )
-            self.index.stand(mem.id, mem.status, mem.confidence, mem.created_at.timestamp())
+            self._stand(mem)
         for record, seq in zip(plan.conflicts, seqs, strict=True):
             self._add_conflict(dataclasses.replace(record, seq=seq))
         self.conflict_seq = max([self.conflict_seq, *seqs])
@@ -214,7 +214,11 @@ class Mirror:
             self.children.setdefault(parent, []).append(mem.id)
         if mem.forgotten_at is None:  # an imported tombstone has no terms
             self.index.add(mem.id, new.terms)
-            self.index.stand(mem.id, mem.status, mem.confidence, mem.created_at.timestamp())
+            self._stand(mem)
+
+    def _stand(self, mem: Memory) -> None:
+        """Tell the recall index what it ranks ``mem`` by (``TermIndex.stand``)."""
+        self.index.stand(mem.id, mem.status, mem.confidence, mem.created_at.timestamp())
 
     def _forget(self, memory_id: str, receipt: Receipt, at: datetime) -> None:
         mem = self.memories[memory_id]

@@ -456,9 +456,11 @@ class TermIndex:
                 created = self._created[band]
                 order = np.lexsort((-created, -rounded))  # the last key sorts first
                 rounded, created, band = rounded[order], created[order], band[order]
+                # The first ``room``, and those after them tied with the last on score and age.
                 last = room - 1
                 tied = (rounded[room:] == rounded[last]) & (created[room:] == created[last])
-                band = band[: room + int(np.argmin(tied)) if not tied.all() else len(band)]
+                kept = room + (len(tied) if tied.all() else int(np.argmin(tied)))
+                band = band[:kept]
             hit = np.concatenate([sure, band])
         return [
             (self._ids[i], score)

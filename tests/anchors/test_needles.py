@@ -50,20 +50,10 @@ def test_a_case_blind_pattern_has_no_needles() -> None:
     assert needles(r"\bno\s+longer", re.IGNORECASE) is None
 
 
-@settings(max_examples=300, deadline=None)
-@given(lower_ascii)
+@settings(max_examples=400, deadline=None)
+@given(st.one_of(lower_ascii, texts))
 def test_every_match_of_every_cue_holds_one_of_its_needles(text: str) -> None:
-    for name, source in SINGLE_SOURCES:
-        found = needles(source)
-        if found is None:
-            continue
-        for match in re.finditer(source, text):
-            assert any(n in match.group() for n in found), (name, match.group())
-
-
-@settings(max_examples=200, deadline=None)
-@given(texts)
-def test_every_match_in_any_text_holds_one_of_its_needles(text: str) -> None:
+    """In lower-case ASCII (where the cues match most) and in any text."""
     for name, source in SINGLE_SOURCES:
         found = needles(source)
         if found is None:
