@@ -3,11 +3,14 @@ owner, killed mid-write?
 
     python scripts/kill_harness.py [--kills 100 --remembers 1000 --writers 3] [--repo DIR]
                                    [--owner-every 3] [--standby-after 0] [--storm]
+                                   [--overtime 120]
 
 Several writers, each an MCP stdio client driving its own ``anchormem serve`` (the
 installed console script) in one git repository, share one store through its owner
 process (adr/0012). Each writer sends ``remember`` calls with explicit anchors and logs
-every id its server acknowledged. A killer SIGKILLs one process at a time, at random,
+every id its server acknowledged: ``--remembers`` in all, and on until the killer has
+made its ``--kills`` (for at most ``--overtime`` seconds), so a run of short calls still
+gets every kill. A killer SIGKILLs one process at a time, at random,
 while calls are in flight: a server (the writer's call fails, it starts a new server and
 goes on), or, every ``--owner-every``-th kill, the store's owner (the servers' calls in
 flight are sent again to the next owner: its standby, adr/0016, or one the next call
@@ -150,9 +153,16 @@ class Writer:
     restarts: int = 0
 
 
-async def run_writer(w: Writer, count: int) -> None:
+async def run_writer(
+    w: Writer, count: int, killing: asyncio.Event | None = None, until: float = 0.0
+) -> None:
+    """``count`` remembers, and on while ``killing`` is not set (up to ``until``, a
+    monotonic time): calls are short, so writers that stopped at ``count`` could leave the
+    killer nothing in flight to kill."""
     i = 0
-    while i < count:
+    while i < count or (
+        killing is not None and not killing.is_set() and time.monotonic() < until
+    ):
         text = f"Writer {w.number} note {i}: the billing client posts charges with httpx"
         try:
             mid = await w.server.remember(text)
@@ -349,6 +359,7 @@ async def harness(
     owner_every: int = 3,
     standby_after: float = 0.0,
     storm: bool = False,
+    overtime: float = 120.0,
 ) -> dict[str, Any]:
     errlog = open(errlog_path, "w")  # noqa: SIM115 (the servers' stderr, kept for a look)
     started = time.monotonic()
@@ -356,11 +367,22 @@ async def harness(
     for w in writers:
         await w.server.start()
     done = asyncio.Event()
-    killer = asyncio.create_task(
-        run_killer(writers, kills, done, random.Random(seed), repo, owner_every, storm)
-    )
+    killed_enough = asyncio.Event()
+
+    async def killing() -> list[Kill]:
+        try:
+            return await run_killer(
+                writers, kills, done, random.Random(seed), repo, owner_every, storm
+            )
+        finally:
+            killed_enough.set()
+
+    killer = asyncio.create_task(killing())
     per = [remembers // writers_n + (n < remembers % writers_n) for n in range(writers_n)]
-    await asyncio.gather(*(run_writer(w, c) for w, c in zip(writers, per, strict=True)))
+    until = time.monotonic() + overtime
+    await asyncio.gather(
+        *(run_writer(w, c, killed_enough, until) for w, c in zip(writers, per, strict=True))
+    )
     done.set()
     made = await killer
     for w in writers:
@@ -408,6 +430,12 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="kill the owner again without waiting for its standby to load (a kill storm)",
     )
+    ap.add_argument(
+        "--overtime",
+        type=float,
+        default=120.0,
+        help="seconds the writers go on past --remembers until every kill is made",
+    )
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args(argv)
     with tempfile.TemporaryDirectory(prefix="kill-harness-") as tmp:
@@ -427,6 +455,7 @@ def main(argv: list[str] | None = None) -> int:
                 args.owner_every,
                 args.standby_after,
                 args.storm,
+                args.overtime,
             )
         )
         out["server_tracebacks"] = errlog.read_text().count("Traceback")

@@ -475,9 +475,10 @@ def test_verify_and_retract_racing_on_one_memory(project: GitRepo, tmp_path: Pat
 
 # -- kill -9 during writes ----------------------------------------------------------------
 def test_kill_harness_reduced(tmp_path: Path) -> None:
-    """``scripts/kill_harness.py`` in a short form: 3 writers, 120 remembers, up to 5
-    SIGKILLs of a server with a call in flight, every third of them the store's owner. Every
-    acknowledged memory is in the store with its anchors and its ``remember`` audit row."""
+    """``scripts/kill_harness.py`` in a short form: 3 writers, at least 120 remembers (on
+    until the kills are made), 5 SIGKILLs of a server with a call in flight, every third of
+    them the store's owner. Every acknowledged memory is in the store with its anchors and
+    its ``remember`` audit row."""
     done = subprocess.run(
         [
             sys.executable,
@@ -498,11 +499,12 @@ def test_kill_harness_reduced(tmp_path: Path) -> None:
     )
     out = json.loads(done.stdout.strip().splitlines()[-1])
     assert done.returncode == 0, (out, done.stderr)
-    # A kill needs a call in flight: calls are short, so a run may end before the fifth.
-    assert out["kills"] >= 3, out
-    assert out["owner_kills"] >= 1, out  # the store's owner was killed too (adr/0012)
+    # The writers go on past 120 until the killer has made its five kills.
+    assert out["kills"] == 5, out
+    assert out["owner_kills"] == 1, out  # the store's owner was killed too (adr/0012)
     assert out["owner_tracebacks"] == 0, out
-    assert out["acknowledged"] == 120 and out["unique_acknowledged"] == 120, out
+    assert out["acknowledged"] >= 120, out
+    assert out["unique_acknowledged"] == out["acknowledged"], out
     assert (out["missing"], out["missing_anchors"], out["missing_audit"]) == (0, 0, 0), out
     assert out["tool_errors"] == [] and out["server_tracebacks"] == 0, out
 
