@@ -14,6 +14,7 @@ COMMANDS = {
     "overlay": ("benchmarks.overlay", "the work-tree overlay against git status, per call"),
     "store-sharing": ("benchmarks.store_sharing", "one DuckDB file shared between processes"),
     "consolidate": ("benchmarks.consolidate", "a consolidate pass over 10,000 memories"),
+    "drain": ("benchmarks.drain", "writing the journal into the tables (a drain), in-process"),
     "conflict_check": ("benchmarks.conflict_check", "a remember's contradiction check, in-process"),
     "recall-quality": ("benchmarks.recall_quality", "recall@5 and MRR of paraphrased questions"),
     "prose": ("benchmarks.prose", "reading anchors from prose notes, in-process, against DIR"),

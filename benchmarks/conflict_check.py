@@ -23,11 +23,8 @@ run prints a digest of every conflict-log row and plan part its checks made.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import statistics
-import subprocess
-import sys
 import tempfile
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -183,40 +180,6 @@ def _decisions(plan: Any, records: Sequence[Any]) -> tuple[Any, ...]:
     return rows, changes, observations, logged
 
 
-def _run(tree: Path, size: int, count: int) -> dict[str, Any]:
-    """One run in a new process, on the code of ``tree``."""
-    code = (
-        "import json, runpy, sys; "
-        f"child = runpy.run_path({str(Path(__file__).resolve())!r}, run_name='_check')['_child']; "
-        f"print(json.dumps(child({size}, {count})))"
-    )
-    from benchmarks.seed import CACHE_ENV
-
-    env = {k: v for k, v in os.environ.items() if not k.startswith("ANCHORMEM_")}
-    if CACHE_ENV in os.environ:  # where the seeded stores are kept
-        env[CACHE_ENV] = os.environ[CACHE_ENV]
-    env["PYTHONPATH"] = str(tree)
-    done = subprocess.run(
-        [sys.executable, "-c", code], cwd=tree, env=env, capture_output=True, text=True
-    )
-    if done.returncode != 0:
-        raise SystemExit(f"benchmarks.conflict_check: a run on {tree} failed:\n{done.stderr}")
-    return dict(json.loads(done.stdout.strip().splitlines()[-1]))
-
-
-def _extract(ref: str, into: Path) -> Path:
-    """The tree of ``ref`` (this repository's), as files."""
-    root = Path(__file__).resolve().parents[1]
-    archive = subprocess.run(
-        ["git", "-C", str(root), "archive", "--format=tar", ref],
-        capture_output=True,
-        check=True,
-    )
-    into.mkdir(parents=True)
-    subprocess.run(["tar", "-x", "-C", str(into)], input=archive.stdout, check=True)
-    return into
-
-
 def _ms(seconds: float) -> str:
     return f"{seconds * 1000:6.2f}"
 
@@ -261,6 +224,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.size < 1 or args.notes < 1 or args.runs < 1:
         raise SystemExit("benchmarks.conflict_check: --size, --notes and --runs must be >= 1")
+    from benchmarks.trees import extract, run_on  # not at the top: see ``run_on``
+
     here = Path(__file__).resolve().parents[1]
     load = " ".join(f"{x:.2f}" for x in os.getloadavg())
     print(
@@ -270,12 +235,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     with tempfile.TemporaryDirectory(prefix="anchormem-against-") as tmp:
         sides: list[tuple[str, Path]] = []
         if args.against:
-            sides.append((f"before ({args.against})", _extract(args.against, Path(tmp) / "tree")))
+            sides.append((f"before ({args.against})", extract(args.against, Path(tmp) / "tree")))
         sides.append(("after (this tree)" if args.against else "this tree", here))
         results: dict[str, list[dict[str, Any]]] = {label: [] for label, _ in sides}
         for _ in range(args.runs):  # alternating, so both sides see the same minutes
             for label, tree in sides:
-                results[label].append(_run(tree, args.size, args.notes))
+                results[label].append(
+                    run_on(tree, Path(__file__).resolve(), f"_child({args.size}, {args.notes})")
+                )
     for clock, name in (("samples", "wall"), ("cpu", "cpu")):
         for label, runs in results.items():
             print(_summary(f"{label}, {name}", runs, clock))

@@ -277,3 +277,61 @@ def test_entries_are_read_back_in_order(tmp_path: Path):
     assert journal.entries(after=0) == []
     journal.close()
     assert os.stat(tmp_path / "j").st_mode & 0o777 == 0o600
+
+
+def _on_disk(path: Path, after: int = 0) -> list[Entry]:
+    """The entries as a fresh reader of the file parses them."""
+    fresh = Journal(path, sync_interval_s=0)
+    try:
+        return fresh.entries(after=after)
+    finally:
+        fresh.close()
+
+
+def test_the_entries_kept_in_memory_are_the_ones_a_fresh_reader_parses(tmp_path: Path):
+    """A store's own journal answers ``entries`` from memory: for writes of every kind
+    (new memories with anchors and terms, a duplicate's observation, conflicts decided,
+    a retraction), what it keeps equals what a reader of the file parses, value for value
+    and type for type (a tuple kept where the file gives a list would differ)."""
+    db = tmp_path / "store.duckdb"
+    store = Database(db)
+    svc = Rendered(MemoryService(store, None))
+    first = svc.remember("The request timeout is 30 seconds", kind="fact")
+    svc.remember("The request timeout is 45 seconds", kind="fact")
+    svc.remember("The request timeout is 30 seconds", kind="fact")  # a restatement
+    svc.remember("We deploy with the staging pipeline on Fridays")
+    svc.retract(first["id"], "it was measured wrong")
+    journal = store._journal
+    kept = journal.entries(after=0)
+    assert len(kept) >= 5
+    assert kept == _on_disk(journal.path)
+    assert [type(v) for e in kept for r in e.effects.rows.values() for v in r[0]] == [
+        type(v) for e in _on_disk(journal.path) for r in e.effects.rows.values() for v in r[0]
+    ]
+    store.close()
+
+
+def test_a_journal_changed_by_another_writer_is_read_again(tmp_path: Path):
+    """Entries appended by another ``Journal`` on the same file (another process holding
+    the store before this one) are not in this one's memory: it parses the file again,
+    and appends after them."""
+    path = tmp_path / "j"
+    mine, theirs = Journal(path, sync_interval_s=0), Journal(path, sync_interval_s=0)
+
+    def entry(seq: int) -> Entry:
+        effects = Effects()
+        effects.add("links", [f"m{seq}", "m0", "derived_from"])
+        return Entry(seq, seq, 0, effects)
+
+    mine.append(entry(1))
+    assert [e.seq for e in mine.entries(after=0)] == [1]
+    theirs.append(entry(2))
+    assert [e.seq for e in mine.entries(after=0)] == [1, 2]
+    mine.append(entry(3))
+    assert [e.seq for e in mine.entries(after=1)] == [2, 3]
+    theirs.clear()
+    assert mine.entries(after=0) == []
+    mine.append(entry(4))
+    assert [e.seq for e in mine.entries(after=0)] == [e.seq for e in _on_disk(path)] == [4]
+    mine.close()
+    theirs.close()
