@@ -13,8 +13,9 @@ ANCHORMEM_SHARE           0: each process opens the store itself, sharing it thr
 ANCHORMEM_OWNER_IDLE      seconds the store's owner stays without a client (default 60)
 ANCHORMEM_OWNER_STANDBY   0: the owner keeps no standby process ready to take over if it is
                           killed (default 1; server/standby.py, adr/0016)
-ANCHORMEM_STANDBY_AFTER   seconds an owner serves before it starts its standby (default 10:
-                          a one-off CLI call or a short session never pays for one)
+ANCHORMEM_STANDBY_AFTER   seconds an owner serves before it starts a standby process (default
+                          10: a one-off CLI call never pays for one); on Linux it forks one
+                          as it starts, at no cost, and this is for when that one is gone
 ANCHORMEM_ACTOR           who retractions are attributed to (default "agent")
 ANCHORMEM_VERIFY          0 turns verify-on-read off: memories are served as stored, with
                           verification "off" (default 1; the experiment's add-only arm)

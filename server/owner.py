@@ -11,7 +11,9 @@ after ``ANCHORMEM_OWNER_IDLE`` seconds without a client (default 60), on SIGTERM
 or when a newer client asks it to stop, each time after the calls in flight have been
 answered; the store is closed (the journal written into the tables) before the lock is
 released. A write is in the journal before it is answered, so an owner killed with
-SIGKILL loses nothing acknowledged: the next owner replays the journal.
+SIGKILL loses nothing acknowledged: the next owner replays the journal. The next owner
+is its standby (``server.standby``, adr/0016): on Linux forked as soon as the lock is
+held, before any thread starts.
 
 Each client says, in its hello, the ``ANCHORMEM_*`` settings its calls are served with
 (the actor, the trusted sources, the verification budget, ...): the owner keeps one
@@ -50,7 +52,7 @@ from server.direct import DirectAnswers
 from server.rendering import tool_content
 from server.runtime import Runtime, open_runtime, service_settings
 from server.sharing import owner_command
-from server.standby import Standby, identity, preload, spawn_standby
+from server.standby import Standby, fork_standby, identity, preload, spawn_standby
 from store.errors import AnchormemError, InvalidInput
 from store.service import MemoryService
 from store.sharing import platform
@@ -115,6 +117,7 @@ class Owner:
         self.address: Any = None
         self.family = ""
         self._standby: subprocess.Popen[bytes] | None = None
+        self._forked: int | None = None  # the pid of the standby forked at start
         self._standby_tried = -_STANDBY_RETRY_S
         self._ready_at = time.monotonic()
 
@@ -142,6 +145,8 @@ class Owner:
                 platform.unlock(lock_fd)
                 os.close(lock_fd)
                 return 0
+        if self.settings.owner_standby:
+            self._forked = fork_standby(lock_fd, self.files, self._as_forked_standby)
         self._lock_identity = identity(self.files.owner_lock)
         try:
             self.key = read_key(self.files, create=True)
@@ -185,10 +190,22 @@ class Owner:
         _say(f"standby {os.getpid()} takes over the store: its owner died")
         return True
 
+    def _as_forked_standby(self, waiting: Standby) -> int:
+        """The life of the standby this owner forked (``fork_standby``): an owner of its
+        own, waiting as the standby holding ``waiting``."""
+        owner = Owner(self.settings, self.idle_s)
+        _stop_on_signals(owner)
+        return owner.run(standby=waiting)
+
     def _keep_a_standby(self) -> None:
-        """Start a standby when none waits, once this owner has served for
-        ``standby_after_s`` and while a client is connected (at most once per
-        ``_STANDBY_RETRY_S``)."""
+        """Start a standby when none waits (the forked one is gone, or none could be
+        forked), once this owner has served for ``standby_after_s`` and while a client is
+        connected (at most once per ``_STANDBY_RETRY_S``)."""
+        if self._forked is not None:  # reap it once it has exited: no zombie left
+            with contextlib.suppress(ChildProcessError):
+                if os.waitpid(self._forked, os.WNOHANG)[0] == 0:
+                    return
+            self._forked = None
         if not self.settings.owner_standby or self.stopping.is_set():
             return
         if time.monotonic() - self._ready_at < self.settings.standby_after_s:
@@ -535,6 +552,14 @@ def _bind(family: str, address: Any) -> tuple[Any, socket.socket]:
     return (bound if family == "AF_UNIX" else list(bound)), sock
 
 
+def _stop_on_signals(owner: Owner) -> None:
+    def on_signal(_signum: int, _frame: object) -> None:
+        owner.stopping.set()
+
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(sig, on_signal)
+
+
 def main(argv: Sequence[str] | None = None, standby: Standby | None = None) -> int:
     """``standby``: run as the standby holding that claim (``server.standby.main``)."""
     parser = argparse.ArgumentParser(prog="python -m server.owner")
@@ -548,12 +573,7 @@ def main(argv: Sequence[str] | None = None, standby: Standby | None = None) -> i
         _say(str(exc))
         return 1
     owner = Owner(settings, settings.owner_idle_s)
-
-    def on_signal(_signum: int, _frame: object) -> None:
-        owner.stopping.set()
-
-    for sig in (signal.SIGTERM, signal.SIGINT):
-        signal.signal(sig, on_signal)
+    _stop_on_signals(owner)
     if standby is None:
         _say(f"owner {os.getpid()} of {settings.db.name} started")
     try:

@@ -1,10 +1,13 @@
-"""The owner's standby: a second process, started by a ready owner, that has already paid
-the start-up a new owner would pay (its imports, ~1.2 s of CPU) and waits on the owner
-lock. When the owner dies without stopping (SIGKILL, OOM) its lock is freed with its
-info file still in place: the standby takes the lock within ``POLL_S`` and becomes the
-owner, so the clients' next call waits for the store to open, not for a cold start
-(adr/0016). When the owner stops cleanly it removes its info file before freeing the
-lock, and the standby exits instead.
+"""The owner's standby: a second process that has already paid the start-up a new owner
+would pay (its imports, ~1.2 s of CPU) and waits on the owner lock. On Linux the owner
+forks it as soon as it holds its lock, before it starts a thread or opens the store, so
+the imports are the owner's own, shared with it, and there is a standby from the first
+second (``fork_standby``); elsewhere, and when a forked one is gone, a ready owner starts
+one as a process of its own after ``ANCHORMEM_STANDBY_AFTER`` seconds. When the owner
+dies without stopping (SIGKILL, OOM) its lock is freed with its info file still in place:
+the standby takes the lock within ``POLL_S`` and becomes the owner, so the clients' next
+call waits for the store to open, not for a cold start (adr/0016). When the owner stops
+cleanly it removes its info file before freeing the lock, and the standby exits instead.
 
     python -P -m server.standby --db <store> [--repo <repository>]
 
@@ -23,7 +26,9 @@ import itertools
 import os
 import subprocess
 import sys
+import threading
 import time
+import traceback
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
@@ -35,6 +40,7 @@ __all__ = [
     "POLL_S",
     "PRELOAD",
     "Standby",
+    "fork_standby",
     "identity",
     "main",
     "preload",
@@ -122,6 +128,40 @@ def identity(path: Path) -> tuple[int, int] | None:
     except OSError:
         return None
     return info.st_dev, info.st_ino
+
+
+def fork_standby(lock_fd: int, files: Files, become: Callable[[Standby], int]) -> int | None:
+    """Fork a standby from an owner that holds the owner lock on ``lock_fd`` and has started
+    no thread (Linux only, ``platform.FORKS``); the child's pid, or ``None`` if none was
+    forked. The child never returns from here: it lets go of its copy of the owner's lock
+    descriptor (closed, never unlocked: it is the owner's lock, one open file description),
+    claims the standby lock and lives as ``become(claim)`` (an owner waiting as the standby,
+    ``Owner.run``), then exits with its code."""
+    if not platform.FORKS or threading.active_count() > 1:
+        return None  # a thread would be missing from the child, holding whatever it held
+    try:
+        pid = os.fork()
+    except OSError as exc:
+        print(f"anchormem: cannot fork a standby: {exc}", file=sys.stderr, flush=True)
+        return None
+    if pid:
+        return pid
+    code = 1
+    try:
+        os.close(lock_fd)
+        waiting = Standby(files)
+        code = 0
+        if waiting.claim():  # else another standby waits already
+            try:
+                code = become(waiting)
+            finally:
+                waiting.release()
+    except BaseException:
+        traceback.print_exc(file=sys.stderr)
+        code = 1
+    finally:
+        sys.stderr.flush()
+        os._exit(code)
 
 
 def spawn_standby(argv: Sequence[str], files: Files, cwd: str) -> subprocess.Popen[bytes]:

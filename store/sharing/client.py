@@ -361,7 +361,15 @@ class OwnerLink:
             lines = self.files.log.read_text(errors="replace").strip().splitlines()
         except OSError:
             lines = []
-        said = next((ln for ln in reversed(lines) if ln.startswith("anchormem")), "")
+        # The owner's last line: a standby it forked writes to the same log meanwhile.
+        said = next(
+            (
+                ln
+                for ln in reversed(lines)
+                if ln.startswith("anchormem") and not ln.startswith("anchormem: standby ")
+            ),
+            "",
+        )
         return said.removeprefix("anchormem: ") or f"the store's owner failed to start ({code})"
 
 

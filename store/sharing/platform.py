@@ -22,6 +22,9 @@ Listener address, chosen in this order:
 * ``AF_INET`` on 127.0.0.1 with a port the system picks (anything else): the address is
   read from the owner's info file.
 
+A standby (adr/0016) is forked from its owner where ``fork`` is safe to use without
+``exec`` (Linux: ``FORKS``); elsewhere it is started as a process of its own.
+
 Whatever the transport, a client must also answer the HMAC challenge with the store's key
 (a 0600 file), so a process of another user can neither read the key nor connect.
 """
@@ -40,6 +43,7 @@ from pathlib import Path
 from typing import Any
 
 __all__ = [
+    "FORKS",
     "LOCKS",
     "MAX_UNIX_PATH",
     "TRANSPORT",
@@ -68,6 +72,9 @@ LOCKS = "flock" if _fcntl is not None else "portalocker" if _portalocker else "l
 TRANSPORT = (
     "AF_UNIX" if hasattr(socket, "AF_UNIX") else "AF_PIPE" if sys.platform == "win32" else "AF_INET"
 )
+# Whether a process may fork a copy of itself that goes on without ``exec``: not on
+# Windows (no fork), nor macOS (system libraries a process has used may not survive it).
+FORKS = sys.platform.startswith("linux") and hasattr(os, "fork")
 
 
 def lock(fd: int, *, shared: bool = False, blocking: bool = False) -> bool:

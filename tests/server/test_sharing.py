@@ -25,6 +25,7 @@ import pytest
 from server.config import Settings
 from server.rendering import tool_content
 from server.sharing import owner_link
+from store.db import Database
 from store.errors import InvalidInput, NotFound, StoreBusy
 from store.sharing import platform
 from store.sharing.client import OwnerLink, OwnerMismatch
@@ -130,12 +131,15 @@ def wait_gone(pid: int, within: float) -> None:
 
 
 def stored_ids(repo: GitRepo) -> set[str]:
+    """The memories in the store once its owner has stopped: opened as an owner opens it,
+    the write journal (whatever a killed owner left undrained) written into the tables."""
     stop(repo)
-    con = duckdb.connect(str(store(repo)))  # replays the journal, as an owner would
+    opened = Database(store(repo))
     try:
-        return {r[0] for r in con.execute("SELECT id FROM memories").fetchall()}
+        with opened.read() as cur:
+            return {r[0] for r in cur.execute("SELECT id FROM memories").fetchall()}
     finally:
-        con.close()
+        opened.close()
 
 
 def test_cli_calls_share_one_owner_that_keeps_its_files_private_and_exits_when_idle(
@@ -206,8 +210,9 @@ def test_the_owner_renders_a_tool_call_as_this_process_renders_the_typed_result(
 
 
 def test_an_owner_killed_with_sigkill_is_replaced_by_the_next_call_losing_nothing(
-    project: GitRepo, remote: RemoteService
+    project: GitRepo, no_standby: dict[str, str], remote: RemoteService
 ) -> None:
+    """Without a standby (``ANCHORMEM_OWNER_STANDBY=0``): the next call starts an owner."""
     acknowledged = {remote.remember(f"Team {i} owns release item {i}").reading.id for i in range(5)}
     killed, sock = owner_pid(project), sock_path(project)
     os.kill(killed, signal.SIGKILL)
@@ -281,6 +286,51 @@ def test_a_standby_takes_over_from_a_killed_owner_and_leaves_with_a_stopped_one(
             platform.unlock(fd)
         finally:
             os.close(fd)
+    assert acknowledged <= stored_ids(project)
+
+
+def forked_standby(repo: GitRepo, within: float = 30.0) -> int:
+    """The pid of the standby the running owner forked (its child, waiting, preloaded)."""
+    owner = owner_pid(repo)
+    deadline = time.monotonic() + within
+    while time.monotonic() < deadline:
+        pid = waiting_standby(repo, within)
+        parent = int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[1])
+        if parent == owner:
+            return pid
+        time.sleep(0.05)
+    raise AssertionError(f"no standby forked by {owner} waits after {within} s")
+
+
+@pytest.mark.skipif(not platform.FORKS, reason="a standby is forked only where fork is safe")
+def test_an_owner_killed_in_its_first_seconds_is_taken_over_by_the_standby_it_forked(
+    project: GitRepo, owner_env: dict[str, str], remote: RemoteService
+) -> None:
+    """With the default settings (a spawned standby only after 10 s), an owner forks its
+    standby as soon as it holds its lock: killed at once, it is taken over by that child,
+    which was waiting before the owner's first call was answered; the new owner forks one
+    of its own; the spawned standby's path is kept for when a forked one is gone."""
+    assert "ANCHORMEM_STANDBY_AFTER" not in owner_env
+    acknowledged = {remote.remember(f"Unit {i} runs stage {i}").reading.id for i in range(3)}
+    killed = owner_pid(project)
+    standby = forked_standby(project)
+    os.kill(killed, signal.SIGKILL)
+    wait_gone(killed, within=10)
+
+    found = remote.recall("unit runs stage", limit=20)
+    assert {r.id for r in found.readings} == acknowledged
+    assert owner_pid(project) == standby  # taken over, not a new owner started cold
+    log = Files(store(project)).log.read_text()
+    assert f"standby {standby} takes over the store" in log
+    assert log.count(" of memory.duckdb started") == 1  # no owner started but the first
+
+    second = forked_standby(project)  # the new owner forked a standby of its own
+    os.kill(second, signal.SIGKILL)  # gone: the owner reaps it and will spawn one later
+    wait_gone(second, within=10)
+    remote.close()
+    stop(project)
+    wait_gone(standby, within=15)
+    assert Files(store(project)).read_info() is None
     assert acknowledged <= stored_ids(project)
 
 
