@@ -224,25 +224,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.size < 1 or args.notes < 1 or args.runs < 1:
         raise SystemExit("benchmarks.conflict_check: --size, --notes and --runs must be >= 1")
-    from benchmarks.trees import extract, run_on  # not at the top: see ``run_on``
+    from benchmarks.trees import run_sides  # not at the top: see ``trees.run_on``
 
-    here = Path(__file__).resolve().parents[1]
     load = " ".join(f"{x:.2f}" for x in os.getloadavg())
     print(
         f"conflict check (claim_keys + on_remember) at {args.size} memories, {args.notes}"
         f" notes, {args.runs} run(s) per side; load average {load}; times in ms"
     )
-    with tempfile.TemporaryDirectory(prefix="anchormem-against-") as tmp:
-        sides: list[tuple[str, Path]] = []
-        if args.against:
-            sides.append((f"before ({args.against})", extract(args.against, Path(tmp) / "tree")))
-        sides.append(("after (this tree)" if args.against else "this tree", here))
-        results: dict[str, list[dict[str, Any]]] = {label: [] for label, _ in sides}
-        for _ in range(args.runs):  # alternating, so both sides see the same minutes
-            for label, tree in sides:
-                results[label].append(
-                    run_on(tree, Path(__file__).resolve(), f"_child({args.size}, {args.notes})")
-                )
+    results = run_sides(
+        Path(__file__).resolve(), f"_child({args.size}, {args.notes})", args.against, args.runs
+    )
     for clock, name in (("samples", "wall"), ("cpu", "cpu")):
         for label, runs in results.items():
             print(_summary(f"{label}, {name}", runs, clock))

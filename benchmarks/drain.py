@@ -103,24 +103,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.size < 1 or args.runs < 1 or args.entries < 1:
         raise SystemExit("benchmarks.drain: --size, --entries and --runs must be >= 1")
-    from benchmarks.trees import extract, run_on  # not at the top: see ``run_on``
+    from benchmarks.trees import run_sides  # not at the top: see ``trees.run_on``
 
-    here = Path(__file__).resolve().parents[1]
     load = " ".join(f"{x:.2f}" for x in os.getloadavg())
     print(
         f"drains during {args.entries} remembers at {args.size} memories,"
         f" {args.runs} run(s) per side; load average {load}"
     )
-    with tempfile.TemporaryDirectory(prefix="anchormem-against-") as tmp:
-        sides: list[tuple[str, Path]] = []
-        if args.against:
-            sides.append((f"before ({args.against})", extract(args.against, Path(tmp) / "tree")))
-        sides.append(("after (this tree)" if args.against else "this tree", here))
-        results: dict[str, list[dict[str, Any]]] = {label: [] for label, _ in sides}
-        call = f"_child({args.size}, {args.entries})"
-        for _ in range(args.runs):  # alternating, so both sides see the same minutes
-            for label, tree in sides:
-                results[label].append(run_on(tree, Path(__file__).resolve(), call))
+    results = run_sides(
+        Path(__file__).resolve(), f"_child({args.size}, {args.entries})", args.against, args.runs
+    )
     for label, runs in results.items():
         drains = [r["drain"] * 1000 for r in runs]
         reads = [r["read_back"] * 1000 for r in runs]

@@ -8,10 +8,11 @@ import json
 import os
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 from typing import Any
 
-__all__ = ["extract", "run_on"]
+__all__ = ["extract", "run_on", "run_sides"]
 
 
 def extract(ref: str, into: Path) -> Path:
@@ -51,3 +52,21 @@ def run_on(tree: Path, script: Path, call: str) -> dict[str, Any]:
     if done.returncode != 0:
         raise SystemExit(f"{script.name}: a run on {tree} failed:\n{done.stderr}")
     return dict(json.loads(done.stdout.strip().splitlines()[-1]))
+
+
+def run_sides(script: Path, call: str, against: str | None, runs: int) -> dict[str, list[Any]]:
+    """``call`` on this tree's code, ``runs`` times, and with ``against`` (a git revision)
+    as many times on that revision's, the two alternating so that both see the same
+    minutes: each run's JSON by side, "before (REF)" first, then "after (this tree)" (or
+    "this tree" alone)."""
+    here = Path(__file__).resolve().parents[1]
+    with tempfile.TemporaryDirectory(prefix="anchormem-against-") as tmp:
+        sides: list[tuple[str, Path]] = []
+        if against:
+            sides.append((f"before ({against})", extract(against, Path(tmp) / "tree")))
+        sides.append(("after (this tree)" if against else "this tree", here))
+        results: dict[str, list[Any]] = {label: [] for label, _ in sides}
+        for _ in range(runs):
+            for label, tree in sides:
+                results[label].append(run_on(tree, script, call))
+    return results
