@@ -139,6 +139,8 @@ def fork_standby(lock_fd: int, files: Files, become: Callable[[Standby], int]) -
     ``Owner.run``), then exits with its code."""
     if not platform.FORKS or threading.active_count() > 1:
         return None  # a thread would be missing from the child, holding whatever it held
+    for stream in (sys.stdout, sys.stderr):  # nothing buffered is written twice
+        stream.flush()
     try:
         pid = os.fork()
     except OSError as exc:
