@@ -325,13 +325,38 @@ def test_an_owner_killed_in_its_first_seconds_is_taken_over_by_the_standby_it_fo
     assert log.count(" of memory.duckdb started") == 1  # no owner started but the first
 
     second = forked_standby(project)  # the new owner forked a standby of its own
-    os.kill(second, signal.SIGKILL)  # gone: the owner reaps it and will spawn one later
-    wait_gone(second, within=10)
+    assert second not in (killed, standby)
     remote.close()
     stop(project)
     wait_gone(standby, within=15)
+    wait_gone(second, within=15)  # a clean stop: its forked standby leaves with it
     assert Files(store(project)).read_info() is None
     assert acknowledged <= stored_ids(project)
+
+
+@pytest.mark.skipif(not platform.FORKS, reason="a standby is forked only where fork is safe")
+def test_an_owner_whose_forked_standby_died_spawns_one_and_leaves_no_zombie(
+    project: GitRepo, standby_now: dict[str, str], remote: RemoteService
+) -> None:
+    """The forked standby killed: the owner reaps it (no zombie child) and, as where it
+    cannot fork, starts a standby process of its own (``python -m server.standby``)."""
+    remote.recall("start the owner")
+    owner, forked = owner_pid(project), forked_standby(project)
+    os.kill(forked, signal.SIGKILL)
+    deadline = time.monotonic() + 30
+    spawned = None
+    while time.monotonic() < deadline:
+        pid = owner_status(project).get("standby")
+        if pid and pid != forked:
+            cmdline = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
+            if b"server.standby" in cmdline:
+                spawned = pid
+                break
+        time.sleep(0.05)
+    assert spawned is not None, Files(store(project)).log.read_text()
+    state = Path(f"/proc/{forked}/stat")
+    assert not state.exists() or state.read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    assert owner_pid(project) == owner
 
 
 def test_stopping_just_after_a_sigkill_leaves_the_store_closed_not_taken_over(
