@@ -15,7 +15,8 @@ while calls are in flight: a server (the writer's call fails, it starts a new se
 goes on), or, every ``--owner-every``-th kill, the store's owner (the servers' calls in
 flight are sent again to the next owner: its standby, adr/0016, or one the next call
 starts). ``--standby-after`` is the owners' ``ANCHORMEM_STANDBY_AFTER`` (0 by default:
-the run measures a takeover by a standby; the product's default is 10 s). An owner is
+the run measures a takeover by a standby; the product's default is 10 s, and on Linux an
+owner forks its standby at once whatever it is, adr/0016). An owner is
 killed once its standby has loaded, as it is at rest; ``--storm`` kills it again at once
 (its standby may still be loading: the client then waits for it). For each kill it
 measures how long the others took to carry on: the time from the kill to each other
