@@ -82,7 +82,6 @@ def _child(size: int, entries: int) -> dict[str, Any]:
             runtime.close()
     biggest = max(drains, key=lambda d: d[1])
     return {
-        "drains": len(drains),
         "drain": biggest[0],
         "backlog": biggest[1],
         "read_back": biggest[2],

@@ -31,15 +31,13 @@ def extract(ref: str, into: Path) -> Path:
 def run_on(tree: Path, script: Path, call: str) -> dict[str, Any]:
     """``call`` (an expression on the names of the file ``script``, e.g. ``_child(10, 3)``)
     evaluated in a new process whose imports come from ``tree``; the JSON it prints
-    last. ``script`` may be the tree's own copy of a benchmark, or this tree's (measuring
-    another revision's code the same way): then it must import nothing at its top that
-    the other revision lacks."""
+    last. ``script`` is this tree's benchmark, measuring the other revision's code the
+    same way, so it must import nothing at its top that the other revision lacks."""
     from benchmarks.seed import CACHE_ENV
 
-    path = script
     code = (
         "import json, runpy; "
-        f"names = runpy.run_path({str(path)!r}, run_name='_run_on'); "
+        f"names = runpy.run_path({str(script)!r}, run_name='_run_on'); "
         f"print(json.dumps(eval({call!r}, names)))"
     )
     env = {k: v for k, v in os.environ.items() if not k.startswith("ANCHORMEM_")}

@@ -102,14 +102,12 @@ class Effects:
 def execute(cur: duckdb.DuckDBPyConnection, effects: Effects, step: Callable[[str], None]) -> None:
     """Write ``effects`` in the caller's transaction: one insert per table, then the
     updates; ``step(name)`` after each statement."""
-    analysed = False
+    if any(effects.rows.values()):
+        cur.execute(f"SET pandas_analyze_sample = {_EVERY_VALUE}")
     for table, columns in TABLES.items():
         rows = effects.rows.get(table)
         if not rows:
             continue
-        if not analysed:
-            cur.execute(f"SET pandas_analyze_sample = {_EVERY_VALUE}")
-            analysed = True
         scanned = f"anchormem_rows_{table}"
         cur.register(scanned, _columns(rows, columns))
         try:

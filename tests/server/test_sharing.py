@@ -249,15 +249,37 @@ def waiting_standby(repo: GitRepo, within: float = 30.0) -> int:
     raise AssertionError(f"no standby waits after {within} s")
 
 
+def forked_standby(repo: GitRepo, within: float = 30.0) -> int:
+    """The pid of the standby the running owner forked (its child, waiting, preloaded)."""
+    owner = owner_pid(repo)
+    deadline = time.monotonic() + within
+    while time.monotonic() < deadline:
+        pid = waiting_standby(repo, within)
+        parent = int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[1])
+        if parent == owner:
+            return pid
+        time.sleep(0.05)
+    raise AssertionError(f"no standby forked by {owner} waits after {within} s")
+
+
 def test_a_standby_takes_over_from_a_killed_owner_and_leaves_with_a_stopped_one(
-    project: GitRepo, standby_now: dict[str, str], remote: RemoteService
+    project: GitRepo,
+    owner_env: dict[str, str],
+    remote: RemoteService,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """adr/0016: the owner keeps a preloaded standby; SIGKILL the owner and the standby is
     the next owner, with every acknowledged write; stop that one cleanly and its own
-    standby exits with it, leaving no process and no lock held."""
+    standby exits with it, leaving no process and no lock held. Where fork is safe this
+    runs with the default settings (a spawned standby only after 10 s): the owner forks
+    its standby as it starts, so one killed at once is taken over by its own child, and
+    no other owner is started."""
+    if not platform.FORKS:
+        monkeypatch.setenv("ANCHORMEM_STANDBY_AFTER", "0")
+    waiting = forked_standby if platform.FORKS else waiting_standby
     acknowledged = {remote.remember(f"Crew {i} ships part {i}").reading.id for i in range(5)}
     killed = owner_pid(project)
-    standby = waiting_standby(project)
+    standby = waiting(project)
     assert standby != killed
     os.kill(killed, signal.SIGKILL)
     wait_gone(killed, within=10)
@@ -269,9 +291,11 @@ def test_a_standby_takes_over_from_a_killed_owner_and_leaves_with_a_stopped_one(
     )
     assert {r.id for r in found.readings} == acknowledged
     assert owner_pid(project) == standby  # taken over, not a new owner started cold
-    assert f"standby {standby} takes over the store" in Files(store(project)).log.read_text()
+    log = Files(store(project)).log.read_text()
+    assert f"standby {standby} takes over the store" in log
+    assert log.count(" of memory.duckdb started") == 1  # no owner started but the first
 
-    second = waiting_standby(project)  # the new owner keeps a standby of its own
+    second = waiting(project)  # the new owner keeps a standby of its own
     assert second not in (killed, standby)
     remote.close()
     stop(project)
@@ -286,51 +310,6 @@ def test_a_standby_takes_over_from_a_killed_owner_and_leaves_with_a_stopped_one(
             platform.unlock(fd)
         finally:
             os.close(fd)
-    assert acknowledged <= stored_ids(project)
-
-
-def forked_standby(repo: GitRepo, within: float = 30.0) -> int:
-    """The pid of the standby the running owner forked (its child, waiting, preloaded)."""
-    owner = owner_pid(repo)
-    deadline = time.monotonic() + within
-    while time.monotonic() < deadline:
-        pid = waiting_standby(repo, within)
-        parent = int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[1])
-        if parent == owner:
-            return pid
-        time.sleep(0.05)
-    raise AssertionError(f"no standby forked by {owner} waits after {within} s")
-
-
-@pytest.mark.skipif(not platform.FORKS, reason="a standby is forked only where fork is safe")
-def test_an_owner_killed_in_its_first_seconds_is_taken_over_by_the_standby_it_forked(
-    project: GitRepo, owner_env: dict[str, str], remote: RemoteService
-) -> None:
-    """With the default settings (a spawned standby only after 10 s), an owner forks its
-    standby as soon as it holds its lock: killed at once, it is taken over by that child,
-    which was waiting before the owner's first call was answered; the new owner forks one
-    of its own; the spawned standby's path is kept for when a forked one is gone."""
-    assert "ANCHORMEM_STANDBY_AFTER" not in owner_env
-    acknowledged = {remote.remember(f"Unit {i} runs stage {i}").reading.id for i in range(3)}
-    killed = owner_pid(project)
-    standby = forked_standby(project)
-    os.kill(killed, signal.SIGKILL)
-    wait_gone(killed, within=10)
-
-    found = remote.recall("unit runs stage", limit=20)
-    assert {r.id for r in found.readings} == acknowledged
-    assert owner_pid(project) == standby  # taken over, not a new owner started cold
-    log = Files(store(project)).log.read_text()
-    assert f"standby {standby} takes over the store" in log
-    assert log.count(" of memory.duckdb started") == 1  # no owner started but the first
-
-    second = forked_standby(project)  # the new owner forked a standby of its own
-    assert second not in (killed, standby)
-    remote.close()
-    stop(project)
-    wait_gone(standby, within=15)
-    wait_gone(second, within=15)  # a clean stop: its forked standby leaves with it
-    assert Files(store(project)).read_info() is None
     assert acknowledged <= stored_ids(project)
 
 
