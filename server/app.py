@@ -10,7 +10,7 @@ from __future__ import annotations
 import inspect
 import json
 import threading
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager, suppress
 from typing import Annotated, Any, TypeVar
 
@@ -20,7 +20,12 @@ import anyio.lowlevel
 import anyio.to_thread
 from mcp.server import MCPServer
 from mcp.server.mcpserver import Context
-from mcp.server.mcpserver.exceptions import ResourceError, ResourceNotFoundError, ToolError
+from mcp.server.mcpserver.exceptions import (
+    ResourceError,
+    ResourceNotFoundError,
+    ToolError,
+    UnexpectedToolError,
+)
 from mcp.types import CallToolResult, TextContent, ToolAnnotations
 from pydantic import BaseModel, BeforeValidator, Field, ValidationError
 
@@ -60,7 +65,7 @@ from store.model import Kind, Source
 from store.service import MemoryService
 from store.sharing.remote import RemoteService
 
-__all__ = ["INSTRUCTIONS", "DirectCall", "build_server"]
+__all__ = ["INSTRUCTIONS", "DirectCall", "ToolServer", "build_server"]
 
 T = TypeVar("T")
 M = TypeVar("M", bound=BaseModel)
@@ -200,14 +205,37 @@ def _annotations(
     )
 
 
-class _Server(MCPServer[Runtime]):
+class ToolServer(MCPServer[Runtime]):
     """The SDK's server, with refused arguments said in one sentence (``arg_errors``)."""
 
     async def call_tool(
         self, name: str, arguments: dict[str, Any], context: Context[Runtime, Any] | None = None
     ) -> Any:
+        return await self._refusing(name, arguments, super().call_tool(name, arguments, context))
+
+    async def call_tool_unchecked(
+        self, name: str, arguments: dict[str, Any], context: DirectCall
+    ) -> Any:
+        """``call_tool`` for the owner's direct answers (``server.direct``): the same
+        arguments check, refusals and error wrapping, and one step fewer: a
+        ``CallToolResult`` is not checked against the tool's output model again.
+        ``_tool`` made its structured content by validating it with that very model and
+        dumping it (``tool_content``), so the check cannot fail, and it was a whole walk
+        of the result (adr/0017, session I). Anything else a tool returns is converted
+        as the SDK converts it."""
+        tool = self._tool_manager.get_tool(name)
+        run = self._tool_manager.call_tool(name, arguments, context, convert_result=False)  # type: ignore[arg-type]
+        result = await self._refusing(name, arguments, run)
+        if tool is None or isinstance(result, CallToolResult):
+            return result
         try:
-            return await super().call_tool(name, arguments, context)
+            return tool.fn_metadata.convert_result(result)
+        except Exception as exc:  # as ``Tool.run`` wraps a failed conversion
+            raise UnexpectedToolError(f"Error executing tool {name}") from exc
+
+    async def _refusing(self, name: str, arguments: dict[str, Any], call: Awaitable[Any]) -> Any:
+        try:
+            return await call
         except ToolError as exc:
             cause = exc.__cause__
             tool = self._tool_manager.get_tool(name)
@@ -240,7 +268,7 @@ def build_server(
     shared: bool = False,
     background: bool = False,
     relay: Relay | None = None,
-) -> MCPServer[Runtime]:
+) -> ToolServer:
     """An MCP server over the store and repository that ``settings`` name. ``stopping``
     becomes the runtime's stop signal (``Runtime.stopping``) when the lifespan opens it.
     ``shared``: served by the store's owner process (``anchormem serve``; adr/0012)
@@ -272,7 +300,7 @@ def build_server(
             with anyio.CancelScope(shield=True):
                 await anyio.to_thread.run_sync(runtime.close)
 
-    mcp: MCPServer[Runtime] = _Server(
+    mcp = ToolServer(
         name="anchormem", instructions=INSTRUCTIONS, lifespan=lifespan, version="0.1.0"
     )
 

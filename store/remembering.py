@@ -22,6 +22,7 @@ from store.db import utcnow
 from store.errors import InvalidInput, StalePlan
 from store.evidence.observations import ObservationKind, check_claimed_source
 from store.evidence.observing import observation
+from store.evolve import evolve
 from store.hostile import hostile_flags, reveal
 from store.ids import new_id
 from store.inputs import (
@@ -269,7 +270,7 @@ class Remembering:
         checked = self._reader.verifier.check([memory], self._settings.capture_wait_s)
         after = memory
         for change in checked.plan.changes:
-            after = replace(after, status=change.to_status, refuted_by=change.refuted_by)
+            after = evolve(after, status=change.to_status, refuted_by=change.refuted_by)
         conflict_plan: Plan = Plan()
         conflicts: list[ConflictRecord] = []
         if self._settings.conflicts:

@@ -4,7 +4,6 @@ decision is planned by ``resolving`` and written with the operation that caused 
 
 from __future__ import annotations
 
-import dataclasses
 import time
 from collections.abc import Mapping, Sequence
 from datetime import datetime
@@ -14,6 +13,7 @@ from store.contradictions.resolving import all_pairs, claims_of, pairs_with, set
 from store.contradictions.rules import Claim, ConflictKind, ConflictState, judge
 from store.db import Database, utcnow
 from store.evidence.settings import EvidenceSettings
+from store.evolve import evolve
 from store.mirror import Mirror
 from store.model import Memory, Status
 from store.plan import ConflictRecord, Plan, StatusChange
@@ -99,7 +99,7 @@ class Contradictions:
         memories = self._db.load(involved)
         for change in changes:  # as they will be once the changes are written
             if change.memory_id in memories:
-                memories[change.memory_id] = dataclasses.replace(
+                memories[change.memory_id] = evolve(
                     memories[change.memory_id],
                     status=change.to_status,
                     refuted_by=change.refuted_by,
