@@ -1,6 +1,8 @@
 """Where a call's time goes, layer by layer, in one process: the memory service with the
-renderer (the store, verification and the agent's view the tools render), then the same
-tool through the SDK's in-memory MCP client (adding the SDK's dispatch, validation and
+renderer (the store, verification and the agent's view the tools render), then the
+store's owner answering a relayed frame of the same tools (adding the SDK's parse,
+argument check, shaping and framing: adr/0017), then recall through the SDK's in-memory
+MCP client (adding the SDK's dispatch, validation and
 serialization on both sides, but no process boundary).
 
     python -m benchmarks.layers [--size 10000] [--calls 100]
@@ -13,9 +15,12 @@ p50 and p99 per line; compare a layer with the one above it in the same run.
 from __future__ import annotations
 
 import argparse
+import gc
+import json
 import os
 import shutil
 import tempfile
+import threading
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -52,11 +57,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         raise SystemExit("benchmarks.layers: --size and --calls must be at least 1")
 
     from mcp import Client
+    from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS
 
     from benchmarks.seed import Vocabulary, cached_store, notes, queries
     from experiments.fixture import build_fixture
     from server.app import build_server
     from server.config import Settings
+    from server.direct import DirectAnswers
     from server.rendering import tool_content
     from server.runtime import open_runtime
 
@@ -70,8 +77,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         db = work / "store.duckdb"
         shutil.copyfile(cached_store(size, repo), db)
         settings = Settings.resolve(repo=str(repo), db=str(db), env={})
-        asks = queries(vocab, 2 * calls + 10, seed=size)
-        fresh = notes(vocab, 20_000_000 + size, 2 * calls + 10)
+        asks = queries(vocab, 3 * calls + 10, seed=size)
+        fresh = notes(vocab, 20_000_000 + size, 3 * calls + 20)
 
         runtime = open_runtime(settings)
         try:
@@ -87,8 +94,38 @@ def main(argv: Sequence[str] | None = None) -> int:
             for i in range(5):
                 remember(i)
                 recall(i)
+            # As a served store is before its calls are timed (``Runtime.start_background``,
+            # ``benchmarks.latency``): the contradiction check warm, what is loaded frozen.
+            warmed = svc.warm(threading.Event())
+            gc.freeze()
+            print(f"conflict check warm: {warmed.memories} memories in {warmed.seconds:.2f} s")
             print(_line("service + renderer: remember", _timed(remember, calls)))
             print(_line("service + renderer: recall", _timed(lambda i: recall(5 + i), calls)))
+
+            # What the store's owner does with a relayed frame (adr/0017): the same
+            # service and renderer, plus the SDK's steps around them (parse, argument
+            # check, shaping, framing). The difference with the lines above is theirs.
+            direct = DirectAnswers(build_server(settings))
+            version = max(HANDSHAKE_PROTOCOL_VERSIONS)
+
+            def answered(name: str, arguments: dict[str, object], i: int) -> object:
+                frame = {"jsonrpc": "2.0", "id": i, "method": "tools/call"}
+                frame["params"] = {"name": name, "arguments": arguments}
+                out = direct.answer(json.dumps(frame).encode() + b"\n", version, svc)
+                if out is None or b'"isError":true' in out:
+                    raise RuntimeError(f"the owner did not answer {name}: {out!r}")
+                return out
+
+            def remember_direct(i: int) -> object:
+                return answered("remember", next(fresh).arguments(), i)
+
+            def recall_direct(i: int) -> object:
+                return answered("recall", {"query": asks[calls + 5 + i]}, i)
+
+            for i in range(5):  # the SDK's adapters are built on a first call
+                remember_direct(i)
+            print(_line("owner's direct answer: remember", _timed(remember_direct, calls)))
+            print(_line("owner's direct answer: recall", _timed(recall_direct, calls)))
         finally:
             runtime.close()
 
@@ -97,7 +134,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 samples = []
                 for i in range(calls + 5):
                     start = time.perf_counter()
-                    result = await client.call_tool("recall", {"query": asks[calls + i]})
+                    result = await client.call_tool("recall", {"query": asks[2 * calls + 5 + i]})
                     if result.is_error:
                         raise RuntimeError(f"recall failed: {result.content}")
                     if i >= 5:

@@ -30,7 +30,8 @@ def test_quick_layers_run_prints_the_service_and_the_mcp_client_lines(tmp_path: 
     lines = done.stdout.splitlines()
     assert lines[0].startswith("layers at 50 memories, 10 calls per line"), lines
     labels = []
-    for line in lines[1:]:
+    assert re.fullmatch(r"conflict check warm: \d+ memories in \d+\.\d\d s", lines[1]), lines
+    for line in lines[2:]:
         match = FIGURE.match(line)
         assert match, f"not a figure: {line!r}"
         assert 0 < float(match["p50"]) <= float(match["p99"])
@@ -38,5 +39,7 @@ def test_quick_layers_run_prints_the_service_and_the_mcp_client_lines(tmp_path: 
     assert labels == [
         "service + renderer: remember",
         "service + renderer: recall",
+        "owner's direct answer: remember",
+        "owner's direct answer: recall",
         "in-memory MCP client: recall",
     ]
