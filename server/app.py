@@ -223,9 +223,9 @@ class ToolServer(MCPServer[Runtime]):
         dumping it (``tool_content``), so the check cannot fail, and it was a whole walk
         of the result (adr/0017, session I). Anything else a tool returns is converted
         as the SDK converts it."""
-        tool = self._tool_manager.get_tool(name)
         run = self._tool_manager.call_tool(name, arguments, context, convert_result=False)  # type: ignore[arg-type]
         result = await self._refusing(name, arguments, run)
+        tool = self._tool_manager.get_tool(name)  # known: an unknown one raised above
         if tool is None or isinstance(result, CallToolResult):
             return result
         try:

@@ -73,14 +73,10 @@ class DirectAnswers:
         the SDK must answer it (nothing was run)."""
         if self._hinted or version not in HANDSHAKE_PROTOCOL_VERSIONS:
             return None
-        plain = _plain_call(frame)
-        if plain is not None:
-            request_id, name, arguments = plain
-        else:
-            checked = _checked_call(frame, version)
-            if checked is None:
-                return None
-            request_id, name, arguments = checked
+        call = _plain_call(frame) or _checked_call(frame, version)
+        if call is None:
+            return None
+        request_id, name, arguments = call
         result = self._run(name, arguments, DirectCall(service))
         if result is None:
             return None
@@ -117,15 +113,10 @@ def _shaped(result: CallToolResult, version: str) -> dict[str, Any]:
     member (the SDK's surface is asked once per version), and left out where it does not
     (adr/0017, session I)."""
     structured = result.structured_content
-    if structured is None:
-        return serialize_server_result(
-            _METHOD, version, result.model_dump(by_alias=True, mode="json", exclude_none=True)
-        )
-    rest = result.model_copy(update={"structured_content": None})
-    wire = serialize_server_result(
-        _METHOD, version, rest.model_dump(by_alias=True, mode="json", exclude_none=True)
-    )
-    if _carries_structured(version):
+    rest = result if structured is None else result.model_copy(update={"structured_content": None})
+    dumped = rest.model_dump(by_alias=True, mode="json", exclude_none=True)
+    wire = serialize_server_result(_METHOD, version, dumped)
+    if structured is not None and _carries_structured(version):
         wire[_STRUCTURED] = structured
     return wire
 

@@ -11,27 +11,11 @@ import pytest
 
 from store.contradictions.rules import ConflictKind, ConflictState, Outcome, ReasonCode, Rule
 from store.evolve import evolve
-from store.model import Kind, Memory, Source, Status, StoredAnchor
+from store.model import Status
 from store.plan import ConflictRecord
+from tests.store.test_policy import ANCHOR, memory
 
 _AT = datetime(2026, 12, 2, 12, 0, tzinfo=UTC)
-
-
-def _memory() -> Memory:
-    return Memory(
-        id="m_1",
-        text="we use duckdb",
-        subject="storage",
-        kind=Kind.FACT,
-        scope=None,
-        source=Source.AGENT,
-        origin="chat-1",
-        created_at=_AT,
-        commit="abc",
-        status=Status.ACTIVE,
-        flags=("uncovered",),
-        origins=("chat-1",),
-    )
 
 
 def _record() -> ConflictRecord:
@@ -57,9 +41,9 @@ def _record() -> ConflictRecord:
 @pytest.mark.parametrize(
     ("make", "changes"),
     [
-        (_memory, {"status": Status.VERIFIED}),
-        (_memory, {"status": Status.REFUTED, "updated_at": _AT, "support": 2.0}),
-        (_memory, {}),
+        (memory, {"status": Status.VERIFIED}),
+        (memory, {"status": Status.REFUTED, "updated_at": _AT, "support": 2.0}),
+        (memory, {}),
         (_record, {"seq": 7}),
         (_record, {"state": ConflictState.RESOLVED, "winner": "m_2", "loser": "m_1"}),
     ],
@@ -76,21 +60,20 @@ def test_evolve_makes_what_replace_makes(make: object, changes: dict[str, object
 
 
 def test_an_evolved_record_is_still_frozen_and_hashable() -> None:
-    for made in (evolve(_memory(), status=Status.VERIFIED), evolve(_record(), seq=3)):
+    for made in (evolve(memory(), status=Status.VERIFIED), evolve(_record(), seq=3)):
         with pytest.raises(dataclasses.FrozenInstanceError):
             made.id = "x"  # type: ignore[misc, union-attr]
         assert hash(made) == hash(dataclasses.replace(made))
 
 
 def test_a_slotted_record_keeps_its_nested_values() -> None:
-    anchor = StoredAnchor.__new__(StoredAnchor)  # any object will do as a held value
-    mem = evolve(_memory(), anchors=(anchor,))
-    assert evolve(mem, status=Status.VERIFIED).anchors[0] is anchor
+    mem = memory()
+    assert evolve(mem, status=Status.VERIFIED).anchors[0] is ANCHOR
 
 
 def test_an_unknown_field_is_refused_as_replace_refuses_it() -> None:
     with pytest.raises(TypeError):
-        evolve(_memory(), colour="red")
+        evolve(memory(), colour="red")
     with pytest.raises(TypeError):
         evolve(_record(), colour="red")
 
