@@ -43,12 +43,10 @@ from multiprocessing.connection import (
     deliver_challenge,
 )
 from pathlib import Path
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from server.answering import Answerer
-from server.app import build_server
 from server.config import Settings
-from server.direct import DirectAnswers
 from server.rendering import tool_content
 from server.runtime import Runtime, open_runtime, service_settings
 from server.sharing import owner_command
@@ -60,6 +58,9 @@ from store.sharing.client import standby_pid
 from store.sharing.codec import decode, encode, encode_error
 from store.sharing.protocol import MAX_MESSAGE, PROTOCOL, Files, read_key, recv, send, version
 from store.sharing.remote import RESENDABLE
+
+if TYPE_CHECKING:  # the MCP SDK is imported with the first relay (``Owner._direct_answers``)
+    from server.direct import DirectAnswers
 
 __all__ = ["CALLS", "main"]
 
@@ -108,6 +109,7 @@ class Owner:
         self.relayed = 0  # calls answered on a relay connection (server.direct)
         self._answerer = Answerer()  # runs the relayed calls, one at a time (``_relay``)
         self._direct: DirectAnswers | None = None
+        self._direct_lock = threading.Lock()
         self.started = time.time()
         self.key = b""
         self.listener: Listener | None = None  # Windows' named pipe
@@ -400,8 +402,13 @@ class Owner:
                 self.relayed += answer is not None
 
     def _direct_answers(self) -> DirectAnswers:
-        with self._mutex:
+        """The SDK's answers, built for the first relay: an owner started by the CLI never
+        imports the MCP SDK, a second or more of its start-up (adr/0017)."""
+        with self._direct_lock:  # not ``_mutex``: the other connections go on meanwhile
             if self._direct is None:
+                from server.app import build_server
+                from server.direct import DirectAnswers
+
                 self._direct = DirectAnswers(build_server(self.settings))
             return self._direct
 

@@ -5,9 +5,10 @@ the imports are the owner's own, shared with it, and there is a standby from the
 second (``fork_standby``); elsewhere, and when a forked one is gone, a ready owner starts
 one as a process of its own after ``ANCHORMEM_STANDBY_AFTER`` seconds. When the owner
 dies without stopping (SIGKILL, OOM) its lock is freed with its info file still in place:
-the standby takes the lock within ``POLL_S`` and becomes the owner, so the clients' next
-call waits for the store to open, not for a cold start (adr/0016). When the owner stops
-cleanly it removes its info file before freeing the lock, and the standby exits instead.
+the standby, waiting in the kernel for that lock, takes it at once and becomes the owner,
+so the clients' next call waits for the store to open, not for a cold start (adr/0016).
+When the owner stops cleanly it removes its info file before freeing the lock, and the
+standby exits instead.
 
     python -P -m server.standby --db <store> [--repo <repository>]
 
@@ -22,7 +23,6 @@ from __future__ import annotations
 import argparse
 import contextlib
 import importlib
-import itertools
 import os
 import subprocess
 import sys
@@ -36,8 +36,7 @@ from store.sharing import platform
 from store.sharing.protocol import Files
 
 __all__ = [
-    "LOOK_EVERY",
-    "POLL_S",
+    "LOOK_S",
     "PRELOAD",
     "Standby",
     "fork_standby",
@@ -47,10 +46,11 @@ __all__ = [
     "spawn_standby",
 ]
 
-POLL_S = 0.01
-LOOK_EVERY = 20  # ticks between looks at the owner's files (0.2 s)
+LOOK_S = 0.2  # how often a waiting standby looks at the owner's files and its stop
 # Modules a call imports on first use: the standby loads them while it waits.
 PRELOAD = (
+    "server.app",  # the MCP SDK, for the first relayed call (the owner imports it then)
+    "server.direct",
     "server.cli",
     "server.agent_text",
     "store.contradictions.rules",
@@ -87,27 +87,51 @@ class Standby:
             os.close(fd)
 
     def wait(self, lock_fd: int, stopping: Callable[[], bool]) -> bool:
-        """Poll the owner lock on ``lock_fd``. ``True``: it is ours, and the owner before
-        us died (its info file is still there): go on as the owner. ``False``: it stopped
-        cleanly, the store's folder went away, or we were told to stop (the lock is not
-        held then)."""
+        """Wait for the owner lock on ``lock_fd``. ``True``: it is ours, and the owner
+        before us died (its info file is still there): go on as the owner. ``False``: it
+        stopped cleanly, the store's folder went away, or we were told to stop (the lock
+        is not held then, or only by the waiting thread of a process about to exit).
+
+        A thread waits in the kernel for the lock (a blocking lock: no CPU, and the lock
+        is ours the moment the owner's dies with it); this thread looks at the owner's
+        files and at ``stopping`` every ``LOOK_S``. Polling the lock every 10 ms instead
+        cost an idle standby 1-2% of a core (adr/0017)."""
         watched = identity(self.files.owner_lock)
-        for tick in itertools.count():
+        taken = threading.Event()
+        # With flock the thread locks through its own descriptor of the same open file:
+        # the lock is ``lock_fd``'s, and a standby that leaves while it still waits can
+        # close ``lock_fd`` (the lock then goes with the thread's descriptor, never to
+        # another file that reuses the number). Other locks belong to the descriptor
+        # (Windows) or the process (lockf): there it waits on ``lock_fd`` itself.
+        mine = os.dup(lock_fd) if platform.LOCKS == "flock" else lock_fd
+
+        def take() -> None:
+            try:
+                if platform.lock(mine, blocking=True):
+                    taken.set()
+            except OSError:
+                pass  # it could not wait: the loop below tries the lock at each look
+            finally:
+                if mine != lock_fd:
+                    os.close(mine)
+
+        waiter = threading.Thread(target=take, name="standby-lock", daemon=True)
+        waiter.start()
+        while not taken.wait(LOOK_S):
             if stopping():
-                break
-            # The files are read every ``LOOK_EVERY`` ticks: a clean stop or a replaced
-            # folder is not urgent, and reading them every tick cost ~5% of a core.
-            if tick % LOOK_EVERY == 0:
-                if self.files.read_info() is None:
-                    return False  # the owner stopped cleanly (or never finished starting)
-                if identity(self.files.owner_lock) != watched:
-                    return False  # the folder was removed or replaced under us
-            if platform.lock(lock_fd):
-                if self.files.read_info() is not None:
-                    return True
-                platform.unlock(lock_fd)  # it stopped cleanly between the two looks
                 return False
-            time.sleep(POLL_S)
+            if self.files.read_info() is None:
+                return False  # the owner stopped cleanly (or never finished starting)
+            if identity(self.files.owner_lock) != watched:
+                return False  # the folder was removed or replaced under us
+            if not waiter.is_alive() and platform.lock(lock_fd):
+                break
+        # Done once the lock is ours: a standby that becomes the owner forks its own
+        # standby only from a process with no other thread (``fork_standby``).
+        waiter.join()
+        if self.files.read_info() is not None:
+            return True
+        platform.unlock(lock_fd)  # it stopped cleanly between the two looks
         return False
 
 

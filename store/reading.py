@@ -290,5 +290,4 @@ def _marked(reading: Reading, marks: Mapping[str, Sequence[ConflictMark]]) -> Re
     if not own:
         return reading
     the_band = Band.HEDGE if reading.standing.band is Band.ASSERT else reading.standing.band
-    return evolve(reading, conflicts=own, standing=evolve(reading.standing, band=the_band)
-    )
+    return evolve(reading, conflicts=own, standing=evolve(reading.standing, band=the_band))

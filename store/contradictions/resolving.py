@@ -321,9 +321,7 @@ def _decided(
             cause=res.winner,
             detail={"conflict_with": res.winner, "reason_code": res.reason.value},
         )
-        current[loser.id] = evolve(
-            loser, status=change.to_status, refuted_by=change.refuted_by
-        )
+        current[loser.id] = evolve(loser, status=change.to_status, refuted_by=change.refuted_by)
         return (change,), ()
     if res.outcome is Outcome.DEMOTED:
         record = observation(

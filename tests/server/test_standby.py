@@ -1,0 +1,112 @@
+"""The standby's wait for the owner lock (``server.standby.Standby.wait``), on real lock
+files: one process holds two open descriptions of the lock file, which lock against each
+other as two processes would (flock)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+from server.standby import LOOK_S, Standby
+from store.sharing import platform
+from store.sharing.protocol import Files
+
+WAIT_S = 5.0
+
+
+class Waiting:
+    """``Standby.wait`` run in a thread, as the standby's main thread runs it."""
+
+    def __init__(self, files: Files, stopping: threading.Event) -> None:
+        self.fd = files.open_lock(files.owner_lock)
+        self.result: bool | None = None
+        self._thread = threading.Thread(target=self._run, args=(Standby(files), stopping))
+        self._thread.start()
+
+    def _run(self, standby: Standby, stopping: threading.Event) -> None:
+        self.result = standby.wait(self.fd, stopping.is_set)
+
+    def finished(self) -> bool | None:
+        self._thread.join(WAIT_S)
+        assert not self._thread.is_alive(), "the standby is still waiting"
+        return self.result
+
+
+def owner(tmp_path: Path) -> tuple[Files, int]:
+    files = Files(tmp_path / "memory.duckdb")
+    fd = files.open_lock(files.owner_lock)
+    assert platform.lock(fd)
+    files.write_info({"pid": os.getpid()})
+    return files, fd
+
+
+def free(files: Files) -> bool:
+    """Whether another process could take the owner lock now."""
+    probe = files.open_lock(files.owner_lock)
+    try:
+        if platform.lock(probe):
+            platform.unlock(probe)
+            return True
+        return False
+    finally:
+        os.close(probe)
+
+
+def test_an_owner_that_dies_with_its_info_file_in_place_is_taken_over(tmp_path: Path) -> None:
+    files, held = owner(tmp_path)
+    waiting = Waiting(files, threading.Event())
+    time.sleep(3 * LOOK_S)
+    assert waiting.result is None  # still waiting while the owner lives
+    os.close(held)  # what the kernel does for an owner killed with SIGKILL
+    assert waiting.finished() is True
+    assert not free(files)  # the standby holds the lock now
+    os.close(waiting.fd)
+
+
+def test_an_owner_that_stops_cleanly_lets_its_standby_go(tmp_path: Path) -> None:
+    files, held = owner(tmp_path)
+    waiting = Waiting(files, threading.Event())
+    time.sleep(LOOK_S)
+    files.info.unlink()  # a clean stop removes the info file before it frees the lock
+    platform.unlock(held)
+    assert waiting.finished() is False
+    os.close(waiting.fd)
+    assert free(files)
+    os.close(held)
+
+
+def test_a_standby_told_to_stop_leaves_while_the_owner_lives(tmp_path: Path) -> None:
+    files, held = owner(tmp_path)
+    stopping = threading.Event()
+    waiting = Waiting(files, stopping)
+    time.sleep(LOOK_S)
+    stopping.set()
+    assert waiting.finished() is False
+    os.close(waiting.fd)  # the lock it was still waiting for is never taken
+    assert not free(files)  # the owner still holds it
+    platform.unlock(held)
+    assert free(files)
+    os.close(held)
+
+
+def test_a_replaced_folder_lets_the_standby_go(tmp_path: Path) -> None:
+    files, held = owner(tmp_path)
+    waiting = Waiting(files, threading.Event())
+    time.sleep(LOOK_S)
+    files.owner_lock.unlink()
+    files.owner_lock.touch()  # another lock file by the same name: another store's
+    assert waiting.finished() is False
+    os.close(waiting.fd)
+    os.close(held)
+
+
+def test_an_owner_imports_the_mcp_sdk_only_for_its_first_relayed_call() -> None:
+    # A CLI call's owner answers without it; the SDK's import is most of an owner's start.
+    code = "import sys, server.owner; print(sorted(m for m in sys.modules if m[:3] == 'mcp'))"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "[]"
