@@ -26,6 +26,11 @@ __all__ = [
 ]
 
 IDLE_S = 0.05  # a server this long without a call writes its journal into the tables
+# Unused for QUIET_S, the journal is long written: look every QUIET_LOOK_S instead, so an
+# idle owner does not wake 20 times a second (adr/0017). A call's writes are then written
+# into the tables at most QUIET_LOOK_S after it (they are in the journal already).
+QUIET_S = 1.0
+QUIET_LOOK_S = 0.5
 
 
 @dataclass
@@ -64,7 +69,9 @@ class Runtime:
                 )
 
         def drain() -> None:
-            while not self._quiet.wait(IDLE_S):
+            while not self._quiet.wait(
+                QUIET_LOOK_S if self.service.idle_for() >= QUIET_S else IDLE_S
+            ):
                 if self.stopping.is_set() or self.service.idle_for() < IDLE_S:
                     continue
                 try:

@@ -13,7 +13,7 @@ others; the lease still arbitrates whatever else opens the file (a process with
 ``ANCHORMEM_SHARE=0``, ``anchormem doctor``, an older anchormem).
 
 The holder checks ``.want`` after each use and every few milliseconds while idle (every
-50 ms once unused for a second); when
+100 ms once unused for a second); when
 it cannot take it exclusively, somebody waits, so it closes the database and unlocks —
 once it has had the database for ``_QUANTUM_S`` or has not used it for ``_IDLE_S``. A
 handover costs an open and a close (~15-20 ms) and one tool call uses the database a
@@ -53,9 +53,9 @@ _POLL_S = 0.002
 _IDLE_CHECK_S = 0.005
 # A holder unused for _QUIET_AFTER_S looks every _QUIET_CHECK_S instead: an idle owner
 # polled 200 times a second (2-3% of a core each, adr/0017), and a waiter then waits
-# at most 50 ms more for a store nobody is using.
+# at most 100 ms more for a store nobody is using.
 _QUIET_AFTER_S = 1.0
-_QUIET_CHECK_S = 0.050
+_QUIET_CHECK_S = 0.100
 _QUANTUM_S = 0.200  # keep the database this long after opening it, even when others wait
 _IDLE_S = 0.050  # ... unless this process has not used it for this long
 _YIELD_S = 0.020  # after a handover, how long to leave the lock to a waiting process

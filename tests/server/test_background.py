@@ -7,7 +7,7 @@ import time
 from pathlib import Path
 
 from server.config import Settings
-from server.runtime import IDLE_S, open_runtime
+from server.runtime import IDLE_S, QUIET_S, open_runtime
 from store.db import Database
 from tests.conftest import GitRepo
 
@@ -48,6 +48,20 @@ def test_an_idle_server_writes_its_journal_into_the_tables(tmp_path: Path):
         assert again.get(made.reading.id) is not None
     finally:
         again.close()
+
+
+def test_a_server_idle_for_long_still_writes_a_later_call_into_the_tables(tmp_path: Path):
+    """Once quiet, the drain looks less often (``QUIET_LOOK_S``), but it still looks."""
+    runtime, db = _runtime(tmp_path)
+    try:
+        runtime.start_background()
+        assert _until(lambda: runtime.service.idle_for() >= 2 * QUIET_S)
+        runtime.service.remember("The CLI is built on click", origin="alice")
+        assert runtime.db.backlog() >= 1
+        assert _until(lambda: runtime.db.backlog() == 0), "the quiet server never drained"
+        assert Path(f"{db}.journal").stat().st_size == 0
+    finally:
+        runtime.close()
 
 
 def test_warming_ends_with_one_line_and_close_stops_the_background(tmp_path: Path, capfd):
