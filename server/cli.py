@@ -373,6 +373,18 @@ def _main(argv: Sequence[str] | None) -> int:
         settings = Settings.resolve(args.repo, args.db)
         if args.command == "serve":
             from server.cli_transfer import startup_line
+
+            if args.transport == "http":
+                from server.http_security import refuse_unsafe
+
+                refuse_unsafe(
+                    args.host,
+                    args.port,
+                    token_env=args.token_env,
+                    allowed_hosts=args.allowed_host or settings.http_allowed_hosts,
+                    allowed_origins=args.allowed_origin or settings.http_allowed_origins,
+                    exposed=args.exposed,
+                )
             from server.serve import serve
 
             if args.transport == "stdio" and sys.stderr.isatty():

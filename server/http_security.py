@@ -27,6 +27,7 @@ import ipaddress
 import logging
 import os
 import re
+import socket
 from collections.abc import Iterable, MutableMapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -44,6 +45,8 @@ __all__ = [
     "normalize_host",
     "normalize_origin",
     "read_token",
+    "refuse_unsafe",
+    "resolve_host",
 ]
 
 log = logging.getLogger("anchormem.http")
@@ -291,3 +294,39 @@ class GuardMiddleware:
             headers.append((b"www-authenticate", challenge.encode()))
         await send({"type": "http.response.start", "status": status, "headers": headers})
         await send({"type": "http.response.body", "body": body})
+
+
+def resolve_host(host: str, port: int) -> tuple[socket.AddressFamily, str]:
+    """The address ``--host`` names, IPv4 first: ``--host localhost`` should mean
+    127.0.0.1 where both exist."""
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    except (socket.gaierror, UnicodeError) as exc:
+        raise InvalidInput(f"cannot resolve --host {host!r}: {exc}") from None
+    family, _, _, _, sockaddr = min(infos, key=lambda info: info[0] != socket.AF_INET)
+    return family, str(sockaddr[0])
+
+
+def refuse_unsafe(
+    host: str,
+    port: int,
+    *,
+    token_env: str,
+    allowed_hosts: Sequence[str],
+    allowed_origins: Sequence[str],
+    exposed: bool,
+    environ: MutableMapping[str, str] | None = None,
+) -> None:
+    """The checks ``anchormem serve --transport http`` makes before it binds, made before
+    the server's imports (a second or more): an unsafe configuration is refused at once.
+    The token is read from a copy of the environment, so the server still finds it."""
+    token = read_token(token_env, dict(os.environ if environ is None else environ))
+    _family, address = resolve_host(host, port)
+    build_policy(
+        address,
+        port or 1,
+        token=token,
+        allowed_hosts=allowed_hosts,
+        allowed_origins=allowed_origins,
+        exposed=exposed,
+    )

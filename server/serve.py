@@ -48,10 +48,11 @@ from server.http_security import (
     GuardMiddleware,
     build_policy,
     read_token,
+    resolve_host,
 )
 from server.relay import Relay
 from server.stdio_guard import WireOut, guarded_stdio
-from store.errors import AnchormemError, InvalidInput, StoreUnavailable
+from store.errors import AnchormemError, StoreUnavailable
 
 __all__ = ["DRAIN_S", "GRACE_S", "HARD_EXIT_S", "PARENT_POLL_S", "serve"]
 
@@ -101,7 +102,7 @@ def serve(
     hosts = list(allowed_hosts) or list(settings.http_allowed_hosts)
     origins = list(allowed_origins) or list(settings.http_allowed_origins)
     token = read_token(token_env)
-    family, address = _resolve(host, port)
+    family, address = resolve_host(host, port)
     # Decide (refuse an unsafe exposure) and check every allowed value before binding.
     build_policy(
         address,
@@ -163,16 +164,6 @@ def _fast_exit() -> None:
 
 
 # -- HTTP -----------------------------------------------------------------------------
-
-
-def _resolve(host: str, port: int) -> tuple[socket.AddressFamily, str]:
-    try:
-        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
-    except (socket.gaierror, UnicodeError) as exc:
-        raise InvalidInput(f"cannot resolve --host {host!r}: {exc}") from None
-    # IPv4 first: ``--host localhost`` should mean 127.0.0.1 where both exist.
-    family, _, _, _, sockaddr = min(infos, key=lambda info: info[0] != socket.AF_INET)
-    return family, str(sockaddr[0])
 
 
 def _listen(family: socket.AddressFamily, address: str, port: int) -> socket.socket:

@@ -617,6 +617,26 @@ def test_the_cli_refuses_an_unsafe_http_configuration(repo: GitRepo, args: list[
     assert TOKEN not in done.stderr
 
 
+def test_an_unsafe_http_configuration_is_refused_before_the_server_is_loaded(repo: GitRepo):
+    # The refusal comes from the checks alone: neither the MCP SDK nor the server is
+    # imported for it (a second or more of a refused start).
+    code = (
+        "import sys; from server.cli import main\n"
+        "print(main(['serve', '--transport', 'http', '--host', '0.0.0.0']))\n"
+        "print(sorted(m for m in sys.modules if m.split('.')[0] == 'mcp' or m == 'server.serve'))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-P", "-c", code],  # -P: not the repository's own packages
+        cwd=repo.root,
+        capture_output=True,
+        text=True,
+        env=clean_env(),
+        timeout=60,
+    )
+    assert done.stderr.startswith("anchormem: refusing to serve HTTP"), done.stderr
+    assert done.stdout.split() == ["2", "[]"], done.stdout
+
+
 def test_allowed_hosts_and_origins_come_from_the_environment_too(repo: GitRepo, tmp_path: Path):
     env = clean_env(
         ANCHORMEM_HTTP_TOKEN=TOKEN,
