@@ -375,12 +375,13 @@ def _main(argv: Sequence[str] | None) -> int:
             from server.cli_transfer import startup_line
 
             if args.transport == "http":
-                from server.http_security import refuse_unsafe
+                from server.http_security import read_token, refuse_unsafe
 
                 refuse_unsafe(
                     args.host,
                     args.port,
-                    token_env=args.token_env,
+                    # from a copy: the server reads the variable again (and removes it)
+                    token=read_token(args.token_env, dict(os.environ)),
                     allowed_hosts=args.allowed_host or settings.http_allowed_hosts,
                     allowed_origins=args.allowed_origin or settings.http_allowed_origins,
                     exposed=args.exposed,

@@ -311,17 +311,16 @@ def refuse_unsafe(
     host: str,
     port: int,
     *,
-    token_env: str,
+    token: str | None,
     allowed_hosts: Sequence[str],
     allowed_origins: Sequence[str],
     exposed: bool,
-    environ: MutableMapping[str, str] | None = None,
-) -> None:
-    """The checks ``anchormem serve --transport http`` makes before it binds, made before
-    the server's imports (a second or more): an unsafe configuration is refused at once.
-    The token is read from a copy of the environment, so the server still finds it."""
-    token = read_token(token_env, dict(os.environ if environ is None else environ))
-    _family, address = resolve_host(host, port)
+) -> tuple[socket.AddressFamily, str]:
+    """The checks ``anchormem serve --transport http`` makes before it binds: an unsafe
+    exposure, or any allowed value that is not one, is refused (``InvalidInput``). The
+    address to bind is returned. The CLI makes them before the server's imports too (a
+    second or more), so a refusal comes at once."""
+    family, address = resolve_host(host, port)
     build_policy(
         address,
         port or 1,
@@ -330,3 +329,4 @@ def refuse_unsafe(
         allowed_origins=allowed_origins,
         exposed=exposed,
     )
+    return family, address

@@ -48,7 +48,7 @@ from server.http_security import (
     GuardMiddleware,
     build_policy,
     read_token,
-    resolve_host,
+    refuse_unsafe,
 )
 from server.relay import Relay
 from server.stdio_guard import WireOut, guarded_stdio
@@ -102,15 +102,8 @@ def serve(
     hosts = list(allowed_hosts) or list(settings.http_allowed_hosts)
     origins = list(allowed_origins) or list(settings.http_allowed_origins)
     token = read_token(token_env)
-    family, address = resolve_host(host, port)
-    # Decide (refuse an unsafe exposure) and check every allowed value before binding.
-    build_policy(
-        address,
-        port or 1,
-        token=token,
-        allowed_hosts=hosts,
-        allowed_origins=origins,
-        exposed=exposed,
+    family, address = refuse_unsafe(
+        host, port, token=token, allowed_hosts=hosts, allowed_origins=origins, exposed=exposed
     )
     sock = _listen(family, address, port)
     try:
