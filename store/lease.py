@@ -12,10 +12,10 @@ Since adr/0012 one process, the store's owner, usually holds the store for all t
 others; the lease still arbitrates whatever else opens the file (a process with
 ``ANCHORMEM_SHARE=0``, ``anchormem doctor``, an older anchormem).
 
-The holder checks ``.want`` after each use and every few milliseconds while idle (every
-100 ms once unused for a second); when
-it cannot take it exclusively, somebody waits, so it closes the database and unlocks —
-once it has had the database for ``_QUANTUM_S`` or has not used it for ``_IDLE_S``. A
+The holder checks ``.want`` after each use, every few milliseconds while idle, and every
+100 ms once unused for a second; when it cannot take it exclusively, somebody waits, so
+it closes the database and unlocks — once it has had the database for ``_QUANTUM_S`` or
+has not used it for ``_IDLE_S``. A
 handover costs an open and a close (~15-20 ms) and one tool call uses the database a
 dozen times: handing over after every use left four busy servers 4-5 calls/s between
 them, against 13-30 now (adr/0002). After a handover, the process that let go leaves the
@@ -52,8 +52,8 @@ STOPPING_MESSAGE = "the server is stopping; try again"
 _POLL_S = 0.002
 _IDLE_CHECK_S = 0.005
 # A holder unused for _QUIET_AFTER_S looks every _QUIET_CHECK_S instead: an idle owner
-# polled 200 times a second (2-3% of a core each, adr/0017), and a waiter then waits
-# at most 100 ms more for a store nobody is using.
+# looked 200 times a second, 2-3% of a core for each idle owner (adr/0017); a waiter
+# now waits at most 100 ms more for a store nobody is using.
 _QUIET_AFTER_S = 1.0
 _QUIET_CHECK_S = 0.100
 _QUANTUM_S = 0.200  # keep the database this long after opening it, even when others wait
