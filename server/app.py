@@ -225,8 +225,10 @@ class ToolServer(MCPServer[Runtime]):
         as the SDK converts it."""
         run = self._tool_manager.call_tool(name, arguments, context, convert_result=False)  # type: ignore[arg-type]
         result = await self._refusing(name, arguments, run)
+        if isinstance(result, CallToolResult):
+            return result
         tool = self._tool_manager.get_tool(name)  # known: an unknown one raised above
-        if tool is None or isinstance(result, CallToolResult):
+        if tool is None:
             return result
         try:
             return tool.fn_metadata.convert_result(result)
