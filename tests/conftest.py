@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -10,6 +11,14 @@ import pytest
 from experiments.scratch import ScratchRepo
 
 IDENTITY = ("Test Author", "author@example.com")
+
+
+def anchormem_env(**settings: str) -> dict[str, str]:
+    """The environment for an anchormem process a test starts: this one's, without any
+    ``ANCHORMEM_*`` setting of the person running the tests, plus ``settings``."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("ANCHORMEM_")}
+    env.update(settings)
+    return env
 
 
 class GitRepo(ScratchRepo):

@@ -32,7 +32,7 @@ from mcp import Client
 from anchors.gitrepo import GitError, GitRepository
 from server.app import build_server
 from server.config import Settings
-from tests.conftest import GitRepo
+from tests.conftest import GitRepo, anchormem_env
 
 SENTINEL = "SENTINEL_7f3a_OUTSIDE"
 PASSWD_MARK = "root:x:0:0"
@@ -412,7 +412,7 @@ def test_no_process_opens_a_file_outside_the_repository_under_strace(
     layout: Layout, tmp_path: Path
 ):
     accepted = [a for a, expect in CASES if expect != "rejected"]
-    env = {k: v for k, v in os.environ.items() if not k.startswith("ANCHORMEM_")}
+    env = anchormem_env()
     env["ANCHORMEM_DB"] = str(layout.root / ".anchormem" / "strace.duckdb")
     # Each command on the store itself, in the traced process: through an owner its opens
     # would happen in a detached process (started by the first run, traced until its idle

@@ -10,7 +10,6 @@ commit, and unusual repositories say they cannot verify instead of crashing.
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 import time
@@ -28,7 +27,7 @@ from benchmarks.fingerprint import generate_repository
 from server.app import build_server
 from server.config import Settings
 from tests.anchors.conftest import child_processes
-from tests.conftest import GitRepo
+from tests.conftest import GitRepo, anchormem_env
 from tests.mcp_calls import call, remember_full
 
 pytestmark = pytest.mark.anyio
@@ -96,7 +95,7 @@ async def served_ids(client: Client, query: str) -> list[str]:
 def cli(repo: Path, *args: str, env: Mapping[str, str] | None = None) -> tuple[int, Any, str]:
     """Run the installed console script (by absolute path) in ``repo``."""
     script = Path(sys.executable).with_name("anchormem")
-    base = {k: v for k, v in os.environ.items() if not k.startswith("ANCHORMEM_")}
+    base = anchormem_env()
     done = subprocess.run(
         [str(script), *args],
         cwd=repo,

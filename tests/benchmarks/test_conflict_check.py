@@ -4,13 +4,14 @@ and that both sides made the same decisions, never how fast."""
 
 from __future__ import annotations
 
-import os
 import re
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+
+from tests.conftest import anchormem_env
 
 FIGURE = re.compile(
     r"^(?P<label>\S.*?, (?:wall|cpu))\s+p50\s+(?P<p50>\d+\.\d+)\s+p99\s+(?P<p99>\d+\.\d+)"
@@ -20,7 +21,7 @@ FIGURE = re.compile(
 
 @pytest.mark.slow  # ~6 s: a store of 30 memories seeded, a git archive, two processes
 def test_a_small_run_against_head_prints_both_sides_and_the_same_decisions(tmp_path: Path):
-    env = {k: v for k, v in os.environ.items() if not k.startswith("ANCHORMEM_")}
+    env = anchormem_env()
     env["ANCHORMEM_BENCH_CACHE"] = str(tmp_path / "cache")
     args = ["--size", "30", "--notes", "12", "--runs", "1", "--against", "HEAD"]
     done = subprocess.run(

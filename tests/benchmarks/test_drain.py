@@ -4,11 +4,12 @@ back with entries), never how fast."""
 
 from __future__ import annotations
 
-import os
 import re
 import subprocess
 import sys
 from pathlib import Path
+
+from tests.conftest import anchormem_env
 
 LINE = re.compile(
     r"^this tree\s+largest drain: median\s+(?P<ms>\d+\.\d) ms \(runs [\d.]+; backlog"
@@ -20,7 +21,7 @@ LINE = re.compile(
 def _drain(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
     """``python -m benchmarks drain ARGS`` run as a user would, its seeded stores cached
     in ``tmp_path``."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith("ANCHORMEM_")}
+    env = anchormem_env()
     env["ANCHORMEM_BENCH_CACHE"] = str(tmp_path / "cache")
     return subprocess.run(
         [sys.executable, "-m", "benchmarks", "drain", *args],

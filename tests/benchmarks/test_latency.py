@@ -3,13 +3,14 @@ It checks what is printed and that every figure is a positive number, never how 
 
 from __future__ import annotations
 
-import os
 import re
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+
+from tests.conftest import anchormem_env
 
 FIGURE = re.compile(r"^(?P<label>\S.*?)\s+p50 (?P<p50>\d+\.\d+) ms  p99 (?P<p99>\d+\.\d+) ms")
 
@@ -19,7 +20,7 @@ def test_quick_latency_run_prints_the_floor_remember_and_recall(tmp_path: Path):
     cache = tmp_path / "cache"
     elsewhere = tmp_path / "cwd"
     elsewhere.mkdir()
-    env = {k: v for k, v in os.environ.items() if not k.startswith("ANCHORMEM_")}
+    env = anchormem_env()
     env["ANCHORMEM_BENCH_CACHE"] = str(cache)
     done = subprocess.run(
         [sys.executable, "-m", "benchmarks.latency", "--quick", "--sizes", "30", "--warmup", "2"],

@@ -3,7 +3,6 @@ checks what is printed and that every figure is a positive number, never how fas
 
 from __future__ import annotations
 
-import os
 import re
 import subprocess
 import sys
@@ -11,12 +10,14 @@ from pathlib import Path
 
 import pytest
 
+from tests.conftest import anchormem_env
+
 FIGURE = re.compile(r"^(?P<label>\S.*?)\s+p50 (?P<p50>\d+\.\d+) ms  p99 (?P<p99>\d+\.\d+) ms$")
 
 
 @pytest.mark.slow  # ~45 s: seeding 50 memories, a server in process
 def test_quick_layers_run_prints_the_service_and_the_mcp_client_lines(tmp_path: Path):
-    env = {k: v for k, v in os.environ.items() if not k.startswith("ANCHORMEM_")}
+    env = anchormem_env()
     env["ANCHORMEM_BENCH_CACHE"] = str(tmp_path / "cache")
     done = subprocess.run(
         [sys.executable, "-m", "benchmarks", "layers", "--quick"],

@@ -5,19 +5,18 @@ how fast."""
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 from pathlib import Path
 
-from tests.conftest import GitRepo
+from tests.conftest import GitRepo, anchormem_env
 
 SIZES = (30, 120)
 
 
 def bench(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
     script = Path(sys.executable).with_name("anchormem")
-    env = {k: v for k, v in os.environ.items() if not k.startswith("ANCHORMEM_")}
+    env = anchormem_env()
     return subprocess.run(
         [str(script), "bench", *args],
         cwd=cwd,

@@ -5,7 +5,6 @@ processes over stdio)."""
 from __future__ import annotations
 
 import json
-import os
 import struct
 import subprocess
 import sys
@@ -33,6 +32,7 @@ from experiments.fixture import FIXTURE_TAGS
 from experiments.metrics import agent_metrics, wilson
 from experiments.png import Canvas
 from experiments.report import markdown, write_chart
+from tests.conftest import anchormem_env
 
 ARMS = ("add_only", "retraction", "verify_on_read")
 AGENTS = ("B", "code_first", "memory_first", "careful")
@@ -378,7 +378,7 @@ def reduced_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict[str, Any
     rows = [r for r in lines if r["id"] in chosen] + [WITH_KIND_AND_SCOPE, *MISLABELLED]
     facts_file.write_text("".join(json.dumps(r) + "\n" for r in rows))
     out = work / "out"
-    env = {k: v for k, v in os.environ.items() if not k.startswith("ANCHORMEM_")}
+    env = anchormem_env()
     script = Path(sys.executable).with_name("anchormem")
     done = subprocess.run(
         [str(script), "experiment", "contamination", "--json", "--facts", str(facts_file),

@@ -31,6 +31,7 @@ from experiments.corpus import (
 )
 from experiments.facts import load_facts
 from experiments.truth_benchmark import aggregate, markdown
+from tests.conftest import anchormem_env
 
 REAL = Path(__file__).resolve().parents[2] / "experiments" / "data" / "real"
 
@@ -272,7 +273,7 @@ def test_aggregate_sums_counts_across_projects_and_recomputes_intervals():
 
 
 def run_cli(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("ANCHORMEM_")}
+    env = anchormem_env()
     env["ANCHORMEM_CORPUS_CACHE"] = str(cwd / "cache")
     return subprocess.run(
         [sys.executable, "-m", *args], cwd=cwd, env=env, capture_output=True, text=True,

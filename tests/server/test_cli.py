@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import subprocess
 import sys
@@ -13,7 +12,7 @@ from typing import Any
 import pytest
 
 from server.cli import build_parser
-from tests.conftest import GitRepo
+from tests.conftest import GitRepo, anchormem_env
 
 
 def anchormem_cmd() -> list[str]:
@@ -21,7 +20,7 @@ def anchormem_cmd() -> list[str]:
 
 
 def run(repo: Path, *args: str, check_json: bool = True) -> tuple[int, Any, str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("ANCHORMEM_")}
+    env = anchormem_env()
     done = subprocess.run(
         [*anchormem_cmd(), *args],
         cwd=repo,

@@ -20,7 +20,7 @@ import pytest
 from server.cli_tables import table, wrap_text
 from server.config import Settings
 from server.runtime import open_runtime
-from tests.conftest import GitRepo
+from tests.conftest import GitRepo, anchormem_env
 from tests.server.conftest import PROJECT
 
 SCRIPT = str(Path(sys.executable).with_name("anchormem"))
@@ -32,7 +32,7 @@ LONG = (
 
 
 def _env(**extra: str) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("ANCHORMEM_")}
+    env = anchormem_env()
     env.update({"COLUMNS": str(COLUMNS), "TERM": "dumb", **extra})
     return env
 

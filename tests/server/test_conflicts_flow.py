@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 from pathlib import Path
@@ -14,7 +13,7 @@ from mcp import Client
 
 from server.app import build_server
 from server.config import Settings
-from tests.conftest import GitRepo
+from tests.conftest import GitRepo, anchormem_env
 from tests.mcp_calls import call
 
 pytestmark = pytest.mark.anyio
@@ -22,7 +21,7 @@ pytestmark = pytest.mark.anyio
 
 def conflicts_json(repo: Path) -> dict[str, Any]:
     exe = str(Path(sys.executable).with_name("anchormem"))
-    env = {k: v for k, v in os.environ.items() if not k.startswith("ANCHORMEM_")}
+    env = anchormem_env()
     done = subprocess.run(
         [exe, "conflicts", "--json"], cwd=repo, env=env, capture_output=True, text=True, check=True
     )

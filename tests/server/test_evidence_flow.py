@@ -12,6 +12,7 @@ from server.app import build_server
 from server.config import Settings
 from server.rendering import Rendered
 from store.errors import InvalidInput
+from tests.conftest import anchormem_env
 from tests.mcp_calls import call, record, remember_full
 
 pytestmark = pytest.mark.anyio
@@ -236,13 +237,12 @@ async def test_observing_a_forgotten_memory_is_an_error(settings: Settings):
 
 def test_stats_and_review_through_the_cli_count_wrong_and_missed_fact_signals(project):
     import json
-    import os
     import subprocess
     import sys
     from pathlib import Path
 
     exe = str(Path(sys.executable).with_name("anchormem"))
-    env = {k: v for k, v in os.environ.items() if not k.startswith("ANCHORMEM_")}
+    env = anchormem_env()
 
     def run(*args: str) -> dict[str, Any]:
         done = subprocess.run(

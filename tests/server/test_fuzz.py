@@ -34,7 +34,7 @@ from mcp.shared.exceptions import MCPError
 from server.app import build_server
 from server.config import Settings
 from store.hostile import is_hidden
-from tests.conftest import GitRepo
+from tests.conftest import GitRepo, anchormem_env
 from tests.server.conftest import PROJECT
 
 SCALE = max(1, int(os.environ.get("FUZZ_SCALE", "1")))
@@ -426,7 +426,7 @@ def argv(draw: st.DrawFn, command: str) -> list[bytes]:
 
 
 def run_cli(repo: GitRepo, args: list[bytes]) -> subprocess.CompletedProcess[bytes]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("ANCHORMEM_")}
+    env = anchormem_env()
     # Each run opens the store itself (not through the store's owner, adr/0012): the test
     # reads the file between runs.
     env["ANCHORMEM_SHARE"] = "0"

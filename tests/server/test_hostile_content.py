@@ -28,7 +28,7 @@ from store.hostile import (
     reveal,
     reveal_all,
 )
-from tests.conftest import GitRepo
+from tests.conftest import GitRepo, anchormem_env
 from tests.mcp_calls import record, remember_full
 
 pytestmark = pytest.mark.anyio
@@ -341,7 +341,7 @@ async def test_hidden_characters_in_conflicting_claims_are_revealed_in_consolida
 
 def test_the_cli_shows_hidden_characters_as_escapes(project: GitRepo):
     script = os.path.join(os.path.dirname(sys.executable), "anchormem")
-    env = {k: v for k, v in os.environ.items() if not k.startswith("ANCHORMEM_")}
+    env = anchormem_env()
     text = "Billing uses httpx\u202e\x1b[2J" + tags("obey")
 
     def run(*args: str) -> Any:

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import itertools
 import json
-import os
 import re
 import socket
 import subprocess
@@ -39,7 +38,7 @@ from server.http_security import (
     read_token,
 )
 from store.errors import InvalidInput
-from tests.conftest import GitRepo
+from tests.conftest import GitRepo, anchormem_env
 from tests.server.conftest import PROJECT
 
 TOKEN = "t0k3n-for-tests-" + "x" * 24
@@ -51,7 +50,7 @@ def anchormem() -> str:
 
 
 def clean_env(**extra: str) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("ANCHORMEM_")}
+    env = anchormem_env()
     env.update(extra)
     return env
 

@@ -9,7 +9,6 @@ installed binary this test is skipped, saying why.
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import subprocess
 import sys
@@ -18,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from tests.conftest import GitRepo
+from tests.conftest import GitRepo, anchormem_env
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 INSPECTOR = REPO_ROOT / "node_modules" / ".bin" / "mcp-inspector"
@@ -46,7 +45,7 @@ class Inspector:
         # The Inspector keeps a catalog and client settings under $HOME; keep them here.
         home.mkdir()
         self.env = {
-            **{k: v for k, v in os.environ.items() if not k.startswith("ANCHORMEM_")},
+            **anchormem_env(),
             "HOME": str(home),
         }
 

@@ -23,7 +23,7 @@ from typing import IO, Any
 
 import pytest
 
-from tests.conftest import GitRepo
+from tests.conftest import GitRepo, anchormem_env
 
 BOUND_S = 5.0  # generous: the target is 1 s, typical is well under 0.1 s
 
@@ -33,7 +33,7 @@ def anchormem() -> str:
 
 
 def clean_env(**extra: str) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("ANCHORMEM_")}
+    env = anchormem_env()
     # The server opens the store itself (ANCHORMEM_SHARE=0): these tests check that the
     # server process releases the file when it stops. Through the store's owner (adr/0012)
     # the owner holds it; tests/server/test_sharing.py covers that.

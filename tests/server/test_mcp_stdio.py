@@ -2,21 +2,20 @@
 
 from __future__ import annotations
 
-import os
 import sys
 from pathlib import Path
 
 import pytest
 from mcp import Client, StdioServerParameters
 
-from tests.conftest import GitRepo
+from tests.conftest import GitRepo, anchormem_env
 from tests.mcp_calls import call
 
 pytestmark = pytest.mark.anyio
 
 
 def server_params(repo: GitRepo) -> StdioServerParameters:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("ANCHORMEM_")}
+    env = anchormem_env()
     # The installed console script, as a client would start it (``python -m`` would put
     # the project's own folders, e.g. a ``store/`` package, ahead of anchormem's).
     script = Path(sys.executable).with_name("anchormem")

@@ -9,7 +9,6 @@ seen. Every frame that carries an id must get an answer; the server must survive
 from __future__ import annotations
 
 import json
-import os
 import queue
 import subprocess
 import sys
@@ -23,7 +22,7 @@ import pytest
 from mcp_types import INVALID_REQUEST, PARSE_ERROR, jsonrpc_message_adapter
 
 from server.stdio_guard import FrameGuard, Refusal, recover_id
-from tests.conftest import GitRepo
+from tests.conftest import GitRepo, anchormem_env
 
 SCRIPT = Path(sys.executable).with_name("anchormem")
 REPLY_TIMEOUT_S = 60.0
@@ -32,7 +31,7 @@ REPLY_TIMEOUT_S = 60.0
 def server_env() -> dict[str, str]:
     # The tools run in the server process itself (ANCHORMEM_SHARE=0), so that the noisy
     # tools below print from the process whose stdout carries the protocol.
-    env = {k: v for k, v in os.environ.items() if not k.startswith("ANCHORMEM_")}
+    env = anchormem_env()
     return {**env, "ANCHORMEM_SHARE": "0"}
 
 

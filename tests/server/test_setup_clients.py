@@ -14,7 +14,7 @@ import pytest
 
 from server.cli import main
 from server.setup_clients import BACKUP_SUFFIX, CLIENTS, config_path
-from tests.conftest import GitRepo
+from tests.conftest import GitRepo, anchormem_env
 
 MAC = "Library/Application Support"
 SCRIPT = Path(sys.executable).with_name("anchormem")
@@ -47,7 +47,7 @@ def _existing(client: str, path: Path) -> dict[str, Any]:
 
 
 def _env(homes: dict[str, Path], path: str) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("ANCHORMEM_")}
+    env = anchormem_env()
     env.update(
         HOME=str(homes["home"]),
         XDG_CONFIG_HOME=str(homes["xdg"]),

@@ -4,7 +4,6 @@ repository, the CLI run as a user would for the file round trip."""
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -18,14 +17,14 @@ from server.rendering import dump, render_result
 from server.runtime import Runtime, open_runtime
 from store.errors import InvalidInput
 from store.transfer_format import FORMAT, HEADER_TYPE, ImportOutcome
-from tests.conftest import GitRepo
+from tests.conftest import GitRepo, anchormem_env
 from tests.server.conftest import PROJECT
 
 SECRET = "the vault code is orchid-7731"  # forgotten: must never come back
 
 
 def anchormem(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("ANCHORMEM_")}
+    env = anchormem_env()
     return subprocess.run(
         [str(Path(sys.executable).with_name("anchormem")), *args],
         cwd=cwd,

@@ -22,7 +22,7 @@ from mcp import Client, StdioServerParameters
 from store.db import Database
 from store.limits import MAX_QUERY_CHARS, MAX_REASON_CHARS, MAX_TEXT_CHARS
 from store.schema import SCHEMA_VERSION
-from tests.conftest import GitRepo
+from tests.conftest import GitRepo, anchormem_env
 from tests.server.conftest import PROJECT
 
 SCRIPT = Path(sys.executable).with_name("anchormem")
@@ -30,7 +30,7 @@ CLAIM = "The store layer opens DuckDB in store/db.py"
 
 
 def clean_env() -> dict[str, str]:
-    return {k: v for k, v in os.environ.items() if not k.startswith("ANCHORMEM_")}
+    return anchormem_env()
 
 
 @dataclass(frozen=True)

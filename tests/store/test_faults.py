@@ -22,7 +22,7 @@ import duckdb
 import pytest
 
 from store.db import Database
-from tests.conftest import GitRepo
+from tests.conftest import GitRepo, anchormem_env
 from tests.server.conftest import PROJECT
 
 SCRIPT = Path(sys.executable).with_name("anchormem")
@@ -34,7 +34,7 @@ def server_env() -> dict[str, str]:
     # tests damage, fill and race on the file between calls, which a store's owner process
     # (adr/0012) would hold open across them. The owner opens the file through the same
     # code (store/db.py, store/recovery.py); the kill harness below runs through it.
-    env = {k: v for k, v in os.environ.items() if not k.startswith("ANCHORMEM_")}
+    env = anchormem_env()
     return {**env, "ANCHORMEM_SHARE": "0"}
 
 

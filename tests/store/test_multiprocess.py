@@ -28,7 +28,7 @@ import pytest
 from mcp import Client, StdioServerParameters
 from mcp.client.stdio import stdio_client
 
-from tests.conftest import GitRepo
+from tests.conftest import GitRepo, anchormem_env
 from tests.server.conftest import PROJECT
 
 pytestmark = pytest.mark.anyio
@@ -53,7 +53,7 @@ def project(git_repo: GitRepo) -> GitRepo:
 
 
 def server_env() -> dict[str, str]:
-    return {k: v for k, v in os.environ.items() if not k.startswith("ANCHORMEM_")}
+    return anchormem_env()
 
 
 def store_file(repo: GitRepo) -> Path:

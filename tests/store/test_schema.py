@@ -5,7 +5,6 @@ status change."""
 from __future__ import annotations
 
 import itertools
-import os
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -26,7 +25,7 @@ from store.model import AuditAction, Receipt, ReceiptAction, RefutedBy, Status
 from store.plan import NewMemory, Plan, StatusChange
 from store.schema import _MIGRATIONS, SCHEMA_VERSION
 from store.service import MemoryService
-from tests.conftest import GitRepo
+from tests.conftest import GitRepo, anchormem_env
 from tests.server.conftest import PROJECT
 
 CORE_TABLES = {
@@ -150,7 +149,7 @@ def test_the_cli_refuses_a_newer_store_with_exit_1_and_one_line(project: GitRepo
     path = tmp_path / "newer.duckdb"
     write_newer_store(path)
     before = fingerprint_of(path)
-    env = {k: v for k, v in os.environ.items() if not k.startswith("ANCHORMEM_")}
+    env = anchormem_env()
     for args in (["list"], ["remember", "We deploy on Fridays"]):
         done = subprocess.run(
             [str(Path(sys.executable).with_name("anchormem")), "--db", str(path), *args],
