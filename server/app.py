@@ -12,7 +12,7 @@ import json
 import threading
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager, suppress
-from typing import Annotated, Any, TypeVar
+from typing import Annotated, Any, TypeVar, cast
 
 import anyio
 import anyio.from_thread
@@ -26,7 +26,8 @@ from mcp.server.mcpserver.exceptions import (
     ToolError,
     UnexpectedToolError,
 )
-from mcp.types import CallToolResult, TextContent, ToolAnnotations
+from mcp.server.mcpserver.tools import Tool
+from mcp.types import CallToolResult, Icon, TextContent, ToolAnnotations
 from pydantic import BaseModel, BeforeValidator, Field, ValidationError
 
 from server.arg_errors import refusal
@@ -190,6 +191,44 @@ def _read(fn: Callable[[], T]) -> T:
         raise ResourceError(str(exc)) from None
 
 
+# Tool registrations made in this process, by ``_registration_key`` (``ToolServer.add_tool``).
+_REGISTERED: dict[tuple[object, ...], Tool] = {}
+
+
+def _copied(schema: dict[str, Any]) -> dict[str, Any]:
+    """A JSON schema's copy, every dict and list in it new."""
+    return cast(dict[str, Any], _copy_json(schema))
+
+
+def _copy_json(value: object) -> object:
+    if isinstance(value, dict):
+        return {k: _copy_json(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_copy_json(v) for v in value]
+    return value
+
+
+def _unbound(*_: object, **__: object) -> None:
+    """The function of a kept registration: each server's copy holds its own."""
+    raise RuntimeError("a kept tool registration was called")
+
+
+def _registration_key(fn: Callable[..., Any], *options: object) -> tuple[object, ...] | None:
+    """What a tool's registration depends on: its function's code, defaults and globals
+    and the options it was registered with; None when these cannot be a key."""
+    code = getattr(fn, "__code__", None)
+    if code is None:
+        return None
+    options_key = tuple(o.model_dump_json() if isinstance(o, BaseModel) else o for o in options)
+    key = (code, fn.__defaults__, fn.__kwdefaults__ and tuple(sorted(fn.__kwdefaults__.items())),
+           id(fn.__globals__), options_key)  # fmt: skip
+    try:
+        hash(key)
+    except TypeError:
+        return None
+    return key
+
+
 def _annotations(
     title: str, read_only: bool = False, destructive: bool = False, idempotent: bool = True
 ) -> ToolAnnotations:
@@ -206,7 +245,58 @@ def _annotations(
 
 
 class ToolServer(MCPServer[Runtime]):
-    """The SDK's server, with refused arguments said in one sentence (``arg_errors``)."""
+    """The SDK's server, with refused arguments said in one sentence (``arg_errors``),
+    and each tool's registration made once per process (``add_tool``)."""
+
+    def add_tool(
+        self,
+        fn: Callable[..., Any],
+        name: str | None = None,
+        title: str | None = None,
+        description: str | None = None,
+        annotations: ToolAnnotations | None = None,
+        icons: list[Icon] | None = None,
+        meta: dict[str, Any] | None = None,
+        structured_output: bool | None = None,
+    ) -> None:
+        """The SDK's ``add_tool``, made once per tool function and process: each server
+        ``build_server`` makes registers the same functions (closures over its own
+        runtime), and what the SDK derives from one (an argument model and its JSON
+        schemas, 5-10 ms a tool) depends on its code, defaults and options only. A server
+        built again, as each test and the owner's direct answers build one, registers a
+        copy holding its own function."""
+        key = _registration_key(fn, name, title, description, annotations, icons, meta)
+        made = _REGISTERED.get(key) if key is not None else None
+        if made is None or structured_output is not None:
+            super().add_tool(
+                fn, name, title, description, annotations, icons, meta, structured_output
+            )
+            if key is not None and structured_output is None:
+                registered = self._tool_manager.get_tool(name or fn.__name__)
+                if registered is not None:
+                    output = registered.fn_metadata.output_schema
+                    _REGISTERED[key] = registered.model_copy(
+                        update={
+                            "fn": _unbound,
+                            "parameters": _copied(registered.parameters),
+                            "fn_metadata": registered.fn_metadata.model_copy(
+                                update={
+                                    "output_schema": None if output is None else _copied(output)
+                                }
+                            ),
+                        }
+                    )
+            return
+        # Its own copy of the two schemas, which ``_compact_schemas`` rewrites in place.
+        output = made.fn_metadata.output_schema
+        metadata = made.fn_metadata.model_copy(
+            update={"output_schema": None if output is None else _copied(output)}
+        )
+        tool = made.model_copy(
+            update={"fn": fn, "parameters": _copied(made.parameters), "fn_metadata": metadata}
+        )
+        if self._tool_manager.get_tool(tool.name) is None:
+            self._tool_manager._tools[tool.name] = tool
 
     async def call_tool(
         self, name: str, arguments: dict[str, Any], context: Context[Runtime, Any] | None = None
