@@ -146,6 +146,7 @@ def test_remember_recall_retract_and_remember_again_through_the_inspector(
     assert again["receipt"] == gone["receipt"]
 
 
+@pytest.mark.slow  # ~12 s of Node start-up (CI's budget); bad input over MCP: test_bad_input.py
 def test_the_inspector_sees_is_error_for_an_unknown_id(
     inspector: Path, project: GitRepo, tmp_path: Path
 ):

@@ -44,6 +44,16 @@ def owner(tmp_path: Path) -> tuple[Files, int]:
     return files, fd
 
 
+def freed(files: Files) -> bool:
+    """Whether the owner lock is free within ``WAIT_S``. A standby's thread still waiting
+    when the standby leaves may take the lock as it is freed, for the moment it needs to
+    let go of its descriptor (in the product the process is exiting then)."""
+    deadline = time.monotonic() + WAIT_S
+    while not free(files) and time.monotonic() < deadline:
+        time.sleep(0.01)
+    return free(files)
+
+
 def free(files: Files) -> bool:
     """Whether another process could take the owner lock now."""
     probe = files.open_lock(files.owner_lock)
@@ -75,7 +85,7 @@ def test_an_owner_that_stops_cleanly_lets_its_standby_go(tmp_path: Path) -> None
     platform.unlock(held)
     assert waiting.finished() is False
     os.close(waiting.fd)
-    assert free(files)
+    assert freed(files)
     os.close(held)
 
 
@@ -89,12 +99,7 @@ def test_a_standby_told_to_stop_leaves_while_the_owner_lives(tmp_path: Path) -> 
     os.close(waiting.fd)
     assert not free(files)  # the owner still holds it
     platform.unlock(held)
-    # The thread that still waited may take the lock as it is freed, for the moment it
-    # needs to let go of its descriptor (in the product the process is exiting then).
-    deadline = time.monotonic() + WAIT_S
-    while not free(files) and time.monotonic() < deadline:
-        time.sleep(0.01)
-    assert free(files)
+    assert freed(files)
     os.close(held)
 
 

@@ -474,6 +474,9 @@ def test_verify_and_retract_racing_on_one_memory(project: GitRepo, tmp_path: Pat
 
 
 # -- kill -9 during writes ----------------------------------------------------------------
+# A stress run (~25 s): CI's budget. The default run kills an owner mid-call in
+# tests/server/test_sharing.py and a fifth server in tests/store/test_multiprocess.py.
+@pytest.mark.slow
 def test_kill_harness_reduced(tmp_path: Path) -> None:
     """``scripts/kill_harness.py`` in a short form: 3 writers, at least 120 remembers (on
     until the kills are made), 5 SIGKILLs of a server with a call in flight, every third of
