@@ -12,7 +12,7 @@ import json
 import threading
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager, suppress
-from typing import Annotated, Any, TypeVar, cast
+from typing import TYPE_CHECKING, Annotated, Any, TypeAlias, TypeVar, cast
 
 import anyio
 import anyio.from_thread
@@ -63,14 +63,16 @@ from store.limits import (
     MAX_TEXT_CHARS,
 )
 from store.model import Kind, Source
-from store.service import MemoryService
 from store.sharing.remote import RemoteService
 
 __all__ = ["INSTRUCTIONS", "DirectCall", "ToolServer", "build_server"]
 
 T = TypeVar("T")
 M = TypeVar("M", bound=BaseModel)
-Service = MemoryService | RemoteService
+if TYPE_CHECKING:
+    from store.service import MemoryService
+
+    Service: TypeAlias = MemoryService | RemoteService
 
 
 def _lower(value: object) -> object:

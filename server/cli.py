@@ -372,8 +372,6 @@ def _main(argv: Sequence[str] | None) -> int:
 
         settings = Settings.resolve(args.repo, args.db)
         if args.command == "serve":
-            from server.cli_transfer import startup_line
-
             if args.transport == "http":
                 from server.http_security import read_token, refuse_unsafe
 
@@ -386,7 +384,7 @@ def _main(argv: Sequence[str] | None) -> int:
                     allowed_origins=args.allowed_origin or settings.http_allowed_origins,
                     exposed=args.exposed,
                 )
-            from server.serve import serve
+            from server.serve import serve, startup_line
 
             if args.transport == "stdio" and sys.stderr.isatty():
                 print(startup_line(settings), file=sys.stderr, flush=True)

@@ -1,5 +1,5 @@
-"""``anchormem export`` and ``import`` at the terminal, and the line ``serve`` prints when
-a person starts it there. A thin skin: the rules are in ``store.transfer``."""
+"""``anchormem export`` and ``import`` at the terminal. A thin skin: the rules are in
+``store.transfer``."""
 
 from __future__ import annotations
 
@@ -13,24 +13,13 @@ from pathlib import Path
 from typing import Any
 
 from server.cli_tables import table, terminal_width
-from server.config import Settings
 from store.errors import InvalidInput
 from store.service import MemoryService
 from store.transfer import ImportOutcome, ImportReport
 
-__all__ = ["import_report", "read_import", "run_transfer", "startup_line"]
+__all__ = ["import_report", "read_import", "run_transfer"]
 
 EXIT_OK, EXIT_FAILURE = 0, 1
-
-
-def startup_line(settings: Settings) -> str:
-    """One line for a person who started ``serve`` in a terminal (nothing is printed when
-    stderr is not a terminal: a client's log stays clean)."""
-    repo = settings.repo if settings.repo is not None else "no repository"
-    return (
-        f"anchormem: serving MCP on stdin/stdout for {repo} (store {settings.db});"
-        " an MCP client starts this itself (anchormem setup CLIENT) - press Ctrl-C to stop"
-    )
 
 
 def run_transfer(

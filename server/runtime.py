@@ -6,14 +6,19 @@ import gc
 import sys
 import threading
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-from anchors.fingerprint import CodeSource
 from server.config import Settings
-from store.db import Database
 from store.errors import AnchormemError
-from store.factcache import StoreFactsCache
-from store.service import MemoryService, ServiceSettings
 from store.sharing.remote import RemoteService
+
+if TYPE_CHECKING:
+    # Imported where a store is opened in this process (``open_runtime``): a server
+    # served by the store's owner never loads DuckDB, the claim readers or the
+    # fingerprint's parser (a third of ``anchormem serve``'s start-up, adr/0021).
+    from anchors.fingerprint import CodeSource
+    from store.db import Database
+    from store.service import MemoryService, ServiceSettings
 
 __all__ = [
     "IDLE_S",
@@ -96,6 +101,11 @@ class Runtime:
 def open_runtime(settings: Settings, stopping: threading.Event | None = None) -> Runtime:
     """Open the store (creating it on first use) and the repository's code source.
     ``stopping``: the process's stop signal (``Runtime.stopping``); by default a fresh one."""
+    from anchors.fingerprint import CodeSource
+    from store.db import Database
+    from store.factcache import StoreFactsCache
+    from store.service import MemoryService
+
     stopping = stopping if stopping is not None else threading.Event()
     settings.prepare_store_dir()
     db = Database(
@@ -121,6 +131,8 @@ def open_runtime(settings: Settings, stopping: threading.Event | None = None) ->
 
 
 def service_settings(settings: Settings) -> ServiceSettings:
+    from store.service import ServiceSettings
+
     return ServiceSettings(
         verify_budget_s=settings.verify_budget_s,
         actor=settings.actor,

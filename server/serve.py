@@ -54,7 +54,7 @@ from server.relay import Relay
 from server.stdio_guard import WireOut, guarded_stdio
 from store.errors import AnchormemError, StoreUnavailable
 
-__all__ = ["DRAIN_S", "GRACE_S", "HARD_EXIT_S", "PARENT_POLL_S", "serve"]
+__all__ = ["DRAIN_S", "GRACE_S", "HARD_EXIT_S", "PARENT_POLL_S", "serve", "startup_line"]
 
 GRACE_S = 2.0  # after the first signal, cancel what still runs
 HARD_EXIT_S = 4.0  # after the first signal, end the process regardless
@@ -63,6 +63,16 @@ DRAIN_S = 10.0  # at stdin EOF, how long the requests already read may take to b
 _SIGNALS = tuple(
     sig for sig in (signal.SIGTERM, signal.SIGINT, getattr(signal, "SIGHUP", None)) if sig
 )
+
+
+def startup_line(settings: Settings) -> str:
+    """One line for a person who started ``serve`` in a terminal (nothing is printed when
+    stderr is not a terminal: a client's log stays clean)."""
+    repo = settings.repo if settings.repo is not None else "no repository"
+    return (
+        f"anchormem: serving MCP on stdin/stdout for {repo} (store {settings.db});"
+        " an MCP client starts this itself (anchormem setup CLIENT) - press Ctrl-C to stop"
+    )
 
 
 def _say(message: str) -> None:

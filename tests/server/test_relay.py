@@ -256,3 +256,19 @@ def test_a_call_relayed_to_a_killed_owner_is_answered_by_the_next_one_and_the_re
     finally:
         server.close()
         OwnerLink(Files(store(project)), None, env={}, wait_s=20, version="t").stop_owner()
+
+
+def test_a_server_served_by_the_owner_never_loads_the_store(
+    project: GitRepo, owner_env: dict[str, str]
+) -> None:
+    # Its calls are the owner's (adr/0012): DuckDB, numpy and the claim readers are a
+    # third of a server's start-up (adr/0021), loaded where a store is opened.
+    for env in (owner_env, {**owner_env, "ANCHORMEM_RELAY": "0"}):  # relayed, or the SDK's
+        server = Lines(project, env)
+        made = server.call("remember", {"text": "The store layer opens DuckDB in store/db.py"})
+        assert not made.get("isError"), made
+        assert not server.call("recall", {"query": "duckdb"}).get("isError")
+        maps = Path(f"/proc/{server.process.pid}/maps").read_text()
+        server.close()
+        assert "_duckdb" not in maps and "numpy" not in maps
+    OwnerLink(Files(store(project)), None, env={}, wait_s=20, version="t").stop_owner()
