@@ -210,6 +210,18 @@ def _copy_json(value: object) -> object:
     return value
 
 
+def _with_fn(tool: Tool, fn: Callable[..., Any]) -> Tool:
+    """A copy of a registration holding ``fn``, with its own copies of the two schemas
+    (``_compact_schemas`` rewrites them in place)."""
+    output = tool.fn_metadata.output_schema
+    metadata = tool.fn_metadata.model_copy(
+        update={"output_schema": None if output is None else _copied(output)}
+    )
+    return tool.model_copy(
+        update={"fn": fn, "parameters": _copied(tool.parameters), "fn_metadata": metadata}
+    )
+
+
 def _unbound(*_: object, **__: object) -> None:
     """The function of a kept registration: each server's copy holds its own."""
     raise RuntimeError("a kept tool registration was called")
@@ -276,27 +288,9 @@ class ToolServer(MCPServer[Runtime]):
             if key is not None and structured_output is None:
                 registered = self._tool_manager.get_tool(name or fn.__name__)
                 if registered is not None:
-                    output = registered.fn_metadata.output_schema
-                    _REGISTERED[key] = registered.model_copy(
-                        update={
-                            "fn": _unbound,
-                            "parameters": _copied(registered.parameters),
-                            "fn_metadata": registered.fn_metadata.model_copy(
-                                update={
-                                    "output_schema": None if output is None else _copied(output)
-                                }
-                            ),
-                        }
-                    )
+                    _REGISTERED[key] = _with_fn(registered, _unbound)
             return
-        # Its own copy of the two schemas, which ``_compact_schemas`` rewrites in place.
-        output = made.fn_metadata.output_schema
-        metadata = made.fn_metadata.model_copy(
-            update={"output_schema": None if output is None else _copied(output)}
-        )
-        tool = made.model_copy(
-            update={"fn": fn, "parameters": _copied(made.parameters), "fn_metadata": metadata}
-        )
+        tool = _with_fn(made, fn)
         if self._tool_manager.get_tool(tool.name) is None:
             self._tool_manager._tools[tool.name] = tool
 
