@@ -10,6 +10,8 @@ Each module is a command (``python -m benchmarks NAME`` runs the same, ``--help`
   behind ``POOL_THRESHOLD``;
 * ``benchmarks.store_sharing``: what sharing one DuckDB file between processes costs, and N
   servers writing to one store at once.
+* ``benchmarks.reference_memory``: the MCP reference memory server (npm, installed when it
+  runs) driven the way ``store_sharing --clients loop`` drives anchormem, for comparison.
 
 Helpers: ``benchmarks.seed`` (a store seeded with N varied memories, cached),
 ``benchmarks.floor`` (the trivial server). Scratch repositories and every git call go

@@ -13,6 +13,10 @@ COMMANDS = {
     "fingerprint": ("benchmarks.fingerprint", "fingerprint timings, serial vs pool sweep"),
     "overlay": ("benchmarks.overlay", "the work-tree overlay against git status, per call"),
     "store-sharing": ("benchmarks.store_sharing", "one DuckDB file shared between processes"),
+    "reference-memory": (
+        "benchmarks.reference_memory",
+        "the MCP reference memory server (npm), driven as store-sharing's loop client",
+    ),
     "consolidate": ("benchmarks.consolidate", "a consolidate pass over 10,000 memories"),
     "drain": ("benchmarks.drain", "writing the journal into the tables (a drain), in-process"),
     "conflict_check": ("benchmarks.conflict_check", "a remember's contradiction check, in-process"),
@@ -24,7 +28,7 @@ COMMANDS = {
 
 def _usage() -> str:
     lines = ["usage: python -m benchmarks NAME [OPTIONS]   (NAME --help for its options)", ""]
-    lines += [f"  {name:<14} {text}" for name, (_, text) in COMMANDS.items()]
+    lines += [f"  {name:<16} {text}" for name, (_, text) in COMMANDS.items()]
     return "\n".join(lines)
 
 

@@ -499,6 +499,20 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     return results
 
 
+def figure_lines(name: str, f: dict[str, Any]) -> list[str]:
+    """A many-server figure (``_figures``) as printed, by this benchmark and by
+    ``benchmarks.reference_memory``, so that their lines compare."""
+    lines = [
+        f"  {name:22} {f['calls']} calls, {f['calls_per_s']} calls/s, p50 {f['p50_ms']} ms,"
+        f" p99 {f['p99_ms']} ms, max {f['max_ms']} ms; {f['errors']} errors;"
+        f" {f['acknowledged']} acknowledged, {f['lost']} lost"
+    ]
+    if f.get("cli_recall_s"):
+        lines.append(f"  {'':22} CLI recall meanwhile: {f['cli_recall_s']} s")
+    lines += [f"  {'':22} error: {error[:160]}" for error in f["first_errors"]]
+    return lines
+
+
 def _print(results: dict[str, Any]) -> None:
     print(
         f"{results['cpus']} CPUs, load average {results['load']:.1f} -> {results['load_after']:.1f}"
@@ -510,16 +524,7 @@ def _print(results: dict[str, Any]) -> None:
         print(f"-- store shared through {how}")
         for name, f in results[mode].items():
             if "calls_per_s" in f:
-                print(
-                    f"  {name:22} {f['calls']} calls, {f['calls_per_s']} calls/s,"
-                    f" p50 {f['p50_ms']} ms,"
-                    f" p99 {f['p99_ms']} ms, max {f['max_ms']} ms; {f['errors']} errors;"
-                    f" {f['acknowledged']} acknowledged, {f['lost']} lost"
-                )
-                if f.get("cli_recall_s"):
-                    print(f"  {'':22} CLI recall meanwhile: {f['cli_recall_s']} s")
-                for error in f["first_errors"]:
-                    print(f"  {'':22} error: {error[:160]}")
+                print("\n".join(figure_lines(name, f)))
             elif "remember_p50_ms" in f:
                 print(
                     f"  {name:22} remember p50 {f['remember_p50_ms']} ms,"
