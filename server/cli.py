@@ -384,6 +384,10 @@ def _main(argv: Sequence[str] | None) -> int:
                     allowed_origins=args.allowed_origin or settings.http_allowed_origins,
                     exposed=args.exposed,
                 )
+            if settings.share:
+                from server.sharing import start_owner_early
+
+                start_owner_early(settings)  # it loads while this process loads the SDK
             from server.serve import serve, startup_line
 
             if args.transport == "stdio" and sys.stderr.isatty():

@@ -11,10 +11,18 @@ import threading
 from typing import Any
 
 from server.config import Settings
+from store.errors import AnchormemError
 from store.sharing.client import OwnerLink
 from store.sharing.protocol import Files, version
 
-__all__ = ["SERVICE_ENV", "cli_call", "client_env", "owner_command", "owner_link"]
+__all__ = [
+    "SERVICE_ENV",
+    "cli_call",
+    "client_env",
+    "owner_command",
+    "owner_link",
+    "start_owner_early",
+]
 
 # Settings that are the owner's, not a call's: never sent (and no secret ever is).
 _NOT_SENT = frozenset(
@@ -63,6 +71,28 @@ def owner_link(settings: Settings, stopping: threading.Event | None = None) -> O
         repo=str(settings.repo) if settings.repo is not None else None,
         stopping=stopping,
     )
+
+
+def start_owner_early(settings: Settings) -> threading.Thread:
+    """Start the store's owner, if none runs, in a daemon thread of this process: called
+    by ``serve`` before its own imports, so that the owner's start-up (about a second of
+    imports) runs beside them instead of after them, and a session's first call waits
+    less for it. Nothing is reported from the thread: the server's first connection
+    starts an owner itself if this one failed, and says why if it cannot."""
+
+    def start() -> None:
+        try:
+            link = owner_link(settings)
+            try:
+                link.start_if_none()
+            finally:
+                link.close()
+        except (AnchormemError, OSError):  # said by the server's own connection instead
+            return
+
+    thread = threading.Thread(target=start, name="anchormem-owner-start", daemon=True)
+    thread.start()
+    return thread
 
 
 def cli_call(settings: Settings, args: argparse.Namespace) -> dict[str, Any]:

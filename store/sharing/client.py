@@ -315,6 +315,14 @@ class OwnerLink:
         _close(conn)
         raise StoreUnavailable(str(reply.get("error") or "the store's owner refused this client"))
 
+    def start_if_none(self) -> None:
+        """Start an owner now if none runs and no standby is taking over, and return once
+        it holds its lock (or has exited): a server that will need it lets it load while
+        it loads itself. Its errors are not reported here: ``connect`` reports them."""
+        if self._spawn is None or not self.owner_gone() or standby_pid(self.files) is not None:
+            return
+        self._start_owner(time.monotonic() + self._wait_s)
+
     def owner_gone(self) -> bool:
         """Whether no owner holds the owner lock (none runs, or it was killed)."""
         fd = self.files.open_lock(self.files.owner_lock)

@@ -1,0 +1,126 @@
+"""An owner started early (``server.sharing.start_owner_early``, called by ``anchormem
+serve`` before its own imports), through real owner processes: it starts the one owner a
+store has, leaves a running owner alone, starts one only when two servers ask at once, and
+fails quietly on a store it cannot use, leaving the error to the server's own connection."""
+
+from __future__ import annotations
+
+import os
+import re
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from server.config import Settings
+from server.sharing import owner_link, start_owner_early
+from store.sharing.client import OwnerLink
+from store.sharing.protocol import Files
+from store.sharing.remote import RemoteService
+from tests.conftest import GitRepo
+from tests.server.conftest import PROJECT
+
+STARTED = re.compile(r"^anchormem: owner \d+ of memory\.duckdb started$", re.M)
+
+
+@pytest.fixture
+def project(git_repo: GitRepo, monkeypatch: pytest.MonkeyPatch) -> Iterator[GitRepo]:
+    """A committed project; owners that stop 2 s after their last client, no standby (so
+    that every owner process here is one this test started), stopped at the end."""
+    for key in [k for k in os.environ if k.startswith("ANCHORMEM_")]:
+        monkeypatch.delenv(key)
+    monkeypatch.setenv("ANCHORMEM_OWNER_IDLE", "2")
+    monkeypatch.setenv("ANCHORMEM_OWNER_STANDBY", "0")
+    monkeypatch.setenv("ANCHORMEM_LOCK_WAIT", "20")
+    git_repo.commit(PROJECT, "initial project")
+    yield git_repo
+    OwnerLink(Files(_store(git_repo)), None, env={}, wait_s=20, version="test").stop_owner()
+
+
+def _store(repo: GitRepo) -> Path:
+    return repo.root / ".anchormem" / "memory.duckdb"
+
+
+def _settings(repo: GitRepo) -> Settings:
+    return Settings.resolve(repo=str(repo.root))
+
+
+def _starts(repo: GitRepo) -> int:
+    """How many owner processes of this store have started (one log line each)."""
+    log = Files(_store(repo)).log
+    return len(STARTED.findall(log.read_text())) if log.exists() else 0
+
+
+def _owner_pid(repo: GitRepo, within: float = 20.0) -> int:
+    deadline = time.monotonic() + within
+    while time.monotonic() < deadline:
+        info = Files(_store(repo)).read_info()
+        if info is not None:
+            return int(info["pid"])
+        time.sleep(0.02)
+    raise AssertionError("no owner wrote its info")
+
+
+def test_an_owner_started_early_holds_the_store_and_answers_the_server(project: GitRepo) -> None:
+    settings = _settings(project)
+    link = owner_link(settings)
+    assert link.owner_gone()
+    start_owner_early(settings).join(timeout=30)
+    assert not link.owner_gone()  # the thread returned once the owner held its lock
+    pid = _owner_pid(project)
+    service = RemoteService(owner_link(settings))
+    try:
+        stored = service.remember("Releases are cut from the main branch", subject="release")
+        assert service.recall("releases main branch", 5).readings[0].id == stored.reading.id
+    finally:
+        service.close()
+        link.close()
+    assert _owner_pid(project) == pid  # the server's connection found it: no second owner
+    assert _starts(project) == 1
+
+
+def test_an_early_start_leaves_a_running_owner_alone(project: GitRepo) -> None:
+    settings = _settings(project)
+    service = RemoteService(owner_link(settings))
+    try:
+        service.recall("anything", 1)  # starts the owner
+        pid = _owner_pid(project)
+        start_owner_early(settings).join(timeout=30)
+        assert _owner_pid(project) == pid
+        assert _starts(project) == 1
+    finally:
+        service.close()
+
+
+def test_two_servers_starting_at_once_start_one_owner(project: GitRepo) -> None:
+    settings = _settings(project)
+    go = threading.Barrier(3)
+
+    def early() -> None:
+        go.wait()
+        start_owner_early(settings).join(timeout=30)
+
+    threads = [threading.Thread(target=early) for _ in range(3)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+    _owner_pid(project)
+    time.sleep(0.5)  # a second owner, had one been started, would have logged by now
+    assert _starts(project) == 1
+
+
+def test_an_early_start_on_a_store_it_cannot_make_is_quiet_and_starts_nothing(
+    git_repo: GitRepo, capfd: pytest.CaptureFixture[str]
+) -> None:
+    git_repo.commit(PROJECT, "initial project")
+    (git_repo.root / ".anchormem").write_text("a file where the store's folder would be\n")
+    before = sorted(p.name for p in git_repo.root.iterdir())
+    thread = start_owner_early(Settings.resolve(repo=str(git_repo.root), env={}))
+    thread.join(timeout=30)
+    assert not thread.is_alive()
+    assert capfd.readouterr().err == ""  # the server's own connection says why, once
+    assert sorted(p.name for p in git_repo.root.iterdir()) == before
+    assert (git_repo.root / ".anchormem").is_file()
