@@ -158,7 +158,8 @@ class Owner:
             acceptor.start()
             try:
                 self.runtime = open_runtime(self.settings)
-                self.runtime.start_background()  # warming, the idle drain (adr/0009)
+                # warming (the copy read at once: a call is coming), the idle drain
+                self.runtime.start_background(load_now=True)
             except AnchormemError as exc:
                 self.failure = str(exc)
                 _say(f"cannot open the store: {exc}")

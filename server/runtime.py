@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import sys
 import threading
@@ -51,15 +52,20 @@ class Runtime:
     _background: list[threading.Thread] = field(default_factory=list)
     _quiet: threading.Event = field(default_factory=threading.Event)  # set at close
 
-    def start_background(self) -> None:
+    def start_background(self, load_now: bool = False) -> None:
         """The work of a long-lived server, off its calls' path, in two daemon threads:
         warming the contradiction check's caches (one line on stderr when done), and
         writing the journal into its tables once the server has been idle ``IDLE_S``. A
-        one-shot CLI call starts neither: it would only pay for them."""
+        one-shot CLI call starts neither: it would only pay for them. ``load_now``: read
+        the store's copy at once instead of waiting for the first call to (the store's
+        owner, which holds the store anyway and was started because a call is coming)."""
         if self._background:
             return
 
         def warm() -> None:
+            if load_now:  # on failure the first call reads it again, and says why it cannot
+                with contextlib.suppress(AnchormemError):
+                    self.db.load_copy()
             warmed = self.service.warm(self._quiet)
             # What is loaded now (the copy, the fingerprint, the warmed caches) stays for
             # the process's life: keep it out of the collector's full passes, which

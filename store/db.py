@@ -402,6 +402,12 @@ class Database:
             self.compact_pending = True
 
     # -- memories ---------------------------------------------------------------------------
+    def load_copy(self) -> None:
+        """Read this process's copy of the store now, if it has none (the first read
+        would otherwise)."""
+        with self._read():
+            pass
+
     def copy_memories(self) -> list[Memory] | None:
         """The memories of this process's copy as it stands, without holding the store
         (None before the copy is loaded). Possibly stale: only for warming caches, which

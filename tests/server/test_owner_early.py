@@ -1,7 +1,8 @@
 """An owner started early (``server.sharing.start_owner_early``, called by ``anchormem
 serve`` before its own imports), through real owner processes: it starts the one owner a
 store has, leaves a running owner alone, starts one only when two servers ask at once, and
-fails quietly on a store it cannot use, leaving the error to the server's own connection."""
+fails quietly on a store it cannot use, leaving the error to the server's own connection.
+An owner reads its copy of the store and warms as soon as it is ready, before any call."""
 
 from __future__ import annotations
 
@@ -124,3 +125,22 @@ def test_an_early_start_on_a_store_it_cannot_make_is_quiet_and_starts_nothing(
     assert capfd.readouterr().err == ""  # the server's own connection says why, once
     assert sorted(p.name for p in git_repo.root.iterdir()) == before
     assert (git_repo.root / ".anchormem").is_file()
+
+
+def test_an_owner_reads_its_copy_and_warms_before_any_call(project: GitRepo) -> None:
+    settings = _settings(project)
+    service = RemoteService(owner_link(settings))
+    try:
+        service.remember("Invoices are rendered by the billing worker", subject="billing")
+    finally:
+        service.close()
+    OwnerLink(Files(_store(project)), None, env={}, wait_s=20, version="test").stop_owner()
+    log = Files(_store(project)).log
+    log.unlink()
+    start_owner_early(settings).join(timeout=30)  # an owner, and no call at all
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        if "conflict check warm: 1 memories" in log.read_text():
+            break
+        time.sleep(0.05)
+    assert "conflict check warm: 1 memories" in log.read_text()  # it waited for a call before
