@@ -54,7 +54,7 @@ from store.verification import Verifier
 
 __all__ = ["Activity", "MemoryService", "ServiceSettings", "Warmed"]
 
-_COPY_POLL_S = 0.05  # how often warming looks for the copy before the first call loads it
+_COPY_POLL_S = 0.05  # how often warming looks for the copy before it is loaded
 _SETTLE_TERMS = 500  # the recall index's terms settled at a time while warming
 _YIELD_S = 0.002  # how long warming steps aside while a call runs
 _PRIMING_NOTE = (
@@ -151,7 +151,8 @@ class MemoryService:
         """Fill the caches of the contradiction check for the memories of this process's
         copy (newest first, at most ``resolving.WARM_LIMIT``), in the background of a
         long-lived server: one memory at a time, stepping aside while a call runs, and
-        never holding the store. Waits for the first call to load the copy. Returns when
+        never holding the store. Waits for the copy to be loaded (by the first call, or by
+        the store's owner at once: ``Runtime.start_background``). Returns when
         done or when ``stop`` is set."""
         memories = self.db.copy_memories()
         while memories is None:
