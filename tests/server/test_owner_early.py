@@ -37,11 +37,21 @@ def project(git_repo: GitRepo, monkeypatch: pytest.MonkeyPatch) -> Iterator[GitR
     monkeypatch.setenv("ANCHORMEM_LOCK_WAIT", "20")
     git_repo.commit(PROJECT, "initial project")
     yield git_repo
-    OwnerLink(Files(_store(git_repo)), None, env={}, wait_s=20, version="test").stop_owner()
+    _stop(git_repo)
 
 
 def _store(repo: GitRepo) -> Path:
     return repo.root / ".anchormem" / "memory.duckdb"
+
+
+def _stop(repo: GitRepo) -> None:
+    OwnerLink(Files(_store(repo)), None, env={}, wait_s=20, version="test").stop_owner()
+
+
+def _log(repo: GitRepo) -> str:
+    """The owners' log of this store ("" before any owner wrote to it)."""
+    log = Files(_store(repo)).log
+    return log.read_text() if log.exists() else ""
 
 
 def _settings(repo: GitRepo) -> Settings:
@@ -50,8 +60,7 @@ def _settings(repo: GitRepo) -> Settings:
 
 def _starts(repo: GitRepo) -> int:
     """How many owner processes of this store have started (one log line each)."""
-    log = Files(_store(repo)).log
-    return len(STARTED.findall(log.read_text())) if log.exists() else 0
+    return len(STARTED.findall(_log(repo)))
 
 
 def _owner_pid(repo: GitRepo, within: float = 20.0) -> int:
@@ -134,13 +143,10 @@ def test_an_owner_reads_its_copy_and_warms_before_any_call(project: GitRepo) -> 
         service.remember("Invoices are rendered by the billing worker", subject="billing")
     finally:
         service.close()
-    OwnerLink(Files(_store(project)), None, env={}, wait_s=20, version="test").stop_owner()
-    log = Files(_store(project)).log
-    log.unlink()
+    _stop(project)
+    Files(_store(project)).log.unlink()
     start_owner_early(settings).join(timeout=30)  # an owner, and no call at all
     deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        if "conflict check warm: 1 memories" in log.read_text():
-            break
+    while "conflict check warm: 1 memories" not in _log(project):
+        assert time.monotonic() < deadline, _log(project)  # it waited for a call before
         time.sleep(0.05)
-    assert "conflict check warm: 1 memories" in log.read_text()  # it waited for a call before
