@@ -10,23 +10,28 @@ lookarounds, ``.``, classes, anchors and anything unknown name nothing.
 
 The needles hold for the pattern compiled *without* ``IGNORECASE`` (literal characters
 match only themselves); ``anchors.cue_patterns`` uses them only where it matches the
-case-sensitive patterns.
+case-sensitive patterns. ``Guarded`` puts them in front of any compiled pattern, a
+case-blind one included: the readers of ``store.contradictions`` search each note with a
+few dozen patterns compiled ``IGNORECASE``, most of which cannot match it.
 """
 
 from __future__ import annotations
 
 import importlib
 import re
+import sys
+from collections.abc import Callable, Iterator
 from typing import Any
 
 # The standard library's own regular-expression parser (``sre_parse`` before 3.11).
 _c: Any = importlib.import_module("re._constants")
 _p: Any = importlib.import_module("re._parser")
 
-__all__ = ["Needles", "alternation", "needles"]
+__all__ = ["Guarded", "Needles", "alternation", "guarded", "needles"]
 
 _MAX_SET = 4  # a character set of up to this many literals multiplies the needles
 _MAX_NEEDLES = 64
+_MAX_LOOKED = 6  # more needles than this are looked for with one search of their trie
 
 Needles = frozenset[str]
 
@@ -162,3 +167,77 @@ def _trie(node: dict[str, Any]) -> str:
     if "" in node:  # a string may end here: what follows is optional
         return f"(?:{'|'.join(branches)})?" if branches else ""
     return branches[0] if len(branches) == 1 else f"(?:{'|'.join(branches)})"
+
+
+class Guarded:
+    """A compiled pattern that is not searched in a text holding none of its needles: such
+    a text cannot match, so ``search`` gives None, ``finditer`` nothing and ``sub`` the
+    text itself, at the cost of a few substring tests. Every answer is the pattern's own.
+
+    A case-blind pattern (``IGNORECASE``) matches a literal in any case, and ``ſ``, ``ı``,
+    ``İ`` or the Kelvin sign for an ``s``, ``i`` or ``k``: its needles (lower-cased, all
+    ASCII) are looked for in the lower-cased text only when that text is ASCII; any other
+    text is searched. A pattern without needles is always searched."""
+
+    __slots__ = ("_blind", "_find", "needles", "pattern")
+
+    def __init__(self, pattern: re.Pattern[str]) -> None:
+        self.pattern = pattern
+        self._blind = bool(pattern.flags & re.IGNORECASE)
+        found = needles(pattern.pattern, pattern.flags & ~re.IGNORECASE)
+        if found is not None and self._blind:
+            found = frozenset(n.lower() for n in found) if all(map(str.isascii, found)) else None
+        # What is looked for in a text (lower-cased first for a case-blind pattern).
+        self.needles: tuple[str, ...] | None = None
+        self._find: Callable[[str], bool] | None = None
+        if found is not None:
+            looked = self.needles = tuple(sorted(found))
+            if len(looked) > _MAX_LOOKED:
+                trie = re.compile(alternation(found))
+                self._find = lambda text: trie.search(text) is not None
+            else:
+                self._find = lambda text: any(map(text.__contains__, looked))
+
+    @property
+    def needled(self) -> bool:
+        """Whether a text is ever left unsearched (the pattern has needles)."""
+        return self._find is not None
+
+    def cannot_match(self, text: str) -> bool:
+        """Whether ``text`` holds none of the needles, so that no part of it matches."""
+        find = self._find
+        if find is None:
+            return False
+        if self._blind:
+            if not text.isascii():
+                return False
+            text = text.lower()
+        return not find(text)
+
+    def search(self, text: str, pos: int = 0, endpos: int = sys.maxsize) -> re.Match[str] | None:
+        return None if self.cannot_match(text) else self.pattern.search(text, pos, endpos)
+
+    def match(self, text: str, pos: int = 0, endpos: int = sys.maxsize) -> re.Match[str] | None:
+        return None if self.cannot_match(text) else self.pattern.match(text, pos, endpos)
+
+    def fullmatch(self, text: str, pos: int = 0, endpos: int = sys.maxsize) -> re.Match[str] | None:
+        return None if self.cannot_match(text) else self.pattern.fullmatch(text, pos, endpos)
+
+    def finditer(
+        self, text: str, pos: int = 0, endpos: int = sys.maxsize
+    ) -> Iterator[re.Match[str]]:
+        return iter(()) if self.cannot_match(text) else self.pattern.finditer(text, pos, endpos)
+
+    def findall(self, text: str, pos: int = 0, endpos: int = sys.maxsize) -> list[Any]:
+        return [] if self.cannot_match(text) else self.pattern.findall(text, pos, endpos)
+
+    def sub(self, repl: str | Callable[[re.Match[str]], str], text: str, count: int = 0) -> str:
+        return text if self.cannot_match(text) else self.pattern.sub(repl, text, count)
+
+    def __repr__(self) -> str:
+        return f"Guarded({self.pattern!r})"
+
+
+def guarded(source: str, flags: int = 0) -> Guarded:
+    """``re.compile(source, flags)``, searched only in texts that hold one of its needles."""
+    return Guarded(re.compile(source, flags))

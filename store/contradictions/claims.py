@@ -11,7 +11,9 @@ import functools
 import re
 from dataclasses import dataclass
 
+from anchors.needles import guarded
 from store.contradictions.slots import content_words, read_slots
+from store.contradictions.values import ascii_key
 
 __all__ = ["Slot", "env_scope", "negation_core", "parse_slot", "slot_key"]
 
@@ -30,14 +32,14 @@ _ENVS = {
     "preview": "preview",
     "sandbox": "sandbox",
 }
-_ENV_RE = re.compile(r"\b(" + "|".join(sorted(_ENVS, key=len, reverse=True)) + r")\b", re.I)
-_NEGATIONS = re.compile(
+_ENV_RE = guarded(r"\b(" + "|".join(sorted(_ENVS, key=len, reverse=True)) + r")\b", re.I)
+_NEGATIONS = guarded(
     r"\b(?:do not|don't|does not|doesn't|no longer|never|not|stopped|isn't|aren't|"
     r"won't|cannot|can't)\b\s*",
     re.I,
 )
 _IGNORED = ("the ", "we ", "our ")
-_ANY_MORE = re.compile(r"\b(any more|anymore|any longer)\b")
+_ANY_MORE = guarded(r"\b(any more|anymore|any longer)\b")
 _PUNCTUATION = re.compile(r"[^\w\s./-]")
 _SPACES = re.compile(r"\s+")
 
@@ -53,7 +55,7 @@ class Slot:
 def env_scope(text: str) -> str | None:
     """The one deployment environment a claim names (``staging``, ``production``...),
     or None when it names none or several."""
-    found = {_ENVS[m.group(1).lower()] for m in _ENV_RE.finditer(text)}
+    found = {_ENVS[ascii_key(m.group(1))] for m in _ENV_RE.finditer(text)}
     return found.pop() if len(found) == 1 else None
 
 

@@ -18,6 +18,7 @@ from datetime import datetime
 from enum import StrEnum
 from typing import NamedTuple
 
+from anchors.needles import guarded
 from store.contradictions.slots import Match, Slot, relate, relate_subjects
 from store.contradictions.values import Relation, compare
 from store.model import Kind, RefutedBy, Status
@@ -41,7 +42,7 @@ __all__ = [
 CONFIDENCE_MARGIN = 0.5
 # The newer claim states a change: only then is recency evidence (adr/0010). "since" or
 # "adopted" say nothing of what came before; "now" and "no longer" do.
-_TEMPORAL = re.compile(
+_TEMPORAL = guarded(
     r"\b(now|upgraded|downgraded|migrated|moved (?:to|from|back|off|over)|switched|replaced|"
     r"no longer|anymore|any more|changed|from now on|these days|bumped|went from|"
     r"instead of|not any ?more|as of today|starting today|from today)\b",

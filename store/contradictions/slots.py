@@ -19,9 +19,11 @@ import re
 from dataclasses import dataclass
 from enum import StrEnum
 
+from anchors.needles import guarded
 from store.contradictions.values import (
     Value,
     ValueType,
+    ascii_key,
     day_of,
     number_at,
     parse_clock,
@@ -87,7 +89,7 @@ _ATTRIBUTES: tuple[tuple[str, str], ...] = (
     ("size", r"sizes?|lengths?"),
     ("duration", r"takes|took|duration"),
 )
-_ATTR_RE = [(name, re.compile(rf"\b(?:{pat})\b", re.I)) for name, pat in _ATTRIBUTES]
+_ATTR_RE = [(name, guarded(rf"\b(?:{pat})\b", re.I)) for name, pat in _ATTRIBUTES]
 _COUNTED = {
     "worker": "worker",
     "process": "worker",
@@ -141,30 +143,30 @@ _NOT_NAMES = words(
     version v the and or runs run has have with up within under over next last first top
     only until from"""
 )
-_PORT = re.compile(
+_PORT = guarded(
     r"\bport\s*(?:is\s+|=\s*|:\s*|of\s+|number\s+(?:is\s+)?)?(?P<n>\d{2,5})\b"
     r"|\b(?:listens?|listening|runs?|served|serves?|available|exposed|binds?|bound|reachable)"
     r"\s+on\s+(?:port\s+|localhost:|0\.0\.0\.0:|:)?(?P<m>\d{2,5})\b(?![:.]\d)"
     r"|:(?P<k>\d{4,5})\b",
     re.I,
 )
-_OWNER_BY = re.compile(
+_OWNER_BY = guarded(
     r"\b(?:(?:owned|maintained|looked after|run|led|managed)\s+by|belongs\s+to)\s+"
     r"(?P<who>@?[\w.-]+(?:\s+[A-Z][\w-]*)?(?:\s+team)?)",
     re.I,
 )
-_OWNER_IS = re.compile(
+_OWNER_IS = guarded(
     r"^(?P<who>@[\w.-]+|[A-Z][\w.-]*(?:\s+[A-Z][\w-]*)?|the\s+[\w-]+(?:\s+[\w-]+)?\s+team)\s+"
     r"(?:now\s+|still\s+|currently\s+|also\s+)?(?:owns|maintains|is responsible for|looks after|"
     r"is the (?:owner|maintainer|point of contact|tech lead|lead|contact|dri) (?:of|for))\s+"
     r"(?P<what>.+)$",
 )
-_OWNER_OF = re.compile(
+_OWNER_OF = guarded(
     r"\b(?:owner|maintainer|point of contact|dri|tech lead)\s+(?:of|for)\s+(?P<what>.+?)\s+"
     r"is\s+(?:now\s+)?(?P<who>@?[\w.-]+(?:\s+[A-Z][\w-]*)?)",
     re.I,
 )
-_BOOLEAN = re.compile(
+_BOOLEAN = guarded(
     r"\b(?:is|are|was|stays?|remains?|gets?|got|has been|have been|been)\s+"
     r"(?:now\s+|still\s+|currently\s+|always\s+)?(?P<neg>not\s+)?"
     r"(?P<val>enabled|disabled|turned on|turned off|switched on|switched off|on|off|"
@@ -192,7 +194,7 @@ _BOOL_ATTR = {
 _TRUE = frozenset(
     {"enabled", "turned on", "switched on", "on", "active", "required", "mandatory", "allowed"}
 )
-_JOB = re.compile(
+_JOB = guarded(
     r"\b(?P<verb>[a-z]+ed|sent|built|written|run|kept|held|done|hosted|stored|driven|"
     r"made|served|handled|cached|queued|signed|hashed|encrypted|logged|shipped|deployed|"
     r"rendered|tracked|monitored|scheduled|processed|published|backed up|load[- ]balanced|"
@@ -216,12 +218,12 @@ _PREP = {
     "from": "from",
     "as": "as",
 }
-_USES = re.compile(
+_USES = guarded(
     r"\b(?:uses?|using|relies on|is built on|depends on|talks to|is on)\s+"
     r"(?:only\s+)?(?:the\s+)?(?P<val>[\w.+#/-]+)(?:\s+for\s+(?P<role>[\w\s-]+?))?(?:[.,;]|$|\s+(?:instead|rather|now|and|to|in|on|for)\b)",
     re.I,
 )
-_COPULA = re.compile(
+_COPULA = guarded(
     r"^(?P<subj>.*?\b(?P<head>database|db|broker|queue|cache|region|branch|language|framework|"
     r"orm|runner|registry|cdn|provider|host|hosting|scheduler|timezone|time zone|format|"
     r"encoding|backend|store|bucket|mailer|datastore|search engine|web server|server|"
@@ -230,30 +232,28 @@ _COPULA = re.compile(
     r"(?:the\s+|a\s+|an\s+)?(?P<val>[\w.+#/-]+)\s*(?P<rest>.*)$",
     re.I,
 )
-_EXCLUSIVE_MARK = re.compile(
+_EXCLUSIVE_MARK = guarded(
     r"\b(only|instead of|instead|replaced|replacing|switched|rather than|exclusively|no longer|"
     r"not .{1,30} any ?more|moved (?:off|away from|to|from))\b",
     re.I,
 )
-_MANY_MARK = re.compile(
-    r"\b(also|as well|too|in addition|additionally|both|alongside|plus)\b", re.I
-)
-_ATTRIBUTION = re.compile(
+_MANY_MARK = guarded(r"\b(also|as well|too|in addition|additionally|both|alongside|plus)\b", re.I)
+_ATTRIBUTION = guarded(
     r"^(?:according to [^,]+,\s*|.{0,40}?\b(?:says|said|claims|claimed|told (?:me|us)|"
     r"mentioned|confirmed|reports|reported|notes|noted|wrote|writes)\s+(?:that\s+)?)",
     re.I,
 )
-_LEAD_IN = re.compile(
+_LEAD_IN = guarded(
     r"^(?:note|fyi|heads up|reminder|important|btw|update|correction|as of [^,]+|"
     r"for the record|turns out|it turns out)\s*[:,-]?\s*(?:that\s+)?",
     re.I,
 )
-_NEGATED = re.compile(
+_NEGATED = guarded(
     r"\b(?:not|never|no longer|don't|doesn't|isn't|aren't|won't|cannot|can't|stopped)\b", re.I
 )
 
 
-_ATTRIBUTION_WORDS = re.compile(
+_ATTRIBUTION_WORDS = guarded(
     r"according|says|said|claim|told|mention|confirm|report|note|wrote|writes", re.I
 )
 
@@ -299,17 +299,17 @@ def _words_of(text: str, span: tuple[int, int]) -> frozenset[str]:
     return content_words(text[span[0] : span[1]])
 
 
-_QUANTITY_HINT = re.compile(
+_QUANTITY_HINT = guarded(
     r"second|minute|hour|day|daily|night|week|month|year|annual|fortnight|quarter|percent|dozen|"
     r"\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|"
     r"thirty|forty|fifty|sixty|ninety|hundred|half)\b",
     re.I,
 )
 _DIGIT = re.compile(r"\d")
-_CHANGE_HINT = re.compile(r"from|replac|instead|rather|in place", re.I)
+_CHANGE_HINT = guarded(r"from|replac|instead|rather|in place", re.I)
 _CODE_LIKE = re.compile(r"--|_|=|\b[A-Z][A-Z0-9]{2,}\b|\w\.\w")
-_OWNER_WORDS = re.compile(r"own|maintain|responsib|look|belong|contact|lead|\bdri\b|\bby\b", re.I)
-_NOON_WORDS = re.compile(r"noon|midday|midnight", re.I)
+_OWNER_WORDS = guarded(r"own|maintain|responsib|look|belong|contact|lead|\bdri\b|\bby\b", re.I)
+_NOON_WORDS = guarded(r"noon|midday|midnight", re.I)
 
 
 @functools.lru_cache(maxsize=1 << 16)
@@ -341,7 +341,7 @@ def read_slots(text: str) -> tuple[Slot, ...]:
         )
     boolean = _BOOLEAN.search(clean)
     if boolean and not found:
-        val = boolean.group("val").lower()
+        val = ascii_key(boolean.group("val"))
         truth = (val in _TRUE) != bool(boolean.group("neg"))
         found.append(
             _slot(
@@ -375,17 +375,17 @@ def read_slots(text: str) -> tuple[Slot, ...]:
 
 
 _CHANGE = [
-    re.compile(
+    guarded(
         r"\b(?:switched|moved|migrated|changed|went|upgraded|downgraded|ported)\s+(?:\w+\s+)?"
         r"from\s+(?:the\s+)?(?P<old>[\w.+#/-]+)\s+to\s+(?:the\s+)?(?P<new>[\w.+#/-]+)",
         re.I,
     ),
-    re.compile(
+    guarded(
         r"\breplaced\s+(?:the\s+)?(?P<old>[\w.+#/-]+)\s+(?:with|by)\s+(?:the\s+)?"
         r"(?P<new>[\w.+#/-]+)",
         re.I,
     ),
-    re.compile(
+    guarded(
         r"\b(?P<new>[\w.+#/-]+)\s+(?:instead of|rather than|in place of|replaced|replacing)\s+"
         r"(?:the\s+)?(?P<old>[\w.+#/-]+)",
         re.I,
@@ -565,9 +565,8 @@ def _job(text: str, many: bool) -> list[Slot]:
             continue
         if not re.search(r"[A-Z]", first):
             raw = first  # "bcrypt": one word; "HashiCorp Vault": the capitalised name
-        attribute = (
-            f"{stem(m.group('verb').lower()).removesuffix('ed')} {_PREP[m.group('prep').lower()]}"
-        )
+        verb = stem(ascii_key(m.group("verb"))).removesuffix("ed")
+        attribute = f"{verb} {_PREP[ascii_key(m.group('prep'))]}"
         value = Value(ValueType.NAME, text=parse_value(raw).text or raw.lower())
         exclusive = not many or bool(_EXCLUSIVE_MARK.search(text))
         return [_slot(text, (m.start("verb"), m.end()), attribute, value, exclusive=exclusive)]

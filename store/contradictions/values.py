@@ -13,10 +13,13 @@ import re
 from dataclasses import dataclass
 from enum import StrEnum
 
+from anchors.needles import guarded
+
 __all__ = [
     "Relation",
     "Value",
     "ValueType",
+    "ascii_key",
     "compare",
     "number_at",
     "parse_clock",
@@ -136,15 +139,15 @@ _DURATION_UNIT = (
     r"(?:milliseconds?|msec|ms|seconds?|secs?|s|minutes?|mins?|m|hours?|hrs?|h|days?|d|"
     r"nights?|weeks?|wks?|w|fortnights?|months?|mo|quarters?|years?|yrs?|y)"
 )
-_DURATION = re.compile(
+_DURATION = guarded(
     rf"\b(?P<n>{_NUM})(?:\s*|-)(?P<u>{_DURATION_UNIT})(?![a-z])"
     rf"(?:\s*(?:and\s+)?(?P<n2>\d+|a half|half)\s*(?P<u2>{_DURATION_UNIT})?\b)?",
     re.I,
 )
 # "an hour and a half", "a day and a half", "half an hour", "half a day"
-_AND_A_HALF = re.compile(rf"\b(?P<n>{_NUM})\s+(?P<u>{_DURATION_UNIT})\s+and\s+a\s+half\b", re.I)
-_HALF_A = re.compile(rf"\bhalf\s+an?\s+(?P<u>{_DURATION_UNIT})\b", re.I)
-_EVERY_UNIT = re.compile(
+_AND_A_HALF = guarded(rf"\b(?P<n>{_NUM})\s+(?P<u>{_DURATION_UNIT})\s+and\s+a\s+half\b", re.I)
+_HALF_A = guarded(rf"\bhalf\s+an?\s+(?P<u>{_DURATION_UNIT})\b", re.I)
+_EVERY_UNIT = guarded(
     r"\b(?:every|each|once an?|once per|per)\s+(?P<u>second|minute|hour|day|night|week|"
     r"fortnight|month|quarter|year)\b",
     re.I,
@@ -162,27 +165,27 @@ _FREQUENCY = {
     "annually": 31536000,
 }
 _NUMBER = re.compile(rf"\b{_NUM}\b", re.I)
-_FREQUENCY_RE = re.compile(r"\b(" + "|".join(_FREQUENCY) + r")\b", re.I)
+_FREQUENCY_RE = guarded(r"\b(" + "|".join(_FREQUENCY) + r")\b", re.I)
 _BYTES = {"b": 1, "byte": 1, "k": 2**10, "m": 2**20, "g": 2**30, "t": 2**40, "p": 2**50}
 _SIZE = re.compile(
     r"\b(?P<n>\d+(?:[.,]\d+)?)\s*(?P<u>[kmgtp]i?b|[kmgtp]|bytes?|b|"
     r"(?:kilo|mega|giga|tera)bytes?)\b",
     re.I,
 )
-_RATE = re.compile(
+_RATE = guarded(
     rf"\b(?P<n>\d+(?:[.,]\d+)?)\s*(?P<what>[a-z]+(?:\s+[a-z]+)?)?(?:\s+(?:per|an?|each)\s+|\s*/\s*)"
     rf"(?P<u>{_DURATION_UNIT})\b",
     re.I,
 )
-_RPX = re.compile(r"\b(?P<n>\d+(?:\.\d+)?)\s*(?P<u>rps|rpm|rph|qps)\b", re.I)
-_PERCENT = re.compile(r"\b(?P<n>\d+(?:\.\d+)?)\s*(?:%|per ?cent\b)", re.I)
+_RPX = guarded(r"\b(?P<n>\d+(?:\.\d+)?)\s*(?P<u>rps|rpm|rph|qps)\b", re.I)
+_PERCENT = guarded(r"\b(?P<n>\d+(?:\.\d+)?)\s*(?:%|per ?cent\b)", re.I)
 _CLOCK = re.compile(
     r"\b(?P<h>[01]?\d|2[0-3])(?:[:.h](?P<m>[0-5]\d))?\s*(?P<ap>a\.?m\.?|p\.?m\.?)?"
     r"(?:\s*(?P<tz>utc|gmt|z|cet|cest|eet|est|edt|cst|cdt|mst|mdt|pst|pdt|bst|ist|jst|aest|"
     r"(?:[a-z]+ time)))?(?![\w:])",
     re.I,
 )
-_NOON = re.compile(r"\b(noon|midday|midnight)\b", re.I)
+_NOON = guarded(r"\b(noon|midday|midnight)\b", re.I)
 ZONES = {
     "utc": 0,
     "gmt": 0,
@@ -204,12 +207,25 @@ ZONES = {
     "aest": 600,
 }
 _DAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
-_DAY = re.compile(r"\b(mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)(?:day)?s?\b", re.I)
+_DAY = guarded(r"\b(mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)(?:day)?s?\b", re.I)
 _VERSION = re.compile(r"\bv?(?P<v>\d+(?:\.\d+){0,3})(?:\.x)?\b", re.I)
 
 
 def words(text: str) -> frozenset[str]:
     return frozenset(text.split())
+
+
+# What a case-blind pattern of ASCII letters also matches: ``ſ`` for s, ``ı`` and ``İ`` for
+# i, the Kelvin sign for k (``anchors.cue_patterns``). ``str.lower`` maps only the Kelvin
+# sign to its ASCII letter ("İ" becomes two characters), so a word such a pattern matched
+# is looked up by ``ascii_key``, never by its ``lower()``.
+_ASCII_FOLDS = str.maketrans({"\u017f": "s", "\u0131": "i", "\u0130": "i", "\u212a": "k"})
+
+
+def ascii_key(matched: str) -> str:
+    """A word matched case-blind by a pattern of ASCII letters, as its lower-case ASCII
+    key: "Nightly", "nıghtly" and "NIGHTLY" are all "nightly"."""
+    return matched.translate(_ASCII_FOLDS).lower()
 
 
 _TRUE = words("""enabled on true yes required mandatory allowed active turned-on switched-on""")
@@ -230,7 +246,7 @@ def _number(word: str) -> float | None:
 
 
 def _unit_seconds(unit: str) -> float | None:
-    u = unit.lower()
+    u = ascii_key(unit)
     if u in _SECONDS:
         return _SECONDS[u]
     if u.endswith("s") and u[:-1] in _SECONDS:
@@ -280,7 +296,7 @@ def parse_duration(text: str) -> tuple[float, int, int] | None:
                 break
     if not found:  # "nightly", "weekly": only with no duration
         for m in _FREQUENCY_RE.finditer(text):
-            found.append((m.start(), m.end(), float(_FREQUENCY[m.group(1).lower()])))
+            found.append((m.start(), m.end(), float(_FREQUENCY[ascii_key(m.group(1))])))
     if not found:
         return None
     start, end, seconds = min(found)
@@ -313,7 +329,7 @@ def parse_clock(text: str) -> tuple[Value, int, int] | None:
         value = Value(ValueType.CLOCK, float(hours * 60 + int(minutes or 0)), zone=tz)
         return value, m.start(), m.end()
     if noon:
-        minutes_of = {"noon": 720, "midday": 720, "midnight": 0}[noon.group(1).lower()]
+        minutes_of = {"noon": 720, "midday": 720, "midnight": 0}[ascii_key(noon.group(1))]
         return Value(ValueType.CLOCK, float(minutes_of)), noon.start(), noon.end()
     return None
 
@@ -322,7 +338,7 @@ def parse_quantity(text: str) -> tuple[Value, int, int] | None:
     """The first measured quantity: a size, a rate, a percentage or a duration."""
     options: list[tuple[int, int, Value]] = []
     for m in _SIZE.finditer(text):
-        unit = m.group("u").lower()
+        unit = ascii_key(m.group("u"))
         n = _number(m.group("n"))
         if n is None:
             continue
@@ -335,7 +351,7 @@ def parse_quantity(text: str) -> tuple[Value, int, int] | None:
         break
     for m in _RPX.finditer(text):
         n = float(m.group("n"))
-        per = {"rps": 1, "qps": 1, "rpm": 60, "rph": 3600}[m.group("u").lower()]
+        per = {"rps": 1, "qps": 1, "rpm": 60, "rph": 3600}[ascii_key(m.group("u"))]
         options.append((m.start(), m.end(), Value(ValueType.RATE, n / per)))
     for m in _RATE.finditer(text):
         n, u = _number(m.group("n")), _unit_seconds(m.group("u"))
@@ -401,7 +417,7 @@ def day_of(text: str) -> str | None:
 
 
 def _day_name(prefix: str) -> str:
-    p = prefix.lower()[:3]
+    p = ascii_key(prefix)[:3]
     return next(d for d in _DAYS if d.startswith(p))
 
 
