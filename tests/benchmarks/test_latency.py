@@ -51,7 +51,7 @@ def test_quick_latency_run_prints_the_floor_remember_and_recall(tmp_path: Path):
         "recall (verify on) at 30 memories, sdk",
     ]
     for client in ("raw", "sdk"):
-        assert "(floor p50 " in figures[f"remember at 30 memories, {client}"]
+        assert "(floor beside it p50 " in figures[f"remember at 30 memories, {client}"]
     assert "seed: 30 memories in" in done.stderr  # seeded once, into the given cache
     assert [p.suffix for p in cache.iterdir()] == [".duckdb"]
     assert list(elsewhere.iterdir()) == []  # everything else was temporary
