@@ -224,6 +224,29 @@ def test_effects_round_trip_through_the_journal_form():
     assert again == effects
 
 
+def test_a_timestamp_met_many_times_is_written_each_time_as_itself():
+    """Each timestamp object is tagged once per entry (``effects._tagger``): the same
+    object in many rows, equal instants in other zones and a naive time each keep their
+    own form, exactly as ``isoformat`` writes them."""
+    from datetime import UTC, datetime, timedelta, timezone
+
+    now = datetime(2026, 12, 1, 9, 30, 15, 123456, tzinfo=UTC)
+    paris = now.astimezone(timezone(timedelta(hours=1)))
+    naive = datetime(2026, 12, 1, 9, 30, 15, 123456)
+    assert paris == now  # equal instants: only their offsets tell them apart
+    effects = Effects()
+    for i, at in enumerate([now, paris, now, naive, now.replace(microsecond=0), paris]):
+        effects.add("receipts", [f"r{i}", "m1", "retract", "bob", "wrong", None, None, "a", at])
+    text = dumps(encode_data(effects))
+    written = [row[-1]["t"] for row in json.loads(text)["rows"]["receipts"]]
+    assert written == [
+        now.isoformat(), paris.isoformat(), now.isoformat(), naive.isoformat(),
+        "2026-12-01T09:30:15+00:00", paris.isoformat(),
+    ]  # fmt: skip
+    assert written[1].endswith("+01:00") and written[3] == "2026-12-01T09:30:15.123456"
+    assert decode_data(json.loads(text)) == effects
+
+
 def test_a_row_holding_anything_the_journal_cannot_read_back_is_refused_when_planned():
     effects = Effects()
     with pytest.raises(TypeError, match="object"):
