@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from anchors.at_end import AtEnd, AtEndAll
-from anchors.needles import alternation, needles
+from anchors.needles import ASCII_FOLDS, alternation, needles
 from anchors.wordlists import (
     DEFINES_CUE,
     DEP_AFTER,
@@ -198,7 +198,7 @@ class Cues:
 CUES = {True: Cues.compiled(sensitive=True), False: Cues.compiled(sensitive=False)}
 # The characters besides the ASCII letters that a case-blind [a-z] matches (a test checks
 # every code point).
-FOLDS_TO_ASCII = "\u0130\u0131\u017f\u212a"
+FOLDS_TO_ASCII = "".join(ASCII_FOLDS)
 _FOLDING = re.compile(f"[{FOLDS_TO_ASCII}]")
 
 

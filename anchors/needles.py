@@ -27,13 +27,26 @@ from typing import Any
 _c: Any = importlib.import_module("re._constants")
 _p: Any = importlib.import_module("re._parser")
 
-__all__ = ["Guarded", "Needles", "alternation", "guarded", "needles"]
+__all__ = ["ASCII_FOLDS", "Guarded", "Needles", "alternation", "ascii_key", "guarded", "needles"]
 
 _MAX_SET = 4  # a character set of up to this many literals multiplies the needles
 _MAX_NEEDLES = 64
 _MAX_LOOKED = 6  # more needles than this are looked for with one search of their trie
 
 Needles = frozenset[str]
+
+# The letters besides the ASCII ones that a case-blind ASCII letter also matches, and that
+# letter (``tests/anchors/test_cue_patterns.py`` checks every code point). ``str.lower``
+# maps only the Kelvin sign to its letter ("İ" becomes two characters).
+ASCII_FOLDS = {"\u0130": "i", "\u0131": "i", "\u017f": "s", "\u212a": "k"}
+_TO_ASCII = str.maketrans(ASCII_FOLDS)
+
+
+def ascii_key(matched: str) -> str:
+    """A word a case-blind pattern of ASCII letters matched, as its lower-case ASCII key
+    ("Nightly", "nıghtly" and "NIGHTLY" are all "nightly"): what such a word is looked up
+    by, never its ``lower()``."""
+    return matched.translate(_TO_ASCII).lower()
 
 
 def needles(source: str, flags: int = 0) -> Needles | None:

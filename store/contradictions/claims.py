@@ -11,9 +11,8 @@ import functools
 import re
 from dataclasses import dataclass
 
-from anchors.needles import guarded
+from anchors.needles import ascii_key, guarded
 from store.contradictions.slots import content_words, read_slots
-from store.contradictions.values import ascii_key
 
 __all__ = ["Slot", "env_scope", "negation_core", "parse_slot", "slot_key"]
 

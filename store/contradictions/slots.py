@@ -19,11 +19,10 @@ import re
 from dataclasses import dataclass
 from enum import StrEnum
 
-from anchors.needles import guarded
+from anchors.needles import ascii_key, guarded
 from store.contradictions.values import (
     Value,
     ValueType,
-    ascii_key,
     day_of,
     number_at,
     parse_clock,

@@ -13,13 +13,12 @@ import re
 from dataclasses import dataclass
 from enum import StrEnum
 
-from anchors.needles import guarded
+from anchors.needles import ascii_key, guarded
 
 __all__ = [
     "Relation",
     "Value",
     "ValueType",
-    "ascii_key",
     "compare",
     "number_at",
     "parse_clock",
@@ -213,19 +212,6 @@ _VERSION = re.compile(r"\bv?(?P<v>\d+(?:\.\d+){0,3})(?:\.x)?\b", re.I)
 
 def words(text: str) -> frozenset[str]:
     return frozenset(text.split())
-
-
-# What a case-blind pattern of ASCII letters also matches: ``ſ`` for s, ``ı`` and ``İ`` for
-# i, the Kelvin sign for k (``anchors.cue_patterns``). ``str.lower`` maps only the Kelvin
-# sign to its ASCII letter ("İ" becomes two characters), so a word such a pattern matched
-# is looked up by ``ascii_key``, never by its ``lower()``.
-_ASCII_FOLDS = str.maketrans({"\u017f": "s", "\u0131": "i", "\u0130": "i", "\u212a": "k"})
-
-
-def ascii_key(matched: str) -> str:
-    """A word matched case-blind by a pattern of ASCII letters, as its lower-case ASCII
-    key: "Nightly", "nıghtly" and "NIGHTLY" are all "nightly"."""
-    return matched.translate(_ASCII_FOLDS).lower()
 
 
 _TRUE = words("""enabled on true yes required mandatory allowed active turned-on switched-on""")

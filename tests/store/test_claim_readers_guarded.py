@@ -16,7 +16,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from anchors.needles import Guarded
+from anchors.needles import Guarded, ascii_key
 from benchmarks.prose_corpus import corpus
 from server.config import Settings
 from server.runtime import open_runtime
@@ -24,7 +24,7 @@ from store.contradictions import claims, rules, slots, values
 from store.contradictions.claims import env_scope, negation_core
 from store.contradictions.resolving import claim_keys
 from store.contradictions.slots import read_slots
-from store.contradictions.values import ascii_key, parse_duration
+from store.contradictions.values import parse_duration
 from store.service import MemoryService
 from tests.anchors.test_needles import answers_alike
 from tests.conftest import GitRepo, anchormem_env
