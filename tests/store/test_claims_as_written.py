@@ -269,3 +269,12 @@ def test_a_verdict_that_does_not_fit_the_pair_is_refused(
     b = a if second == "m1" else memory("m2", "x is 2", 1)
     with pytest.raises(InvalidInput):
         judgement_plan(a, b, verdict, winner, "why", "alice", ConflictKind.SLOT, NOW, SETTINGS)
+
+
+@pytest.mark.parametrize(
+    "text", ["the release day is weds", "Deploy day: thurs", "Our standup day moved to tues"]
+)
+def test_a_day_written_as_a_short_name_is_read_without_failing(text: str):
+    """The day search let these in (a word "day" and a short day name) and then found no
+    span for a slot: an internal error on remember and on import."""
+    read_slots(text)
