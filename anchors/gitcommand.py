@@ -37,8 +37,11 @@ __all__ = [
     "git_environment",
 ]
 
-# A git that waits on a FIFO named by the config (core.excludesFile, include.path) must
-# not hang the server: every short command is bounded.
+# The files git reads that anchormem knows of are looked at before git runs, and one that
+# git would wait on (a FIFO) is never handed to it (``anchors/gitrepo.py``,
+# ``anchors/worktree.py``). A git that waits anyway, on a FIFO only git knows of (one
+# named by ``include.path``, a pack file) must not hang the server: every short command
+# is bounded.
 GIT_TIMEOUT_S = 60.0
 
 FIXED_OVERRIDES: tuple[tuple[str, str], ...] = (
@@ -61,6 +64,9 @@ FIXED_OVERRIDES: tuple[tuple[str, str], ...] = (
     ("submodule.recurse", "false"),
     ("maintenance.auto", "false"),
     ("gc.auto", "0"),
+    # anchormem names objects by their full id only: git need not look for a ref spelled
+    # like one, so ``ls-tree`` never reads ``packed-refs`` (a FIFO there would stall it).
+    ("core.warnAmbiguousRefs", "false"),
 )
 
 # <section>.<driver>.<key> settings whose value is a command: emptied when configured.
@@ -71,7 +77,8 @@ _DRIVER_COMMAND = re.compile(
 )
 _PROTOCOL = re.compile(r"^protocol\..+\.allow$", re.IGNORECASE | re.DOTALL)
 _FILTER_REQUIRED = re.compile(r"^(filter\..+)\.(?:clean|smudge|process)$", re.I | re.DOTALL)
-_CONFIG_QUERY = r"^(filter|diff|merge|remote|include|includeif|protocol)\."
+_CONFIG_QUERY = r"^((filter|diff|merge|remote|include|includeif|protocol)\.|core\.excludesfile$)"
+_EXCLUDES_FILE = "core.excludesfile"
 _INCLUDE = re.compile(r"^include(?:if\..+)?\.path$", re.IGNORECASE | re.DOTALL)
 
 # The caller's GIT_* variables may point git at another repository or name commands
@@ -107,10 +114,12 @@ def git_environment(overrides: Iterable[tuple[str, str]] = ()) -> dict[str, str]
 @dataclass(frozen=True)
 class DriverOverrides:
     """The overrides for the drivers configured now; ``includes``: the config pulls in
-    other files, so a change cannot be seen from the stats of the usual config files."""
+    other files, so a change cannot be seen from the stats of the usual config files;
+    ``excludes_file``: ``core.excludesFile`` as configured (None: not set)."""
 
     overrides: tuple[tuple[str, str], ...]
     includes: bool
+    excludes_file: str | None = None
 
 
 def driver_overrides(root: Path, base_env: Mapping[str, str]) -> DriverOverrides:
@@ -132,14 +141,18 @@ def driver_overrides(root: Path, base_env: Mapping[str, str]) -> DriverOverrides
         return DriverOverrides((), True)
     found: dict[str, str] = {}
     includes = False
+    excludes_file = None
     for record in done.stdout.split(b"\0"):
-        key = record.partition(b"\n")[0].decode("utf-8", errors="surrogateescape")
+        raw_key, _, raw_value = record.partition(b"\n")
+        key = raw_key.decode("utf-8", errors="surrogateescape")
         includes = includes or bool(_INCLUDE.match(key))
-        if _PROTOCOL.match(key):
+        if key == _EXCLUDES_FILE:  # the last one set wins, as in git
+            excludes_file = raw_value.decode("utf-8", errors="surrogateescape")
+        elif _PROTOCOL.match(key):
             found[key] = "never"
         elif _DRIVER_COMMAND.match(key):
             found[key] = ""
             required = _FILTER_REQUIRED.match(key)
             if required:
                 found[f"{required.group(1)}.required"] = "false"
-    return DriverOverrides(tuple(sorted(found.items())), includes)
+    return DriverOverrides(tuple(sorted(found.items())), includes, excludes_file)

@@ -6,6 +6,11 @@ Trees come from ``git ls-tree`` (21 ms on Django, against 530 ms for GitPython's
 blobs from one long-lived ``git cat-file --batch`` process. Unusual repositories give a
 typed ``RepoStatus``, never a crash. Every git subprocess runs without optional locks or
 prompts, and takes no caller-supplied text as an argument.
+
+No file that is not a regular file is read (``anchors/worktree_files.py``): a FIFO at
+``HEAD``, a ref or ``packed-refs`` makes HEAD a ``GIT_ERROR`` naming it, and git is not
+run while a file it reads first (``HEAD``, the config files, the index for ``ls-files``)
+is one it would wait on. A special ``core.excludesFile`` is replaced by the null device.
 """
 
 from __future__ import annotations
@@ -17,7 +22,7 @@ import shutil
 import subprocess
 import threading
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from enum import StrEnum
 from pathlib import Path
@@ -32,6 +37,7 @@ from anchors.worktree import (
     WorkTree,
     open_worktree_file,
 )
+from anchors.worktree_files import SpecialFile, read_regular, refuse_special
 
 __all__ = [
     "GitError",
@@ -180,14 +186,14 @@ class GitRepository:
             self._fail(RepoStatus.NOT_A_REPOSITORY, f"no .git at or above {self.root}")
             return
         if dot_git.is_file():  # linked worktree or submodule checkout: "gitdir: <path>"
-            text = dot_git.read_text(errors="replace").strip()
+            text = read_regular(dot_git).decode(errors="replace").strip()
             if not text.startswith("gitdir:"):
                 self._fail(RepoStatus.NOT_A_REPOSITORY, f"{dot_git} is not a gitdir link")
                 return
             self.git_dir = (self.root / text[len("gitdir:") :].strip()).resolve()
         common = self.git_dir / "commondir"
         if common.is_file():
-            self.common_dir = (self.git_dir / common.read_text().strip()).resolve()
+            self.common_dir = (self.git_dir / read_regular(common).decode().strip()).resolve()
         else:
             self.common_dir = self.git_dir
         if not (self.git_dir / "HEAD").is_file():
@@ -258,7 +264,7 @@ class GitRepository:
         if self._reftable:
             return self._head_via_git(base)
         try:
-            content = (self.git_dir / "HEAD").read_text(errors="replace").strip()
+            content = read_regular(self.git_dir / "HEAD").decode(errors="replace").strip()
         except OSError as exc:
             return replace(base, status=RepoStatus.GIT_ERROR, detail=f"cannot read HEAD: {exc}")
         if not content.startswith("ref:"):
@@ -267,7 +273,11 @@ class GitRepository:
             return replace(base, status=RepoStatus.GIT_ERROR, detail="HEAD is malformed")
         branch = ref = content[4:].strip()
         for _ in range(5):  # symbolic refs may point at symbolic refs; git stops at 5
-            value = self._read_ref(ref, read)
+            try:
+                value = self._read_ref(ref, read)
+            except OSError as exc:  # a FIFO, a file this user may not read
+                detail = f"cannot read {ref}: {exc}"
+                return replace(base, status=RepoStatus.GIT_ERROR, ref=branch, detail=detail)
             if value is None:
                 detail = f"{branch} has no commits yet"
                 return replace(base, status=RepoStatus.NO_COMMITS, ref=branch, detail=detail)
@@ -289,7 +299,7 @@ class GitRepository:
         # that its creation is seen).
         read += [str(base / ref), str(self.common_dir / "packed-refs")]
         try:
-            return (base / ref).read_text(errors="replace").strip()
+            return read_regular(base / ref).decode(errors="replace").strip()
         except (FileNotFoundError, IsADirectoryError, NotADirectoryError):
             return self._packed_refs().get(ref)
 
@@ -303,7 +313,7 @@ class GitRepository:
         if self._packed is not None and self._packed[0] == key:
             return self._packed[1]
         refs: dict[str, str] = {}
-        for line in path.read_text(errors="replace").splitlines():
+        for line in read_regular(path).decode(errors="replace").splitlines():
             if line and line[0] not in "#^":
                 sha, _, name = line.partition(" ")
                 refs[name.strip()] = sha
@@ -424,7 +434,10 @@ class GitRepository:
         tree = self._tree(commit) if commit is not None else None
         blobs = tree.blobs if tree is not None else _NO_BLOBS
         skip = frozenset(tree.submodules) if tree is not None else frozenset()
-        changes = self._worktree().changes(blobs, skip, sha256)
+        try:
+            changes = self._worktree().changes(blobs, skip, sha256)
+        except SpecialFile as exc:  # git would wait on it: what the work tree holds is unknown
+            raise GitError(f"cannot list the work tree: {exc}") from exc
         if not changes:
             return Overlay("", ())
         last = self._last_overlay
@@ -462,8 +475,9 @@ class GitRepository:
                     self.root,
                     self.git_dir,
                     self.common_dir,
-                    lambda *a: self._run(*a).stdout,
+                    lambda *a, **kw: self._run(*a, **kw).stdout,
                     watch=self.watch and not self._closed,  # nothing to release after close
+                    excludes_file=self._usable_excludes_file,
                 )
             return self._work_tree
 
@@ -491,21 +505,40 @@ class GitRepository:
         return data if len(data) <= limit else None
 
     # -- subprocesses --------------------------------------------------------------------
-    def _run(self, *args: str, check: bool = True) -> subprocess.CompletedProcess[bytes]:
+    def _run(
+        self,
+        *args: str,
+        check: bool = True,
+        stalled: Callable[[], None] | None = None,
+        patience_s: float = GIT_TIMEOUT_S,
+    ) -> subprocess.CompletedProcess[bytes]:
+        """Run ``git *args`` in the work tree, bounded by ``GIT_TIMEOUT_S``. When it has
+        not answered after ``patience_s``, ``stalled()`` looks for a file it may be
+        waiting on and raises ``SpecialFile`` naming it: git is stopped at once."""
+        env = self._git_env()
         try:
-            done = subprocess.run(
+            process = subprocess.Popen(
                 ["git", *args],  # the repository is the working directory, not an argument
                 cwd=self.root,
-                env=self._git_env(),
+                env=env,
                 stdin=subprocess.DEVNULL,
-                capture_output=True,
-                timeout=GIT_TIMEOUT_S,
-                check=False,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
             )
         except FileNotFoundError as exc:
             raise GitError("the git executable is not on PATH", RepoStatus.NO_GIT_BINARY) from exc
-        except subprocess.TimeoutExpired as exc:
-            raise GitError(f"git {args[0]} did not answer in {GIT_TIMEOUT_S:.0f} s") from exc
+        with process:
+            try:
+                out, err = _communicate(process, stalled, min(patience_s, GIT_TIMEOUT_S))
+            except subprocess.TimeoutExpired as exc:
+                raise GitError(f"git {args[0]} did not answer in {GIT_TIMEOUT_S:.0f} s") from exc
+            except SpecialFile as exc:
+                raise GitError(f"git {args[0]} would wait forever: {exc}") from exc
+            finally:
+                if process.poll() is None:
+                    process.kill()
+                    process.communicate()
+        done = subprocess.CompletedProcess(process.args, process.returncode, out, err)
         if check and done.returncode != 0:
             message = done.stderr.decode(errors="replace").strip()
             raise GitError(f"git {args[0]} failed: {message}", _status_of(message))
@@ -516,6 +549,19 @@ class GitRepository:
         for every driver the config names now (``anchors/gitcommand.py``). The drivers are
         read again when a config file's stat changed, or every time when the config
         includes other files."""
+        drivers = self._drivers_now()
+        overrides = drivers.overrides
+        excludes = self._excludes_file(drivers)
+        try:
+            refuse_special(excludes)
+        except SpecialFile:  # git would wait on it: no global ignore patterns instead
+            overrides = (*overrides, ("core.excludesFile", os.devnull))
+        return git_environment(overrides)
+
+    def _drivers_now(self) -> DriverOverrides:
+        """The drivers configured now, read again when a config file changed. Raises
+        ``GitError`` when a file git reads first of all (HEAD, a config file) is one it
+        would wait on: git is not run at all."""
         files = (
             self.common_dir / "config",
             self.git_dir / "config.worktree",
@@ -524,6 +570,11 @@ class GitRepository:
             Path(os.environ.get("XDG_CONFIG_HOME") or os.path.expanduser("~/.config"))
             / "git/config",
         )
+        try:
+            for path in (self.git_dir / "HEAD", self.git_dir / "commondir", *files):
+                refuse_special(path)
+        except SpecialFile as exc:
+            raise GitError(f"git is not run: {exc}") from exc
         # git writes a config file through a lock file it renames: a new inode each time.
         stamp: list[int] = []
         for path in files:
@@ -535,7 +586,21 @@ class GitRepository:
         cached = self._drivers
         if cached is None or cached[1].includes or cached[0] != tuple(stamp):
             cached = self._drivers = (tuple(stamp), driver_overrides(self.root, self._env))
-        return git_environment(cached[1].overrides)
+        return cached[1]
+
+    def _excludes_file(self, drivers: DriverOverrides) -> Path:
+        """The global ignore file git reads: ``core.excludesFile``, else the XDG one."""
+        if drivers.excludes_file:
+            path = Path(os.path.expanduser(drivers.excludes_file))
+            return path if path.is_absolute() else self.root / path
+        base = os.environ.get("XDG_CONFIG_HOME") or os.path.expanduser("~/.config")
+        return Path(base) / "git" / "ignore"
+
+    def _usable_excludes_file(self) -> Path | None:
+        """The global ignore file when it is a regular file, for a listing that cannot
+        use ``--exclude-standard`` (``anchors/worktree.py``)."""
+        path = self._excludes_file(self._drivers_now())
+        return path if path.is_file() else None
 
 
 def _status_of(message: str) -> RepoStatus:
@@ -568,3 +633,18 @@ def _read_batch_answer(stream: IO[bytes]) -> bytes | None:
     if len(data) != size + 1:
         raise ValueError("git cat-file output ended early")
     return data[:size]
+
+
+def _communicate(
+    process: subprocess.Popen[bytes], stalled: Callable[[], None] | None, patience_s: float
+) -> tuple[bytes, bytes]:
+    """The output of ``process`` within ``GIT_TIMEOUT_S``, ``stalled()`` called once
+    after ``patience_s`` (it raises ``SpecialFile`` when git waits on one)."""
+    deadline = time.monotonic() + GIT_TIMEOUT_S
+    if stalled is not None and patience_s < GIT_TIMEOUT_S:
+        try:
+            return process.communicate(timeout=patience_s)
+        except subprocess.TimeoutExpired:
+            stalled()
+    # Communicating again after a timeout loses no output (subprocess's documentation).
+    return process.communicate(timeout=max(deadline - time.monotonic(), 0.0))

@@ -28,6 +28,15 @@ when HEAD moved, when events were lost, and every ``AUDIT_S`` seconds (for what 
 cannot see: a write through ``mmap``, or through a hard link from an unwatched
 directory). Wherever inotify is not available (another system, a Python without
 ``ctypes``, the watch limit, a network file system), every call is the full pass.
+
+git waits forever on a FIFO it reads (``open`` without ``O_NONBLOCK``), so ``ls-files``
+is never handed one this module can see: not run while the index is not a regular file
+(``SpecialFile``: the work tree's state is unknown); an ``info/exclude`` that is not a
+regular file holds no pattern, so the listing names ``.gitignore`` and the global ignore
+file itself instead of ``--exclude-standard``. A ``.gitignore`` is git's to read: when
+``ls-files`` has not answered within twice its slowest answer (at least
+``PATIENCE_S``), the directories it walks are searched for a ``.gitignore`` that is not
+a regular file; git is stopped when one is found, and not run again while it is there.
 """
 
 from __future__ import annotations
@@ -48,11 +57,13 @@ from anchors.watcher import QUIET, Scope, Watcher, WatchLost, WatchUnavailable
 from anchors.worktree_files import (
     MAX_PARSED_BYTES,
     MAX_TEXT_BYTES,
+    SpecialFile,
     StatKey,
     content_limit,
     hash_fd,
     link_id,
     open_worktree_file,
+    refuse_special,
     stamp,
 )
 
@@ -61,6 +72,7 @@ __all__ = [
     "MAX_PARSED_BYTES",
     "MAX_TEXT_BYTES",
     "MAX_WATCHES",
+    "PATIENCE_S",
     "RACY_NS",
     "OverlayEntry",
     "WorkTree",
@@ -82,7 +94,11 @@ MAX_WATCHES = 8192
 # A watcher lost this often (its git directory moved, its descriptor failed) is not
 # armed again.
 _MAX_LOSSES = 3
+# ls-files slower than this (and than twice its slowest answer so far) may be waiting on
+# a FIFO: the directories it reads are searched for one.
+PATIENCE_S = 0.5
 
+# run_git(*args, stalled=..., patience_s=...): the keywords as GitRepository._run takes them.
 RunGit = Callable[..., bytes]
 
 
@@ -121,8 +137,11 @@ class WorkTree:
 
     ``watch``: use inotify where it is available (the module's docstring); False gives
     the full pass on every call. ``max_watches`` and ``audit_s``: see ``MAX_WATCHES`` and
-    ``AUDIT_S``. Close it to release the watcher's descriptor; a closed work tree still
-    answers, by the full pass."""
+    ``AUDIT_S``. ``excludes_file()``: the global ignore file when it is a regular file
+    (used only when ``info/exclude`` is not one). Close it to release the watcher's
+    descriptor; a closed work tree still answers, by the full pass.
+
+    ``changes`` raises ``SpecialFile`` when git would wait on a file it must read."""
 
     def __init__(
         self,
@@ -133,9 +152,11 @@ class WorkTree:
         watch: bool = True,
         max_watches: int = MAX_WATCHES,
         audit_s: float = AUDIT_S,
+        excludes_file: Callable[[], Path | None] = lambda: None,
     ) -> None:
         self.root = root
         self._run_git = run_git
+        self._excludes_file = excludes_file
         self._index = git_dir / "index"
         self._fixed_watch = (
             common_dir / "info" / "exclude",
@@ -151,6 +172,10 @@ class WorkTree:
         self._last_built: list[OverlayEntry] = []
         self.listings = 0  # times ls-files ran, for tests and the benchmark
         self.full_passes = 0  # calls that looked at every file, for tests and the benchmark
+        # -- what git would wait on --
+        self._slowest_s = 0.0  # the slowest ls-files answer so far
+        self._pruned_seen: set[str] = set()  # the ignored directories of the last listing
+        self._special: tuple[str, tuple[int, ...]] | None = None  # a .gitignore git waits on
         # -- the watcher's state (adr/0018) --
         self.max_watches = max_watches
         self.audit_s = audit_s
@@ -188,15 +213,21 @@ class WorkTree:
         with self._lock:
             now = time.time_ns()
             watcher = self._armed()
-            if watcher is not None:
-                try:
-                    return self._watched(watcher, tree, skip, sha256, now)
-                except WatchLost as exc:
-                    self._losses += 1
-                    self._disarm(str(exc), permanent=self._losses >= _MAX_LOSSES)
-                except WatchUnavailable as exc:
-                    self._disarm(str(exc), permanent=True, say=not exc.expected)
-            return self._full_pass(tree, skip, sha256, now, self._current_listing(now))
+            try:
+                if watcher is not None:
+                    try:
+                        return self._watched(watcher, tree, skip, sha256, now)
+                    except WatchLost as exc:
+                        self._losses += 1
+                        self._disarm(str(exc), permanent=self._losses >= _MAX_LOSSES)
+                    except WatchUnavailable as exc:
+                        self._disarm(str(exc), permanent=True, say=not exc.expected)
+                return self._full_pass(tree, skip, sha256, now, self._current_listing(now))
+            except BaseException:
+                # A call that failed part-way (git could not list) may have drained events
+                # it did not act on: the next call lists and looks at everything.
+                self._listing = None
+                raise
 
     def _full_pass(
         self,
@@ -392,7 +423,7 @@ class WorkTree:
         directories watched only now."""
         fixed = [(str(p), _stat_key(p)) for p in self._fixed_watch]
         index = _stat_key(self._index)
-        walked, added = watcher.sync(_pruned(self._ignored()))
+        walked, added = watcher.sync(self._ignored_dirs())
         paths = self._listed()
         polled = {str(p) for p in watcher.polled} | {str(self._fixed_watch[1])}
         self._polled = tuple((p, key) for p, key in fixed if p in polled)
@@ -480,14 +511,61 @@ class WorkTree:
 
     def _listed(self) -> tuple[str, ...]:
         self.listings += 1
-        out = self._run_git("ls-files", "-z", "--cached", "--others", "--exclude-standard")
+        out = self._ls_files("--cached", "--others")
         # Nested repositories are listed as directories ("vendor/"): never entered.
         return tuple(sorted(p for p in _paths(out) if not p.endswith("/")))
+
+    def _ls_files(self, *args: str) -> bytes:
+        """``git ls-files -z *args`` with the standard excludes, never run while a file it
+        reads is one it would wait on (``SpecialFile``)."""
+        refuse_special(self._index)
+        if self._special is not None:
+            path, key = self._special
+            try:
+                st = os.lstat(path)
+            except OSError:
+                self._special = None
+            else:
+                if (st.st_mode, *_key(st)) == key:
+                    raise SpecialFile(path, st.st_mode)  # still there: git would wait again
+                self._special = None
+        start = time.monotonic()
+        out: bytes = self._run_git(
+            "ls-files",
+            "-z",
+            *args,
+            *self._exclude_args(),
+            stalled=self._stalled,
+            patience_s=max(PATIENCE_S, 2 * self._slowest_s),
+        )
+        self._slowest_s = max(self._slowest_s, time.monotonic() - start)
+        return out
+
+    def _exclude_args(self) -> tuple[str, ...]:
+        """``--exclude-standard``; or, when ``info/exclude`` is not a regular file (git
+        would wait on a FIFO there), its two other sources named one by one."""
+        try:
+            refuse_special(self._fixed_watch[0])
+        except SpecialFile:
+            found = self._excludes_file()
+            extra = () if found is None else (f"--exclude-from={found}",)
+            return ("--exclude-per-directory=.gitignore", *extra)
+        return ("--exclude-standard",)
+
+    def _stalled(self) -> None:
+        """``ls-files`` is slow: raise ``SpecialFile`` if it waits on a file that is not
+        a regular file (kept in mind, so git is not run again while it is there)."""
+        refuse_special(self._index)
+        found = _special_ignore_file(self.root, self._pruned_seen)
+        if found is not None:
+            path, st = found
+            self._special = (path, (st.st_mode, *_key(st)))
+            raise SpecialFile(path, st.st_mode)
 
     def _list(self, now: int) -> _Listing:
         index = _stat_key(self._index)
         paths = self._listed()
-        walked = self._walk(_pruned(self._ignored()))
+        walked = self._walk(self._ignored_dirs())
         # A directory or .gitignore changed again within its timestamp tick would look
         # unchanged: list again next time. (The index is replaced by a rename: a new inode.)
         racy = any(key is not None and _racy(key[1], now) for _, key in walked)
@@ -496,11 +574,13 @@ class WorkTree:
 
     def _ignored(self) -> list[str]:
         """Ignored files and directories (``d/``), for the walk to leave out."""
-        return _paths(
-            self._run_git(
-                "ls-files", "-z", "--others", "--ignored", "--exclude-standard", "--directory"
-            )
-        )
+        return _paths(self._ls_files("--others", "--ignored", "--directory"))
+
+    def _ignored_dirs(self) -> set[str]:
+        """The ignored directories the walk never enters (``_pruned``), kept for the search
+        of a stalled ``ls-files``."""
+        self._pruned_seen = _pruned(self._ignored())
+        return self._pruned_seen
 
     def _walk(self, pruned: set[str]) -> list[tuple[str, StatKey | None]]:
         """Every directory that is not ignored (and not a nested repository), and every
@@ -530,6 +610,41 @@ class WorkTree:
                 except OSError:
                     continue
         return found
+
+
+def _special_ignore_file(root: Path, pruned: set[str]) -> tuple[str, os.stat_result] | None:
+    """A ``.gitignore`` git would read that is not a regular file (nor a link to one),
+    with its ``lstat``: in every directory the listing walks (``pruned``: the ignored
+    ones, left out), nested repositories and ``.git`` left out too. Nothing is opened."""
+    todo = [""]
+    while todo:
+        rel = todo.pop()
+        absolute = os.path.join(root, rel) if rel else str(root)
+        try:
+            entries = list(os.scandir(absolute))
+        except OSError:
+            continue
+        for entry in entries:
+            child = f"{rel}/{entry.name}" if rel else entry.name
+            try:
+                if entry.name == ".gitignore":
+                    st = entry.stat(follow_symlinks=False)
+                    if stat.S_ISLNK(st.st_mode):
+                        refuse_special(entry.path)  # its target: a git of old follows it
+                    elif not (stat.S_ISREG(st.st_mode) or stat.S_ISDIR(st.st_mode)):
+                        return entry.path, st
+                elif (
+                    entry.is_dir(follow_symlinks=False)
+                    and entry.name != ".git"
+                    and child not in pruned
+                    and not os.path.lexists(os.path.join(entry.path, ".git"))
+                ):
+                    todo.append(child)
+            except SpecialFile:
+                return entry.path, entry.stat(follow_symlinks=False)
+            except OSError:
+                continue
+    return None
 
 
 def _pruned(ignored: list[str]) -> set[str]:

@@ -23,6 +23,7 @@ COMMANDS = {
     "recall-quality": ("benchmarks.recall_quality", "recall@5 and MRR of paraphrased questions"),
     "prose": ("benchmarks.prose", "reading anchors from prose notes, in-process, against DIR"),
     "surface": ("benchmarks.surface", "bytes an agent is handed: a recall of 10, tools/list"),
+    "redaction": ("benchmarks.redaction", "texts of this project that secret redaction changes"),
 }
 
 

@@ -57,10 +57,21 @@ CLIENTS = ("sdk", "raw", "loop")
 # -- the servers -------------------------------------------------------------------------------
 
 
-def _env(shared: bool) -> dict[str, str]:
+def _env(shared: bool, repo: Path) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("ANCHORMEM_")}
     env["ANCHORMEM_SHARE"] = "1" if shared else "0"
+    env["ANCHORMEM_HOME"] = str(_home(repo))  # the store in the run's own folder
     return env
+
+
+def _home(repo: Path) -> Path:
+    return Path(repo).parent / "anchormem-home"
+
+
+def _store(repo: Path) -> Path:
+    from server.store_location import repository_store
+
+    return repository_store(Path(repo), {"ANCHORMEM_HOME": str(_home(repo))})
 
 
 def _script() -> str:
@@ -134,7 +145,8 @@ async def _server(
     from mcp.client.stdio import stdio_client
 
     command, args = _command(repo, floor)
-    params = StdioServerParameters(command=command, args=args, cwd=str(repo), env=_env(shared))
+    env = _env(shared, repo)
+    params = StdioServerParameters(command=command, args=args, cwd=str(repo), env=env)
     async with Client(stdio_client(params, errlog=log), read_timeout_seconds=300) as client:
         if arrived is not None:  # every server is up before any call is timed
             await arrived()
@@ -159,7 +171,7 @@ def _raw_server(
     command, args = _command(repo, floor)
 
     async def drive() -> None:
-        async with RawClient(command, args, cwd=str(repo), env=_env(shared), errlog=log) as c:
+        async with RawClient(command, args, cwd=str(repo), env=_env(shared, repo), errlog=log) as c:
             arrived()
             await _calls(c, number, calls, mixed, floor, tally)
 
@@ -170,15 +182,14 @@ def _stop_owner(repo: Path) -> None:
     from store.sharing.client import OwnerLink
     from store.sharing.protocol import Files
 
-    store = repo / ".anchormem" / "memory.duckdb"
-    OwnerLink(Files(store), None, env={}, wait_s=60, version="bench").stop_owner()
+    OwnerLink(Files(_store(repo)), None, env={}, wait_s=60, version="bench").stop_owner()
 
 
 def _stored_ids(repo: Path) -> set[str]:
     import duckdb
 
     _stop_owner(repo)
-    con = duckdb.connect(str(repo / ".anchormem" / "memory.duckdb"))  # replays the journal
+    con = duckdb.connect(str(_store(repo)))  # replays the journal
     try:
         return {str(r[0]) for r in con.execute("SELECT id FROM memories").fetchall()}
     finally:
@@ -198,7 +209,7 @@ def _ack(tally: Tally, tool: str, result: Any) -> None:
 
 def _wait_warm(repo: Path, within: float = 120.0) -> None:
     """Until the store's owner has warmed its caches (its log says so)."""
-    log = repo / ".anchormem" / "memory.duckdb.owner.log"
+    log = Path(f"{_store(repo)}.owner.log")
     deadline = time.monotonic() + within
     while time.monotonic() < deadline:
         if log.exists() and _WARM_LINE in log.read_text(errors="replace"):
@@ -239,12 +250,11 @@ class Bench:
         self.repo = work / "repo"
 
     def fresh_store(self) -> None:
-        folder = self.repo / ".anchormem"
+        folder = _store(self.repo).parent
         if folder.exists():
             _stop_owner(self.repo)
             shutil.rmtree(folder)
-        folder.mkdir(mode=0o700)
-        (folder / ".gitignore").write_text("*\n")
+        folder.mkdir(mode=0o700, parents=True)
         shutil.copyfile(self.seeded, folder / "memory.duckdb")
 
     def many(
@@ -362,7 +372,7 @@ class Bench:
                 cli_done.set()
 
         with LoopClients(
-            command, args, servers, cwd=str(self.repo), env=_env(shared), errlog=self.log
+            command, args, servers, cwd=str(self.repo), env=_env(shared, self.repo), errlog=self.log
         ) as clients:
             clients.run(WARMUP, lambda n, i: _pick(n, 10_000 + i, True, floor), warming)
             if shared and not floor:
@@ -389,7 +399,7 @@ class Bench:
             start = time.perf_counter()
             done = subprocess.run(
                 [_script(), "recall", "release checklist", "--json"],
-                cwd=self.repo, env=_env(shared), capture_output=True, timeout=120,
+                cwd=self.repo, env=_env(shared, self.repo), capture_output=True, timeout=120,
             )  # fmt: skip
             walls.append(time.perf_counter() - start)
             if done.returncode != 0:
@@ -419,7 +429,7 @@ class Bench:
         self.fresh_store()
         asked = queries(Vocabulary.of(self.repo), 5)
         params = StdioServerParameters(
-            command=_script(), args=["serve"], cwd=str(self.repo), env=_env(shared)
+            command=_script(), args=["serve"], cwd=str(self.repo), env=_env(shared, self.repo)
         )
 
         async def checked(client: Client, query: str) -> tuple[int, int]:

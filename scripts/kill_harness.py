@@ -56,8 +56,19 @@ FILES = {
 
 
 def _env(standby_after: float) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("ANCHORMEM_")}
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if not k.startswith("ANCHORMEM_") or k == "ANCHORMEM_HOME"
+    }
     return {**env, "ANCHORMEM_STANDBY_AFTER": f"{standby_after:g}"}
+
+
+def store_of(repo: Path) -> Path:
+    """The store of ``repo``, where its servers keep it (adr/0022)."""
+    from server.store_location import repository_store
+
+    return repository_store(repo, os.environ)
 
 
 def make_repo(root: Path) -> None:
@@ -242,7 +253,7 @@ async def run_killer(
 
 async def _standby_waiting(repo: Path, done: asyncio.Event, within: float = 30.0) -> None:
     """Until the running owner's standby has loaded and waits (its log says so)."""
-    lock = repo / ".anchormem" / "memory.duckdb.standby.lock"
+    lock = Path(f"{store_of(repo)}.standby.lock")
     deadline = time.monotonic() + within
     while time.monotonic() < deadline and not done.is_set():
         with contextlib.suppress(OSError):
@@ -254,7 +265,7 @@ async def _standby_waiting(repo: Path, done: asyncio.Event, within: float = 30.0
 
 def owner_pid(repo: Path) -> int | None:
     try:
-        info = json.loads((repo / ".anchormem" / "memory.duckdb.owner").read_text())
+        info = json.loads(Path(f"{store_of(repo)}.owner").read_text())
     except (OSError, ValueError):
         return None
     return int(info["pid"]) if isinstance(info, dict) and "pid" in info else None
@@ -302,7 +313,7 @@ def _restarting(w: Writer, kills: list[Kill], at: float) -> bool:
 
 def _owner_log(repo: Path) -> str:
     try:
-        return (repo / ".anchormem" / "memory.duckdb.owner.log").read_text(errors="replace")
+        return Path(f"{store_of(repo)}.owner.log").read_text(errors="replace")
     except OSError:
         return ""
 
@@ -311,8 +322,7 @@ def stop_owner(repo: Path) -> None:
     from store.sharing.client import OwnerLink
     from store.sharing.protocol import Files
 
-    store = repo / ".anchormem" / "memory.duckdb"
-    OwnerLink(Files(store), None, env={}, wait_s=60, version="harness").stop_owner()
+    OwnerLink(Files(store_of(repo)), None, env={}, wait_s=60, version="harness").stop_owner()
 
 
 def with_suppress_kill(pid: int) -> None:
@@ -391,7 +401,7 @@ async def harness(
     errlog.close()
     stop_owner(repo)  # it closes the store: the file is read below
     ids = [i for w in writers for i in w.acknowledged]
-    figures = check_store(repo / ".anchormem" / "memory.duckdb", ids)
+    figures = check_store(store_of(repo), ids)
     worst = carried_on(writers, made)
     return {
         "writers": writers_n,

@@ -64,7 +64,7 @@ def build_parser() -> argparse.ArgumentParser:
             "--repo", help="the git repository (default: the one around the cwd)", **extra
         )
         opts.add_argument(
-            "--db", help="the store file (default: <repo>/.anchormem/memory.duckdb)", **extra
+            "--db", help="the store file (default: this checkout's, in ANCHORMEM_HOME)", **extra
         )
         opts.add_argument(
             "--json", action="store_true", help="print JSON (default when piped)", **extra

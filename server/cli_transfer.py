@@ -102,9 +102,12 @@ def _import(service: MemoryService, lines: list[str], as_json: bool) -> int:
 
 
 def import_report(report: ImportReport) -> dict[str, Any]:
+    """The report as JSON: the counts, how many lines were added with less trust than
+    their file claimed, and one entry per line (``downgraded``: what was lowered)."""
     counts = {o.value: report.count(o) for o in ImportOutcome}
     return {
         **counts,
+        "downgraded": len(report.downgraded),
         "conflicts": report.conflicts,
         "lines": [
             {
@@ -115,8 +118,9 @@ def import_report(report: ImportReport) -> dict[str, Any]:
                     ("outcome", line.outcome.value),
                     ("into", line.into),
                     ("detail", line.detail),
+                    ("downgraded", list(line.downgraded)),
                 )
-                if v not in (None, "")
+                if v not in (None, "", [])
             }
             for line in report.lines
         ],
@@ -128,6 +132,8 @@ def _report_text(result: dict[str, Any]) -> str:
         f"added {result['added']}, merged {result['merged']}, unchanged {result['unchanged']},"
         f" refused {result['refused']}; {result['conflicts']} conflict-log rows added"
     )
+    if result["downgraded"]:
+        head += f"; {result['downgraded']} added with less trust than the file claimed"
     shown = [
         line for line in result["lines"] if line["outcome"] != "unchanged" or line.get("detail")
     ]
@@ -138,9 +144,13 @@ def _report_text(result: dict[str, Any]) -> str:
             str(line["line"]),
             line.get("id", "-"),
             line["outcome"],
-            " ".join(
+            "; ".join(
                 p
-                for p in (f"into {line['into']}" if "into" in line else "", line.get("detail", ""))
+                for p in (
+                    f"into {line['into']}" if "into" in line else "",
+                    line.get("detail", ""),
+                    "downgraded: " + "; ".join(line["downgraded"]) if "downgraded" in line else "",
+                )
                 if p
             ),
         ]

@@ -1,7 +1,10 @@
 """Settings: command-line flags over ``ANCHORMEM_*`` environment variables over defaults.
 
 ANCHORMEM_REPO            the repository (default: the one containing the cwd)
-ANCHORMEM_DB              the store file (default: <repo>/.anchormem/memory.duckdb)
+ANCHORMEM_DB              the store file (default: this user's data folder, below)
+ANCHORMEM_HOME            this user's anchormem data folder, where each repository's store
+                          lives (default: $XDG_DATA_HOME/anchormem, ~/.local/share/anchormem;
+                          server/store_location.py, adr/0022)
 ANCHORMEM_VERIFY_BUDGET_MS  verification budget of one recall (default 50)
 ANCHORMEM_HEAD_TTL        seconds to reuse a resolved HEAD (default 0: checked every call,
                           read again when one of its files changed)
@@ -39,15 +42,19 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from server.store_location import (
+    migrate_legacy_store,
+    prepare_folder,
+    repository_store,
+    tracked_files,
+)
 from store.errors import InvalidInput, RepositoryError, StoreUnavailable
 from store.evidence.confidence import DEFAULT_HALF_LIVES
 from store.evidence.observations import DEFAULT_SOURCE_WEIGHTS, RECORD_SOURCES
 from store.evidence.settings import EvidenceSettings
+from store.safe_files import SIDE_SUFFIXES, check_folder, check_store_files
 
 __all__ = ["Settings", "find_repository_root"]
-
-STORE_DIR = ".anchormem"
-STORE_FILE = "memory.duckdb"
 
 
 def find_repository_root(start: Path) -> Path | None:
@@ -151,6 +158,7 @@ class Settings:
     http_allowed_hosts: tuple[str, ...] = ()
     http_allowed_origins: tuple[str, ...] = ()
     share: bool = True
+    default_store: bool = False
     relay: bool = True
     owner_idle_s: float = 60.0
     owner_standby: bool = True
@@ -164,8 +172,8 @@ class Settings:
         env: Mapping[str, str] | None = None,
         cwd: Path | None = None,
     ) -> Settings:
-        """Work out the repository and the store; create ``<repo>/.anchormem/`` (with a
-        ``.gitignore`` of ``*``) only when the default store is used."""
+        """Work out the repository and the store (nothing is created: ``prepare_store_dir``
+        does that)."""
         env = os.environ if env is None else env
         cwd = cwd or Path.cwd()
         repo_arg = repo or env.get("ANCHORMEM_REPO") or None
@@ -180,15 +188,18 @@ class Settings:
                 raise RepositoryError(f"--repo {repo_arg!r} is not inside a git repository")
         else:
             root = find_repository_root(cwd)
+        default = repository_store(root, env) if root is not None else None
         if db_arg:
             path = Path(db_arg).expanduser()
             path = path if path.is_absolute() else (cwd / path)
-            if not path.parent.is_dir():
+            if path == default:  # the owner is started with --db naming the default store
+                pass
+            elif not path.parent.is_dir():
                 raise StoreUnavailable(f"the directory for --db does not exist: {path.parent}")
             if path.is_dir():
                 raise StoreUnavailable(f"--db {db_arg!r} is a directory; name a file")
-        elif root is not None:
-            path = root / STORE_DIR / STORE_FILE
+        elif default is not None:
+            path = default
         else:
             raise RepositoryError(
                 "not inside a git repository: run anchormem inside one, or pass --repo or --db"
@@ -196,6 +207,7 @@ class Settings:
         return cls(
             repo=root,
             db=path,
+            default_store=path == default,
             verify_budget_s=_float(env, "ANCHORMEM_VERIFY_BUDGET_MS", 50.0) / 1000.0,
             head_ttl_s=_float(env, "ANCHORMEM_HEAD_TTL", 0.0),
             watch=_flag(env, "ANCHORMEM_WATCH", True),
@@ -214,22 +226,46 @@ class Settings:
             standby_after_s=_float(env, "ANCHORMEM_STANDBY_AFTER", 10.0),
         )
 
-    def prepare_store_dir(self) -> None:
-        """Create the default store folder with a ``.gitignore`` that hides it from git."""
-        if self.repo is None or self.db.parent != self.repo / STORE_DIR:
-            return
-        folder = self.db.parent
-        if os.path.lexists(folder) and not folder.is_dir():
+    def prepare_store_dir(self) -> str | None:
+        """Make the store's folder ready, or refuse it: the default store's folder is
+        created private in this user's data folder (an earlier version's store in the work
+        tree is copied there first); a store named with ``--db`` must not be tracked by
+        git, a link or another user's (adr/0022). The sentence to tell the user about a
+        store moved or left behind, if any."""
+        said = None
+        if self.default_store and self.repo is not None:
+            prepare_folder(self.db.parent)
+            if not os.path.lexists(self.db):
+                said = migrate_legacy_store(self.repo, self.db)
+        else:
+            folder = self.db.parent
+            if self.repo is not None:
+                _no_links_below(self.repo, folder)
+            check_folder(Path(os.path.realpath(folder)))
+            if self.repo is not None:
+                own = [self.db, *(Path(f"{self.db}{s}") for s in SIDE_SUFFIXES)]
+                tracked = tracked_files(self.repo, own)
+                if tracked:
+                    raise StoreUnavailable(
+                        f"git tracks {tracked[0]}: a store file that came with the repository"
+                        " is never opened; name a store outside the work tree (adr/0022)"
+                    )
+        check_store_files(self.db)
+        return said
+
+
+def _no_links_below(root: Path, folder: Path) -> None:
+    """A store folder named inside the work tree must be reached through real
+    directories: a link there may have come with the repository."""
+    try:
+        inside = folder.absolute().relative_to(root)
+    except ValueError:
+        return
+    here = root
+    for part in inside.parts:
+        here = here / part
+        if here.is_symlink():
             raise StoreUnavailable(
-                f"{folder} is not a directory (anchormem keeps its store there): move it"
-                " aside, or name another store file with --db or ANCHORMEM_DB"
+                f"{here} is a symbolic link inside the work tree: anchormem does not follow"
+                " it to a store (adr/0022); name the store's real path"
             )
-        try:
-            folder.mkdir(mode=0o700, exist_ok=True)
-            if folder.stat().st_mode & 0o077:  # only this user: it holds the store's key
-                folder.chmod(0o700)
-            ignore = folder / ".gitignore"
-            if not ignore.exists():
-                ignore.write_text("*\n")
-        except OSError as exc:
-            raise StoreUnavailable(f"cannot create the store folder {folder}: {exc}") from None

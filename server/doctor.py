@@ -8,6 +8,7 @@ from typing import Any
 
 from anchors.gitrepo import GitError, GitRepository
 from server.config import Settings
+from server.store_location import legacy_store
 from store.db import Database
 from store.errors import AnchormemError
 from store.recovery import recovery_log, recovery_records
@@ -26,12 +27,15 @@ def run_doctor(settings: Settings) -> dict[str, Any]:
     remember / recall / retract on a scratch store beside it (removed afterwards)."""
     checks = [_repository(settings.repo)]
     try:
-        settings.prepare_store_dir()
-    except AnchormemError as exc:  # e.g. .anchormem is a regular file
+        said = settings.prepare_store_dir()
+    except AnchormemError as exc:  # a file where the folder goes, a link, a tracked store
         checks.append(_check("store path", False, str(exc)))
         return {"checks": checks}
     writable = os.access(settings.db.parent, os.W_OK)
     checks.append(_check("store path", writable, str(settings.db)))
+    left = _left_in_work_tree(settings)
+    if said or left:
+        checks.append(_check("old store", True, said or left or ""))
     try:
         db = Database(settings.db, wait_limit_s=min(settings.lock_wait_s, 10.0))
         try:
@@ -90,6 +94,20 @@ def _sharing(settings: Settings) -> dict[str, Any]:
         True,
         f"repaired: removed the socket and info file of owner pid {info.get('pid')}, which is"
         f" gone (killed); the next call starts a new owner ({where})",
+    )
+
+
+def _left_in_work_tree(settings: Settings) -> str | None:
+    """An earlier version's store still in the work tree (adr/0022): never opened again;
+    reported, not deleted (it is the user's to remove)."""
+    if not settings.default_store or settings.repo is None:
+        return None
+    old = legacy_store(settings.repo)
+    if not os.path.lexists(old):
+        return None
+    return (
+        f"{old} is no longer used (stores live in {settings.db.parent.parent}); it may be"
+        " deleted"
     )
 
 

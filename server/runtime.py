@@ -113,7 +113,9 @@ def open_runtime(settings: Settings, stopping: threading.Event | None = None) ->
     from store.service import MemoryService
 
     stopping = stopping if stopping is not None else threading.Event()
-    settings.prepare_store_dir()
+    said = settings.prepare_store_dir()
+    if said:
+        print(f"anchormem: {said}", file=sys.stderr)
     db = Database(
         settings.db,
         wait_limit_s=settings.lock_wait_s,

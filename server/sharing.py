@@ -61,7 +61,9 @@ def owner_command(settings: Settings, module: str = "server.owner") -> list[str]
 
 
 def owner_link(settings: Settings, stopping: threading.Event | None = None) -> OwnerLink:
-    settings.prepare_store_dir()
+    said = settings.prepare_store_dir()
+    if said:
+        print(f"anchormem: {said}", file=sys.stderr)
     return OwnerLink(
         Files(settings.db),
         owner_command(settings),

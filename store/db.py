@@ -4,9 +4,11 @@ plan per transaction.
 It decides nothing. ``apply`` writes a ``Plan`` (made by the policy modules) in one
 transaction: the guards of its status changes are checked first, and a plan whose guards
 no longer hold is refused whole (``StalePlan``). A plan's rows go into the write journal
-(one statement) and reach their tables in batches (``store.journal``); a forget is
-written into the tables at once. Reads are answered from the ``Mirror``, which is loaded
-once and kept current by applying each committed plan to it.
+(one statement) and reach their tables in batches (``store.journal``); a forget, and a
+plan too large for one journal entry (``journal.MAX_ENTRY``), is written into the tables
+at once. Every plan written has a number, which the tables record once they hold it
+(``meta.journal_seq``). Reads are answered from the ``Mirror``, which is loaded once and
+kept current by applying each committed plan to it.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ import dataclasses
 import errno
 import os
 import secrets
+import stat
 import sys
 import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -28,14 +31,15 @@ import duckdb
 from store import queries
 from store.effects import Effects, execute
 from store.errors import StoreError, StoreUnavailable
-from store.journal import BATCH, Entry, Journal
+from store.journal import BATCH, MAX_ENTRY, Entry, Journal
 from store.lease import StoreLease
 from store.mirror import Mirror
 from store.model import AuditEntry, Memory, MemoryCheck, Receipt, Status
 from store.plan import ConflictRecord, Plan, VerdictRecord
 from store.recovery import damaged_part, is_a_store, move_aside
 from store.rows import CONFLICT_COLUMNS, check_from_json, conflict_from_row
-from store.schema import migrate
+from store.safe_files import check_store_files
+from store.schema import check_catalog, migrate
 from store.writes import PlanWriter, check_guards, write_forgets, write_verdicts
 
 __all__ = ["Database", "FaultHook", "utcnow"]
@@ -49,6 +53,42 @@ FaultHook = Callable[[str], None]
 
 def utcnow() -> datetime:
     return datetime.now(UTC)
+
+
+def connect_locked_down(path: Path) -> duckdb.DuckDBPyConnection:
+    """Open the store file with DuckDB able to touch no other file, load no extension,
+    and change neither later: a store file is data, never a program (adr/0022). The one
+    file it may attach is the store's own rewrite (``Database._compact``)."""
+    con = duckdb.connect(
+        str(path),
+        config={
+            "autoload_known_extensions": False,
+            "autoinstall_known_extensions": False,
+            "allow_community_extensions": False,
+            # the rows a plan writes are scanned from Python values: every one is looked
+            # at for its type (store.effects), not a sample that a rare value escapes
+            "pandas_analyze_sample": 1 << 62,
+        },
+    )
+    try:
+        fresh = f"{path}.compact"
+        # Settable only once the database runs, so set here, then locked with the rest.
+        con.execute("SET allowed_paths = ?", [[fresh, f"{fresh}.wal", f"{fresh}.wal.checkpoint"]])
+        con.execute("SET enable_external_access = false")
+        con.execute("SET lock_configuration = true")
+    except BaseException:
+        con.close()
+        raise
+    return con
+
+
+def _private(path: Path) -> None:
+    """The store and its WAL are this user's alone (DuckDB creates them with the umask)."""
+    for part in (path, Path(f"{path}.wal")):
+        with suppress(OSError):
+            mode = os.stat(part, follow_symlinks=False).st_mode
+            if stat.S_ISREG(mode) and mode & 0o077:
+                os.chmod(part, 0o600)
 
 
 class Database:
@@ -77,10 +117,13 @@ class Database:
         self._fault = fault
         self._mirror: Mirror | None = None
         # What this process last knew of the file: the last audit and conflict-log
-        # sequence numbers in the tables, and the journal's size. Every write appends to
-        # the journal or (a drain, a forget) to those tables, so when the file is opened
-        # again and all three are unchanged, no other process wrote meanwhile.
-        self._known: tuple[int, int, int] = (-1, -1, -1)
+        # sequence numbers in the tables, the number of the last plan the tables hold, and
+        # the journal's size. Every plan is appended to the journal (its size changes) or
+        # written into the tables with its number (a drain, a forget, a large plan), so when
+        # the file is opened again and all four are unchanged, no other process wrote
+        # meanwhile. The audit and conflict-log numbers alone cannot tell: an import of
+        # lines without an audit trail adds rows to neither.
+        self._known: tuple[int, int, int, int] = (-1, -1, -1, -1)
         self._journal = Journal(Path(f"{path}.journal"), sync_interval_s)
         self._journaled = 0  # entries in the journal, not yet in their tables
         self._journal_seq = 0  # the last entry's number
@@ -95,9 +138,10 @@ class Database:
             self._compact()
 
     def _connect(self) -> duckdb.DuckDBPyConnection:
+        check_store_files(self.path)  # DuckDB would follow a link to the store or its WAL
         for _attempt in range(3):  # a damaged WAL, then a damaged main file, at most
             try:
-                con = duckdb.connect(str(self.path))
+                con = connect_locked_down(self.path)
                 break
             except duckdb.Error as exc:
                 part = damaged_part(str(exc))
@@ -111,8 +155,10 @@ class Database:
         else:
             raise StoreUnavailable(f"cannot open the store {self.path.name}: still damaged")
         try:
+            check_catalog(con)
             migrate(con)
             known = self._tables(con)
+            _private(self.path)
         except BaseException:
             con.close()
             raise
@@ -120,9 +166,9 @@ class Database:
             self._mirror = None  # another process wrote while it held the store
         return con
 
-    def _tables(self, cur: duckdb.DuckDBPyConnection) -> tuple[int, int, int]:
-        """(last audit seq, last conflict seq, journal size), and the last journal entry
-        the tables hold."""
+    def _tables(self, cur: duckdb.DuckDBPyConnection) -> tuple[int, int, int, int]:
+        """(last audit seq, last conflict seq, last plan in the tables, journal size); the
+        last also kept as ``_drained_seq``."""
         rows = cur.execute(
             "SELECT (SELECT coalesce(max(seq), 0) FROM audit),"
             " (SELECT coalesce(max(seq), 0) FROM conflict_log),"
@@ -132,7 +178,7 @@ class Database:
         audit_seq, conflict_seq, drained, pending = rows[0]
         self._drained_seq = int(drained or 0)
         self.compact_pending = pending is not None
-        return int(audit_seq), int(conflict_seq), self._journal.size()
+        return int(audit_seq), int(conflict_seq), self._drained_seq, self._journal.size()
 
     def close(self) -> None:
         if self._pending or self._journaled or self._journal.size():
@@ -177,7 +223,7 @@ class Database:
                 mirror = Mirror.load(cur)
             finally:
                 cur.execute("ROLLBACK")
-        self._known = (known[0], known[1], self._journal.size())
+        self._known = (*known[:3], self._journal.size())
         return mirror
 
     def _read(self) -> AbstractContextManager[Mirror]:
@@ -274,8 +320,8 @@ class Database:
             self._write_to(plan, mirror, None)
 
     def _write_to(self, plan: Plan, mirror: Mirror, cur: duckdb.DuckDBPyConnection | None) -> None:
-        """``plan`` into the journal, or (a forget, with ``cur``) into the tables at once;
-        then into the copy."""
+        """``plan`` into the journal, or (a forget, with ``cur``; a plan too large for one
+        entry) into the tables at once; then into the copy."""
         at = utcnow()
         check_guards(plan, mirror)
         writer = PlanWriter(mirror, at)
@@ -289,10 +335,18 @@ class Database:
             else:
                 self._step("journal")
                 entry = Entry(self._journal_seq + 1, writer.audit_seq, conflict_seq, effects)
-                size = self._journal.append(entry)
-                self._journal_seq += 1
-                self._journaled += 1
-                self._known = (*self._known[:2], size)
+                record = self._journal.record(entry)
+                if len(record) > MAX_ENTRY:
+                    # Too large for the journal (an import of many memories): into the
+                    # tables now, after the entries before it, in one transaction.
+                    del record  # tens of megabytes, not needed for the transaction
+                    with self._lease.cursor() as now:
+                        self._drain(now, then=lambda: execute(now, effects, self._step))
+                else:
+                    size = self._journal.append(entry, record)
+                    self._journal_seq += 1
+                    self._journaled += 1
+                    self._known = (*self._known[:3], size)
         except duckdb.Error as exc:
             self._on_error(exc)
             raise StoreError(f"the store could not save the change: {_why(exc)}") from exc
@@ -336,21 +390,24 @@ class Database:
     def _drain(
         self, cur: duckdb.DuckDBPyConnection, then: Callable[[], None] | None = None
     ) -> None:
-        """In one transaction: the journal's entries into their tables (and the number of
-        the last one into ``meta``), the pending verdicts, and ``then``; the journal is
-        emptied after the commit. A crash between the two leaves entries the next reader
-        skips by their number."""
+        """In one transaction: the journal's entries into their tables, the pending
+        verdicts, and ``then`` (a plan written at once, which takes the next number); the
+        number of the last plan into ``meta``. The journal is emptied after the commit. A
+        crash between the two leaves entries the next reader skips by their number."""
         entries = self._journal.entries(after=self._drained_seq)
         pending, self._pending = self._pending, ()
         if not entries and not pending and then is None:
             return
+        last = entries[-1].seq if entries else None
+        if then is not None:
+            last = max(self._journal_seq, self._drained_seq, last or 0) + 1
         cur.execute("BEGIN TRANSACTION")
         try:
             if entries:
                 execute(cur, _merged(entries), self._step)
-                cur.execute(
-                    "INSERT OR REPLACE INTO meta VALUES ('journal_seq', ?)", [str(entries[-1].seq)]
-                )
+            if last is not None:
+                cur.execute("INSERT OR REPLACE INTO meta VALUES ('journal_seq', ?)", [str(last)])
+            if entries:
                 self._step("drain")
             if pending:
                 kept = {(v.memory_id, v.check.commit, v.key): v for v in pending}
@@ -364,6 +421,7 @@ class Database:
             raise  # pending verdicts are dropped: a cache, computed again by the next read
         self._journal.clear()
         self._journaled = 0
+        self._journal_seq = max(self._journal_seq, last or 0)
         self._known = self._tables(cur)
 
     def _step(self, name: str) -> None:

@@ -102,8 +102,8 @@ class Effects:
 def execute(cur: duckdb.DuckDBPyConnection, effects: Effects, step: Callable[[str], None]) -> None:
     """Write ``effects`` in the caller's transaction: one insert per table, then the
     updates; ``step(name)`` after each statement."""
-    if any(effects.rows.values()):
-        cur.execute(f"SET pandas_analyze_sample = {_EVERY_VALUE}")
+    # Every row's types are read (``pandas_analyze_sample``, set where the connection is
+    # made: ``store.db.connect_locked_down``), so that a rare value is never cut to fit.
     for table, columns in TABLES.items():
         rows = effects.rows.get(table)
         if not rows:
@@ -121,9 +121,6 @@ def execute(cur: duckdb.DuckDBPyConnection, effects: Effects, step: Callable[[st
     for name, sql, params in effects.updates:
         cur.execute(sql, params)
         step(name)
-
-
-_EVERY_VALUE = 1 << 62
 
 
 def _columns(rows: list[list[Any]], columns: tuple[str, ...]) -> dict[str, np.ndarray]:

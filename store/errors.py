@@ -15,6 +15,7 @@
     │   ├── CodecError               store.sharing.codec: a message from the store's owner
     │   │                            (or a client) is not a value this version knows
     │   └── StoreUnavailable         the store file cannot be created or opened
+    │       ├── StoreTampered        the store file holds what anchormem never writes
     │       └── OwnerMismatch        store.sharing.client: the owner is a newer anchormem
     ├── SetupError                   server.setup_clients: a client's config cannot be merged
     └── ExperimentError              experiments.errors: an experiment cannot run (``code``)
@@ -44,6 +45,7 @@ __all__ = [
     "StalePlan",
     "StoreBusy",
     "StoreError",
+    "StoreTampered",
     "StoreUnavailable",
 ]
 
@@ -71,3 +73,8 @@ class StalePlan(StoreError):
 
 class StoreUnavailable(StoreError):
     """The store file cannot be created or opened."""
+
+
+class StoreTampered(StoreUnavailable):
+    """The store file holds something anchormem never writes (a view, a macro, an
+    expression): it was replaced or changed by someone else, and is not opened."""

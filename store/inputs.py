@@ -10,7 +10,7 @@ from typing import TypeVar
 
 from anchors.facts import Fingerprint
 from anchors.normalize import Resolved, resolve_anchor
-from anchors.spec import AnchorSyntaxError
+from anchors.spec import MAX_ANCHOR_LENGTH, AnchorSyntaxError
 from store.errors import InvalidInput
 from store.limits import (
     MAX_ANCHORS,
@@ -20,7 +20,7 @@ from store.limits import (
     MAX_SUBJECT_CHARS,
     MAX_TEXT_CHARS,
 )
-from store.redaction import redact
+from store.redaction import holds_secret, redact
 
 __all__ = [
     "clean_actor",
@@ -33,6 +33,7 @@ __all__ = [
     "parse_score",
     "parse_weight",
     "resolve",
+    "withhold_secret_anchors",
 ]
 
 E = TypeVar("E", bound=StrEnum)
@@ -126,6 +127,29 @@ def parse_anchors(raw: Sequence[object] | None) -> list[Resolved]:
             raise InvalidInput("each anchor must be a string like 'import:duckdb'")
         parsed.append(resolve(item, None))
     return parsed
+
+
+def withhold_secret_anchors(
+    raw: Sequence[object] | None,
+) -> tuple[Sequence[object] | None, tuple[str, ...]]:
+    """The anchors a caller gave without those that hold a secret, and those, redacted.
+
+    An anchor names code, and code is never a secret: ``env:sk-ant-...`` gives a key's
+    value where its variable's name belongs. Such an anchor is dropped, and reported with
+    the secret replaced, rather than stored, parsed (a syntax error would quote it) or
+    refused (adr/0011: a refusal makes the agent retry, and puts the secret in an error).
+    Anything but a list of strings is returned as it is, for ``parse_anchors`` to refuse,
+    and so is an anchor too long to be one (refused without being quoted)."""
+    if raw is None or isinstance(raw, str) or not isinstance(raw, Sequence):
+        return raw, ()
+    kept: list[object] = []
+    withheld: list[str] = []
+    for item in raw:
+        if isinstance(item, str) and len(item.strip()) <= MAX_ANCHOR_LENGTH and holds_secret(item):
+            withheld.append(redact(item.strip()).text)
+        else:
+            kept.append(item)
+    return (kept, tuple(withheld)) if withheld else (raw, ())
 
 
 def resolve(raw: str, fp: Fingerprint | None) -> Resolved:

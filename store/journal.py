@@ -13,8 +13,11 @@ Appending its effects (``store.effects``) to ``<store>.journal`` costs one ``wri
   last interval's writes, never the store.
 * **Framing.** Each entry is ``AJ`` + length + CRC-32 + JSON. A torn entry at the end (a
   crash in the middle of a write) is cut off when the journal is next read; nothing
-  before it is affected. JSON, with one tagged type, is all that is ever decoded: a
-  hostile journal can be refused, never run.
+  before it is affected. A complete entry with a valid checksum is never cut off,
+  whatever its length: the reader reads the file it has, and the writer appends no entry
+  above ``MAX_ENTRY`` (``Database`` writes a larger plan into the tables before it is
+  acknowledged; adr/0009, the entry-size addendum). JSON, with one tagged type, is all
+  that is ever decoded: a hostile journal can be refused, never run.
 * **Draining.** ``Database`` writes the entries into their tables in one transaction that
   also records the last entry written (``meta.journal_seq``), then empties the file; a
   crash between the two leaves entries that the next reader skips by their number. Only
@@ -38,8 +41,9 @@ from pathlib import Path
 
 from store.effects import Effects, decode_data, dumps, encode_data
 from store.errors import StoreError
+from store.safe_files import open_private
 
-__all__ = ["BATCH", "Entry", "Journal"]
+__all__ = ["BATCH", "MAX_ENTRY", "Entry", "Journal"]
 
 # Entries kept before a call writes them into their tables. A served store writes them
 # sooner, once it has been idle a moment (``Database.drain_idle``), so a call pays for a
@@ -47,7 +51,12 @@ __all__ = ["BATCH", "Entry", "Journal"]
 BATCH = 512
 _HEAD = struct.Struct(">2sII")  # magic, payload length, CRC-32 of the payload
 _MAGIC = b"AJ"
-_MAX_ENTRY = 64 * 1024 * 1024
+# The largest entry the writer appends. A plan is a few KB (the largest remember ~0.2 MB),
+# so only an import of many memories or a sweeping consolidation comes near it; the
+# journal saves those nothing (one call, not thousands), and every reader would hold a
+# larger entry in memory twice over (its bytes and its rows): such a plan is written into
+# the tables at once instead (``Database``). The reader has no such limit.
+MAX_ENTRY = 4 * 1024 * 1024
 _fdatasync = getattr(os, "fdatasync", os.fsync)  # macOS and Windows have only fsync
 
 
@@ -104,6 +113,13 @@ class Journal:
         while offset < len(data):
             parsed = _parse(data, offset)
             if parsed is None:
+                after = _complete_entry_after(data, offset)
+                if after is not None:
+                    raise StoreError(
+                        f"the store's write journal is damaged at byte {offset} (a complete"
+                        f" entry follows at byte {after}); nothing was changed. Move the"
+                        " store and its .journal aside, then report this"
+                    )
                 print(
                     f"anchormem: the write journal ends in a torn entry at byte {offset}"
                     " (a crash while writing it); it was never acknowledged, and is cut off",
@@ -116,8 +132,9 @@ class Journal:
         return found
 
     # -- writing ---------------------------------------------------------------------------
-    def append(self, entry: Entry) -> int:
-        """Append ``entry``; the journal's size after it."""
+    @staticmethod
+    def record(entry: Entry) -> bytes:
+        """``entry`` as the journal frames it (its length is what ``MAX_ENTRY`` bounds)."""
         payload = dumps(
             {
                 "seq": entry.seq,
@@ -126,7 +143,13 @@ class Journal:
                 "effects": encode_data(entry.effects),
             }
         ).encode()
-        record = _HEAD.pack(_MAGIC, len(payload), zlib.crc32(payload)) + payload
+        return _HEAD.pack(_MAGIC, len(payload), zlib.crc32(payload)) + payload
+
+    def append(self, entry: Entry, record: bytes | None = None) -> int:
+        """Append ``entry`` (framed as ``record``, if the caller framed it already); the
+        journal's size after it."""
+        if record is None:
+            record = self.record(entry)
         with self._lock:
             fd = self._open()
             start = os.lseek(fd, 0, os.SEEK_END)
@@ -187,9 +210,8 @@ class Journal:
 
     def _open(self) -> int:
         if self._fd is None:
-            flags = os.O_RDWR | os.O_CREAT | getattr(os, "O_CLOEXEC", 0)
-            flags |= getattr(os, "O_NOFOLLOW", 0)  # never through a planted symlink
-            self._fd = os.open(self.path, flags, 0o600)
+            # never through a planted link, never a FIFO or another user's file
+            self._fd = open_private(self.path, os.O_RDWR | os.O_CREAT)
         return self._fd
 
     def _start_flusher(self) -> None:
@@ -235,10 +257,10 @@ def _parse(data: bytes, offset: int) -> tuple[Entry, int] | None:
     if end > len(data):
         return None
     magic, length, crc = _HEAD.unpack_from(data, offset)
-    if magic == _MAGIC and length <= _MAX_ENTRY and end + length > len(data):
+    if magic == _MAGIC and end + length > len(data):
         return None  # cut short: the write did not finish
     payload = data[end : end + length]
-    if magic != _MAGIC or length > _MAX_ENTRY or zlib.crc32(payload) != crc:
+    if magic != _MAGIC or zlib.crc32(payload) != crc:
         if end + length >= len(data):
             return None  # the last entry, damaged by the crash that interrupted it
         raise StoreError(
@@ -260,3 +282,19 @@ def _parse(data: bytes, offset: int) -> tuple[Entry, int] | None:
             f" {offset}): {exc}; nothing was changed"
         ) from exc
     return entry, end + length
+
+
+def _complete_entry_after(data: bytes, offset: int) -> int | None:
+    """Where a complete entry with a valid checksum starts after ``offset``, if one does.
+    Only the end of the file can be torn (an append follows only a file read whole), so
+    an entry that runs past the end with a complete one after it is damage, never a crash.
+    The search is cheap: a payload is JSON, whose bytes are all at least 0x20, so an ``AJ``
+    inside one reads as a length past the end of any journal and is passed over."""
+    at = data.find(_MAGIC, offset + 1)
+    while at != -1 and at + _HEAD.size <= len(data):
+        _, length, crc = _HEAD.unpack_from(data, at)
+        end = at + _HEAD.size + length
+        if end <= len(data) and zlib.crc32(data[at + _HEAD.size : end]) == crc:
+            return at
+        at = data.find(_MAGIC, at + 1)
+    return None

@@ -43,6 +43,7 @@ from pathlib import Path
 import duckdb
 
 from store.errors import StoreBusy
+from store.safe_files import open_private
 from store.sharing import platform
 
 __all__ = ["STOPPING_MESSAGE", "StoreLease"]
@@ -81,10 +82,10 @@ class StoreLease:
         self._mutex = threading.RLock()
         self._con: duckdb.DuckDBPyConnection | None = None
         self._lock_fd: int | None = None
-        self._want_fd = os.open(f"{db_path}.want", os.O_RDWR | os.O_CREAT, 0o600)
+        self._want_fd = open_private(f"{db_path}.want", os.O_RDWR | os.O_CREAT)
         # A second open file description: flock on the same one would convert our own
         # shared "want" lock instead of testing for other processes' locks.
-        self._probe_fd = os.open(f"{db_path}.want", os.O_RDWR)
+        self._probe_fd = open_private(f"{db_path}.want", os.O_RDWR)
         self._closed = False
         self._watcher: threading.Thread | None = None
         self._watching = False  # a watcher runs and has not decided to stop (under mutex)
@@ -184,7 +185,7 @@ class StoreLease:
         self._yield_to_waiter()
         platform.lock(self._want_fd, shared=True, blocking=True)
         try:
-            lock_fd = os.open(f"{self._db_path}.lock", os.O_RDWR | os.O_CREAT, 0o600)
+            lock_fd = open_private(f"{self._db_path}.lock", os.O_RDWR | os.O_CREAT)
             while True:
                 if platform.lock(lock_fd):
                     break
@@ -217,7 +218,7 @@ class StoreLease:
             return
         until = self._handed_over_at + _YIELD_S
         self._handed_over_at = None
-        probe = os.open(f"{self._db_path}.lock", os.O_RDWR | os.O_CREAT, 0o600)
+        probe = open_private(f"{self._db_path}.lock", os.O_RDWR | os.O_CREAT)
         try:
             while time.monotonic() < until and self._someone_waits():
                 if not platform.lock(probe):

@@ -4,9 +4,10 @@ DuckDB answers a point read with a scan (~1-2 ms at 10k memories, several at 100
 call that asked the file for each memory, receipt and candidate would spend most of its
 time there. The copy is loaded in one pass when first needed, and kept right by applying
 each plan to it after the plan's transaction commits. It stays valid while this process
-holds the store; after another process has held it, it is kept only if the last audit
-and conflict-log sequence numbers are still the ones it knows (every write that changes
-a memory appends to one of them; ``Database``).
+holds the store; after another process has held it, it is kept only if the file shows no
+write meanwhile: the number of the last plan in the tables, the journal's size, and the
+last audit and conflict-log sequence numbers are the ones it knows (``Database._known``;
+every plan changes the first or the second, not always the others).
 It decides nothing: it answers lookups by id, claim hash, shared keys and terms.
 """
 

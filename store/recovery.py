@@ -30,6 +30,9 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from store.errors import StoreUnavailable
+from store.safe_files import open_private, read_private
+
 __all__ = ["damaged_part", "is_a_store", "move_aside", "recovery_log", "recovery_records"]
 
 _WAL_SIGNS = ("replaying wal",)
@@ -66,9 +69,8 @@ def is_a_store(db_path: Path, opened_before: bool) -> bool:
     if opened_before:
         return True
     try:
-        with db_path.open("rb") as f:
-            return f.read(12)[8:12] == b"DUCK"
-    except OSError:
+        return read_private(db_path, 12)[8:12] == b"DUCK"
+    except (OSError, StoreUnavailable):
         return False
 
 
@@ -106,7 +108,8 @@ def move_aside(db_path: Path, part: str, reason: str) -> list[str]:
     records.append(record)
     log = recovery_log(db_path)
     tmp = log.with_name(f"{log.name}.tmp-{os.getpid()}")
-    tmp.write_text(json.dumps(records, indent=2) + "\n")
+    with os.fdopen(open_private(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC), "w") as out:
+        out.write(json.dumps(records, indent=2) + "\n")
     os.replace(tmp, log)
     print(
         f"anchormem: the store's {'write-ahead log' if part == 'wal' else 'file'} was damaged"
@@ -118,8 +121,8 @@ def move_aside(db_path: Path, part: str, reason: str) -> list[str]:
 
 def recovery_records(db_path: Path) -> list[dict[str, Any]]:
     try:
-        data = json.loads(recovery_log(db_path).read_text())
-    except (OSError, ValueError):
+        data = json.loads(read_private(recovery_log(db_path)))
+    except (OSError, ValueError, StoreUnavailable):
         return []
     return [r for r in data if isinstance(r, dict)] if isinstance(data, list) else []
 

@@ -32,6 +32,7 @@ from store.inputs import (
     parse_anchors,
     parse_choice,
     resolve,
+    withhold_secret_anchors,
 )
 from store.lifecycle import UNCOVERED, UNRESOLVED_CODE, remembered_again, text_hash
 from store.limits import MAX_ANCHORS
@@ -39,6 +40,7 @@ from store.model import Kind, Memory, ReceiptAction, Source, Status, StoredAncho
 from store.plan import ConflictRecord, NewMemory, Plan
 from store.reader import Reader
 from store.reading import EXTERNAL_SCOPE, Unchecked, UncheckedReason
+from store.redaction import holds_secret, redact, without_placeholders
 from store.results import Captured, Dropped, RememberOutcome, RememberResult, Rewritten
 from store.search import memory_terms, search_text
 from store.verification import Checked
@@ -48,6 +50,10 @@ __all__ = ["Note", "Prepared", "Remembering"]
 _EXTERNAL_DETAIL = (
     "scope 'external' (or an episode): the note is about something outside the repository, "
     "so nothing was inferred and the code neither confirms nor refutes it"
+)
+_SECRET_DETAIL = (
+    "the anchor held a secret, so it was not stored: an anchor names code (a variable's "
+    "name, a file's path), never a secret's value"
 )
 _CODE_LIKE = re.compile(
     r"[a-z][a-z0-9]*(?:_[a-z0-9]+)+|[A-Za-z_]\w*\(\)|[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+\(?\)?"
@@ -71,6 +77,7 @@ class Note:
     derived_from: tuple[str, ...] = ()
     supersedes: str | None = None
     expires_at: datetime | None = None
+    withheld: tuple[str, ...] = ()  # anchors given that held a secret, redacted
 
 
 @dataclass(frozen=True)
@@ -119,7 +126,10 @@ class Remembering:
         the_value = clean_subject(value, "value")
         if bool(the_attribute) != bool(the_value):
             raise InvalidInput("give attribute and value together (a slot), or neither")
-        given = parse_anchors(anchors)
+        # An anchor holding a secret is dropped and reported, not refused (adr/0011); with
+        # none left, the note is anchored as one given none: from its text.
+        kept, withheld = withhold_secret_anchors(anchors)
+        given = parse_anchors(kept)
         parents = sorted({self._reader.get(p, live=True).id for p in derived_from or []})
         return Note(
             text=clean,
@@ -134,6 +144,7 @@ class Remembering:
             derived_from=tuple(parents),
             supersedes=supersedes,
             expires_at=expires_at,
+            withheld=withheld,
         )
 
     def remember(self, note: Note) -> RememberResult:
@@ -217,13 +228,15 @@ class Remembering:
         if external and not explicit:
             dropped = [Dropped("", "external", _EXTERNAL_DETAIL)]
         elif fp is not None:
-            memory_scope = resolve_subject(note.subject, note.text, fp)
+            # A placeholder's words ("github-token") are not the note's: not read.
+            text, subject = without_placeholders(note.text), _unplaced(note.subject)
+            memory_scope = resolve_subject(subject, text, fp)
             if explicit:
                 scoped = apply_scope(tuple(explicit), memory_scope, fp)
                 stored = [_capture(a, Provenance.EXPLICIT, fp) for a in scoped]
             else:
                 # The scope is the one just resolved: the inference need not resolve it again.
-                inference = infer_anchors(note.text, fp, note.subject, scope=memory_scope)
+                inference = infer_anchors(text, fp, subject, scope=memory_scope)
                 stored = [_capture(a, Provenance.INFERRED, fp) for a in inference.anchors]
                 if any(_names_missing_code(d.candidate, str(d.reason)) for d in inference.dropped):
                     flags = (*flags, UNRESOLVED_CODE)
@@ -236,7 +249,13 @@ class Remembering:
             stored = [StoredAnchor(a, Provenance.EXPLICIT) for a in explicit]
             if not explicit and not external:
                 dropped = [Dropped("", "cannot_verify", target.why_not)]
+        stored, secret = _without_secrets(stored)
         stored = stored[:MAX_ANCHORS]
+        dropped = [
+            *(Dropped(a, "secret", _SECRET_DETAIL) for a in note.withheld),
+            *secret,
+            *dropped,
+        ]
         memory = Memory(
             id=new_id("m"),
             text=note.text,
@@ -296,6 +315,24 @@ class Remembering:
             return (origin,)
         found = self._db.load(parents)
         return tuple(sorted({o for p in found.values() for o in (p.origins or (p.origin,))}))
+
+
+def _unplaced(subject: str | None) -> str | None:
+    return without_placeholders(subject) if subject else subject
+
+
+def _without_secrets(stored: list[StoredAnchor]) -> tuple[list[StoredAnchor], list[Dropped]]:
+    """The anchors to store, and those that hold a secret or a placeholder, dropped: read
+    from redacted text, an anchor should hold neither; this makes sure of it."""
+    kept: list[StoredAnchor] = []
+    dropped: list[Dropped] = []
+    for anchor in stored:
+        rendered = anchor.anchor.render()
+        if holds_secret(rendered):
+            dropped.append(Dropped(redact(rendered).text, "secret", _SECRET_DETAIL))
+        else:
+            kept.append(anchor)
+    return kept, dropped
 
 
 def _unchecked_for(verify: bool) -> Unchecked:

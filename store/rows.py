@@ -8,6 +8,7 @@ from typing import Any
 
 from anchors.spec import Anchor, AnchorKind, Expect, Provenance
 from anchors.verify import AnchorCheck, MemoryVerdict, Verdict
+from store.bounded_json import shown_detail
 from store.contradictions.rules import ConflictKind, ConflictState, Outcome, ReasonCode, Rule
 from store.model import (
     AuditAction,
@@ -133,7 +134,7 @@ def audit_from_row(r: Sequence[Any]) -> AuditEntry:
         r[7],
         r[8],
         r[9],
-        json.loads(r[10]),
+        shown_detail(r[10]),  # one pathological detail must not break a listing
     )
 
 

@@ -7,13 +7,14 @@ before anything is written to it.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 import duckdb
 
-from store.errors import SchemaTooNew
+from store.errors import SchemaTooNew, StoreTampered
 
-__all__ = ["SCHEMA_VERSION", "migrate", "read_version"]
+__all__ = ["SCHEMA_VERSION", "check_catalog", "migrate", "read_version"]
 
 _V1 = """
 CREATE TABLE IF NOT EXISTS meta (key VARCHAR PRIMARY KEY, value VARCHAR NOT NULL);
@@ -266,3 +267,36 @@ def migrate(cur: duckdb.DuckDBPyConnection) -> int:
         cur.execute("ROLLBACK")
         raise
     return SCHEMA_VERSION
+
+
+# A column default anchormem writes is a plain number or string; anything else (a call, a
+# generated column's expression) would run whenever a row is written.
+_LITERAL = re.compile(r"^(?:'[^']*'|-?\d+(?:\.\d+)?)$")
+
+
+def check_catalog(cur: duckdb.DuckDBPyConnection) -> None:
+    """Refuse a store file that holds anything able to run when it is read or written: a
+    view, a macro, a generated column, a default other than a literal, a CHECK constraint.
+    anchormem makes none of these, so such a file was made by someone else (adr/0022)."""
+    found = cur.execute(
+        "SELECT 'view ' || view_name FROM duckdb_views() WHERE NOT internal"
+        " UNION ALL SELECT 'macro ' || function_name FROM duckdb_functions()"
+        "   WHERE NOT internal AND function_type IN ('macro', 'table_macro')"
+        " UNION ALL SELECT 'constraint on ' || table_name FROM duckdb_constraints()"
+        "   WHERE constraint_type = 'CHECK'"
+        " UNION ALL SELECT 'sequence ' || sequence_name FROM duckdb_sequences()"
+    ).fetchall()
+    defaults = cur.execute(
+        "SELECT table_name, column_name, column_default FROM duckdb_columns()"
+        " WHERE NOT internal AND column_default IS NOT NULL"
+    ).fetchall()
+    found += [
+        (f"an expression on {table}.{column}",)
+        for table, column, default in defaults
+        if not _LITERAL.match(str(default))
+    ]
+    if found:
+        raise StoreTampered(
+            f"the store holds {found[0][0]}, which anchormem never makes: the file was"
+            " replaced or changed by someone else and is not opened"
+        )

@@ -18,8 +18,14 @@ Importing is decided here, written by ``Database.apply`` as one plan:
 - a memory whose claim (``lifecycle.text_hash``) the store holds under another id is
   merged into it: nothing is added, a retraction in the file is carried over, and a
   retraction in the store stays;
-- any other memory is added as it was: same id, status, counters, receipts,
-  observations and trail (renumbered after the store's, in their original order);
+- any other memory is added as it was: same id, status, receipts, observations and
+  trail (renumbered after the store's, in their original order), through the trust gate
+  of ``remember`` and ``observe`` (``store.transfer_trust``): a system of record it may
+  not speak for is lowered to ``agent``, and its counters, origins and confidence are
+  recomputed from the observations it keeps; what was lowered is in the report;
+- every free text of the file has its secrets replaced as it is read
+  (``store.transfer_fields``), and a JSON value over the bounds every listing can show
+  refuses its line (``store.bounded_json``);
 - a line that does not parse, names unknown values or collides with what the store
   holds is refused, with its line number and why; the others are imported.
 
@@ -33,12 +39,14 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime
 
 from store.contradictions.resolving import claim_keys
+from store.evidence.settings import EvidenceSettings
 from store.hostile import hostile_flags
 from store.lifecycle import forget_plan, retraction_plan, supersede_change, text_hash
 from store.model import Memory, ReceiptAction, RefutedBy
 from store.plan import Imported, NewMemory, Plan
 from store.search import memory_terms, search_text
 from store.transfer_format import ImportLine, ImportOutcome, MemoryLine, Parsed
+from store.transfer_trust import Gated, gate
 
 __all__ = ["ImportLine", "ImportOutcome", "ImportReport", "Local", "import_plan"]
 
@@ -51,6 +59,11 @@ class ImportReport:
 
     def count(self, outcome: ImportOutcome) -> int:
         return sum(1 for line in self.lines if line.outcome is outcome)
+
+    @property
+    def downgraded(self) -> tuple[ImportLine, ...]:
+        """The lines added with less trust than their file claimed (``store.transfer_trust``)."""
+        return tuple(line for line in self.lines if line.downgraded)
 
 
 @dataclass(frozen=True)
@@ -65,9 +78,15 @@ class Local:
 
 
 def import_plan(
-    parsed: Parsed, local: Local, actor: str, now: datetime, commit: str | None
+    parsed: Parsed,
+    local: Local,
+    actor: str,
+    now: datetime,
+    commit: str | None,
+    settings: EvidenceSettings,
 ) -> tuple[Plan, ImportReport]:
-    """The plan of one import and its report (see the module's docstring)."""
+    """The plan of one import and its report (see the module's docstring); ``settings``
+    say which systems of record this process trusts, and how evidence is weighed."""
     plan = Plan()
     lines: list[ImportLine] = list(parsed.refused)
     to_store: dict[str, str] = {}  # id in the file -> id in this store
@@ -139,10 +158,13 @@ def import_plan(
         if digest is not None:
             claims[digest] = theirs.id
         lines.append(ImportLine(line.line, theirs.id, ImportOutcome.ADDED))
+    gated = _gated(parsed.memories, added, to_store, local, settings, now)
     imported = []
     for line in parsed.memories:
         if line.memory.id in added:
-            imported.append(_imported(line, to_store))
+            imported.append(_imported(line, gated[line.memory.id], to_store))
+    read = {m.line: m for m in parsed.memories}
+    lines = [_said(line, read, gated) for line in lines]
     conflicts = []
     for c in parsed.conflicts:
         a, b = to_store.get(c.record.a_id), to_store.get(c.record.b_id)
@@ -177,8 +199,50 @@ def _what(step: Plan) -> str:
     return ""
 
 
-def _imported(line: MemoryLine, to_store: Mapping[str, str]) -> Imported:
-    mem = line.memory
+def _gated(
+    lines: Sequence[MemoryLine],
+    added: Mapping[str, Memory],
+    to_store: Mapping[str, str],
+    local: Local,
+    settings: EvidenceSettings,
+    now: datetime,
+) -> dict[str, Gated]:
+    """Each added memory through the trust gate, in the file's order. A derived memory's
+    origins are bounded by its parents' as gated before it (an export lists parents
+    first: oldest first) or as this store holds them; a parent named later in the file,
+    or nowhere, bounds nothing, and the memory keeps its own origin alone."""
+    done: dict[str, Gated] = {}
+    for line in lines:
+        mem = line.memory
+        if mem.id not in added:
+            continue
+        known = []
+        for parent in mem.derived_from:
+            if parent in added:
+                if parent in done:
+                    known.append(frozenset(done[parent].memory.origins))
+                continue
+            mine = local.memories.get(to_store.get(parent, parent))
+            if mine is not None:
+                known.append(frozenset(mine.origins))
+        parents = frozenset().union(*known) if known else None
+        done[mem.id] = gate(mem, line.observations, parents, settings, now)
+    return done
+
+
+def _said(
+    line: ImportLine, read: Mapping[int, MemoryLine], gated: Mapping[str, Gated]
+) -> ImportLine:
+    """An added line with what reading it and the trust gate changed of it."""
+    if line.outcome is not ImportOutcome.ADDED or line.id is None or line.id not in gated:
+        return line
+    parsed = read[line.line]
+    detail = f"secrets redacted in: {', '.join(parsed.redacted)}" if parsed.redacted else ""
+    return replace(line, detail=detail, downgraded=(*parsed.dropped, *gated[line.id].downgraded))
+
+
+def _imported(line: MemoryLine, gated: Gated, to_store: Mapping[str, str]) -> Imported:
+    mem = gated.memory
     # Hidden characters and instruction-like text are flagged here as on remember, whatever
     # the file says (store.hostile): a file cannot unflag a note.
     flags = mem.flags if mem.forgotten else (*mem.flags, *hostile_flags(mem.text, mem.subject))
@@ -194,4 +258,4 @@ def _imported(line: MemoryLine, to_store: Mapping[str, str]) -> Imported:
         searched = search_text(mem.text, mem.subject, [s.anchor for s in mem.anchors])
         core = claim_keys(mem.text, mem.subject, None, None)[2] or None
         new = NewMemory(mem, text_hash(mem.text), memory_terms(searched), searched, core)
-    return Imported(new, line.receipts, line.observations, line.trail)
+    return Imported(new, line.receipts, gated.observations, line.trail)

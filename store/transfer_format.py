@@ -1,22 +1,23 @@
 """The export file's lines and the typed values they hold (``anchormem export`` /
 ``import``, adr/0014): a header ``{"type": "anchormem-export", "format": 1, ...}``, one
 line per memory and one per conflict-log row. Reading a line checks every value (types,
-closed sets, limits, ids, times with a zone); a line that fails is refused on its own,
-with its number and why. It decides nothing: ``store.transfer`` does.
+closed sets, limits, ids, times with a zone, the size and nesting of its JSON:
+``store.bounded_json``) and redacts every free text in it (``store.transfer_fields``); a
+line that fails is refused on its own, with its number and why. It decides nothing:
+``store.transfer`` and ``store.transfer_trust`` do.
 """
 
 from __future__ import annotations
 
 import json
-import math
-import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from enum import StrEnum
-from typing import Any, TypeVar
+from typing import Any
 
 from anchors.spec import Provenance, parse_anchor
+from store.bounded_json import MAX_LINE_CHARS, MAX_LINE_DEPTH, nesting
 from store.contradictions.rules import ConflictKind, ConflictState, Outcome, ReasonCode, Rule
 from store.errors import InvalidInput
 from store.evidence.observations import ObservationKind
@@ -35,6 +36,8 @@ from store.model import (
     StoredAnchor,
 )
 from store.plan import ConflictRecord, ImportedObservation
+from store.redaction import holds_secret
+from store.transfer_fields import ID, Fields
 
 __all__ = [
     "FORMAT",
@@ -52,8 +55,6 @@ __all__ = [
 
 FORMAT = 1  # bumped when a reader of the old format could misread the new one
 HEADER_TYPE = "anchormem-export"
-_ID = re.compile(r"^[a-z][0-9a-z]{1,63}$")
-E = TypeVar("E", bound=StrEnum)
 
 
 class ImportOutcome(StrEnum):
@@ -70,6 +71,8 @@ class ImportLine:
     outcome: ImportOutcome
     detail: str = ""
     into: str | None = None  # merged: the memory of this store it was merged into
+    # added: what this store holds with less trust than the file claimed, one phrase each
+    downgraded: tuple[str, ...] = ()
 
 
 # -- writing ---------------------------------------------------------------------------------
@@ -195,13 +198,16 @@ def encode_conflict(c: ConflictRecord) -> dict[str, Any]:
 # -- reading ---------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class MemoryLine:
-    """A memory line, parsed: the memory as it was and what came with it."""
+    """A memory line, parsed: the memory as it was and what came with it, and what reading
+    it took away (its fields whose secrets were replaced, the anchors it dropped)."""
 
     line: int
     memory: Memory
     receipts: tuple[Receipt, ...]
     observations: tuple[ImportedObservation, ...]
     trail: tuple[AuditEntry, ...]
+    redacted: tuple[str, ...] = ()
+    dropped: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -210,105 +216,39 @@ class ConflictLine:
     record: ConflictRecord
 
 
-class _Fields:
-    """Typed access to one JSON object; a wrong value is ``InvalidInput`` naming it."""
-
-    def __init__(self, data: object, what: str) -> None:
-        if not isinstance(data, dict):
-            raise InvalidInput(f"{what} must be an object")
-        self.data: dict[str, Any] = data
-        self.what = what
-
-    def _get(self, key: str, kinds: tuple[type, ...], required: bool) -> Any:
-        value = self.data.get(key)
-        if value is None:
-            if required:
-                raise InvalidInput(f"{self.what}: '{key}' is missing")
-            return None
-        if not isinstance(value, kinds) or (isinstance(value, bool) and bool not in kinds):
-            raise InvalidInput(f"{self.what}: '{key}' has the wrong type")
-        return value
-
-    def text(self, key: str, limit: int = MAX_SUBJECT_CHARS, required: bool = False) -> Any:
-        value = self._get(key, (str,), required)
-        if value is not None and ("\x00" in value or len(value) > limit):
-            raise InvalidInput(f"{self.what}: '{key}' is too long or holds a NUL")
-        return value
-
-    def ident(self, key: str, required: bool = False) -> Any:
-        value = self.text(key, 64, required)
-        if value is not None and not _ID.match(value):
-            raise InvalidInput(f"{self.what}: '{key}' is not an id")
-        return value
-
-    def number(self, key: str, required: bool = True) -> float | None:
-        value = self._get(key, (int, float), required)
-        if value is not None and not math.isfinite(value):
-            raise InvalidInput(f"{self.what}: '{key}' is not a finite number")
-        return None if value is None else float(value)
-
-    def flag(self, key: str) -> bool:
-        return bool(self._get(key, (bool,), True))
-
-    def time(self, key: str, required: bool = False) -> Any:
-        value = self.text(key, 64, required)
-        if value is None:
-            return None
-        try:
-            at = datetime.fromisoformat(value)
-        except ValueError:
-            raise InvalidInput(f"{self.what}: '{key}' is not an ISO 8601 time") from None
-        if at.tzinfo is None:
-            raise InvalidInput(f"{self.what}: '{key}' has no time zone")
-        return at
-
-    def choice(self, key: str, cls: type[E], required: bool = True) -> Any:
-        value = self.text(key, 64, required)
-        if value is None:
-            return None
-        try:
-            return cls(value)
-        except ValueError:
-            allowed = ", ".join(m.value for m in cls)
-            raise InvalidInput(f"{self.what}: '{key}' must be one of {allowed}") from None
-
-    def items(self, key: str, limit: int = 100_000) -> list[Any]:
-        value = self._get(key, (list,), False) or []
-        if len(value) > limit:
-            raise InvalidInput(f"{self.what}: '{key}' holds more than {limit} items")
-        return list(value)
-
-    def strings(self, key: str, limit: int = 1_000) -> tuple[str, ...]:
-        values = self.items(key, limit)
-        if not all(isinstance(v, str) and len(v) <= MAX_SUBJECT_CHARS for v in values):
-            raise InvalidInput(f"{self.what}: '{key}' must be a list of short texts")
-        return tuple(values)
-
-
-def _memory_line(number: int, f: _Fields) -> MemoryLine:
+def _memory_line(number: int, f: Fields) -> MemoryLine:
     mid = f.ident("id", required=True)
     forgotten_at = f.time("forgotten_at")
     text = f.data.get("text")
     if forgotten_at is None:
-        text = clean_text(text, "text")  # the limits and the secrets rule of remember
+        cleaned = clean_text(text, "text")  # the limits and the secrets rule of remember
+        if cleaned != str(text).strip():
+            f.redactions.note("text")
+        text = cleaned
     elif text is not None:
         raise InvalidInput("a forgotten memory carries no text")
     status = f.choice("status", Status)
     refuted_by = f.choice("refuted_by", RefutedBy, required=False)
     if (status is Status.REFUTED) != (refuted_by is not None):
         raise InvalidInput("'refuted_by' is given exactly when the status is REFUTED")
-    anchors = []
+    anchors, dropped = [], []
     for a in f.items("anchors", MAX_ANCHORS):
-        af = _Fields(a, "an anchor")
+        af = Fields(a, "an anchor", f.redactions)
+        written = af.raw("anchor", MAX_SUBJECT_CHARS, required=True)
+        if holds_secret(written):
+            # An anchor names code, and code is never a secret: one that holds a secret (or
+            # its placeholder) is dropped, not parsed (a syntax error would quote it).
+            dropped.append("an anchor that held a secret was dropped")
+            continue
         anchors.append(
             StoredAnchor(
-                parse_anchor(af.text("anchor", MAX_SUBJECT_CHARS, required=True)),
+                parse_anchor(written),
                 af.choice("provenance", Provenance),
                 af.strings("found_in"),
                 af.text("content_hash", 128),
             )
         )
-    links = _Fields(f.data.get("links") or {}, "links")
+    links = Fields(f.data.get("links") or {}, "links", f.redactions)
     memory = Memory(
         id=mid,
         text=text or "",
@@ -325,7 +265,7 @@ def _memory_line(number: int, f: _Fields) -> MemoryLine:
         support=f.number("support") or 0.0,
         contradiction=f.number("contradiction") or 0.0,
         anchors=tuple(anchors) if forgotten_at is None else (),
-        derived_from=tuple(_ids(links.strings("derived_from"))),
+        derived_from=links.idents("derived_from"),
         supersedes=links.ident("supersedes"),
         flags=f.strings("flags"),
         forgotten_at=forgotten_at,
@@ -340,7 +280,7 @@ def _memory_line(number: int, f: _Fields) -> MemoryLine:
     )
     receipts = []
     for r in f.items("receipts"):
-        rf = _Fields(r, "a receipt")
+        rf = Fields(r, "a receipt", f.redactions)
         receipts.append(
             Receipt(
                 rf.ident("id", required=True),
@@ -356,7 +296,7 @@ def _memory_line(number: int, f: _Fields) -> MemoryLine:
         )
     observations = []
     for o in f.items("observations"):
-        of = _Fields(o, "an observation")
+        of = Fields(o, "an observation", f.redactions)
         observations.append(
             ImportedObservation(
                 of.ident("id", required=True),
@@ -371,10 +311,7 @@ def _memory_line(number: int, f: _Fields) -> MemoryLine:
         )
     trail = []
     for e in f.items("trail"):
-        ef = _Fields(e, "an audit entry")
-        detail = ef.data.get("detail") or {}
-        if not isinstance(detail, dict) or len(json.dumps(detail)) > 100_000:
-            raise InvalidInput("an audit entry: 'detail' must be a small object")
+        ef = Fields(e, "an audit entry", f.redactions)
         trail.append(
             AuditEntry(
                 int(ef.number("seq") or 0),
@@ -387,35 +324,39 @@ def _memory_line(number: int, f: _Fields) -> MemoryLine:
                 ef.text("reason", MAX_REASON_CHARS * 4),
                 ef.ident("receipt"),
                 ef.text("commit", 64),
-                detail,
+                ef.detail("detail"),
             )
         )
-    return MemoryLine(number, memory, tuple(receipts), tuple(observations), tuple(trail))
+    return MemoryLine(
+        number,
+        memory,
+        tuple(receipts),
+        tuple(observations),
+        tuple(trail),
+        tuple(f.redactions.fields),
+        tuple(dropped),
+    )
 
 
-def _ids(values: Iterable[str]) -> Iterable[str]:
-    for v in values:
-        if not _ID.match(v):
-            raise InvalidInput(f"links: {v!r} is not an id")
-        yield v
-
-
-def _conflict_line(number: int, f: _Fields) -> ConflictLine:
-    ids = f.strings("ids", 2)
+def _conflict_line(number: int, f: Fields) -> ConflictLine:
+    ids = f.idents("ids", 2)
     claims = f.items("claims", 2)
     confidences = f.items("confidences", 2)
-    if len(ids) != 2 or not all(_ID.match(i) for i in ids) or len(claims) != 2:
+    if len(ids) != 2 or len(claims) != 2:
         raise InvalidInput("a conflict names two ids and their two claims")
     if not all(c is None or isinstance(c, str) for c in claims) or len(confidences) != 2:
         raise InvalidInput("a conflict's claims are texts and it has two confidences")
     if not all(c is None or isinstance(c, int | float) for c in confidences):
         raise InvalidInput("a conflict's confidences are numbers")
+    claim_a, claim_b = (
+        None if c is None else clean_text(c, "a conflict's claim", required=False) for c in claims
+    )
     record = ConflictRecord(
         a_id=ids[0],
         b_id=ids[1],
         kind=f.choice("kind", ConflictKind),
-        claim_a=claims[0],
-        claim_b=claims[1],
+        claim_a=claim_a,
+        claim_b=claim_b,
         state=f.choice("state", ConflictState),
         rule=f.choice("rule", Rule),
         outcome=f.choice("outcome", Outcome),
@@ -448,12 +389,11 @@ def parse_export(lines: Iterable[str]) -> Parsed:
     for number, raw in enumerate(lines, start=1):
         if not raw.strip():
             continue
-        try:
-            data = json.loads(raw)
-        except (ValueError, RecursionError):
+        data, why = _json(raw)
+        if why:
             if not header:
-                raise InvalidInput("line 1 is not JSON: not an anchormem export") from None
-            refused.append(ImportLine(number, None, ImportOutcome.REFUSED, "not JSON"))
+                raise InvalidInput(f"line {number} is {why}: not an anchormem export")
+            refused.append(ImportLine(number, None, ImportOutcome.REFUSED, why))
             continue
         kind = data.get("type") if isinstance(data, dict) else None
         if not header:
@@ -472,19 +412,36 @@ def parse_export(lines: Iterable[str]) -> Parsed:
             continue
         try:
             if kind == "memory":
-                parsed = _memory_line(number, _Fields(data, "a memory"))
+                parsed = _memory_line(number, Fields(data, "a memory"))
                 if parsed.memory.id in seen:
                     raise InvalidInput(f"memory {parsed.memory.id} appears twice in the file")
                 seen.add(parsed.memory.id)
                 memories.append(parsed)
             elif kind == "conflict":
-                conflicts.append(_conflict_line(number, _Fields(data, "a conflict")))
+                conflicts.append(_conflict_line(number, Fields(data, "a conflict")))
             else:
-                raise InvalidInput(f"unknown line type {kind!r} (memory or conflict)")
+                shown_kind = kind[:40] if isinstance(kind, str) else kind
+                raise InvalidInput(f"unknown line type {shown_kind!r} (memory or conflict)")
         except InvalidInput as exc:
             mid = data.get("id") if isinstance(data, dict) else None
-            shown = mid if isinstance(mid, str) and _ID.match(mid) else None
+            shown = mid if isinstance(mid, str) and ID.match(mid) else None
             refused.append(ImportLine(number, shown, ImportOutcome.REFUSED, str(exc)))
     if not header:
         raise InvalidInput("the file is empty: not an anchormem export")
     return Parsed(tuple(memories), tuple(conflicts), tuple(refused))
+
+
+def _json(raw: str) -> tuple[Any, str]:
+    """One line's JSON value, or why it is refused: not JSON, or over the size or nesting
+    every later step can handle (``store.bounded_json``)."""
+    if len(raw) > MAX_LINE_CHARS:
+        return None, f"longer than {MAX_LINE_CHARS:,} characters"
+    try:
+        data = json.loads(raw)
+    except RecursionError:
+        return None, f"JSON nested more than {MAX_LINE_DEPTH} levels deep"
+    except ValueError:
+        return None, "not JSON"
+    if nesting(data, MAX_LINE_DEPTH) > MAX_LINE_DEPTH:
+        return None, f"JSON nested more than {MAX_LINE_DEPTH} levels deep"
+    return data, ""

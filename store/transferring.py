@@ -117,7 +117,8 @@ class Transfer:
                 ],
             )
             head = self._reader.verifier.head()
-            plan, report = import_plan(parsed, local, who, utcnow(), head)
+            evidence = self._reader.settings.evidence
+            plan, report = import_plan(parsed, local, who, utcnow(), head, evidence)
             try:
                 self._db.apply(plan)
             except StalePlan:

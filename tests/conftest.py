@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import os
+import shutil
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -12,13 +14,33 @@ from experiments.scratch import ScratchRepo
 
 IDENTITY = ("Test Author", "author@example.com")
 
+# Stores live in the user's data folder (adr/0022): the suite's go to a folder of its own,
+# for this process and every anchormem process a test starts.
+TEST_HOME = Path(tempfile.mkdtemp(prefix="anchormem-home-"))
+os.environ["ANCHORMEM_HOME"] = str(TEST_HOME)
+
+
+def settings_env(**settings: str) -> dict[str, str]:
+    """The environment ``Settings.resolve`` is given in tests: ``settings``, and the
+    suite's data folder."""
+    return {"ANCHORMEM_HOME": str(TEST_HOME), **settings}
+
 
 def anchormem_env(**settings: str) -> dict[str, str]:
     """The environment for an anchormem process a test starts: this one's, without any
     ``ANCHORMEM_*`` setting of the person running the tests, plus ``settings``."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("ANCHORMEM_")}
+    env["ANCHORMEM_HOME"] = str(TEST_HOME)
     env.update(settings)
     return env
+
+
+def store_file(repo: Path, home: Path | None = None) -> Path:
+    """The default store file of the repository at ``repo``, where the server keeps it
+    (in the suite's data folder, or ``home``)."""
+    from server.store_location import repository_store
+
+    return repository_store(repo, {"ANCHORMEM_HOME": str(home or TEST_HOME)})
 
 
 class GitRepo(ScratchRepo):
@@ -27,6 +49,10 @@ class GitRepo(ScratchRepo):
 
     def __init__(self, root: Path) -> None:
         super().__init__(root, IDENTITY)
+
+
+def pytest_sessionfinish() -> None:
+    shutil.rmtree(TEST_HOME, ignore_errors=True)
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

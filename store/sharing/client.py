@@ -196,7 +196,13 @@ class OwnerLink:
                     return None
                 self.files.info.unlink(missing_ok=True)
                 address = info.get("address")
-                if info.get("family") == "AF_UNIX" and isinstance(address, str):
+                # Only a socket file of this user's, in a folder of this user's: never a
+                # path an info file names merely (adr/0022).
+                if (
+                    info.get("family") == "AF_UNIX"
+                    and isinstance(address, str)
+                    and platform.trusted_address("AF_UNIX", address)
+                ):
                     Path(address).unlink(missing_ok=True)
                 return info
             finally:
@@ -261,8 +267,13 @@ class OwnerLink:
     def _dial(self, info: dict[str, Any]) -> Connection:
         family = info.get("family")
         address = info.get("address")
-        if family not in ("AF_UNIX", "AF_PIPE", "AF_INET") or address is None:
-            raise ValueError("the owner's info file is malformed")
+        if (
+            not isinstance(family, str)
+            or address is None
+            or not platform.trusted_address(family, address)
+        ):
+            # Not an address this user's owner would listen on: nothing is sent there.
+            raise ValueError("the owner's info file names an address anchormem never uses")
         if family == "AF_INET":
             address = (str(address[0]), int(address[1]))
         return Client(address, family=family, authkey=read_key(self.files))

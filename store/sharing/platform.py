@@ -35,6 +35,7 @@ import errno
 import hashlib
 import os
 import socket
+import stat
 import subprocess
 import sys
 import tempfile
@@ -51,6 +52,7 @@ __all__ = [
     "lock",
     "private_dir",
     "start_detached",
+    "trusted_address",
     "unlock",
 ]
 
@@ -135,7 +137,9 @@ def start_detached(argv: Sequence[str], log: Path, cwd: str) -> subprocess.Popen
     if sys.platform == "win32":  # pragma: no cover - Windows
         flags = subprocess.DETACHED_PROCESS | subprocess.CREATE_NEW_PROCESS_GROUP  # type: ignore[attr-defined]
         extra = {"creationflags": flags}
-    log_fd = os.open(log, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+    from store.safe_files import open_private
+
+    log_fd = open_private(log, os.O_WRONLY | os.O_CREAT | os.O_APPEND)
     try:
         return subprocess.Popen(
             list(argv),
@@ -152,17 +156,61 @@ def start_detached(argv: Sequence[str], log: Path, cwd: str) -> subprocess.Popen
 
 def private_dir() -> Path:
     """A directory only this user can enter, for sockets whose path beside the store would
-    be too long: created 0700, refused if it is someone else's or others can enter it."""
+    be too long: ``$XDG_RUNTIME_DIR/anchormem`` or ``<tmp>/anchormem-<uid>``, created
+    0700. Another local user can make ``<tmp>/anchormem-<uid>`` first; then (or when it
+    is not private) a new folder of a name nobody can guess is used, with a warning: the
+    owner's info file says where its socket is (adr/0022)."""
+    global _fallback_dir
     base = os.environ.get("XDG_RUNTIME_DIR")
     uid = os.getuid() if hasattr(os, "getuid") else 0
     folder = Path(tempfile.gettempdir()) / f"anchormem-{uid}"
     if base and Path(base).is_dir() and len(os.fsencode(base)) <= MAX_UNIX_PATH - 40:
         folder = Path(base) / "anchormem"
-    folder.mkdir(mode=0o700, exist_ok=True)
-    info = os.lstat(folder)
-    if hasattr(os, "getuid") and (info.st_uid != os.getuid() or info.st_mode & 0o077):
-        raise PermissionError(f"{folder} is not this user's private directory")
-    return folder
+    try:
+        folder.mkdir(mode=0o700, exist_ok=True)
+        info = os.lstat(folder)
+    except OSError:
+        info = None
+    if info is not None and _private_to_me(info):
+        return folder
+    if _fallback_dir is None:
+        _fallback_dir = Path(tempfile.mkdtemp(prefix=f"anchormem-{uid}-"))
+        print(
+            f"anchormem: {folder} is not this user's private directory (another user may"
+            f" have made it); sockets go to {_fallback_dir} instead",
+            file=sys.stderr,
+        )
+    return _fallback_dir
+
+
+_fallback_dir: Path | None = None
+
+
+def _private_to_me(info: os.stat_result) -> bool:
+    if not stat.S_ISDIR(info.st_mode):
+        return False
+    return not hasattr(os, "getuid") or (info.st_uid == os.getuid() and not info.st_mode & 0o077)
+
+
+def trusted_address(family: str, address: Any) -> bool:
+    """Whether an address read from an owner's info file is one an owner of this user's
+    listens on: this platform's transport only; a socket file of this user's in a folder
+    nobody else may write to; a pipe of anchormem's; 127.0.0.1 (adr/0022)."""
+    from store.safe_files import is_own_socket
+
+    if family != TRANSPORT:
+        return False
+    if family == "AF_UNIX":
+        return isinstance(address, str) and address.endswith(".sock") and is_own_socket(address)
+    if family == "AF_PIPE":  # pragma: no cover - Windows
+        return isinstance(address, str) and address.startswith("\\\\.\\pipe\\anchormem-")
+    return (
+        isinstance(address, (list, tuple))
+        and len(address) == 2
+        and address[0] == "127.0.0.1"
+        and isinstance(address[1], int)
+        and 0 < address[1] < 65536
+    )
 
 
 def listen_address(store: Path) -> tuple[str, Any]:

@@ -1,7 +1,8 @@
 """The owner's files and its small request protocol (adr/0012).
 
 Files, beside the store (``<store>`` is the store file, normally
-``.anchormem/memory.duckdb``, in a 0700 folder):
+``<data home>/stores/<checkout>/memory.duckdb``, in a 0700 folder; adr/0022), each opened
+through ``store.safe_files`` (no link followed, this user's regular files only):
 
     <store>.owner.lock  exclusive lock held by the owner for its whole life
     <store>.spawn       exclusive lock held by a client while it starts an owner
@@ -46,6 +47,7 @@ from pathlib import Path
 from typing import Any
 
 from store.errors import StoreUnavailable
+from store.safe_files import open_private, read_private
 
 __all__ = ["PROTOCOL", "Files", "read_key", "recv", "send", "version"]
 
@@ -94,34 +96,34 @@ class Files:
 
     def read_info(self) -> dict[str, Any] | None:
         try:
-            data = json.loads(self.info.read_text())
-        except (OSError, ValueError):
+            data = json.loads(read_private(self.info))
+        except (OSError, ValueError, StoreUnavailable):
             return None
         return data if isinstance(data, dict) else None
 
     def write_info(self, info: dict[str, Any]) -> None:
         tmp = Path(f"{self.info}.{os.getpid()}.tmp")
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        fd = open_private(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC)
         with os.fdopen(fd, "w") as out:
             json.dump(info, out)
         os.replace(tmp, self.info)
 
     def open_lock(self, path: Path) -> int:
-        return os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+        return open_private(path, os.O_RDWR | os.O_CREAT)
 
 
 def read_key(files: Files, create: bool = False) -> bytes:
     """The store's key; ``create``: make it first (the owner does) if there is none."""
     if create and not files.key.exists():
         try:
-            fd = os.open(files.key, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+            fd = open_private(files.key, os.O_WRONLY | os.O_CREAT | os.O_EXCL)
         except FileExistsError:
             pass
         else:
             with os.fdopen(fd, "w") as out:
                 out.write(secrets.token_hex(32))
     try:
-        key = files.key.read_text().strip().encode()
+        key = read_private(files.key, 4096).strip()
     except PermissionError:
         raise StoreUnavailable(
             f"{files.key.name} belongs to another user: this store is not yours to share"

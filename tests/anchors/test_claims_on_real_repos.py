@@ -20,7 +20,7 @@ from mcp import Client
 from server.app import build_server
 from server.config import Settings
 from tests.anchors.test_verify_on_read import recall_one
-from tests.conftest import GitRepo
+from tests.conftest import GitRepo, settings_env
 from tests.mcp_calls import remember_full
 
 pytestmark = pytest.mark.anyio
@@ -227,7 +227,7 @@ async def test_a_note_gets_exactly_its_anchors_and_is_served_with_its_status(
 ) -> None:  # fmt: skip
     settings = Settings.resolve(
         repo=str(shop.root), db=str(tmp_path / "memory.duckdb"),
-        env={"ANCHORMEM_VERIFY_BUDGET_MS": "30000"},
+        env=settings_env(ANCHORMEM_VERIFY_BUDGET_MS="30000"),
     )  # fmt: skip
     async with Client(build_server(settings)) as client:
         made = await remember_full(client, text=text, **extra)

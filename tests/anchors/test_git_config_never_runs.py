@@ -25,7 +25,7 @@ from anchors.gitrepo import GitError, GitRepository
 from server.config import Settings
 from server.doctor import run_doctor
 from server.runtime import open_runtime
-from tests.conftest import GitRepo
+from tests.conftest import GitRepo, settings_env
 
 Arm = Callable[[GitRepo, str], list[str]]  # configures a vector; returns the control command
 
@@ -205,7 +205,9 @@ def test_no_command_from_the_repository_config_runs(
                      ["commit", "-q", "--allow-empty", "-m", "x"], ["cat-file", "-p", "1" * 40],
                      ["checkout", "--", "a.py"]):  # fmt: skip
             git._run(*args, check=False)
-    settings = Settings.resolve(repo=str(repo.root), db=str(tmp_path / "m.duckdb"), env={})
+    settings = Settings.resolve(
+        repo=str(repo.root), db=str(tmp_path / "m.duckdb"), env=settings_env()
+    )
     runtime = open_runtime(settings)
     try:
         made = runtime.service.remember(

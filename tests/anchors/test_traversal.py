@@ -32,7 +32,7 @@ from mcp import Client
 from anchors.gitrepo import GitError, GitRepository
 from server.app import build_server
 from server.config import Settings
-from tests.conftest import GitRepo, anchormem_env
+from tests.conftest import GitRepo, anchormem_env, settings_env
 
 SENTINEL = "SENTINEL_7f3a_OUTSIDE"
 PASSWD_MARK = "root:x:0:0"
@@ -266,7 +266,7 @@ class Live:
 @pytest.fixture(scope="module")
 def live(layout: Layout) -> Iterator[Live]:
     Opens.install()
-    settings = Settings.resolve(repo=str(layout.root), env={})
+    settings = Settings.resolve(repo=str(layout.root), env=settings_env())
     with (
         anyio.from_thread.start_blocking_portal() as portal,
         portal.wrap_async_context_manager(Client(build_server(settings))) as client,
@@ -373,7 +373,7 @@ def test_a_git_file_pointing_elsewhere_makes_the_repository_unverifiable_not_rea
     layout = Layout(base, GitRepo.__new__(GitRepo))
     object.__setattr__(layout.repo, "root", root)
     Opens.install()
-    settings = Settings.resolve(repo=str(root), env={})
+    settings = Settings.resolve(repo=str(root), env=settings_env())
 
     async def remember() -> Any:
         async with Client(build_server(settings)) as client:
@@ -413,6 +413,8 @@ def test_no_process_opens_a_file_outside_the_repository_under_strace(
 ):
     accepted = [a for a, expect in CASES if expect != "rejected"]
     env = anchormem_env()
+    # In the work tree (untracked), so that any open outside the repository is a finding.
+    (layout.root / ".anchormem").mkdir(mode=0o700, exist_ok=True)
     env["ANCHORMEM_DB"] = str(layout.root / ".anchormem" / "strace.duckdb")
     # Each command on the store itself, in the traced process: through an owner its opens
     # would happen in a detached process (started by the first run, traced until its idle

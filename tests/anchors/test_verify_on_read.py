@@ -27,7 +27,7 @@ from benchmarks.fingerprint import generate_repository
 from server.app import build_server
 from server.config import Settings
 from tests.anchors.conftest import child_processes
-from tests.conftest import GitRepo, anchormem_env
+from tests.conftest import GitRepo, anchormem_env, settings_env
 from tests.mcp_calls import call, remember_full
 
 pytestmark = pytest.mark.anyio
@@ -72,7 +72,9 @@ def settings_for(repo: GitRepo | Path, budget_ms: int = 30_000) -> Settings:
     tests are about what the verdicts are, not about how fast they come."""
     # Duck-typed: pytest may load the conftest under another module name than ours.
     root = repo if isinstance(repo, Path) else repo.root
-    return Settings.resolve(repo=str(root), env={"ANCHORMEM_VERIFY_BUDGET_MS": str(budget_ms)})
+    return Settings.resolve(
+        repo=str(root), env=settings_env(ANCHORMEM_VERIFY_BUDGET_MS=str(budget_ms))
+    )
 
 
 async def recall_one(client: Client, query: str, memory_id: str) -> dict[str, Any]:

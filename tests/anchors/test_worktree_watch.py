@@ -28,7 +28,7 @@ from anchors.worktree import WorkTree, _pruned
 from server.config import Settings
 from server.runtime import open_runtime
 from tests.anchors.test_worktree_overlay import age
-from tests.conftest import GitRepo
+from tests.conftest import GitRepo, settings_env
 
 pytestmark = pytest.mark.skipif(
     not sys.platform.startswith("linux"), reason="inotify is Linux's; elsewhere the full pass"
@@ -233,7 +233,7 @@ def test_an_overflowed_event_queue_falls_back_to_one_full_pass(
 def run_git(root: Path) -> Callable[..., bytes]:
     """A git runner for a ``WorkTree`` made by hand."""
 
-    def run(*args: str) -> bytes:
+    def run(*args: str, **_: object) -> bytes:  # no watchdog (stalled=, patience_s=)
         return subprocess.run(["git", *args], cwd=root, capture_output=True, check=True).stdout
 
     return run
@@ -491,7 +491,7 @@ def test_anchormem_watch_turns_the_watcher_of_the_runtime_off_and_on(
     git_repo: GitRepo, value: str, watched: bool
 ):
     git_repo.commit(FILES)
-    settings = Settings.resolve(repo=str(git_repo.root), env={"ANCHORMEM_WATCH": value})
+    settings = Settings.resolve(repo=str(git_repo.root), env=settings_env(ANCHORMEM_WATCH=value))
     assert settings.watch is watched
     runtime = open_runtime(settings)
     try:

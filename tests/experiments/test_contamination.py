@@ -32,7 +32,7 @@ from experiments.fixture import FIXTURE_TAGS
 from experiments.metrics import agent_metrics, wilson
 from experiments.png import Canvas
 from experiments.report import markdown, write_chart
-from tests.conftest import anchormem_env
+from tests.conftest import anchormem_env, settings_env
 
 ARMS = ("add_only", "retraction", "verify_on_read")
 AGENTS = ("B", "code_first", "memory_first", "careful")
@@ -283,7 +283,9 @@ def test_the_server_switches_of_the_baseline_arms(fixture_ws: Any):
     from server.config import Settings
     from store.errors import InvalidInput
 
-    on = Settings.resolve(repo=str(fixture_ws.root), db=str(fixture_ws.root / "x.db"), env={})
+    on = Settings.resolve(
+        repo=str(fixture_ws.root), db=str(fixture_ws.root / "x.db"), env=settings_env()
+    )
     assert on.verify and on.conflicts
     env = {"ANCHORMEM_VERIFY": "0", "ANCHORMEM_CONFLICTS": "off"}
     off = Settings.resolve(repo=str(fixture_ws.root), db=str(fixture_ws.root / "x.db"), env=env)

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from server.config import Settings
-from tests.conftest import GitRepo
+from tests.conftest import GitRepo, settings_env, store_file
 
 PROJECT = {
     "pyproject.toml": (
@@ -38,7 +38,7 @@ def project(git_repo: GitRepo) -> GitRepo:
 
 @pytest.fixture
 def settings(project: GitRepo) -> Settings:
-    return Settings.resolve(repo=str(project.root), env={})
+    return Settings.resolve(repo=str(project.root), env=settings_env())
 
 
 @pytest.fixture
@@ -47,4 +47,4 @@ def anyio_backend() -> str:
 
 
 def store_dir(repo: Path) -> Path:
-    return repo / ".anchormem"
+    return store_file(repo).parent

@@ -21,7 +21,7 @@ from mcp import Client
 
 from server.app import build_server
 from server.config import Settings
-from tests.conftest import GitRepo
+from tests.conftest import GitRepo, settings_env
 from tests.mcp_calls import call, remember_full
 
 pytestmark = pytest.mark.anyio
@@ -29,7 +29,9 @@ pytestmark = pytest.mark.anyio
 
 def settings_for(repo: GitRepo) -> Settings:
     # A generous budget: these tests are about verdicts, not speed.
-    return Settings.resolve(repo=str(repo.root), env={"ANCHORMEM_VERIFY_BUDGET_MS": "30000"})
+    return Settings.resolve(
+        repo=str(repo.root), env=settings_env(ANCHORMEM_VERIFY_BUDGET_MS="30000")
+    )
 
 
 async def remember_and_recall(

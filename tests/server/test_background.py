@@ -9,14 +9,14 @@ from pathlib import Path
 from server.config import Settings
 from server.runtime import IDLE_S, QUIET_S, open_runtime
 from store.db import Database
-from tests.conftest import GitRepo
+from tests.conftest import GitRepo, settings_env
 
 
 def _runtime(tmp_path: Path):
     repo = GitRepo(tmp_path / "repo")
     repo.commit({"app.py": "import click\n"}, "initial")
     db = tmp_path / "store.duckdb"
-    return open_runtime(Settings.resolve(repo=str(repo.root), db=str(db), env={})), db
+    return open_runtime(Settings.resolve(repo=str(repo.root), db=str(db), env=settings_env())), db
 
 
 def _until(condition, seconds: float = 20.0) -> bool:

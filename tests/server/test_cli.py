@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from server.cli import build_parser
-from tests.conftest import GitRepo, anchormem_env
+from tests.conftest import GitRepo, anchormem_env, store_file
 
 
 def anchormem_cmd() -> list[str]:
@@ -134,8 +134,9 @@ def test_doctor_checks_store_lock_schema_repository_and_round_trip(project: GitR
         "sharing": True,
         "round trip": True,
     }
-    leftovers = sorted(p.name for p in (project.root / ".anchormem").iterdir())
-    assert leftovers == [".gitignore", "memory.duckdb", "memory.duckdb.lock", "memory.duckdb.want"]
+    leftovers = sorted(p.name for p in store_file(project.root).parent.iterdir())
+    assert leftovers == ["memory.duckdb", "memory.duckdb.lock", "memory.duckdb.want"]
+    assert project.git("status", "--porcelain", "--ignored") == ""  # nothing in the work tree
 
 
 def test_forget_leaves_a_tombstone_and_no_text_in_the_database_file(project: GitRepo):
@@ -145,7 +146,7 @@ def test_forget_leaves_a_tombstone_and_no_text_in_the_database_file(project: Git
     assert code == 0 and gone["forgotten"] is True
     code, shown, _ = run(project.root, "show", made["id"], "--json")
     assert shown["text"] is None and shown["forgotten"] is True
-    store = project.root / ".anchormem"
+    store = store_file(project.root).parent
     for path in store.iterdir():
         if path.is_file():
             assert b"zebra-quokka" not in path.read_bytes(), path.name

@@ -6,7 +6,7 @@ import json
 import subprocess
 
 from server.cli import EXIT_BROKEN_PIPE
-from tests.conftest import GitRepo
+from tests.conftest import GitRepo, store_file
 from tests.server.test_cli import anchormem_cmd, run
 
 
@@ -28,17 +28,19 @@ def test_doctor_fails_when_head_names_a_missing_branch(project: GitRepo):
 
 def test_a_regular_file_where_the_store_folder_goes_gets_a_clear_message(project: GitRepo):
     """Item 8: every command said `internal error (FileExistsError)`."""
-    (project.root / ".anchormem").write_text("not a folder\n")
+    folder = store_file(project.root).parent
+    folder.parent.mkdir(parents=True, exist_ok=True)
+    folder.write_text("not a folder\n")
     for args in (["list"], ["remember", "a note"], ["recall", "note"], ["doctor"]):
         code, _, err = run(project.root, *args, "--json", check_json=False)
         assert code == 1, args
         assert "internal error" not in err, err
         if args != ["doctor"]:
-            assert f"{project.root / '.anchormem'} is not a directory" in err, err
+            assert f"{folder} is not a directory" in err, err
     code, out, _ = run(project.root, "doctor", "--json", check_json=False)
     [store] = [c for c in json.loads(out)["checks"] if c["name"] == "store path"]
     assert not store["ok"] and "is not a directory" in store["detail"]
-    assert (project.root / ".anchormem").read_text() == "not a folder\n"  # left as it was
+    assert folder.read_text() == "not a folder\n"  # left as it was
 
 
 def test_a_reader_that_stops_early_gets_no_traceback(project: GitRepo):

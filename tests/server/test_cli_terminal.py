@@ -20,7 +20,7 @@ import pytest
 from server.cli_tables import table, wrap_text
 from server.config import Settings
 from server.runtime import open_runtime
-from tests.conftest import GitRepo, anchormem_env
+from tests.conftest import GitRepo, anchormem_env, settings_env
 from tests.server.conftest import PROJECT
 
 SCRIPT = str(Path(sys.executable).with_name("anchormem"))
@@ -78,7 +78,7 @@ def repo(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     root = tmp_path_factory.mktemp("terminal") / "repo"
     root.mkdir()
     GitRepo(root).commit(PROJECT, "initial project")
-    rt = open_runtime(Settings.resolve(repo=str(root), env={}))
+    rt = open_runtime(Settings.resolve(repo=str(root), env=settings_env()))
     try:
         svc = rt.service
         doubted = svc.remember(LONG, scope="external").reading.memory.id

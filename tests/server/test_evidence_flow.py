@@ -12,7 +12,7 @@ from server.app import build_server
 from server.config import Settings
 from server.rendering import Rendered
 from store.errors import InvalidInput
-from tests.conftest import anchormem_env
+from tests.conftest import anchormem_env, settings_env
 from tests.mcp_calls import call, record, remember_full
 
 pytestmark = pytest.mark.anyio
@@ -306,7 +306,9 @@ async def test_a_tool_caller_cannot_speak_for_the_code_or_ci_to_promote_a_memory
 
 
 async def test_a_trusted_caller_may_speak_for_ci(project: Any):
-    trusted = Settings.resolve(repo=str(project.root), env={"ANCHORMEM_TRUSTED_SOURCES": "ci"})
+    trusted = Settings.resolve(
+        repo=str(project.root), env=settings_env(ANCHORMEM_TRUSTED_SOURCES="ci")
+    )
     async with Client(build_server(trusted)) as client:
         made = await remember(client, "alice")
         seen = await call(client, "observe", id=made["id"], confirms=True, source="ci")
@@ -319,4 +321,4 @@ async def test_a_trusted_caller_may_speak_for_ci(project: Any):
 
 def test_trusting_a_source_that_is_no_record_is_refused(project: Any):
     with pytest.raises(InvalidInput):
-        Settings.resolve(repo=str(project.root), env={"ANCHORMEM_TRUSTED_SOURCES": "user"})
+        Settings.resolve(repo=str(project.root), env=settings_env(ANCHORMEM_TRUSTED_SOURCES="user"))

@@ -34,7 +34,7 @@ from mcp.shared.exceptions import MCPError
 from server.app import build_server
 from server.config import Settings
 from store.hostile import is_hidden
-from tests.conftest import GitRepo, anchormem_env
+from tests.conftest import GitRepo, anchormem_env, settings_env, store_file
 from tests.server.conftest import PROJECT
 
 SCALE = max(1, int(os.environ.get("FUZZ_SCALE", "1")))
@@ -213,7 +213,7 @@ def fuzz_repo(tmp_path_factory: pytest.TempPathFactory) -> GitRepo:
 
 @pytest.fixture
 def fuzz_settings(fuzz_repo: GitRepo) -> Settings:
-    return Settings.resolve(repo=str(fuzz_repo.root), env={})
+    return Settings.resolve(repo=str(fuzz_repo.root), env=settings_env())
 
 
 @dataclass
@@ -462,7 +462,7 @@ def test_every_fuzzed_cli_command_exits_with_a_documented_code_and_one_line_erro
 
     one_run()
     print(f"\nanchormem {command}: exit codes {seen}")
-    db = fuzz_repo.root / ".anchormem" / "memory.duckdb"
+    db = store_file(fuzz_repo.root)
     if db.exists():
         assert_store_is_consistent(db, set())
 

@@ -23,7 +23,7 @@ from typing import IO, Any
 
 import pytest
 
-from tests.conftest import GitRepo, anchormem_env
+from tests.conftest import GitRepo, anchormem_env, store_file
 
 BOUND_S = 5.0  # generous: the target is 1 s, typical is well under 0.1 s
 
@@ -110,7 +110,7 @@ def start_server(repo: Path, **popen: Any) -> subprocess.Popen[bytes]:
 
 
 def store(repo: Path) -> Path:
-    return repo / ".anchormem" / "memory.duckdb"
+    return store_file(repo)
 
 
 def assert_store_released(repo: Path, expected_ids: list[str]) -> None:

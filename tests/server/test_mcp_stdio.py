@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from mcp import Client, StdioServerParameters
 
-from tests.conftest import GitRepo, anchormem_env
+from tests.conftest import GitRepo, anchormem_env, store_file
 from tests.mcp_calls import call
 
 pytestmark = pytest.mark.anyio
@@ -46,7 +46,5 @@ async def test_the_full_flow_over_stdio_with_no_configuration(project: GitRepo):
         again = await call(client, "remember", text="Billing calls the payment API with httpx")
         assert again["outcome"] == "previously_retracted"
         assert again["receipt"] == receipt["receipt"]
-    store = project.root / ".anchormem"
-    assert (store / "memory.duckdb").exists()
-    assert (store / ".gitignore").read_text() == "*\n"
-    assert project.git("status", "--porcelain") == ""
+    assert store_file(project.root).exists()
+    assert project.git("status", "--porcelain", "--ignored") == ""  # nothing in the work tree

@@ -20,7 +20,7 @@ from server.sharing import owner_link, start_owner_early
 from store.sharing.client import OwnerLink
 from store.sharing.protocol import Files
 from store.sharing.remote import RemoteService
-from tests.conftest import GitRepo
+from tests.conftest import GitRepo, settings_env, store_file
 from tests.server.conftest import PROJECT
 
 STARTED = re.compile(r"^anchormem: owner \d+ of memory\.duckdb started$", re.M)
@@ -30,7 +30,7 @@ STARTED = re.compile(r"^anchormem: owner \d+ of memory\.duckdb started$", re.M)
 def project(git_repo: GitRepo, monkeypatch: pytest.MonkeyPatch) -> Iterator[GitRepo]:
     """A committed project; owners that stop 2 s after their last client, no standby (so
     that every owner process here is one this test started), stopped at the end."""
-    for key in [k for k in os.environ if k.startswith("ANCHORMEM_")]:
+    for key in [k for k in os.environ if k.startswith("ANCHORMEM_") and k != "ANCHORMEM_HOME"]:
         monkeypatch.delenv(key)
     monkeypatch.setenv("ANCHORMEM_OWNER_IDLE", "2")
     monkeypatch.setenv("ANCHORMEM_OWNER_STANDBY", "0")
@@ -41,11 +41,11 @@ def project(git_repo: GitRepo, monkeypatch: pytest.MonkeyPatch) -> Iterator[GitR
 
 
 def _store(repo: GitRepo) -> Path:
-    return repo.root / ".anchormem" / "memory.duckdb"
+    return store_file(repo.root)
 
 
 def _stop(repo: GitRepo) -> None:
-    OwnerLink(Files(_store(repo)), None, env={}, wait_s=20, version="test").stop_owner()
+    OwnerLink(Files(_store(repo)), None, env=settings_env(), wait_s=20, version="test").stop_owner()
 
 
 def _log(repo: GitRepo) -> str:
@@ -126,14 +126,16 @@ def test_an_early_start_on_a_store_it_cannot_make_is_quiet_and_starts_nothing(
     git_repo: GitRepo, capfd: pytest.CaptureFixture[str]
 ) -> None:
     git_repo.commit(PROJECT, "initial project")
-    (git_repo.root / ".anchormem").write_text("a file where the store's folder would be\n")
-    before = sorted(p.name for p in git_repo.root.iterdir())
-    thread = start_owner_early(Settings.resolve(repo=str(git_repo.root), env={}))
+    folder = store_file(git_repo.root).parent
+    folder.parent.mkdir(parents=True, exist_ok=True)
+    folder.write_text("a file where the store's folder would be\n")
+    before = sorted(p.name for p in folder.parent.iterdir())
+    thread = start_owner_early(Settings.resolve(repo=str(git_repo.root), env=settings_env()))
     thread.join(timeout=30)
     assert not thread.is_alive()
     assert capfd.readouterr().err == ""  # the server's own connection says why, once
-    assert sorted(p.name for p in git_repo.root.iterdir()) == before
-    assert (git_repo.root / ".anchormem").is_file()
+    assert sorted(p.name for p in folder.parent.iterdir()) == before
+    assert folder.is_file()
 
 
 def test_an_owner_reads_its_copy_and_warms_before_any_call(project: GitRepo) -> None:

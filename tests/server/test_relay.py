@@ -25,7 +25,7 @@ from server.runtime import open_runtime
 from store.limits import MAX_TEXT_CHARS
 from store.sharing.client import OwnerLink
 from store.sharing.protocol import Files
-from tests.conftest import GitRepo
+from tests.conftest import GitRepo, settings_env
 from tests.server.test_sharing import owner_pid, store
 
 SCRIPT = str(Path(sys.executable).with_name("anchormem"))
@@ -34,9 +34,10 @@ VERSION = "2025-06-18"
 
 @pytest.fixture
 def owner_env(monkeypatch: pytest.MonkeyPatch) -> dict[str, str]:
-    for key in [k for k in os.environ if k.startswith("ANCHORMEM_")]:
+    for key in [k for k in os.environ if k.startswith("ANCHORMEM_") and k != "ANCHORMEM_HOME"]:
         monkeypatch.delenv(key)
     env = {k: v for k, v in os.environ.items() if not k.startswith("ANCHORMEM_")}
+    env["ANCHORMEM_HOME"] = os.environ["ANCHORMEM_HOME"]
     return {**env, "ANCHORMEM_OWNER_IDLE": "2", "ANCHORMEM_LOCK_WAIT": "20"}
 
 
@@ -95,7 +96,7 @@ def servers(project: GitRepo, owner_env: dict[str, str]) -> Iterator[tuple[Lines
     yield fast, sdk
     fast.close()
     sdk.close()
-    OwnerLink(Files(store(project)), None, env={}, wait_s=20, version="t").stop_owner()
+    OwnerLink(Files(store(project)), None, env=settings_env(), wait_s=20, version="t").stop_owner()
 
 
 def wait_dead(pid: int, within: float) -> None:
@@ -114,7 +115,9 @@ def wait_dead(pid: int, within: float) -> None:
 
 
 def relayed(repo: GitRepo) -> int:
-    status = OwnerLink(Files(store(repo)), None, env={}, wait_s=20, version="t").status()
+    status = OwnerLink(
+        Files(store(repo)), None, env=settings_env(), wait_s=20, version="t"
+    ).status()
     assert status is not None
     return int(status["relayed"])
 
@@ -173,7 +176,9 @@ def wait_relay(server: Lines, repo: GitRepo, within: float = 10.0) -> None:
 def test_frames_the_owner_cannot_answer_exactly_are_declined_and_nothing_is_run(
     project: GitRepo, tmp_path: Path
 ) -> None:
-    settings = Settings.resolve(repo=str(project.root), db=str(tmp_path / "m.duckdb"), env={})
+    settings = Settings.resolve(
+        repo=str(project.root), db=str(tmp_path / "m.duckdb"), env=settings_env()
+    )
     direct = DirectAnswers(build_server(settings))
     runtime = open_runtime(settings)
     try:
@@ -230,7 +235,7 @@ def test_relayed_calls_in_flight_at_the_end_of_input_are_answered_before_exit(
     outcomes = {a["id"]: a["result"]["structuredContent"]["outcome"] for a in answers}
     assert outcomes == {i: "stored" for i in range(100, 105)}
     assert relayed(project) - before == len(texts)
-    OwnerLink(Files(store(project)), None, env={}, wait_s=20, version="t").stop_owner()
+    OwnerLink(Files(store(project)), None, env=settings_env(), wait_s=20, version="t").stop_owner()
 
 
 def test_a_call_relayed_to_a_killed_owner_is_answered_by_the_next_one_and_the_relay_resumes(
@@ -255,7 +260,8 @@ def test_a_call_relayed_to_a_killed_owner_is_answered_by_the_next_one_and_the_re
         wait_relay(server, project)  # the relay connected again, to the new owner
     finally:
         server.close()
-        OwnerLink(Files(store(project)), None, env={}, wait_s=20, version="t").stop_owner()
+        link = OwnerLink(Files(store(project)), None, env=settings_env(), wait_s=20, version="t")
+        link.stop_owner()
 
 
 def test_a_server_served_by_the_owner_never_loads_the_store(
@@ -271,4 +277,4 @@ def test_a_server_served_by_the_owner_never_loads_the_store(
         maps = Path(f"/proc/{server.process.pid}/maps").read_text()
         server.close()
         assert "_duckdb" not in maps and "numpy" not in maps
-    OwnerLink(Files(store(project)), None, env={}, wait_s=20, version="t").stop_owner()
+    OwnerLink(Files(store(project)), None, env=settings_env(), wait_s=20, version="t").stop_owner()

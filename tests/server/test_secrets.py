@@ -98,7 +98,7 @@ async def test_secrets_planted_through_mcp_never_reach_the_store(settings: Setti
         assert "[REDACTED:slack-token]" in retracted["reason"]
         found = await call(client, "recall", query="control marker", limit=20)
         assert not [m for m in found["memories"] if "REDACTED" not in m["text"]]
-    directory = store_dir(Path(settings.db).parent.parent)
+    directory = Path(settings.db).parent  # the store's own folder, wherever it lives
     assert found_in_store(directory, control), "the search cannot see stored text"
     for kind in SECRETS:
         assert found_in_store(directory, needle(kind)) == [], kind

@@ -31,7 +31,7 @@ from store.sharing import platform
 from store.sharing.client import OwnerLink, OwnerMismatch
 from store.sharing.protocol import PROTOCOL, Files
 from store.sharing.remote import RemoteService
-from tests.conftest import GitRepo
+from tests.conftest import GitRepo, settings_env, store_file
 from tests.server.conftest import PROJECT
 
 SCRIPT = str(Path(sys.executable).with_name("anchormem"))
@@ -47,7 +47,7 @@ def project(git_repo: GitRepo) -> GitRepo:
 def owner_env(monkeypatch: pytest.MonkeyPatch) -> dict[str, str]:
     """The environment of every process here: no stray ANCHORMEM_* settings, owners that
     stop 2 s after their last client, a 20 s wait limit."""
-    for key in [k for k in os.environ if k.startswith("ANCHORMEM_")]:
+    for key in [k for k in os.environ if k.startswith("ANCHORMEM_") and k != "ANCHORMEM_HOME"]:
         monkeypatch.delenv(key)
     extra = {"ANCHORMEM_OWNER_IDLE": "2", "ANCHORMEM_LOCK_WAIT": "20"}
     for key, value in extra.items():
@@ -70,7 +70,7 @@ def no_standby(owner_env: dict[str, str], monkeypatch: pytest.MonkeyPatch) -> di
 
 
 def store(repo: GitRepo) -> Path:
-    return repo.root / ".anchormem" / "memory.duckdb"
+    return store_file(repo.root)
 
 
 def cli(repo: GitRepo, env: dict[str, str], *args: str) -> Any:
@@ -96,7 +96,7 @@ def remote(project: GitRepo, owner_env: dict[str, str]) -> Iterator[RemoteServic
 
 
 def stop(repo: GitRepo) -> None:
-    OwnerLink(Files(store(repo)), None, env={}, wait_s=20, version="test").stop_owner()
+    OwnerLink(Files(store(repo)), None, env=settings_env(), wait_s=20, version="test").stop_owner()
 
 
 def sock_path(repo: GitRepo) -> Path:
@@ -159,12 +159,12 @@ def test_cli_calls_share_one_owner_that_keeps_its_files_private_and_exits_when_i
     for path in (files.key, files.info, files.owner_lock, sock):
         assert stat.S_IMODE(path.stat().st_mode) == 0o600, path
     assert stat.S_ISSOCK(sock.stat().st_mode)
-    # Nothing outside .anchormem: the repository's work tree is as committed.
+    # Nothing in the work tree: the store lives in the user's data folder (adr/0022).
     status = subprocess.run(
         ["git", "status", "--porcelain", "--ignored"], cwd=project.root,
         capture_output=True, text=True, check=True,
     ).stdout  # fmt: skip
-    assert status.strip() == "!! .anchormem/"
+    assert status.strip() == ""
 
     wait_gone(first, within=15)  # ANCHORMEM_OWNER_IDLE=2, with no client left
     assert files.read_info() is None
@@ -232,7 +232,9 @@ def test_an_owner_killed_with_sigkill_is_replaced_by_the_next_call_losing_nothin
 
 
 def owner_status(repo: GitRepo) -> dict[str, Any]:
-    found = OwnerLink(Files(store(repo)), None, env={}, wait_s=20, version="test").status()
+    found = OwnerLink(
+        Files(store(repo)), None, env=settings_env(), wait_s=20, version="test"
+    ).status()
     assert found is not None
     return found
 
@@ -522,12 +524,12 @@ def test_a_newer_client_has_an_older_owner_stop_and_an_older_client_is_told_why(
     old = owner_pid(project)
     settings = settings_for(project)
 
-    older = OwnerLink(Files(settings.db), None, env={}, wait_s=5, version="0.0.1",
+    older = OwnerLink(Files(settings.db), None, env=settings_env(), wait_s=5, version="0.0.1",
                       protocol=PROTOCOL - 1, repo=str(settings.repo))  # fmt: skip
     with pytest.raises(OwnerMismatch, match="newer anchormem"):
         older.connect()
 
-    newer = OwnerLink(Files(settings.db), None, env={}, wait_s=3, version="9.9",
+    newer = OwnerLink(Files(settings.db), None, env=settings_env(), wait_s=3, version="9.9",
                       protocol=PROTOCOL + 1, repo=str(settings.repo))  # fmt: skip
     with pytest.raises(StoreBusy):  # the old owner stopped; this test's newer has no owner
         newer.connect()
@@ -543,31 +545,26 @@ def test_a_newer_client_has_an_older_owner_stop_and_an_older_client_is_told_why(
     assert owner_pid(project) != old
 
 
-def test_a_store_deep_in_the_tree_gets_its_socket_in_a_private_directory(
-    git_repo: GitRepo, owner_env: dict[str, str], request: pytest.FixtureRequest
+def test_a_store_deep_in_a_data_folder_gets_its_socket_in_a_private_directory(
+    project: GitRepo, owner_env: dict[str, str], tmp_path: Path, request: pytest.FixtureRequest
 ) -> None:
-    deep = git_repo.root / ("a-rather-long-folder-name-" * 4) / "and-deeper-still"
-    deep.mkdir(parents=True)
-    (deep / ".git").mkdir()  # not a repository: git init below
-    (deep / ".git").rmdir()
-    subprocess.run(["git", "init", "-q", str(deep)], check=True)
-    nested = GitRepo(deep)
-    nested.commit(PROJECT, "initial project")
+    home = tmp_path / ("a-rather-long-folder-name-" * 4) / "and-deeper-still"
     # A runtime directory as systemd makes it: short, 0700 (tmp_path may itself be deep).
     runtime = Path(tempfile.mkdtemp(prefix="am-run-"))
     request.addfinalizer(lambda: shutil.rmtree(runtime, ignore_errors=True))
-    env = {**owner_env, "XDG_RUNTIME_DIR": str(runtime)}
-    assert len(os.fsencode(f"{store(nested)}.sock")) > platform.MAX_UNIX_PATH
+    env = {**owner_env, "XDG_RUNTIME_DIR": str(runtime), "ANCHORMEM_HOME": str(home)}
+    db = store_file(project.root, home)
+    assert len(os.fsencode(f"{db}.sock")) > platform.MAX_UNIX_PATH
 
-    made = cli(nested, env, "remember", "Billing posts charges with httpx")
-    assert [m["id"] for m in cli(nested, env, "recall", "billing")["memories"]] == [made["id"]]
-    info = Files(store(nested)).read_info()
+    made = cli(project, env, "remember", "Billing posts charges with httpx")
+    assert [m["id"] for m in cli(project, env, "recall", "billing")["memories"]] == [made["id"]]
+    info = Files(db).read_info()
     assert info is not None
     address = Path(info["address"])
     assert address.parent == runtime / "anchormem"
     assert stat.S_IMODE(address.parent.stat().st_mode) == 0o700
     assert stat.S_IMODE(address.stat().st_mode) == 0o600
-    OwnerLink(Files(store(nested)), None, env={}, wait_s=20, version="t").stop_owner()
+    OwnerLink(Files(db), None, env=env, wait_s=20, version="t").stop_owner()
     assert not address.exists()
 
 

@@ -14,7 +14,7 @@ from mcp import Client
 from server import app
 from server.app import build_server
 from server.config import Settings
-from tests.conftest import GitRepo
+from tests.conftest import GitRepo, settings_env
 from tests.mcp_calls import call
 from tests.server.conftest import PROJECT
 
@@ -39,8 +39,12 @@ async def test_a_kept_registration_lists_as_a_fresh_one(settings: Settings):
 async def test_each_server_answers_from_its_own_store(project: GitRepo, tmp_path: Path):
     other = GitRepo(tmp_path / "other")
     other.commit(PROJECT, "the same project, elsewhere")
-    first = Settings.resolve(repo=str(project.root), db=str(tmp_path / "a.duckdb"), env={})
-    second = Settings.resolve(repo=str(other.root), db=str(tmp_path / "b.duckdb"), env={})
+    first = Settings.resolve(
+        repo=str(project.root), db=str(tmp_path / "a.duckdb"), env=settings_env()
+    )
+    second = Settings.resolve(
+        repo=str(other.root), db=str(tmp_path / "b.duckdb"), env=settings_env()
+    )
     claim = "The store layer opens DuckDB in store/db.py"
     async with Client(build_server(first)) as a, Client(build_server(second)) as b:
         made = await call(b, "remember", text=claim, anchors=["import:duckdb@store/db.py"])

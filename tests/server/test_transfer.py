@@ -17,7 +17,7 @@ from server.rendering import dump, render_result
 from server.runtime import Runtime, open_runtime
 from store.errors import InvalidInput
 from store.transfer_format import FORMAT, HEADER_TYPE, ImportOutcome
-from tests.conftest import GitRepo, anchormem_env
+from tests.conftest import GitRepo, anchormem_env, settings_env
 from tests.server.conftest import PROJECT
 
 SECRET = "the vault code is orchid-7731"  # forgotten: must never come back
@@ -36,7 +36,7 @@ def anchormem(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
 
 
 def _open(repo: Path, db: Path) -> Runtime:
-    return open_runtime(Settings.resolve(repo=str(repo), db=str(db), env={}))
+    return open_runtime(Settings.resolve(repo=str(repo), db=str(db), env=settings_env()))
 
 
 def _views(rt: Runtime) -> dict[str, Any]:

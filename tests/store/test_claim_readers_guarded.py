@@ -27,7 +27,7 @@ from store.contradictions.slots import read_slots
 from store.contradictions.values import parse_duration
 from store.service import MemoryService
 from tests.anchors.test_needles import answers_alike
-from tests.conftest import GitRepo, anchormem_env
+from tests.conftest import GitRepo, anchormem_env, settings_env
 
 SCRIPT = Path(sys.executable).with_name("anchormem")
 
@@ -132,7 +132,9 @@ def test_folded_letters_are_read_as_the_ascii_letters_they_match() -> None:
 @pytest.fixture
 def svc(tmp_path: Path, git_repo: GitRepo) -> Iterator[MemoryService]:
     git_repo.commit({"api/app.py": "from fastapi import FastAPI\n\napp = FastAPI()\n"})
-    settings = Settings.resolve(repo=str(git_repo.root), db=str(tmp_path / "s.duckdb"), env={})
+    settings = Settings.resolve(
+        repo=str(git_repo.root), db=str(tmp_path / "s.duckdb"), env=settings_env()
+    )
     runtime = open_runtime(settings)
     try:
         yield runtime.service

@@ -23,6 +23,7 @@ import pytest
 
 from store.db import Database
 from tests.conftest import GitRepo, anchormem_env
+from tests.conftest import store_file as default_store
 from tests.server.conftest import PROJECT
 
 SCRIPT = Path(sys.executable).with_name("anchormem")
@@ -45,7 +46,7 @@ def project(git_repo: GitRepo) -> GitRepo:
 
 
 def store_file(repo: GitRepo) -> Path:
-    return repo.root / ".anchormem" / "memory.duckdb"
+    return default_store(repo.root)
 
 
 def cli(repo: GitRepo, *args: str, ok: bool = True) -> subprocess.CompletedProcess[str]:
@@ -65,7 +66,7 @@ def cli(repo: GitRepo, *args: str, ok: bool = True) -> subprocess.CompletedProce
 def child(code: str, db: Path, **kw: Any) -> dict[str, Any]:
     """Run ``code`` in a fresh interpreter with ``db`` bound; it prints one JSON line."""
     prelude = (
-        "import json, os, sys, resource\n"
+        "import json, os, sys, resource\nimport duckdb\n"
         "from pathlib import Path\n"
         "from store.db import Database\n"
         "from store.service import MemoryService\n"
@@ -197,9 +198,10 @@ def test_an_unrelated_open_error_moves_nothing(tmp_path: Path) -> None:
 # -- invalidated ------------------------------------------------------------------------
 INVALIDATE = """
 from store.errors import StoreError
+# The store's configuration is locked once open (adr/0022): this one is given at connect.
+_connect = duckdb.connect
+duckdb.connect = lambda path, config: _connect(path, config={**config, "wal_autocheckpoint": "1GB"})
 db = Database(DB); svc = Rendered(MemoryService(db, None))
-with db.transaction() as cur:
-    cur.execute("SET wal_autocheckpoint = '1GB'")
 made = svc.remember("Before the fault: the data team owns the nightly export", source="agent")
 # ~2 MB that lives only in the WAL, so the checkpoint must grow the main file
 with db.transaction() as cur:
@@ -333,8 +335,8 @@ def assert_intact(repo: GitRepo, acked: list[str]) -> None:
 def test_disk_full_on_a_real_small_filesystem(project: GitRepo, tmp_path: Path) -> None:
     """A 4 MB tmpfs mounted over the store's folder (needs root and mount; skipped
     otherwise), filled to ~600 KB free before the server starts."""
-    store_dir = project.root / ".anchormem"
-    store_dir.mkdir()
+    store_dir = store_file(project).parent
+    store_dir.mkdir(mode=0o700, parents=True)
     mounted = subprocess.run(
         ["mount", "-t", "tmpfs", "-o", "size=4m", "tmpfs", str(store_dir)],
         capture_output=True,

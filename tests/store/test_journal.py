@@ -358,3 +358,136 @@ def test_a_journal_changed_by_another_writer_is_read_again(tmp_path: Path):
     assert [e.seq for e in mine.entries(after=0)] == [e.seq for e in _on_disk(path)] == [4]
     mine.close()
     theirs.close()
+
+
+# -- entries of any size, and plans too large for one ----------------------------------------
+def _import_file(path: Path, count: int, prefix: str = "mlong", trail: bool = False) -> Path:
+    """An export file of ``count`` long memories: 8,000 characters of Cyrillic each, which
+    the journal's JSON writes as six bytes a character (``\\uXXXX``), so a few dozen make
+    an entry of megabytes. Without ``trail`` the lines carry no audit trail, as a file
+    written by hand or by another tool."""
+    header = {
+        "type": "anchormem-export", "format": 1, "exported_at": "2026-01-05T10:00:00+00:00",
+        "memories": count, "conflicts": 0,
+    }  # fmt: skip
+    lines = [json.dumps(header)]
+    for i in range(count):
+        line = {
+            "type": "memory", "id": f"{prefix}{i}", "kind": "fact", "source": "user",
+            "origin": "alice", "created_at": "2026-01-05T09:00:00+00:00", "status": "ACTIVE",
+            "confidence": 0.7, "support": 1.0, "contradiction": 0.0, "observation_count": 1,
+            "text": f"note {i}: the ledger rounds half-even. " + "наблюдение " * 716,
+        }  # fmt: skip
+        if trail:
+            line["trail"] = [
+                {"seq": 1, "at": "2026-01-05T09:00:00+00:00", "action": "remember",
+                 "to": "ACTIVE", "actor": "alice"}
+            ]  # fmt: skip
+        lines.append(json.dumps(line))
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
+
+
+def test_a_complete_entry_of_any_size_is_read_back_whole(tmp_path: Path):
+    """A complete, checksummed entry is never called torn: not for being larger than some
+    cap (a 70 MiB entry was cut off as torn once, and an acknowledged import with it). The
+    reader's allocation is bounded by the file itself, not by a limit on entries."""
+    path = tmp_path / "j"
+    big = Effects()
+    for i in range(70):
+        big.add("terms", [f"m{i}", chr(ord("a") + i % 26) * (1 << 20), 1])
+    small = Effects()
+    small.add("links", ["m1", "m0", "derived_from"])
+    writer = Journal(path, sync_interval_s=0)
+    writer.append(Entry(1, 0, 0, small))
+    writer.append(Entry(2, 0, 0, big))
+    writer.close()
+    size = path.stat().st_size
+    assert size > 70 * (1 << 20)
+    found = _on_disk(path)
+    assert [e.seq for e in found] == [1, 2]
+    assert found[1].effects == big
+    assert path.stat().st_size == size  # nothing cut off
+
+
+def test_an_entry_cut_short_before_a_complete_one_is_damage_never_a_torn_end(tmp_path: Path):
+    """Only the end of the file can be torn: an entry whose stated length runs past the
+    end, with a complete checksummed entry after it, is damage (reported, nothing cut),
+    since cutting there would throw away the complete entry."""
+    path = tmp_path / "j"
+    writer = Journal(path, sync_interval_s=0)
+    for seq in (1, 2):
+        effects = Effects()
+        effects.add("links", [f"m{seq}", "m0", "derived_from"])
+        writer.append(Entry(seq, seq, 0, effects))
+    writer.close()
+    data = bytearray(path.read_bytes())
+    data[2:6] = (len(data) * 2).to_bytes(4, "big")  # the first entry's length, damaged
+    path.write_bytes(bytes(data))
+    with pytest.raises(StoreError, match="journal is damaged"):
+        _on_disk(path)
+    assert path.read_bytes() == bytes(data)
+
+
+def test_a_plan_too_large_for_one_entry_is_in_the_tables_when_acknowledged(tmp_path: Path):
+    """The writer never appends an entry above ``MAX_ENTRY``: a larger plan (an import of
+    long memories) goes into the tables, with whatever the journal held before it, in one
+    transaction before the call returns. The process is killed at once after the
+    acknowledgement: every memory is in the tables, none waits in the journal."""
+    from store.journal import MAX_ENTRY
+
+    db = tmp_path / "store.duckdb"
+    count = MAX_ENTRY // 100_000 + 10  # ~133 KB of journal each
+    source = _import_file(tmp_path / "long.jsonl", count)
+    done = _child(
+        f"""
+        db = Database(DB)
+        svc = MemoryService(db, None)
+        svc.remember("The billing team owns the invoice exporter")  # journaled before it
+        lines = Path({str(source)!r}).read_text(encoding="utf-8").splitlines()
+        report = svc.import_lines(lines)
+        print("added", sum(1 for line in report.lines if line.outcome.value == "added"),
+              flush=True)
+        os.kill(os.getpid(), 9)
+        """,
+        db,
+    )
+    assert done.returncode == -9 and f"added {count}" in done.stdout, done.stderr
+    assert Path(f"{db}.journal").stat().st_size == 0
+    texts = _raw_texts(db)  # the tables, read without anchormem
+    assert len(texts) == count + 1
+    assert "The billing team owns the invoice exporter" in texts
+    assert len(_texts(db)) == count + 1  # and reopened, nothing twice
+
+
+@pytest.mark.parametrize("count", [1, 40], ids=["journaled", "written-at-once"])
+def test_a_copy_is_read_again_after_another_process_wrote_without_an_audit_row(
+    tmp_path: Path, count: int
+):
+    """A process keeps its copy of the store while no other wrote meanwhile. An import of
+    lines without an audit trail adds no audit row and no conflict-log row, so those two
+    sequences cannot tell: every plan written has a number that the tables record once
+    they hold it, and that is what tells (a running owner missed such an import until it
+    restarted)."""
+    db = tmp_path / "store.duckdb"
+    source = _import_file(tmp_path / "plain.jsonl", count, prefix="mplain")
+    mine = Database(db)
+    svc = MemoryService(mine, None)
+    svc.remember("The billing team owns the invoice exporter")
+    assert mine.get("mplain0") is None  # the copy is loaded
+    mine.drain()  # and the journal empty: its size tells nothing either
+    mine._lease.reset()  # let go of the file, as a handover does
+    other = Database(db)
+    report = MemoryService(other, None).import_lines(
+        source.read_text(encoding="utf-8").splitlines()
+    )
+    assert {line.outcome.value for line in report.lines} == {"added"}
+    assert not [e for e in other.audit(None) if e.memory_id.startswith("mplain")]
+    other.close()  # the journal written into the tables and emptied, as before
+    try:
+        assert mine.get("mplain0") is not None
+        assert mine.get(f"mplain{count - 1}") is not None
+        found = Rendered(MemoryService(mine, None)).recall("ledger rounds", limit=100)
+        assert len(found["memories"]) == count
+    finally:
+        mine.close()

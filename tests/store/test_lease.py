@@ -32,6 +32,7 @@ import pytest
 from store import lease as lease_module
 from store.errors import StoreBusy
 from store.lease import STOPPING_MESSAGE, StoreLease
+from tests.conftest import settings_env
 
 ROOT = Path(__file__).resolve().parents[2]
 CHILD_TIMEOUT_S = 60
@@ -559,7 +560,7 @@ def test_the_runtime_owns_the_stop_signal_of_its_store(tmp_path: Path) -> None:
     from server.runtime import open_runtime
 
     stopping = threading.Event()
-    settings = Settings.resolve(db=str(tmp_path / "rt.duckdb"), env={}, cwd=tmp_path)
+    settings = Settings.resolve(db=str(tmp_path / "rt.duckdb"), env=settings_env(), cwd=tmp_path)
     assert settings.repo is None
     rt = open_runtime(settings, stopping)
     try:

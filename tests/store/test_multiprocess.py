@@ -28,7 +28,8 @@ import pytest
 from mcp import Client, StdioServerParameters
 from mcp.client.stdio import stdio_client
 
-from tests.conftest import GitRepo, anchormem_env
+from tests.conftest import GitRepo, anchormem_env, settings_env
+from tests.conftest import store_file as default_store
 from tests.server.conftest import PROJECT
 
 pytestmark = pytest.mark.anyio
@@ -57,7 +58,7 @@ def server_env() -> dict[str, str]:
 
 
 def store_file(repo: GitRepo) -> Path:
-    return repo.root / ".anchormem" / "memory.duckdb"
+    return default_store(repo.root)
 
 
 def cli(repo: GitRepo, *args: str) -> Any:
@@ -227,7 +228,9 @@ def stop_owner(repo: GitRepo) -> None:
     from store.sharing.client import OwnerLink
     from store.sharing.protocol import Files
 
-    OwnerLink(Files(store_file(repo)), None, env={}, wait_s=30, version="test").stop_owner()
+    OwnerLink(
+        Files(store_file(repo)), None, env=settings_env(), wait_s=30, version="test"
+    ).stop_owner()
 
 
 def open_store(repo: GitRepo) -> duckdb.DuckDBPyConnection:

@@ -25,7 +25,7 @@ from store.model import AuditAction, Receipt, ReceiptAction, RefutedBy, Status
 from store.plan import NewMemory, Plan, StatusChange
 from store.schema import _MIGRATIONS, SCHEMA_VERSION
 from store.service import MemoryService
-from tests.conftest import GitRepo, anchormem_env
+from tests.conftest import GitRepo, anchormem_env, settings_env
 from tests.server.conftest import PROJECT
 
 CORE_TABLES = {
@@ -50,7 +50,7 @@ def project(git_repo: GitRepo) -> GitRepo:
 
 @pytest.fixture
 def runtime(project: GitRepo) -> Iterator[Runtime]:
-    rt = open_runtime(Settings.resolve(repo=str(project.root), env={}))
+    rt = open_runtime(Settings.resolve(repo=str(project.root), env=settings_env()))
     try:
         yield rt
     finally:
@@ -293,7 +293,7 @@ def test_a_batch_of_changes_that_fails_half_way_writes_nothing(tmp_path: Path):
 
 
 def test_a_version_4_store_is_re_indexed_by_the_code_aware_tokeniser(project: GitRepo):
-    settings = Settings.resolve(repo=str(project.root), env={})
+    settings = Settings.resolve(repo=str(project.root), env=settings_env())
     rt = open_runtime(settings)
     try:
         made = rt.service.remember(
