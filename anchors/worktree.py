@@ -47,7 +47,7 @@ import stat
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, replace
 from functools import cached_property
 from pathlib import Path
@@ -585,65 +585,55 @@ class WorkTree:
     def _walk(self, pruned: set[str]) -> list[tuple[str, StatKey | None]]:
         """Every directory that is not ignored (and not a nested repository), and every
         ``.gitignore`` in them, with their stats. Links are never followed."""
-        found: list[tuple[str, StatKey | None]] = []
-        todo = [""]
-        while todo:
-            rel = todo.pop()
-            absolute = self.root / rel if rel else self.root
-            found.append((str(absolute), _stat_key(absolute)))
-            try:
-                entries = list(os.scandir(absolute))
-            except OSError:
-                continue
-            for entry in entries:
-                child = f"{rel}/{entry.name}" if rel else entry.name
-                try:
-                    if entry.name == ".gitignore":
-                        found.append((entry.path, _stat_key(Path(entry.path))))
-                    elif (
-                        entry.is_dir(follow_symlinks=False)
-                        and entry.name != ".git"
-                        and child not in pruned
-                        and not os.path.lexists(os.path.join(entry.path, ".git"))
-                    ):
-                        todo.append(child)
-                except OSError:
-                    continue
-        return found
+        return [(path, _stat_key(Path(path))) for path, _ in _walked(self.root, pruned)]
 
 
-def _special_ignore_file(root: Path, pruned: set[str]) -> tuple[str, os.stat_result] | None:
-    """A ``.gitignore`` git would read that is not a regular file (nor a link to one),
-    with its ``lstat``: in every directory the listing walks (``pruned``: the ignored
-    ones, left out), nested repositories and ``.git`` left out too. Nothing is opened."""
+def _walked(root: Path, pruned: set[str]) -> Iterator[tuple[str, os.DirEntry[str] | None]]:
+    """The directories git reads ignore rules in, each as ``(path, None)``, and each
+    ``.gitignore`` there as ``(path, entry)``: ``pruned`` (the ignored directories),
+    nested repositories and ``.git`` left out, links never followed, nothing opened."""
     todo = [""]
     while todo:
         rel = todo.pop()
         absolute = os.path.join(root, rel) if rel else str(root)
+        yield absolute, None
         try:
             entries = list(os.scandir(absolute))
         except OSError:
             continue
         for entry in entries:
             child = f"{rel}/{entry.name}" if rel else entry.name
+            if entry.name == ".gitignore":
+                yield entry.path, entry
+                continue
             try:
-                if entry.name == ".gitignore":
-                    st = entry.stat(follow_symlinks=False)
-                    if stat.S_ISLNK(st.st_mode):
-                        refuse_special(entry.path)  # its target: a git of old follows it
-                    elif not (stat.S_ISREG(st.st_mode) or stat.S_ISDIR(st.st_mode)):
-                        return entry.path, st
-                elif (
+                if (
                     entry.is_dir(follow_symlinks=False)
                     and entry.name != ".git"
                     and child not in pruned
                     and not os.path.lexists(os.path.join(entry.path, ".git"))
                 ):
                     todo.append(child)
-            except SpecialFile:
-                return entry.path, entry.stat(follow_symlinks=False)
             except OSError:
                 continue
+
+
+def _special_ignore_file(root: Path, pruned: set[str]) -> tuple[str, os.stat_result] | None:
+    """A ``.gitignore`` git would read that is not a regular file (nor a link to one),
+    with its ``lstat``. Nothing is opened."""
+    for path, entry in _walked(root, pruned):
+        if entry is None:
+            continue
+        try:
+            st = entry.stat(follow_symlinks=False)
+            if stat.S_ISLNK(st.st_mode):
+                refuse_special(path)  # its target: a git of old follows it
+            elif not (stat.S_ISREG(st.st_mode) or stat.S_ISDIR(st.st_mode)):
+                return path, st
+        except SpecialFile:
+            return path, entry.stat(follow_symlinks=False)
+        except OSError:
+            continue
     return None
 
 

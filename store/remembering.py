@@ -40,7 +40,7 @@ from store.model import Kind, Memory, ReceiptAction, Source, Status, StoredAncho
 from store.plan import ConflictRecord, NewMemory, Plan
 from store.reader import Reader
 from store.reading import EXTERNAL_SCOPE, Unchecked, UncheckedReason
-from store.redaction import holds_secret, redact, without_placeholders
+from store.redaction import without_placeholders
 from store.results import Captured, Dropped, RememberOutcome, RememberResult, Rewritten
 from store.search import memory_terms, search_text
 from store.verification import Checked
@@ -249,13 +249,10 @@ class Remembering:
             stored = [StoredAnchor(a, Provenance.EXPLICIT) for a in explicit]
             if not explicit and not external:
                 dropped = [Dropped("", "cannot_verify", target.why_not)]
-        stored, secret = _without_secrets(stored)
+        # No anchor stored here holds a secret: the given ones that did were withheld in
+        # ``note``, and the rest are read from text and a subject already redacted.
         stored = stored[:MAX_ANCHORS]
-        dropped = [
-            *(Dropped(a, "secret", _SECRET_DETAIL) for a in note.withheld),
-            *secret,
-            *dropped,
-        ]
+        dropped = [*(Dropped(a, "secret", _SECRET_DETAIL) for a in note.withheld), *dropped]
         memory = Memory(
             id=new_id("m"),
             text=note.text,
@@ -319,20 +316,6 @@ class Remembering:
 
 def _unplaced(subject: str | None) -> str | None:
     return without_placeholders(subject) if subject else subject
-
-
-def _without_secrets(stored: list[StoredAnchor]) -> tuple[list[StoredAnchor], list[Dropped]]:
-    """The anchors to store, and those that hold a secret or a placeholder, dropped: read
-    from redacted text, an anchor should hold neither; this makes sure of it."""
-    kept: list[StoredAnchor] = []
-    dropped: list[Dropped] = []
-    for anchor in stored:
-        rendered = anchor.anchor.render()
-        if holds_secret(rendered):
-            dropped.append(Dropped(redact(rendered).text, "secret", _SECRET_DETAIL))
-        else:
-            kept.append(anchor)
-    return kept, dropped
 
 
 def _unchecked_for(verify: bool) -> Unchecked:

@@ -82,12 +82,18 @@ def force_commit(repo: GitRepo, paths: list[str], message: str) -> None:
     repo.git("commit", "-q", "-m", message)
 
 
-def test_a_committed_store_file_is_never_opened_and_its_view_reads_nothing(
-    upstream: GitRepo, canary: Path, tmp_path: Path
-) -> None:
+def commit_hostile_store(upstream: GitRepo, canary: Path) -> None:
+    """An upstream commit that force-adds ``.anchormem/memory.duckdb`` (item 1's store)
+    where earlier versions kept the store."""
     (upstream.root / ".anchormem").mkdir()
     hostile_store(upstream.root / ".anchormem" / "memory.duckdb", canary)
     force_commit(upstream, [".anchormem/memory.duckdb"], "add a store")
+
+
+def test_a_committed_store_file_is_never_opened_and_its_view_reads_nothing(
+    upstream: GitRepo, canary: Path, tmp_path: Path
+) -> None:
+    commit_hostile_store(upstream, canary)
     mine = clone(upstream, tmp_path / "clone")
 
     for args in (["recall", "canary private file"], ["list"], ["doctor"]):
@@ -288,9 +294,7 @@ def test_a_pull_that_adds_a_store_leaves_the_users_memories_alone(
     assert made.returncode == 0, made.stderr
     mid = json.loads(made.stdout)["id"]
 
-    (upstream.root / ".anchormem").mkdir()
-    hostile_store(upstream.root / ".anchormem" / "memory.duckdb", canary)
-    force_commit(upstream, [".anchormem/memory.duckdb"], "add a store")
+    commit_hostile_store(upstream, canary)
     pulled = subprocess.run(
         ["git", "-c", f"user.name={IDENTITY[0]}", "-c", f"user.email={IDENTITY[1]}",
          "pull", "-q", "--no-rebase"],
@@ -338,9 +342,7 @@ def test_an_earlier_versions_store_in_the_work_tree_is_moved_once_and_nothing_is
 def test_a_tracked_store_of_an_earlier_version_is_not_moved(
     upstream: GitRepo, canary: Path, tmp_path: Path
 ) -> None:
-    (upstream.root / ".anchormem").mkdir()
-    hostile_store(upstream.root / ".anchormem" / "memory.duckdb", canary)
-    force_commit(upstream, [".anchormem/memory.duckdb"], "add a store")
+    commit_hostile_store(upstream, canary)
     mine = clone(upstream, tmp_path / "clone")
     done = cli(mine.root, "list", "--json")
     assert done.returncode == 0, done.stderr
