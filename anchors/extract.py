@@ -32,6 +32,7 @@ from anchors.spec import (
     parse_anchor,
 )
 from anchors.subject import resolve_name, resolve_subject, sentence_spans
+from anchors.value_claims import uncovered_values, version_span
 from anchors.version_claims import _EXACT_VERSION, _python_claim, _version_after, _with_version
 from anchors.vocabulary import TechKind, Technology, lookup_word
 from anchors.wordlists import COMMON_WORDS
@@ -228,6 +229,7 @@ def infer_anchors(text: str, fp: Fingerprint, subject: str | None = None, *,
         _narrowed_by_subject(text, cands, spans)
     kept: list[tuple[Anchor, str]] = []
     uncovered: list[str] = []
+    checked_values: list[tuple[int, int]] = []  # the versions a dependency anchor checks
     controls = _CONTROL.search(text) is not None
     for c in cands:
         if controls and _touches_control(text, c):
@@ -243,6 +245,8 @@ def infer_anchors(text: str, fp: Fingerprint, subject: str | None = None, *,
                 dropped.append(DroppedCandidate(c.text, *_MODE_DROP[c.mode]))
             continue
         outcome = python or _resolve(c, names, fp, absent=c.mode is _ABSENT)
+        if python:
+            checked_values.append(version_span(text, c.end))
         if isinstance(outcome, tuple):
             if outcome[0] in _ALWAYS_REPORTED or c.tech is not None or _salient(c, names):
                 dropped.append(DroppedCandidate(c.text, *outcome))
@@ -260,11 +264,15 @@ def infer_anchors(text: str, fp: Fingerprint, subject: str | None = None, *,
                 # "the requirement is ^2.6.0" states the spec itself: a narrower declaration
                 # satisfies the anchor without making the sentence true, so never VERIFIED
                 uncovered.append(f"{c.text} {spec or 'version'}")
+            checked_values.append(version_span(text, c.end))  # named above if unchecked
         for anchor in outcome:
             try:  # the parser is the one gate every anchor passes, inferred ones included
                 kept.append((parse_anchor(anchor.render()), c.text))
             except AnchorSyntaxError as exc:
                 dropped.append(DroppedCandidate(c.text, DropReason.UNSAFE, str(exc)))
+    # A value the note states (a number, a tag, a setting) is never checked by an anchor
+    # that a thing exists: the note stays ACTIVE and says which value (adr/0025).
+    uncovered += [v.phrase for v in uncovered_values(text, checked_values)]
     return _settle(kept, dropped, scope, tuple(dict.fromkeys(uncovered)))
 
 

@@ -50,13 +50,14 @@ def _standing(m: Mapping[str, Any]) -> str:
 
 def _memories(data: Mapping[str, Any]) -> str:
     memories = data["memories"]
+    refuted = [data["refuted_matches"]] if data.get("refuted_matches") else []
     if not memories:
-        return "no memories"
+        return "\n".join(["no memories", *refuted])
     if any("why" not in m for m in memories):  # full records (detail): as data
         return _compact(data)
     at = f" at {data['commit'][:7]}" if data.get("commit") else ""
     head = f"{len(memories)} memor{'y' if len(memories) == 1 else 'ies'}{at}:"
-    return "\n".join([head, *(line for m in memories for line in _block(m))])
+    return "\n".join([head, *(line for m in memories for line in _block(m)), *refuted])
 
 
 def _remembered(data: Mapping[str, Any]) -> str:

@@ -66,6 +66,19 @@ def _ts(value: datetime | None) -> str | None:
     return value.isoformat(timespec="seconds") if value else None
 
 
+def refuted_matches(ids: tuple[str, ...]) -> str | None:
+    """One line for matches recall does not serve because they are REFUTED: the agent can
+    tell "nothing known" from "what was believed is wrong" without being served it."""
+    if not ids:
+        return None
+    many = len(ids) > 1
+    uris = ", ".join(f"memory://{i}" for i in ids)
+    return (
+        f"{len(ids)} matching note{'s are' if many else ' is'} refuted (by the code or a"
+        f" retraction), not served as truth: {uris}"
+    )
+
+
 def receipt(r: Receipt | None) -> dict[str, Any] | None:
     if r is None:
         return None
@@ -218,6 +231,7 @@ def _fields(result: object) -> tuple[type[BaseModel], dict[str, Any]]:
             "query": result.query,
             "checked_commit": result.checked_commit,
             "memories": _memories(result.readings),
+            "refuted_matches": refuted_matches(result.refuted),
         }
     if isinstance(result, ListResult):
         return VerifyOut, {
@@ -482,6 +496,7 @@ def _agent_fields(result: object, detail: bool) -> tuple[type[BaseModel], dict[s
         return Recalled, {
             "commit": result.checked_commit,
             "memories": _readings(result.readings, detail, result.scores),
+            "refuted_matches": refuted_matches(result.refuted),
         }
     if isinstance(result, ListResult):
         return Verified, {

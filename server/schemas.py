@@ -211,6 +211,9 @@ class RecallOut(_Model):
     query: str
     checked_commit: str | None = None
     memories: list[MemoryOut]
+    refuted_matches: str | None = Field(
+        default=None, description="REFUTED matches, not served"
+    )
 
 
 class Cascaded(_Model):
@@ -398,6 +401,9 @@ Served = Annotated[AgentMemory | Record, Field(union_mode="left_to_right")]
 class Recalled(_Model):
     commit: str | None = None
     memories: list[Served] = Field(description="best first")
+    refuted_matches: str | None = Field(
+        default=None, description="REFUTED matches, not served"
+    )
 
 
 class Verified(_Model):

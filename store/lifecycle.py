@@ -41,6 +41,8 @@ __all__ = [
     "retraction_plan",
     "supersede_change",
     "text_hash",
+    "uncovered_flags",
+    "uncovered_parts",
 ]
 
 UNRESOLVED_CODE = "unresolved_code"
@@ -48,6 +50,21 @@ UNRESOLVED_CODE = "unresolved_code"
 # knows): like unresolved code, it keeps the memory from VERIFIED.
 UNCOVERED = "uncovered"
 NOT_ALL_CHECKED = frozenset({UNRESOLVED_CODE, UNCOVERED})
+# "uncovered:<part>" beside UNCOVERED names what no anchor checks, for the answer to say.
+UNCOVERED_PART = f"{UNCOVERED}:"
+_NAMED_PARTS = 3
+
+
+def uncovered_flags(parts: list[str]) -> tuple[str, ...]:
+    """The flags of a note with ``parts`` no anchor checks: UNCOVERED, and the first few
+    parts named."""
+    named = tuple(dict.fromkeys(parts))[:_NAMED_PARTS]
+    return (UNCOVERED, *(f"{UNCOVERED_PART}{p[:80]}" for p in named))
+
+
+def uncovered_parts(flags: tuple[str, ...]) -> list[str]:
+    """The parts ``uncovered_flags`` named."""
+    return [f.removeprefix(UNCOVERED_PART) for f in flags if f.startswith(UNCOVERED_PART)]
 
 
 def text_hash(text: str) -> str:

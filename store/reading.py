@@ -21,6 +21,7 @@ from store.evidence.confidence import Band, band, memory_confidence
 from store.evidence.settings import EvidenceSettings
 from store.evolve import evolve
 from store.hostile import HOSTILE_FLAGS, hostile_flags
+from store.lifecycle import uncovered_parts
 from store.model import Memory, MemoryCheck, Receipt, RefutedBy, Status
 
 __all__ = [
@@ -175,10 +176,13 @@ def _verification(mem: Memory, check: MemoryCheck | None, unchecked: Unchecked) 
         return Verification(VerificationState.INCONCLUSIVE, "no checkable anchor")
     if all(c.verdict is Verdict.HOLDS for c in check.checks):
         held = ", ".join(c.anchor.render() for c in check.checks[:3])
-        return Verification(
-            VerificationState.PARTLY_CHECKED,
-            f"{held} holds; the note also names what no anchor covers",
+        parts = uncovered_parts(mem.flags)
+        unchecked_part = (
+            f"not checked: {', '.join(parts)}"
+            if parts
+            else "the note also names what no anchor covers"
         )
+        return Verification(VerificationState.PARTLY_CHECKED, f"{held} holds; {unchecked_part}")
     return Verification(VerificationState.INCONCLUSIVE)
 
 

@@ -20,6 +20,7 @@ __all__ = ["Progress", "Recalling"]
 
 Progress = Callable[[int, int], None]
 _SEARCHED = (Status.ACTIVE, Status.VERIFIED, Status.REFUTED)
+_NAMED_REFUTED = 3  # refuted matches named in an answer, at most
 _SPARE = 2  # hits read beyond those still wanted, for the few that are not served
 
 
@@ -70,11 +71,15 @@ class Recalling:
         # Read (and check) best first, each time as many as are still wanted and two more,
         # until ``n`` are served: a reading costs its verdicts, and most hits are served.
         readings: list[Reading] = []
+        refuted: list[str] = []
         start = 0
         while start < len(ids) and len(readings) < n:
             take = n - len(readings) + _SPARE
-            part = self._reader.readings(ids[start : start + take], wait_s)
-            readings += [r for r in part if is_served(r, include_refuted, now)]
+            for r in self._reader.readings(ids[start : start + take], wait_s):
+                if is_served(r, include_refuted, now):
+                    readings.append(r)
+                elif r.memory.status is Status.REFUTED and len(readings) < n:
+                    refuted.append(r.id)
             start += take
         served = self._reader.with_conflicts(readings[:n])
         return RecallResult(
@@ -82,6 +87,7 @@ class Recalling:
             self._reader.verifier.head(),
             tuple(served),
             {r.id: scores[r.id] for r in served if r.id in scores},
+            tuple(refuted[:_NAMED_REFUTED]),
         )
 
     def show(self, memory_id: object, wait_s: float | None = None) -> ShowResult:

@@ -13,6 +13,7 @@ from anchors.facts import Fingerprint
 from anchors.normalize import Resolved
 from anchors.spec import Anchor, Provenance
 from anchors.subject import apply_scope, resolve_subject
+from anchors.value_claims import uncovered_values, values_checked_by
 from anchors.verify import capture
 from store.contradictions.checking import asked
 from store.contradictions.claims import slot_key
@@ -34,7 +35,7 @@ from store.inputs import (
     resolve,
     withhold_secret_anchors,
 )
-from store.lifecycle import UNCOVERED, UNRESOLVED_CODE, remembered_again, text_hash
+from store.lifecycle import UNRESOLVED_CODE, remembered_again, text_hash, uncovered_flags
 from store.limits import MAX_ANCHORS
 from store.model import Kind, Memory, ReceiptAction, Source, Status, StoredAnchor
 from store.plan import ConflictRecord, NewMemory, Plan
@@ -234,17 +235,22 @@ class Remembering:
             if explicit:
                 scoped = apply_scope(tuple(explicit), memory_scope, fp)
                 stored = [_capture(a, Provenance.EXPLICIT, fp) for a in scoped]
+                # Given anchors check what they name; a value the text states is checked
+                # only by an anchor that carries it (a dependency's version).
+                versions = values_checked_by(text, [a.version for a in scoped if a.version])
+                uncovered = [v.phrase for v in uncovered_values(text, versions)]
             else:
                 # The scope is the one just resolved: the inference need not resolve it again.
                 inference = infer_anchors(text, fp, subject, scope=memory_scope)
                 stored = [_capture(a, Provenance.INFERRED, fp) for a in inference.anchors]
                 if any(_names_missing_code(d.candidate, str(d.reason)) for d in inference.dropped):
                     flags = (*flags, UNRESOLVED_CODE)
-                if inference.uncovered and UNRESOLVED_CODE not in flags:
-                    flags = (*flags, UNCOVERED)
+                uncovered = list(inference.uncovered)
                 dropped = [
                     Dropped(reveal(d.candidate), str(d.reason), d.detail) for d in inference.dropped
                 ]
+            if uncovered and UNRESOLVED_CODE not in flags:
+                flags = (*flags, *uncovered_flags(uncovered))
         else:
             stored = [StoredAnchor(a, Provenance.EXPLICIT) for a in explicit]
             if not explicit and not external:

@@ -91,6 +91,9 @@ class RecallResult:
     checked_commit: str | None
     readings: tuple[Reading, ...]
     scores: Mapping[str, float] = field(default_factory=dict)  # memory id -> its score
+    # Matches ranked above the last one served that are not served because they are
+    # REFUTED (by the code or a retraction): "what we believed is wrong" is not "nothing".
+    refuted: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

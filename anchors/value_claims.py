@@ -1,0 +1,148 @@
+"""The values a note states: what an existence anchor never checks (issue #31, adr/0025).
+
+"The maximum page size is 500 (``MAX_PAGE_SIZE`` in ``app/paging.py``)" is not made true
+by ``app/paging.py`` existing, nor "compose runs postgres:12" by ``tech:postgresql``. A
+note that states a value is VERIFIED only when an anchor checks that value; until then the
+value is an uncovered part of the claim, named in the answer ("not checked: the value
+500"), and the note stays ACTIVE.
+
+A value here is what a sentence asserts of a thing, read by its form:
+
+- a number, with or without a unit (``500``, ``30 s``, ``10MB``, ``5%``, ``3.9``, ``v2``);
+- an image or package tag (``postgres:12``, ``python:3.9-slim``);
+- an assignment (``DEBUG=False``, ``pool_pre_ping=True``);
+- a code literal after a verb of value ("defaults to ``json``", "is set to ``False``");
+- an upper-case token with digits that names a variant (``RS256``, ``SHA512``, ``UTF8``).
+
+Numbers that are part of a name (``s3``, ``oauth2``, ``http2``, ``v1/api.py``), a path, a
+line reference (``app.py:42``), an issue (``#123``) or an ordinal list marker are not
+values the note asserts about the code.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+__all__ = ["StatedValue", "stated_values", "uncovered_values", "values_checked_by", "version_span"]
+
+
+@dataclass(frozen=True)
+class StatedValue:
+    """One value a note states: its text, its span, and the phrase an answer names it by."""
+
+    text: str
+    start: int
+    end: int
+
+    @property
+    def phrase(self) -> str:
+        return f"the value {self.text}"
+
+
+_UNITS = (
+    r"%|ms|msec|milliseconds?|s|secs?|seconds?|m|mins?|minutes?|h|hrs?|hours?|d|days?|"
+    r"weeks?|months?|years?|[kKmMgGtT]i?[bB]|bytes?|kb|mb|gb|tb|rps|qps|req/s|x"
+)
+# A number standing alone: not glued to a letter, a path, a dotted name or a `#`.
+_NUMBER = re.compile(
+    rf"(?<![\w#/.\-:@$])v?\d+(?:[.,]\d+)*(?:\s?(?:{_UNITS})(?![\w]))?(?![\w/]|\.\w)",
+    re.IGNORECASE,
+)
+# ``postgres:12``, ``python:3.9-slim``, ``node:20-alpine``, ``redis:7.2``
+_TAG = re.compile(r"(?<![\w/.\-])[a-z][\w.\-]*(?:/[\w.\-]+)*:v?\d[\w.\-]*", re.IGNORECASE)
+# ``DEBUG=False``, ``pool_pre_ping=True``, ``workers = 4``
+_ASSIGN = re.compile(r"\b[A-Za-z_]\w*\s?=\s?(?!=)[\"']?[\w.\-:/]+[\"']?")
+# ``RS256``, ``HS512``, ``SHA256``, ``UTF8``: a variant named in capitals with digits
+_VARIANT = re.compile(r"(?<![\w\-])[A-Z]{2,}\d{1,4}(?![\w\-])")
+# "defaults to `json`", "is set to `False`", "is `'info'`"
+_LITERAL_AFTER = re.compile(
+    r"\b(?:defaults?\s+to|is\s+set\s+to|set\s+to|is|=|equals|of)\s+"
+    r"`(?P<v>[^`\n]{1,40})`",
+    re.IGNORECASE,
+)
+_CODE_LITERAL = re.compile(r"^(?:True|False|None|true|false|null|['\"].*['\"]|-?\d[\w.]*)$")
+# ``07:30``, ``4:00 pm``, ``2024-01-05``: a time or a date, one value
+_CLOCK = re.compile(r"(?<![\w:.])\d{1,2}:\d{2}(?::\d{2})?(?:\s?[ap]\.?m\.?)?(?![\w:])", re.I)
+_DATE = re.compile(r"(?<![\w\-])\d{4}-\d{2}-\d{2}(?![\w\-])")
+_LINE_REF = re.compile(r"\.\w{1,5}:\d+")
+# A name in backticks (`PY2`, `handlers.v2`) is code the note names, not a value it states.
+_TICKED_NAME = re.compile(r"`(?!(?:True|False|None|true|false|null)`)[A-Za-z_][\w.]*`")
+_LIST_MARKER = re.compile(r"(?:^|\n)\s*(?P<n>\d+)[.)]\s")
+
+
+def stated_values(text: str) -> list[StatedValue]:
+    """Every value ``text`` states, in order, without overlaps."""
+    found: list[StatedValue] = []
+    taken: list[tuple[int, int]] = []
+
+    def add(start: int, end: int, value: str) -> None:
+        if any(a < end and start < b for a, b in taken):
+            return
+        taken.append((start, end))
+        found.append(StatedValue(value, start, end))
+
+    markers = {m.start("n") for m in _LIST_MARKER.finditer(text)}
+    taken.extend(m.span() for m in _TICKED_NAME.finditer(text))
+    for m in _ASSIGN.finditer(text):
+        add(m.start(), m.end(), m.group())
+    for m in (*_CLOCK.finditer(text), *_DATE.finditer(text)):
+        add(m.start(), m.end(), m.group())
+    for m in _TAG.finditer(text):
+        if _LINE_REF.search(m.group()):
+            continue
+        add(m.start(), m.end(), m.group())
+    for m in _LITERAL_AFTER.finditer(text):
+        value = m.group("v").strip()
+        if _CODE_LITERAL.match(value):
+            add(m.start("v"), m.end("v"), value)
+    for m in _VARIANT.finditer(text):
+        add(m.start(), m.end(), m.group())
+    for m in _NUMBER.finditer(text):
+        if m.start() in markers or _in_line_ref(text, m.start()):
+            continue
+        add(m.start(), m.end(), m.group().strip())
+    found.sort(key=lambda v: v.start)
+    return found
+
+
+def _in_line_ref(text: str, at: int) -> bool:
+    """``app.py:42`` / ``line 42``: a place in a file, not a value."""
+    before = text[max(0, at - 6) : at].lower()
+    return before.endswith(("line ", "lines ", "l.", "#l"))
+
+
+def uncovered_values(text: str, covered: Iterable[tuple[int, int]]) -> list[StatedValue]:
+    """The values ``text`` states outside the ``covered`` spans (those an anchor checks)."""
+    spans = list(covered)
+    return [v for v in stated_values(text) if not any(a <= v.start < b for a, b in spans)]
+
+
+# What a version stated right after a package name takes up: "django 4.2", "httpx>=0.27",
+# "pinned below 3", "Python 3.8+", "^2.6.0", "3.8 or newer", "between 1.2 and 2".
+_VERSION_TAIL = re.compile(
+    r"(?:[\s`]*(?:version|requirement|pin|constraint|is|pinned|to|at|below|above|under|"
+    r"over|from|between|and|or|newer|older|later|earlier|higher|lower|[<>=!~^]{1,2}))*"
+    r"[\s`]*v?\d[\w.*+]*(?:\s*(?:,|and|or|to)\s*[<>=!~^]{0,2}\s*v?\d[\w.*+]*)*`?\+?",
+    re.IGNORECASE,
+)
+
+
+def version_span(text: str, at: int) -> tuple[int, int]:
+    """The span of the version stated right after ``at`` (a package's name), which its
+    dependency anchor checks; empty when none follows."""
+    m = _VERSION_TAIL.match(text, at)
+    return (at, m.end()) if m else (at, at)
+
+
+def values_checked_by(text: str, versions: Iterable[str]) -> list[tuple[int, int]]:
+    """The spans of ``text``'s values that one of ``versions`` (the version specs of the
+    anchors given with a note) states: a dependency anchor with a version checks it."""
+    digits = [re.findall(r"\d+(?:\.\d+)*", v) for v in versions]
+    wanted = {d for ds in digits for d in ds}
+    return [
+        (v.start, v.end)
+        for v in stated_values(text)
+        if set(re.findall(r"\d+(?:\.\d+)*", v.text)) & wanted
+    ]

@@ -1,0 +1,83 @@
+"""What counts as a value a note states (anchors.value_claims): read by form, never a
+part of a name, a path or a place in a file."""
+
+from __future__ import annotations
+
+import pytest
+
+from anchors.value_claims import stated_values, uncovered_values, values_checked_by, version_span
+
+
+@pytest.mark.parametrize(
+    ("text", "values"),
+    [
+        ("The maximum page size is 500 (`MAX_PAGE_SIZE` in `app/paging.py`)", ["500"]),
+        ("`PAGE_SIZE` defaults to 50", ["50"]),
+        ("The image is built FROM python:3.9-slim", ["python:3.9-slim"]),
+        ("docker-compose runs postgres:12 for the database", ["postgres:12"]),
+        ("CI tests on Python 3.8", ["3.8"]),
+        ("Access tokens are signed with RS256", ["RS256"]),
+        ("`create_engine` is called with `pool_pre_ping=True`", ["pool_pre_ping=True"]),
+        ("The request timeout is 30 s and we retry 3 times", ["30 s", "3"]),
+        ("The HTTP API listens on port 8000", ["8000"]),
+        ("DEBUG defaults to `False` in settings.py", ["False"]),
+        ("Uploads are capped at 10MB", ["10MB"]),
+        ("Sampling keeps 5% of traces", ["5%"]),
+        ("The session cookie lives 2 weeks", ["2 weeks"]),
+        ("WORKERS=4 is set in the Dockerfile", ["WORKERS=4"]),
+        ("The log level defaults to `'info'`", ["'info'"]),
+        ("We moved to FastAPI in 2023", ["2023"]),
+    ],
+)
+def test_a_value_the_note_states_is_read_by_its_form(text: str, values: list[str]):
+    assert [v.text for v in stated_values(text)] == values
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The store layer opens DuckDB in store/db.py",
+        "We store files on S3 and sign in with OAuth2 through authlib",
+        "See app.py:42 and issue #123",
+        "billing/v1/api.py defines charge()",
+        "It speaks http2 and ipv6, and reads utf-8",
+        "Handled in `handlers.v2.dispatch`",
+        "1. Run the tests\n2. Tag the release",
+        "The check lives on line 12 of checks.py",
+        "md5 is not used; sha256 hashes the uploads",
+    ],
+)
+def test_names_paths_and_places_are_not_values(text: str):
+    assert stated_values(text) == []
+
+
+def test_a_version_right_after_a_package_is_the_dependency_anchors_to_check():
+    text = "We use httpx>=0.27 and listen on port 8000"
+    start = text.index("httpx") + len("httpx")
+    assert [v.text for v in uncovered_values(text, [version_span(text, start)])] == ["8000"]
+    worded = "Requires django 4.2 or newer, with 3 workers"
+    at = worded.index("django") + len("django")
+    assert [v.text for v in uncovered_values(worded, [version_span(worded, at)])] == ["3"]
+
+
+def test_a_given_anchors_version_checks_the_value_it_carries():
+    text = "We pin duckdb 1.1 and keep 7 days of backups"
+    spans = values_checked_by(text, [">=1.1"])
+    assert [v.text for v in uncovered_values(text, spans)] == ["7 days"]
+
+
+def test_a_name_in_backticks_is_code_the_note_names_not_a_value():
+    assert stated_values("There is no `PY2` flag in `_compat.py` any more") == []
+    assert [v.text for v in stated_values("`RETRIES` is `3`")] == ["3"]
+
+
+@pytest.mark.parametrize(
+    ("text", "values"),
+    [
+        ("The nightly backup starts at 04:30 UTC", ["04:30"]),
+        ("The release went out on 2024-01-05", ["2024-01-05"]),
+        ("Fixed in SHOP-1042, see PAY-7", []),
+    ],
+)
+def test_times_and_dates_are_one_value_and_ticket_keys_none(text: str, values: list[str]):
+    assert [v.text for v in stated_values(text)] == values

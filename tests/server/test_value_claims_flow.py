@@ -1,0 +1,111 @@
+"""A value a note states is never VERIFIED by an anchor that only finds the thing it is
+about (issue #31, adr/0025): ``remember`` then ``recall`` through the MCP client on a real
+git repository, with the anchors an agent gives and with anchors read from the text."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from mcp import Client
+
+from server.app import build_server
+from server.config import Settings
+from tests.conftest import GitRepo, settings_env
+from tests.mcp_calls import call
+
+pytestmark = pytest.mark.anyio
+
+APP = {
+    "pyproject.toml": (
+        '[project]\nname = "shop"\nrequires-python = ">=3.11"\n'
+        'dependencies = ["fastapi>=0.110", "sqlalchemy>=2.0", "pyjwt>=2.8"]\n'
+    ),
+    "app/__init__.py": "",
+    "app/paging.py": "MAX_PAGE_SIZE = 100\n\n\ndef clamp(n):\n    return min(n, MAX_PAGE_SIZE)\n",
+    "app/settings.py": (
+        "import os\n\nPAGE_SIZE = int(os.environ.get('PAGE_SIZE', '20'))\n"
+        "DEBUG = os.environ.get('DEBUG', 'false') == 'true'\n"
+    ),
+    "app/db.py": (
+        "from sqlalchemy import create_engine\n\n\ndef engine(url):\n"
+        "    return create_engine(url, pool_pre_ping=True)\n"
+    ),
+    "app/tokens.py": "import jwt\n\n\ndef sign(claims, key):\n    return jwt.encode(claims, key)\n",
+    "Dockerfile": "FROM python:3.12-slim\nEXPOSE 8080\nCMD [\"uvicorn\", \"app.main:app\"]\n",
+    "docker-compose.yml": "services:\n  db:\n    image: postgres:16\n",
+}
+
+# (note, anchors the agent gives or None, the value the answer must name)
+VALUE_NOTES: list[tuple[str, list[str] | None, str]] = [
+    ("The maximum page size is 500 (`MAX_PAGE_SIZE` in `app/paging.py`)",
+     ["file:app/paging.py"], "500"),
+    ("The maximum page size is 500 (`MAX_PAGE_SIZE` in `app/paging.py`)", None, "500"),
+    ("`PAGE_SIZE` defaults to 50", ["env:PAGE_SIZE"], "50"),
+    ("`PAGE_SIZE` defaults to 50 in app/settings.py", None, "50"),
+    ("DEBUG defaults to `True` (app/settings.py)", ["file:app/settings.py"], "True"),
+    ("The image is built FROM python:3.9", ["file:Dockerfile"], "python:3.9"),
+    ("docker-compose runs postgres:12 for the database", ["file:docker-compose.yml"],
+     "postgres:12"),
+    ("The container exposes port 9000", ["file:Dockerfile"], "9000"),
+    ("Tokens are signed with RS256 in app/tokens.py", None, "RS256"),
+    ("Tokens are signed with RS256", ["import:jwt@app/tokens.py"], "RS256"),
+    ("`create_engine` is called with `pool_pre_ping=False`", ["file:app/db.py"],
+     "pool_pre_ping=False"),
+    ("The engine in app/db.py keeps 5 connections in its pool", ["import:sqlalchemy@app/db.py"],
+     "5"),
+    ("Requests to the API time out after 30 s", ["dep:fastapi"], "30 s"),
+    ("app/paging.py clamps pages at 250 items", None, "250"),
+]  # fmt: skip
+
+# Notes that claim only what their anchors check: still VERIFIED.
+EXISTENCE_NOTES: list[tuple[str, list[str] | None]] = [
+    ("The paging limit lives in app/paging.py", None),
+    ("app/db.py builds the engine with SQLAlchemy", None),
+    ("We depend on fastapi>=0.110", None),
+    ("app/tokens.py signs tokens with PyJWT", ["import:jwt@app/tokens.py"]),
+    ("The settings read PAGE_SIZE from the environment", ["env:PAGE_SIZE"]),
+]
+
+
+def settings_for(repo: GitRepo) -> Settings:
+    return Settings.resolve(
+        repo=str(repo.root), env=settings_env(ANCHORMEM_VERIFY_BUDGET_MS="30000")
+    )
+
+
+@pytest.fixture
+def app_repo(git_repo: GitRepo) -> GitRepo:
+    git_repo.commit(APP, "an application")
+    return git_repo
+
+
+async def remembered(repo: GitRepo, text: str, anchors: list[str] | None) -> dict[str, Any]:
+    args: dict[str, Any] = {"text": text}
+    if anchors is not None:
+        args["anchors"] = anchors
+    async with Client(build_server(settings_for(repo))) as client:
+        made = await call(client, "remember", **args)
+        found = await call(client, "recall", query=text, include_refuted=True, detail=True)
+    [served] = [m for m in found["memories"] if m["id"] == made["id"]]
+    return served
+
+
+@pytest.mark.parametrize(("text", "anchors", "value"), VALUE_NOTES)
+async def test_a_stated_value_keeps_the_note_active_and_is_named(
+    app_repo: GitRepo, text: str, anchors: list[str] | None, value: str
+):
+    served = await remembered(app_repo, text, anchors)
+    assert served["status"] == "ACTIVE", served
+    assert served["verification"].startswith("partly checked:"), served
+    unchecked = served["verification"].partition("not checked: ")[2]
+    assert f"the value {value}" in unchecked, served
+    assert served["band"] != "assert"
+
+
+@pytest.mark.parametrize(("text", "anchors"), EXISTENCE_NOTES)
+async def test_a_note_that_states_no_value_is_verified_by_what_its_anchors_find(
+    app_repo: GitRepo, text: str, anchors: list[str] | None
+):
+    served = await remembered(app_repo, text, anchors)
+    assert served["status"] == "VERIFIED", served
