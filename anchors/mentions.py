@@ -60,10 +60,7 @@ _BINARY_SUFFIXES = frozenset(
     ]
 )
 _CONFIG_SUFFIXES = frozenset(
-    [
-        "toml", "ini", "cfg", "yaml", "yml", "json", "conf", "tf", "hcl", "lock", "env",
-        "properties"
-    ]
+    ["toml", "ini", "cfg", "yaml", "yml", "json", "conf", "tf", "hcl", "env", "properties"]
 )
 _CONFIG_NAMES = frozenset(
     [
@@ -87,6 +84,9 @@ class Role(StrEnum):
     MANIFEST = "manifest"  # declares dependencies
     CONFIG = "config"  # configures tools and deployment: a mention is a use
     PROSE = "prose"  # documentation and other text: a mention is weak
+    # Lock files, minified or generated files, fixtures and data files: what they name
+    # was resolved, bundled or recorded by something else; a mention is never a use.
+    DATA = "data"
 
 
 def is_text_path(path: str) -> bool:
@@ -154,14 +154,43 @@ def in_area(path: str, scope: str | None) -> bool:
     return subproject_of(path) is None
 
 
+# Written by a tool from other files: a lock resolves dependencies (transitive ones too),
+# a bundle or a minified file carries whatever it was built from.
+_LOCK_NAMES = frozenset(
+    [
+        "poetry.lock", "pipfile.lock", "uv.lock", "pdm.lock", "package-lock.json",
+        "npm-shrinkwrap.json", "yarn.lock", "pnpm-lock.yaml", "bun.lockb", "cargo.lock",
+        "go.sum", "composer.lock", "gemfile.lock", "packages.lock.json", "conda-lock.yml"
+    ]
+)
+_GENERATED = re.compile(r"[.-](?:min|bundle|chunk|umd|prod)\.(?:js|mjs|cjs|css)$|\.map$")
+_DATA_SUFFIXES = frozenset(
+    ["csv", "tsv", "jsonl", "ndjson", "parquet", "xml", "sql", "dat", "po", "pot", "har"]
+)
+# Recorded inputs and outputs of tests, and data shipped beside the code.
+_DATA_DIRS = frozenset(
+    [
+        "fixtures", "fixture", "__fixtures__", "testdata", "test_data", "test-data",
+        "__snapshots__", "snapshots", "cassettes", "golden", "goldens", "testfiles"
+    ]
+)
+
+
 def role_of(path: str) -> Role:
     name = path.rpartition("/")[2]
     low = name.lower()
+    if low in _LOCK_NAMES or low.endswith(".lock") or _GENERATED.search(low):
+        return Role.DATA
+    folders = {part.lower() for part in path.split("/")[:-1]}
+    suffix = low.rpartition(".")[2] if "." in low else ""
+    if suffix in _DATA_SUFFIXES or folders & _DATA_DIRS:
+        return Role.DATA
+    if suffix == "json" and folders & _TEST_DIRS:
+        return Role.DATA  # a test's JSON is its data, not a tool's configuration
     if manifest_kind(path) is not None:
         return Role.MANIFEST
     if low in _CONFIG_NAMES or name in ENV_EXAMPLE_NAMES or low.startswith(".env"):
         return Role.CONFIG
-    suffix = low.rpartition(".")[2] if "." in low else ""
     if suffix in ("py", "pyi"):
         return Role.CODE
     if suffix in _CONFIG_SUFFIXES or "/.github/" in f"/{path}" or low.startswith("."):

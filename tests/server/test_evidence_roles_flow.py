@@ -1,0 +1,89 @@
+"""A mention is a use only where a project says what it uses (issue #31, adr/0025): a lock
+file, a minified or bundled asset, a test fixture or a data file naming a technology never
+VERIFIES that the project uses it, and never REFUTES a note that it does not. Through the
+MCP client on a real git repository."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from mcp import Client
+
+from anchors.mentions import Role, role_of
+from server.app import build_server
+from server.config import Settings
+from tests.conftest import GitRepo, settings_env
+from tests.mcp_calls import call
+
+pytestmark = pytest.mark.anyio
+
+BASE = {
+    "pyproject.toml": "[project]\nname = 'shop'\ndependencies = ['fastapi>=0.110']\n",
+    "app/__init__.py": "",
+    "app/main.py": "from fastapi import FastAPI\n\napp = FastAPI()\n",
+}
+
+# (the file that names the technology, its content, a note claiming the use)
+PLANTED: list[tuple[str, str, str]] = [
+    ("static/js/wordlist.min.js", 'var w=["stripe","sentry","celery","kafka"];',
+     "Payments go through Stripe"),
+    ("static/app.bundle.js", "const s='sentry';", "Errors are reported to Sentry"),
+    ("tests/fixtures/search.json", '{"engine": "meilisearch"}', "We cache with Meilisearch"),
+    ("poetry.lock", '[[package]]\nname = "aiohttp"\nversion = "3.9.0"\n',
+     "The scraper uses aiohttp"),
+    ("data/exports.csv", "id,queue\n1,kafka\n", "Events are published to Kafka"),
+    ("tests/data/cases.jsonl", '{"broker": "rabbitmq"}\n', "Jobs go through RabbitMQ"),
+]  # fmt: skip
+
+
+def settings_for(repo: GitRepo) -> Settings:
+    return Settings.resolve(
+        repo=str(repo.root), env=settings_env(ANCHORMEM_VERIFY_BUDGET_MS="30000")
+    )
+
+
+async def served(repo: GitRepo, text: str) -> dict[str, Any]:
+    async with Client(build_server(settings_for(repo))) as client:
+        made = await call(client, "remember", text=text)
+        found = await call(client, "recall", query=text, include_refuted=True, detail=True)
+    [it] = [m for m in found["memories"] if m["id"] == made["id"]]
+    return it
+
+
+@pytest.mark.parametrize(("path", "content", "note"), PLANTED)
+async def test_a_mention_in_a_lock_generated_or_data_file_never_verifies_use(
+    git_repo: GitRepo, path: str, content: str, note: str
+):
+    git_repo.commit({**BASE, path: content}, "an application")
+    it = await served(git_repo, note)
+    assert it["status"] != "VERIFIED", it
+    assert it["band"] != "assert"
+
+
+async def test_a_true_negation_is_not_refuted_by_a_word_list(git_repo: GitRepo):
+    git_repo.commit({**BASE, PLANTED[0][0]: PLANTED[0][1]}, "an application")
+    it = await served(git_repo, "We don't use Celery")
+    assert it["status"] != "REFUTED", it
+
+
+async def test_the_same_name_in_a_configuration_file_is_a_use(git_repo: GitRepo):
+    git_repo.commit({**BASE, "docker-compose.yml": "services:\n  search:\n    image: "
+                     "getmeili/meilisearch:v1.6\n"}, "an application")  # fmt: skip
+    it = await served(git_repo, "We cache with Meilisearch")
+    assert it["status"] == "VERIFIED", it
+
+
+@pytest.mark.parametrize(
+    ("path", "role"),
+    [
+        ("poetry.lock", Role.DATA), ("web/package-lock.json", Role.DATA),
+        ("Cargo.lock", Role.DATA), ("static/x.min.js", Role.DATA), ("dist/app.js.map", Role.DATA),
+        ("tests/fixtures/user.yaml", Role.DATA), ("tests/payload.json", Role.DATA),
+        ("exports/2024.csv", Role.DATA), ("tsconfig.json", Role.CONFIG),
+        (".github/workflows/ci.yml", Role.CONFIG), ("pyproject.toml", Role.MANIFEST),
+        ("app/main.py", Role.CODE), ("README.md", Role.PROSE),
+    ],
+)  # fmt: skip
+def test_each_file_has_the_role_its_kind_gives_it(path: str, role: Role):
+    assert role_of(path) is role
