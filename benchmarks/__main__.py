@@ -24,6 +24,7 @@ COMMANDS = {
     "prose": ("benchmarks.prose", "reading anchors from prose notes, in-process, against DIR"),
     "surface": ("benchmarks.surface", "bytes an agent is handed: a recall of 10, tools/list"),
     "redaction": ("benchmarks.redaction", "texts of this project that secret redaction changes"),
+    "ui": ("benchmarks.ui", "the web inspector's pages at 10,000 memories, beside a floor page"),
 }
 
 

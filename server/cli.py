@@ -2,7 +2,9 @@
 
 Exit codes: 0 ok, 1 failure, 2 usage or invalid input, 3 not found. Errors are one line
 on stderr. Output is JSON with ``--json`` or when stdout is not a terminal; at a terminal,
-text wrapped at word boundaries (``review`` and ``conflicts`` as tables, cli_tables).
+text wrapped at word boundaries (``list`` one line per memory, ``review`` and ``conflicts``
+as tables: ``render``, ``cli_tables``), in colour unless ``NO_COLOR`` is set (adr/0024).
+A command's changes are recorded as the person's (``user``), not the agent's.
 """
 
 from __future__ import annotations
@@ -16,7 +18,8 @@ from collections.abc import Callable, Sequence
 from importlib import metadata
 from typing import TYPE_CHECKING, Any
 
-from server.cli_tables import conflicts_table, review_table, terminal_width, wrap_text
+from server.cli_tables import conflicts_table, review_table, terminal_width
+from server.colour import palette_for
 from server.setup_clients import add_setup_arguments
 from store.errors import AnchormemError, InvalidInput, NotFound
 
@@ -140,16 +143,18 @@ def build_parser() -> argparse.ArgumentParser:
     p = add("show", "one memory with its anchors and receipts")
     p.add_argument("id")
 
-    p = add("list", "memories, newest first")
+    p = add("list", "memories, newest first, one line each")
     # Closed sets are matched without regard to case (--status refuted), as in parse_choice.
     p.add_argument("--status", type=str.upper, choices=["ACTIVE", "VERIFIED", "REFUTED"])
     p.add_argument("--limit", type=int, default=50)
+    p.add_argument("--long", action="store_true", help="each memory in full, with its anchors")
 
     p = add("audit", "the audit trail of one memory, or of the store")
     p.add_argument("id", nargs="?")
 
-    p = add("verify", "check memories against the code at HEAD now")
+    p = add("verify", "check memories against the code at HEAD now, and say what changed")
     p.add_argument("id", nargs="?")
+    p.add_argument("--long", action="store_true", help="each memory in full, with its anchors")
 
     p = add("observe", "record evidence that confirms or contradicts a memory")
     p.add_argument("id")
@@ -183,6 +188,9 @@ def build_parser() -> argparse.ArgumentParser:
     add("stats", "wrong-fact and missed-fact signals")
 
     add("doctor", "check the store, its lock, its schema and the repository")
+
+    p = add("completion", "print the shell completion script for bash, zsh or fish")
+    p.add_argument("shell", choices=["bash", "zsh", "fish"], help="the shell")
 
     p = add("bench", "time the fingerprint and recall with verification (README: Benchmarks)")
     from benchmarks.recall import add_arguments as add_bench_arguments
@@ -222,6 +230,10 @@ def build_parser() -> argparse.ArgumentParser:
         help="apply the non-loopback rules (token, explicit hosts) on a loopback bind too, "
         "e.g. behind a reverse proxy",
     )
+
+    p = add("ui", "a local web page to inspect, search and curate the memories (127.0.0.1 only)")
+    p.add_argument("--port", type=int, default=0, help="the port (default 0: any free port)")
+    p.add_argument("--open", action="store_true", help="open the page in the web browser")
 
     add_setup_arguments(
         add("setup", "write the MCP server entry into a client's config (Claude, Cursor, VS Code)")
@@ -268,10 +280,25 @@ def _progress_bar(enabled: bool) -> Callable[[int, int], None] | None:
 
 
 def _dispatch(args: argparse.Namespace, rt: Runtime) -> dict[str, Any]:
-    """The command's result, rendered as the MCP tools render it."""
+    """The command's result, rendered as the MCP tools render it, with what the CLI adds
+    to it where the store is (``server.cli_facts``)."""
+    from server import cli_facts
     from server.rendering import dump, render_result
 
-    return dump(render_result(_run(args, rt)))
+    svc = rt.service
+    if args.command == "verify":
+        # The statuses the last checks left, read before this one changes them.
+        before = svc.stored([str(args.id).strip()] if args.id else None)
+        result = dump(render_result(_run(args, rt)))
+        after = svc.stored(list(before))
+        return {**result, "changes": cli_facts.verify_changes(before, after)}
+    result = dump(render_result(_run(args, rt)))
+    if args.command == "review":
+        ids = [str(i["id"]) for i in result.get("items") or []]
+        return cli_facts.review_facts(result, svc.stored(ids))
+    if args.command == "show":
+        return cli_facts.uncovered_facts(result)
+    return result
 
 
 def _run(args: argparse.Namespace, rt: Runtime) -> object:
@@ -368,9 +395,21 @@ def _main(argv: Sequence[str] | None) -> int:
             from server.setup_clients import run_setup
 
             return run_setup(args)
+        if args.command == "completion":
+            from server.completion import script
+
+            sys.stdout.write(script(parser, args.shell))
+            return EXIT_OK
+        if args.command == "export" and args.out is None and sys.stdout.isatty():
+            raise InvalidInput(
+                "export writes JSON Lines, not text for a terminal: give --out FILE,"
+                " or redirect it (anchormem export > memories.jsonl)"
+            )
         from server.config import Settings
 
-        settings = Settings.resolve(args.repo, args.db)
+        # A command typed at the CLI is the person's; the MCP server's calls are the
+        # agent's (``ANCHORMEM_ACTOR`` names someone else for both).
+        settings = Settings.resolve(args.repo, args.db, person=args.command != "serve")
         if args.command == "serve":
             if args.transport == "http":
                 from server.http_security import read_token, refuse_unsafe
@@ -402,6 +441,10 @@ def _main(argv: Sequence[str] | None) -> int:
                 allowed_origins=args.allowed_origin or (),
                 exposed=args.exposed,
             )
+        if args.command == "ui":
+            from server.ui.app import run_ui
+
+            return run_ui(settings, args.port, args.open)
         if args.command == "doctor":
             from server.doctor import run_doctor
 
@@ -449,14 +492,17 @@ def _main(argv: Sequence[str] | None) -> int:
         return EXIT_FAILURE
     if as_json:
         print(json.dumps(result, indent=2, ensure_ascii=False))
-    elif args.command == "review":
-        print(review_table(result, terminal_width()))
+        return code
+    palette = palette_for(sys.stdout)
+    if args.command == "review":
+        print(review_table(result, terminal_width(), palette))
     elif args.command == "conflicts":
         print(conflicts_table(result, terminal_width()))
     else:
         from server.render import render
 
-        print(wrap_text(render(args.command, result), terminal_width()))
+        long, limit = getattr(args, "long", False), getattr(args, "limit", None)
+        print(render(args.command, result, terminal_width(), palette, long=long, limit=limit))
     return code
 
 

@@ -7,9 +7,12 @@ from __future__ import annotations
 import shutil
 import textwrap
 from collections.abc import Sequence
+from datetime import UTC, datetime
 from typing import Any
 
-__all__ = ["conflicts_table", "review_table", "table", "terminal_width", "wrap_text"]
+from server.colour import PLAIN, Palette
+
+__all__ = ["age", "conflicts_table", "review_table", "table", "terminal_width", "wrap_text"]
 
 _MIN_LAST = 24  # the wrapped last column is never narrower than this
 _GAP = "  "
@@ -45,9 +48,19 @@ def wrap_text(text: str, width: int) -> str:
     return "\n".join(out)
 
 
-def table(headers: Sequence[str], rows: Sequence[Sequence[str]], width: int) -> str:
+def table(
+    headers: Sequence[str],
+    rows: Sequence[Sequence[str]],
+    width: int,
+    notes: Sequence[Sequence[str]] | None = None,
+    palette: Palette = PLAIN,
+    painted: int | None = None,
+) -> str:
     """Columns padded to their widest cell; the last column wraps at word boundaries in
-    what is left of ``width`` (at least ``_MIN_LAST`` characters)."""
+    what is left of ``width`` (at least ``_MIN_LAST`` characters). ``notes[i]``: lines
+    under row ``i``, from its second column (a command is long: it gets the width a
+    column would cut). ``painted``: the column whose words are coloured (a status, an
+    action), after the layout."""
     fixed = [
         max(len(h), *(len(r[i]) for r in rows)) if rows else len(h)
         for i, h in enumerate(headers[:-1])
@@ -55,22 +68,60 @@ def table(headers: Sequence[str], rows: Sequence[Sequence[str]], width: int) -> 
     lead = sum(fixed) + len(_GAP) * len(fixed)
     last = max(_MIN_LAST, width - lead)
 
-    def line(cells: Sequence[str]) -> list[str]:
-        head = _GAP.join(c.ljust(w) for c, w in zip(cells[:-1], fixed, strict=True))
+    def line(cells: Sequence[str], colour: bool = False) -> list[str]:
+        shown = [
+            palette.word(c, w) if colour and i == painted else c.ljust(w)
+            for i, (c, w) in enumerate(zip(cells[:-1], fixed, strict=True))
+        ]
+        head = _GAP.join(shown)
         head = head + _GAP if fixed else head
         parts = textwrap.wrap(
             cells[-1], width=last, break_long_words=False, break_on_hyphens=False
         ) or [""]
-        pad = " " * len(head)
+        pad = " " * lead
         return [(head + parts[0]).rstrip(), *((pad + p).rstrip() for p in parts[1:])]
 
+    indent = " " * ((fixed[0] + len(_GAP)) if fixed else 0)
+
+    def note(text: str) -> list[str]:
+        parts = textwrap.wrap(
+            text,
+            width=max(_MIN_LAST, width - len(indent)),
+            subsequent_indent="    ",
+            break_long_words=False,
+            break_on_hyphens=False,
+        )
+        return [indent + p for p in parts]
+
     lines = line(list(headers))
-    for row in rows:
-        lines.extend(line(row))
+    for i, row in enumerate(rows):
+        lines.extend(line(row, colour=True))
+        for text in notes[i] if notes is not None and i < len(notes) else ():
+            lines.extend(note(text))
     return "\n".join(lines)
 
 
-def review_table(result: dict[str, Any], width: int) -> str:
+def age(iso: str | None, now: datetime | None = None) -> str:
+    """How long ago ``iso`` was, in its largest whole unit ("12min", "3h", "5d"); "-"
+    when unknown."""
+    if not iso:
+        return "-"
+    try:
+        then = datetime.fromisoformat(iso)
+    except ValueError:
+        return "-"
+    if then.tzinfo is None:
+        then = then.replace(tzinfo=UTC)
+    seconds = max(0.0, ((now or datetime.now(UTC)) - then).total_seconds())
+    for unit, size in (("y", 365 * 86400), ("mo", 30 * 86400), ("d", 86400), ("h", 3600)):
+        if seconds >= size:
+            return f"{int(seconds // size)}{unit}"
+    return f"{int(seconds // 60)}min" if seconds >= 60 else "<1min"
+
+
+def review_table(result: dict[str, Any], width: int, palette: Palette = PLAIN) -> str:
+    """The queue: each item's action, confidence, how long ago it was written and last
+    confirmed, its text, and under it the commands to run next."""
     items = result.get("items") or []
     questions = result.get("questions") or []
     parts = []
@@ -80,17 +131,21 @@ def review_table(result: dict[str, Any], width: int) -> str:
                 str(i.get("id", "")),
                 str(i.get("action", "")),
                 f"{float(i.get('confidence') or 0):.1f}",
-                f"{float(i.get('staleness_days') or 0):.0f}d",
+                age(i.get("written_at")),
+                age(i.get("confirmed_at")) if i.get("confirmed_at") else "never",
                 str(i.get("text") or "(forgotten)"),
             ]
             for i in items
         ]
-        parts.append(table(["ID", "ACTION", "CONF", "STALE", "TEXT"], rows, width))
+        notes = [list(i.get("next") or []) for i in items]
+        headers = ["ID", "ACTION", "CONF", "WRITTEN", "CONFIRMED", "TEXT"]
+        parts.append(table(headers, rows, width, notes, palette, painted=1))
     else:
         parts.append("nothing to review")
     if questions:
         rows = [[str(q.get("id", "")), str(q.get("question", ""))] for q in questions]
-        parts.append(table(["ASK ABOUT", "QUESTION"], rows, width))
+        notes = [list(q.get("next") or []) for q in questions]
+        parts.append(table(["ASK ABOUT", "QUESTION"], rows, width, notes, palette))
     return "\n\n".join(parts)
 
 

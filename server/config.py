@@ -54,7 +54,11 @@ from store.evidence.observations import DEFAULT_SOURCE_WEIGHTS, RECORD_SOURCES
 from store.evidence.settings import EvidenceSettings
 from store.safe_files import SIDE_SUFFIXES, check_folder, check_store_files
 
-__all__ = ["Settings", "find_repository_root"]
+__all__ = ["AGENT", "PERSON", "Settings", "find_repository_root"]
+
+# Who a change is recorded as when ANCHORMEM_ACTOR names no one: the agent for an MCP
+# tool call, the person for a command typed at the CLI (adr/0024).
+AGENT, PERSON = "agent", "user"
 
 
 def find_repository_root(start: Path) -> Path | None:
@@ -151,7 +155,7 @@ class Settings:
     watch: bool = True
     lock_wait_s: float = 60.0
     sync_interval_s: float = 0.1
-    actor: str = "agent"
+    actor: str = AGENT
     evidence: EvidenceSettings = field(default_factory=EvidenceSettings)
     verify: bool = True
     conflicts: bool = True
@@ -171,9 +175,12 @@ class Settings:
         db: str | None = None,
         env: Mapping[str, str] | None = None,
         cwd: Path | None = None,
+        person: bool = False,
     ) -> Settings:
         """Work out the repository and the store (nothing is created: ``prepare_store_dir``
-        does that)."""
+        does that). ``person``: a person's command (the CLI), whose changes are recorded
+        as ``PERSON``'s unless ``ANCHORMEM_ACTOR`` names someone; an MCP client's are the
+        agent's."""
         env = os.environ if env is None else env
         cwd = cwd or Path.cwd()
         repo_arg = repo or env.get("ANCHORMEM_REPO") or None
@@ -213,7 +220,7 @@ class Settings:
             watch=_flag(env, "ANCHORMEM_WATCH", True),
             lock_wait_s=_float(env, "ANCHORMEM_LOCK_WAIT", 60.0),
             sync_interval_s=_float(env, "ANCHORMEM_SYNC_MS", 100.0) / 1000.0,
-            actor=env.get("ANCHORMEM_ACTOR") or "agent",
+            actor=env.get("ANCHORMEM_ACTOR") or (PERSON if person else AGENT),
             evidence=_evidence_settings(env),
             verify=_flag(env, "ANCHORMEM_VERIFY", True),
             conflicts=_flag(env, "ANCHORMEM_CONFLICTS", True),

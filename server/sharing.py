@@ -60,14 +60,20 @@ def owner_command(settings: Settings, module: str = "server.owner") -> list[str]
     return argv
 
 
-def owner_link(settings: Settings, stopping: threading.Event | None = None) -> OwnerLink:
+def owner_link(
+    settings: Settings,
+    stopping: threading.Event | None = None,
+    env: dict[str, str] | None = None,
+) -> OwnerLink:
+    """A link to the store's owner; ``env``: the settings the calls are served with
+    (default ``client_env()``)."""
     said = settings.prepare_store_dir()
     if said:
         print(f"anchormem: {said}", file=sys.stderr)
     return OwnerLink(
         Files(settings.db),
         owner_command(settings),
-        env=client_env(),
+        env=client_env() if env is None else env,
         wait_s=settings.lock_wait_s,
         version=version(),
         repo=str(settings.repo) if settings.repo is not None else None,
@@ -104,7 +110,9 @@ def cli_call(settings: Settings, args: argparse.Namespace) -> dict[str, Any]:
         for k, v in vars(args).items()
         if k != "command" and (v is None or isinstance(v, bool | int | float | str | list))
     }
-    link = owner_link(settings)
+    # The owner serves each distinct set of settings with its own service: this one
+    # records changes as the person who typed the command (``Settings.resolve(person=)``).
+    link = owner_link(settings, env={**client_env(), "ANCHORMEM_ACTOR": settings.actor})
     try:
         result: dict[str, Any] = link.request(
             {"op": "cli", "command": args.command, "args": given},

@@ -29,6 +29,7 @@ from store.errors import AnchormemError
 from store.evidence.curating import EvidenceCuration
 from store.hostile import hostile_flags
 from store.mirror import Mirror
+from store.model import Memory, Status
 from store.reader import Reader, ServiceSettings
 from store.recalling import Progress, Recalling
 from store.remembering import Remembering
@@ -256,6 +257,13 @@ class MemoryService:
 
     def audit(self, memory_id: object = None, limit: int = 1000) -> AuditResult:
         return self.recalling.audit(memory_id, limit)
+
+    def stored(self, ids: Sequence[str] | None = None) -> dict[str, Memory]:
+        """Memories as stored, neither checked nor changed (every one not forgotten when
+        ``ids`` is None): what the CLI compares a check with, and the times it shows."""
+        if ids is None:
+            ids = self.db.list_ids(list(Status), 10_000_000)
+        return self.db.load(ids)
 
     def verify(self, memory_id: object = None, progress: Progress | None = None) -> ListResult:
         with self._call():

@@ -99,13 +99,15 @@ def test_review_prints_a_table_wrapped_at_word_boundaries(repo: Path):
     code, out = on_tty([SCRIPT, "review"], repo)
     assert code == 0, out
     lines = out.rstrip("\n").splitlines()
-    assert lines[0].split() == ["ID", "ACTION", "CONF", "STALE", "TEXT"]
+    assert lines[0].split() == ["ID", "ACTION", "CONF", "WRITTEN", "CONFIRMED", "TEXT"]
     assert "ASK" in lines[1].split()
     assert all(len(line) <= COLUMNS for line in lines), out
     text_col = lines[0].index("TEXT")
-    wrapped = [line[text_col:].strip() for line in lines[1:] if line[text_col:].strip()]
-    body = " ".join(wrapped).split("\n\n")[0]
-    assert LONG.split()[:12] == body.split()[:12]  # whole words, in order
+    # The text column's lines, up to the commands printed under the row.
+    rows = lines[1 : next(i for i, line in enumerate(lines) if "if wrong:" in line)]
+    wrapped = [line[text_col:].strip() for line in rows if line[text_col:].strip()]
+    body = " ".join(wrapped)
+    assert LONG.split() == body.split()  # whole words, in order
     assert _words(" ".join(wrapped[:3])) <= _words(LONG)  # no word was cut
     assert len(wrapped) >= 3  # it did wrap
     assert "{" not in out  # not JSON

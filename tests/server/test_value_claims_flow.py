@@ -109,3 +109,26 @@ async def test_a_note_that_states_no_value_is_verified_by_what_its_anchors_find(
 ):
     served = await remembered(app_repo, text, anchors)
     assert served["status"] == "VERIFIED", served
+
+
+def test_show_names_the_value_no_anchor_checks(app_repo: GitRepo):
+    import json
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    from tests.conftest import anchormem_env
+
+    script = str(Path(sys.executable).with_name("anchormem"))
+    env = anchormem_env(ANCHORMEM_OWNER_IDLE="3")
+
+    def cli(*args: str) -> dict[str, Any]:
+        done = subprocess.run([script, *args, "--json"], cwd=app_repo.root, env=env,
+                              capture_output=True, text=True, timeout=120)  # fmt: skip
+        assert done.returncode == 0, done.stderr
+        return json.loads(done.stdout)
+
+    made = cli("remember", "The maximum page size is 500", "--anchor", "file:app/paging.py")
+    shown = cli("show", made["id"])
+    assert "the value 500" in shown["uncovered"], shown
+    assert "not checked: the value 500" in json.dumps(shown["verification"]), shown
