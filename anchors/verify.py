@@ -152,12 +152,18 @@ def _find_file(path: str, fp: Fingerprint, before: bool) -> Finding:
     return Finding((), None, f"{path} is {_no(before)} in the repository")
 
 
+def _line(line: int) -> str:
+    """Where in its file the code a finding quotes stands (0: not recorded)."""
+    return f" (line {line})" if line > 0 else ""
+
+
 def _find_symbol(qualname: str, scope: str | None, fp: Fingerprint, before: bool) -> Finding:
     if scope is not None:
         scope = fp.tracked_path(scope) or scope
         definition = fp.definition(scope, qualname)
         if definition is not None:
-            return Finding((scope,), definition.body_hash, f"{scope} defines {qualname}")
+            detail = f"{scope} defines {qualname}{_line(definition.line)}"
+            return Finding((scope,), definition.body_hash, detail)
         facts = fp.python.get(scope)
         if facts is not None and not facts.parsed:
             return Finding((), None, f"{_not_parsed(scope, facts)}; cannot tell", False)
@@ -180,7 +186,8 @@ def _find_symbol(qualname: str, scope: str | None, fp: Fingerprint, before: bool
     else:  # several definitions: any of them changing is drift
         joined = ",".join(f"{path}:{d.body_hash}" for path, d in found)
         body = hashlib.blake2b(joined.encode(), digest_size=8).hexdigest()
-    return Finding(paths, body, f"{_list(paths)} defines {qualname}")
+    line = _line(found[0][1].line) if len(found) == 1 else ""
+    return Finding(paths, body, f"{_list(paths)} defines {qualname}{line}")
 
 
 def _find_import(module: str, scope: str | None, fp: Fingerprint, before: bool) -> Finding:
@@ -223,7 +230,9 @@ def _find_import(module: str, scope: str | None, fp: Fingerprint, before: bool) 
         return Finding((), None, f"{path} is not in the repository")
     if found:
         paths = tuple(sorted(set(found)))
-        detail = f"imported by {_list(paths)}" + (f" in {within}" if within else "")
+        lines = sorted(imp.line for p, imp in importers if p == paths[0])
+        line = _line(lines[0]) if len(paths) == 1 and lines else ""
+        detail = f"imported by {_list(paths)}" + (f" in {within}" if within else "") + line
         return Finding(paths, None, detail)
     not_parsed = [p for p in files if not fp.python[p].parsed]
     if not_parsed:

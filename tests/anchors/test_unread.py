@@ -129,7 +129,7 @@ def fp(git_repo: GitRepo, source: CodeSource) -> Fingerprint:
         ("!import:redis", Verdict.HOLDS, r"^no file imports redis$"),
         ("import:redis", Verdict.BROKEN, r"^no file imports redis$"),
         # found in a file that was read: answered as before
-        ("symbol:fine", Verdict.HOLDS, r"^app/ok\.py defines fine$"),
+        ("symbol:fine", Verdict.HOLDS, r"^app/ok\.py defines fine \(line 4\)$"),
         ("!import:os", Verdict.BROKEN, "imported by app/ok.py"),
         ("env:FINE_KEY", Verdict.HOLDS, "app/ok.py"),
         # scoped on an unread file: unknown, saying why

@@ -129,7 +129,7 @@ TOO_LARGE = r"app/big\.py was not parsed: too large \(4\.\d MB > 4 MB limit\)"
         # the words of every unread file rule these out: answered, not unknown
         ("symbol:nowhere_at_all", "REFUTED", "broken", r"^no file defines nowhere_at_all$"),
         ("!import:redis", "VERIFIED", "holds", r"^no file imports redis$"),
-        ("symbol:fine", "VERIFIED", "holds", r"app/ok\.py defines fine"),
+        ("symbol:fine", "VERIFIED", "holds", r"app/ok\.py defines fine \(line 4\)"),
     ],
 )
 async def test_a_file_that_was_not_read_makes_a_check_unknown_and_says_why(
