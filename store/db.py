@@ -450,6 +450,7 @@ class Database:
                 finally:
                     with suppress(duckdb.Error):
                         cur.execute(f"DETACH {alias}")
+                _private(fresh)  # made with the umask, it becomes the store
                 self._lease.swap_file(fresh)
             self.compact_pending = False
         except (duckdb.Error, OSError, StoreError) as exc:
