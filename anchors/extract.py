@@ -32,6 +32,7 @@ from anchors.spec import (
     parse_anchor,
 )
 from anchors.subject import resolve_name, resolve_subject, sentence_spans
+from anchors.value_binding import bind_values
 from anchors.value_claims import uncovered_values, version_span
 from anchors.version_claims import _EXACT_VERSION, _python_claim, _version_after, _with_version
 from anchors.vocabulary import TechKind, Technology, lookup_word
@@ -270,10 +271,24 @@ def infer_anchors(text: str, fp: Fingerprint, subject: str | None = None, *,
                 kept.append((parse_anchor(anchor.render()), c.text))
             except AnchorSyntaxError as exc:
                 dropped.append(DroppedCandidate(c.text, DropReason.UNSAFE, str(exc)))
+    # A value stated for a constant or an environment variable the code gives a literal is
+    # checked by a value anchor, which finds the thing too: it replaces the existence one.
+    for bound in bind_values(text, fp, scope, spans):
+        kept = [(a, o) for a, o in kept if not _same_thing(a, bound.anchor)]
+        kept.append((bound.anchor, bound.name))
+        checked_values.append(bound.span)
+        uncovered = [u for u in uncovered if u != bound.name]
+        dropped = [d for d in dropped if d.candidate != bound.name]
     # A value the note states (a number, a tag, a setting) is never checked by an anchor
     # that a thing exists: the note stays ACTIVE and says which value (adr/0025).
     uncovered += [v.phrase for v in uncovered_values(text, checked_values)]
     return _settle(kept, dropped, scope, tuple(dict.fromkeys(uncovered)))
+
+
+def _same_thing(a: Anchor, b: Anchor) -> bool:
+    """Whether ``a`` is an existence anchor on the thing value anchor ``b`` checks."""
+    return (a.kind, a.value, a.scope, a.expect, a.version) == (b.kind, b.value, b.scope,
+                                                              b.expect, None)  # fmt: skip
 
 
 def _salient(c: _Cand, names: CodeNames) -> bool:

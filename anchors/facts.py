@@ -24,6 +24,7 @@ __all__ = [
     "Fingerprint",
     "ImportFact",
     "NotRead",
+    "ValueFact",
     "derive_indexes",
     "words_of",
 ]
@@ -49,6 +50,18 @@ class ImportFact:
     names: tuple[str, ...] = ()
     within: str = ""
     line: int = 0
+
+
+@dataclass(frozen=True)
+class ValueFact:
+    """A value the code states for a name: a constant (``MAX_PAGE_SIZE = 100``, qualified
+    ``Class.ATTR`` in a class body) or an environment variable's default
+    (``os.getenv("PAGE_SIZE", "20")``). ``text`` is the literal's source text, or None when
+    the code computes it (a call, a name, an expression): a value anchor cannot judge that."""
+
+    name: str
+    text: str | None
+    line: int
 
 
 class NotRead(StrEnum):
@@ -95,6 +108,8 @@ class FileFacts:
     definitions: tuple[Definition, ...] = ()
     env_reads: tuple[str, ...] = ()
     parsed: bool = True
+    constants: tuple[ValueFact, ...] = ()
+    env_defaults: tuple[ValueFact, ...] = ()
     mentions: tuple[str, ...] = ()
     not_read: NotRead | None = None
     size: int = 0
@@ -186,6 +201,22 @@ class Fingerprint:
                 index.setdefault(name, []).append(path)
         for name, path in self.env_example.items():
             index.setdefault(name, []).append(path)
+        return index
+
+    @cached_property
+    def _constants(self) -> dict[str, list[tuple[str, ValueFact]]]:
+        index: dict[str, list[tuple[str, ValueFact]]] = {}
+        for path, facts in self.python.items():
+            for value in facts.constants:
+                index.setdefault(value.name, []).append((path, value))
+        return index
+
+    @cached_property
+    def _env_defaults(self) -> dict[str, list[tuple[str, ValueFact]]]:
+        index: dict[str, list[tuple[str, ValueFact]]] = {}
+        for path, facts in self.python.items():
+            for value in facts.env_defaults:
+                index.setdefault(value.name, []).append((path, value))
         return index
 
     @cached_property
@@ -354,6 +385,14 @@ class Fingerprint:
 
     def env_sources(self, name: str) -> list[str]:
         return sorted(set(self._env.get(name, [])))
+
+    def constant_values(self, name: str) -> list[tuple[str, ValueFact]]:
+        """Where a constant (``NAME`` or ``Class.ATTR``) is assigned, and what."""
+        return self._constants.get(name, [])
+
+    def env_default_values(self, name: str) -> list[tuple[str, ValueFact]]:
+        """Where the code gives the environment variable ``name`` a default, and which."""
+        return self._env_defaults.get(name, [])
 
     def env_names(self) -> frozenset[str]:
         return self._env_names

@@ -27,6 +27,7 @@ from anchors.facts import (
     Fingerprint,
     ImportFact,
     NotRead,
+    ValueFact,
     derive_indexes,
 )
 from anchors.gitrepo import GitError, GitRepository, HeadInfo, Overlay, RepoStatus, git_blob_id
@@ -51,6 +52,9 @@ Progress = Callable[[int, int], None]
 # Files to parse before two worker processes pay for their start-up. Measured with
 # `python -m benchmarks.fingerprint --sweep` on 2 cores: serial vs pool 0.17/0.18 s at 300 files,
 # 0.23/0.22 s at 400, 0.28/0.22 s at 500, 0.48/0.39 s at 800, 1.88/1.16 s at 3000.
+# The shape of cached facts: an entry cached by another version lacks fields (the values
+# of constants and environment defaults, 2) and is extracted again.
+FACTS_VERSION = 2
 POOL_THRESHOLD = 500
 _POOL_WORKERS = 2
 _CHUNK = 128  # files per pool task and per cache save: small enough to stop soon on close()
@@ -101,9 +105,12 @@ def facts_to_json(facts: FileFacts) -> str:
         "i": [[i.module, list(i.names), i.within, i.line] for i in facts.imports],
         "d": [[d.qualname, d.body_hash, d.line] for d in facts.definitions],
         "e": list(facts.env_reads),
+        "c": [[v.name, v.text, v.line] for v in facts.constants],
+        "v": [[v.name, v.text, v.line] for v in facts.env_defaults],
         "p": facts.parsed,
         "m": list(facts.mentions),
         "mv": VOCABULARY_VERSION,
+        "fv": FACTS_VERSION,
     }
     if facts.not_read is not None:
         data["r"] = facts.not_read.value
@@ -119,10 +126,14 @@ def facts_from_json(text: str) -> FileFacts:
         data: Any = json.loads(text)
         if data.get("mv") != VOCABULARY_VERSION:
             raise ValueError("facts from another vocabulary version")
+        if data.get("fv") != FACTS_VERSION:
+            raise ValueError("facts extracted by another version (fields are missing)")
         return FileFacts(
             imports=tuple(ImportFact(m, tuple(n), w, int(ln)) for m, n, w, ln in data["i"]),
             definitions=tuple(Definition(q, h, int(ln)) for q, h, ln in data["d"]),
             env_reads=tuple(data["e"]),
+            constants=tuple(ValueFact(n, t, int(ln)) for n, t, ln in data["c"]),
+            env_defaults=tuple(ValueFact(n, t, int(ln)) for n, t, ln in data["v"]),
             parsed=bool(data["p"]),
             mentions=tuple(str(m) for m in data["m"]),
             not_read=NotRead(data["r"]) if data.get("r") is not None else None,

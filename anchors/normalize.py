@@ -31,7 +31,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from anchors.facts import Fingerprint
-from anchors.spec import Anchor, AnchorKind, AnchorSyntaxError, parse_anchor
+from anchors.spec import Anchor, AnchorKind, AnchorSyntaxError, parse_anchor, split_stated
 
 __all__ = ["Resolved", "resolve_anchor"]
 
@@ -68,7 +68,10 @@ def resolve_anchor(raw: str, fp: Fingerprint | None) -> Resolved:
     if kind == AnchorKind.FILE.value:
         body = _file_path(body, fp, changes)
     elif kind == AnchorKind.SYMBOL.value:
-        body = _symbol(body, fp, bang == "!", changes)
+        # A stated value (``::LIMIT=100``) is kept aside: only the name is resolved.
+        name, stated = split_stated(body)
+        body = _symbol(name, fp, bang == "!", changes)
+        body = body if stated is None else f"{body}={stated}"
     elif kind == AnchorKind.IMPORT.value:
         module, at, scope = body.partition("@")
         if at:
@@ -188,10 +191,13 @@ def _symbol(body: str, fp: Fingerprint | None, absent: bool, changes: list[str])
 def _defining(fp: Fingerprint, path: str, qual: str, depth: int) -> Iterator[str]:
     """Files defining ``qual`` as seen from module file ``path``: itself, or the files it
     re-exports the first name from (``from ._client import Client``)."""
-    if fp.definition(path, qual) is not None:
+    facts = fp.python.get(path)
+    # A constant is found where it is assigned: ``pkg.paging.MAX_PAGE_SIZE=100``.
+    if fp.definition(path, qual) is not None or (
+        facts is not None and any(v.name == qual for v in facts.constants)
+    ):
         yield path
         return
-    facts = fp.python.get(path)
     if facts is None or depth >= _REEXPORT_DEPTH:
         return
     first, _, rest = qual.partition(".")

@@ -26,7 +26,15 @@ from typing import IO
 import tree_sitter_python
 from tree_sitter import Language, Node, Parser
 
-from anchors.facts import MAX_SOURCE_BYTES, Definition, FileFacts, ImportFact, NotRead, words_of
+from anchors.facts import (
+    MAX_SOURCE_BYTES,
+    Definition,
+    FileFacts,
+    ImportFact,
+    NotRead,
+    ValueFact,
+    words_of,
+)
 from anchors.mentions import scan_mentions
 
 __all__ = [
@@ -99,7 +107,13 @@ def extract_file_facts(source: bytes, path: str = "") -> FileFacts:
     root = _parser().parse(source).root_node
     walker = _Walker(source)
     walker.statements(root, "")
-    env_reads = _env_reads(source, root, walker.imports) if _ENV_WORD.search(source) else ()
+    env_reads: tuple[str, ...] = ()
+    env_defaults: list[ValueFact] = []
+    if _ENV_WORD.search(source):
+        env_reads = _env_reads(source, root, walker.imports, env_defaults)
+    # A settings class's fields are read from the environment too (pydantic BaseSettings).
+    env_reads = tuple(dict.fromkeys((*env_reads, *walker.settings_reads)))
+    env_defaults += walker.settings_defaults
     not_read = None
     if root.has_error:
         not_read = NotRead.SYNTAX_ERRORS if _is_utf8(source) else NotRead.NOT_UTF8
@@ -107,6 +121,8 @@ def extract_file_facts(source: bytes, path: str = "") -> FileFacts:
         imports=tuple(walker.imports),
         definitions=tuple(walker.definitions),
         env_reads=env_reads,
+        constants=tuple(walker.constants),
+        env_defaults=tuple(env_defaults),
         parsed=not_read is None,
         not_read=not_read,
         words=words_of(source) if not_read else None,
@@ -162,11 +178,21 @@ class _Walker:
         self.source = source
         self.imports: list[ImportFact] = []
         self.definitions: list[Definition] = []
+        # Values are read at module level and in class bodies, never in a function: a
+        # local assignment is not the constant a note names.
+        self.constants: list[ValueFact] = []
+        self.classes: set[str] = {""}
+        self.settings: set[str] = set()  # BaseSettings classes: "name" -> env ``NAME``
+        self.settings_reads: list[str] = []
+        self.settings_defaults: list[ValueFact] = []
+        self._prefix: dict[str, str] = {}
 
     def statements(self, parent: Node, within: str) -> None:
         for node in parent.children:
             kind = node.type
-            if kind == "import_statement":
+            if kind == "expression_statement" and within in self.classes:
+                self._assignment(node, within)
+            elif kind == "import_statement":
                 self._import(node, within)
             elif kind == "import_from_statement":
                 self._import_from(node, within)
@@ -191,10 +217,36 @@ class _Walker:
             return
         # A class body is walked always (methods); a function body only when its bytes could
         # hold a nested import or definition, which keeps cold builds cheap.
-        if node.type == "class_definition" or _NESTED_HINT.search(
-            self.source, body.start_byte, body.end_byte
-        ):
+        if node.type == "class_definition":
+            self.classes.add(qualname)
+            if _is_settings(node):
+                self.settings.add(qualname)
+                self._prefix[qualname] = _env_prefix(self.source[body.start_byte : body.end_byte])
             self.statements(body, qualname)
+        elif _NESTED_HINT.search(self.source, body.start_byte, body.end_byte):
+            self.statements(body, qualname)
+
+    def _assignment(self, statement: Node, within: str) -> None:
+        """``NAME = literal`` (or annotated): a constant, ``Class.NAME`` in a class body; in
+        a settings class, a field the environment sets (``page_size: int = 20``)."""
+        node = statement.named_children[0] if statement.named_children else None
+        if node is None or node.type != "assignment":
+            return
+        left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
+        if left is None or left.type != "identifier" or left.text is None:
+            return
+        name = left.text.decode()
+        line = node.start_point[0] + 1
+        if within in self.settings:
+            if name == "model_config" or name.startswith("_"):
+                return
+            env = (self._prefix.get(within, "") + name).upper()
+            self.settings_reads.append(env)
+            if right is not None:
+                self.settings_defaults.append(ValueFact(env, _field_default(right), line))
+        if right is not None:
+            qualname = f"{within}.{name}" if within else name
+            self.constants.append(ValueFact(qualname, literal_text(right), line))
 
     def _import(self, node: Node, within: str) -> None:
         line = node.start_point[0] + 1
@@ -233,8 +285,87 @@ def _dotted(node: Node | None) -> str:
     return node.text.decode(errors="replace")
 
 
-def _env_reads(source: bytes, root: Node, imports: list[ImportFact]) -> tuple[str, ...]:
-    """Names read via ``os.environ``/``os.getenv`` (or their ``from os import`` forms)."""
+def _is_settings(node: Node) -> bool:
+    """A class deriving from pydantic's ``BaseSettings`` (``pydantic_settings`` or v1)."""
+    bases = node.child_by_field_name("superclasses")
+    return bases is not None and any(
+        (base.text or b"").rsplit(b".", 1)[-1] == b"BaseSettings" for base in _named(bases)
+    )
+
+
+_ENV_PREFIX = re.compile(rb"""env_prefix\s*=\s*['"]([A-Za-z0-9_]*)['"]""")
+
+
+def _env_prefix(body: bytes) -> str:
+    """The ``env_prefix`` a settings class declares (``model_config`` or ``class Config``)."""
+    m = _ENV_PREFIX.search(body)
+    return m.group(1).decode() if m else ""
+
+
+_LITERALS = frozenset({"integer", "float", "true", "false", "none"})
+
+
+def literal_text(node: Node) -> str | None:
+    """The source text of a literal value (a number, a plain string, a bool, None, a
+    negative number); None for anything the code computes."""
+    if node.type in _LITERALS:
+        return (node.text or b"").decode(errors="replace")
+    if node.type == "string":
+        parts = list(_named(node))
+        plain = all(p.type in ("string_start", "string_content", "string_end") for p in parts)
+        prefix = (parts[0].text or b"").lower() if parts else b""
+        if plain and b"f" not in prefix and b"b" not in prefix:
+            return (node.text or b"").decode(errors="replace")
+        return None
+    if node.type == "unary_operator" and (node.text or b"").startswith(b"-"):
+        operand = node.child_by_field_name("argument")
+        if operand is not None and operand.type in ("integer", "float"):
+            return (node.text or b"").decode(errors="replace")
+    return None
+
+
+def _field_default(right: Node) -> str | None:
+    """A settings field's default: a literal, or ``Field(literal)`` / ``Field(default=…)``."""
+    if right.type == "call":
+        function = right.child_by_field_name("function")
+        if function is not None and (function.text or b"").rsplit(b".", 1)[-1] == b"Field":
+            return _argument(right, 0, b"default")
+    return literal_text(right)
+
+
+def _argument(call: Node, position: int, keyword: bytes) -> str | None:
+    """The literal text of a call's argument at ``position`` or named ``keyword``."""
+    arguments = call.child_by_field_name("arguments")
+    if arguments is None:
+        return None
+    positional = []
+    for arg in _named(arguments):
+        if arg.type == "keyword_argument":
+            key, value = arg.child_by_field_name("name"), arg.child_by_field_name("value")
+            if key is not None and key.text == keyword and value is not None:
+                return literal_text(value)
+        elif arg.type not in ("list_splat", "dictionary_splat"):
+            positional.append(arg)
+    return literal_text(positional[position]) if len(positional) > position else None
+
+
+def _has_default(call: Node) -> bool:
+    arguments = call.child_by_field_name("arguments")
+    if arguments is None:
+        return False
+    named = list(_named(arguments))
+    return len(named) > 1 or any(
+        a.type == "keyword_argument" and (a.child_by_field_name("name") or a).text == b"default"
+        for a in named
+    )
+
+
+def _env_reads(
+    source: bytes, root: Node, imports: list[ImportFact], defaults: list[ValueFact]
+) -> tuple[str, ...]:
+    """Names read via ``os.environ``/``os.getenv`` (or their ``from os import`` forms); the
+    defaults given to ``getenv``, ``environ.get`` and ``environ.setdefault`` are added to
+    ``defaults`` (wrapped or not: ``int(os.getenv("X", "20"))`` gives X the default "20")."""
     bare = {
         name
         for imp in imports
@@ -247,30 +378,37 @@ def _env_reads(source: bytes, root: Node, imports: list[ImportFact]) -> tuple[st
         node = root.descendant_for_byte_range(match.start(), match.end())
         if node is None or node.type != "identifier":
             continue  # inside a string or comment
-        name = _env_read_at(node, bare)
+        name, call = _env_read_at(node, bare)
         if name is not None:
             found.setdefault(name, None)
+            if call is not None and _has_default(call):
+                line = call.start_point[0] + 1
+                defaults.append(ValueFact(name, _argument(call, 1, b"default"), line))
     return tuple(found)
 
 
-def _env_read_at(word: Node, bare: set[str]) -> str | None:
-    """The variable name read by the expression around the ``environ``/``getenv`` word."""
+def _env_read_at(word: Node, bare: set[str]) -> tuple[str | None, Node | None]:
+    """The variable name read by the expression around the ``environ``/``getenv`` word, and
+    the call that reads it when a call does (it may give a default)."""
     text = word.text or b""
     parent = word.parent
     if parent is None:
-        return None
+        return None, None
     if parent.type == "attribute" and parent.child_by_field_name("attribute") == word:
         obj = parent.child_by_field_name("object")
         if obj is None or obj.type != "identifier" or obj.text != b"os":
-            return None
+            return None, None
         expr = parent
     elif text.decode() in bare:
         expr = word
     else:
-        return None
+        return None, None
     if text == b"getenv":
-        return _first_string_argument(expr.parent, expr)
-    return _environ_use(expr)
+        return _first_string_argument(expr.parent, expr), expr.parent
+    name = _environ_use(expr)
+    method = expr.parent
+    call = method.parent if method is not None and method.type == "attribute" else None
+    return name, call
 
 
 def _environ_use(expr: Node) -> str | None:

@@ -5,15 +5,23 @@ Syntax (one anchor per string; a leading ``!`` means the thing is expected to be
     file:PATH                      the path is tracked in the repository
     symbol:PATH::Qual.name         a definition with that qualified name exists in PATH
     symbol:Qual.name               ... anywhere in the repository (unscoped)
+    symbol:PATH::NAME=VALUE        PATH assigns the constant NAME (or Class.ATTR) the literal
+                                   VALUE (``symbol:NAME=VALUE``: wherever it is assigned)
     import:MODULE                  some Python file imports MODULE (or a submodule of it)
     import:MODULE@PATH             PATH imports it
     import:MODULE@PATH::Qual.name  the definition Qual.name in PATH imports it
     env:NAME                       the code reads NAME from the environment, or .env.example has it
+    env:NAME=VALUE                 the code's default for NAME is VALUE (``os.getenv("NAME",
+                                   "20")``, ``os.environ.get``, a pydantic BaseSettings field)
     dep:NAME / dep:NAME>=2         a declared dependency, optionally with a version specifier
                                    (any PEP 440 specifier set ``packaging`` accepts)
     tech:NAME / tech:NAME@PATH     the project uses a named technology (a package or a system:
                                    imported, declared, configured, or its files are tracked);
                                    PATH narrows the project to that directory or sub-project
+
+A VALUE is compared as a typed value (``anchors.literals``): ``100`` is ``100.0``, the
+string ``"20"`` is the number 20, ``true`` is ``True``, quotes are optional. A value anchor
+cannot be negated: "the limit is not 500" is not a claim a value can check.
 
 Paths are returned in NFC. ``anchors.normalize`` resolves looser spellings (``pkg.mod.Class``,
 ``x.py:42``, ``./x.py``) against the code before they get here.
@@ -38,6 +46,7 @@ __all__ = [
     "Provenance",
     "normalize_dist_name",
     "parse_anchor",
+    "split_stated",
     "validate_repo_path",
 ]
 
@@ -86,7 +95,9 @@ class Anchor:
     variable name (env), PEP 503 normalised distribution name (dep) or technology name
     (tech). ``scope`` is the path a symbol lives in, the ``PATH`` / ``PATH::Qual.name`` an
     import is claimed for, or the directory a technology is claimed for. ``version`` is a
-    dependency's version specifier, e.g. ``>=2``.
+    dependency's version specifier, e.g. ``>=2``, or the value a symbol or env anchor
+    states (``stated``), as written after its ``=``: the one column for "what the anchor
+    claims of its thing" keeps the stored form of anchors unchanged.
     """
 
     kind: AnchorKind
@@ -106,7 +117,14 @@ class Anchor:
             body = f"{self.value}{self.version or ''}"
         else:
             body = self.value
+        if self.version is not None and self.kind in (_KIND_SYMBOL, _KIND_ENV):
+            body = f"{body}={self.version}"
         return f"{bang}{self.kind.value}:{body}"
+
+    @property
+    def stated(self) -> str | None:
+        """The value a symbol or env anchor claims its thing has, or None."""
+        return self.version if self.kind in (_KIND_SYMBOL, _KIND_ENV) else None
 
     def negated(self) -> Anchor:
         flipped = _ABSENT if self.expect is _PRESENT else _PRESENT
@@ -226,6 +244,25 @@ def _check_specifier(version: str) -> str:
     return compact
 
 
+# ``NAME=VALUE`` at the end of a symbol or env anchor: the name is a dotted identifier, so the
+# first ``=`` after the last ``::`` before it starts the value.
+_STATED = re.compile(r"^(?P<head>(?:.*?::)?[A-Za-z_][\w.]*)\s*=\s*(?P<value>.*)$", re.DOTALL)
+MAX_STATED_LENGTH = 200
+
+
+def split_stated(body: str) -> tuple[str, str | None]:
+    """``app/x.py::LIMIT=100`` -> (``app/x.py::LIMIT``, ``100``); no value: (body, None)."""
+    m = _STATED.match(body)
+    if m is None:
+        return body, None
+    value = m.group("value").strip()
+    if not value:
+        raise AnchorSyntaxError(f"anchor {body!r} has no value after '='")
+    if len(value) > MAX_STATED_LENGTH:
+        raise AnchorSyntaxError(f"stated value longer than {MAX_STATED_LENGTH} characters")
+    return m.group("head").strip(), value
+
+
 _KINDS = {kind.value: kind for kind in AnchorKind}  # AnchorKind(value), without the Enum call
 
 
@@ -258,12 +295,16 @@ def parse_anchor(text: str) -> Anchor:
 
     if kind is _KIND_FILE:
         return Anchor(kind, validate_repo_path(body), expect)
+    if kind in (_KIND_SYMBOL, _KIND_ENV):
+        body, stated = split_stated(body)
+        if stated is not None and expect is _ABSENT:
+            raise AnchorSyntaxError(f"a value anchor cannot be negated: {text!r}")
     if kind is _KIND_SYMBOL:
         path, sep2, qual = body.rpartition("::")
         if sep2:
             path = validate_repo_path(path)
-            return Anchor(kind, _check_qualname(qual, "symbol"), expect, scope=path)
-        return Anchor(kind, _check_qualname(body, "symbol"), expect)
+            return Anchor(kind, _check_qualname(qual, "symbol"), expect, path, stated)
+        return Anchor(kind, _check_qualname(body, "symbol"), expect, version=stated)
     if kind is _KIND_IMPORT:
         module, at, scope = body.partition("@")
         module = _check_qualname(module.strip(), "module")
@@ -278,7 +319,7 @@ def parse_anchor(text: str) -> Anchor:
     if kind is _KIND_ENV:
         if not _ENV.match(body):
             raise AnchorSyntaxError(f"environment variable name {body!r} is not valid")
-        return Anchor(kind, body, expect)
+        return Anchor(kind, body, expect, version=stated)
     match = _DEP.match(body)
     if not match or not _DIST.match(match.group("name")):
         raise AnchorSyntaxError(f"dependency {body!r} is not a valid distribution name")

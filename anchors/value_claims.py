@@ -25,7 +25,17 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-__all__ = ["StatedValue", "stated_values", "uncovered_values", "values_checked_by", "version_span"]
+from anchors.literals import same_value
+
+__all__ = [
+    "StatedValue",
+    "bare_value",
+    "stated_values",
+    "uncovered_values",
+    "values_checked_by",
+    "values_stated_by",
+    "version_span",
+]
 
 
 @dataclass(frozen=True)
@@ -146,3 +156,28 @@ def values_checked_by(text: str, versions: Iterable[str]) -> list[tuple[int, int
         for v in stated_values(text)
         if set(re.findall(r"\d+(?:\.\d+)*", v.text)) & wanted
     ]
+
+
+# What a value anchor can state: a number, a bool, None, a quoted string or one code word.
+_PLAIN = re.compile(r"^(?:-?\d[\d_]*(?:\.\d+)?|['\"][^'\"]*['\"]|[A-Za-z_][\w.\-]*)$")
+
+
+def bare_value(value: StatedValue) -> str | None:
+    """The literal a value anchor would state for ``value``, or None when it has a unit or
+    another form no constant holds ("30 s", "postgres:12"): ``NAME=3`` gives ``3``."""
+    text = value.text.strip("`")
+    if _ASSIGN.fullmatch(text):
+        text = text.partition("=")[2].strip()
+    return text if _PLAIN.match(text) and not _TAG.fullmatch(text) else None
+
+
+def values_stated_by(text: str, stated: Iterable[str]) -> list[tuple[int, int]]:
+    """The spans of ``text``'s values that one of ``stated`` (the values of the symbol and
+    env anchors given with a note, ``env:PAGE_SIZE=50``) states: those anchors check them."""
+    wanted = list(stated)
+    spans = []
+    for v in stated_values(text):
+        bare = bare_value(v)
+        if bare is not None and any(same_value(bare, w) for w in wanted):
+            spans.append((v.start, v.end))
+    return spans

@@ -16,8 +16,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
-from anchors.facts import Dependency, FileFacts, Fingerprint
+from anchors.facts import Dependency, FileFacts, Fingerprint, ValueFact
 from anchors.finding import Finding
+from anchors.literals import same_value
 from anchors.manifests import PYTHON, manifest_kind
 from anchors.mentions import in_area
 from anchors.pyfacts import package_of
@@ -123,6 +124,8 @@ def memory_verdict(checks: Sequence[AnchorCheck]) -> MemoryVerdict:
 
 # -- finding each kind ---------------------------------------------------------------------
 def _find(anchor: Anchor, fp: Fingerprint, before: bool) -> Finding:
+    if anchor.stated is not None:
+        return _find_value(anchor, anchor.stated, fp)
     if anchor.kind is AnchorKind.FILE:
         return _find_file(anchor.value, fp, before)
     if anchor.kind is AnchorKind.SYMBOL:
@@ -291,6 +294,70 @@ def _find_version(anchor: Anchor, fp: Fingerprint) -> Finding:
     undecided = [d for d, r in relations if r is Relation.UNDECIDABLE]
     why = "cannot be compared" if undecided else "allows versions outside it"
     detail = f"declared as {specs}, which {why}: cannot tell whether {anchor.value}{wanted} holds"
+    return Finding((), None, detail, False)
+
+
+# -- values ----------------------------------------------------------------------------------
+def _find_value(anchor: Anchor, stated: str, fp: Fingerprint) -> Finding:
+    """A value anchor: the literal the code gives the constant or the environment default,
+    compared with ``stated`` as typed values (``anchors.literals``). Found where they are
+    equal; not found (broken) where the code says another literal; unknown where it computes
+    the value, says several, or says none the fingerprint read."""
+    name = anchor.value
+    if anchor.kind is AnchorKind.ENV:
+        found = fp.env_default_values(name)
+        if not found:
+            reads = fp.env_sources(name)
+            where = f"{name} is read in {_list(reads)} with no default" if reads else (
+                f"no code read gives {name} a default")  # fmt: skip
+            return Finding((), None, f"{where}; cannot tell whether it defaults to {stated}", False)
+        return _compare(name, stated, found, env=True)
+    if anchor.scope is None:
+        found = fp.constant_values(name)
+        if not found:
+            detail = f"no file read assigns {name} a value; cannot tell whether it is {stated}"
+            return Finding((), None, detail, False)
+        return _compare(name, stated, found, env=False)
+    scope = fp.tracked_path(anchor.scope) or anchor.scope
+    facts = fp.python.get(scope)
+    if facts is None:
+        where = "not a Python file" if scope in fp.blobs else "not in the repository"
+        return Finding((), None, f"{scope} is {where}", scope not in fp.blobs)
+    found = [(scope, v) for v in facts.constants if v.name == name]
+    if found:
+        return _compare(name, stated, found, env=False)
+    if not facts.parsed:
+        return Finding((), None, f"{_not_parsed(scope, facts)}; cannot tell", False)
+    if fp.definition(scope, name) is not None:
+        detail = f"{scope} defines {name}, which is not a value; cannot tell"
+        return Finding((), None, detail, False)
+    return Finding((), None, f"{scope} does not assign {name}")
+
+
+def _compare(
+    name: str, stated: str, found: Sequence[tuple[str, ValueFact]], env: bool
+) -> Finding:
+    """The receipt quotes the code: "`MAX_PAGE_SIZE = 100` at app/paging.py:3"."""
+    computed = [(p, v) for p, v in found if v.text is None]
+    if computed:
+        path, v = computed[0]
+        detail = (f"{path}:{v.line} computes {name}{' default' if env else ''}; "
+                  f"cannot tell whether it is {stated}")  # fmt: skip
+        return Finding((), None, detail, False)
+    same = [(p, v) for p, v in found if same_value(v.text or "", stated)]
+    path, v = (same or found)[0]
+    said = f"`{name}` defaults to `{v.text}`" if env else f"`{name} = {v.text}`"
+    if len(same) == len(found):
+        more = f" (and {len(found) - 1} more)" if len(found) > 1 else ""
+        paths = tuple(sorted({p for p, _ in found}))
+        return Finding(paths, None, f"{said} at {path}:{v.line}{more}")
+    if not same:
+        verb = "gives" if env else "sets"
+        what = f"{name} the default {v.text}" if env else f"{name} = {v.text}"
+        return Finding((), None, f"{path}:{v.line} {verb} {what}, not {stated}")
+    other = next((p, o) for p, o in found if not same_value(o.text or "", stated))
+    detail = (f"{said} at {path}:{v.line}, but {other[0]}:{other[1].line} says {other[1].text}; "
+              "cannot tell which applies")  # fmt: skip
     return Finding((), None, detail, False)
 
 

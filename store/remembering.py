@@ -13,7 +13,7 @@ from anchors.facts import Fingerprint
 from anchors.normalize import Resolved
 from anchors.spec import Anchor, Provenance
 from anchors.subject import apply_scope, resolve_subject
-from anchors.value_claims import uncovered_values, values_checked_by
+from anchors.value_claims import uncovered_values, values_checked_by, values_stated_by
 from anchors.verify import capture
 from store.contradictions.checking import asked
 from store.contradictions.claims import slot_key
@@ -236,8 +236,12 @@ class Remembering:
                 scoped = apply_scope(tuple(explicit), memory_scope, fp)
                 stored = [_capture(a, Provenance.EXPLICIT, fp) for a in scoped]
                 # Given anchors check what they name; a value the text states is checked
-                # only by an anchor that carries it (a dependency's version).
-                versions = values_checked_by(text, [a.version for a in scoped if a.version])
+                # only by an anchor that carries it (a dependency's version ...).
+                versions = values_checked_by(
+                    text, [a.version for a in scoped if a.version and a.stated is None]
+                )
+                # ... or a constant's or an environment default's (``env:PAGE_SIZE=50``)
+                versions += values_stated_by(text, [a.stated for a in scoped if a.stated])
                 uncovered = [v.phrase for v in uncovered_values(text, versions)]
             else:
                 # The scope is the one just resolved: the inference need not resolve it again.

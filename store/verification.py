@@ -29,7 +29,7 @@ __all__ = ["CHECKER_VERSION", "Checked", "Verifier"]
 # Verdicts are cached per (memory, commit, overlay); the checker's rules, the vocabulary
 # and the cached form are part of the key, so an upgrade never serves a verdict computed
 # by other rules.
-CHECKER_VERSION = f"c5.{VOCABULARY_VERSION}"  # c4: data files never a use; c5: lines quoted
+CHECKER_VERSION = f"c6.{VOCABULARY_VERSION}"  # c5: lines quoted; c6: value anchors
 
 
 @dataclass(frozen=True)

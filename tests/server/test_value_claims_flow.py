@@ -40,9 +40,7 @@ APP = {
 VALUE_NOTES: list[tuple[str, list[str] | None, str]] = [
     ("The maximum page size is 500 (`MAX_PAGE_SIZE` in `app/paging.py`)",
      ["file:app/paging.py"], "500"),
-    ("The maximum page size is 500 (`MAX_PAGE_SIZE` in `app/paging.py`)", None, "500"),
     ("`PAGE_SIZE` defaults to 50", ["env:PAGE_SIZE"], "50"),
-    ("`PAGE_SIZE` defaults to 50 in app/settings.py", None, "50"),
     ("DEBUG defaults to `True` (app/settings.py)", ["file:app/settings.py"], "True"),
     ("The image is built FROM python:3.9", ["file:Dockerfile"], "python:3.9"),
     ("docker-compose runs postgres:12 for the database", ["file:docker-compose.yml"],
@@ -56,6 +54,16 @@ VALUE_NOTES: list[tuple[str, list[str] | None, str]] = [
      "5"),
     ("Requests to the API time out after 30 s", ["dep:fastapi"], "30 s"),
     ("app/paging.py clamps pages at 250 items", None, "250"),
+]  # fmt: skip
+
+# A value bound to a constant or an environment default the code gives a literal is checked
+# by a value anchor read from the text (tests/server/test_value_anchors_flow.py): wrong, it
+# REFUTES, with the code's value in the receipt.
+REFUTED_NOTES: list[tuple[str, str]] = [
+    ("The maximum page size is 500 (`MAX_PAGE_SIZE` in `app/paging.py`)",
+     "app/paging.py:1 sets MAX_PAGE_SIZE = 100, not 500"),
+    ("`PAGE_SIZE` defaults to 50 in app/settings.py",
+     "app/settings.py:3 gives PAGE_SIZE the default '20', not 50"),
 ]  # fmt: skip
 
 # Notes that claim only what their anchors check: still VERIFIED.
@@ -101,6 +109,16 @@ async def test_a_stated_value_keeps_the_note_active_and_is_named(
     unchecked = served["verification"].partition("not checked: ")[2]
     assert f"the value {value}" in unchecked, served
     assert served["band"] != "assert"
+
+
+@pytest.mark.parametrize(("text", "receipt"), REFUTED_NOTES)
+async def test_a_wrong_value_bound_to_a_constant_or_default_is_refuted(
+    app_repo: GitRepo, text: str, receipt: str
+):
+    served = await remembered(app_repo, text, None)
+    assert served["status"] == "REFUTED", served
+    details = [a["detail"] for a in served["anchors"]]
+    assert receipt in details, served
 
 
 @pytest.mark.parametrize(("text", "anchors"), EXISTENCE_NOTES)
