@@ -30,7 +30,7 @@ import re
 import socket
 from collections.abc import Iterable, MutableMapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
 from store.errors import InvalidInput
 
@@ -47,6 +47,7 @@ __all__ = [
     "read_token",
     "refuse_unsafe",
     "resolve_host",
+    "uvicorn_config",
 ]
 
 log = logging.getLogger("anchormem.http")
@@ -330,3 +331,22 @@ def refuse_unsafe(
         exposed=exposed,
     )
     return family, address
+
+
+def uvicorn_config(app: Any, *, lifespan: Literal["on", "off"]) -> Any:
+    """uvicorn's settings for anchormem's HTTP servers (``serve --transport http``, the
+    inspector): no access lines on stdout, no ``Server`` header, no proxy headers trusted,
+    no websockets, a short graceful stop."""
+    import uvicorn
+
+    return uvicorn.Config(
+        app,
+        log_config=None,  # uvicorn's default config logs access lines to stdout
+        log_level="warning",
+        access_log=False,
+        ws="none",
+        lifespan=lifespan,
+        proxy_headers=False,
+        server_header=False,
+        timeout_graceful_shutdown=1,
+    )

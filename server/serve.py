@@ -49,6 +49,7 @@ from server.http_security import (
     build_policy,
     read_token,
     refuse_unsafe,
+    uvicorn_config,
 )
 from server.relay import Relay
 from server.stdio_guard import WireOut, guarded_stdio
@@ -233,18 +234,7 @@ async def _serve_http(app: Any, sock: socket.socket, stopping: threading.Event) 
         def capture_signals(self) -> Iterator[None]:
             yield  # signals are ours (_on_signals): uvicorn would re-raise them at the end
 
-    config = uvicorn.Config(
-        app,
-        log_config=None,  # uvicorn's default config logs access lines to stdout
-        log_level="warning",
-        access_log=False,
-        ws="none",
-        lifespan="on",
-        proxy_headers=False,
-        server_header=False,
-        timeout_graceful_shutdown=1,
-    )
-    server = Server(config)
+    server = Server(uvicorn_config(app, lifespan="on"))
 
     def graceful() -> None:
         server.should_exit = True

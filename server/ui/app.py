@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from server.config import Settings
-from server.http_security import GuardMiddleware, build_policy
+from server.http_security import GuardMiddleware, build_policy, uvicorn_config
 from server.ui.access import Access, AccessMiddleware
 from store.errors import InvalidInput
 
@@ -79,18 +79,7 @@ def run_ui(
         (say or _print_link)(access.url)
         if open_browser:
             webbrowser.open(access.url)
-        config = uvicorn.Config(
-            app,
-            log_config=None,  # uvicorn's default config logs access lines to stdout
-            log_level="warning",
-            access_log=False,
-            ws="none",
-            lifespan="off",
-            proxy_headers=False,
-            server_header=False,
-            timeout_graceful_shutdown=1,
-        )
-        uvicorn.Server(config).run(sockets=[sock])
+        uvicorn.Server(uvicorn_config(app, lifespan="off")).run(sockets=[sock])
     finally:
         close()
         sock.close()
