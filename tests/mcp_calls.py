@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from mcp import Client
@@ -28,3 +29,26 @@ async def remember_full(client: Client, **args: Any) -> dict[str, Any]:
     tests that check what was captured and checked (anchors, verdicts, receipts)."""
     made = await call(client, "remember", **args)
     return {**made, **await record(client, made["id"])}
+
+
+async def remember_and_serve(
+    repo_root: Path, text: str, anchors: list[str] | None = None
+) -> dict[str, Any]:
+    """``remember`` one note on a server of the repository at ``repo_root`` (a generous
+    verification budget: these tests are about verdicts), then the memory as ``recall``
+    serves it (refuted ones included, full records)."""
+    from server.app import build_server
+    from server.config import Settings
+    from tests.conftest import settings_env
+
+    settings = Settings.resolve(
+        repo=str(repo_root), env=settings_env(ANCHORMEM_VERIFY_BUDGET_MS="30000")
+    )
+    args: dict[str, Any] = {"text": text}
+    if anchors is not None:
+        args["anchors"] = anchors
+    async with Client(build_server(settings)) as client:
+        made = await call(client, "remember", **args)
+        found = await call(client, "recall", query=text, include_refuted=True, detail=True)
+    [served] = [m for m in found["memories"] if m["id"] == made["id"]]
+    return served

@@ -8,13 +8,10 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from mcp import Client
 
 from anchors.mentions import Role, role_of
-from server.app import build_server
-from server.config import Settings
-from tests.conftest import GitRepo, settings_env
-from tests.mcp_calls import call
+from tests.conftest import GitRepo
+from tests.mcp_calls import remember_and_serve
 
 pytestmark = pytest.mark.anyio
 
@@ -37,18 +34,8 @@ PLANTED: list[tuple[str, str, str]] = [
 ]  # fmt: skip
 
 
-def settings_for(repo: GitRepo) -> Settings:
-    return Settings.resolve(
-        repo=str(repo.root), env=settings_env(ANCHORMEM_VERIFY_BUDGET_MS="30000")
-    )
-
-
 async def served(repo: GitRepo, text: str) -> dict[str, Any]:
-    async with Client(build_server(settings_for(repo))) as client:
-        made = await call(client, "remember", text=text)
-        found = await call(client, "recall", query=text, include_refuted=True, detail=True)
-    [it] = [m for m in found["memories"] if m["id"] == made["id"]]
-    return it
+    return await remember_and_serve(repo.root, text)
 
 
 @pytest.mark.parametrize(("path", "content", "note"), PLANTED)

@@ -7,12 +7,9 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from mcp import Client
 
-from server.app import build_server
-from server.config import Settings
-from tests.conftest import GitRepo, settings_env
-from tests.mcp_calls import call
+from tests.conftest import GitRepo
+from tests.mcp_calls import remember_and_serve
 
 pytestmark = pytest.mark.anyio
 
@@ -76,12 +73,6 @@ EXISTENCE_NOTES: list[tuple[str, list[str] | None]] = [
 ]
 
 
-def settings_for(repo: GitRepo) -> Settings:
-    return Settings.resolve(
-        repo=str(repo.root), env=settings_env(ANCHORMEM_VERIFY_BUDGET_MS="30000")
-    )
-
-
 @pytest.fixture
 def app_repo(git_repo: GitRepo) -> GitRepo:
     git_repo.commit(APP, "an application")
@@ -89,14 +80,7 @@ def app_repo(git_repo: GitRepo) -> GitRepo:
 
 
 async def remembered(repo: GitRepo, text: str, anchors: list[str] | None) -> dict[str, Any]:
-    args: dict[str, Any] = {"text": text}
-    if anchors is not None:
-        args["anchors"] = anchors
-    async with Client(build_server(settings_for(repo))) as client:
-        made = await call(client, "remember", **args)
-        found = await call(client, "recall", query=text, include_refuted=True, detail=True)
-    [served] = [m for m in found["memories"] if m["id"] == made["id"]]
-    return served
+    return await remember_and_serve(repo.root, text, anchors)
 
 
 @pytest.mark.parametrize(("text", "anchors", "value"), VALUE_NOTES)
