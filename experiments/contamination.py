@@ -48,6 +48,7 @@ from experiments.evidence import Evidence, Workspace, validate_facts
 from experiments.facts import Fact, default_facts_path, load_facts
 from experiments.metrics import agent_metrics
 from experiments.report import write_chart, write_markdown
+from experiments.results_dir import default_results_dir
 from experiments.scratch import git
 
 __all__ = ["ARMS", "PUBLISHED", "Config", "ExperimentError", "run", "run_cli"]
@@ -315,7 +316,7 @@ def run_cli(args: argparse.Namespace, as_json: bool) -> int:
     repo = getattr(args, "repo", None)
     facts = getattr(args, "facts", None)
     config = Config(
-        out=Path(args.out).expanduser(),
+        out=Path(args.out or default_results_dir("contamination")).expanduser(),
         repo=Path(repo) if repo else None,
         facts=Path(facts).expanduser() if facts else None,
         per_category=per,

@@ -6,9 +6,10 @@
 project, HEAD the newer version), runs the contamination experiment on each project with
 its fact file (``experiments/data/real/NAME.jsonl``), sums the counts across projects and
 prints one markdown table (every arm and agent). Progress goes to stderr. ``--out``
-(default ``./anchormem-truth-benchmark``) receives ``results.json``, ``results.md`` and
-one folder per project with that project's full contamination outputs. Nothing else is
-written outside the cache (``ANCHORMEM_CORPUS_CACHE``, default ``~/.cache/anchormem/corpus``).
+(default ``~/.cache/anchormem/results/truth-benchmark``, see ``experiments.results_dir``)
+receives ``results.json``, ``results.md`` and one folder per project with that project's
+full contamination outputs. Nothing else is written outside the cache
+(``ANCHORMEM_CORPUS_CACHE``, default ``~/.cache/anchormem/corpus``).
 It is not part of CI: the first run downloads the sdists.
 """
 
@@ -28,10 +29,10 @@ from experiments.contamination import ARMS, Config, run
 from experiments.corpus import Project, build, cache_dir, describe, load_manifest
 from experiments.errors import EXIT_USAGE, ExperimentError, exit_code
 from experiments.metrics import RATES, wilson
+from experiments.results_dir import default_results_dir
 
 __all__ = ["aggregate", "main", "markdown", "run_benchmark", "run_cli"]
 
-DEFAULT_OUT = "anchormem-truth-benchmark"
 _COLUMNS = (
     ("adoption_rate", "adoption"),
     ("served_rate", "served"),
@@ -212,7 +213,7 @@ def run_cli(args: argparse.Namespace, as_json: bool = False) -> int:
     if getattr(args, "repo", None) or getattr(args, "facts", None):
         print("anchormem: --corpus real brings its own repositories and facts", file=sys.stderr)
         return 2
-    out = Path(getattr(args, "out", None) or DEFAULT_OUT).expanduser()
+    out = Path(getattr(args, "out", None) or default_results_dir("truth-benchmark")).expanduser()
 
     def log(message: str) -> None:
         print(message, file=sys.stderr, flush=True)
@@ -238,7 +239,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--project", action="append", metavar="NAME", help="a corpus project (repeatable)"
     )
-    parser.add_argument("--out", default=DEFAULT_OUT, help="the results folder")
+    parser.add_argument(
+        "--out", help="the results folder (default: ~/.cache/anchormem/results/truth-benchmark)"
+    )
     parser.add_argument(
         "--per-category", type=int, metavar="N", help="at most N facts per category"
     )

@@ -248,7 +248,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p = experiments.add_parser("contamination", help=text, description=text, parents=[common])
     p.add_argument("--facts", help="a JSONL fact set (default: the built-in facts)")
-    p.add_argument("--out", default="anchormem-contamination", help="the results folder")
+    p.add_argument(
+        "--out", help="the results folder (default: ~/.cache/anchormem/results/contamination)"
+    )
     p.add_argument("--per-category", type=int, metavar="N", help="at most N facts per category")
     p.add_argument("--keep-workdir", action="store_true", help="keep the scratch repository")
     p.add_argument(

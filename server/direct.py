@@ -111,7 +111,7 @@ def _shaped(result: CallToolResult, version: str) -> dict[str, Any]:
     ``dict[str, Any]`` member returns as it is. So the rest of the result is shaped, and
     the structured content is put in as it stands where the version's result keeps the
     member (the SDK's surface is asked once per version), and left out where it does not
-    (adr/0017, session I)."""
+    (adr/0017)."""
     structured = result.structured_content
     rest = result if structured is None else result.model_copy(update={"structured_content": None})
     dumped = rest.model_dump(by_alias=True, mode="json", exclude_none=True)
@@ -135,7 +135,7 @@ def _plain_call(frame: bytes) -> tuple[int | str, str, dict[str, Any]] | None:
     as it stands: ``{"jsonrpc": "2.0", "id": <int or str>, "method": "tools/call",
     "params": {"name": <a relayed tool>, "arguments": {...}}}`` and nothing more. What
     clients send; anything else is checked by the SDK's models (``_checked_call``). Parsed
-    once by ``json``, not three times by the models (adr/0017, session I)."""
+    once by ``json``, not three times by the models (adr/0017)."""
     try:
         body = json.loads(frame)
     except ValueError:

@@ -142,7 +142,7 @@ def _tagger() -> Callable[[object], dict[str, str]]:
     ``now``) and an aware ``isoformat`` costs ~1.7 µs, so each object's tag is made once
     (by identity: objects alive for the whole call, and two equal instants in different
     zones keep their own offsets). A note meeting 100 conflicts has ~130 timestamps in its
-    entry: 460-706 µs to encode, 292-435 µs so (adr/0017, session M)."""
+    entry (adr/0017)."""
     tags: dict[int, dict[str, str]] = {}
 
     def tagged(value: object) -> dict[str, str]:

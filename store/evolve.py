@@ -4,7 +4,7 @@
 ``__init__`` sets every field through ``object.__setattr__``: 9 µs for a ``ConflictRecord``
 and 18 µs for a ``Memory`` here. A remember makes one such copy per conflict it logs (the
 mirror gives each record its sequence number) and a few of its memory, so a note that
-meets a hundred conflicts spent about a millisecond on copies (adr/0017, session I).
+meets a hundred conflicts spent about a millisecond on copies (adr/0017).
 ``evolve`` copies the fields as they are (a ``__dict__`` update, or each slot's own
 descriptor) and sets the changed ones: the same object, in 1.5 µs and 7 µs. Only fields
 are copied, never anything else an instance holds (a cached property).

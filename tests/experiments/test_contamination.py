@@ -379,16 +379,16 @@ def reduced_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict[str, Any
     facts_file = work / "facts.jsonl"
     rows = [r for r in lines if r["id"] in chosen] + [WITH_KIND_AND_SCOPE, *MISLABELLED]
     facts_file.write_text("".join(json.dumps(r) + "\n" for r in rows))
-    out = work / "out"
-    env = anchormem_env()
+    # No --out: the results go to the user's cache, never into the folder it is run from.
+    env = {**anchormem_env(), "XDG_CACHE_HOME": str(work / "cache")}
     script = Path(sys.executable).with_name("anchormem")
     done = subprocess.run(
-        [str(script), "experiment", "contamination", "--json", "--facts", str(facts_file),
-         "--out", str(out)],
+        [str(script), "experiment", "contamination", "--json", "--facts", str(facts_file)],
         cwd=work, env=env, capture_output=True, text=True, timeout=240, check=False,
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
-    return json.loads(done.stdout), out
+    assert {p.name for p in work.iterdir()} == {"facts.jsonl", "cache"}
+    return json.loads(done.stdout), work / "cache" / "anchormem" / "results" / "contamination"
 
 
 def test_the_reduced_run_reports_every_arm_agent_and_rate(reduced_run: Any):
