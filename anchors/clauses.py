@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from anchors.candidates import _Cand, _fold, _Mode, _Neg
+from anchors.candidates import _Cand, _fold, _Form, _Mode, _Neg
 from anchors.cue_patterns import CUES, Cues, case_safe
 from anchors.subject import Spans
 
@@ -215,6 +215,68 @@ def _narrowed_by_subject(text: str, cands: list[_Cand], spans: Spans) -> None:
         for c in cands:
             if start <= c.start < end and c.mode is _ABSENT:
                 c.mode = _UNCLEAR
+
+
+_REFERENCE = re.compile(r"\b(?:it|them|they)\b")
+# What a pronoun may stand for: a name whose positive anchor means "the code uses it" (a
+# technology, a package, a module, an environment variable), not a file or a definition,
+# which a later "nothing imports it" does not say is gone.
+_USED_FORMS = (_Form.TECH, _Form.WORD, _Form.IMPORT, _Form.DOTTED, _Form.ENV)
+
+
+def _negated_references(text: str, cands: list[_Cand], spans: Spans) -> None:
+    """"X is only a type-checking dependency; nothing imports it at runtime": a negation
+    whose object is a pronoun speaks of the names before it, in its sentence or the one
+    before, and binds to none of them as an anchor could. Those names are no plain
+    statements of use (UNCLEAR): the note keeps no positive anchor on them. The same for
+    names said to be used only somewhere (``_restricted``)."""
+    low = _fold(text)
+    if not _REFERENCE.search(low):
+        _restricted(text, cands)
+        return
+    k = CUES[case_safe(low)]
+    before = 0  # where the sentence before the current one starts
+    for s_start, s_end, _question in spans:
+        cues: list[_Cue] | None = None  # the sentence's negation cues, found once if needed
+        for m in _REFERENCE.finditer(low, s_start, s_end):
+            cues = _cues(k, low, s_start, s_end) if cues is None else cues
+            negated = _post(k, low[m.end() : min(s_end, m.end() + _WINDOW)]) is not None or any(
+                q.targets and not q.replacement and q.end <= m.start()
+                and k.gap.fullmatch(low, q.end, m.start()) for q in cues
+            )
+            if not negated:
+                continue
+            for c in cands:
+                if before <= c.start < m.start() and c.mode is _PRESENT and c.form in _USED_FORMS:
+                    c.mode = _UNCLEAR
+        before = s_start
+    _restricted(text, cands)
+
+
+# Right after a name: "X is only used in tests", "X is only a type-checking dependency",
+# "X is used only by the CLI", "X is a test-only dependency", "we use X only in the
+# client": a claim that it is used
+# nowhere else, which an anchor that finds it used somewhere does not check.
+_RESTRICTED = re.compile(
+    r"[\s`'\"]*(?:only|just|exclusively|solely)\s+(?:in|inside|within|by|for|from|at|during|"
+    r"under|when|as)\b"
+    r"|[\s`'\"]*(?:(?:package|module|library|dependency)\s+)?(?:is|are)\s+(?:"
+    r"(?:only|just|exclusively|solely)\s+(?:(?:ever|really)\s+)?(?:used|imported|needed|"
+    r"required|installed|loaded|declared|called|read|a|an)\b"
+    r"|(?:used|imported|needed|required|installed|loaded|called|read)\s+(?:only|exclusively|"
+    r"solely)\b|(?:a\s+|an\s+)?[a-z]+(?:-[a-z]+)*-only\b)"
+)
+
+
+def _restricted(text: str, cands: list[_Cand]) -> None:
+    """Names a clause says are used *only* somewhere are no plain statements of use
+    (UNCLEAR): "httpx is only used in tests" is not VERIFIED by app/client.py importing it."""
+    low = _fold(text)
+    if "only" not in low:
+        return
+    for c in cands:
+        if c.mode is _PRESENT and c.form in _USED_FORMS and _RESTRICTED.match(low, c.end):
+            c.mode = _UNCLEAR
 
 
 _PLACES = frozenset({"from", "in", "inside", "within", "outside", "except", "only", "on"})

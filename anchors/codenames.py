@@ -26,7 +26,7 @@ from anchors.spec import (
     normalize_dist_name,
     validate_repo_path,
 )
-from anchors.vocabulary import TechKind, Technology
+from anchors.vocabulary import TechKind, Technology, lookup_word
 from anchors.vocabulary import english as vocabulary_english
 from anchors.wordlists import COMMON_WORDS, DIST_TO_IMPORT
 
@@ -49,6 +49,7 @@ class DropReason(StrEnum):
     NOT_A_USE = "not_a_use"  # named as an alternative or a comparison, not as something used
     OWN_PACKAGE = "own_package"  # the repository's own package: the note's subject, not a claim
     EXTERNAL = "external"  # the note is about something outside the repository
+    BESIDE_THE_CODE = "beside_the_code"  # a tool used beside the code: absence proves nothing
 
 
 # Enum members read on every candidate, bound to module names: reading one through its
@@ -90,6 +91,31 @@ def _as_path(name: str, fp: Fingerprint) -> str | None:
         hits = fp.basename_paths(name)
         return hits[0] if len(hits) == 1 else None
     return None
+
+
+def _import_name(name: str) -> str:
+    """The module a distribution named ``name`` is imported as (``PyJWT``: ``jwt``,
+    ``pyyaml``: ``yaml``), or ``name`` when it names no other module."""
+    dist = normalize_dist_name(name)
+    mapped = DIST_TO_IMPORT.get(dist)
+    if mapped is None:
+        hit = lookup_word(name)
+        tech = hit[0] if hit is not None else None
+        if tech is not None and dist in tech.dists and len(tech.imports) == 1:
+            mapped = tech.imports[0]
+    return mapped if mapped is not None and _IDENTS.fullmatch(mapped) else name
+
+
+def _management_command(fp: Fingerprint, name: str) -> str | None:
+    """The one file defining the Django management command ``name``
+    (``<app>/management/commands/<name>.py``), or None."""
+    if "." in name or name.startswith("_"):
+        return None
+    found = [
+        p for p in fp.basename_paths(f"{name}.py")
+        if f"/{p}".endswith(f"/management/commands/{name}.py")
+    ]  # fmt: skip
+    return found[0] if len(found) == 1 else None
 
 
 def _top_of_path(path: str) -> str:
@@ -316,7 +342,10 @@ class CodeNames:
         """
         where = [p for p, _ in self.fp.definitions(qual)]
         local = [p for p in where if self._in_scope(p)]
-        if claimed and where and not local and self.scope and self.fp.has_path(self.scope):
+        if claimed and where and not local and self.scope and (
+            self.fp.has_path(self.scope) or self.fp.has_directory(self.scope)
+        ):
+            # the stated place is the claim: a definition elsewhere breaks it, never moves it
             return [Anchor(_SYMBOL, qual, expect, scope=self.scope)]
         if self.scope is not None and len(local) == 1:
             where = local
@@ -326,6 +355,9 @@ class CodeNames:
             return _NOT_IN_SCOPE, f"{qual} is defined in {len(where)} files, not in scope"
         if where:
             return _AMBIGUOUS, f"{qual} is defined in {len(where)} files"
+        command = _management_command(self.fp, qual)
+        if command is not None and expect is _PRESENT:
+            return [Anchor(_FILE, command)]  # "the `sync_users` management command"
         return _UNRESOLVED, f"no definition named {qual}"
 
     def dotted(self, name: str, *, claimed: bool = False, loose: bool = False) -> Outcome:
@@ -405,6 +437,11 @@ class CodeNames:
     def env(self, name: str, absent: bool, claimed: bool = False) -> Outcome:
         """An environment variable read by the code or declared in ``.env.example``;
         ``claimed``: the text says the code reads it, so one nothing reads is refuted."""
+        if not absent and claimed and self.scope is not None and (
+            self.scope.endswith(".py") or self.fp.has_directory(self.scope)
+        ):
+            # "app/settings.py reads DATABASE_URL": the stated place is the claim
+            return [Anchor(_ENV, name, scope=self.scope)]
         if absent or claimed or name in self.fp.env_names():
             return [Anchor(_ENV, name, _ABSENT if absent else _PRESENT)]
         return _UNRESOLVED, f"no code reads {name} and .env.example lacks it"
@@ -423,8 +460,9 @@ class CodeNames:
         return self._import(module)
 
     def import_claim(self, module: str, absent: bool) -> Anchor:
-        """The text says a module is imported ("imports pallets_sphinx_themes")."""
-        return self._import(module, _ABSENT if absent else _PRESENT)
+        """The text says a module is imported ("imports pallets_sphinx_themes"); a
+        distribution's name is its import name ("imports PyJWT": ``jwt``)."""
+        return self._import(_import_name(module), _ABSENT if absent else _PRESENT)
 
     def missing_member(self, name: str) -> Outcome:
         """``pkg.module.Name`` whose module exists but which it neither defines nor imports

@@ -15,14 +15,19 @@ module resolves each candidate and settles what the text states both ways.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
 from enum import Enum
 
+from anchors.absence import beside_part, negation_part, runtime_import
+from anchors.argument_claims import read_arguments
 from anchors.candidates import _SNAKE, _Cand, _Form, _Mode, _Neg, _scan
-from anchors.clauses import _narrowed_by_subject, _read_modes
+from anchors.clauses import _narrowed_by_subject, _negated_references, _read_modes
 from anchors.codenames import CodeNames, DropReason, Outcome
 from anchors.facts import Fingerprint
+from anchors.infra_binding import bind_infra
 from anchors.mentions import in_area, tool_area
+from anchors.relations import bases_checked, read_relation, role_parts
 from anchors.spec import (
     Anchor,
     AnchorKind,
@@ -31,14 +36,22 @@ from anchors.spec import (
     normalize_dist_name,
     parse_anchor,
 )
-from anchors.subject import resolve_name, resolve_subject, sentence_spans
+from anchors.subject import Spans, resolve_name, resolve_subject, sentence_spans
 from anchors.value_binding import bind_values
 from anchors.value_claims import uncovered_values, version_span
+from anchors.verify import Verdict, check_anchor
 from anchors.version_claims import _EXACT_VERSION, _python_claim, _version_after, _with_version
 from anchors.vocabulary import TechKind, Technology, lookup_word
 from anchors.wordlists import COMMON_WORDS
 
-__all__ = ["DropReason", "DroppedCandidate", "Inference", "infer_anchors"]
+__all__ = [
+    "DropReason",
+    "DroppedCandidate",
+    "Inference",
+    "beside_given",
+    "infer_anchors",
+    "read_given",
+]
 
 # Enum members read in the loops below, bound to module names: in Python 3.11 reading
 # one through its class (``_Mode.PRESENT``) goes through ``EnumType.__getattr__``'s slow
@@ -76,6 +89,10 @@ class Inference:
     # What the note asserts that no anchor covers (a name neither the vocabulary nor the
     # code knows, code found nowhere): such a note is never VERIFIED, only not contradicted.
     uncovered: tuple[str, ...] = ()
+    # Of those, the relations of a component and the roles of a definition
+    # (``anchors.relations``): what given anchors do not check either.
+    relations: tuple[str, ...] = ()
+    roles: tuple[str, ...] = ()
 
 
 # -- resolving ---------------------------------------------------------------------------
@@ -228,8 +245,10 @@ def infer_anchors(text: str, fp: Fingerprint, subject: str | None = None, *,
     _read_modes(text, cands, scope is not None, frozenset(names.first_party), spans)
     if scope is None:
         _narrowed_by_subject(text, cands, spans)
+    _negated_references(text, cands, spans)
     kept: list[tuple[Anchor, str]] = []
     uncovered: list[str] = []
+    objects: list[tuple[_Cand, list[Anchor]]] = []  # what a verb of use governs
     checked_values: list[tuple[int, int]] = []  # the versions a dependency anchor checks
     controls = _CONTROL.search(text) is not None
     for c in cands:
@@ -244,6 +263,10 @@ def infer_anchors(text: str, fp: Fingerprint, subject: str | None = None, *,
             resolves = isinstance(_resolve(c, names, fp, absent=False), list)
             if resolves or _salient(c, names):
                 dropped.append(DroppedCandidate(c.text, *_MODE_DROP[c.mode]))
+            if c.mode is _UNCLEAR and (resolves or (c.tech is not None and not c.common)):
+                uncovered.append(negation_part(c))  # negated, but not as an anchor can check
+                if (runtime := runtime_import(c, text, spans, fp)) is not None:
+                    kept.append((runtime, c.text))  # "not at runtime", yet code that runs does
             continue
         outcome = python or _resolve(c, names, fp, absent=c.mode is _ABSENT)
         if python:
@@ -254,6 +277,11 @@ def infer_anchors(text: str, fp: Fingerprint, subject: str | None = None, *,
             if c.mode is _PRESENT and _uncovered(c, outcome[0]):
                 uncovered.append(c.text)
             continue
+        if (beside := beside_part(c, outcome, fp)) is not None:
+            uncovered.append(beside)  # a tool used beside the code: its absence proves nothing
+            if c.mode is _ABSENT:
+                dropped.append(DroppedCandidate(c.text, DropReason.BESIDE_THE_CODE, beside))
+                continue
         if c.runtime and c.mode is _PRESENT and _development_only(outcome, fp, scope):
             uncovered.append(f"{c.text} (declared for development only)")
         spec = (_version_after(text, c.end)
@@ -266,11 +294,20 @@ def infer_anchors(text: str, fp: Fingerprint, subject: str | None = None, *,
                 # satisfies the anchor without making the sentence true, so never VERIFIED
                 uncovered.append(f"{c.text} {spec or 'version'}")
             checked_values.append(version_span(text, c.end))  # named above if unchecked
+        if scope is None and c.object and c.mode is _PRESENT:
+            objects.append((c, outcome))
         for anchor in outcome:
             try:  # the parser is the one gate every anchor passes, inferred ones included
                 kept.append((parse_anchor(anchor.render()), c.text))
             except AnchorSyntaxError as exc:
                 dropped.append(DroppedCandidate(c.text, DropReason.UNSAFE, str(exc)))
+    # "Encoding detection uses chardet": checked in the component the subject names, or
+    # an uncovered part; never VERIFIED by the project using it somewhere.
+    kept, relations = _relations(text, spans, fp, names, objects, kept)
+    roles = role_parts(text, spans, fp)
+    checked = bases_checked(text, spans, fp)  # a library's base class, checked as one
+    uncovered = [u for u in uncovered if u not in checked] + relations + roles
+    dropped = [d for d in dropped if d.candidate not in checked]
     # A value stated for a constant or an environment variable the code gives a literal is
     # checked by a value anchor, which finds the thing too: it replaces the existence one.
     for bound in bind_values(text, fp, scope, spans):
@@ -279,10 +316,121 @@ def infer_anchors(text: str, fp: Fingerprint, subject: str | None = None, *,
         checked_values.append(bound.span)
         uncovered = [u for u in uncovered if u != bound.name]
         dropped = [d for d in dropped if d.candidate != bound.name]
+    # A value stated of a Dockerfile, a compose service or a CI matrix, in a sentence that
+    # names it, is checked against that file (anchors.infra_binding).
+    infra = bind_infra(text, fp, spans, checked_values)
+    if any(b.anchor.value == "python-version" for b in infra):
+        # "CI tests on Python 3.8" says what CI runs, not what the project declares
+        kept = [(a, o) for a, o in kept if (a.kind, a.value) != (AnchorKind.DEP, "python")]
+    for bound in infra:
+        kept.append((bound.anchor, bound.name))
+        checked_values.append(bound.span)
+    # Parameters and keyword arguments are their own anchors, never symbols (issue #31).
+    arguments = read_arguments(text, fp, scope, spans)
+    if arguments.anchors or arguments.uncovered:
+        # a function or callee named in such a statement is code, never a package
+        kept = [(a, o) for a, o in kept if o not in arguments.keywords and not (
+            o in arguments.functions and a.kind in (AnchorKind.TECH, AnchorKind.DEP))
+            and not _called_there(a, o, arguments.functions, fp)]  # fmt: skip
+        kept += [(a, a.argument[1]) for a in arguments.anchors]
+        checked_values += arguments.spans
+        uncovered = [u for u in uncovered if u not in arguments.names] + [*arguments.uncovered]
+        dropped = [d for d in dropped if d.candidate not in arguments.names]
     # A value the note states (a number, a tag, a setting) is never checked by an anchor
     # that a thing exists: the note stays ACTIVE and says which value (adr/0025).
     uncovered += [v.phrase for v in uncovered_values(text, checked_values)]
-    return _settle(kept, dropped, scope, tuple(dict.fromkeys(uncovered)))
+    settled = _settle(kept, dropped, scope, tuple(dict.fromkeys(uncovered)))
+    return replace(settled, relations=tuple(relations), roles=tuple(roles))
+
+
+def _called_there(a: Anchor, origin: str, functions: Sequence[str], fp: Fingerprint) -> bool:
+    """Whether ``a`` places the definition of a function the text only says is called
+    there: "`create_engine` is called with ... in app/db.py" names where it is called, not
+    where it is defined (app/db.py imports it)."""
+    return (a.kind is AnchorKind.SYMBOL and origin in functions and a.scope is not None
+            and fp.definition(a.scope, a.value) is None)  # fmt: skip
+
+
+_LOCATED = (AnchorKind.SYMBOL, AnchorKind.ENV, AnchorKind.IMPORT)
+
+
+def read_given(text: str, fp: Fingerprint, subject: str | None, scope: str | None,
+               given: tuple[Anchor, ...], inference: Inference | None = None,
+               ) -> tuple[tuple[Anchor, ...], list[str]]:  # fmt: skip
+    """Given anchors with the place the text states bound, and the parts of the text they
+    leave unchecked (roles; relations, unless a given anchor is scoped). "`ping` is
+    implemented in `app/front/views.py`" with ``symbol:ping`` is a claim about that file:
+    the anchor becomes ``symbol:app/front/views.py::ping``, which the code breaks.
+    ``inference`` is the text's own reading, when the caller has it."""
+    if inference is None:
+        inference = infer_anchors(text, fp, subject, scope=scope)
+    placed = {(a.kind, a.value): a for a in inference.anchors
+              if a.scope is not None and a.kind in _LOCATED and a.expect is Expect.PRESENT
+              and a.stated is None}  # fmt: skip
+    bound = tuple(placed.get((a.kind, a.value), a)
+                  if a.scope is None and a.expect is Expect.PRESENT and a.stated is None else a
+                  for a in given)  # fmt: skip
+    parts = list(inference.roles)
+    if not any(a.scope is not None for a in bound if a.kind in (AnchorKind.IMPORT,
+                                                                 AnchorKind.TECH)):  # fmt: skip
+        parts += inference.relations
+    return tuple(dict.fromkeys(bound)), parts
+
+
+def beside_given(given: Sequence[Anchor], inferred: Sequence[Anchor]) -> tuple[Anchor, ...]:
+    """What the text's own reading checks that the given anchors do not (adr/0025). Given
+    ``file:isso/html/misaka.py``, "isso/html/misaka.py renders Markdown with mistune" is
+    also ``import:mistune@isso/html/misaka.py``: the file existing says nothing of what it
+    imports. An inferred anchor on a thing a given one names is left out when the given one
+    checks as much (the same place or any place, the same value or none), and always when
+    the two disagree on presence: the agent's polarity wins."""
+    out: list[Anchor] = []
+    for a in inferred:
+        same = [g for g in given if (g.kind, g.value) == (a.kind, a.value)]
+        if any(g.expect is not a.expect for g in same):
+            continue
+        if any((a.scope is None or g.scope == a.scope)
+               and (a.version is None or g.version == a.version) for g in same):  # fmt: skip
+            continue
+        if a not in out:
+            out.append(a)
+    return tuple(out)
+
+
+_Kept = list[tuple[Anchor, str]]
+
+
+def _relations(text: str, spans: Spans, fp: Fingerprint, names: CodeNames,
+               objects: list[tuple[_Cand, list[Anchor]]],
+               kept: _Kept) -> tuple[_Kept, list[str]]:  # fmt: skip
+    """Each object of a verb of use whose subject is a component (``anchors.relations``):
+    its anchors scoped to the component where that holds, else the relation uncovered."""
+    parts: dict[int, str] = {}  # by where the subject starts: the last object says all
+    own = frozenset(names.first_party)
+
+    def holds(anchor: Anchor) -> bool:
+        return check_anchor(anchor, None, fp).verdict is Verdict.HOLDS
+
+    for c, outcome in objects:
+        def scoped(path: str, c: _Cand = c) -> list[Anchor] | None:
+            # read afresh: resolving a word records the technology it found on it
+            fresh = c if c.form is _TECH else replace(c, tech=None, common=False)
+            found = _resolve(fresh, CodeNames(fp, path), fp, absent=False)
+            return found if isinstance(found, list) else None
+
+        if c.text.lower() == "python":
+            continue  # the Python a part runs on is a version claim, checked as one
+        library = c.tech is None or c.tech.kind is TechKind.PACKAGE
+        reading = read_relation(text, spans, c.start, c.end, outcome, fp, own, scoped, holds,
+                                library)  # fmt: skip
+        if reading is None:
+            continue
+        if reading.scoped:
+            kept = [(a, o) for a, o in kept if not (o == c.text and a in outcome)]
+            kept += [(a, c.text) for a in reading.scoped]
+        else:
+            parts[reading.subject] = reading.part
+    return kept, list(parts.values())
 
 
 def _same_thing(a: Anchor, b: Anchor) -> bool:

@@ -16,14 +16,26 @@ from enum import StrEnum
 from functools import cached_property
 from typing import Any, TypeVar
 
+from anchors.infra_facts import InfraValue
+
 __all__ = [
+    "MAX_CALLS",
+    "MAX_KEYWORDS",
+    "MAX_SIGNATURE_CHARS",
     "MAX_SOURCE_BYTES",
+    "SETTINGS_STRING",
+    "CallFact",
     "Definition",
     "Dependency",
+    "EnvCall",
+    "EnvWrapper",
     "FileFacts",
     "Fingerprint",
     "ImportFact",
     "NotRead",
+    "Param",
+    "ParamKind",
+    "Signature",
     "ValueFact",
     "derive_indexes",
     "words_of",
@@ -34,11 +46,14 @@ _D = TypeVar("_D")
 
 @dataclass(frozen=True)
 class Definition:
-    """A class or function definition: dotted qualified name within its file."""
+    """A class or function definition: dotted qualified name within its file. ``bases``:
+    a class's base classes as named (the last part of a dotted name), None for a function
+    or when not recorded."""
 
     qualname: str
     body_hash: str
     line: int
+    bases: tuple[str, ...] | None = None
 
 
 @dataclass(frozen=True)
@@ -50,6 +65,7 @@ class ImportFact:
     names: tuple[str, ...] = ()
     within: str = ""
     line: int = 0
+    typing: bool = False  # inside ``if TYPE_CHECKING:``: never imported at run time
 
 
 @dataclass(frozen=True)
@@ -62,6 +78,110 @@ class ValueFact:
     name: str
     text: str | None
     line: int
+
+
+class ParamKind(StrEnum):
+    """How a parameter is passed."""
+
+    POSITIONAL = "positional"  # positional-only or positional-or-keyword
+    KEYWORD = "keyword"  # keyword-only (after ``*`` or ``*args``)
+    ARGS = "args"  # ``*args``
+    KWARGS = "kwargs"  # ``**kwargs``
+
+
+@dataclass(frozen=True)
+class Param:
+    """One parameter of a function. ``default`` is the default's literal source text, or
+    None when it has none or the code computes it (``has_default`` tells them apart)."""
+
+    name: str
+    kind: ParamKind
+    default: str | None
+    has_default: bool
+    line: int
+
+
+@dataclass(frozen=True)
+class Signature:
+    """One function's or method's parameters: ``function`` is its qualified name (as in
+    ``Definition``), ``text`` the source between its parentheses (None when longer than
+    ``MAX_SIGNATURE_CHARS``), ``line`` the line its ``def`` is on. The parameters are read
+    from ``text`` when first asked for: most signatures are never asked about, and keeping
+    the text costs the extraction nothing but a slice."""
+
+    function: str
+    text: str | None
+    line: int
+
+    @cached_property
+    def params(self) -> tuple[Param, ...]:
+        """The parameters, in order (none when ``text`` was not kept)."""
+        from anchors.signatures import parse_params  # parses with tree-sitter
+
+        return () if self.text is None else parse_params(self.text, self.line)
+
+    def render(self) -> str:
+        """``get_status(self, now=None, *, verbose=False)`` as a receipt quotes it."""
+        parts: list[str] = []
+        starred = False
+        for p in self.params:
+            if p.kind is ParamKind.KEYWORD and not starred:
+                parts.append("*")
+            starred = starred or p.kind in (ParamKind.KEYWORD, ParamKind.ARGS)
+            prefix = {ParamKind.ARGS: "*", ParamKind.KWARGS: "**"}.get(p.kind, "")
+            default = f"={p.default}" if p.default is not None else ("=…" if p.has_default else "")
+            parts.append(f"{prefix}{p.name}{default}")
+        name = self.function.rpartition(".")[2]
+        return f"{name}({', '.join(parts) if self.text is not None else '…'})"
+
+
+@dataclass(frozen=True)
+class CallFact:
+    """A call that passes keyword arguments: the callee as written (dotted:
+    ``create_engine``, ``sa.create_engine``, ``self.client.get``), each keyword with its
+    literal source text (None when computed; ``**`` for a ``**mapping`` splat), its line."""
+
+    callee: str
+    keywords: tuple[tuple[str, str | None], ...]
+    line: int
+
+
+@dataclass(frozen=True)
+class EnvWrapper:
+    """A function of this file that reads the environment variable its caller names by its
+    first argument (``def env_int(name, default=0): return int(os.getenv(name, default))``),
+    or a settings-library object (django-environ's or environs' ``env``, decouple's
+    ``config``). ``callee`` is how a call names it: ``env_int``, ``Settings.env`` for a
+    method, ``env.*`` for every method of an object (``env.int``). The caller's default is
+    the argument at ``default_at`` (the name is at 0; -1: none by position) or the keyword
+    ``default_kw``; when the call passes neither, the wrapper's own default (``fallback``
+    source text, None when computed) applies if ``has_fallback``."""
+
+    callee: str
+    default_at: int
+    default_kw: str
+    fallback: str | None = None
+    has_fallback: bool = False
+
+
+@dataclass(frozen=True)
+class EnvCall:
+    """A call whose first argument is a literal environment-like name
+    (``env_int("PAGE_SIZE", 20)``): the callee as written, the name, the literal source text
+    of its other positional arguments and of its keyword arguments (None: computed or
+    splatted), and its line. An environment read only when the callee resolves to an
+    ``EnvWrapper`` (``anchors.env_wrappers``)."""
+
+    callee: str
+    name: str
+    args: tuple[str | None, ...]
+    keywords: tuple[tuple[str, str | None], ...]
+    line: int
+
+
+# ``ImportFact.within`` of a dotted string a Django settings module names
+# (``"whitenoise.middleware.WhiteNoiseMiddleware"``): Django imports it when it loads.
+SETTINGS_STRING = "<settings string>"
 
 
 class NotRead(StrEnum):
@@ -77,6 +197,11 @@ class NotRead(StrEnum):
 # Bigger files are generated or vendored data, not code an anchor points into; parsing them
 # would dominate a cold build (``pyfacts`` does not parse them).
 MAX_SOURCE_BYTES = 4 * 1024 * 1024
+# Calls passing keyword arguments kept per file, and keywords per call: a generated file of
+# thousands of calls is not what a note about a call names, and the cache stays small.
+MAX_CALLS = 400
+MAX_KEYWORDS = 32
+MAX_SIGNATURE_CHARS = 2000
 
 # Words a file can name a definition, module or variable with. Kept for files that were not
 # (fully) read, so a check can still prove a name is absent from them: a file cannot define
@@ -102,7 +227,10 @@ class FileFacts:
     text (``anchors.mentions``); a non-Python text blob has only those. ``parsed`` is False
     when a ``.py`` file was not fully read; then ``not_read`` says why, ``size`` is its length
     in bytes (when too large) and ``words`` is the word set of its bytes (``words_of``), or
-    None when none could be kept."""
+    None when none could be kept. ``signatures`` are the parameters of each function and
+    method; ``calls`` the calls passing keyword arguments (at most ``MAX_CALLS``);
+    ``env_wrappers`` and ``env_calls`` are the environment reads through helpers and settings
+    libraries, joined across files by the fingerprint (``anchors.env_wrappers``)."""
 
     imports: tuple[ImportFact, ...] = ()
     definitions: tuple[Definition, ...] = ()
@@ -114,6 +242,10 @@ class FileFacts:
     not_read: NotRead | None = None
     size: int = 0
     words: tuple[str, ...] | None = None
+    signatures: tuple[Signature, ...] = ()
+    calls: tuple[CallFact, ...] = ()
+    env_wrappers: tuple[EnvWrapper, ...] = ()
+    env_calls: tuple[EnvCall, ...] = ()
 
     def __post_init__(self) -> None:
         if not self.parsed and self.not_read is None:
@@ -175,6 +307,8 @@ class Fingerprint:
     env_example: Mapping[str, str] = field(default_factory=dict)
     overlay: str = ""
     texts: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    # The values each infrastructure file states (``anchors.infra_facts``); None: not read.
+    infra: Mapping[str, tuple[InfraValue, ...] | None] = field(default_factory=dict)
 
     # -- indexes built on first use ------------------------------------------------
     @cached_property
@@ -199,6 +333,8 @@ class Fingerprint:
         for path, facts in self.python.items():
             for name in facts.env_reads:
                 index.setdefault(name, []).append(path)
+        for name, path, _ in self._wrapped_env:
+            index.setdefault(name, []).append(path)
         for name, path in self.env_example.items():
             index.setdefault(name, []).append(path)
         return index
@@ -217,6 +353,24 @@ class Fingerprint:
         for path, facts in self.python.items():
             for value in facts.env_defaults:
                 index.setdefault(value.name, []).append((path, value))
+        for name, path, default in self._wrapped_env:
+            if default is not None:
+                index.setdefault(name, []).append((path, default))
+        return index
+
+    @cached_property
+    def _wrapped_env(self) -> list[tuple[str, str, ValueFact | None]]:
+        """Reads through wrappers and settings libraries, joined across files."""
+        from anchors.env_wrappers import wrapped_reads  # it imports this module's types
+
+        return wrapped_reads(self.python, self.module_path)
+
+    @cached_property
+    def _infra(self) -> dict[str, list[tuple[str, InfraValue]]]:
+        index: dict[str, list[tuple[str, InfraValue]]] = {}
+        for path in sorted(self.infra):
+            for value in self.infra[path] or ():
+                index.setdefault(value.key, []).append((path, value))
         return index
 
     @cached_property
@@ -390,12 +544,54 @@ class Fingerprint:
         """Where a constant (``NAME`` or ``Class.ATTR``) is assigned, and what."""
         return self._constants.get(name, [])
 
+    def signature(self, path: str, function: str) -> Signature | None:
+        """The parameters of ``function`` (a qualified name) defined in ``path``."""
+        facts = self.python.get(self.tracked_path(path) or path)
+        if facts is None:
+            return None
+        return next((s for s in facts.signatures if s.function == function), None)
+
+    def signatures_of(self, function: str) -> list[tuple[str, Signature]]:
+        """Every file's signature of ``function`` (a qualified name), sorted by path."""
+        return sorted(
+            ((p, s) for p, _ in self.definitions(function)
+             if (s := self.signature(p, function)) is not None),
+            key=lambda pair: pair[0],
+        )  # fmt: skip
+
+    def calls_of(self, callee: str, path: str | None = None) -> list[tuple[str, CallFact]]:
+        """Calls passing keyword arguments whose callee is ``callee`` as written, or ends
+        with ``.callee`` (``create_engine`` finds ``sa.create_engine``), in ``path`` (a file
+        or a directory) or anywhere; sorted by path and line."""
+        prefix = None if path is None else path.rstrip("/") + "/"
+        found = [
+            (p, call) for p, call in self._calls.get(callee.rpartition(".")[2], ())
+            if (path is None or p == path or p.startswith(prefix or ""))
+            and (call.callee == callee or call.callee.endswith("." + callee))
+        ]  # fmt: skip
+        return sorted(found, key=lambda pair: (pair[0], pair[1].line))
+
+    @cached_property
+    def _calls(self) -> dict[str, list[tuple[str, CallFact]]]:
+        """Calls passing keyword arguments, by the callee's last name (``create_engine``
+        for ``sa.create_engine``)."""
+        index: dict[str, list[tuple[str, CallFact]]] = {}
+        for path, facts in self.python.items():
+            for call in facts.calls:
+                index.setdefault(call.callee.rpartition(".")[2], []).append((path, call))
+        return index
+
     def env_default_values(self, name: str) -> list[tuple[str, ValueFact]]:
         """Where the code gives the environment variable ``name`` a default, and which."""
         return self._env_defaults.get(name, [])
 
     def env_names(self) -> frozenset[str]:
         return self._env_names
+
+    def infra_values(self, key: str) -> list[tuple[str, InfraValue]]:
+        """Where an infrastructure file states ``key`` (``FROM``, ``services.db.image``,
+        ``python-version``, ...), and what, sorted by path and line."""
+        return self._infra.get(key, [])
 
     def dependency(self, name: str) -> list[Dependency]:
         return list(self._deps.get(name, []))

@@ -21,16 +21,21 @@ from typing import Any, Protocol
 
 from anchors.errors import CodeError
 from anchors.facts import (
+    CallFact,
     Definition,
     Dependency,
+    EnvCall,
+    EnvWrapper,
     FileFacts,
     Fingerprint,
     ImportFact,
     NotRead,
+    Signature,
     ValueFact,
     derive_indexes,
 )
 from anchors.gitrepo import GitError, GitRepository, HeadInfo, Overlay, RepoStatus, git_blob_id
+from anchors.infra_facts import InfraValue, infra_kind, read_infra
 from anchors.manifests import ENV_EXAMPLE_NAMES, manifest_kind, parse_env_example, parse_manifest
 from anchors.mentions import is_text_path, scan_mentions
 from anchors.pyfacts import ParsePool, extract_file_facts, extract_many, resolve_relative_imports
@@ -54,7 +59,7 @@ Progress = Callable[[int, int], None]
 # 0.23/0.22 s at 400, 0.28/0.22 s at 500, 0.48/0.39 s at 800, 1.88/1.16 s at 3000.
 # The shape of cached facts: an entry cached by another version lacks fields (the values
 # of constants and environment defaults, 2) and is extracted again.
-FACTS_VERSION = 2
+FACTS_VERSION = 3
 POOL_THRESHOLD = 500
 _POOL_WORKERS = 2
 _CHUNK = 128  # files per pool task and per cache save: small enough to stop soon on close()
@@ -102,8 +107,12 @@ def facts_to_json(facts: FileFacts) -> str:
     files; entries cached before they existed decode with reason ``UNRECORDED`` and no
     words, which can only make a check say unknown."""
     data: dict[str, Any] = {
-        "i": [[i.module, list(i.names), i.within, i.line] for i in facts.imports],
-        "d": [[d.qualname, d.body_hash, d.line] for d in facts.definitions],
+        # an import under ``if TYPE_CHECKING:`` carries a fifth item
+        "i": [[i.module, list(i.names), i.within, i.line, *([1] if i.typing else [])]
+              for i in facts.imports],
+        # a class carries its base names as a fourth item
+        "d": [[d.qualname, d.body_hash, d.line, *([list(d.bases)] if d.bases is not None else [])]
+              for d in facts.definitions],
         "e": list(facts.env_reads),
         "c": [[v.name, v.text, v.line] for v in facts.constants],
         "v": [[v.name, v.text, v.line] for v in facts.env_defaults],
@@ -112,11 +121,27 @@ def facts_to_json(facts: FileFacts) -> str:
         "mv": VOCABULARY_VERSION,
         "fv": FACTS_VERSION,
     }
+    if facts.signatures:
+        data["g"] = [[g.function, g.line, g.text] for g in facts.signatures]
+    if facts.calls:
+        data["k"] = [[c.callee, [list(kw) for kw in c.keywords], c.line] for c in facts.calls]
+    if facts.env_wrappers:
+        data["ew"] = [[w.callee, w.default_at, w.default_kw, w.fallback, w.has_fallback]
+                      for w in facts.env_wrappers]  # fmt: skip
+    if facts.env_calls:
+        data["ec"] = [[c.callee, c.name, list(c.args), [list(kw) for kw in c.keywords], c.line]
+                      for c in facts.env_calls]  # fmt: skip
     if facts.not_read is not None:
         data["r"] = facts.not_read.value
         data["s"] = facts.size
         data["w"] = None if facts.words is None else list(facts.words)
     return json.dumps(data, separators=(",", ":"))
+
+
+def _import_fact(item: list[Any]) -> ImportFact:
+    """One cached import: module, names, within, line, and 1 when under TYPE_CHECKING."""
+    typing = len(item) > 4 and bool(item[4])
+    return ImportFact(str(item[0]), tuple(item[1]), str(item[2]), int(item[3]), typing)
 
 
 def facts_from_json(text: str) -> FileFacts:
@@ -129,8 +154,10 @@ def facts_from_json(text: str) -> FileFacts:
         if data.get("fv") != FACTS_VERSION:
             raise ValueError("facts extracted by another version (fields are missing)")
         return FileFacts(
-            imports=tuple(ImportFact(m, tuple(n), w, int(ln)) for m, n, w, ln in data["i"]),
-            definitions=tuple(Definition(q, h, int(ln)) for q, h, ln in data["d"]),
+            imports=tuple(_import_fact(i) for i in data["i"]),
+            definitions=tuple(Definition(str(d[0]), str(d[1]), int(d[2]),
+                                         tuple(d[3]) if len(d) > 3 else None)
+                              for d in data["d"]),
             env_reads=tuple(data["e"]),
             constants=tuple(ValueFact(n, t, int(ln)) for n, t, ln in data["c"]),
             env_defaults=tuple(ValueFact(n, t, int(ln)) for n, t, ln in data["v"]),
@@ -139,6 +166,22 @@ def facts_from_json(text: str) -> FileFacts:
             not_read=NotRead(data["r"]) if data.get("r") is not None else None,
             size=int(data.get("s", 0)),
             words=None if data.get("w") is None else tuple(str(w) for w in data["w"]),
+            signatures=tuple(
+                Signature(str(f), None if t is None else str(t), int(ln))
+                for f, ln, t in data.get("g", ())
+            ),
+            calls=tuple(
+                CallFact(c, tuple((str(k), v) for k, v in kws), int(ln))
+                for c, kws, ln in data.get("k", ())
+            ),
+            env_wrappers=tuple(
+                EnvWrapper(str(c), int(at), str(kw), fb, bool(has))
+                for c, at, kw, fb, has in data.get("ew", ())
+            ),
+            env_calls=tuple(
+                EnvCall(str(c), str(n), tuple(a), tuple((str(k), v) for k, v in kws), int(ln))
+                for c, n, a, kws, ln in data.get("ec", ())
+            ),
         )
     except (AttributeError, KeyError, TypeError, ValueError) as exc:
         raise ValueError(f"not serialised FileFacts: {exc}") from exc
@@ -179,6 +222,8 @@ class CodeSource:
         self._facts: dict[str, FileFacts] = {}
         # (path, blob) -> (dependencies, env keys) of a manifest or .env.example file
         self._declared: dict[tuple[str, str], tuple[tuple[Dependency, ...], tuple[str, ...]]] = {}
+        # (path, blob) -> the values of an infrastructure file (None: not readable)
+        self._infra_read: dict[tuple[str, str], tuple[InfraValue, ...] | None] = {}
 
     def __enter__(self) -> CodeSource:
         return self
@@ -301,7 +346,8 @@ class CodeSource:
             dependencies, env_example = self._declarations(readable, {})
             texts = self._texts(readable, previous)
             fingerprint = Fingerprint(
-                commit, tree.blobs, python, dependencies, env_example, texts=texts
+                commit, tree.blobs, python, dependencies, env_example, texts=texts,
+                infra=self._infra_files(readable, {}),
             )
             # Here, not on the first read: that read has a verification budget to keep.
             derive_indexes(fingerprint, previous)
@@ -416,7 +462,7 @@ class CodeSource:
     def _declarations(
         self, readable: Mapping[str, str], contents: Mapping[str, bytes]
     ) -> tuple[tuple[Dependency, ...], dict[str, str]]:
-        """Dependencies from manifests at any depth, and root ``.env.example`` keys.
+        """Dependencies from manifests at any depth, and ``.env.example`` keys (any depth).
         ``contents`` holds work-tree bytes of overlaid blobs, which git does not have."""
         wanted = {p: b for p, b in readable.items() if _is_declaration(p)}
         with self._lock:
@@ -426,7 +472,7 @@ class CodeSource:
         for path, blob in wanted.items():
             if path not in known:
                 raw = data.get(blob, b"")
-                if path in ENV_EXAMPLE_NAMES:
+                if _env_example(path):
                     known[path] = ((), tuple(parse_env_example(raw)))
                 else:
                     known[path] = (tuple(parse_manifest(raw, path)), ())
@@ -434,10 +480,33 @@ class CodeSource:
                     self._declared[(path, blob)] = known[path]
         dependencies = tuple(dep for path in sorted(known) for dep in known[path][0])
         env_example: dict[str, str] = {}
-        for name in ENV_EXAMPLE_NAMES:  # .env.example first: it wins a key declared twice
-            for key in known.get(name, ((), ()))[1]:
-                env_example.setdefault(key, name)
+        # The root first, then by depth; .env.example before .env.sample: the first one
+        # that declares a key is where it is said to be declared.
+        examples = sorted((p for p in known if _env_example(p)), key=_env_example_order)
+        for path in examples:
+            for key in known[path][1]:
+                env_example.setdefault(key, path)
         return dependencies, env_example
+
+    def _infra_files(
+        self, readable: Mapping[str, str], contents: Mapping[str, bytes]
+    ) -> dict[str, tuple[InfraValue, ...] | None]:
+        """The values of every Dockerfile, compose file and CI workflow, by path: kept per
+        (path, blob), so a new commit reads only the ones that changed. ``contents``: as
+        for ``_declarations``."""
+        wanted = {p: b for p, b in readable.items() if infra_kind(p) is not None}
+        with self._lock:
+            known = {p: self._infra_read[p, b] for p, b in wanted.items()
+                     if (p, b) in self._infra_read}  # fmt: skip
+        missing = [b for p, b in wanted.items() if p not in known and b not in contents]
+        data = {**self.repo.read_blobs(missing), **contents} if missing else contents
+        for path, blob in wanted.items():
+            if path not in known:
+                raw = data.get(blob)
+                known[path] = None if raw is None else read_infra(raw, path)
+                with self._lock:
+                    self._infra_read[(path, blob)] = known[path]
+        return known
 
     def _with_overlay(self, base: Fingerprint) -> Fingerprint:
         """``base`` with uncommitted edits laid over it (``base`` itself when clean)."""
@@ -479,15 +548,19 @@ class CodeSource:
                     facts = self._overlay_facts(entry.blob_id, content, exact)
                 python[entry.path] = resolve_relative_imports(facts, entry.path)
             elif content is not None:
-                if _is_declaration(entry.path):
+                if _is_declaration(entry.path) or infra_kind(entry.path) is not None:
                     contents[entry.blob_id] = content
                 texts[entry.path] = scan_mentions(content)
         dependencies, env_example = base.dependencies, base.env_example
         if any(_is_declaration(entry.path) for entry in overlay.entries):
             readable = {p: b for p, b in blobs.items() if p not in symlinks}
             dependencies, env_example = self._declarations(readable, contents)
+        infra = base.infra
+        if any(infra_kind(entry.path) is not None for entry in overlay.entries):
+            infra = self._infra_files({p: b for p, b in blobs.items() if p not in symlinks},
+                                      contents)  # fmt: skip
         fingerprint = Fingerprint(
-            base.commit, blobs, python, dependencies, env_example, overlay.key, texts
+            base.commit, blobs, python, dependencies, env_example, overlay.key, texts, infra=infra
         )
         derive_indexes(fingerprint, base)
         with self._lock:
@@ -514,4 +587,13 @@ _CLOSED = "the code source is closed"
 
 
 def _is_declaration(path: str) -> bool:
-    return manifest_kind(path) is not None or path in ENV_EXAMPLE_NAMES
+    return manifest_kind(path) is not None or _env_example(path)
+
+
+def _env_example(path: str) -> bool:
+    """A ``.env.example`` / ``.env.sample`` / ``.env.template`` at any depth."""
+    return path.rpartition("/")[2] in ENV_EXAMPLE_NAMES
+
+
+def _env_example_order(path: str) -> tuple[int, int, str]:
+    return path.count("/"), ENV_EXAMPLE_NAMES.index(path.rpartition("/")[2]), path

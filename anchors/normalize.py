@@ -12,11 +12,18 @@ malformed anchor and then refuted on it:
 ``file:src/pkg/``                   ``file:src/pkg`` (a directory)
 ``symbol:pkg.mod.Class[.method]``   ``symbol:pkg/mod.py::Class[.method]`` when the module
                                     file defines it, or re-exports it from the file that
-                                    does (``pkg/__init__.py``: ``from ._client import X``)
+                                    does (``pkg/__init__.py``: ``from ._client import X``),
+                                    or another file does: the stated module is the claim
 ``symbol:pkg.mod::Class``           ``symbol:pkg/mod.py::Class``
 ``import:click@cli.py``             ``import:click@src/pkg/cli.py``: the one tracked file
-``symbol:cli.py::main``             with that name (several, or none: rejected)
+``symbol:cli.py::main``,            with that name (several, or none: rejected)
+``env:X@settings.py``
 =================================  =============================================
+
+A scoped symbol that names no definition but a keyword argument or a parameter there
+(``symbol:app/db.py::pool_pre_ping``) becomes ``call:create_engine(pool_pre_ping)@app/db.py``
+(or ``param:app/db.py::connect(pool_pre_ping)``) when the file passes it to one callee (or
+one function takes it): a keyword is not a definition, and checked as one it refutes.
 
 Without a fingerprint (no git repository) only the syntactic rewrites (lines, ``./``, a
 trailing ``/``) apply. Everything else goes to ``parse_anchor`` unchanged.
@@ -38,6 +45,7 @@ __all__ = ["Resolved", "resolve_anchor"]
 _LINE = re.compile(r"^(?P<path>.+?)(?P<line>#L\d+(?:-L?\d+)?|:\d+(?:-\d+)?)$")
 _MODULE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)+$")
 _REEXPORT_DEPTH = 4
+_ENV_AT = re.compile(r"^(?P<name>[A-Za-z_]\w*)\s*@(?P<path>[^=]+?)(?P<rest>\s*=.*)?$", re.DOTALL)
 
 
 @dataclass(frozen=True)
@@ -71,6 +79,10 @@ def resolve_anchor(raw: str, fp: Fingerprint | None) -> Resolved:
         # A stated value (``::LIMIT=100``) is kept aside: only the name is resolved.
         name, stated = split_stated(body)
         body = _symbol(name, fp, bang == "!", changes)
+        argument = _argument(body, stated, fp) if fp is not None else None
+        if argument is not None:  # a parameter or a keyword argument is not a definition
+            changes.append(f"{body} is not a definition but {argument}")
+            return Resolved(parse_anchor(f"{bang}{argument}"), raw, tuple(changes))
         body = body if stated is None else f"{body}={stated}"
     elif kind == AnchorKind.IMPORT.value:
         module, at, scope = body.partition("@")
@@ -78,6 +90,9 @@ def resolve_anchor(raw: str, fp: Fingerprint | None) -> Resolved:
             path, sep2, within = scope.strip().partition("::")
             path = _scope_path(path.strip(), fp, changes)
             body = f"{module.strip()}@{path}{sep2}{within}"
+    elif kind == AnchorKind.ENV.value and (placed := _ENV_AT.match(body)) is not None:
+        path = _scope_path(placed.group("path").strip().rstrip("/"), fp, changes)
+        body = f"{placed.group('name')}@{path}{placed.group('rest') or ''}"
     else:
         return Resolved(parse_anchor(raw), raw)
     anchor = parse_anchor(f"{bang}{kind}:{body}")
@@ -176,8 +191,9 @@ def _symbol(body: str, fp: Fingerprint | None, absent: bool, changes: list[str])
         return body  # no module of the repository: an unscoped qualified name
     module_file, rest = deepest
     facts = fp.python.get(module_file)
-    if absent or (facts is not None and not facts.parsed):
-        # "it is not there" is a claim about that module; an unread one cannot be searched
+    if absent or (facts is not None and not facts.parsed) or fp.definitions(rest):
+        # "it is not there" is a claim about that module; an unread one cannot be searched;
+        # a name defined in another file is claimed for this one: the check says where it is
         changes.append(f"{body} is {rest} in {module_file}")
         return f"{module_file}::{rest}"
     defined = [d.qualname for d in facts.definitions] if facts is not None else []
@@ -186,6 +202,27 @@ def _symbol(body: str, fp: Fingerprint | None, absent: bool, changes: list[str])
     raise AnchorSyntaxError(
         f"{module_file} does not define {rest}{_did_you_mean(suggestions, quote=False)}"
     )
+
+
+def _argument(body: str, stated: str | None, fp: Fingerprint) -> str | None:
+    """``symbol:app/db.py::pool_pre_ping`` where the file defines no such name but passes
+    it as a keyword argument of one callee (``call:create_engine(pool_pre_ping)@app/db.py``)
+    or has it as a parameter of one function (``param:app/db.py::connect(pool_pre_ping)``):
+    the anchor the caller meant, or None (then ``anchors.verify`` says it cannot tell)."""
+    path, sep, name = body.rpartition("::")
+    facts = fp.python.get(fp.tracked_path(path) or path) if sep else None
+    if facts is None or "." in name or fp.definition(path, name) is not None:
+        return None
+    if any(v.name == name for v in facts.constants):
+        return None
+    said = "" if stated is None else f"={stated}"
+    functions = {g.function for g in facts.signatures if any(p.name == name for p in g.params)}
+    callees = {c.callee for c in facts.calls if any(k == name for k, _ in c.keywords)}
+    if len(functions) == 1 and not callees:
+        return f"param:{path}::{functions.pop()}({name}{said})"
+    if len(callees) == 1 and not functions:
+        return f"call:{callees.pop()}({name}{said})@{path}"
+    return None
 
 
 def _defining(fp: Fingerprint, path: str, qual: str, depth: int) -> Iterator[str]:

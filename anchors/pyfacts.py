@@ -26,16 +26,20 @@ from typing import IO
 import tree_sitter_python
 from tree_sitter import Language, Node, Parser
 
+from anchors.env_wrappers import env_calls, env_wrappers
 from anchors.facts import (
     MAX_SOURCE_BYTES,
     Definition,
     FileFacts,
     ImportFact,
     NotRead,
+    Signature,
     ValueFact,
     words_of,
 )
 from anchors.mentions import scan_mentions
+from anchors.settings_strings import settings_imports
+from anchors.signatures import keyword_calls, signature_of
 
 __all__ = [
     "MAX_SOURCE_BYTES",
@@ -70,6 +74,7 @@ _COMPOUND = frozenset(
     }
 )  # fmt: skip
 _DEF_TYPES = frozenset({"function_definition", "class_definition"})
+_TYPE_CHECKING = frozenset({b"TYPE_CHECKING", b"typing.TYPE_CHECKING"})
 _NESTED_HINT = re.compile(rb"\b(?:import|def|class)\b")
 _ENV_WORD = re.compile(rb"\b(?:environ|getenv)\b")
 _ENV_METHODS = frozenset({b"get", b"setdefault"})
@@ -114,6 +119,14 @@ def extract_file_facts(source: bytes, path: str = "") -> FileFacts:
     # A settings class's fields are read from the environment too (pydantic BaseSettings).
     env_reads = tuple(dict.fromkeys((*env_reads, *walker.settings_reads)))
     env_defaults += walker.settings_defaults
+    # Reads through the application's helpers and settings libraries (``anchors.env_wrappers``).
+    wrappers, scheme_reads, scheme_defaults = env_wrappers(
+        source, root, walker.imports, literal_text
+    )
+    if scheme_reads:
+        env_reads = tuple(dict.fromkeys((*env_reads, *scheme_reads)))
+        env_defaults += scheme_defaults
+    walker.imports += settings_imports(source, root)
     not_read = None
     if root.has_error:
         not_read = NotRead.SYNTAX_ERRORS if _is_utf8(source) else NotRead.NOT_UTF8
@@ -127,6 +140,10 @@ def extract_file_facts(source: bytes, path: str = "") -> FileFacts:
         not_read=not_read,
         words=words_of(source) if not_read else None,
         mentions=scan_mentions(source),
+        signatures=tuple(walker.signatures),
+        calls=keyword_calls(source, root, literal_text),
+        env_wrappers=wrappers,
+        env_calls=env_calls(source, root, literal_text),
     )
     return resolve_relative_imports(facts, path) if path else facts
 
@@ -167,7 +184,7 @@ def resolve_relative_imports(facts: FileFacts, path: str) -> FileFacts:
                 absolute = ".".join([*base, *([rest] if rest else [])])
                 if absolute:
                     module = absolute
-        resolved.append(ImportFact(module, imp.names, imp.within, imp.line))
+        resolved.append(replace(imp, module=module))
     return replace(facts, imports=tuple(resolved))
 
 
@@ -186,6 +203,8 @@ class _Walker:
         self.settings_reads: list[str] = []
         self.settings_defaults: list[ValueFact] = []
         self._prefix: dict[str, str] = {}
+        self.signatures: list[Signature] = []
+        self._typing: list[tuple[int, int]] = []  # lines of ``if TYPE_CHECKING:`` blocks
 
     def statements(self, parent: Node, within: str) -> None:
         for node in parent.children:
@@ -203,6 +222,8 @@ class _Walker:
                 if inner is not None:
                     self._definition(inner, node, within)
             elif kind in _COMPOUND:
+                if kind == "if_statement":
+                    self._type_checking_block(node)
                 self.statements(node, within)
 
     def _definition(self, node: Node, outer: Node, within: str) -> None:
@@ -212,7 +233,12 @@ class _Walker:
             return
         qualname = f"{within}.{name_node.text.decode()}" if within else name_node.text.decode()
         text = self.source[outer.start_byte : outer.end_byte]
-        self.definitions.append(Definition(qualname, body_hash(text), outer.start_point[0] + 1))
+        bases = _base_names(node) if node.type == "class_definition" else None
+        self.definitions.append(
+            Definition(qualname, body_hash(text), outer.start_point[0] + 1, bases)
+        )
+        if node.type == "function_definition":
+            self.signatures.append(signature_of(node, qualname))
         if body is None:
             return
         # A class body is walked always (methods); a function body only when its bytes could
@@ -248,12 +274,24 @@ class _Walker:
             qualname = f"{within}.{name}" if within else name
             self.constants.append(ValueFact(qualname, literal_text(right), line))
 
+    def _type_checking_block(self, node: Node) -> None:
+        """Record the lines of ``if TYPE_CHECKING:``'s body (not its ``else``)."""
+        condition, body = node.child_by_field_name("condition"), node.child_by_field_name(
+            "consequence"
+        )
+        if condition is not None and body is not None and condition.text in _TYPE_CHECKING:
+            self._typing.append((body.start_point[0] + 1, body.end_point[0] + 1))
+
+    def _typing_only(self, line: int) -> bool:
+        return any(start <= line <= end for start, end in self._typing)
+
     def _import(self, node: Node, within: str) -> None:
         line = node.start_point[0] + 1
+        typing = self._typing_only(line)
         for child in node.children_by_field_name("name"):
             module = _dotted(child.child_by_field_name("name") if _is_alias(child) else child)
             if module:
-                self.imports.append(ImportFact(module, (), within, line))
+                self.imports.append(ImportFact(module, (), within, line, typing))
 
     def _import_from(self, node: Node, within: str) -> None:
         module_node = node.child_by_field_name("module_name")
@@ -272,7 +310,10 @@ class _Walker:
             if name:
                 names.append(name)
         if module:
-            self.imports.append(ImportFact(module, tuple(names), within, node.start_point[0] + 1))
+            line = node.start_point[0] + 1
+            self.imports.append(
+                ImportFact(module, tuple(names), within, line, self._typing_only(line))
+            )
 
 
 def _is_alias(node: Node) -> bool:
@@ -283,6 +324,16 @@ def _dotted(node: Node | None) -> str:
     if node is None or node.type != "dotted_name" or node.text is None:
         return ""
     return node.text.decode(errors="replace")
+
+
+def _base_names(node: Node) -> tuple[str, ...]:
+    """A class's bases as named, the last part of a dotted one (``exceptions.UsageError``:
+    ``UsageError``); keywords (``metaclass=``) and computed bases are left out."""
+    bases = node.child_by_field_name("superclasses")
+    if bases is None:
+        return ()
+    return tuple((base.text or b"").decode(errors="replace").rsplit(".", 1)[-1]
+                 for base in _named(bases) if base.type in ("identifier", "attribute"))  # fmt: skip
 
 
 def _is_settings(node: Node) -> bool:

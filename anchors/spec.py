@@ -11,15 +11,45 @@ Syntax (one anchor per string; a leading ``!`` means the thing is expected to be
     import:MODULE@PATH             PATH imports it
     import:MODULE@PATH::Qual.name  the definition Qual.name in PATH imports it
     env:NAME                       the code reads NAME from the environment, or .env.example has it
+    env:NAME@PATH                  PATH (a file, or a directory: a file under it) reads NAME
     env:NAME=VALUE                 the code's default for NAME is VALUE (``os.getenv("NAME",
                                    "20")``, ``os.environ.get``, a pydantic BaseSettings field)
+    param:PATH::Qual.func(name)    the function or method Qual.func in PATH has a parameter
+                                   ``name`` (``param:func(name)``: wherever func is defined)
+    param:PATH::func(name?)        ... and it has a default (an "optional" parameter)
+    param:PATH::func(name=VALUE)   ... and its default is the literal VALUE
+    !param:PATH::func(name)        func has no parameter ``name`` ("no longer takes now")
+    call:CALLEE(kw)                some call of CALLEE (dotted as written: ``create_engine``
+                                   also finds ``sa.create_engine``) passes the keyword kw
+    call:CALLEE(kw=VALUE)@PATH     ... passes kw=VALUE, in PATH (a file or a directory)
+    !call:CALLEE(kw)@PATH          no call of CALLEE in PATH passes kw
     dep:NAME / dep:NAME>=2         a declared dependency, optionally with a version specifier
                                    (any PEP 440 specifier set ``packaging`` accepts)
     tech:NAME / tech:NAME@PATH     the project uses a named technology (a package or a system:
                                    imported, declared, configured, or its files are tracked);
                                    PATH narrows the project to that directory or sub-project
+    config:PATH::KEY=VALUE         the infrastructure file PATH (or the files under the directory
+                                   PATH) states VALUE for KEY (``anchors.infra_facts``): a
+                                   Dockerfile's ``FROM`` (the built image), ``FROM.<stage>``,
+                                   ``EXPOSE``, ``USER``, ``CMD``, ``ENTRYPOINT``, ``ENV.NAME``,
+                                   ``ARG.NAME``, ``python-version`` (of a ``python:`` image); a
+                                   compose file's ``services.SVC.image`` / ``.ports`` /
+                                   ``.command`` / ``.environment.NAME``; a CI workflow's
+                                   ``python-version``, ``node-version``, ``go-version``,
+                                   ``runs-on``, ``image``
+    config:KEY=VALUE               ... in any infrastructure file that states KEY
+    config:PATH::KEY               PATH states some value for KEY (``!``: it states none)
 
-A VALUE is compared as a typed value (``anchors.literals``): ``100`` is ``100.0``, the
+A parameter or a keyword argument is never a symbol: ``symbol:app/db.py::pool_pre_ping``
+names a definition, and a keyword is not one (``anchors.normalize`` rewrites such a given
+anchor to the ``param:`` or ``call:`` one it means). The VALUE of a parameter's default or
+of a keyword argument is stored like a symbol's (``stated``); such an anchor cannot be
+negated, and ``?`` (any default) is a value only a parameter takes.
+
+A config VALUE is compared by the rule of its key (``anchors.infra_compare``): an image as
+a reference (``python:3.11-slim`` is a ``python:3.11``), a port as a mapping, a version as a
+series or a set (``3.10-3.12``, ``>=3.8``) a CI matrix must cover. Any other VALUE is
+compared as a typed value (``anchors.literals``): ``100`` is ``100.0``, the
 string ``"20"`` is the number 20, ``true`` is ``True``, quotes are optional. A value anchor
 cannot be negated: "the limit is not 500" is not a claim a value can check.
 
@@ -60,6 +90,9 @@ class AnchorKind(StrEnum):
     ENV = "env"
     DEP = "dep"
     TECH = "tech"
+    PARAM = "param"
+    CALL = "call"
+    CONFIG = "config"
 
 
 class Expect(StrEnum):
@@ -85,6 +118,9 @@ _ABSENT, _KIND_DEP = Expect.ABSENT, AnchorKind.DEP
 _KIND_ENV, _KIND_FILE = AnchorKind.ENV, AnchorKind.FILE
 _KIND_IMPORT, _KIND_SYMBOL = AnchorKind.IMPORT, AnchorKind.SYMBOL
 _KIND_TECH, _PRESENT = AnchorKind.TECH, Expect.PRESENT
+_KIND_PARAM, _KIND_CALL = AnchorKind.PARAM, AnchorKind.CALL
+_KIND_CONFIG = AnchorKind.CONFIG
+_STATING = (_KIND_SYMBOL, _KIND_ENV, _KIND_PARAM, _KIND_CALL, _KIND_CONFIG)
 
 
 @dataclass(frozen=True, order=True)
@@ -94,7 +130,8 @@ class Anchor:
     ``value`` is the path (file), qualified name (symbol), dotted module (import),
     variable name (env), PEP 503 normalised distribution name (dep) or technology name
     (tech). ``scope`` is the path a symbol lives in, the ``PATH`` / ``PATH::Qual.name`` an
-    import is claimed for, or the directory a technology is claimed for. ``version`` is a
+    import is claimed for, the file or directory said to read an env variable, or the
+    directory a technology is claimed for. ``version`` is a
     dependency's version specifier, e.g. ``>=2``, or the value a symbol or env anchor
     states (``stated``), as written after its ``=``: the one column for "what the anchor
     claims of its thing" keeps the stored form of anchors unchanged.
@@ -109,9 +146,15 @@ class Anchor:
     def render(self) -> str:
         """The canonical anchor string; ``parse_anchor(a.render()) == a``."""
         bang = "!" if self.expect is _ABSENT else ""
+        if self.kind in (_KIND_PARAM, _KIND_CALL):
+            return f"{bang}{self.kind.value}:{_render_argument(self)}"
+        if self.kind is _KIND_CONFIG:
+            body = f"{self.scope}::{self.value}" if self.scope else self.value
+            said = "" if self.version is None else f"={self.version}"
+            return f"{bang}config:{body}{said}"
         if self.kind is _KIND_SYMBOL:
             body = f"{self.scope}::{self.value}" if self.scope else self.value
-        elif self.kind in (_KIND_IMPORT, _KIND_TECH):
+        elif self.kind in (_KIND_IMPORT, _KIND_TECH, _KIND_ENV):
             body = f"{self.value}@{self.scope}" if self.scope else self.value
         elif self.kind is _KIND_DEP:
             body = f"{self.value}{self.version or ''}"
@@ -123,8 +166,15 @@ class Anchor:
 
     @property
     def stated(self) -> str | None:
-        """The value a symbol or env anchor claims its thing has, or None."""
-        return self.version if self.kind in (_KIND_SYMBOL, _KIND_ENV) else None
+        """The value a symbol, env, param (its default) or call (the keyword's value)
+        anchor claims its thing has, or None."""
+        return self.version if self.kind in _STATING else None
+
+    @property
+    def argument(self) -> tuple[str, str]:
+        """A param or call anchor's (function or callee, parameter or keyword name)."""
+        head, _, name = self.value.rstrip(")").partition("(")
+        return head, name
 
     def negated(self) -> Anchor:
         flipped = _ABSENT if self.expect is _PRESENT else _PRESENT
@@ -246,6 +296,7 @@ def _check_specifier(version: str) -> str:
 
 # ``NAME=VALUE`` at the end of a symbol or env anchor: the name is a dotted identifier, so the
 # first ``=`` after the last ``::`` before it starts the value.
+_ENV_AT = re.compile(r"^(?P<name>[A-Za-z_]\w*)\s*@(?P<path>[^=]+?)(?P<rest>\s*=.*)?$", re.DOTALL)
 _STATED = re.compile(r"^(?P<head>(?:.*?::)?[A-Za-z_][\w.]*)\s*=\s*(?P<value>.*)$", re.DOTALL)
 MAX_STATED_LENGTH = 200
 
@@ -261,6 +312,79 @@ def split_stated(body: str) -> tuple[str, str | None]:
     if len(value) > MAX_STATED_LENGTH:
         raise AnchorSyntaxError(f"stated value longer than {MAX_STATED_LENGTH} characters")
     return m.group("head").strip(), value
+
+
+# ``func(name)``, ``func(name?)``, ``func(name=VALUE)``: the value runs to the last ``)``.
+_ARGUMENT = re.compile(
+    r"^(?P<head>[A-Za-z_][\w.]*)\(\s*(?P<name>[A-Za-z_]\w*)\s*"
+    r"(?:(?P<optional>\?)|=\s*(?P<value>.*?))?\s*\)(?:@(?P<path>[^()]+))?$",
+    re.DOTALL,
+)
+
+
+def _render_argument(anchor: Anchor) -> str:
+    head, name = anchor.argument
+    said = "" if anchor.version is None else (
+        "?" if anchor.version == "?" else f"={anchor.version}")  # fmt: skip
+    call = f"{head}({name}{said})"
+    if anchor.kind is _KIND_PARAM:
+        return f"{anchor.scope}::{call}" if anchor.scope else call
+    return f"{call}@{anchor.scope}" if anchor.scope else call
+
+
+def _parse_argument(kind: AnchorKind, body: str, expect: Expect, text: str) -> Anchor:
+    """``param:[PATH::]func(name[?|=VALUE])`` or ``call:CALLEE(kw[=VALUE])[@PATH]``."""
+    path = None
+    if kind is _KIND_PARAM:
+        path, sep, body = body.rpartition("::") if "::" in body.split("(", 1)[0] else (
+            None, "", body)  # fmt: skip
+        path = validate_repo_path(path.strip()) if sep and path is not None else None
+    m = _ARGUMENT.match(body.strip())
+    what = "param:[PATH::]func(name), func(name?) or func(name=VALUE)" if kind is _KIND_PARAM \
+        else "call:CALLEE(keyword[=VALUE])[@PATH]"
+    if m is None or (kind is _KIND_PARAM and m.group("path")):
+        raise AnchorSyntaxError(f"anchor {text!r} is not {what}")
+    head = _check_qualname(m.group("head"), "function" if kind is _KIND_PARAM else "callee")
+    if kind is _KIND_CALL and m.group("optional"):
+        raise AnchorSyntaxError(f"'?' (any default) is said of a parameter, not a call: {text!r}")
+    value = "?" if m.group("optional") else m.group("value")
+    if kind is _KIND_CALL and value is not None and value.strip() == "?":
+        raise AnchorSyntaxError(f"'?' (any default) is said of a parameter, not a call: {text!r}")
+    if value is not None:
+        value = value.strip()
+        if not value:
+            raise AnchorSyntaxError(f"anchor {text!r} has no value after '='")
+        if len(value) > MAX_STATED_LENGTH:
+            raise AnchorSyntaxError(f"stated value longer than {MAX_STATED_LENGTH} characters")
+        if expect is _ABSENT:
+            raise AnchorSyntaxError(f"a value anchor cannot be negated: {text!r}")
+    if kind is _KIND_CALL and m.group("path"):
+        path = validate_repo_path(m.group("path").strip().rstrip("/"))
+    return Anchor(kind, f"{head}({m.group('name')})", expect, path, value)
+
+
+_CONFIG_KEY = re.compile(r"^[A-Za-z_][A-Za-z0-9_.\-]*$")
+
+
+def _parse_config(body: str, expect: Expect, text: str) -> Anchor:
+    """``config:[PATH::]KEY[=VALUE]``: the first ``=`` ends the key (a value may hold "="
+    and "::", a key never does)."""
+    head, eq, value = body.partition("=")
+    path, sep, key = head.strip().rpartition("::")
+    key = key.strip()
+    if not _CONFIG_KEY.match(key):
+        raise AnchorSyntaxError(f"anchor {text!r} is not config:[PATH::]KEY[=VALUE]")
+    scope = validate_repo_path(path.strip().rstrip("/")) if sep else None
+    stated = None
+    if eq:
+        stated = value.strip()
+        if not stated:
+            raise AnchorSyntaxError(f"anchor {text!r} has no value after '='")
+        if len(stated) > MAX_STATED_LENGTH:
+            raise AnchorSyntaxError(f"stated value longer than {MAX_STATED_LENGTH} characters")
+        if expect is _ABSENT:
+            raise AnchorSyntaxError(f"a value anchor cannot be negated: {text!r}")
+    return Anchor(AnchorKind.CONFIG, key, expect, scope, stated)
 
 
 _KINDS = {kind.value: kind for kind in AnchorKind}  # AnchorKind(value), without the Enum call
@@ -295,6 +419,15 @@ def parse_anchor(text: str) -> Anchor:
 
     if kind is _KIND_FILE:
         return Anchor(kind, validate_repo_path(body), expect)
+    if kind in (_KIND_PARAM, _KIND_CALL):
+        return _parse_argument(kind, body, expect, text)
+    if kind is _KIND_CONFIG:
+        return _parse_config(body, expect, text)
+    env_scope = None
+    if kind is _KIND_ENV and (placed := _ENV_AT.match(body)) is not None:
+        # ``NAME@PATH`` before any ``=VALUE``: a value may hold "@", a path never holds "="
+        env_scope = validate_repo_path(placed.group("path").strip().rstrip("/"))
+        body = placed.group("name") + (placed.group("rest") or "")
     if kind in (_KIND_SYMBOL, _KIND_ENV):
         body, stated = split_stated(body)
         if stated is not None and expect is _ABSENT:
@@ -319,7 +452,7 @@ def parse_anchor(text: str) -> Anchor:
     if kind is _KIND_ENV:
         if not _ENV.match(body):
             raise AnchorSyntaxError(f"environment variable name {body!r} is not valid")
-        return Anchor(kind, body, expect, version=stated)
+        return Anchor(kind, body, expect, scope=env_scope, version=stated)
     match = _DEP.match(body)
     if not match or not _DIST.match(match.group("name")):
         raise AnchorSyntaxError(f"dependency {body!r} is not a valid distribution name")

@@ -39,7 +39,7 @@ _FIRST_PERSON = frozenset({"we", "i", "our", "us"})
 _IN_PATH = re.compile(
     r"\b(?:in|inside|within|by|from)\s+(?:the\s+)?`?(?P<name>[A-Za-z0-9_.-]+(?:/[A-Za-z0-9_.-]*)+"
     r"|[A-Za-z0-9_-]+\.py|[a-z_][a-z0-9_]*(?:\.[a-z_][a-z0-9_]*)+(?:::[A-Za-z0-9_.]+)?"
-    r"|[a-z0-9_-]+\s+(?:module|service|package|file|layer|component|subsystem))\b`?",
+    r"|[a-z0-9_-]+`?\s+(?:module|service|package|file|layer|component|subsystem))\b`?",
     re.IGNORECASE,
 )
 _DOTTED = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+")

@@ -6,7 +6,9 @@ manifest there declares one of its distributions, one of its footprint files is 
 there (``Dockerfile``, ``Pulumi.yaml``), or a configuration file there names it. Found only
 in prose, in a code comment, or in a sub-project, it is *weak*: not confirmed, not refuted.
 Found nowhere in the tracked text, the claim is refuted, and the detail says what was
-searched at which commit.
+searched at which commit, unless the technology is one people use beside the code (an
+issue tracker, a wiki, paging, chat, a hosting console: ``Technology.beside``): the
+repository need not name those, so not finding one there is no answer either way.
 """
 
 from __future__ import annotations
@@ -18,11 +20,15 @@ from anchors.finding import Finding
 from anchors.mentions import Role, config_tokens, in_area, role_of, tool_area
 from anchors.vocabulary import TechKind, Technology, by_name
 
-__all__ = ["EXTERNAL_HINT", "find_technology"]
+__all__ = ["BESIDE_DETAIL", "EXTERNAL_HINT", "find_technology"]
 
 EXTERNAL_HINT = (
     "if the note is about something outside this repository, remember it with scope 'external'"
 )
+
+
+# What the answer says of a tool people use beside the code that the repository does not use.
+BESIDE_DETAIL = "not checkable from this repository"
 
 
 def _uses(tech: Technology | None, name: str, fp: Fingerprint) -> list[tuple[str, str]]:
@@ -87,6 +93,14 @@ def find_technology(name: str, scope: str | None, fp: Fingerprint) -> Finding:
         shown = "; ".join(f"{p} {what}" for p, what in here[:3])
         more = f" and {len(here) - 3} more" if len(here) > 3 else ""
         return Finding(paths, None, f"{label}: {shown}{more}")
+    if tech is not None and tech.beside:
+        # Used or not, an issue tracker or a chat leaves no trace the repository must hold.
+        named = sorted({p for p, _ in uses}
+                       | {p for t in _tokens(tech) for p in fp.mentioned_in(t)})  # fmt: skip
+        seen = f"; mentioned only in {_list(named)}" if named else ""
+        detail = (f"{label} is a tool people use beside the code{seen}: whether it is used is "
+                  f"{BESIDE_DETAIL}")  # fmt: skip
+        return Finding((), None, detail, answerable=False)
     if scope is not None and uses and not tool_area(scope):
         # The present-trap: used by the project, but not where the note says.
         used = sorted({p for p, _ in uses})

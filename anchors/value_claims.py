@@ -33,6 +33,7 @@ __all__ = [
     "stated_values",
     "uncovered_values",
     "values_checked_by",
+    "values_configured_by",
     "values_stated_by",
     "version_span",
 ]
@@ -169,6 +170,24 @@ def bare_value(value: StatedValue) -> str | None:
     if _ASSIGN.fullmatch(text):
         text = text.partition("=")[2].strip()
     return text if _PLAIN.match(text) and not _TAG.fullmatch(text) else None
+
+
+_NUMBERS = re.compile(r"\d+(?:\.\d+)*")
+
+
+def values_configured_by(text: str, stated: Iterable[str]) -> list[tuple[int, int]]:
+    """The spans of ``text``'s values that one of ``stated`` (the values of the ``config:``
+    anchors given with a note: ``python:3.11``, ``3.10-3.12``, ``8080:8000``) states: the
+    same text, or a value whose numbers are all among the anchor's ("Python 3.11" and
+    ``python:3.11``, "port 8000" and ``8080:8000``, "3.10" and ``3.10-3.12``)."""
+    wanted = [(w.strip("`'\"").casefold(), set(_NUMBERS.findall(w))) for w in stated]
+    spans = []
+    for v in stated_values(text):
+        raw = v.text.strip("`'\"").casefold()
+        numbers = set(_NUMBERS.findall(raw))
+        if any(raw == w or (numbers and numbers <= n) for w, n in wanted):
+            spans.append((v.start, v.end))
+    return spans
 
 
 def values_stated_by(text: str, stated: Iterable[str]) -> list[tuple[int, int]]:

@@ -16,15 +16,17 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
-from anchors.facts import Dependency, FileFacts, Fingerprint, ValueFact
+from anchors.argument_checks import find_call, find_param
+from anchors.facts import SETTINGS_STRING, Dependency, FileFacts, Fingerprint, ValueFact
 from anchors.finding import Finding
+from anchors.infra_check import find_config
 from anchors.literals import same_value
 from anchors.manifests import PYTHON, manifest_kind
 from anchors.mentions import in_area
 from anchors.pyfacts import package_of
 from anchors.spec import Anchor, AnchorKind, Expect
 from anchors.technology import find_technology
-from anchors.versions import Relation, relation
+from anchors.versions import Relation, bound_mismatch, relation
 
 __all__ = [
     "AnchorCheck",
@@ -34,6 +36,7 @@ __all__ = [
     "capture",
     "check_anchor",
     "memory_verdict",
+    "rejudge_drift",
 ]
 
 # Files that can declare dependencies but that the fingerprint does not read.
@@ -112,9 +115,10 @@ def check_anchor(anchor: Anchor, captured: Capture | None, fp: Fingerprint) -> A
 
 
 def memory_verdict(checks: Sequence[AnchorCheck]) -> MemoryVerdict:
-    """REFUTED if any anchor is broken, VERIFIED if every one holds, else UNDECIDED (no
-    anchors, unknowns, or drift the caller flags)."""
-    verdicts = [check.verdict for check in checks]
+    """REFUTED if any anchor is broken, VERIFIED if every one holds (drift re-judged at
+    HEAD: ``rejudge_drift``), else UNDECIDED (no anchors, unknowns, or drift the caller
+    flags)."""
+    verdicts = [check.verdict for check in rejudge_drift(checks)]
     if Verdict.BROKEN in verdicts:
         return MemoryVerdict.REFUTED
     if verdicts and all(v is Verdict.HOLDS for v in verdicts):
@@ -122,8 +126,53 @@ def memory_verdict(checks: Sequence[AnchorCheck]) -> MemoryVerdict:
     return MemoryVerdict.UNDECIDED
 
 
+def rejudge_drift(checks: Sequence[AnchorCheck]) -> tuple[AnchorCheck, ...]:
+    """``checks`` with each drifted definition re-judged at HEAD where the memory says what
+    it says of that definition through anchors checked against the code now: a parameter
+    of it or of a method of it (``param:PATH::f(now)`` beside ``symbol:PATH::f``; unscoped,
+    where found in that file), a keyword argument of a call
+    in its file, or a value it assigns (``symbol:PATH::C.LIMIT=50`` beside
+    ``symbol:PATH::C``). When every such anchor holds, the drifted one stands only for the
+    existence of the thing the claim is about, which holds; when one is broken, the memory
+    is refuted by it anyway. Drift with nothing re-checked stays drifted."""
+    out = []
+    for check in checks:
+        if check.verdict is Verdict.DRIFTED:
+            parts = [c for c in checks if _says_of(c, check.anchor)]
+            if parts and all(c.verdict is Verdict.HOLDS for c in parts):
+                said = ", ".join(c.anchor.render() for c in parts[:3])
+                detail = f"{check.detail}; re-judged at HEAD: {said} holds"
+                check = AnchorCheck(check.anchor, Verdict.HOLDS, check.found_in, detail)
+        out.append(check)
+    return tuple(out)
+
+
+def _says_of(check: AnchorCheck, drifted: Anchor) -> bool:
+    """Whether ``check`` is of something said of the definition ``drifted`` names."""
+    part = check.anchor
+    if drifted.kind is not AnchorKind.SYMBOL or drifted.stated is not None:
+        return False
+    here = part.scope == drifted.scope or (
+        part.scope is None and drifted.scope is not None and check.found_in == (drifted.scope,)
+    )
+    if part.kind is AnchorKind.PARAM:  # of the function, or of a method of the class
+        function = part.argument[0]
+        return here and (function == drifted.value or function.startswith(f"{drifted.value}."))
+    if part.kind is AnchorKind.CALL:  # a call in the definition's file
+        return drifted.scope is not None and here
+    if part.kind is AnchorKind.SYMBOL and part.stated is not None:
+        return part.scope == drifted.scope and part.value.startswith(f"{drifted.value}.")
+    return False
+
+
 # -- finding each kind ---------------------------------------------------------------------
 def _find(anchor: Anchor, fp: Fingerprint, before: bool) -> Finding:
+    if anchor.kind is AnchorKind.PARAM:
+        return find_param(anchor, fp)
+    if anchor.kind is AnchorKind.CALL:
+        return find_call(anchor, fp)
+    if anchor.kind is AnchorKind.CONFIG:
+        return find_config(anchor, fp)
     if anchor.stated is not None:
         return _find_value(anchor, anchor.stated, fp)
     if anchor.kind is AnchorKind.FILE:
@@ -132,6 +181,8 @@ def _find(anchor: Anchor, fp: Fingerprint, before: bool) -> Finding:
         return _find_symbol(anchor.value, anchor.scope, fp, before)
     if anchor.kind is AnchorKind.IMPORT:
         return _find_import(anchor.value, anchor.scope, fp, before)
+    if anchor.kind is AnchorKind.ENV and anchor.scope is not None:
+        return _find_env_read(anchor.value, anchor.scope, fp, before)
     if anchor.kind is AnchorKind.ENV:
         paths = tuple(fp.env_sources(anchor.value))
         if paths:
@@ -152,6 +203,14 @@ def _find_file(path: str, fp: Fingerprint, before: bool) -> Finding:
     directory = fp.tracked_directory(path)
     if directory is not None:
         return Finding((directory,), None, f"{directory}/ is a tracked directory")
+    if "/" not in path:  # a bare name ("transport.py") names the file wherever it is
+        same = fp.basename_paths(path)
+        if len(same) == 1:
+            detail = f"{same[0]} is tracked (the only file named {path})"
+            return Finding((same[0],), fp.blobs[same[0]], detail)
+        if same:
+            detail = f"{path} names {len(same)} tracked files ({_list(same)}); cannot tell which"
+            return Finding((), None, detail, False)
     return Finding((), None, f"{path} is {_no(before)} in the repository")
 
 
@@ -163,6 +222,9 @@ def _line(line: int) -> str:
 def _find_symbol(qualname: str, scope: str | None, fp: Fingerprint, before: bool) -> Finding:
     if scope is not None:
         scope = fp.tracked_path(scope) or scope
+        if scope not in fp.blobs and fp.has_directory(scope):
+            return _find_symbol_within(qualname, fp.tracked_directory(scope) or scope, fp,
+                                       before)  # fmt: skip
         definition = fp.definition(scope, qualname)
         if definition is not None:
             detail = f"{scope} defines {qualname}{_line(definition.line)}"
@@ -171,11 +233,14 @@ def _find_symbol(qualname: str, scope: str | None, fp: Fingerprint, before: bool
         if facts is not None and not facts.parsed:
             return Finding((), None, f"{_not_parsed(scope, facts)}; cannot tell", False)
         if scope not in fp.blobs:
-            return Finding((), None, f"{scope} is not in the repository")
+            return Finding((), None, f"{scope} is not in the repository{_defined_at(qualname, fp)}")
         if facts is None:
             return Finding((), None, f"{scope} is not a Python file; cannot tell", False)
+        argument = _argument_named(facts, qualname)
+        if argument:  # a keyword or a parameter: a symbol anchor cannot check what is said
+            return Finding((), None, f"{scope} {argument}; not a definition: cannot tell", False)
         verb = "no longer defines" if before else "does not define"
-        return Finding((), None, f"{scope} {verb} {qualname}")
+        return Finding((), None, f"{scope} {verb} {qualname}{_defined_at(qualname, fp)}")
     found = fp.definitions(qualname)
     if not found:
         parts = qualname.split(".")
@@ -193,12 +258,92 @@ def _find_symbol(qualname: str, scope: str | None, fp: Fingerprint, before: bool
     return Finding(paths, body, f"{_list(paths)} defines {qualname}{line}")
 
 
+def _find_symbol_within(qualname: str, directory: str, fp: Fingerprint, before: bool) -> Finding:
+    """A definition claimed for a directory ("``ping`` lives in the ``app/api`` package"):
+    any file under it defining the name holds; one elsewhere is said in the receipt."""
+    prefix = directory.rstrip("/") + "/"
+    found = [(path, d) for path, d in fp.definitions(qualname) if path.startswith(prefix)]
+    if found:
+        paths = tuple(path for path, _ in found)
+        joined = ",".join(f"{path}:{d.body_hash}" for path, d in found)
+        body = hashlib.blake2b(joined.encode(), digest_size=8).hexdigest()
+        line = _line(found[0][1].line) if len(found) == 1 else ""
+        return Finding(paths, body, f"{_list(paths)} defines {qualname}{line}")
+    unread = [p for p, facts in fp.unread() if p.startswith(prefix)
+              and facts.could_mention(qualname.split("."))]  # fmt: skip
+    if unread:
+        detail = f"no file read in {directory}/ defines {qualname}; cannot tell: " + \
+            _not_parsed(unread[0], fp.python[unread[0]])
+        return Finding((), None, detail, False)
+    again = " any more" if before else ""
+    detail = f"no file in {directory}/ defines {qualname}{again}{_defined_at(qualname, fp)}"
+    return Finding((), None, detail)
+
+
+def _find_env_read(name: str, scope: str, fp: Fingerprint, before: bool) -> Finding:
+    """``env:NAME@PATH``: Python code in PATH (a file, or any file under a directory) reads
+    NAME. Not read there while other code does: broken, and the receipt says where. Read by
+    no code the fingerprint sees while ``.env.example`` declares it: unknown, since a read
+    through a helper the fingerprint does not follow would look the same."""
+    path = fp.tracked_path(scope) or fp.tracked_directory(scope) or scope
+    if path in fp.blobs:
+        if path not in fp.python:
+            return Finding((), None, f"{path} is not a Python file; cannot tell", False)
+        files = [path]
+    elif fp.has_directory(path):
+        prefix = path.rstrip("/") + "/"
+        files = [p for p in fp.python if p.startswith(prefix)]
+    else:
+        return Finding((), None, f"{path} is not in the repository")
+    sources = fp.env_sources(name)
+    readers = [p for p in sources if p in fp.python]
+    found = tuple(p for p in readers if p in files)
+    if found:
+        return Finding(found, None, f"{name} is read in {_list(found)}")
+    not_parsed = [p for p in files if not fp.python[p].parsed]
+    if not_parsed:
+        why = _not_parsed(not_parsed[0], fp.python[not_parsed[0]])
+        return Finding((), None, f"{why}; cannot tell whether it reads {name}", False)
+    where = path if path in fp.blobs else f"code under {path}/"
+    if readers:
+        verb = "no longer reads" if before else "does not read"
+        return Finding((), None, f"{where} {verb} {name}; it is read in {_list(readers)}")
+    if sources:
+        detail = (f"no code the fingerprint reads reads {name} ({_list(sources)} declares "
+                  f"it); cannot tell whether {where} does")  # fmt: skip
+        return Finding((), None, detail, False)
+    return Finding((), None, f"no code reads {name} and no .env.example declares it")
+
+
+def _defined_at(qualname: str, fp: Fingerprint) -> str:
+    """Where ``qualname`` is defined instead, for the receipt of a definition claimed in a
+    place that lacks it ("; it is defined in app/api/views.py:12"), or ""."""
+    found = fp.definitions(qualname)
+    if not found:
+        return ""
+    places = [f"{path}:{d.line}" if d.line > 0 else path for path, d in found]
+    return f"; it is defined in {_list(places)}"
+
+
+def _argument_named(facts: FileFacts, name: str) -> str:
+    """How ``facts`` uses ``name`` as a parameter or a keyword argument ("passes
+    pool_pre_ping to create_engine (line 5)"), or ""."""
+    call = next((c for c in facts.calls if any(k == name for k, _ in c.keywords)), None)
+    if call is not None:
+        return f"passes {name} to {call.callee}{_line(call.line)}"
+    sig = next((g for g in facts.signatures if any(p.name == name for p in g.params)), None)
+    return "" if sig is None else f"has {name} as a parameter of {sig.function}{_line(sig.line)}"
+
+
 def _find_import(module: str, scope: str | None, fp: Fingerprint, before: bool) -> Finding:
     importers = fp.importers(module)
     everywhere = sorted({path for path, _ in importers})
     if scope is None:
         project = [p for p in everywhere if in_area(p, None)]
         if project:
+            if all(imp.within == SETTINGS_STRING for p, imp in importers if p in project):
+                detail = f"named by the Django settings in {_list(project)} (Django imports it)"
+                return Finding(tuple(project), None, detail)
             return Finding(tuple(project), None, f"imported by {_list(project)}")
         if everywhere:
             detail = f"{module} is imported only in {_list(everywhere)}, outside the main project"
@@ -284,13 +429,18 @@ def _find_version(anchor: Anchor, fp: Fingerprint) -> Finding:
     wanted = anchor.version or ""
     declared = [d for d in fp.dependency(anchor.value) if in_area(d.source, None)]
     relations = [(d, relation(wanted, d.spec)) for d in declared]
-    matching = tuple(sorted({d.source for d, r in relations if r is Relation.SUBSET}))
+    bounds = {d: bound_mismatch(wanted, d.spec) for d, r in relations if r is not Relation.DISJOINT}
+    matching = tuple(sorted({d.source for d, r in relations
+                             if r is Relation.SUBSET and bounds.get(d) is None}))  # fmt: skip
     if matching:
         detail = f"{anchor.value}{anchor.version} is satisfied by {_specs(declared)}"
         return Finding(matching, None, detail)
     specs = _specs(declared)
-    if relations and all(r is Relation.DISJOINT for _, r in relations):
-        return Finding((), None, f"declared as {specs}, which excludes {anchor.value}{wanted}")
+    if relations and all(r is Relation.DISJOINT or bounds.get(d) for d, r in relations):
+        if all(r is Relation.DISJOINT for _, r in relations):
+            return Finding((), None, f"declared as {specs}, which excludes {anchor.value}{wanted}")
+        why = next(b for b in bounds.values() if b)
+        return Finding((), None, f"declared as {specs}: {why}")
     undecided = [d for d, r in relations if r is Relation.UNDECIDABLE]
     why = "cannot be compared" if undecided else "allows versions outside it"
     detail = f"declared as {specs}, which {why}: cannot tell whether {anchor.value}{wanted} holds"

@@ -28,6 +28,7 @@ from packaging.version import InvalidVersion, Version
 __all__ = [
     "Interval",
     "Relation",
+    "bound_mismatch",
     "declared_pep440",
     "intervals",
     "poetry_to_pep440",
@@ -253,6 +254,36 @@ def relation(anchor_spec: str, declared_spec: str) -> Relation:
     if common == declared:
         return Relation.SUBSET
     return Relation.OVERLAP
+
+
+def bound_mismatch(anchor_spec: str, declared_spec: str) -> str | None:
+    """A bound the anchor states that the declaration puts elsewhere, as a phrase ("the
+    lower bound is 3.7.0, not 3.6"), or None. "asgiref >= 3.6 is enough" is wrong when the
+    project declares ``>=3.7.0``, although every version the declaration allows satisfies
+    ``>=3.6``: a stated bound is a claim about the declared one. Compared to the precision
+    the anchor writes (``>=1.21`` matches a declared ``>=1.21.1``; ``<3`` matches ``<3.0``),
+    and only for bounds both sides have. A version range written as a prefix
+    (``==3.11.*``: "supports Python 3.11") claims membership, not a bound: None."""
+    try:
+        stated_clauses = list(SpecifierSet(anchor_spec))
+    except InvalidSpecifier:
+        return None
+    if any(c.version.endswith(".*") or c.operator in ("!=", "===") for c in stated_clauses):
+        return None
+    anchor = intervals(anchor_spec)
+    declared_text = declared_pep440(declared_spec)
+    declared = None if declared_text is None else intervals(declared_text)
+    if not anchor or not declared:
+        return None
+    sides = (("lower", anchor[0].lo, declared[0].lo), ("upper", anchor[-1].hi, declared[-1].hi))
+    for side, stated, actual in sides:
+        if stated is None or actual is None:
+            continue
+        wanted = stated.release
+        padded = (*actual.release, *(0,) * len(wanted))[: len(wanted)]
+        if padded != wanted or stated.epoch != actual.epoch:
+            return f"the {side} bound is {actual.base_version}, not {stated.base_version}"
+    return None
 
 
 _POETRY_CLAUSE = re.compile(r"^(?P<op>\^|~(?!=)|~=|==|!=|>=|<=|>|<|=)?\s*(?P<ver>[^\s,]+)$")

@@ -6,6 +6,11 @@ most downloaded Python distributions) and ``english.txt`` (the ordinary English 
 They are read once, on first use, and kept; this module needs nothing but the standard
 library.
 
+A system is either one that must leave a footprint in the code that uses it (a datastore,
+a queue, an SDK's service: absent from the repository, a claim of use is refuted) or one
+people use beside the code (an issue tracker, a wiki, paging, chat, a hosting console):
+``Technology.beside``, the data's ``use`` column; the repository need not name those.
+
 A technology name found in prose can be an ordinary word too ("click", "rich", "falcon",
 "vault"): ``lookup`` says so (``common``), and the caller then takes it as the technology
 only in a technology context. Technologies take precedence over the English list: "django"
@@ -69,6 +74,9 @@ class Technology:
     mention_tokens: tuple[str, ...]  # distinctive lower-case tokens to search text for
     rank: int | None  # download rank (the best of its distributions' for a system)
     common_aliases: tuple[str, ...] = ()  # the aliases that are also common English words
+    # Used by people beside the code (a tracker, a wiki, chat, a hosting console): the
+    # repository need not name it, so its absence refutes nothing.
+    beside: bool = False
 
 
 def normalize_dist(name: str) -> str:
@@ -218,9 +226,8 @@ class Vocabulary:
     def technology(self, i: int) -> Technology:
         tech = self._techs[i]
         if tech is None:
-            name, display, kind, rank, _, imports_col, more, common, feet, tokens = (
-                self._rows[i]
-            )
+            row = self._rows[i]
+            name, display, kind, rank, _, imports_col, more, common, feet, tokens = row[:10]
             dists = _split(_dists_column(self._rows[i]))
             imports = _split(imports_col)
             aliases = dict.fromkeys((*_split(more), *dists, *(m.lower() for m in imports)))
@@ -235,6 +242,7 @@ class Vocabulary:
                 mention_tokens=_split(tokens),
                 rank=int(rank) if rank else None,
                 common_aliases=_split(common),
+                beside=len(row) > 10 and row[10] == "beside",
             )
             self._techs[i] = tech
         return tech

@@ -157,7 +157,8 @@ IMPORT_BEFORE = r"(?:imports?|imported|module)\s+(?:(?:the|a|an)\s+)?[`'\"]?$"
 # A clause saying its subject defines a name: a symbol claim for the scope itself.
 DEFINES_CUE = (
     r"\b(?:defines?|declares?|implements?|has\s+(?:a|the)\s+(?:function|class|method)|"
-    r"(?:is|are)\s+(?:defined|declared|implemented|located|kept)\s+in|lives?\s+in|sits?\s+in)\b"
+    r"(?:is|are)\s+(?:defined|declared|implemented|located|kept|found)\s+(?:in|under)|"
+    r"(?:is|are)\s+in|resides?\s+in|lives?\s+(?:in|under)|sits?\s+in)\b"
 )
 
 # Between a cue and the thing it governs, only these words may stand.
@@ -207,6 +208,10 @@ USAGE_NEGATION_CUES = (
     rf"\b(?:previously|formerly|originally)\s+{_PAST}\s+",
     # "used to" is checked in code: "X is used to call" is present tense, not the past.
     rf"\bused\s+to\s+{_VERB}\s+",
+    # "nothing imports X", "no code reads FOO", "none of the views use X": no part of the
+    # code does, which is what an absent anchor checks.
+    r"\b(?:nothing|no\s+(?:other\s+)?(?:code|module|modules|file|files)|none\s+of\s+(?:the|our)"
+    rf"\s+[a-z]+)\s+(?:(?:else|still|ever|actually|now)\s+)?{_VERB}\s+",
 )
 # Cues after which a later "with/by/to/in favour of Y" names the replacement, present.
 REPLACEMENT_CUES = (
@@ -266,13 +271,14 @@ POST_ANYWHERE = (
 )
 
 # After a negated name, a qualifier that makes the negation partial: "we no longer use
-# redis for sessions" may keep redis for queues, so no repository-wide absence follows.
-# Time ("in 2023"), the whole codebase and "in favour of" do not narrow it.
+# redis for sessions" may keep redis for queues, so no repository-wide absence follows;
+# "nothing imports X at runtime" may still import it for type checking or in tests.
+# Time ("in 2023"), the whole codebase, the environment and "in favour of" do not narrow it.
 PARTIAL_QUALIFIER = (
     r"\b(?P<q>for|from|in|inside|within|outside|directly|during|on|as|except|via|through|"
-    r"when|unless|only)\b(?!\s+(?:\d|favou?r\b|(?:the|this|our|its)\s+(?:code|codebase|repo|"
-    r"repository|project|dependencies|dependency\s+list|requirements|manifest|"
-    r"pyproject(?:\.toml)?|lock\s*file|install|stack)\b))"
+    r"when|unless|only|at(?=\s+(?:run|import|build|start|test|deploy|load)))\b(?!\s+(?:\d|favou?r\b|env(?:ironment)?\b|(?:the|this|our|its)\s+"
+    r"(?:code|codebase|repo|repository|project|dependencies|dependency\s+list|requirements|"
+    r"manifest|pyproject(?:\.toml)?|lock\s*file|install|stack|env|environment)\b))"
 )
 
 # Modal, conditional and planning language: what follows is not a fact about the code now.

@@ -122,7 +122,7 @@ def refuse_special(path: str | os.PathLike[str]) -> None:
 def content_limit(path: str) -> int:
     """The most bytes of ``path`` the fingerprint parses (0: it never reads it)."""
     name = path.rpartition("/")[2]
-    if name.endswith(".py") or manifest_kind(path) is not None or path in ENV_EXAMPLE_NAMES:
+    if name.endswith(".py") or manifest_kind(path) is not None or name in ENV_EXAMPLE_NAMES:
         return MAX_PARSED_BYTES
     return MAX_TEXT_BYTES if is_text_path(path) else 0
 

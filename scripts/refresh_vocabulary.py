@@ -24,7 +24,9 @@ It writes two sorted, deterministic files:
 * ``technologies.tsv``: one technology a line (the curated systems by name, then the
   packages by rank: the loader's order of precedence when two claim one alias), tab-
   separated columns ``name display kind rank dists imports aliases common_aliases
-  footprints mention_tokens``; list columns join their items with ``|`` (empty: none);
+  footprints mention_tokens use``; list columns join their items with ``|`` (empty: none);
+  ``use`` is ``beside`` for a system people use beside the code (``BESIDE_THE_CODE``),
+  else empty;
 * ``english.txt``: the ordinary English words, one a line, sorted.
 
 Curated knowledge lives in the modules beside this script: the systems in
@@ -46,7 +48,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # the curated tables beside it
 from vocabulary_packages import IMPORT_EXCEPTIONS as IMPORT_EXCEPTIONS  # (tests read it here)
 from vocabulary_packages import PACKAGE_ALIASES, PACKAGE_DISPLAY, import_names, normalize_dist
-from vocabulary_systems import SYSTEMS
+from vocabulary_systems import BESIDE_THE_CODE, SYSTEMS
 
 # Zipf frequency (log10 of occurrences per billion words) at or above which a word is an
 # ordinary English word (the generated english.txt): includes "unverified" (2.7),
@@ -84,7 +86,7 @@ ORDINARY_NAMES = frozenset(
     pendulum billiard weasel pathos agate graphene lark thrift patsy twine alabaster wasabi
     pox locket pooch material constructs prettier render renovate packer jest cypress sonar
     anaconda mamba caddy storybook timescale supervisor temporal railway rollup telegram
-    discord bandit node
+    discord bandit node linear notion shortcut quip miro dropbox
     """
     )
 )
@@ -181,6 +183,7 @@ class Row:
     common: list[str]
     footprints: list[str]
     tokens: list[str]
+    use: str = ""  # "beside": used by people beside the code, absence refutes nothing
 
     def line(self) -> str:
         """The file's line: columns that can be derived are left out (see ``HEADER``)."""
@@ -194,6 +197,7 @@ class Row:
             SEP.join(self.imports),
             SEP.join(a for a in self.aliases if a not in derived),
             *(SEP.join(v) for v in (self.common, self.footprints, self.tokens)),
+            self.use,
         ]
         for col in cols:
             if "\t" in col or "\n" in col:
@@ -259,7 +263,7 @@ def build(ranks: dict[str, int], top: int, freq: Freq) -> list[Row]:
         rows.append(Row(
             system.name, system.display, "system", min(rank_values) if rank_values else None,
             dists, imports, aliases, [a for a in aliases if is_common(a, True)],
-            list(system.footprints), tokens,
+            list(system.footprints), tokens, "beside" if system.name in BESIDE_THE_CODE else "",
         ))
     for dist in chosen:
         if dist in owner:
@@ -290,7 +294,7 @@ def english_words(freq: Freq, words: Iterable[str]) -> list[str]:
 # Empty display: the name; empty dists of a package: its name; aliases: those listed, then
 # the dists, then the lower-cased imports.
 HEADER = ("# name\tdisplay\tkind\trank\tdists\timports\tmore_aliases\tcommon_aliases"
-          "\tfootprints\tmention_tokens")
+          "\tfootprints\tmention_tokens\tuse")
 
 
 def write(rows: list[Row], english: list[str], out: Path) -> None:

@@ -511,4 +511,75 @@ SYSTEMS: tuple[System, ...] = (
     S("supervisor", "Supervisor", "supervisord|supervisor", "supervisor", "", "supervisord.conf",
       "supervisord"),
     S("systemd", "systemd", "systemd", "", "", "", "systemd systemctl"),
+    # tools people use beside the code: trackers, wikis, incident response, chat, design
+    S("linear", "Linear", "linear|linear.app", "", "", "", "linear.app"),
+    S("github-issues", "GitHub Issues", "github issues|github issue|gh issues|"
+      "github issue tracker", "", "", ".github/ISSUE_TEMPLATE/* .github/ISSUE_TEMPLATE.md"),
+    S("gitlab-issues", "GitLab Issues", "gitlab issues|gitlab issue", "", "",
+      ".gitlab/issue_templates/*", ""),
+    S("youtrack", "YouTrack", "youtrack", "youtrack", "", "", "youtrack"),
+    S("shortcut", "Shortcut", "shortcut|shortcut.com|clubhouse.io", "", "", "",
+      "app.shortcut.com"),
+    S("asana", "Asana", "asana", "asana", "", "", "asana"),
+    S("trello", "Trello", "trello", "py-trello", "", "", "trello"),
+    S("clickup", "ClickUp", "clickup", "", "", "", "clickup"),
+    S("monday", "monday.com", "monday.com", "", "", "", "monday.com"),
+    S("basecamp", "Basecamp", "basecamp", "", "", "", "basecamp"),
+    S("pivotal-tracker", "Pivotal Tracker", "pivotal tracker|pivotaltracker", "", "", "",
+      "pivotaltracker"),
+    S("azure-boards", "Azure Boards", "azure boards", "", "", "", ""),
+    S("redmine", "Redmine", "redmine", "python-redmine", "", "", "redmine"),
+    S("bugzilla", "Bugzilla", "bugzilla", "python-bugzilla", "", "", "bugzilla"),
+    S("notion", "Notion", "notion|notion.so", "notion-client notion", "", "",
+      "notion_client notion.so"),
+    S("google-docs", "Google Docs", "google docs|google doc|google drive|google sheets|"
+      "google slides|google workspace|g suite", "", "", "", "docs.google.com"),
+    S("sharepoint", "SharePoint", "sharepoint", "", "", "", ""),
+    S("dropbox", "Dropbox", "dropbox|dropbox paper", "dropbox", "", "", "dropbox"),
+    S("quip", "Quip", "quip", "", "", "", "quip.com"),
+    S("coda", "Coda", "coda.io", "", "", "", "coda.io"),
+    S("gitbook", "GitBook", "gitbook", "", "", ".gitbook.yaml", "gitbook"),
+    S("incident-io", "incident.io", "incident.io|incident io", "", "", "", "incident.io"),
+    S("firehydrant", "FireHydrant", "firehydrant", "", "", "", "firehydrant"),
+    S("rootly", "Rootly", "rootly", "", "", "", "rootly"),
+    S("victorops", "Splunk On-Call", "victorops|splunk on-call|splunk oncall", "", "", "",
+      "victorops"),
+    S("better-stack", "Better Stack", "better stack|betterstack|better uptime|betteruptime",
+      "", "", "", "betterstack betteruptime"),
+    S("zulip", "Zulip", "zulip", "zulip", "", "", "zulip"),
+    S("google-chat", "Google Chat", "google chat|hangouts chat", "", "", "", "chat.googleapis"),
+    S("figma", "Figma", "figma", "", "", "", "figma"),
+    S("miro", "Miro", "miro", "", "", "", "miro.com"),
+    S("lucidchart", "Lucidchart", "lucidchart|lucid chart", "", "", "", "lucidchart"),
+    S("canva", "Canva", "canva", "", "", "", "canva"),
+    S("zeplin", "Zeplin", "zeplin", "", "", "", "zeplin"),
+    S("invision", "InVision", "invision|invision app", "", "", "", "invisionapp"),
+    S("productboard", "Productboard", "productboard", "", "", "", "productboard"),
+    S("loom", "Loom", "loom video|loom.com", "", "", "", "loom.com"),
 )
+
+# Systems people use beside the code rather than from it: a repository need not name
+# them, so their absence from it refutes nothing (``anchors.technology``); a note about
+# them is "not checkable from this repository" unless the code does name them. Every other
+# system, and every package, must leave a footprint: absence refutes a note claiming use.
+# CI services configured by a file the repository holds (GitHub Actions, GitLab CI,
+# CircleCI, Travis, Azure Pipelines, Bitbucket Pipelines, Drone, AppVeyor, Buildkite,
+# Bitrise) must leave one: the service reads its pipeline from the repository. Servers
+# whose jobs are commonly defined in their own interface or in another repository
+# (Jenkins, TeamCity, Bamboo, Octopus Deploy, Spinnaker, Argo CD) are used beside it.
+BESIDE_THE_CODE = frozenset(str.split("""
+    linear github-issues gitlab-issues youtrack shortcut asana trello clickup monday basecamp
+    pivotal-tracker azure-boards redmine bugzilla jira
+    notion google-docs sharepoint dropbox quip coda gitbook confluence
+    pagerduty opsgenie incident-io firehydrant rootly victorops better-stack statuspage
+    pingdom uptimerobot
+    slack discord microsoft-teams mattermost zulip google-chat zoom
+    figma miro lucidchart canva zeplin invision productboard loom
+    github gitlab bitbucket
+    heroku vercel netlify fly-io railway render google-app-engine elastic-beanstalk ecs eks
+    cloud-run openshift rancher kubernetes aws azure google-cloud digitalocean linode hetzner
+    vultr akamai
+    jenkins teamcity bamboo octopus-deploy spinnaker argo-cd
+    grafana kibana zendesk freshdesk salesforce hubspot calendly 1password doppler
+    aws-secrets-manager testflight snyk sonarqube
+"""))

@@ -98,9 +98,12 @@ When to use it:
   Give `subject` (the file, module or component it is about) and, when you can,
   `anchors` such as `import:duckdb@store/db.py`, `symbol:auth/jwt.py::verify`,
   `env:DATABASE_URL`, `dep:httpx`, `tech:celery` (the project uses it), `!dep:redis`
-  (expected absent). Without anchors, the named technologies, paths and code in the
-  text are anchored, and a name the repository lacks refutes the note. A note about
-  something outside this repository (infrastructure, a team habit) takes
+  (expected absent), `config:Dockerfile::FROM=python:3.11` (a value a Dockerfile,
+  compose file or CI workflow states), `param:app/status.py::get_status(now?)` (a
+  parameter, `?`: with a default), `call:create_engine(pool_pre_ping=True)` (a keyword a
+  call passes). Without anchors, the named technologies, paths
+  and code in the text are anchored, and a name the repository lacks refutes the note.
+  A note about something outside this repository (infrastructure, a team habit) takes
   `scope: "external"`: it is then never checked against the code.
 - Call `retract` when you find a note is wrong, with the reason and your evidence.
 - When `remember` or `consolidate` returns `possible_conflicts`, read both claims and
@@ -307,7 +310,7 @@ class ToolServer(MCPServer[Runtime]):
         ``CallToolResult`` is not checked against the tool's output model again.
         ``_tool`` made its structured content by validating it with that very model and
         dumping it (``tool_content``), so the check cannot fail, and it was a whole walk
-        of the result (adr/0017, session I). Anything else a tool returns is converted
+        of the result (adr/0017). Anything else a tool returns is converted
         as the SDK converts it."""
         run = self._tool_manager.call_tool(name, arguments, context, convert_result=False)  # type: ignore[arg-type]
         result = await self._refusing(name, arguments, run)

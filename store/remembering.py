@@ -8,12 +8,18 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
 
-from anchors.extract import infer_anchors
+from anchors.argument_claims import read_arguments
+from anchors.extract import beside_given, infer_anchors, read_given
 from anchors.facts import Fingerprint
 from anchors.normalize import Resolved
-from anchors.spec import Anchor, Provenance
-from anchors.subject import apply_scope, resolve_subject
-from anchors.value_claims import uncovered_values, values_checked_by, values_stated_by
+from anchors.spec import Anchor, AnchorKind, Provenance
+from anchors.subject import apply_scope, resolve_subject, sentence_spans
+from anchors.value_claims import (
+    uncovered_values,
+    values_checked_by,
+    values_configured_by,
+    values_stated_by,
+)
 from anchors.verify import capture
 from store.contradictions.checking import asked
 from store.contradictions.claims import slot_key
@@ -234,7 +240,15 @@ class Remembering:
             memory_scope = resolve_subject(subject, text, fp)
             if explicit:
                 scoped = apply_scope(tuple(explicit), memory_scope, fp)
+                # A place the text states binds the given anchor (adr/0025); a role or a
+                # relation the text states is not checked by it.
+                inference = infer_anchors(text, fp, subject, scope=memory_scope)
+                scoped, claims = read_given(text, fp, subject, memory_scope, scoped, inference)
                 stored = [_capture(a, Provenance.EXPLICIT, fp) for a in scoped]
+                # What the text says beyond the things the given anchors name is read as
+                # for a note without anchors, and checked beside them.
+                beside = () if external else beside_given(scoped, inference.anchors)
+                stored += [_capture(a, Provenance.INFERRED, fp) for a in beside]
                 # Given anchors check what they name; a value the text states is checked
                 # only by an anchor that carries it (a dependency's version ...).
                 versions = values_checked_by(
@@ -242,7 +256,22 @@ class Remembering:
                 )
                 # ... or a constant's or an environment default's (``env:PAGE_SIZE=50``)
                 versions += values_stated_by(text, [a.stated for a in scoped if a.stated])
-                uncovered = [v.phrase for v in uncovered_values(text, versions)]
+                # ... or what an infrastructure file states (``config:Dockerfile::FROM=...``)
+                versions += values_configured_by(
+                    text, [a.version for a in scoped if a.kind is AnchorKind.CONFIG and a.version]
+                )
+                # Parameters and keyword arguments the text states are checked beside them.
+                arguments = read_arguments(text, fp, memory_scope, list(sentence_spans(text)))
+                stored += [_capture(a, Provenance.INFERRED, fp) for a in arguments.anchors
+                           if a not in scoped and a not in beside]  # fmt: skip
+                versions += arguments.spans
+                # A value is left unchecked when neither the given anchors nor the text's
+                # own reading (the value anchors just added beside them) check it.
+                unread = set(inference.uncovered) if beside else None
+                uncovered = [v.phrase for v in uncovered_values(text, versions)
+                             if unread is None or v.phrase in unread] + claims  # fmt: skip
+                if not any(a.kind in (AnchorKind.PARAM, AnchorKind.CALL) for a in scoped):
+                    uncovered += arguments.uncovered
             else:
                 # The scope is the one just resolved: the inference need not resolve it again.
                 inference = infer_anchors(text, fp, subject, scope=memory_scope)

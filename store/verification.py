@@ -16,7 +16,14 @@ from dataclasses import dataclass, field
 
 from anchors.facts import Fingerprint
 from anchors.fingerprint import CodeSource, FingerprintUnavailable
-from anchors.verify import Capture, MemoryVerdict, Verdict, check_anchor, memory_verdict
+from anchors.verify import (
+    Capture,
+    MemoryVerdict,
+    Verdict,
+    check_anchor,
+    memory_verdict,
+    rejudge_drift,
+)
 from anchors.vocabulary import VOCABULARY_VERSION
 from store.db import Database, utcnow
 from store.lifecycle import code_verdict_change
@@ -29,7 +36,8 @@ __all__ = ["CHECKER_VERSION", "Checked", "Verifier"]
 # Verdicts are cached per (memory, commit, overlay); the checker's rules, the vocabulary
 # and the cached form are part of the key, so an upgrade never serves a verdict computed
 # by other rules.
-CHECKER_VERSION = f"c6.{VOCABULARY_VERSION}"  # c5: lines quoted; c6: value anchors
+# c5: lines quoted; c6: value anchors; c7: what a claim says is checked (adr/0025)
+CHECKER_VERSION = f"c7.{VOCABULARY_VERSION}"
 
 
 @dataclass(frozen=True)
@@ -117,7 +125,9 @@ class Verifier:
                 continue
             if deadline is not None and time.monotonic() > deadline:
                 break
-            checks = tuple(check_anchor(s.anchor, _captured(s), fp) for s in mem.anchors)
+            checks = rejudge_drift(
+                [check_anchor(s.anchor, _captured(s), fp) for s in mem.anchors]
+            )
             check = MemoryCheck(memory_verdict(checks), checks, fp.commit)
             found[mem.id] = check
             fresh.append(VerdictRecord(mem.id, key, check, now))

@@ -101,8 +101,11 @@ TABLE = [
     R("We import pyyaml in the loader.", None, {"import:yaml"},
       id="import-cue-maps-a-dist-to-its-import"),
     R("beautifulsoup4 is installed.", None, {"dep:beautifulsoup4"}, id="bs4-dist"),
-    R("Pages are parsed with bs4.", None, {"tech:beautifulsoup4"},
-      id="bs4-import-and-a-plural-noun-is-no-subject"),
+    # A plural noun is no subject: no scope; it names a component only where that holds
+    R("Pages are parsed with bs4.", None, {"import:bs4@scrape/pages.py"},
+      id="bs4-import-checked-in-the-component-a-plural-noun-names-where-it-holds"),
+    R("Pages are parsed with httpx.", None, {"tech:httpx"},
+      id="a-component-that-does-not-import-it-is-not-the-scope"),
     R("We scrape with BeautifulSoup.", None, {"tech:beautifulsoup4"}, id="beautifulsoup-alias"),
     R("The mcp package is pinned.", None, {"dep:mcp"}, id="package-cue-prefers-dep"),
     R("The duckdb dependency is declared.", None, {"dep:duckdb"}, id="dependency-cue"),
@@ -255,12 +258,13 @@ TABLE = [
       id="symbol-present-trap"),
     R("The billing module calls Store.open.", None, {"symbol:store/db.py::Store.open"},
       id="symbol-used-not-defined-stays-where-defined"),
-    R("The billing service uses httpx. We use duckdb.", None, {"tech:duckdb", "tech:httpx"},
-      id="two-subjects-no-scope"),
+    # No scope for the note; a component that imports what it is said to use is checked there
+    R("The billing service uses httpx. We use duckdb.", None,
+      {"tech:duckdb", "import:httpx@app/billing.py"}, id="two-subjects-no-scope"),
     R("The billing module uses httpx and the store module uses duckdb.", None,
-      {"tech:duckdb", "tech:httpx"}, id="two-subjects-in-one-sentence-no-scope"),
+      {"tech:duckdb", "import:httpx@app/billing.py"}, id="two-subjects-in-one-sentence-no-scope"),
     R("Storage uses duckdb. The billing service uses httpx.", None,
-      {"tech:duckdb", "tech:httpx"}, id="a-non-code-subject-blocks-scope"),
+      {"tech:duckdb", "import:httpx@app/billing.py"}, id="a-non-code-subject-blocks-scope"),
     R("The billing module uses httpx and retries failed calls.", None,
       {"import:httpx@app/billing.py"}, id="a-continued-verb-keeps-the-scope"),
     R("In app/billing.py, we use httpx.", None,
@@ -277,7 +281,7 @@ TABLE = [
       {"import:httpx@app/billing.py", "symbol:app/billing.py::charge"},
       id="symbol-found-in-scope"),
     R("`os.environ[\"JWT_SECRET\"]` is read in auth/jwt.py.", None,
-      {"env:JWT_SECRET", "file:auth/jwt.py", "import:os@auth/jwt.py"},
+      {"env:JWT_SECRET@auth/jwt.py", "file:auth/jwt.py", "import:os@auth/jwt.py"},
       id="attribute-of-an-imported-module"),
     R("`Store` wraps a duckdb connection.", None, {"symbol:store/db.py::Store", "tech:duckdb"},
       id="code-span-class-is-a-symbol-not-a-common-word"),
@@ -372,7 +376,7 @@ def test_the_inference_reports_its_scope_and_where_each_anchor_came_from() -> No
     )  # fmt: skip
     assert dict(zip((a.render() for a in inference.anchors), inference.origins, strict=True)) == {
         "file:auth/jwt.py": "auth/jwt.py",
-        "env:JWT_SECRET": "JWT_SECRET",
+        "env:JWT_SECRET@auth/jwt.py": "JWT_SECRET",
     }
 
 

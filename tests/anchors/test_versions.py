@@ -13,6 +13,7 @@ from packaging.version import Version
 from anchors.versions import (
     Interval,
     Relation,
+    bound_mismatch,
     declared_pep440,
     intervals,
     poetry_to_pep440,
@@ -180,3 +181,25 @@ def test_a_decided_relation_never_contradicts_packaging_on_final_releases(
         assert all(v in a for v in _PROBES if v in d)
     if found is Relation.DISJOINT:
         assert not any(v in a and v in d for v in _PROBES)
+
+
+@pytest.mark.parametrize(
+    ("stated", "declared", "phrase"),
+    [
+        (">=3.6", ">=3.7.0,<4", "the lower bound is 3.7.0, not 3.6"),
+        (">=3.7", ">=3.7.0,<4", None),
+        (">=1.21", ">=1.21.1,<3", None),  # to the precision written
+        ("<3", ">=2.5,<4", "the upper bound is 4, not 3"),
+        ("<3", ">=2.5,<3.0", None),
+        (">=2.6.0,<3", "^2.13.0", "the lower bound is 2.13.0, not 2.6.0"),  # Poetry
+        ("==7.0.1", ">=7", "the lower bound is 7, not 7.0.1"),
+        ("==0.4.6", "==0.4.6", None),
+        ("==3.11.*", ">=3.10", None),  # membership, not a bound
+        ("!=3.0", ">=2", None),
+        (">=3.8", "", None),  # declared without a version: nothing to compare
+        ("<4", ">=2.5,<4", None),  # only the bounds both sides have
+        (">=3.8", "<4", None),
+    ],
+)
+def test_a_stated_bound_must_be_the_declared_one(stated: str, declared: str, phrase: str | None):
+    assert bound_mismatch(stated, declared) == phrase

@@ -284,6 +284,7 @@ def test_the_shipped_systems_are_the_scripts_systems() -> None:
         tech = vocabulary.by_name(system.name)
         assert tech is not None and tech.kind is TechKind.SYSTEM, system.name
         assert (tech.display, tech.footprints) == (system.display, system.footprints)
+        assert tech.beside is (system.name in script.BESIDE_THE_CODE), system.name
         assert set(system.dists) <= set(tech.dists), system.name
     assert len(script.IMPORT_EXCEPTIONS) >= 150
 
@@ -351,3 +352,25 @@ def test_one_word_and_several_word_lookups_answer_as_the_general_lookup() -> Non
             if several is not None:
                 assert vocabulary.alias_key(words_[start]) in vocab.several_word_starts
     assert vocabulary.alias_keys(words) == [vocabulary.alias_key(w) for w in words]
+
+
+@pytest.mark.parametrize(
+    ("name", "beside"),
+    [("linear", True), ("github-issues", True), ("notion", True), ("pagerduty", True),
+     ("slack", True), ("ecs", True), ("heroku", True), ("figma", True), ("jenkins", True),
+     ("github", True), ("github-actions", False), ("circleci", False), ("redis", False),
+     ("celery", False), ("sentry", False), ("stripe", False), ("postgresql", False),
+     ("requests", False)],
+)  # fmt: skip
+def test_the_vocabulary_says_which_technologies_are_used_beside_the_code(
+    name: str, beside: bool
+) -> None:
+    tech = vocabulary.by_name(name)
+    assert tech is not None and tech.beside is beside
+
+
+def test_github_issues_and_github_actions_are_two_technologies() -> None:
+    issues = vocabulary.lookup(["GitHub", "issues"])
+    actions = vocabulary.lookup(["GitHub", "Actions"])
+    assert issues is not None and issues[0].name == "github-issues" and issues[1] == 2
+    assert actions is not None and actions[0].name == "github-actions"

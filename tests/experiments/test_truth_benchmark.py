@@ -9,6 +9,7 @@ import hashlib
 import io
 import json
 import os
+import re
 import subprocess
 import sys
 import tarfile
@@ -176,9 +177,12 @@ def test_the_cache_follows_the_environment(monkeypatch: pytest.MonkeyPatch, tmp_
 # -- the manifest and the fact files -----------------------------------------------------------
 def test_the_manifest_pins_two_versions_of_each_project_with_sha256():
     manifest = load_manifest()
-    assert set(manifest) == {"requests", "click", "rich", "django"}
+    assert set(manifest) == {"requests", "click", "rich", "django", "isso", "wger", "kinto"}
     assert [v.version for v in manifest["requests"].versions] == ["2.25.1", "2.31.0"]
     assert [v.version for v in manifest["django"].versions] == ["4.2.7", "5.0.1"]
+    assert [v.version for v in manifest["isso"].versions] == ["0.13.2", "0.14.0"]
+    assert [v.version for v in manifest["wger"].versions] == ["2.0", "2.1"]
+    assert [v.version for v in manifest["kinto"].versions] == ["24.1.1", "26.5.0"]
     for project in manifest.values():
         assert len(project.versions) == 2
         for v in project.versions:
@@ -197,7 +201,16 @@ def test_a_bad_manifest_is_refused(tmp_path: Path):
 
 
 @pytest.mark.parametrize(
-    ("name", "at_least"), [("requests", 40), ("click", 40), ("rich", 40), ("django", 18)]
+    ("name", "at_least"),
+    [
+        ("requests", 40),
+        ("click", 40),
+        ("rich", 40),
+        ("django", 18),
+        ("isso", 40),
+        ("wger", 40),
+        ("kinto", 40),
+    ],
 )
 def test_our_fact_files_cover_every_category(name: str, at_least: int):
     facts = load_facts(REAL / f"{name}.jsonl")
@@ -215,13 +228,30 @@ def test_our_fact_files_cover_every_category(name: str, at_least: int):
     assert len(facts) // 6 <= anchored <= len(facts) // 2  # about a quarter
 
 
+_APPLICATION_CLASSES = {
+    "docker": r"Dockerfile|docker-compose",
+    "settings": r"settings|\.cfg|\.tpl|__init__\.py|__main__\.py|constants\.py",
+    "python versions": r"\.github/workflows|requires-python|Programming Language|python-version",
+}
+
+
+@pytest.mark.parametrize("name", ["isso", "wger", "kinto"])
+def test_application_fact_files_state_values_both_true_and_false(name: str) -> None:
+    """The applications' notes state values (Docker images and ports, settings and their
+    environment defaults, supported Python versions), each class both true and false."""
+    facts = load_facts(REAL / f"{name}.jsonl")
+    for label, pattern in _APPLICATION_CLASSES.items():
+        about = [f for f in facts if any(re.search(pattern, c) for c in f.check)]
+        assert {f.truth for f in about} == {True, False}, label
+
+
 def test_fact_ids_are_unique_across_the_corpus():
     ids = [f.id for path in sorted(REAL.glob("*.jsonl")) for f in load_facts(path)]
     assert len(ids) == len(set(ids))
 
 
 @pytest.mark.slow  # a clone and a full validation of each real project: a minute or more
-@pytest.mark.parametrize("name", ["requests", "click", "rich", "django"])
+@pytest.mark.parametrize("name", ["requests", "click", "rich", "django", "isso", "wger", "kinto"])
 def test_our_labels_agree_with_the_real_code(name: str, tmp_path: Path):
     """Only where the corpus is already built (the benchmark is not part of CI)."""
     from experiments.evidence import Workspace, validate_facts

@@ -81,7 +81,11 @@ DEPS = {
         ("dep:click>=3", "VERIFIED", "holds"),  # >=3.1.0 satisfies "at least 3"
         ("dep:httpx<1.0", "VERIFIED", "holds"),
         ("dep:httpx>=1", "REFUTED", "broken"),  # disjoint
-        ("dep:httpx>=0.28", "ACTIVE", "unknown"),  # overlapping: 0.27 is outside it
+        # a stated bound is a claim about the declared one: the lower bound is 0.27
+        ("dep:httpx>=0.28", "REFUTED", "broken"),
+        ("dep:httpx>=0.26", "REFUTED", "broken"),  # every declared version satisfies it
+        ("dep:httpx<2", "REFUTED", "broken"),  # the upper bound is 1
+        ("dep:httpx>=0.27.0", "VERIFIED", "holds"),  # to the precision written
         ("dep:httpx===0.27", "ACTIVE", "unknown"),  # arbitrary equality: undecidable
         ("dep:rich>=13", "ACTIVE", "unknown"),  # declared without a version
         ("dep:requests>=2.31,<3", "VERIFIED", "holds"),  # Poetry ^2.31

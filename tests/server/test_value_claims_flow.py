@@ -35,18 +35,10 @@ APP = {
 
 # (note, anchors the agent gives or None, the value the answer must name)
 VALUE_NOTES: list[tuple[str, list[str] | None, str]] = [
-    ("The maximum page size is 500 (`MAX_PAGE_SIZE` in `app/paging.py`)",
-     ["file:app/paging.py"], "500"),
-    ("`PAGE_SIZE` defaults to 50", ["env:PAGE_SIZE"], "50"),
-    ("DEBUG defaults to `True` (app/settings.py)", ["file:app/settings.py"], "True"),
-    ("The image is built FROM python:3.9", ["file:Dockerfile"], "python:3.9"),
-    ("docker-compose runs postgres:12 for the database", ["file:docker-compose.yml"],
-     "postgres:12"),
-    ("The container exposes port 9000", ["file:Dockerfile"], "9000"),
     ("Tokens are signed with RS256 in app/tokens.py", None, "RS256"),
     ("Tokens are signed with RS256", ["import:jwt@app/tokens.py"], "RS256"),
-    ("`create_engine` is called with `pool_pre_ping=False`", ["file:app/db.py"],
-     "pool_pre_ping=False"),
+    # "`create_engine` is called with `pool_pre_ping=False`" is checked now, and refuted by
+    # the call's keyword (tests/server/test_calls_drift_flow.py)
     ("The engine in app/db.py keeps 5 connections in its pool", ["import:sqlalchemy@app/db.py"],
      "5"),
     ("Requests to the API time out after 30 s", ["dep:fastapi"], "30 s"),
@@ -61,6 +53,21 @@ REFUTED_NOTES: list[tuple[str, str]] = [
      "app/paging.py:1 sets MAX_PAGE_SIZE = 100, not 500"),
     ("`PAGE_SIZE` defaults to 50 in app/settings.py",
      "app/settings.py:3 gives PAGE_SIZE the default '20', not 50"),
+]  # fmt: skip
+
+# Anchors the agent gives that only find the thing (a file, a variable) do not stop the
+# value the text states from being checked: the text's own value anchors are kept beside
+# them, and a wrong value REFUTES, with what the code says in the receipt.
+GIVEN_REFUTED_NOTES: list[tuple[str, list[str], str]] = [
+    ("The maximum page size is 500 (`MAX_PAGE_SIZE` in `app/paging.py`)",
+     ["file:app/paging.py"], "MAX_PAGE_SIZE = 100, not 500"),
+    ("`PAGE_SIZE` defaults to 50", ["env:PAGE_SIZE"], "the default '20', not 50"),
+    ("DEBUG defaults to `True` (app/settings.py)", ["file:app/settings.py"],
+     "the default 'false', not True"),
+    ("The image is built FROM python:3.9", ["file:Dockerfile"], "python:3.12-slim"),
+    ("docker-compose runs postgres:12 for the database", ["file:docker-compose.yml"],
+     "postgres:16"),
+    ("The container exposes port 9000", ["file:Dockerfile"], "8080"),
 ]  # fmt: skip
 
 # Notes that claim only what their anchors check: still VERIFIED.
@@ -103,6 +110,17 @@ async def test_a_wrong_value_bound_to_a_constant_or_default_is_refuted(
     assert served["status"] == "REFUTED", served
     details = [a["detail"] for a in served["anchors"]]
     assert receipt in details, served
+
+
+@pytest.mark.parametrize(("text", "anchors", "receipt"), GIVEN_REFUTED_NOTES)
+async def test_a_wrong_value_is_refuted_beside_the_anchors_the_agent_gives(
+    app_repo: GitRepo, text: str, anchors: list[str], receipt: str
+):
+    served = await remembered(app_repo, text, anchors)
+    assert served["status"] == "REFUTED", served["anchors"]
+    assert any(receipt in str(a["detail"]) for a in served["anchors"]), served["anchors"]
+    given = {a["anchor"] for a in served["anchors"] if a.get("provenance") == "explicit"}
+    assert given >= set(anchors) or not given, served["anchors"]
 
 
 @pytest.mark.parametrize(("text", "anchors"), EXISTENCE_NOTES)

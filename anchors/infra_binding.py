@@ -1,0 +1,458 @@
+"""Values a note states about the application's infrastructure, bound to the file that
+says them (issue #31): "The image is built FROM python:3.9", "compose runs postgres:12",
+"CI tests on Python 3.8", "the container exposes port 8000".
+
+A wrong binding would refute a true note, so a value is bound to a key only when
+
+- the sentence names the context: Docker (Dockerfile, image, base image, container),
+  compose (compose, service) or CI (CI, workflow, GitHub Actions, pipeline, matrix,
+  "tested on");
+- the fingerprint has such a file stating that key (a base image of that repository, a
+  service running that image or named in the sentence, a CI ``python-version`` list);
+- nothing in the sentence makes it a plan, a condition, the past, a negation or an
+  example, or places it elsewhere (production, staging, a deployment, Kubernetes);
+- the value has the key's form: an image reference, a version ("Python 3.8", "3.10
+  through 3.12", "3.8+"), a port after "port" / "expose" / "listens on", an assignment
+  the file's ``ENV`` or ``environment`` has, a runner name, a user after "runs as".
+
+The binding is a ``config:`` anchor whose span covers the value, so the value is no longer
+an uncovered part. Anything else stays uncovered (ACTIVE, the value named), as before.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from anchors.facts import Fingerprint
+from anchors.infra_compare import Match, compare_image
+from anchors.infra_facts import InfraKind, infra_kind
+from anchors.spec import Anchor, AnchorKind
+from anchors.value_binding import Binding
+from anchors.value_claims import StatedValue, stated_values
+
+__all__ = ["bind_infra"]
+
+_I = re.IGNORECASE
+_COMPOSE = re.compile(r"\b(?:docker[\s-]compose|compose|services?)\b", _I)
+_DOCKER = re.compile(r"\b(?:dockerfile|containerfile|docker|images?|containers?)\b", _I)
+_CI = re.compile(
+    r"\b(?:ci|workflows?|github\s+actions|pipelines?|matrix|gitlab)\b"
+    r"|\btest(?:s|ed)?\s+(?:\w+\s+)?(?:on|against)\b|\btest\s+matrix\b",
+    _I,
+)
+# A plan, a condition, the past, a negation: not what the files say now.
+_NOT_PLAIN = re.compile(
+    r"\b(?:if|unless|when|whether|should|would|could|might|must|will|was|were|used\s+to|"
+    r"previously|formerly|no\s+longer|not|never|instead\s+of|rather\s+than|upgrad\w*|"
+    r"migrat\w*|bump\w*|switch\w*|mov(?:e|ing)\s+to|plan\w*|propos\w*|consider\w*|"
+    r"want|wants|going\s+to|todo|eventually|soon|later|next|deprecat\w*|pin\s+to)\b|n't\b",
+    _I,
+)
+# Somewhere else than the repository's files, or an illustration.
+_ELSEWHERE = re.compile(
+    r"\b(?:in|on|for|during|under)\s+(?:production|prod|staging|deployment|kubernetes|k8s|"
+    r"helm|the\s+cluster|the\s+server|heroku|ecs|fargate|cloud\s+run)\b|\bhelm\b|\bk8s\b|"
+    r"\bkubernetes\b|^\W*(?:production|prod|staging)\b|\boverrid|\bexport\b|\blocally\b|"
+    r"\b(?:production|prod|staging)\s+(?:servers?|clusters?|environments?|env|deployments?|"
+    r"databases?|db|hosts?|stacks?|instances?|runs?)\b|"
+    r"\b(?:e\.g\.|for\s+example|for\s+instance|such\s+as)|(?<![\w./])(?:example|sample)\b",
+    _I,
+)
+# A negation or an ending anywhere in the sentence: "support for Python 2 was dropped",
+# "CI stopped testing 3.8", "exposes 8000, not 5000". Nothing in it is bound.
+_NEGATED = re.compile(
+    r"\b(?:not|no|never|no\s+longer|dropped|removed|stopped|ended|unsupported|without|except|"
+    r"excluding|nor)\b|n't\b",
+    _I,
+)
+# "supports Python 3.9 to 3.12", "works with Python 3.10+", "requires Python 3.8+"
+_SUPPORT = re.compile(
+    r"\b(?:supports?|supported|compatible\s+with|works\s+(?:on|with)|requires?|needs)\b", _I
+)
+_TAG = re.compile(r"^[a-z][\w.\-]*(?:/[\w.\-]+)*:v?\d[\w.\-]*$", _I)
+_WORD = re.compile(r"[A-Za-z][\w\-]*")
+_VERSION = r"\d+\.\d+(?:\.\d+)?"
+# "Python 3.8", "python 3.10 through 3.12", "Python 3.8+", "3.8 or newer"
+_LANG_VERSION = re.compile(
+    rf"\b(?P<lang>python|py|node(?:\.?js)?|go(?:lang)?)\s+v?(?P<lo>{_VERSION}|\d+)"
+    rf"(?:(?P<plus>\+|\s+or\s+(?:newer|later|higher|above))|\s*(?:-|–|to|through|until|\.\.)"
+    rf"\s*(?:python\s+)?v?(?P<hi>{_VERSION}))?",
+    _I,
+)
+# "on 3.8", "against 3.10 through 3.12", "3.10, 3.11 and 3.12" in a CI sentence
+_BARE_VERSIONS = re.compile(
+    r"(?<![\w.])(?P<lo>[23]\.\d{1,2})(?:(?P<plus>\+)|\s*(?:-|–|to|through|\.\.)\s*"
+    r"(?P<hi>[23]\.\d{1,2}))?(?![\w.])",
+    _I,
+)
+# A bare "3.8" is a Python version only in a sentence about Python versions.
+_PYTHON_WORDS = re.compile(r"\b(?:python|py|cpython|interpreters?|versions?|matrix)\b", _I)
+_VERSION_CUE = re.compile(
+    r"(?:\b(?:python|py|on|against|with|versions?|and|or|to|covers?|includes?|tests?|"
+    r"matrix|runs?|from)|[,:(])\s*$",
+    _I,
+)
+_TESTED_ON = re.compile(r"\btest(?:s|ed|ing)?\s+(?:on|against)\s+$", _I)
+_PLAIN_NUMBER = re.compile(r"\d+(?:\.\d+)*")
+_PORT_CUE = re.compile(r"\b(?:ports?|expos\w*|listen\w*|publish\w*|bind\w*|serv\w*\s+on)\b", _I)
+# Only connecting words between the cue and the number: "exposes 2 ports" is a count.
+_PORT_FILLER = re.compile(
+    r"[\s`(]*(?:(?:on|at|to|port|ports|tcp|the|its|container's|host|number)\s+[`(]*)*", _I
+)
+_COUNTED = re.compile(
+    r"`?\s+(?:ports?|endpoints?|services?|containers?|times|workers?|"
+    r"replicas?|processes|threads|connections?)\b",
+    _I,
+)
+_MAPPING = re.compile(r"(?<![\w:.])(?P<m>\d{2,5}:\d{2,5})(?![\w:.])")
+_RUNNER = re.compile(r"(?<![\w-])(?P<r>(?:ubuntu|macos|windows)-(?:latest|\d[\w.]*))(?![\w-])",
+                     _I)  # fmt: skip
+_RUNS_AS = re.compile(
+    r"\bruns?\s+as\s+(?:an?\s+|the\s+)?(?:(?:unprivileged|non-root|nonroot|system|dedicated)\s+)?"
+    r"(?:(?:user|uid)\s+`?(?P<u>[A-Za-z_][\w-]*|\d+)`?"
+    r"|`(?P<t>[A-Za-z_][\w-]*)`|(?P<root>root)\b)"
+    r"|(?-i:\bUSER)\s+`?(?P<x>[A-Za-z_][\w-]*|\d+)`?",
+    _I,
+)
+_ASSIGN = re.compile(r"^`?(?P<name>[A-Za-z_]\w*)\s?=\s?[\"']?(?P<value>[^\"'`\s]+)[\"']?`?$")
+
+
+def bind_infra(
+    text: str,
+    fp: Fingerprint,
+    spans: Sequence[tuple[int, int, bool]],
+    taken: Sequence[tuple[int, int]] = (),
+) -> list[Binding]:
+    """The ``config:`` anchors ``text`` supports (see the module docstring); ``spans`` are
+    its sentences, ``taken`` the value spans another anchor checks already."""
+    if not fp.infra:
+        return []
+    values = [v for v in stated_values(text) if not any(a <= v.start < b for a, b in taken)]
+    found: list[Binding] = []
+    for start, end, question in spans:
+        if question:
+            continue
+        sentence = text[start:end]
+        if _ELSEWHERE.search(sentence) or _NEGATED.search(sentence):
+            continue
+        here = [v for v in values if start <= v.start < end]
+        for binding in _sentence(text, start, end, here, fp):
+            if not _NOT_PLAIN.search(text, start, binding.span[0]):
+                found.append(binding)
+    return found
+
+
+def _sentence(text: str, start: int, end: int, values: list[StatedValue],
+              fp: Fingerprint) -> list[Binding]:  # fmt: skip
+    sentence = text[start:end]
+    compose = _COMPOSE.search(sentence) is not None
+    ci = _CI.search(sentence) is not None
+    docker = _DOCKER.search(_COMPOSE.sub(" ", sentence)) is not None
+    out: list[Binding] = []
+    if ci:
+        if not docker:  # "CI builds the image on Python 3.12": which one is meant?
+            out += _ci_versions(text, start, end, fp)
+        out += _runners(text, start, end, fp)
+    elif not docker and not compose and _SUPPORT.search(sentence) and not fp.dependency("python"):
+        # No requires-python declares the versions: what CI tests is what is supported.
+        out += _ci_versions(text, start, end, fp, bare=False, only="python-version")
+    covered = [b.span for b in out]
+    for value in values:
+        if any(a <= value.start < b for a, b in covered):
+            continue
+        raw = value.text.strip("`'\"").rstrip(".,;:")  # "... FROM python:3.9." ends a sentence
+        bound = None
+        if _TAG.match(raw):
+            bound = _image(raw, sentence, fp, compose=compose, docker=docker, ci=ci)
+        elif _ASSIGN.match(raw):
+            bound = _assignment(raw, sentence, fp, compose=compose, docker=docker)
+        elif raw.isdigit() and _port_cued(text, start, value.start, value.end):
+            bound = _port(raw, sentence, fp, compose=compose, docker=docker)
+        if bound is not None:
+            out.append(Binding(bound, raw, (value.start, value.end)))
+    if docker and not compose and not ci:
+        out += _docker_python(text, start, end, fp, [b.span for b in out])
+    if docker and not compose:
+        out += _runs_as(text, start, end, fp)
+    if compose:
+        out += _mappings(text, start, end, fp)
+    return out
+
+
+# -- where the files are -------------------------------------------------------------------
+_GENERIC = frozenset({"docker", "dockerfile", "containerfile", "dockerfiles", "src", "app",
+                      "build", "deploy", "deployment", "extras", "ci", "config"})  # fmt: skip
+
+
+def _having(fp: Fingerprint, key: str) -> list[str]:
+    """The Dockerfiles that state ``key``."""
+    return [p for p in _files(fp, InfraKind.DOCKERFILE) if _keyed(fp, p, key)]
+
+
+def _dockerfile(
+    sentence: str, candidates: list[str], fp: Fingerprint, *, root: bool = True
+) -> str | None:
+    """The one of ``candidates`` the sentence is about: the one a word of whose path the
+    sentence says ("the demo image" and ``docker/demo/Dockerfile``, "the e2e testbed
+    image" and ``docker/Dockerfile-js-testbed``); else, when it names no Dockerfile at all,
+    the only candidate, or (``root``) the one at the repository's root. None when the
+    sentence names a Dockerfile that is not a candidate: it is about that one."""
+    words = {w.lower() for w in re.findall(r"[A-Za-z][A-Za-z0-9]+", sentence)}
+    named = [p for p in _files(fp, InfraKind.DOCKERFILE) if _path_words(p) & words]
+    if named:
+        chosen = [p for p in named if p in candidates]
+        return chosen[0] if len(chosen) == len(named) == 1 else None
+    if len(candidates) == 1:
+        return candidates[0]
+    at_root = [p for p in candidates if "/" not in p]
+    return at_root[0] if root and len(at_root) == 1 else None
+
+
+def _path_words(path: str) -> set[str]:
+    return {w for w in re.split(r"[/._\-]+", path.lower()) if w} - _GENERIC
+
+
+def _files(fp: Fingerprint, kind: InfraKind) -> list[str]:
+    return [p for p in sorted(fp.infra) if infra_kind(p) is kind and fp.infra[p] is not None]
+
+
+def _keyed(fp: Fingerprint, path: str, key: str) -> list[str | None]:
+    return [v.text for v in fp.infra.get(path) or () if v.key == key]
+
+
+def _services(fp: Fingerprint) -> list[tuple[str, str]]:
+    """(compose file, service) for every service the compose files define."""
+    found: dict[tuple[str, str], None] = {}
+    for path in _files(fp, InfraKind.COMPOSE):
+        for value in fp.infra[path] or ():
+            parts = value.key.split(".")
+            if len(parts) >= 3 and parts[0] == "services":
+                found[(path, parts[1])] = None
+    return list(found)
+
+
+def _named_service(sentence: str, fp: Fingerprint) -> tuple[str, str] | None:
+    """The one compose service the sentence names, by its name or its image's repository
+    ("the db service", "postgres"); None when it names none, or several."""
+    words = {w.lower() for w in _WORD.findall(sentence)}
+    named = {
+        (p, s)
+        for p, s in _services(fp)
+        if s.lower() in words
+        or any(_repository(t) in words for t in _keyed(fp, p, f"services.{s}.image"))
+    }
+    return named.pop() if len(named) == 1 else None
+
+
+def _repository(image: str | None) -> str:
+    if image is None:
+        return ""
+    ref = image.lower().partition("@")[0].rpartition(":")[0] or image.lower()
+    return ref.rpartition("/")[2]
+
+
+def _anchor(path: str, key: str, value: str) -> Anchor | None:
+    if "=" in path or "::" in path:
+        return None  # the anchor's syntax could not carry it
+    return Anchor(AnchorKind.CONFIG, key, scope=path, version=value)
+
+
+# -- images ------------------------------------------------------------------------------
+def _image(tag: str, sentence: str, fp: Fingerprint, *, compose: bool, docker: bool,
+           ci: bool) -> Anchor | None:  # fmt: skip
+    repo = _repository(tag)
+    if compose:
+        # the service running that image; else the one service the sentence names by name
+        # ("the db service uses mysql:8"), when no service runs an image of that repository
+        same = [
+            (p, s)
+            for p, s in _services(fp)
+            if any(_repository(t) == repo for t in _keyed(fp, p, f"services.{s}.image"))
+        ]
+        if not same:
+            words = {w.lower() for w in _WORD.findall(sentence)}
+            same = [
+                (p, s)
+                for p, s in _services(fp)
+                if s.lower() in words and _keyed(fp, p, f"services.{s}.image")
+            ]
+        if len(same) == 1:
+            return _anchor(same[0][0], f"services.{same[0][1]}.image", tag)
+        return None
+    if docker and not ci:
+        bare = tag.rpartition(":")[0] or tag  # the repository, registry included
+        matching = [p for p in _files(fp, InfraKind.DOCKERFILE) if any(
+            compare_image(bare, v.text) is Match.SAME
+            for v in fp.infra[p] or () if v.key.startswith("FROM."))]  # fmt: skip
+        # Another repository's image may be another image altogether ("the e2e testbed
+        # image is FROM node:20" beside a python Dockerfile): left unbound.
+        picked = _dockerfile(sentence, matching, fp, root=False)
+        return _anchor(picked, "FROM", tag) if picked else None
+    if ci:
+        files = [p for p in _files(fp, InfraKind.GITHUB_WORKFLOW) + _files(fp, InfraKind.GITLAB_CI)
+                 if any(_repository(t) == repo for t in _keyed(fp, p, "image"))]  # fmt: skip
+        if len(files) == 1:
+            return _anchor(files[0], "image", tag)
+    return None
+
+
+# -- versions ------------------------------------------------------------------------------
+def _ci_scope(fp: Fingerprint, key: str) -> str | None:
+    """The CI files that list ``key``: the workflows folder, or the one GitLab file."""
+    workflows = [p for p in _files(fp, InfraKind.GITHUB_WORKFLOW) if _keyed(fp, p, key)]
+    if workflows:
+        return ".github/workflows"
+    gitlab = [p for p in _files(fp, InfraKind.GITLAB_CI) if _keyed(fp, p, key)]
+    return gitlab[0] if len(gitlab) == 1 else None
+
+
+_KEY_OF_LANG = {"python": "python-version", "py": "python-version", "node": "node-version",
+                "nodejs": "node-version", "node.js": "node-version", "go": "go-version",
+                "golang": "go-version"}  # fmt: skip
+
+
+def _spec(lo: str, hi: str | None, plus: str | None) -> str:
+    return f"{lo}-{hi}" if hi else f">={lo}" if plus else lo
+
+
+def _ci_versions(text: str, start: int, end: int, fp: Fingerprint, *, bare: bool = True,
+                 only: str | None = None) -> list[Binding]:  # fmt: skip
+    """ "CI tests on Python 3.8", "the matrix covers 3.10 through 3.12", "Node 20"; a bare
+    version ("on 3.8") only when ``bare``; only the key ``only`` when given."""
+    out: list[Binding] = []
+    taken: list[tuple[int, int]] = []
+    for m in _LANG_VERSION.finditer(text, start, end):
+        key = _KEY_OF_LANG.get(m["lang"].lower())
+        scope = _ci_scope(fp, key) if key and (only is None or key == only) else None
+        if key is None or scope is None:
+            continue
+        anchor = _anchor(scope, key, _spec(m["lo"], m["hi"], m["plus"]))
+        if anchor is not None:
+            out.append(Binding(anchor, m.group(), (m.start("lo"), m.end())))
+            taken.append((m.start(), m.end()))
+    scope = _ci_scope(fp, "python-version")
+    if scope is None or not bare:
+        return out
+    versions = _PYTHON_WORDS.search(text, start, end) is not None
+    # a version alone, as the note states it: not "2.5" of "2.5 seconds"
+    plain = {v.start for v in stated_values(text[:end]) if _PLAIN_NUMBER.fullmatch(v.text)}
+    for m in _BARE_VERSIONS.finditer(text, start, end):
+        if any(a <= m.start() < b for a, b in taken) or m.start() not in plain:
+            continue
+        if m["hi"] and m.start("hi") not in plain:
+            continue
+        if not versions and not _TESTED_ON.search(text, start, m.start()):
+            continue
+        if not _VERSION_CUE.search(text, start, m.start()):
+            continue  # "retries 3.5 times": not a version the sentence lists
+        anchor = _anchor(scope, "python-version", _spec(m["lo"], m["hi"], m["plus"]))
+        if anchor is not None:
+            out.append(Binding(anchor, m.group(), (m.start(), m.end())))
+    return out
+
+
+def _docker_python(text: str, start: int, end: int, fp: Fingerprint,
+                   taken: list[tuple[int, int]]) -> list[Binding]:  # fmt: skip
+    """ "The Docker image runs Python 3.11": the one Dockerfile built from a python image."""
+    picked = _dockerfile(text[start:end], _having(fp, "python-version"), fp)
+    if picked is None:
+        return []
+    out = []
+    for m in _LANG_VERSION.finditer(text, start, end):
+        if m["lang"].lower() not in ("python", "py") or m["hi"] or m["plus"]:
+            continue
+        if any(a <= m.start("lo") < b for a, b in taken):
+            continue
+        anchor = _anchor(picked, "python-version", m["lo"])
+        if anchor is not None:
+            out.append(Binding(anchor, m.group(), (m.start("lo"), m.end())))
+    return out
+
+
+def _runners(text: str, start: int, end: int, fp: Fingerprint) -> list[Binding]:
+    scope = _ci_scope(fp, "runs-on")
+    if scope is None:
+        return []
+    out = []
+    for m in _RUNNER.finditer(text, start, end):
+        anchor = _anchor(scope, "runs-on", m["r"])
+        if anchor is not None:
+            out.append(Binding(anchor, m["r"], m.span("r")))
+    return out
+
+
+# -- ports, environment, users -----------------------------------------------------------
+def _port_cued(text: str, start: int, at: int, end: int) -> bool:
+    """ "port 8000", "exposes 8000", "listens on `8000`": the cue right before the number,
+    which counts nothing after it ("exposes 2 ports")."""
+    if int(text[at:end].strip("`'\"")) < 20 or _COUNTED.match(text, end):
+        return False
+    cues = list(_PORT_CUE.finditer(text, max(start, at - 40), at))
+    return bool(cues) and _PORT_FILLER.fullmatch(text, cues[-1].end(), at) is not None
+
+
+def _port(port: str, sentence: str, fp: Fingerprint, *, compose: bool,
+          docker: bool) -> Anchor | None:  # fmt: skip
+    if not 0 < int(port) < 65536:
+        return None
+    if compose:
+        named = _named_service(sentence, fp)
+        if named is not None and _keyed(fp, named[0], f"services.{named[1]}.ports"):
+            return _anchor(named[0], f"services.{named[1]}.ports", port)
+        return None
+    if docker:
+        picked = _dockerfile(sentence, _having(fp, "EXPOSE"), fp)
+        if picked is not None:
+            return _anchor(picked, "EXPOSE", port)
+    return None
+
+
+def _mappings(text: str, start: int, end: int, fp: Fingerprint) -> list[Binding]:
+    """ "maps port 8080 to the container's 8000" is two numbers; ``8080:8000`` is one."""
+    named = _named_service(text[start:end], fp)
+    if named is None or not _keyed(fp, named[0], f"services.{named[1]}.ports"):
+        return []
+    out = []
+    for m in _MAPPING.finditer(text, start, end):
+        anchor = _anchor(named[0], f"services.{named[1]}.ports", m["m"])
+        if anchor is not None:
+            out.append(Binding(anchor, m["m"], m.span("m")))
+    return out
+
+
+def _assignment(assigned: str, sentence: str, fp: Fingerprint, *, compose: bool,
+                docker: bool) -> Anchor | None:  # fmt: skip
+    m = _ASSIGN.match(assigned)
+    if m is None:
+        return None
+    name, value = m["name"], m["value"]
+    if compose:
+        named = _named_service(sentence, fp)
+        services = [named] if named is not None else _services(fp)
+        having = [(p, s) for p, s in services
+                  if _keyed(fp, p, f"services.{s}.environment.{name}")]  # fmt: skip
+        if len(having) == 1:
+            path, service = having[0]
+            return _anchor(path, f"services.{service}.environment.{name}", value)
+        return None
+    if docker:
+        for key in (f"ENV.{name}", f"ARG.{name}"):
+            picked = _dockerfile(sentence, _having(fp, key), fp)
+            if picked is not None:
+                return _anchor(picked, key, value)
+    return None
+
+
+def _runs_as(text: str, start: int, end: int, fp: Fingerprint) -> list[Binding]:
+    """ "The container runs as user `app`" / "runs as root": the built image's USER."""
+    picked = _dockerfile(text[start:end], _having(fp, "USER"), fp)
+    if picked is None:
+        return []
+    out = []
+    for m in _RUNS_AS.finditer(text, start, end):
+        group = next(g for g in ("u", "t", "x", "root") if m[g])
+        anchor = _anchor(picked, "USER", m[group])
+        if anchor is not None:
+            out.append(Binding(anchor, m[group], m.span(group)))
+    return out

@@ -1,0 +1,311 @@
+"""How a value a note states compares with what an infrastructure file says (issue #31).
+
+Each rule is a function of two texts giving ``Match``: SAME, DIFFERENT, or UNKNOWN when the
+file's value cannot be compared (a build argument, a digest, ``latest``, an alias). A note's
+value is never compared as a string where the thing has a structure:
+
+- images: ``python:3.11-slim`` is a ``python:3.11`` (and a ``python:3``), not a
+  ``python:3.9`` nor a ``python:3.11-alpine``; ``docker.io/library/`` is ignored;
+- versions: ``3.8`` is the series (``3.8.10`` is in it); a range ``3.10-3.12`` or a floor
+  ``>=3.8`` is judged against every version a CI matrix lists (``versions_cover``);
+- ports: ``8000``, ``8000/tcp``, compose's ``"8080:8000"`` (either side is "port 8000" or
+  "port 8080"; a stated mapping must match both sides);
+- users: ``app`` is ``app:app``'s user; a uid against a name cannot be told;
+- commands: the stated words appear, in order, in the command.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from enum import StrEnum
+
+from anchors.literals import same_value
+
+__all__ = [
+    "Match",
+    "compare_command",
+    "compare_image",
+    "compare_plain",
+    "compare_port",
+    "compare_runner",
+    "compare_user",
+    "compare_version",
+    "comparison_for",
+    "is_list_key",
+    "missing_versions",
+    "versions_cover",
+]
+
+
+class Match(StrEnum):
+    SAME = "same"
+    DIFFERENT = "different"
+    UNKNOWN = "unknown"
+
+
+_S, _D, _U = Match.SAME, Match.DIFFERENT, Match.UNKNOWN
+_VARIABLE = re.compile(r"\$\{?\{?\s*[A-Za-z_]")
+
+
+def _computed(text: str | None) -> bool:
+    return text is None or _VARIABLE.search(text) is not None
+
+
+# -- images -----------------------------------------------------------------------------------
+_REGISTRY_PREFIXES = ("docker.io/library/", "index.docker.io/library/", "library/",
+                      "docker.io/", "index.docker.io/")  # fmt: skip
+_TAG_PARTS = re.compile(r"^v?(?P<version>\d+(?:\.\d+)*)?(?:[-_.]?(?P<variant>[A-Za-z].*))?$")
+
+
+def _image(text: str) -> tuple[str, str | None, bool]:
+    """(repository, tag or None, has a digest), the Docker Hub prefixes removed."""
+    ref = text.strip().strip("`'\"").lower()
+    ref, at, _ = ref.partition("@")
+    for prefix in _REGISTRY_PREFIXES:
+        if ref.startswith(prefix):
+            ref = ref[len(prefix) :]
+            break
+    head, colon, tag = ref.rpartition(":")
+    if colon and "/" not in tag:
+        return head, tag, bool(at)
+    return ref, None, bool(at)
+
+
+def _version(text: str) -> tuple[int, ...] | None:
+    try:
+        return tuple(int(p) for p in text.split("."))
+    except ValueError:
+        return None
+
+
+def _series(stated: tuple[int, ...], actual: tuple[int, ...]) -> Match:
+    """A stated version names a series: ``3.11`` holds ``3.11.4``; ``3.11.4`` against a
+    floating ``3.11`` cannot be told."""
+    if actual[: len(stated)] == stated:
+        return _S
+    if stated[: len(actual)] == actual:
+        return _U
+    return _D
+
+
+def compare_image(stated: str, actual: str | None) -> Match:
+    """A stated image (``python:3.11``, ``postgres``) against a file's image reference."""
+    if _computed(actual) or _computed(stated):
+        return _U
+    assert actual is not None
+    s_repo, s_tag, _ = _image(stated)
+    a_repo, a_tag, a_digest = _image(actual)
+    if s_repo != a_repo:
+        return _D
+    if s_tag is None:
+        return _S
+    if a_tag is None or a_tag == "latest":
+        return _U if a_digest or a_tag == "latest" or s_tag != "latest" else _S
+    if s_tag == a_tag:
+        return _S
+    s, a = _TAG_PARTS.match(s_tag), _TAG_PARTS.match(a_tag)
+    if s is None or a is None or not s["version"] or not a["version"]:
+        return _U  # an alias (lts, stable, bookworm): which version it is cannot be told
+    version = _series(_version(s["version"]) or (), _version(a["version"]) or ())
+    if version is not _S:
+        return version
+    s_variant, a_variant = s["variant"] or "", a["variant"] or ""
+    if not s_variant or set(re.split(r"[-_.]", s_variant)) <= set(re.split(r"[-_.]", a_variant)):
+        return _S
+    return _D
+
+
+# -- versions ---------------------------------------------------------------------------------
+_ACTUAL_VERSION = re.compile(r"^(?P<impl>pypy-?|cpython-?)?v?(?P<v>\d+(?:\.\d+)*)"
+                             r"(?P<rest>[-.+]?(?:x|\*|dev|rc|alpha|beta|a|b)[\w.\-]*)?$",
+                             re.IGNORECASE)  # fmt: skip
+
+
+def compare_version(stated: str, actual: str | None) -> Match:
+    """One stated version (``3.8``) against one a file gives (``3.8.10``, ``3.x``,
+    ``pypy3.9``): the series, as ``_series`` says; an implementation other than CPython or
+    a wildcard is never the same, at most unknown."""
+    if _computed(actual):
+        return _U
+    assert actual is not None
+    want = _version(stated.strip().lstrip("vV"))
+    m = _ACTUAL_VERSION.match(actual.strip().strip("'\""))
+    if want is None or m is None:
+        return _U
+    have = _version(m["v"])
+    if have is None:
+        return _U
+    if (m["rest"] or "").lower().lstrip("-.+") in ("x", "*"):  # "3.x": any 3
+        return _U if want[: len(have)] == have else _D
+    match = _series(want, have)
+    if (m["impl"] or "").lower().startswith("pypy"):  # the language version, not CPython
+        return _D if match is _D else _U
+    return match
+
+
+_RANGE = re.compile(r"^(?P<lo>\d+(?:\.\d+)+)\s*(?:-|–|to|through|\.\.)\s*(?P<hi>\d+(?:\.\d+)+)$")
+_FLOOR = re.compile(r"^(?:>=\s*(?P<a>\d+(?:\.\d+)*)|(?P<b>\d+(?:\.\d+)*)\s*\+)$")
+_BOUNDED = re.compile(r"^>=\s*(?P<lo>\d+(?:\.\d+)+)\s*,\s*<=\s*(?P<hi>\d+(?:\.\d+)+)$")
+
+
+def _needed(stated: str) -> list[str] | None:
+    """The versions a stated set names, each of which must be tested: ``3.10-3.12`` gives
+    3.10, 3.11, 3.12; ``>=3.8`` gives 3.8; ``3.8`` gives 3.8. None: not a version set."""
+    s = stated.strip()
+    m = _RANGE.match(s) or _BOUNDED.match(s)
+    if m:
+        lo, hi = _version(m["lo"]), _version(m["hi"])
+        if lo is None or hi is None or len(lo) != 2 or len(hi) != 2 or lo[0] != hi[0]:
+            return None
+        if hi[1] < lo[1] or hi[1] - lo[1] > 20:
+            return None
+        return [f"{lo[0]}.{minor}" for minor in range(lo[1], hi[1] + 1)]
+    floor = _FLOOR.match(s)
+    if floor:
+        return [floor["a"] or floor["b"]]
+    return [s.lstrip("vV")] if _version(s.lstrip("vV")) is not None else None
+
+
+def versions_cover(stated: str, actuals: Sequence[str | None]) -> Match:
+    """Whether the versions a file lists (a CI matrix) include what ``stated`` names: every
+    version of a range, the floor of ``>=3.8`` / ``3.8+``, or the one version. DIFFERENT
+    when one named version is surely in no entry; UNKNOWN when an entry cannot be read."""
+    needed = _needed(stated)
+    if needed is None or not actuals:
+        return _U
+    verdicts = []
+    for want in needed:
+        matches = [compare_version(want, a) for a in actuals]
+        verdicts.append(_S if _S in matches else _U if _U in matches else _D)
+    if _D in verdicts:
+        return _D
+    return _S if all(v is _S for v in verdicts) else _U
+
+
+def missing_versions(stated: str, actuals: Sequence[str | None]) -> list[str]:
+    """The versions ``stated`` names that are surely in none of ``actuals``."""
+    return [want for want in _needed(stated) or ()
+            if all(compare_version(want, a) is _D for a in actuals)]  # fmt: skip
+
+
+# -- ports, users, commands, runners, plain values ------------------------------------------
+_PORT = re.compile(r"^(?P<port>\d+(?:-\d+)?)(?:/(?P<proto>tcp|udp|sctp))?$", re.I)
+
+
+def _ports(text: str) -> tuple[str | None, str, str | None] | None:
+    """(host port, container port, protocol) of ``8000``, ``8000/tcp``, ``8080:8000`` or
+    ``127.0.0.1:8080:8000``; None for any other form."""
+    parts = text.strip().strip("`'\"").split(":")
+    if len(parts) > 3 or (len(parts) == 3 and not re.fullmatch(r"[\d.]+", parts[0])):
+        return None
+    last = _PORT.match(parts[-1])
+    host = parts[-2] if len(parts) >= 2 else None
+    if last is None or (host is not None and not re.fullmatch(r"\d+(?:-\d+)?", host)):
+        return None
+    return host, last["port"], last["proto"]
+
+
+def _in(port: str, spec: str | None) -> bool:
+    if spec is None:
+        return False
+    lo, _, hi = spec.partition("-")
+    return int(lo) <= int(port) <= int(hi or lo)
+
+
+def compare_port(stated: str, actual: str | None) -> Match:
+    """``8000`` / ``8000/tcp`` / ``8080:8000`` against an EXPOSE or a compose mapping."""
+    if _computed(actual):
+        return _U
+    assert actual is not None
+    s, a = _ports(stated), _ports(actual)
+    if s is None or a is None:
+        return _U
+    (s_host, s_port, s_proto), (a_host, a_port, a_proto) = s, a
+    if s_proto and (a_proto or "tcp").lower() != s_proto.lower():
+        return _D
+    if "-" in s_port or "-" in (s_host or ""):
+        return _S if s == a else _U
+    if s_host is not None:
+        return _S if _in(s_host, a_host) and _in(s_port, a_port) else _D
+    return _S if _in(s_port, a_port) or _in(s_port, a_host) else _D
+
+
+def compare_user(stated: str, actual: str | None) -> Match:
+    """``app`` against ``USER app:app``; a numeric uid against a name cannot be told."""
+    if _computed(actual):
+        return _U
+    assert actual is not None
+    s = stated.strip().strip("`'\"").partition(":")[0]
+    a = actual.strip().partition(":")[0]
+    if s == a:
+        return _S
+    if s.isdigit() != a.isdigit():
+        return _U
+    return _D
+
+
+def _words(text: str) -> list[str]:
+    return [w.strip("'\"") for w in text.replace(",", " ").split() if w.strip("'\"[]")]
+
+
+def compare_command(stated: str, actual: str | None) -> Match:
+    """The stated command's words appear, in order and together, in the file's command."""
+    if _computed(actual):
+        return _U
+    assert actual is not None
+    want, have = _words(stated.strip("`[]")), _words(actual)
+    if not want:
+        return _U
+    n = len(want)
+    return _S if any(have[i : i + n] == want for i in range(len(have) - n + 1)) else _D
+
+
+def compare_runner(stated: str, actual: str | None) -> Match:
+    """A CI runner: ``ubuntu`` is every ``ubuntu-*``; ``ubuntu-22.04`` against the
+    moving ``ubuntu-latest`` cannot be told."""
+    if _computed(actual):
+        return _U
+    assert actual is not None
+    s, a = stated.strip().strip("`'\"").casefold(), actual.strip().casefold()
+    if s == a or a.startswith(f"{s}-"):
+        return _S
+    if s.partition("-")[0] == a.partition("-")[0] and "latest" in (s + a):
+        return _U
+    return _D
+
+
+def compare_plain(stated: str, actual: str | None) -> Match:
+    """An environment value or a build argument: typed values (``anchors.literals``)."""
+    if _computed(actual):
+        return _U
+    assert actual is not None
+    return _S if same_value(actual, stated) else _D
+
+
+Comparison = Callable[[str, str | None], Match]
+
+
+def comparison_for(key: str) -> Comparison:
+    """The rule that compares a value stated for ``key`` (see ``anchors.infra_facts``)."""
+    last = key.rpartition(".")[2]
+    if key == "FROM" or key.startswith("FROM.") or last == "image":
+        return compare_image
+    if key == "EXPOSE" or last == "ports":
+        return compare_port
+    if key in ("python-version", "node-version", "go-version"):
+        return compare_version
+    if key == "USER":
+        return compare_user
+    if key in ("CMD", "ENTRYPOINT") or last == "command":
+        return compare_command
+    if key == "runs-on":
+        return compare_runner
+    return compare_plain
+
+
+def is_list_key(key: str) -> bool:
+    """Whether a file gives ``key`` several values of which a stated one need be only one
+    (ports, a matrix of versions or runners, the CI jobs' images)."""
+    return key in ("EXPOSE", "python-version", "node-version", "go-version", "runs-on",
+                   "image") or key.endswith(".ports")  # fmt: skip
