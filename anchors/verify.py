@@ -236,6 +236,11 @@ def _find_symbol(qualname: str, scope: str | None, fp: Fingerprint, before: bool
             return Finding((), None, f"{scope} is not in the repository{_defined_at(qualname, fp)}")
         if facts is None:
             return Finding((), None, f"{scope} is not a Python file; cannot tell", False)
+        constant = next((c for c in facts.constants if c.name == qualname), None)
+        if constant is not None:  # ``MAX_RETRY_COUNT = 3``, ``Class.ATTR = 5``: assigned there
+            hashed = hashlib.blake2b(f"{constant.text}".encode(), digest_size=8).hexdigest()
+            detail = f"{scope} assigns {qualname}{_line(constant.line)}"
+            return Finding((scope,), hashed, detail)
         argument = _argument_named(facts, qualname)
         if argument:  # a keyword or a parameter: a symbol anchor cannot check what is said
             return Finding((), None, f"{scope} {argument}; not a definition: cannot tell", False)

@@ -243,3 +243,24 @@ def test_given_value_anchors_cover_the_value_they_state():
     text = "`PAGE_SIZE` defaults to 50, `DEBUG` defaults to `False`; pages hold 30 rows"
     spans = values_stated_by(text, ["50", "false"])
     assert [text[a:b] for a, b in spans] == ["50", "False"]
+
+
+def test_a_constant_exists_where_it_is_assigned(tmp_path):
+    """``symbol:PATH::NAME`` for a module constant or a class attribute holds in the file
+    that assigns it (it is no definition, but it is there), and breaks elsewhere."""
+    from anchors.facts import Fingerprint
+    from anchors.pyfacts import extract_file_facts
+    from anchors.spec import parse_anchor
+    from anchors.verify import Verdict, check_anchor
+
+    facts = extract_file_facts(b"MAX_RETRY_COUNT = 3\n\n\nclass SQLite3:\n    MAX_VERSION = 5\n",
+                               "isso/db.py")  # fmt: skip
+    fp = Fingerprint("c", {"isso/db.py": "b1", "isso/other.py": "b2"},
+                     {"isso/db.py": facts, "isso/other.py": extract_file_facts(b"x = 1\n")})
+    for anchor, verdict in [("symbol:isso/db.py::MAX_RETRY_COUNT", Verdict.HOLDS),
+                            ("symbol:isso/db.py::SQLite3.MAX_VERSION", Verdict.HOLDS),
+                            ("symbol:isso/other.py::MAX_RETRY_COUNT", Verdict.BROKEN)]:
+        check = check_anchor(parse_anchor(anchor), None, fp)
+        assert check.verdict is verdict, (anchor, check.detail)
+    held = check_anchor(parse_anchor("symbol:isso/db.py::MAX_RETRY_COUNT"), None, fp)
+    assert "isso/db.py assigns MAX_RETRY_COUNT (line 1)" in held.detail
