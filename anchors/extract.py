@@ -93,6 +93,8 @@ class Inference:
     # (``anchors.relations``): what given anchors do not check either.
     relations: tuple[str, ...] = ()
     roles: tuple[str, ...] = ()
+    # ... and what it says of parameters and calls that no anchor checks.
+    arguments: tuple[str, ...] = ()
 
 
 # -- resolving ---------------------------------------------------------------------------
@@ -340,7 +342,8 @@ def infer_anchors(text: str, fp: Fingerprint, subject: str | None = None, *,
     # that a thing exists: the note stays ACTIVE and says which value (adr/0025).
     uncovered += [v.phrase for v in uncovered_values(text, checked_values)]
     settled = _settle(kept, dropped, scope, tuple(dict.fromkeys(uncovered)))
-    return replace(settled, relations=tuple(relations), roles=tuple(roles))
+    return replace(settled, relations=tuple(relations), roles=tuple(roles),
+                   arguments=tuple(arguments.uncovered))  # fmt: skip
 
 
 def _called_there(a: Anchor, origin: str, functions: Sequence[str], fp: Fingerprint) -> bool:
@@ -378,23 +381,46 @@ def read_given(text: str, fp: Fingerprint, subject: str | None, scope: str | Non
 
 
 def beside_given(given: Sequence[Anchor], inferred: Sequence[Anchor]) -> tuple[Anchor, ...]:
-    """What the text's own reading checks that the given anchors do not (adr/0025). Given
+    """What the text's own reading checks that the given anchors do not (adr/0026). Given
     ``file:isso/html/misaka.py``, "isso/html/misaka.py renders Markdown with mistune" is
     also ``import:mistune@isso/html/misaka.py``: the file existing says nothing of what it
-    imports. An inferred anchor on a thing a given one names is left out when the given one
-    checks as much (the same place or any place, the same value or none), and always when
-    the two disagree on presence: the agent's polarity wins."""
+    imports. An inferred anchor a given one already implies is left out (``_implies``), and
+    so is one the given anchors state the other way: the agent's polarity wins."""
     out: list[Anchor] = []
     for a in inferred:
-        same = [g for g in given if (g.kind, g.value) == (a.kind, a.value)]
-        if any(g.expect is not a.expect for g in same):
+        if any((g.kind, g.value) == (a.kind, a.value) and g.expect is not a.expect
+               for g in given):  # fmt: skip
             continue
-        if any((a.scope is None or g.scope == a.scope)
-               and (a.version is None or g.version == a.version) for g in same):  # fmt: skip
-            continue
-        if a not in out:
+        if a not in out and not any(_implies(g, a) for g in given):
             out.append(a)
     return tuple(out)
+
+
+_PACKAGE_KINDS = (AnchorKind.TECH, AnchorKind.DEP, AnchorKind.IMPORT)
+
+
+def _implies(g: Anchor, a: Anchor) -> bool:
+    """Whether given ``g`` holding means inferred ``a`` holds: the same thing in the same
+    place or a narrower one (``import:httpx@billing/client.py`` implies
+    ``import:httpx@billing``), with the same value or none; a file an anchor is scoped in
+    (``import:duckdb@store/db.py`` implies ``file:store/db.py``); the same package under
+    another kind, unscoped (``dep:redis`` implies ``tech:redis``)."""
+    if g.expect is not a.expect:
+        return False
+    if (g.kind, g.value) == (a.kind, a.value):
+        inside = a.scope is None or (g.scope is not None and (
+            g.scope == a.scope or g.scope.startswith((f"{a.scope}/", f"{a.scope}::"))))
+        return inside and (a.version is None or g.version == a.version)  # fmt: skip
+    if a.kind is AnchorKind.FILE:
+        return g.scope is not None and (g.scope == a.value or g.scope.startswith(f"{a.value}::"))
+    return (a.kind in _PACKAGE_KINDS and g.kind in _PACKAGE_KINDS and a.scope is None
+            and a.version is None and _package(a) == _package(g))  # fmt: skip
+
+
+def _package(anchor: Anchor) -> str:
+    """The package an anchor names, compared loosely: ``import:yaml.nodes`` is ``yaml``."""
+    name = anchor.value.split(".")[0] if anchor.kind is AnchorKind.IMPORT else anchor.value
+    return re.sub(r"[-_.]+", "-", name.lower())
 
 
 _Kept = list[tuple[Anchor, str]]

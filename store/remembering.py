@@ -8,12 +8,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
 
-from anchors.argument_claims import read_arguments
 from anchors.extract import beside_given, infer_anchors, read_given
 from anchors.facts import Fingerprint
 from anchors.normalize import Resolved
 from anchors.spec import Anchor, AnchorKind, Provenance
-from anchors.subject import apply_scope, resolve_subject, sentence_spans
+from anchors.subject import apply_scope, resolve_subject
 from anchors.value_claims import (
     uncovered_values,
     values_checked_by,
@@ -245,8 +244,9 @@ class Remembering:
                 inference = infer_anchors(text, fp, subject, scope=memory_scope)
                 scoped, claims = read_given(text, fp, subject, memory_scope, scoped, inference)
                 stored = [_capture(a, Provenance.EXPLICIT, fp) for a in scoped]
-                # What the text says beyond the things the given anchors name is read as
-                # for a note without anchors, and checked beside them.
+                # What the text says beyond the things the given anchors name (a place, a
+                # value, a parameter, a library a component uses) is read as for a note
+                # without anchors, and checked beside them (adr/0026).
                 beside = () if external else beside_given(scoped, inference.anchors)
                 stored += [_capture(a, Provenance.INFERRED, fp) for a in beside]
                 # Given anchors check what they name; a value the text states is checked
@@ -260,18 +260,12 @@ class Remembering:
                 versions += values_configured_by(
                     text, [a.version for a in scoped if a.kind is AnchorKind.CONFIG and a.version]
                 )
-                # Parameters and keyword arguments the text states are checked beside them.
-                arguments = read_arguments(text, fp, memory_scope, list(sentence_spans(text)))
-                stored += [_capture(a, Provenance.INFERRED, fp) for a in arguments.anchors
-                           if a not in scoped and a not in beside]  # fmt: skip
-                versions += arguments.spans
-                # A value is left unchecked when neither the given anchors nor the text's
-                # own reading (the value anchors just added beside them) check it.
-                unread = set(inference.uncovered) if beside else None
+                # ... or an anchor of the text's own reading, kept beside them.
+                unread = None if external else set(inference.uncovered)
                 uncovered = [v.phrase for v in uncovered_values(text, versions)
                              if unread is None or v.phrase in unread] + claims  # fmt: skip
                 if not any(a.kind in (AnchorKind.PARAM, AnchorKind.CALL) for a in scoped):
-                    uncovered += arguments.uncovered
+                    uncovered += inference.arguments
             else:
                 # The scope is the one just resolved: the inference need not resolve it again.
                 inference = infer_anchors(text, fp, subject, scope=memory_scope)
