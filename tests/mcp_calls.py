@@ -52,3 +52,9 @@ async def remember_and_serve(
         found = await call(client, "recall", query=text, include_refuted=True, detail=True)
     [served] = [m for m in found["memories"] if m["id"] == made["id"]]
     return served
+
+
+def receipts(served: dict[str, Any]) -> str:
+    """Every anchor's verdict sentence of a served memory, joined: what a test looks for a
+    receipt in ("app/paging.py:1 sets MAX_PAGE_SIZE = 100, not 500")."""
+    return " | ".join(str(a["detail"]) for a in served["anchors"])

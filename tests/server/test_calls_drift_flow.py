@@ -16,7 +16,7 @@ import pytest
 from mcp import Client
 
 from tests.conftest import GitRepo, settings_env
-from tests.mcp_calls import call, remember_and_serve
+from tests.mcp_calls import call, receipts, remember_and_serve
 
 pytestmark = pytest.mark.anyio
 
@@ -137,9 +137,6 @@ def app_repo(git_repo: GitRepo) -> GitRepo:
     return git_repo
 
 
-def _details(served: dict[str, Any]) -> str:
-    return " | ".join(str(a["detail"]) for a in served["anchors"])
-
 
 @pytest.mark.parametrize(("text", "anchors", "status", "receipt"), NOTES)
 async def test_parameters_and_keyword_arguments_are_checked_against_the_code(
@@ -147,7 +144,7 @@ async def test_parameters_and_keyword_arguments_are_checked_against_the_code(
 ):
     served = await remember_and_serve(app_repo.root, text, anchors)
     assert served["status"] == status, served["anchors"]
-    assert receipt in _details(served), served
+    assert receipt in receipts(served), served
     kinds = {a["kind"] for a in served["anchors"]}
     assert kinds & {"param", "call"}, served
     # a keyword argument is never checked as a definition
@@ -235,7 +232,7 @@ async def test_a_drifted_note_is_judged_again_on_the_new_body(
     )
     assert made["status"] == "VERIFIED", made
     assert served["status"] == status, served["anchors"]
-    assert detail in _details(served), served
+    assert detail in receipts(served), served
     if status == "VERIFIED":
         assert served["verification"] == "verified", served
 
@@ -249,4 +246,4 @@ async def test_drift_that_nothing_rechecks_is_still_served_drifted(app_repo: Git
     )  # fmt: skip
     assert served["status"] == "ACTIVE", served
     assert served["verification"] == "drifted", served
-    assert "changed since the memory was written" in _details(served)
+    assert "changed since the memory was written" in receipts(served)

@@ -11,12 +11,10 @@ stay VERIFIED. Read from the text and given as anchors.
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 
 from tests.conftest import GitRepo
-from tests.mcp_calls import remember_and_serve
+from tests.mcp_calls import receipts, remember_and_serve
 
 pytestmark = pytest.mark.anyio
 
@@ -150,9 +148,6 @@ def app_repo(git_repo: GitRepo) -> GitRepo:
     return git_repo
 
 
-def _receipts(served: dict[str, Any]) -> str:
-    return " | ".join(str(a["detail"]) for a in served["anchors"])
-
 
 @pytest.mark.parametrize(("text", "anchors", "status", "receipt"), LOCATIONS)
 async def test_a_stated_place_is_checked_where_it_is_stated(
@@ -160,7 +155,7 @@ async def test_a_stated_place_is_checked_where_it_is_stated(
 ) -> None:
     served = await remember_and_serve(app_repo.root, text, anchors)
     assert served["status"] == status, served
-    assert receipt in _receipts(served), served
+    assert receipt in receipts(served), served
     assert "not checked" not in str(served.get("verification")), served
 
 
@@ -180,4 +175,4 @@ async def test_a_false_relation_to_a_library_the_project_never_uses_is_refuted(
 ) -> None:
     served = await remember_and_serve(app_repo.root, "Thumbnails are resized with Pillow")
     assert served["status"] == "REFUTED", served
-    assert "Pillow is not used by the project" in _receipts(served), served
+    assert "Pillow is not used by the project" in receipts(served), served
