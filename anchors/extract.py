@@ -156,6 +156,19 @@ def _resolve(c: _Cand, names: CodeNames, fp: Fingerprint, absent: bool) -> Outco
     return outcome
 
 
+def _imported_in_scope(tech: Technology, names: CodeNames) -> Anchor | None:
+    """An import of ``tech`` by the note's scope (a file or a directory), when there is one:
+    a word that is also a package is the package where the subject imports it."""
+    scope = names.scope
+    if scope is None or tech.kind is not TechKind.PACKAGE:
+        return None
+    for module in tech.imports:
+        if any(path == scope or path.startswith(f"{scope.rstrip('/')}/")
+               for path, _ in names.fp.importers(module)):  # fmt: skip
+            return Anchor(AnchorKind.IMPORT, module, scope=scope)
+    return None
+
+
 def _technology(c: _Cand, tech: Technology, names: CodeNames, absent: bool) -> Outcome:
     if names.own_package(tech):
         return DropReason.OWN_PACKAGE, f"{tech.display} is this repository's own package"
@@ -168,6 +181,9 @@ def _technology(c: _Cand, tech: Technology, names: CodeNames, absent: bool) -> O
     proper = c.text[:1].isupper() and not c.initial  # "payments go through Stripe"
     if (c.common or by_import) and not (c.strong or (c.object and proper) or c.code or c.pref
                                         or absent):  # fmt: skip
+        scoped = _imported_in_scope(tech, names) if c.object and not absent else None
+        if scoped is not None:  # "shop/cli.py is written with click": it imports click
+            return [scoped]
         detail = (f"{c.text!r} is an ordinary word as well as {tech.display}; write it in "
                   "backticks, say 'the X package', or pass an anchor")  # fmt: skip
         return DropReason.COMMON_WORD, detail
@@ -276,7 +292,7 @@ def infer_anchors(text: str, fp: Fingerprint, subject: str | None = None, *,
         if isinstance(outcome, tuple):
             if outcome[0] in _ALWAYS_REPORTED or c.tech is not None or _salient(c, names):
                 dropped.append(DroppedCandidate(c.text, *outcome))
-            if c.mode is _PRESENT and _uncovered(c, outcome[0]):
+            if c.mode is _PRESENT and _uncovered(c, outcome[0], text, fp.has_path(scope or "")):
                 uncovered.append(c.text)
             continue
         if (beside := beside_part(c, outcome, fp)) is not None:
@@ -486,15 +502,23 @@ def _development_only(outcome: list[Anchor], fp: Fingerprint, scope: str | None)
 
 
 _ALWAYS_REPORTED = frozenset({DropReason.UNTYPED, DropReason.OWN_PACKAGE, DropReason.NOT_A_USE})
+# "with X", "using X", "via X", "through X" right before a candidate: X is an instrument.
+_INSTRUMENT = re.compile(r"\b(?:with|using|via|through)\s+(?:the\s+)?$", re.IGNORECASE)
 _CODE_UNFOUND = (DropReason.UNRESOLVED, DropReason.AMBIGUOUS, DropReason.NOT_IN_SCOPE)
 # A tuple: membership by identity, where a set would hash each Enum member in Python.
 _CODE_FORMS = (_DOTTED, _CALL, _PATH_SYMBOL, _PATH)
 
 
-def _uncovered(c: _Cand, reason: DropReason) -> bool:
+def _uncovered(c: _Cand, reason: DropReason, text: str, in_file: bool) -> bool:
     """Whether a plain statement's candidate that got no anchor leaves part of the claim
     unchecked: a name that looks like a technology, or code that resolves nowhere."""
     if reason is _UNTYPED:
+        return True
+    if (reason is DropReason.COMMON_WORD and in_file and c.tech is not None
+            and not c.text.isupper() and _INSTRUMENT.search(text, 0, c.start)):  # fmt: skip
+        # "utils.py decodes tokens with jwt": a package that is also a word, named as what
+        # a file does something with; not read as the package where the file does not
+        # import it (it may be the word), and not left out either.
         return True
     if c.form is _PATH and not (c.code or "." in c.text.rpartition("/")[2]):
         return False  # "yes/no", "and/or", "client/server": prose, not a path

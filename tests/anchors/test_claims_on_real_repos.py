@@ -156,8 +156,10 @@ SUBPROJECTS = [
     R("Tests run with pytest and the responses package", {},
       {"tech:pytest@tests", "dep:responses"}, VERIFIED,
       id="a-note-about-the-tests-is-scoped-to-them"),
-    R("Tests run with pytest and responses", {}, {"tech:pytest@tests"}, VERIFIED,
-      id="an-ordinary-word-package-after-with-is-prose"),
+    # an ordinary word that is also a package, after "with": the package where the
+    # subject imports it (the tests do import responses)
+    R("Tests run with pytest and responses", {}, {"tech:pytest@tests", "import:responses@tests"},
+      VERIFIED, id="an-ordinary-word-package-after-with-is-the-package-where-imported"),
     R("We don't use flask", {}, {"!tech:flask"}, VERIFIED,
       id="absence-holds-when-only-an-example-uses-it"),
 ]

@@ -176,3 +176,33 @@ async def test_a_false_relation_to_a_library_the_project_never_uses_is_refuted(
     served = await remember_and_serve(app_repo.root, "Thumbnails are resized with Pillow")
     assert served["status"] == "REFUTED", served
     assert "Pillow is not used by the project" in receipts(served), served
+
+
+# A package whose name is also a word ("requests", "click", "jwt"), named as what a file
+# does something with: read as the package where the file imports it; elsewhere it may be
+# the word, so it is neither an anchor that breaks nor left out: the note stays ACTIVE.
+WORD_PACKAGES = {
+    "requirements.txt": "requests>=2\nclick>=8\n",
+    "feeds/fetch.py": "import requests\n\n\ndef fetch(url):\n    return requests.get(url)\n",
+    "feeds/parse.py": "import json\n\n\ndef parse(text):\n    return json.loads(text)\n",
+    "cli/main.py": "import click\n\n\n@click.command()\ndef main():\n    pass\n",
+}
+WORD_NOTES = [
+    ("feeds/fetch.py fetches the feeds with requests", "VERIFIED",
+     "import:requests@feeds/fetch.py"),
+    ("The command line in cli/main.py is written with click", "VERIFIED",
+     "import:click@cli/main.py"),
+    ("feeds/parse.py fetches the feeds with requests", "ACTIVE", "uncovered:requests"),
+    ("cli/main.py decodes tokens with jwt", "ACTIVE", "uncovered:jwt"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("text", "status", "mark"), WORD_NOTES)
+async def test_a_package_that_is_also_a_word_is_checked_in_the_file_that_uses_it(
+    git_repo: GitRepo, text: str, status: str, mark: str
+) -> None:
+    git_repo.commit(WORD_PACKAGES, "word packages")
+    served = await remember_and_serve(git_repo.root, text, None)
+    assert served["status"] == status, served["anchors"]
+    seen = [a["anchor"] for a in served["anchors"]] + list(served.get("flags") or [])
+    assert mark in seen, served
