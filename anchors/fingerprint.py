@@ -37,7 +37,7 @@ from anchors.facts import (
 from anchors.gitrepo import GitError, GitRepository, HeadInfo, Overlay, RepoStatus, git_blob_id
 from anchors.infra_facts import InfraValue, infra_kind, read_infra
 from anchors.manifests import ENV_EXAMPLE_NAMES, manifest_kind, parse_env_example, parse_manifest
-from anchors.mentions import is_text_path, scan_mentions
+from anchors.mentions import is_text_path, reads_comments, scan_mentions
 from anchors.pyfacts import ParsePool, extract_file_facts, extract_many, resolve_relative_imports
 from anchors.vocabulary import VOCABULARY_VERSION
 from anchors.worktree import content_limit
@@ -389,8 +389,8 @@ class CodeSource:
         self, readable: Mapping[str, str], previous: Fingerprint
     ) -> dict[str, tuple[str, ...]]:
         """Mention tokens of every non-Python text file: kept from the previous build for
-        unchanged blobs, else from memory or the shared cache (keyed ``t:<blob>``), else read
-        and searched here."""
+        unchanged blobs, else from memory or the shared cache (keyed ``t:<blob>``, or
+        ``c:<blob>`` when comment lines are left out), else read and searched here."""
         texts: dict[str, tuple[str, ...]] = {}
         todo: dict[str, list[str]] = {}
         for path, blob in readable.items():
@@ -398,8 +398,8 @@ class CodeSource:
                 continue
             if previous.blobs.get(path) == blob and path in previous.texts:
                 texts[path] = previous.texts[path]
-            else:
-                todo.setdefault(f"t:{blob}", []).append(path)
+            else:  # a comment is searched in prose and data only (``t:``), not code (``c:``)
+                todo.setdefault(f"{'t' if reads_comments(path) else 'c'}:{blob}", []).append(path)
         if not todo:
             return texts
         keys = list(todo)
@@ -415,7 +415,8 @@ class CodeSource:
             self._check_open()
             chunk = unread[start : start + _CHUNK]
             data = self.repo.read_blobs([k[2:] for k in chunk])
-            scanned = {k: FileFacts(mentions=scan_mentions(data.get(k[2:], b""))) for k in chunk}
+            scanned = {k: FileFacts(mentions=scan_mentions(data.get(k[2:], b""), k[0] == "t"))
+                       for k in chunk}  # fmt: skip
             self._cache.save(scanned)
             self._remember(scanned)
             found.update(scanned)
@@ -550,7 +551,7 @@ class CodeSource:
             elif content is not None:
                 if _is_declaration(entry.path) or infra_kind(entry.path) is not None:
                     contents[entry.blob_id] = content
-                texts[entry.path] = scan_mentions(content)
+                texts[entry.path] = scan_mentions(content, reads_comments(entry.path))
         dependencies, env_example = base.dependencies, base.env_example
         if any(_is_declaration(entry.path) for entry in overlay.entries):
             readable = {p: b for p, b in blobs.items() if p not in symlinks}

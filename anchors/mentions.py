@@ -110,11 +110,19 @@ def config_tokens() -> frozenset[str]:
     )  # fmt: skip
 
 
-def scan_mentions(data: bytes) -> tuple[str, ...]:
+# A whole line that is a comment in configuration and code (``#``, ``//``).
+_COMMENT_LINE = re.compile(rb"(?m)^[ \t]*(?:#|//).*$")
+
+
+def scan_mentions(data: bytes, comments: bool = True) -> tuple[str, ...]:
     """The vocabulary's mention tokens that occur as words in ``data`` (sorted); nothing
-    for binary or oversized content."""
+    for binary or oversized content. ``comments=False`` leaves out whole comment lines:
+    what code or a configuration file says in a comment ("# a good idea if you set up
+    redis", a commented-out requirement) is not a use (``reads_comments``)."""
     if len(data) > MAX_TEXT_BYTES or b"\0" in data[:8192]:
         return ()
+    if not comments:
+        data = _COMMENT_LINE.sub(b"", data)
     low = data.lower()
     words = set(_TOKEN.findall(low))
     # "sentry-sdk", "ddtrace.tracer": the whole token and each of its parts count.
@@ -174,6 +182,12 @@ _DATA_DIRS = frozenset(
         "__snapshots__", "snapshots", "cassettes", "golden", "goldens", "testfiles"
     ]
 )
+
+
+def reads_comments(path: str) -> bool:
+    """Whether a mention in a comment line of ``path`` is searched for: in documentation
+    and data a ``#`` starts a heading or a value, not a comment."""
+    return role_of(path) in (Role.PROSE, Role.DATA)
 
 
 def role_of(path: str) -> Role:

@@ -107,7 +107,7 @@ def extract_file_facts(source: bytes, path: str = "") -> FileFacts:
     if len(source) > MAX_SOURCE_BYTES:
         return FileFacts(
             parsed=False, not_read=NotRead.TOO_LARGE, size=len(source), words=words_of(source),
-            mentions=scan_mentions(source),
+            mentions=scan_mentions(source, comments=False),
         )
     root = _parser().parse(source).root_node
     walker = _Walker(source)
@@ -139,7 +139,7 @@ def extract_file_facts(source: bytes, path: str = "") -> FileFacts:
         parsed=not_read is None,
         not_read=not_read,
         words=words_of(source) if not_read else None,
-        mentions=scan_mentions(source),
+        mentions=scan_mentions(source, comments=False),
         signatures=tuple(walker.signatures),
         calls=keyword_calls(source, root, literal_text),
         env_wrappers=wrappers,

@@ -74,3 +74,41 @@ async def test_the_same_name_in_a_configuration_file_is_a_use(git_repo: GitRepo)
 )  # fmt: skip
 def test_each_file_has_the_role_its_kind_gives_it(path: str, role: Role):
     assert role_of(path) is role
+
+
+# A comment line in code or configuration is not a use: a commented-out requirement, a
+# template's advice, a settings comment naming a server. The same line uncommented is.
+COMMENTED: list[tuple[str, str, str]] = [
+    ("config/settings.tpl", "# This might be a good idea if you set up redis\nCACHE = 'local'\n",
+     "The default cache backend is Redis"),
+    ("app/settings.py", "# If you change these, adjust the nginx alias as well\nSTATIC = '/s'\n",
+     "The app is served through nginx"),
+    ("requirements.txt", "fastapi>=0.110\n# sentry-sdk>=1.40\n", "Errors are reported to Sentry"),
+    ("web/app.js", "// TODO: move the queue to kafka\nconst q = [];\n",
+     "Events are published to Kafka"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("path", "content", "note"), COMMENTED)
+async def test_a_name_in_a_comment_line_is_not_a_use(
+    git_repo: GitRepo, path: str, content: str, note: str
+):
+    git_repo.commit({**BASE, path: content}, "an application")
+    it = await served(git_repo, note)
+    assert it["status"] == "REFUTED", it["anchors"]
+
+
+@pytest.mark.parametrize(("path", "content", "note"), COMMENTED)
+async def test_the_same_line_uncommented_is_a_use(
+    git_repo: GitRepo, path: str, content: str, note: str
+):
+    uncommented = "\n".join(line.lstrip("#/ ") for line in content.splitlines()) + "\n"
+    git_repo.commit({**BASE, path: uncommented}, "an application")
+    it = await served(git_repo, note)
+    assert it["status"] != "REFUTED", it["anchors"]
+
+
+async def test_a_heading_in_the_documentation_is_still_a_mention(git_repo: GitRepo):
+    git_repo.commit({**BASE, "docs/cache.md": "# Redis\n\nHow the cache works.\n"}, "docs")
+    it = await served(git_repo, "The default cache backend is Redis")
+    assert it["status"] != "REFUTED", it["anchors"]
