@@ -12,7 +12,9 @@ A value here is what a sentence asserts of a thing, read by its form:
 - an image or package tag (``postgres:12``, ``python:3.9-slim``);
 - an assignment (``DEBUG=False``, ``pool_pre_ping=True``);
 - a code literal after a verb of value ("defaults to ``json``", "is set to ``False``");
-- an upper-case token with digits that names a variant (``RS256``, ``SHA512``, ``UTF8``).
+- an upper-case token with digits that names a variant (``RS256``, ``SHA512``, ``UTF8``);
+- a Dockerfile instruction written as in the file (``USER isso``, ``EXPOSE 8000``);
+- a path or a capitalised word after "defaults to" (``/etc/app.cfg``, ``UTC``).
 
 Numbers that are part of a name (``s3``, ``oauth2``, ``http2``, ``v1/api.py``), a path, a
 line reference (``app.py:42``), an issue (``#123``) or an ordinal list marker are not
@@ -73,6 +75,20 @@ _LITERAL_AFTER = re.compile(
     r"`(?P<v>[^`\n]{1,40})`",
     re.IGNORECASE,
 )
+# "defaults to /etc/app.cfg", "defaults to UTC", "defaults to Europe/Berlin": a path or a
+# capitalised word after "defaults to" is the default the note states.
+_DEFAULT_WORD = re.compile(
+    r"\bdefaults?\s+to\s+(?P<v>~?/[\w.\-/]+|[A-Z][A-Za-z0-9_+\-]*(?:/[A-Za-z0-9_+\-]+)*)"
+    r"(?![\w/])"
+)
+# A Dockerfile instruction written as in the file: "USER isso", "EXPOSE 8000".
+_INSTRUCTION = re.compile(
+    r"(?<!\bno\s)\b(?:FROM|EXPOSE|USER|WORKDIR|ENTRYPOINT|CMD)\s+(?P<v>[^\s,;()`'\"]+)"
+)
+_NOT_AN_ARGUMENT = frozenset(
+    {"line", "lines", "directive", "directives", "instruction", "instructions", "statement"}
+)
+_DOCKER_CONTEXT = re.compile(r"dockerfile|\bimage\b|\bcontainer", re.IGNORECASE)
 _CODE_LITERAL = re.compile(r"^(?:True|False|None|true|false|null|['\"].*['\"]|-?\d[\w.]*)$")
 # ``07:30``, ``4:00 pm``, ``2024-01-05``: a time or a date, one value
 _CLOCK = re.compile(r"(?<![\w:.])\d{1,2}:\d{2}(?::\d{2})?(?:\s?[ap]\.?m\.?)?(?![\w:])", re.I)
@@ -108,6 +124,14 @@ def stated_values(text: str) -> list[StatedValue]:
         value = m.group("v").strip()
         if _CODE_LITERAL.match(value):
             add(m.start("v"), m.end("v"), value)
+    for m in _INSTRUCTION.finditer(text) if _DOCKER_CONTEXT.search(text) else ():
+        value = m.group("v").rstrip(".:")
+        if value.lower() not in _NOT_AN_ARGUMENT:
+            add(m.start("v"), m.start("v") + len(value), value)
+    for m in _DEFAULT_WORD.finditer(text):
+        value = m.group("v").rstrip(".")
+        if value not in ("True", "False", "None"):  # read as literals below when ticked
+            add(m.start("v"), m.start("v") + len(value), value)
     for m in _VARIANT.finditer(text):
         add(m.start(), m.end(), m.group())
     for m in _NUMBER.finditer(text):

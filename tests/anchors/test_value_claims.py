@@ -27,6 +27,13 @@ from anchors.value_claims import stated_values, uncovered_values, values_checked
         ("WORKERS=4 is set in the Dockerfile", ["WORKERS=4"]),
         ("The log level defaults to `'info'`", ["'info'"]),
         ("We moved to FastAPI in 2023", ["2023"]),
+        # a Dockerfile instruction as written in the file, in a sentence about the image
+        ("The image drops root: the Dockerfile ends with USER isso.", ["isso"]),
+        ("The container's working directory is WORKDIR /srv/app", ["/srv/app"]),
+        # a path or a capitalised word after "defaults to"
+        ("ISSO_SETTINGS defaults to /etc/isso.cfg when unset", ["/etc/isso.cfg"]),
+        ("TIME_ZONE defaults to UTC.", ["UTC"]),
+        ("TZ defaults to Europe/Berlin", ["Europe/Berlin"]),
     ],
 )
 def test_a_value_the_note_states_is_read_by_its_form(text: str, values: list[str]):
@@ -45,6 +52,9 @@ def test_a_value_the_note_states_is_read_by_its_form(text: str, values: list[str
         "1. Run the tests\n2. Tag the release",
         "The check lives on line 12 of checks.py",
         "md5 is not used; sha256 hashes the uploads",
+        "Read FROM the table, then USER settings are merged",  # no image named
+        "The Dockerfile has no USER directive",
+        "The backend defaults to the first one",
     ],
 )
 def test_names_paths_and_places_are_not_values(text: str):
