@@ -243,7 +243,8 @@ def query_terms(tokens: Sequence[str]) -> list[tuple[str, float]]:
     for token in tokens:
         whole, parts = _expand(token)
         said += [whole] if not parts else [p for p in parts]
-        weights[whole] = max(weights.get(whole, 0.0), 1.0)
+        if len(whole) > 1:  # as a memory's terms: "xes" stems to "x", which no memory holds
+            weights[whole] = max(weights.get(whole, 0.0), 1.0)
         for part in parts:
             weights[part] = max(weights.get(part, 0.0), PART_WEIGHT)
     for term, weight in _synonyms(said).items():
