@@ -123,7 +123,9 @@ def _resolve(c: _Cand, names: CodeNames, fp: Fingerprint, absent: bool) -> Outco
         return names.path_symbol(text, absent)
     if c.form is _PATH:
         return names.path(text, absent, code=c.code)
-    if c.form is _ENV or (c.form is _WORD and text.isupper() and text in fp.env_names()):
+    # A two-letter word in capitals ("CI", "DB", "OS") is prose unless written as code.
+    if c.form is _ENV or (c.form is _WORD and text.isupper() and text in fp.env_names()
+                          and (len(text) > 2 or c.code or c.reads)):  # fmt: skip
         return names.env(text, absent, claimed=c.reads)
     if c.form is _TECH and c.tech is not None:
         return _technology(c, c.tech, names, absent)
@@ -337,9 +339,10 @@ def infer_anchors(text: str, fp: Fingerprint, subject: str | None = None, *,
     # A value stated of a Dockerfile, a compose service or a CI matrix, in a sentence that
     # names it, is checked against that file (anchors.infra_binding).
     infra = bind_infra(text, fp, spans, checked_values)
-    if any(b.anchor.value == "python-version" for b in infra):
-        # "CI tests on Python 3.8" says what CI runs, not what the project declares
-        kept = [(a, o) for a, o in kept if (a.kind, a.value) != (AnchorKind.DEP, "python")]
+    # "CI tests on Python 3.8", "the CI job uses Node 18" say what CI runs, not what the
+    # project declares or imports: the toolchain's value anchor is the check.
+    answered = {_TOOLCHAIN[b.anchor.value] for b in infra if b.anchor.value in _TOOLCHAIN}
+    kept = [(a, o) for a, o in kept if (a.kind, a.value) not in answered]
     for bound in infra:
         kept.append((bound.anchor, bound.name))
         checked_values.append(bound.span)
@@ -371,6 +374,12 @@ def _called_there(a: Anchor, origin: str, functions: Sequence[str], fp: Fingerpr
 
 
 _LOCATED = (AnchorKind.SYMBOL, AnchorKind.ENV, AnchorKind.IMPORT)
+# The anchor a toolchain's name in prose becomes, by the CI or image key that answers it.
+_TOOLCHAIN = {
+    "python-version": (AnchorKind.DEP, "python"),
+    "node-version": (AnchorKind.TECH, "nodejs"),
+    "go-version": (AnchorKind.TECH, "go"),
+}
 
 
 def read_given(text: str, fp: Fingerprint, subject: str | None, scope: str | None,

@@ -137,6 +137,8 @@ def compare_version(stated: str, actual: str | None) -> Match:
     if have is None:
         return _U
     if (m["rest"] or "").lower().lstrip("-.+") in ("x", "*"):  # "3.x": any 3
+        if want == have:  # "Node 18" of "18.x": the same series
+            return _S
         return _U if want[: len(have)] == have else _D
     match = _series(want, have)
     if (m["impl"] or "").lower().startswith("pypy"):  # the language version, not CPython

@@ -271,6 +271,8 @@ def test_an_image_is_compared_as_a_reference(stated, actual, match):
         ("3.8", "3.9", D),
         ("3.8.10", "3.8", U),
         ("3.8", "3.x", U),
+        ("18", "18.x", S),  # the series the wildcard names
+        ("19", "18.x", D),
         ("3.9", "pypy3.9", U),
         ("3.8", "pypy3.9", D),
         ("3.12", "3.12-dev", S),

@@ -82,6 +82,19 @@ APP = {
         "          python-version: ${{ matrix.python-version }}\n"
         "      - run: pip install -e . && pytest\n"
     ),
+    ".github/workflows/frontend.yml": (
+        "name: frontend\n"
+        "on: [push]\n"
+        "jobs:\n"
+        "  build:\n"
+        "    runs-on: ubuntu-latest\n"
+        "    steps:\n"
+        "      - uses: actions/setup-node@v4\n"
+        "        with:\n"
+        '          node-version: "20.x"\n'
+        "      - run: npm ci && npm test\n"
+    ),
+    "shop/ci.py": "import os\n\nON_CI = os.getenv('CI') == 'true'\n",
     "docker/.env.example": (
         "DATABASE_URL=postgres://shop@localhost/shop\nSENTRY_DSN=\nSTRIPE_API_KEY=\n"
     ),
@@ -154,6 +167,9 @@ CHECKED: list[tuple[str, list[str] | None, str, str]] = [
      "Dockerfile:13 says EXPOSE 8000"),
     ("gunicorn serves shop.wsgi:application",
      ["config:Dockerfile::CMD=gunicorn shop.wsgi:application"], "VERIFIED", "Dockerfile:15"),
+    # a toolchain named in a sentence about CI is what CI runs (not a package to import)
+    ("The frontend CI job uses Node 20", None, "VERIFIED", "node-version 20.x"),
+    ("The frontend CI job builds with Node 18", None, "REFUTED", "not 18"),
     # .env.example below the root
     ("Sentry is configured through SENTRY_DSN", ["env:SENTRY_DSN"], "VERIFIED",
      "docker/.env.example"),
@@ -200,7 +216,7 @@ async def test_an_infrastructure_value_is_verified_or_refuted_with_the_file_and_
     app_repo: GitRepo, text: str, anchors: list[str] | None, status: str, receipt: str
 ):
     served = await remembered(app_repo, text, anchors)
-    assert served["status"] == status, served
+    assert served["status"] == status, (served["anchors"], served.get("verification"))
     assert receipt in receipts(served), served
     assert not any(f.startswith("uncovered:") for f in served["flags"]), served
 
@@ -224,3 +240,13 @@ async def test_a_value_the_files_do_not_settle_keeps_the_note_active(
     assert served["status"] == "ACTIVE", served
     assert served["band"] != "assert"
     assert any(why in str(a["detail"]) for a in served["anchors"]), served
+
+
+async def test_ci_in_capitals_is_the_practice_not_the_variable(git_repo: GitRepo) -> None:
+    """The code reads ``CI`` from the environment, but "CI" in a sentence is continuous
+    integration: a two-letter word in capitals is an environment name only as code."""
+    git_repo.commit(APP, "an application")
+    prose = await remember_and_serve(git_repo.root, "CI sets Python up with actions/setup-python")
+    assert "env:CI" not in [a["anchor"] for a in prose["anchors"]], prose["anchors"]
+    code = await remember_and_serve(git_repo.root, "The app checks `CI` to know it runs in CI")
+    assert "env:CI" in [a["anchor"] for a in code["anchors"]], code["anchors"]
