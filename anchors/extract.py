@@ -51,6 +51,7 @@ __all__ = [
     "beside_given",
     "infer_anchors",
     "read_given",
+    "unchecked_words",
 ]
 
 # Enum members read in the loops below, bound to module names: in Python 3.11 reading
@@ -93,8 +94,10 @@ class Inference:
     # (``anchors.relations``): what given anchors do not check either.
     relations: tuple[str, ...] = ()
     roles: tuple[str, ...] = ()
-    # ... and what it says of parameters and calls that no anchor checks.
+    # ... and what it says of parameters and calls that no anchor checks, and the
+    # packages that are also words a file is said to use and does not import.
     arguments: tuple[str, ...] = ()
+    words: tuple[str, ...] = ()
 
 
 # -- resolving ---------------------------------------------------------------------------
@@ -268,6 +271,7 @@ def infer_anchors(text: str, fp: Fingerprint, subject: str | None = None, *,
     _negated_references(text, cands, spans)
     kept: list[tuple[Anchor, str]] = []
     uncovered: list[str] = []
+    words: list[str] = []  # packages that are also words, used by the subject's file
     objects: list[tuple[_Cand, list[Anchor]]] = []  # what a verb of use governs
     checked_values: list[tuple[int, int]] = []  # the versions a dependency anchor checks
     controls = _CONTROL.search(text) is not None
@@ -296,6 +300,8 @@ def infer_anchors(text: str, fp: Fingerprint, subject: str | None = None, *,
                 dropped.append(DroppedCandidate(c.text, *outcome))
             if c.mode is _PRESENT and _uncovered(c, outcome[0], text, fp.has_path(scope or "")):
                 uncovered.append(c.text)
+                if outcome[0] is DropReason.COMMON_WORD:
+                    words.append(c.text)
             continue
         if (beside := beside_part(c, outcome, fp)) is not None:
             uncovered.append(beside)  # a tool used beside the code: its absence proves nothing
@@ -362,7 +368,7 @@ def infer_anchors(text: str, fp: Fingerprint, subject: str | None = None, *,
     uncovered += [v.phrase for v in uncovered_values(text, checked_values)]
     settled = _settle(kept, dropped, scope, tuple(dict.fromkeys(uncovered)))
     return replace(settled, relations=tuple(relations), roles=tuple(roles),
-                   arguments=tuple(arguments.uncovered))  # fmt: skip
+                   arguments=tuple(arguments.uncovered), words=tuple(words))  # fmt: skip
 
 
 def _called_there(a: Anchor, origin: str, functions: Sequence[str], fp: Fingerprint) -> bool:
@@ -422,6 +428,13 @@ def beside_given(given: Sequence[Anchor], inferred: Sequence[Anchor]) -> tuple[A
 
 
 _PACKAGE_KINDS = (AnchorKind.TECH, AnchorKind.DEP, AnchorKind.IMPORT)
+
+
+def unchecked_words(given: Sequence[Anchor], words: Sequence[str]) -> list[str]:
+    """Of the packages-that-are-words a note's file is said to use (``Inference.words``),
+    those no given anchor names: the given ones are the agent's reading of the word."""
+    named = {_package(g) for g in given if g.kind in _PACKAGE_KINDS}
+    return [w for w in words if re.sub(r"[-_.]+", "-", w.lower()) not in named]
 
 
 def _implies(g: Anchor, a: Anchor) -> bool:

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
 
-from anchors.extract import beside_given, infer_anchors, read_given
+from anchors.extract import beside_given, infer_anchors, read_given, unchecked_words
 from anchors.facts import Fingerprint
 from anchors.normalize import Resolved
 from anchors.spec import Anchor, AnchorKind, Provenance
@@ -266,6 +266,8 @@ class Remembering:
                              if unread is None or v.phrase in unread] + claims  # fmt: skip
                 if not any(a.kind in (AnchorKind.PARAM, AnchorKind.CALL) for a in scoped):
                     uncovered += inference.arguments
+                # "utils.py decodes tokens with jwt" given file:utils.py: jwt is not checked
+                uncovered += unchecked_words(scoped, inference.words)
             else:
                 # The scope is the one just resolved: the inference need not resolve it again.
                 inference = infer_anchors(text, fp, subject, scope=memory_scope)

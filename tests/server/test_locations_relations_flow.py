@@ -206,3 +206,22 @@ async def test_a_package_that_is_also_a_word_is_checked_in_the_file_that_uses_it
     assert served["status"] == status, served["anchors"]
     seen = [a["anchor"] for a in served["anchors"]] + list(served.get("flags") or [])
     assert mark in seen, served
+
+
+@pytest.mark.parametrize(
+    ("text", "anchors", "status"),
+    [
+        # the file the agent gives exists; what it does with requests is still unchecked
+        ("feeds/parse.py fetches the feeds with requests", ["file:feeds/parse.py"], "ACTIVE"),
+        ("feeds/fetch.py fetches the feeds with requests", ["file:feeds/fetch.py"], "VERIFIED"),
+        # the agent's own anchor says which package the word is
+        ("feeds/fetch.py fetches the feeds with requests",
+         ["import:requests@feeds/fetch.py"], "VERIFIED"),
+    ],
+)  # fmt: skip
+async def test_a_word_package_is_checked_beside_the_anchors_the_agent_gives(
+    git_repo: GitRepo, text: str, anchors: list[str], status: str
+) -> None:
+    git_repo.commit(WORD_PACKAGES, "word packages")
+    served = await remember_and_serve(git_repo.root, text, anchors)
+    assert served["status"] == status, (served["anchors"], served.get("flags"))
