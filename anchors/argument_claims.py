@@ -162,6 +162,8 @@ _Read = tuple[Anchor | None, tuple[str, ...], tuple[tuple[int, int], ...], str]
 
 
 def _sentence(sentence: str, fp: Fingerprint, scope: str | None) -> list[_Read]:
+    if "`" not in sentence:  # every statement read here names its parameter as code
+        return []
     out: list[_Read] = []
     # A condition, a plan or the past before a statement leaves it unread (not uncovered).
     taken: list[tuple[int, int]] = [

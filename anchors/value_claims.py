@@ -23,6 +23,7 @@ values the note asserts about the code.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -101,6 +102,11 @@ _LIST_MARKER = re.compile(r"(?:^|\n)\s*(?P<n>\d+)[.)]\s")
 
 def stated_values(text: str) -> list[StatedValue]:
     """Every value ``text`` states, in order, without overlaps."""
+    return list(_stated_values(text))
+
+
+@functools.lru_cache(maxsize=256)  # one note is read for values by several readers
+def _stated_values(text: str) -> tuple[StatedValue, ...]:
     found: list[StatedValue] = []
     taken: list[tuple[int, int]] = []
 
@@ -139,7 +145,7 @@ def stated_values(text: str) -> list[StatedValue]:
             continue
         add(m.start(), m.end(), m.group().strip())
     found.sort(key=lambda v: v.start)
-    return found
+    return tuple(found)
 
 
 def _in_line_ref(text: str, at: int) -> bool:
