@@ -20,6 +20,7 @@ Two rules of issue #31, as plain functions over a candidate and what it resolved
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from anchors.candidates import _Cand, _Form, _Mode
 from anchors.facts import Fingerprint
@@ -28,7 +29,7 @@ from anchors.spec import Anchor, AnchorKind, Expect
 from anchors.subject import Spans
 from anchors.technology import BESIDE_DETAIL, find_technology
 
-__all__ = ["beside_part", "negation_part", "runtime_import"]
+__all__ = ["beside_part", "contrasted", "declared_unused", "negation_part", "runtime_import"]
 
 # A sentence saying a name is imported only where nothing runs it: for type checking, by
 # the tests, or "not at runtime".
@@ -113,3 +114,61 @@ def _runs(path: str) -> bool:
     stub, a task file, nor anything in a test folder or a sub-project (docs, examples)."""
     directory, _, name = path.rpartition("/")
     return not (_TEST_FILE.fullmatch(name) or tool_area(directory) or subproject_of(path))
+
+
+# "...; only regexp.go does", "..., but route.go does": a path doing what the negated
+# clause before it says another path does not do.
+_ELLIPSIS = re.compile(
+    r"\s*(?:,\s*)?(?:but\s+|whereas\s+|while\s+)?(?:only\s+)?(?:the\s+)?`?"
+    r"(?P<path>[\w./-]+?)`?\s+(?:does|do|did|is|are)(?:\s+(?:so|instead|though))?\W*",
+    re.IGNORECASE,
+)
+
+_TRAILING = re.compile(
+    r",\s*(?:but|whereas|while)\s+(?:only\s+)?(?:the\s+)?`?(?P<path>[\w./-]+?)`?\s+"
+    r"(?:does|do|did)(?:\s+(?:so|instead|though))?\W*$",
+    re.IGNORECASE,
+)
+
+
+def contrasted(text: str, spans: Spans, absent: list[Anchor], fp: Fingerprint,
+               resolve: Callable[[str], str | None]) -> list[Anchor]:  # fmt: skip
+    """The positive anchors an elliptical contrast states: "mux.go doesn't import regexp;
+    only regexp.go does" says regexp.go imports it. ``absent``: the absent anchors the text
+    scoped to one path; ``resolve``: a name to the one path it denotes. Only a sentence that
+    is nothing but "(only|but) PATH does" after one holding such an anchor counts."""
+    out: list[Anchor] = []
+    scoped = [a for a in absent if a.scope is not None and a.expect is Expect.ABSENT
+              and a.kind in (AnchorKind.IMPORT, AnchorKind.TECH, AnchorKind.ENV)]  # fmt: skip
+    if not scoped:
+        return out
+    for start, end, question in spans:
+        m = _ELLIPSIS.fullmatch(text, start, end) if start > 0 else None
+        m = m or _TRAILING.search(text, start, end)
+        if question or m is None:
+            continue
+        path = resolve(m.group("path"))
+        if path is None or not (fp.has_path(path) or fp.has_directory(path)):
+            continue
+        for a in scoped:
+            if a.scope != path:
+                moved = Anchor(a.kind, a.value, Expect.PRESENT, scope=path)
+                if moved not in out:
+                    out.append(moved)
+    return out
+
+
+# Right after a name: "X is declared but never used", "X is listed as a dependency but not
+# imported by the source": declared (a positive claim) and not imported (a negative one).
+_DECLARED_UNUSED = re.compile(
+    r"[\s`'\"]*(?:is|are)\s+(?:still\s+)?(?:declared|listed|required|pinned|a\s+(?:declared\s+)?"
+    r"dependency)\b[^.;]{0,60}?\bbut\s+(?:is\s+|are\s+)?(?:never|not|nowhere)\s+(?:actually\s+)?"
+    r"(?:used|imported|referenced|called)\b",
+    re.IGNORECASE,
+)
+
+
+def declared_unused(text: str, c: _Cand, spans: Spans) -> bool:
+    """Whether the sentence says ``c`` is declared but never used (imported) by the code."""
+    end = next((e for s, e, _q in spans if s <= c.start < e), len(text))
+    return c.mode is _Mode.PRESENT and _DECLARED_UNUSED.match(text, c.end, end) is not None

@@ -162,9 +162,9 @@ _Read = tuple[Anchor | None, tuple[str, ...], tuple[tuple[int, int], ...], str]
 
 
 def _sentence(sentence: str, fp: Fingerprint, scope: str | None) -> list[_Read]:
-    if "`" not in sentence:  # every statement read here names its parameter as code
-        return []
-    out: list[_Read] = []
+    out: list[_Read] = _unsigned(sentence, fp)
+    if "`" not in sentence:  # every statement read below names its parameter as code
+        return out
     # A condition, a plan or the past before a statement leaves it unread (not uncovered).
     taken: list[tuple[int, int]] = [
         (m.start(), len(sentence)) for m in _NOT_PLAIN.finditer(sentence)][:1]  # fmt: skip
@@ -190,6 +190,30 @@ def _sentence(sentence: str, fp: Fingerprint, scope: str | None) -> list[_Read]:
         for m in pattern.finditer(sentence):
             if not any(a <= m.start() < b for a, b in taken):
                 out.extend(_call_claims(sentence, m, fp, scope))
+    return out
+
+
+# "Router.Use takes one MiddlewareFunc per call", "`handler()` is called with the request"
+_TAKES = re.compile(
+    rf"`?(?P<func>{_ID}(?:\.{_ID})*)(?:\(\))?`?\s+(?:(?:always|only)\s+)?(?:takes|accepts|"
+    r"receives|expects|(?:is|gets)\s+(?:always\s+)?(?:called|invoked)\s+with)\b"
+)
+
+
+def _unsigned(sentence: str, fp: Fingerprint) -> list[_Read]:
+    """What a sentence says of the parameters of a function the code defines without a
+    signature read (a Go, TypeScript or Rust function: signatures are read from Python):
+    an uncovered part, since the definition existing says nothing of its parameters."""
+    out: list[_Read] = []
+    for m in _TAKES.finditer(sentence):
+        func = m.group("func")
+        camel = func[1:] != func[1:].lower() and func != func.upper()
+        if not (_code_like(sentence, func, m.start("func")) or camel):
+            continue
+        where = [p for p, _ in fp.definitions(func)]
+        if where and not any((fp.signature(p, func) or fp.signature(p, f"{func}.__init__"))
+                             is not None for p in where):  # fmt: skip
+            out.append((None, (func,), (), f"the parameters of {func}"))
     return out
 
 

@@ -13,7 +13,13 @@ from dataclasses import dataclass
 from enum import Enum
 
 from anchors.codenames import Pref
-from anchors.vocabulary import Technology, alias_keys, lookup_several, several_word_starts
+from anchors.vocabulary import (
+    Technology,
+    alias_keys,
+    lookup_several,
+    lookup_word,
+    several_word_starts,
+)
 from anchors.wordlists import FUNCTION_WORDS
 
 
@@ -73,7 +79,12 @@ class _Cand:
 _I = re.IGNORECASE
 _LOOKALIKE = "\uff0f\u2215\u2044\u29f8\u2024\u2025\ufe52\uff0e\uff3c\u2216"
 _PCH = rf"[A-Za-z0-9_.%~\-{_LOOKALIKE}]"
-_EXT = r"(?:py|pyi|toml|cfg|ini|txt|md|rst|json|ya?ml|lock|example|sample|template|sql|sh|in|typed)"
+_EXT = (r"(?:py|pyi|toml|cfg|ini|txt|md|rst|json|ya?ml|lock|example|sample|template|sql|sh|in|typed"
+        r"|go|mod|rs|[cm]?[jt]sx?)")  # ... and the source files of the other languages read
+# A file named without its directory ("mux.go", "setup.py").
+_BARE = re.compile(
+    rf"(?<![\w./*-])\.?[\w-]{{1,100}}(?:\.[\w-]{{1,100}}){{0,10}}\.{_EXT}(?![\w/(]|\.\w)",
+    re.ASCII)  # fmt: skip
 # Repetitions are bounded so that no pattern is quadratic on a pathological memory. Each
 # pattern comes with what every match of it holds: one of its needles (lower case, or no
 # letter), so a text whose lower-cased form holds none is not searched; or a match of a
@@ -92,9 +103,7 @@ _SCANNERS: tuple[tuple[_Form | None, re.Pattern[str], _Needed], ...] = (
     (_Form.PATH, re.compile(
         rf"(?<![\w./\\~%-])(?:[~/]|\.{{1,2}}/)?(?:{_PCH}{{1,100}}[/{_LOOKALIKE[:4]}]){{1,30}}"
         rf"{_PCH}{{0,100}}", re.ASCII), ("/", *_LOOKALIKE[:4])),
-    (_Form.PATH, re.compile(
-        rf"(?<![\w./-])\.?[\w-]{{1,100}}(?:\.[\w-]{{1,100}}){{0,10}}\.{_EXT}(?![\w/(]|\.\w)",
-        re.ASCII), re.compile(rf"\.{_EXT}")),
+    (_Form.PATH, _BARE, re.compile(rf"\.{_EXT}")),
     (_Form.CALL, re.compile(r"(?<![\w./-])[A-Za-z_]\w*(?:\.[A-Za-z_]\w*){0,20}\(\)", re.ASCII),
      ("()",)),
     (_Form.DOTTED, re.compile(r"(?<![\w./-])[A-Za-z_]\w*(?:\.[A-Za-z_]\w*){1,20}", re.ASCII),
@@ -169,6 +178,9 @@ def _scan(text: str) -> list[_Cand]:
             start, end = m.span()
             if taken.find(1, start, end) != -1:
                 continue
+            if form is _Form.PATH and pattern is _BARE and _named_technology(m.group(), spans,
+                                                                             start):  # fmt: skip
+                continue  # "Node.js", "Vue.js": a technology, not a file (left to the words)
             taken[start:end] = _TAKEN * (end - start)
             if form is None:
                 continue
@@ -183,6 +195,14 @@ def _scan(text: str) -> list[_Cand]:
     _multiword(text, taken, found)
     _words(text, taken, spans, found)
     return sorted(found, key=lambda c: c.start)
+
+
+def _named_technology(value: str, ticks: list[tuple[int, int]], start: int) -> bool:
+    """Whether a file-like name outside backticks is a technology's name ("Node.js")."""
+    if value.rpartition(".")[2].lower() not in ("js", "ts"):
+        return False
+    ticked = any(a <= start < b for a, b in ticks)
+    return not ticked and lookup_word(value) is not None
 
 
 def _words(text: str, taken: bytearray, spans: list[tuple[int, int]],

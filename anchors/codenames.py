@@ -18,6 +18,7 @@ from typing import Literal
 
 from anchors.facts import Fingerprint
 from anchors.mentions import tool_area
+from anchors.projects import holds_python
 from anchors.spec import (
     Anchor,
     AnchorKind,
@@ -72,7 +73,7 @@ _IDENTS = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*", re.ASCII)
 # A real file name: a stem and an extension files have (not "v1.2", not "e.g").
 _FILE_NAME = re.compile(
     r"[\w-]\.(?:py|pyi|toml|cfg|ini|txt|md|rst|json|ya?ml|lock|sql|sh|js|ts|tsx|jsx|html|css|"
-    r"conf|env|example|in|j2|jinja|tf|typed)$"
+    r"conf|env|example|in|j2|jinja|tf|typed|go|mod|rs|[cm]?[jt]sx?)$"
 )
 # Without a directory, only extensions prose never ends a word with ("Node.js" is no file).
 _BARE_FILE = re.compile(r"[\w-]\.(?:py|pyi|toml|cfg|ini|md|rst|txt|json|ya?ml|lock|sql|sh|typed)$")
@@ -123,6 +124,9 @@ def _top_of_path(path: str) -> str:
     return first.removesuffix(".py")
 
 
+_RUST_ROOTS = frozenset({"std", "core", "alloc", "crate", "self", "super"})
+
+
 @dataclass(frozen=True)
 class _ModuleNames:
     """The module names of one fingerprint that prose is matched against (read-only)."""
@@ -132,6 +136,9 @@ class _ModuleNames:
     first_party: frozenset[str]
     by_last: Mapping[str, frozenset[str]]
     known: frozenset[str]  # by_last's keys, first_party and the standard library's modules
+    # Modules the code in other languages imports, by the word prose names them with: a Go
+    # path and its last element ("net/http", "http"), an npm package, a Rust crate.
+    foreign: Mapping[str, str]
 
     @classmethod
     def of(cls, fp: Fingerprint) -> _ModuleNames:
@@ -150,8 +157,46 @@ class _ModuleNames:
             if module.split(".")[0] not in first_party:
                 by_last.setdefault(module.rsplit(".", 1)[-1].lower(), set()).add(module)
         frozen = {last: frozenset(found) for last, found in by_last.items()}
-        known = frozenset(frozen) | first_party | _STDLIB
-        return cls(frozenset(exact), frozenset(modules), first_party, frozen, known)
+        foreign = _foreign_names(fp)
+        known = frozenset(frozen) | first_party | _STDLIB | frozenset(foreign)
+        return cls(frozenset(exact), frozenset(modules), first_party, frozen, known, foreign)
+
+
+def _foreign_names(fp: Fingerprint) -> dict[str, str]:
+    """The modules files in other languages than Python import, by lower-case word (see
+    ``_ModuleNames.foreign``); a word two modules share names neither."""
+    declared = fp.dependency_names()
+    deps = declared | {normalize_dist_name(d).replace("-", "_") for d in declared}
+    found: dict[str, set[str]] = {}
+    for facts in fp.code.values():
+        language = facts.language
+        if language in ("python", None, "uncovered"):
+            continue
+        for imp in facts.imports:
+            for word, module in _import_words(imp.module, language, deps):
+                found.setdefault(word.lower(), set()).add(module)
+    return {w: next(iter(ms)) for w, ms in found.items() if len(ms) == 1}
+
+
+def _import_words(module: str, language: str,
+                  deps: frozenset[str]) -> list[tuple[str, str]]:  # fmt: skip
+    """(word, module) pairs one import of ``language`` is named by in prose."""
+    if language == "go":
+        top = module.split("/", 1)[0]
+        if "." in top and not any(module.startswith(d) for d in deps):
+            return []  # the module's own packages: a path with a host that go.mod lacks
+        last = module.rsplit("/", 1)[-1]
+        return [(module, module), (last, last)] if last != module else [(module, module)]
+    if language == "rust":
+        crate = module.split("::", 1)[0]
+        if crate in _RUST_ROOTS or crate not in deps:
+            return []  # the standard library's paths and the crate's own modules
+        return [(crate, crate), (crate.replace("_", "-"), crate)]
+    if module.startswith((".", "/", "~")) or ":" in module:
+        return []  # a relative specifier names a file of the project; "node:fs" is builtin
+    parts = module.split("/")
+    package = "/".join(parts[:2]) if module.startswith("@") else parts[0]
+    return [(package, package)] if package == module else [(module, module), (package, package)]
 
 
 class CodeNames:
@@ -168,6 +213,7 @@ class CodeNames:
         self.exact, self.modules = names.exact, names.modules
         self.first_party, self.by_last = names.first_party, names.by_last
         self._known = names.known
+        self.foreign = names.foreign
         self.deps = fp.dependency_names()
         self._english = vocabulary_english()
 
@@ -228,6 +274,13 @@ class CodeNames:
         w = word.lower()
         if self.is_stdlib(w) and pref != "dep":
             return [self._import(w, expect)]  # "sqlite3": exactly that module
+        if w in self.foreign and not self._python_in_scope() and (
+                self.scope in self.fp.code if self.scope is not None
+                else self._dep_for(w) is None and w not in self.modules):  # fmt: skip
+            # "mux.go uses the path package": what the Go (or TypeScript, Rust) file
+            # imports under that name, not the PyPI distribution the word also names (a
+            # project's directory is checked as the technology, its manifest included)
+            return [self._import(self.foreign[w], expect)]
         if self.is_stdlib(w):
             return _STDLIB_NOT_DEPENDENCY, f"{w!r} is in the standard library"
         imported = [m for m in tech.imports if m in self.modules]
@@ -261,25 +314,46 @@ class CodeNames:
                 # A system no file imports an SDK of is used where the code names it ("s3"
                 # in a boto3 call): checked in the scope itself, file or directory.
                 return [Anchor(_TECH, tech.name, expect, scope=self.scope)]
+            if not self._python_in_scope():
+                # a Go service, a TypeScript frontend: no Python import to check there, the
+                # technology is checked in that code's own terms (its imports, its manifest)
+                return [Anchor(_TECH, tech.name, expect, scope=self.scope)]
             if module is not None and not loose:
                 return [self._import(module, expect)]
             return [Anchor(_TECH, tech.name, expect, scope=directory)]
         return [Anchor(_TECH, tech.name, expect)]
 
-    def word(self, word: str, pref: Pref) -> Outcome:
-        """A bare package-like word in a plain statement ("we use duckdb")."""
+    def _python_in_scope(self) -> bool:
+        """Whether the scope is a Python file or a directory holding one (or no code)."""
+        if self.scope is None:  # the repository: Python if any of its code is
+            return bool(self.fp.python) or not self.fp.code
+        return holds_python(self.scope, self.fp)
+
+    def word(self, word: str, pref: Pref, code: bool = False) -> Outcome:
+        """A bare package-like word in a plain statement ("we use duckdb"); ``code``: it is
+        written as code (backticks)."""
         w = word.lower()
         if pref == "dep" and w.split(".")[0] in _STDLIB:
+            if self.scope is not None and self.is_stdlib(w):
+                return [self._import(w)]  # "app/x.py parses with the json package"
             return _STDLIB_NOT_DEPENDENCY, f"{w!r} is in the standard library"
         if self._common(w):
             # Only as the module is written (lower case): "JSON", "Secrets", "Decimal" in
             # prose are a format, a noun, a class, not `import json`/`secrets`/`decimal`.
             if word == w and w in self.exact and w not in self.first_party:
                 return [self._import(w)]
+            # In another language, only where the text says it is code ("the path
+            # package", `path`): "the module path" is English, whatever a Go file imports.
+            if word == w and (code or pref == "import") and w in self.foreign:
+                return [self._import(self.foreign[w])]
+            if word == w and pref == "import" and self.is_stdlib(w):
+                return [self._import(w)]  # "with the json package": the claim is the import
             return _COMMON_WORD, f"{w!r} is a common word; no file does `import {w}`"
         if w in self.first_party:
             return _UNRESOLVED, f"{word!r} is a module of this repository"
         found = self._import_for(w)
+        if found is None and w in self.foreign and (pref != "dep" or self._dep_for(w) is None):
+            found = self.foreign[w], True  # "with the regexp package": Go's is an import
         if found is not None and isinstance(found[0], DropReason):
             return _AMBIGUOUS, str(found[1])
         module, direct = found if found is not None else (None, False)
@@ -304,7 +378,7 @@ class CodeNames:
         found = self._import_for(w)
         if found is not None and isinstance(found[0], DropReason):
             return _AMBIGUOUS, str(found[1])
-        module = str(found[0]) if found else None
+        module = str(found[0]) if found else self.foreign.get(w)
         if module is None:
             module = w if _IDENTS.fullmatch(w) else DIST_TO_IMPORT.get(normalize_dist_name(w))
         std = (module or w).split(".")[0] in _STDLIB
@@ -438,7 +512,8 @@ class CodeNames:
         """An environment variable read by the code or declared in ``.env.example``;
         ``claimed``: the text says the code reads it, so one nothing reads is refuted."""
         if not absent and claimed and self.scope is not None and (
-            self.scope.endswith(".py") or self.fp.has_directory(self.scope)
+            self.scope.endswith(".py") or self.scope in self.fp.code
+            or self.fp.has_directory(self.scope)
         ):
             # "app/settings.py reads DATABASE_URL": the stated place is the claim
             return [Anchor(_ENV, name, scope=self.scope)]

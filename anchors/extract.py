@@ -15,11 +15,17 @@ module resolves each candidate and settles what the text states both ways.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from enum import Enum
 
-from anchors.absence import beside_part, negation_part, runtime_import
+from anchors.absence import (
+    beside_part,
+    contrasted,
+    declared_unused,
+    negation_part,
+    runtime_import,
+)
 from anchors.argument_claims import read_arguments
 from anchors.candidates import _SNAKE, _Cand, _Form, _Mode, _Neg, _scan
 from anchors.clauses import _narrowed_by_subject, _negated_references, _read_modes
@@ -27,6 +33,7 @@ from anchors.codenames import CodeNames, DropReason, Outcome
 from anchors.facts import Fingerprint
 from anchors.infra_binding import bind_infra
 from anchors.mentions import in_area, tool_area
+from anchors.projects import holds_python
 from anchors.relations import bases_checked, read_relation, role_parts
 from anchors.spec import (
     Anchor,
@@ -41,7 +48,7 @@ from anchors.value_binding import bind_values
 from anchors.value_claims import uncovered_values, version_span
 from anchors.verify import Verdict, check_anchor
 from anchors.version_claims import _EXACT_VERSION, _python_claim, _version_after, _with_version
-from anchors.vocabulary import TechKind, Technology, lookup_word
+from anchors.vocabulary import TechKind, Technology, by_name, for_import, lookup_word
 from anchors.wordlists import COMMON_WORDS
 
 __all__ = [
@@ -49,6 +56,7 @@ __all__ = [
     "DroppedCandidate",
     "Inference",
     "beside_given",
+    "disagreements",
     "infer_anchors",
     "read_given",
     "unchecked_words",
@@ -109,11 +117,21 @@ _MODE_DROP = {
 }
 
 
+_RUST_PATH = re.compile(r"[a-z_][a-z0-9_]*(?:::[a-z_][a-z0-9_]*)+")
+# "the module path", "the package name": a noun before a word makes a compound, no cue.
+_COMPOUND = re.compile(r"\b(?:module|package|library|crate)\s+$", re.IGNORECASE)
+
+
 def _resolve(c: _Cand, names: CodeNames, fp: Fingerprint, absent: bool) -> Outcome:
     text = c.text
     removal = c.neg is _REMOVAL
     if c.form is _UNSAFE_PATH:
         return DropReason.UNSAFE, "backslash paths are not repository paths"
+    if (c.form is _PATH_SYMBOL and _RUST_PATH.fullmatch(text) and _has_rust(fp)
+            and text.split("::", 1)[0] in ("std", "core", "alloc", *names.foreign)):  # fmt: skip
+        # "through std::env", "serde::de": a Rust module path, imported (or not)
+        expect = Expect.ABSENT if absent else Expect.PRESENT
+        return [Anchor(AnchorKind.IMPORT, text, expect, scope=names.scope)]
     if absent and not removal and c.form in (_PATH, _PATH_SYMBOL):
         # "we no longer use auth/legacy.py" does not say the file is gone.
         return DropReason.UNCLEAR_POLARITY, "only removal ('X was deleted') negates a path"
@@ -125,7 +143,11 @@ def _resolve(c: _Cand, names: CodeNames, fp: Fingerprint, absent: bool) -> Outco
     if c.form is _PATH_SYMBOL:
         return names.path_symbol(text, absent)
     if c.form is _PATH:
-        return names.path(text, absent, code=c.code)
+        found = names.path(text, absent, code=c.code)
+        if isinstance(found, tuple) and text in names.foreign:  # "net/http", "@lumino/widgets"
+            expect = Expect.ABSENT if absent else Expect.PRESENT
+            return [Anchor(AnchorKind.IMPORT, names.foreign[text], expect, scope=names.scope)]
+        return found
     # A two-letter word in capitals ("CI", "DB", "OS") is prose unless written as code.
     if c.form is _ENV or (c.form is _WORD and text.isupper() and text in fp.env_names()
                           and (len(text) > 2 or c.code or c.reads)):  # fmt: skip
@@ -159,6 +181,16 @@ def _resolve(c: _Cand, names: CodeNames, fp: Fingerprint, absent: bool) -> Outco
         # "a duckdb-backed store": the compound names duckdb.
         outcome = _word(c, head, names, absent)
     return outcome
+
+
+def _ordinary(word: str, names: CodeNames) -> bool:
+    """Whether ``word`` is an English word (as the vocabulary or the word lists know it)."""
+    hit = lookup_word(word)
+    return names.is_ordinary(word) or (hit is not None and hit[2])
+
+
+def _has_rust(fp: Fingerprint) -> bool:
+    return fp.derived("extract.rust", lambda f: any(x.language == "rust" for x in f.code.values()))
 
 
 def _imported_in_scope(tech: Technology, names: CodeNames) -> Anchor | None:
@@ -209,7 +241,7 @@ def _word(c: _Cand, text: str, names: CodeNames, absent: bool) -> Outcome:
         return [Anchor(AnchorKind.SYMBOL, text, scope=names.scope)]  # "models defines Request"
     if names.is_ordinary(w) and c.pref is None and not c.code:
         return _COMMON_WORD, f"{w!r} is an ordinary word, not a named thing"
-    outcome = names.absent_word(text, c.pref) if absent else names.word(text, c.pref)
+    outcome = names.absent_word(text, c.pref) if absent else names.word(text, c.pref, c.code)
     if absent or not isinstance(outcome, tuple) or outcome[0] is not _UNRESOLVED:
         return outcome
     if names.is_stdlib(w) and c.pref != "dep":
@@ -269,6 +301,12 @@ def infer_anchors(text: str, fp: Fingerprint, subject: str | None = None, *,
     if scope is None:
         _narrowed_by_subject(text, cands, spans)
     _negated_references(text, cands, spans)
+    for c in cands:
+        if (c.pref is not None and c.form is _WORD and not c.code
+                and _COMPOUND.search(text, max(0, c.start - 12), c.start)
+                and _ordinary(c.text.lower(), names)):  # fmt: skip
+            c.pref = None  # "The module path is ...": English, not the `path` module
+    local = _sentence_names(text, spans, fp, names)
     kept: list[tuple[Anchor, str]] = []
     uncovered: list[str] = []
     words: list[str] = []  # packages that are also words, used by the subject's file
@@ -292,7 +330,14 @@ def infer_anchors(text: str, fp: Fingerprint, subject: str | None = None, *,
                 if (runtime := runtime_import(c, text, spans, fp)) is not None:
                     kept.append((runtime, c.text))  # "not at runtime", yet code that runs does
             continue
-        outcome = python or _resolve(c, names, fp, absent=c.mode is _ABSENT)
+        outcome = python or _resolve(c, local(c.start), fp, absent=c.mode is _ABSENT)
+        if c.form in (_WORD, _TECH) and declared_unused(text, c, spans):
+            # "humantime is declared but never used by the source": the declaration holds
+            # as a dependency, the use is denied as an import
+            unused = local(c.start).absent_word(c.text, "import")
+            if isinstance(unused, list):
+                kept += [(a, f"{c.text} (never used)") for a in unused]
+                outcome = local(c.start).word(c.text, "dep", c.code)
         if python:
             checked_values.append(version_span(text, c.end))
         if isinstance(outcome, tuple):
@@ -320,13 +365,16 @@ def infer_anchors(text: str, fp: Fingerprint, subject: str | None = None, *,
                 # satisfies the anchor without making the sentence true, so never VERIFIED
                 uncovered.append(f"{c.text} {spec or 'version'}")
             checked_values.append(version_span(text, c.end))  # named above if unchecked
-        if scope is None and c.object and c.mode is _PRESENT:
+        if local(c.start).scope is None and c.object and c.mode is _PRESENT:
             objects.append((c, outcome))
         for anchor in outcome:
             try:  # the parser is the one gate every anchor passes, inferred ones included
                 kept.append((parse_anchor(anchor.render()), c.text))
             except AnchorSyntaxError as exc:
                 dropped.append(DroppedCandidate(c.text, DropReason.UNSAFE, str(exc)))
+    # "mux.go doesn't import regexp; only regexp.go does": the contrast states the positive
+    for anchor in contrasted(text, spans, [a for a, _ in kept], fp, lambda n: resolve_name(n, fp)):
+        kept.append((anchor, anchor.scope or anchor.value))
     # "Encoding detection uses chardet": checked in the component the subject names, or
     # an uncovered part; never VERIFIED by the project using it somewhere.
     kept, relations = _relations(text, spans, fp, names, objects, kept)
@@ -348,7 +396,10 @@ def infer_anchors(text: str, fp: Fingerprint, subject: str | None = None, *,
     # "CI tests on Python 3.8", "the CI job uses Node 18" say what CI runs, not what the
     # project declares or imports: the toolchain's value anchor is the check.
     answered = {_TOOLCHAIN[b.anchor.value] for b in infra if b.anchor.value in _TOOLCHAIN}
+    answered_by = {o for a, o in kept if (a.kind, a.value) in answered}
     kept = [(a, o) for a, o in kept if (a.kind, a.value) not in answered]
+    # "Node 18 or later": the version the toolchain's value anchor checks is covered
+    uncovered = [u for u in uncovered if u.split(" ", 1)[0] not in answered_by]
     for bound in infra:
         kept.append((bound.anchor, bound.name))
         checked_values.append(bound.span)
@@ -371,6 +422,28 @@ def infer_anchors(text: str, fp: Fingerprint, subject: str | None = None, *,
                    arguments=tuple(arguments.uncovered), words=tuple(words))  # fmt: skip
 
 
+def _sentence_names(text: str, spans: Spans, fp: Fingerprint,
+                    names: CodeNames) -> Callable[[int], CodeNames]:  # fmt: skip
+    """What names denote at a position of the text: with the note's scope, everywhere; with
+    none, in a sentence whose subject is one file or directory ("mux.go doesn't import
+    regexp; ..."), with that path's scope, since its imports are claimed for it."""
+    if names.scope is not None or len(spans) < 2:
+        return lambda _at: names
+    scoped: list[tuple[int, int, CodeNames]] = []
+    for start, end, question in spans:
+        path = None if question else resolve_subject(None, text[start:end], fp, spans=[
+            (0, end - start, False)])  # fmt: skip
+        if path is not None:
+            scoped.append((start, end, CodeNames(fp, path)))
+    if not scoped:
+        return lambda _at: names
+
+    def at(position: int) -> CodeNames:
+        return next((n for start, end, n in scoped if start <= position < end), names)
+
+    return at
+
+
 def _called_there(a: Anchor, origin: str, functions: Sequence[str], fp: Fingerprint) -> bool:
     """Whether ``a`` places the definition of a function the text only says is called
     there: "`create_engine` is called with ... in app/db.py" names where it is called, not
@@ -385,6 +458,8 @@ _TOOLCHAIN = {
     "python-version": (AnchorKind.DEP, "python"),
     "node-version": (AnchorKind.TECH, "nodejs"),
     "go-version": (AnchorKind.TECH, "go"),
+    "go-toolchain": (AnchorKind.TECH, "go"),
+    "rust-version": (AnchorKind.TECH, "rust"),
 }
 
 
@@ -425,6 +500,20 @@ def beside_given(given: Sequence[Anchor], inferred: Sequence[Anchor]) -> tuple[A
         if a not in out and not any(_implies(g, a) for g in given):
             out.append(a)
     return tuple(out)
+
+
+def disagreements(given: Sequence[Anchor], inferred: Sequence[Anchor]) -> list[str]:
+    """The parts where the text says the opposite of an anchor the agent gives ("mux.go
+    doesn't import regexp" given ``import:regexp@mux.go``): the given anchor is checked, but
+    the note cannot be VERIFIED by it, since what it says is not what was checked."""
+    out: list[str] = []
+    for a in inferred:
+        if any((g.kind, g.value, g.scope) == (a.kind, a.value, a.scope)
+               and g.expect is not a.expect for g in given):  # fmt: skip
+            part = f"the text says {a.render()}"
+            if part not in out:
+                out.append(part)
+    return out
 
 
 _PACKAGE_KINDS = (AnchorKind.TECH, AnchorKind.DEP, AnchorKind.IMPORT)
@@ -480,7 +569,16 @@ def _relations(text: str, spans: Spans, fp: Fingerprint, names: CodeNames,
             # read afresh: resolving a word records the technology it found on it
             fresh = c if c.form is _TECH else replace(c, tech=None, common=False)
             found = _resolve(fresh, CodeNames(fp, path), fp, absent=False)
-            return found if isinstance(found, list) else None
+            if not isinstance(found, list):
+                return None
+            if not holds_python(path, fp):
+                # a Go service or a TypeScript frontend does not import the PyPI package:
+                # the technology is checked there in that code's own terms (an import that
+                # code has under that name is kept: it is its own)
+                own = frozenset(names.foreign.values())
+                return [a if a.kind is AnchorKind.IMPORT and a.value in own
+                        else _as_technology(a, path) for a in found]  # fmt: skip
+            return found
 
         if c.text.lower() == "python":
             continue  # the Python a part runs on is a version claim, checked as one
@@ -495,6 +593,17 @@ def _relations(text: str, spans: Spans, fp: Fingerprint, names: CodeNames,
         else:
             parts[reading.subject] = reading.part
     return kept, list(parts.values())
+
+
+def _as_technology(anchor: Anchor, path: str) -> Anchor:
+    """A Python import or PyPI dependency scoped to code in another language, as the
+    technology it stands for there (``import:redis@svc`` -> ``tech:redis@svc``)."""
+    if anchor.kind not in (AnchorKind.IMPORT, AnchorKind.DEP):
+        return anchor
+    tech = for_import(anchor.value) if anchor.kind is AnchorKind.IMPORT else by_name(anchor.value)
+    if tech is None:
+        return anchor
+    return Anchor(AnchorKind.TECH, tech.name, anchor.expect, scope=path)
 
 
 def _same_thing(a: Anchor, b: Anchor) -> bool:

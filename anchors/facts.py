@@ -17,6 +17,7 @@ from functools import cached_property
 from typing import Any, TypeVar
 
 from anchors.infra_facts import InfraValue
+from anchors.spec import package_key
 
 __all__ = [
     "MAX_CALLS",
@@ -38,6 +39,7 @@ __all__ = [
     "Signature",
     "ValueFact",
     "derive_indexes",
+    "npm_package",
     "words_of",
 ]
 
@@ -192,6 +194,7 @@ class NotRead(StrEnum):
     SYNTAX_ERRORS = "syntax_errors"  # parsed with errors: facts of the parts that parsed
     UNREADABLE = "unreadable"  # its content could not be read (e.g. vanished from the disk)
     UNRECORDED = "unrecorded"  # cached by a version that did not record why
+    NO_GRAMMAR = "no_grammar"  # code no grammar here reads (``anchors.languages``)
 
 
 # Bigger files are generated or vendored data, not code an anchor points into; parsing them
@@ -246,6 +249,10 @@ class FileFacts:
     calls: tuple[CallFact, ...] = ()
     env_wrappers: tuple[EnvWrapper, ...] = ()
     env_calls: tuple[EnvCall, ...] = ()
+    # The language the facts were read in (``anchors.languages``): "python", "javascript",
+    # "typescript", "go" or "rust". Imports, definitions and environment reads are kept in
+    # every language; values, signatures, calls and wrappers are read from Python only.
+    language: str = "python"
 
     def __post_init__(self) -> None:
         if not self.parsed and self.not_read is None:
@@ -272,6 +279,7 @@ _WHY = {
     NotRead.SYNTAX_ERRORS: "syntax errors",
     NotRead.UNREADABLE: "unreadable",
     NotRead.UNRECORDED: "not read (cached without a reason)",
+    NotRead.NO_GRAMMAR: "no grammar here reads its language",
 }
 
 
@@ -282,13 +290,17 @@ def _mb(size: int) -> str:
 
 @dataclass(frozen=True)
 class Dependency:
-    """A declared dependency. ``name`` is PEP 503 normalised; ``spec`` may be "".
-    ``runtime`` is False for what only development, tests, docs, extras or the build need."""
+    """A declared dependency. ``name`` is normalised for its ecosystem (PEP 503 for
+    "pypi"; an npm package name as written, lower case; a Go module path; a crate name with
+    "_" as "-"); ``spec`` may be "" (for "npm" and "cargo", a semver range as written).
+    ``runtime`` is False for what only development, tests, docs, extras or the build need
+    (``devDependencies``, ``[dev-dependencies]``)."""
 
     name: str
     spec: str
     source: str
     runtime: bool = True
+    ecosystem: str = "pypi"  # "pypi", "npm", "go" or "cargo"
 
 
 @dataclass(frozen=True)
@@ -296,13 +308,15 @@ class Fingerprint:
     """The code at ``commit`` (plus uncommitted edits when ``overlay`` is not "").
 
     ``blobs`` maps every tracked path to its blob id (work-tree content hash for overlaid
-    files); ``python`` maps each ``.py`` path to its facts; ``texts`` maps every other text
-    file that was searched to the mention tokens found in it.
+    files); ``code`` maps each source file a grammar reads (Python, JavaScript/TypeScript,
+    Go, Rust: ``anchors.languages``), and each file of a language none reads, to its facts
+    (``FileFacts.language``); ``texts`` maps every other text file that was searched to the
+    mention tokens found in it.
     """
 
     commit: str
     blobs: Mapping[str, str]
-    python: Mapping[str, FileFacts]
+    code: Mapping[str, FileFacts]
     dependencies: tuple[Dependency, ...] = ()
     env_example: Mapping[str, str] = field(default_factory=dict)
     overlay: str = ""
@@ -310,11 +324,23 @@ class Fingerprint:
     # The values each infrastructure file states (``anchors.infra_facts``); None: not read.
     infra: Mapping[str, tuple[InfraValue, ...] | None] = field(default_factory=dict)
 
+    @cached_property
+    def python(self) -> Mapping[str, FileFacts]:
+        """The Python files of ``code``: what the readers of Python alone (parameters,
+        calls, settings wrappers, first-party module names) look at."""
+        return {path: facts for path, facts in self.code.items() if facts.language == "python"}
+
+    def language(self, path: str) -> str | None:
+        """The language ``path`` was read in ("python", "typescript", ...; ``"uncovered"``
+        for code no grammar reads), or None when it is not a source file."""
+        facts = self.code.get(self.tracked_path(path) or path)
+        return None if facts is None else facts.language
+
     # -- indexes built on first use ------------------------------------------------
     @cached_property
     def _importers(self) -> dict[str, list[tuple[str, ImportFact]]]:
         index: dict[str, list[tuple[str, ImportFact]]] = {}
-        for path, facts in self.python.items():
+        for path, facts in self.code.items():
             for target, imp in _import_entries(facts):
                 index.setdefault(target, []).append((path, imp))
         return index
@@ -322,7 +348,7 @@ class Fingerprint:
     @cached_property
     def _definitions(self) -> dict[str, list[tuple[str, Definition]]]:
         index: dict[str, list[tuple[str, Definition]]] = {}
-        for path, facts in self.python.items():
+        for path, facts in self.code.items():
             for qualname, definition in _definition_entries(facts):
                 index.setdefault(qualname, []).append((path, definition))
         return index
@@ -330,7 +356,7 @@ class Fingerprint:
     @cached_property
     def _env(self) -> dict[str, list[str]]:
         index: dict[str, list[str]] = {}
-        for path, facts in self.python.items():
+        for path, facts in self.code.items():
             for name in facts.env_reads:
                 index.setdefault(name, []).append(path)
         for name, path, _ in self._wrapped_env:
@@ -342,7 +368,7 @@ class Fingerprint:
     @cached_property
     def _constants(self) -> dict[str, list[tuple[str, ValueFact]]]:
         index: dict[str, list[tuple[str, ValueFact]]] = {}
-        for path, facts in self.python.items():
+        for path, facts in self.code.items():
             for value in facts.constants:
                 index.setdefault(value.name, []).append((path, value))
         return index
@@ -350,7 +376,7 @@ class Fingerprint:
     @cached_property
     def _env_defaults(self) -> dict[str, list[tuple[str, ValueFact]]]:
         index: dict[str, list[tuple[str, ValueFact]]] = {}
-        for path, facts in self.python.items():
+        for path, facts in self.code.items():
             for value in facts.env_defaults:
                 index.setdefault(value.name, []).append((path, value))
         for name, path, default in self._wrapped_env:
@@ -375,19 +401,26 @@ class Fingerprint:
 
     @cached_property
     def _unread(self) -> list[tuple[str, FileFacts]]:
-        return sorted((p, f) for p, f in self.python.items() if not f.parsed)
+        return sorted((p, f) for p, f in self.code.items() if not f.parsed)
 
     @cached_property
     def _deps(self) -> dict[str, list[Dependency]]:
+        """Dependencies by ``package_key``; a Go module also by its package name
+        (``github.com/gin-gonic/gin`` as ``gin``), the name notes call it by."""
         index: dict[str, list[Dependency]] = {}
         for dep in self.dependencies:
-            index.setdefault(dep.name, []).append(dep)
+            keys = {package_key(dep.name)}
+            if dep.ecosystem == "go":
+                named = [p for p in dep.name.split("/") if not _GO_MAJOR.fullmatch(p)]
+                keys.update(package_key(p) for p in named[-1:])
+            for key in keys:
+                index.setdefault(key, []).append(dep)
         return index
 
     @cached_property
     def _mentions(self) -> dict[str, list[str]]:
         index: dict[str, list[str]] = {}
-        for path, facts in self.python.items():
+        for path, facts in self.code.items():
             for token in facts.mentions:
                 index.setdefault(token, []).append(path)
         for path, tokens in self.texts.items():
@@ -427,7 +460,7 @@ class Fingerprint:
 
     def searched_files(self) -> int:
         """How many tracked files were searched for mentions."""
-        return len(self.python) + len(self.texts)
+        return len(self.code) + len(self.texts)
 
     def matching_paths(self, pattern: str) -> list[str]:
         """Tracked paths matching a footprint glob: a file name (``Dockerfile``, ``*.tf``:
@@ -525,7 +558,7 @@ class Fingerprint:
         return sorted(self._definitions.get(qualname, []), key=lambda pair: pair[0])
 
     def definition(self, path: str, qualname: str) -> Definition | None:
-        facts = self.python.get(self.tracked_path(path) or path)
+        facts = self.code.get(self.tracked_path(path) or path)
         if facts is None:
             return None
         for definition in facts.definitions:
@@ -546,7 +579,7 @@ class Fingerprint:
 
     def signature(self, path: str, function: str) -> Signature | None:
         """The parameters of ``function`` (a qualified name) defined in ``path``."""
-        facts = self.python.get(self.tracked_path(path) or path)
+        facts = self.code.get(self.tracked_path(path) or path)
         if facts is None:
             return None
         return next((s for s in facts.signatures if s.function == function), None)
@@ -576,7 +609,7 @@ class Fingerprint:
         """Calls passing keyword arguments, by the callee's last name (``create_engine``
         for ``sa.create_engine``)."""
         index: dict[str, list[tuple[str, CallFact]]] = {}
-        for path, facts in self.python.items():
+        for path, facts in self.code.items():
             for call in facts.calls:
                 index.setdefault(call.callee.rpartition(".")[2], []).append((path, call))
         return index
@@ -594,7 +627,8 @@ class Fingerprint:
         return self._infra.get(key, [])
 
     def dependency(self, name: str) -> list[Dependency]:
-        return list(self._deps.get(name, []))
+        """The declarations of ``name`` (any ecosystem; see ``_deps``)."""
+        return list(self._deps.get(package_key(name), []))
 
     def dependency_names(self) -> frozenset[str]:
         return self._dependency_names
@@ -627,16 +661,77 @@ class Fingerprint:
 
 
 def _import_entries(facts: FileFacts) -> list[tuple[str, ImportFact]]:
-    """(module name, import) for every name an import makes importable: the module, each
-    ``module.name`` it imports, and each dotted prefix of the module."""
+    """(module name, import) for every name an import makes importable, by language:
+
+    - Python: the module, each ``module.name`` it imports, and each dotted prefix.
+    - JavaScript/TypeScript: the specifier as written, and the package it names
+      (``lodash/fp`` -> ``lodash``, ``@vue/shared/dist`` -> ``@vue/shared``).
+    - Go: the import path, each ``/`` prefix of it, and its last element, the package
+      name code calls it by (``github.com/redis/go-redis/v9`` -> ``go-redis``).
+    - Rust: the path and each ``::`` prefix (``tokio::sync`` -> ``tokio``), and
+      ``path::name`` for each name used."""
     entries: list[tuple[str, ImportFact]] = []
+    targets_of = _TARGETS.get(facts.language, _python_targets)
     for imp in facts.imports:
-        targets = {imp.module}
-        targets.update(f"{imp.module}.{name}" for name in imp.names)
-        parts = imp.module.split(".")
-        targets.update(".".join(parts[:i]) for i in range(1, len(parts)))
-        entries.extend((target, imp) for target in targets)
+        entries.extend((target, imp) for target in targets_of(imp))
     return entries
+
+
+def _python_targets(imp: ImportFact) -> set[str]:
+    targets = {imp.module}
+    targets.update(f"{imp.module}.{name}" for name in imp.names)
+    parts = imp.module.split(".")
+    targets.update(".".join(parts[:i]) for i in range(1, len(parts)))
+    return targets
+
+
+def npm_package(specifier: str) -> str | None:
+    """The npm package a bare import specifier names (``@scope/name/sub`` ->
+    ``@scope/name``, ``lodash/fp`` -> ``lodash``; ``node:fs`` -> ``fs``), or None for a
+    relative or absolute path, a URL or an alias the bundler resolves (``@/components``)."""
+    if not specifier or specifier[0] in "./" or "://" in specifier or specifier[:2] in ("@/", "~/"):
+        return None
+    specifier = specifier.removeprefix("node:")
+    parts = specifier.split("/")
+    if specifier.startswith("@"):
+        return "/".join(parts[:2]) if len(parts) > 1 and parts[1] else None
+    return parts[0] or None
+
+
+def _js_targets(imp: ImportFact) -> set[str]:
+    targets = {imp.module}
+    package = npm_package(imp.module)
+    if package is not None:
+        targets.add(package)
+    return targets
+
+
+_GO_MAJOR = re.compile(r"v[0-9]+")
+
+
+def _go_targets(imp: ImportFact) -> set[str]:
+    parts = imp.module.split("/")
+    targets = {"/".join(parts[:i]) for i in range(1, len(parts) + 1)}
+    named = [p for p in parts if not _GO_MAJOR.fullmatch(p)]
+    if named:
+        targets.add(named[-1])
+    return targets
+
+
+def _rust_targets(imp: ImportFact) -> set[str]:
+    parts = imp.module.split("::")
+    targets = {"::".join(parts[:i]) for i in range(1, len(parts) + 1)}
+    targets.update(f"{imp.module}::{name}" for name in imp.names if name not in ("*", "self"))
+    return targets
+
+
+_TARGETS: dict[str, Callable[[ImportFact], set[str]]] = {
+    "python": _python_targets,
+    "javascript": _js_targets,
+    "typescript": _js_targets,
+    "go": _go_targets,
+    "rust": _rust_targets,
+}
 
 
 def _definition_entries(facts: FileFacts) -> list[tuple[str, Definition]]:
@@ -652,9 +747,9 @@ def derive_indexes(fingerprint: Fingerprint, previous: Fingerprint) -> None:
     its verification budget. The fingerprint build calls this instead, where a commit
     touching 10 files costs a few milliseconds. Facts objects of unchanged files are the
     very same objects in both fingerprints, which is how changed files are found."""
-    paths = fingerprint.python.keys() | previous.python.keys()
-    changed = [p for p in paths if fingerprint.python.get(p) is not previous.python.get(p)]
-    if len(changed) * 4 > len(fingerprint.python) or not previous.python:
+    paths = fingerprint.code.keys() | previous.code.keys()
+    changed = [p for p in paths if fingerprint.code.get(p) is not previous.code.get(p)]
+    if len(changed) * 4 > len(fingerprint.code) or not previous.code:
         _ = fingerprint._importers, fingerprint._definitions  # cheaper to index afresh
         return
     gone = set(changed)
@@ -664,10 +759,10 @@ def derive_indexes(fingerprint: Fingerprint, previous: Fingerprint) -> None:
         touched: set[str] = set()
         added: dict[str, list[tuple[str, Any]]] = {}
         for path in changed:
-            before = previous.python.get(path)
+            before = previous.code.get(path)
             if before is not None:
                 touched.update(key for key, _ in entries(before))
-            after = fingerprint.python.get(path)
+            after = fingerprint.code.get(path)
             if after is not None:
                 for key, value in entries(after):
                     added.setdefault(key, []).append((path, value))

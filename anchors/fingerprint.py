@@ -36,9 +36,17 @@ from anchors.facts import (
 )
 from anchors.gitrepo import GitError, GitRepository, HeadInfo, Overlay, RepoStatus, git_blob_id
 from anchors.infra_facts import InfraValue, infra_kind, read_infra
+from anchors.languages import dialect_of, extract_facts
 from anchors.manifests import ENV_EXAMPLE_NAMES, manifest_kind, parse_env_example, parse_manifest
 from anchors.mentions import is_text_path, reads_comments, scan_mentions
-from anchors.pyfacts import ParsePool, extract_file_facts, extract_many, resolve_relative_imports
+from anchors.pyfacts import (
+    ParsePool,
+    blob_of,
+    dialect_of_key,
+    extract_many,
+    facts_key,
+    resolve_relative_imports,
+)
 from anchors.vocabulary import VOCABULARY_VERSION
 from anchors.worktree import content_limit
 
@@ -118,6 +126,7 @@ def facts_to_json(facts: FileFacts) -> str:
         "v": [[v.name, v.text, v.line] for v in facts.env_defaults],
         "p": facts.parsed,
         "m": list(facts.mentions),
+        **({"l": facts.language} if facts.language != "python" else {}),
         "mv": VOCABULARY_VERSION,
         "fv": FACTS_VERSION,
     }
@@ -182,6 +191,7 @@ def facts_from_json(text: str) -> FileFacts:
                 EnvCall(str(c), str(n), tuple(a), tuple((str(k), v) for k, v in kws), int(ln))
                 for c, n, a, kws, ln in data.get("ec", ())
             ),
+            language=str(data.get("l", "python")),
         )
     except (AttributeError, KeyError, TypeError, ValueError) as exc:
         raise ValueError(f"not serialised FileFacts: {exc}") from exc
@@ -330,23 +340,24 @@ class CodeSource:
                 previous = next(reversed(self._bases.values()), _EMPTY)
             # Files unchanged since the last build keep their resolved facts: re-resolving
             # every file would cost more than the whole update of a 10-file commit.
-            python: dict[str, FileFacts] = {}
-            changed: dict[str, str] = {}
+            code: dict[str, FileFacts] = {}
+            changed: dict[str, str] = {}  # path -> facts key (``facts_key``)
             for path, blob in readable.items():
-                if not path.endswith(".py"):
+                dialect = dialect_of(path)
+                if dialect is None:
                     continue
-                kept = previous.python.get(path)
+                kept = previous.code.get(path)
                 if kept is not None and previous.blobs.get(path) == blob:
-                    python[path] = kept
+                    code[path] = kept
                 else:
-                    changed[path] = blob
+                    changed[path] = facts_key(dialect, blob)
             facts = self._facts_for_commit(sorted(set(changed.values())), progress)
-            for path, blob in changed.items():
-                python[path] = resolve_relative_imports(facts.get(blob, _UNREADABLE), path)
+            for path, key in changed.items():
+                code[path] = resolve_relative_imports(facts.get(key, _UNREADABLE), path)
             dependencies, env_example = self._declarations(readable, {})
             texts = self._texts(readable, previous)
             fingerprint = Fingerprint(
-                commit, tree.blobs, python, dependencies, env_example, texts=texts,
+                commit, tree.blobs, code, dependencies, env_example, texts=texts,
                 infra=self._infra_files(readable, {}),
             )
             # Here, not on the first read: that read has a verification budget to keep.
@@ -388,13 +399,13 @@ class CodeSource:
     def _texts(
         self, readable: Mapping[str, str], previous: Fingerprint
     ) -> dict[str, tuple[str, ...]]:
-        """Mention tokens of every non-Python text file: kept from the previous build for
-        unchanged blobs, else from memory or the shared cache (keyed ``t:<blob>``, or
+        """Mention tokens of every text file that is not source code: kept from the previous
+        build for unchanged blobs, else from memory or the shared cache (keyed ``t:<blob>``, or
         ``c:<blob>`` when comment lines are left out), else read and searched here."""
         texts: dict[str, tuple[str, ...]] = {}
         todo: dict[str, list[str]] = {}
         for path, blob in readable.items():
-            if path.endswith(".py") or not is_text_path(path):
+            if dialect_of(path) is not None or not is_text_path(path):
                 continue
             if previous.blobs.get(path) == blob and path in previous.texts:
                 texts[path] = previous.texts[path]
@@ -445,9 +456,12 @@ class CodeSource:
             self.parsed_count += len(chunk)
             yield dict(extract_many(chunk))
 
-    def _read_chunks(self, blob_ids: list[str]) -> Iterator[list[tuple[str, bytes]]]:
-        for start in range(0, len(blob_ids), _CHUNK):
-            yield list(self.repo.read_blobs(blob_ids[start : start + _CHUNK]).items())
+    def _read_chunks(self, keys: list[str]) -> Iterator[list[tuple[str, bytes]]]:
+        """(facts key, bytes of its blob) in chunks (``facts_key``)."""
+        for start in range(0, len(keys), _CHUNK):
+            chunk = keys[start : start + _CHUNK]
+            data = self.repo.read_blobs(sorted({blob_of(key) for key in chunk}))
+            yield [(key, data[blob_of(key)]) for key in chunk if blob_of(key) in data]
 
     def _check_open(self) -> None:
         if self._closing.is_set():
@@ -520,14 +534,14 @@ class CodeSource:
             if key in self._overlaid:
                 self._overlaid.move_to_end(key)
                 return self._overlaid[key]
-        blobs, python = dict(base.blobs), dict(base.python)
+        blobs, code = dict(base.blobs), dict(base.code)
         contents: dict[str, bytes] = {}
         texts = dict(base.texts)
         symlinks: set[str] = set()
         budget = MAX_OVERLAY_CONTENT_BYTES
         for entry in overlay.entries:
             blobs.pop(entry.path, None)
-            python.pop(entry.path, None)
+            code.pop(entry.path, None)
             texts.pop(entry.path, None)
             if entry.blob_id is None:
                 continue
@@ -540,14 +554,15 @@ class CodeSource:
             if entry.readable and budget > 0:
                 content = self.repo.read_worktree_file(entry.path, limit=content_limit(entry.path))
                 budget -= len(content or b"")
-            if entry.path.endswith(".py"):
+            dialect = dialect_of(entry.path)
+            if dialect is not None:
                 facts = _UNREADABLE
                 if content is not None:
                     contents[entry.blob_id] = content
                     # Edited again since it was hashed: parsed, but not kept under that id.
                     exact = git_blob_id(content, sha256) == entry.blob_id
-                    facts = self._overlay_facts(entry.blob_id, content, exact)
-                python[entry.path] = resolve_relative_imports(facts, entry.path)
+                    facts = self._overlay_facts(facts_key(dialect, entry.blob_id), content, exact)
+                code[entry.path] = resolve_relative_imports(facts, entry.path)
             elif content is not None:
                 if _is_declaration(entry.path) or infra_kind(entry.path) is not None:
                     contents[entry.blob_id] = content
@@ -561,7 +576,7 @@ class CodeSource:
             infra = self._infra_files({p: b for p, b in blobs.items() if p not in symlinks},
                                       contents)  # fmt: skip
         fingerprint = Fingerprint(
-            base.commit, blobs, python, dependencies, env_example, overlay.key, texts, infra=infra
+            base.commit, blobs, code, dependencies, env_example, overlay.key, texts, infra=infra
         )
         derive_indexes(fingerprint, base)
         with self._lock:
@@ -570,15 +585,16 @@ class CodeSource:
                 self._overlaid.popitem(last=False)
         return fingerprint
 
-    def _overlay_facts(self, blob_id: str, content: bytes, exact: bool = True) -> FileFacts:
-        """Facts of a work-tree file, parsed in the caller's thread (overlaid files are few:
-        what the agent is editing) and kept in memory only, not in the shared cache."""
+    def _overlay_facts(self, key: str, content: bytes, exact: bool = True) -> FileFacts:
+        """Facts of a work-tree file (``key``: ``facts_key``), parsed in the caller's thread
+        (overlaid files are few: what the agent is editing) and kept in memory only, not in
+        the shared cache."""
         with self._lock:
-            facts = self._facts.get(blob_id) if exact else None
+            facts = self._facts.get(key) if exact else None
         if facts is None:
-            facts = extract_file_facts(content)
+            facts = extract_facts(content, dialect_of_key(key))
             if exact:
-                self._remember({blob_id: facts})
+                self._remember({key: facts})
         return facts
 
 

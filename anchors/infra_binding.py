@@ -75,7 +75,7 @@ _WORD = re.compile(r"[A-Za-z][\w\-]*")
 _VERSION = r"\d+\.\d+(?:\.\d+)?"
 # "Python 3.8", "python 3.10 through 3.12", "Python 3.8+", "3.8 or newer"
 _LANG_VERSION = re.compile(
-    rf"\b(?P<lang>python|py|node(?:\.?js)?|go(?:lang)?)\s+v?(?P<lo>{_VERSION}|\d+)"
+    rf"\b(?P<lang>python|py|node(?:\.?js)?|go(?:lang)?|rust)\s+v?(?P<lo>{_VERSION}|\d+)"
     rf"(?:(?P<plus>\+|\s+or\s+(?:newer|later|higher|above))|\s*(?:-|–|to|through|until|\.\.)"
     rf"\s*(?:python\s+)?v?(?P<hi>{_VERSION}))?",
     _I,
@@ -154,7 +154,14 @@ def _sentence(text: str, start: int, end: int, values: list[StatedValue],
         if not docker:  # "CI builds the image on Python 3.12": which one is meant?
             out += _ci_versions(text, start, end, fp)
         out += _runners(text, start, end, fp)
-    elif not docker and not compose and _SUPPORT.search(sentence) and not fp.dependency("python"):
+    # (a compose "service" states no toolchain version: only an image would)
+    if not ci and not docker and (_SUPPORT.search(sentence) or _BUILT.search(sentence)):
+        # "the Go service is built with Go 1.21": go.mod's go line; "needs Node 18":
+        # engines.node, .nvmrc; "Rust 1.70": rust-version, rust-toolchain
+        out += _declared_toolchains(text, start, end, fp)
+    if not ci and not docker and not compose and _SUPPORT.search(sentence) and not (
+        fp.dependency("python")
+    ):
         # No requires-python declares the versions: what CI tests is what is supported.
         out += _ci_versions(text, start, end, fp, bare=False, only="python-version")
     covered = [b.span for b in out]
@@ -309,7 +316,43 @@ def _ci_scope(fp: Fingerprint, key: str) -> str | None:
 
 _KEY_OF_LANG = {"python": "python-version", "py": "python-version", "node": "node-version",
                 "nodejs": "node-version", "node.js": "node-version", "go": "go-version",
-                "golang": "go-version"}  # fmt: skip
+                "golang": "go-version", "rust": "rust-version"}  # fmt: skip
+# The files that declare a toolchain's version for a project (not CI, not an image).
+_DECLARING = (InfraKind.NODE_VERSION_FILE, InfraKind.TOOL_VERSIONS, InfraKind.RUST_TOOLCHAIN,
+              InfraKind.PACKAGE_JSON, InfraKind.GO_MOD, InfraKind.CARGO_TOML)  # fmt: skip
+_BUILT = re.compile(r"\b(?:built|builds?|compiled?|compiles|targets?|pinned|uses?)\s+"
+                    r"(?:with|using|on|to|against)?\b", _I)  # fmt: skip
+_NAMED_PATH = re.compile(r"[\w.-]+(?:/[\w.-]+)+|[\w.-]+/")
+
+
+def _declared_toolchains(text: str, start: int, end: int, fp: Fingerprint) -> list[Binding]:
+    """A Node, Go or Rust version a project's own files declare: the one file stating the
+    key, or the one under a directory or project the sentence names (``web/package.json``,
+    "the frontend", "the Go service")."""
+    from anchors.projects import named_project  # it reads this package's manifests
+
+    out: list[Binding] = []
+    sentence = text[start:end]
+    named = {m.group().rstrip("/") for m in _NAMED_PATH.finditer(sentence)}
+    low = sentence.lower()
+    for words in ("frontend", "front-end", "ui", "web client", "go", "rust", "node"):
+        if re.search(rf"\b{re.escape(words)}\b", low):
+            directory = named_project(words, fp)
+            if directory:
+                named.add(directory)
+    for m in _LANG_VERSION.finditer(text, start, end):
+        key = _KEY_OF_LANG.get(m["lang"].lower())
+        if key is None or key == "python-version":
+            continue
+        files = [p for kind in _DECLARING for p in _files(fp, kind) if _keyed(fp, p, key)]
+        there = [p for p in files if any(p == n or p.startswith(n + "/") for n in named)]
+        picked = there if there else files
+        if len(set(picked)) != 1:
+            continue
+        anchor = _anchor(picked[0], key, _spec(m["lo"], m["hi"], m["plus"]))
+        if anchor is not None:
+            out.append(Binding(anchor, m.group(), (m.start("lo"), m.end())))
+    return out
 
 
 def _spec(lo: str, hi: str | None, plus: str | None) -> str:

@@ -15,19 +15,21 @@ from collections.abc import Sequence
 from anchors.facts import Fingerprint
 from anchors.finding import Finding
 from anchors.infra_compare import (
+    VERSION_KEYS,
     Match,
     comparison_for,
     is_list_key,
     missing_versions,
     versions_cover,
 )
-from anchors.infra_facts import InfraValue
+from anchors.infra_facts import InfraValue, infra_kind
 from anchors.spec import Anchor
+from anchors.toolchain_files import compared_text
 
 __all__ = ["find_config", "quoted"]
 
-_VERSION_KEYS = ("python-version", "node-version", "go-version")
-_NONE_READ = "no Dockerfile, compose file or CI workflow"
+_VERSION_KEYS = VERSION_KEYS
+_NONE_READ = "no Dockerfile, compose file, CI workflow, toolchain file or manifest"
 
 
 def quoted(key: str, value: InfraValue) -> str:
@@ -61,7 +63,7 @@ def _files(anchor: Anchor, fp: Fingerprint) -> list[str] | Finding:
             return Finding((), None, f"{scope} is not in the repository")
         files = sorted(p for p in fp.infra if p.startswith(f"{directory}/"))
     if not files:
-        detail = f"{scope} is not a Dockerfile, compose file or CI workflow; cannot tell"
+        detail = f"{scope} is not a file that states {anchor.value} ({_NONE_READ}); cannot tell"
         return Finding((), None, detail, False)
     return files
 
@@ -129,7 +131,9 @@ def _matching_stage(stated: str, path: str, fp: Fingerprint) -> InfraValue | Non
 
 def _versions(key: str, stated: str, found: Sequence[tuple[str, InfraValue]]) -> Finding:
     """A version or a set of versions against every one the files list (a CI matrix)."""
-    match = versions_cover(stated, [v.text for _, v in found])
+    # a go.mod's ``go 1.21`` and a Cargo.toml's rust-version are minimums (``>=1.21``)
+    texts = [compared_text(infra_kind(p), v) for p, v in found]
+    match = versions_cover(stated, texts)
     listed: dict[str, list[InfraValue]] = {}
     for path, value in found:
         listed.setdefault(path, []).append(value)
@@ -141,7 +145,7 @@ def _versions(key: str, stated: str, found: Sequence[tuple[str, InfraValue]]) ->
     if match is Match.SAME:
         return Finding(tuple(listed), None, said)
     if match is Match.DIFFERENT:
-        missing = missing_versions(stated, [v.text for _, v in found])
+        missing = missing_versions(stated, texts)
         gap = "" if missing == [stated] else f" ({', '.join(missing)} in none)"
         return Finding((), None, f"{said}, not {stated}{gap}")
     return Finding((), None, f"{said}; cannot tell whether it covers {stated}", False)

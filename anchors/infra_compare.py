@@ -7,7 +7,11 @@ value is never compared as a string where the thing has a structure:
 - images: ``python:3.11-slim`` is a ``python:3.11`` (and a ``python:3``), not a
   ``python:3.9`` nor a ``python:3.11-alpine``; ``docker.io/library/`` is ignored;
 - versions: ``3.8`` is the series (``3.8.10`` is in it); a range ``3.10-3.12`` or a floor
-  ``>=3.8`` is judged against every version a CI matrix lists (``versions_cover``);
+  ``>=3.8`` is judged against every version a CI matrix lists (``versions_cover``); a file
+  that states a range (``engines.node`` ``>=18``, node-semver syntax) holds a stated
+  version when the whole series is in the range (Node 20 of ``>=18``), not when none of
+  it is (Node 14); Go's ``go1.21.3`` is ``1.21.3``. The same rule serves Python, Node, Go
+  and Rust versions (``VERSION_KEYS``);
 - ports: ``8000``, ``8000/tcp``, compose's ``"8080:8000"`` (either side is "port 8000" or
   "port 8080"; a stated mapping must match both sides);
 - users: ``app`` is ``app:app``'s user; a uid against a name cannot be told;
@@ -21,8 +25,11 @@ from collections.abc import Callable, Sequence
 from enum import StrEnum
 
 from anchors.literals import same_value
+from anchors.semver import allowed, relate
+from anchors.versions import Relation
 
 __all__ = [
+    "VERSION_KEYS",
     "Match",
     "compare_command",
     "compare_image",
@@ -122,15 +129,26 @@ _ACTUAL_VERSION = re.compile(r"^(?P<impl>pypy-?|cpython-?)?v?(?P<v>\d+(?:\.\d+)*
                              re.IGNORECASE)  # fmt: skip
 
 
+# The keys whose values are toolchain versions (``anchors.infra_facts``,
+# ``anchors.toolchain_files``): compared by ``compare_version``, listed by CI matrices.
+VERSION_KEYS = ("python-version", "node-version", "go-version", "go-toolchain", "rust-version")
+_GO_PREFIX = re.compile(r"^go(?=\d)", re.IGNORECASE)
+_RANGE_ACTUAL = re.compile(r"^[\^~<>=]|\s-\s|\|\||\s")
+
+
 def compare_version(stated: str, actual: str | None) -> Match:
     """One stated version (``3.8``) against one a file gives (``3.8.10``, ``3.x``,
-    ``pypy3.9``): the series, as ``_series`` says; an implementation other than CPython or
-    a wildcard is never the same, at most unknown."""
+    ``pypy3.9``, ``go1.21.3``, a range ``>=18``): the series, as ``_series`` says; an
+    implementation other than CPython or a wildcard is never the same, at most unknown."""
     if _computed(actual):
         return _U
     assert actual is not None
+    stated = _GO_PREFIX.sub("", stated.strip())
+    actual = _GO_PREFIX.sub("", actual.strip().strip("'\""))
+    if _RANGE_ACTUAL.search(actual):
+        return _in_range(stated, actual)
     want = _version(stated.strip().lstrip("vV"))
-    m = _ACTUAL_VERSION.match(actual.strip().strip("'\""))
+    m = _ACTUAL_VERSION.match(actual)
     if want is None or m is None:
         return _U
     have = _version(m["v"])
@@ -144,6 +162,18 @@ def compare_version(stated: str, actual: str | None) -> Match:
     if (m["impl"] or "").lower().startswith("pypy"):  # the language version, not CPython
         return _D if match is _D else _U
     return match
+
+
+def _in_range(stated: str, actual: str) -> Match:
+    """A stated version (its series: ``18`` is every 18.x) against a range a file states
+    (``>=18``, ``^18.17 || >=20``): SAME when all of the series is in it, DIFFERENT when
+    none of it is, else (``18`` of ``>=18.17``) unknown."""
+    if _version(stated.lstrip("vV")) is None:
+        return _U
+    series, spans = allowed(stated, "npm"), allowed(actual, "npm")
+    if series is None or spans is None:
+        return _U
+    return {Relation.SUBSET: _S, Relation.DISJOINT: _D}.get(relate(spans, series), _U)
 
 
 _RANGE = re.compile(r"^(?P<lo>\d+(?:\.\d+)+)\s*(?:-|–|to|through|\.\.)\s*(?P<hi>\d+(?:\.\d+)+)$")
@@ -295,7 +325,7 @@ def comparison_for(key: str) -> Comparison:
         return compare_image
     if key == "EXPOSE" or last == "ports":
         return compare_port
-    if key in ("python-version", "node-version", "go-version"):
+    if key in VERSION_KEYS:
         return compare_version
     if key == "USER":
         return compare_user
@@ -309,5 +339,4 @@ def comparison_for(key: str) -> Comparison:
 def is_list_key(key: str) -> bool:
     """Whether a file gives ``key`` several values of which a stated one need be only one
     (ports, a matrix of versions or runners, the CI jobs' images)."""
-    return key in ("EXPOSE", "python-version", "node-version", "go-version", "runs-on",
-                   "image") or key.endswith(".ports")  # fmt: skip
+    return key in ("EXPOSE", *VERSION_KEYS, "runs-on", "image") or key.endswith(".ports")

@@ -8,18 +8,26 @@ Keys (what a ``config:`` anchor names, ``anchors.spec``):
   ``FROM`` (the built image: the last stage's base, followed through ``FROM <stage>``),
   ``FROM.<stage>`` for every stage (``AS name``, else its index), and for the last stage
   ``EXPOSE``, ``USER``, ``CMD``, ``ENTRYPOINT``, ``ENV.<NAME>``; ``ARG.<NAME>`` (defaults);
-  ``python-version`` when the built image is an official ``python:`` image.
+  ``python-version`` when the built image is an official ``python:`` image;
+  ``node-version``, ``go-version``, ``rust-version`` for every stage built from an
+  official ``node:``, ``golang:`` or ``rust:`` image (a compiler in a build stage is what
+  "built with Go 1.21" is about, whatever the final image).
 - Compose (``docker-compose*.yml``, ``compose*.yml``, ``.yaml`` too):
   ``services.<svc>.image``, ``services.<svc>.ports`` (one value per mapping),
   ``services.<svc>.environment.<NAME>``, ``services.<svc>.command``.
 - CI (``.github/workflows/*.yml``, ``.gitlab-ci.yml``): ``python-version``,
   ``node-version``, ``go-version`` (matrix lists expanded through ``${{ matrix.x }}``),
+  ``rust-version`` (the ``toolchain`` of ``dtolnay/rust-toolchain``, ``actions-rs/toolchain``
+  or ``actions-rust-lang/setup-rust-toolchain``, or dtolnay's ``@1.75`` ref),
   ``runs-on``, ``image`` (a job's container or GitLab image).
+- Toolchain files and manifests (``anchors.toolchain_files``): ``.nvmrc``,
+  ``.node-version``, ``.tool-versions``, ``rust-toolchain(.toml)``, and ``package.json``
+  ``engines.node``, ``go.mod`` ``go`` / ``toolchain``, ``Cargo.toml`` ``rust-version``.
 
 A value the file computes (``${X}``, an expression that does not resolve to the matrix)
-has ``text`` None: a check of it is unknown. A file too large or not valid YAML is not read
-(``read_infra`` returns None). YAML is composed with the safe loader into nodes, which keeps
-each value's line and constructs no Python object.
+has ``text`` None: a check of it is unknown. A file too large or not valid YAML (JSON, TOML
+for those manifests) is not read (``read_infra`` returns None). YAML is composed with the
+safe loader into nodes, which keeps each value's line and constructs no Python object.
 """
 
 from __future__ import annotations
@@ -47,6 +55,12 @@ class InfraKind(StrEnum):
     COMPOSE = "compose"
     GITHUB_WORKFLOW = "github_workflow"
     GITLAB_CI = "gitlab_ci"
+    NODE_VERSION_FILE = "node_version_file"  # .nvmrc, .node-version
+    TOOL_VERSIONS = "tool_versions"  # asdf's and mise's .tool-versions
+    RUST_TOOLCHAIN = "rust_toolchain"  # rust-toolchain, rust-toolchain.toml
+    PACKAGE_JSON = "package_json"
+    GO_MOD = "go_mod"
+    CARGO_TOML = "cargo_toml"
 
 
 @dataclass(frozen=True)
@@ -61,12 +75,25 @@ class InfraValue:
 # ``Dockerfile.md``, ``Dockerfile.j2``: about a Dockerfile, or a template of one, not one.
 _NOT_A_DOCKERFILE = frozenset({"md", "txt", "rst", "orig", "bak", "swp", "j2", "jinja",
                                "jinja2", "tmpl", "template", "tpl", "in", "erb"})  # fmt: skip
+# Toolchain files and manifests, by exact name (Cargo and Go accept no other case).
+_TOOLCHAIN_FILES = {".nvmrc": InfraKind.NODE_VERSION_FILE,
+                    ".node-version": InfraKind.NODE_VERSION_FILE,
+                    ".tool-versions": InfraKind.TOOL_VERSIONS,
+                    "rust-toolchain": InfraKind.RUST_TOOLCHAIN,
+                    "rust-toolchain.toml": InfraKind.RUST_TOOLCHAIN,
+                    "package.json": InfraKind.PACKAGE_JSON, "go.mod": InfraKind.GO_MOD,
+                    "Cargo.toml": InfraKind.CARGO_TOML}  # fmt: skip
+# Copies of third-party packages: their manifests state another project's toolchain.
+_VENDORED = frozenset({"node_modules", "vendor", "bower_components"})
 _COMPOSE = re.compile(r"^(?:docker-)?compose(?:[.\-_][\w.\-]*)?\.ya?ml$", re.IGNORECASE)
 
 
 def infra_kind(path: str) -> InfraKind | None:
     """Which infrastructure file ``path`` is, by its name, or None."""
     name = path[path.rfind("/") + 1 :]
+    toolchain = _TOOLCHAIN_FILES.get(name)
+    if toolchain is not None:
+        return None if _VENDORED.intersection(path.split("/")[:-1]) else toolchain
     low = name.lower()
     # Asked of every tracked path on every build: most are rejected by this test alone.
     if "ocker" not in low and "ontainer" not in low and not low.endswith((".yml", ".yaml")):
@@ -90,7 +117,7 @@ def infra_kind(path: str) -> InfraKind | None:
 
 def read_infra(data: bytes, path: str) -> tuple[InfraValue, ...] | None:
     """The values the file at ``path`` states, or None when it could not be read (too large,
-    not text, not valid YAML). Never raises."""
+    not text, not valid YAML, JSON or TOML). Never raises."""
     kind = infra_kind(path)
     if kind is None or len(data) > MAX_INFRA_BYTES:
         return None
@@ -101,6 +128,14 @@ def read_infra(data: bytes, path: str) -> tuple[InfraValue, ...] | None:
     try:
         if kind is InfraKind.DOCKERFILE:
             values = list(_dockerfile(text))
+        elif kind not in _YAML_KINDS:
+            # Imported here: the manifest readers need anchors.facts, which needs this module.
+            from anchors.toolchain_files import read_toolchain
+
+            read = read_toolchain(kind, text, path)
+            if read is None:
+                return None
+            values = list(read)
         else:
             root = _compose_yaml(text)
             if root is None:
@@ -111,6 +146,9 @@ def read_infra(data: bytes, path: str) -> tuple[InfraValue, ...] | None:
     except (yaml.YAMLError, RecursionError, ValueError, TypeError):
         return None
     return tuple(values[:_MAX_VALUES])
+
+
+_YAML_KINDS = (InfraKind.COMPOSE, InfraKind.GITHUB_WORKFLOW, InfraKind.GITLAB_CI)
 
 
 # -- Dockerfile -------------------------------------------------------------------------------
@@ -222,23 +260,33 @@ def _dockerfile(text: str) -> Iterator[InfraValue]:
     _, image, line = stages[-1]
     yield InfraValue("FROM", image, line)
     yield from last
-    version = _python_of_image(image)
+    version = _version_of_image("python", image)
     if version is not None:
         yield InfraValue("python-version", version or None, line)
+    for _, stage_image, stage_line in stages:
+        for repository, key in _COMPILER_IMAGES.items():
+            version = _version_of_image(repository, stage_image)
+            if version is not None:
+                yield InfraValue(key, version or None, stage_line)
 
 
-_PYTHON_IMAGE = re.compile(r"^(?:(?:docker\.io/)?library/)?python:(?P<tag>[^@\s]+)$")
+# The official images of toolchains a build stage compiles or bundles with.
+_COMPILER_IMAGES = {"node": "node-version", "golang": "go-version", "rust": "rust-version"}
+_OFFICIAL_IMAGE = re.compile(
+    r"^(?:(?:docker\.io/)?library/)?(?P<repo>python|node|golang|rust):(?P<tag>[^@\s]+)$"
+)
 _TAG_VERSION = re.compile(r"^(?P<v>\d+(?:\.\d+){0,2})(?:[-.].*)?$")
 
 
-def _python_of_image(image: str | None) -> str | None:
-    """The Python version of an official ``python:`` image: "3.11" for ``python:3.11-slim``;
-    "" when it is a python image whose tag names no version (``latest``, ``3-slim``... stays);
-    None when it is not a python image."""
+def _version_of_image(repository: str, image: str | None) -> str | None:
+    """The version of an official ``repository`` image (``python``, ``node``, ``golang``,
+    ``rust``): "3.11" for ``python:3.11-slim``, "18" for ``node:18-alpine``; "" when it is
+    such an image whose tag names no version (``latest``, ``lts-alpine``); None when it is
+    not such an image."""
     if image is None:
         return None
-    m = _PYTHON_IMAGE.match(image)
-    if m is None:
+    m = _OFFICIAL_IMAGE.match(image)
+    if m is None or m.group("repo") != repository:
         return None
     tag = _TAG_VERSION.match(m.group("tag"))
     return tag.group("v") if tag else ""
@@ -365,6 +413,7 @@ def _github(root: Node) -> Iterator[InfraValue]:
         given = False
         for step in _nodes(_get(job, "steps")):
             with_ = _get(step, "with")
+            yield from _rust_toolchain_step(step, with_, matrix, scope)
             for key in _VERSION_KEYS:
                 for node in _scalars(_get(with_, key)):
                     given |= key == "python-version"
@@ -376,6 +425,26 @@ def _github(root: Node) -> Iterator[InfraValue]:
             for name in _PYTHON_MATRIX_KEYS:
                 for value, line in matrix.get(name, ()):
                     yield InfraValue("python-version", None if "${{" in value else value, line)
+
+
+_RUST_ACTIONS = ("dtolnay/rust-toolchain", "actions-rs/toolchain",
+                 "actions-rust-lang/setup-rust-toolchain")  # fmt: skip
+# dtolnay/rust-toolchain@1.75 installs that toolchain; @master and @v1 are the action's own
+_RUST_REF = re.compile(r"^(?:\d+\.\d+(?:\.\d+)?|stable|beta|nightly(?:-\d{4}-\d{2}-\d{2})?)$")
+
+
+def _rust_toolchain_step(step: Node, with_: Node | None, matrix: Values,
+                         env: Values) -> Iterator[InfraValue]:  # fmt: skip
+    """``rust-version``: a Rust setup action's ``toolchain`` input, or dtolnay's ref."""
+    uses = _get(step, "uses")
+    action, _, ref = (_scalar(uses) or "").partition("@")
+    if uses is None or action.lower() not in _RUST_ACTIONS:
+        return
+    toolchain = _scalars(_get(with_, "toolchain"))
+    for node in toolchain:
+        yield from _expanded("rust-version", node, matrix, env)
+    if not toolchain and action.lower() == "dtolnay/rust-toolchain" and _RUST_REF.match(ref):
+        yield InfraValue("rust-version", ref, _line(uses))
 
 
 # A variable's values, each with the line that gives it.

@@ -1,4 +1,11 @@
-"""Declared dependencies (pyproject.toml, requirements files) and ``.env.example`` keys.
+"""Declared dependencies (pyproject.toml, requirements files; ``package.json``, ``go.mod``
+and ``Cargo.toml`` through ``anchors.package_json``, ``anchors.gomod`` and
+``anchors.cargo_toml``) and ``.env.example`` keys.
+
+Lock files (``package-lock.json``, ``yarn.lock``, ``pnpm-lock.yaml``, ``go.sum``,
+``Cargo.lock``, ``poetry.lock``...) are never manifests: they list transitive packages, and
+a transitive entry must never verify "we use X". For the same reason a manifest inside
+``node_modules/`` or a ``vendor/`` folder (a copied third-party package) is not read.
 
 Pure functions over file bytes, so the fingerprint can read them straight from git blobs.
 Malformed files yield what could be read (nothing, for broken TOML): a manifest is evidence
@@ -13,7 +20,10 @@ from collections.abc import Iterable, Mapping
 from dataclasses import replace
 from typing import Any, Literal
 
+from anchors.cargo_toml import parse_cargo_toml
 from anchors.facts import Dependency
+from anchors.gomod import parse_go_mod
+from anchors.package_json import parse_package_json
 from anchors.spec import normalize_dist_name
 
 __all__ = [
@@ -32,7 +42,13 @@ __all__ = [
 # ``python``) are declared as a dependency on this name: "requires Python 3.8+" is checked
 # like any version claim.
 PYTHON = "python"
-ManifestKind = Literal["pyproject", "requirements", "setup_py", "setup_cfg"]
+ManifestKind = Literal["pyproject", "requirements", "setup_py", "setup_cfg", "package_json",
+                       "go_mod", "cargo_toml"]  # fmt: skip
+# Manifests of other ecosystems, by exact file name (Cargo and Go accept no other case).
+_OTHER_MANIFESTS: dict[str, ManifestKind] = {"package.json": "package_json", "go.mod": "go_mod",
+                                             "Cargo.toml": "cargo_toml"}  # fmt: skip
+# Folders holding copies of third-party packages, whose manifests are not the project's.
+_VENDORED = frozenset({"node_modules", "vendor", "bower_components"})
 ENV_EXAMPLE_NAMES = (".env.example", ".env.sample", ".env.template")
 
 _REQUIREMENT = re.compile(
@@ -50,9 +66,13 @@ _INLINE_OPTION = re.compile(r"\s--?[A-Za-z].*$")
 
 def manifest_kind(path: str) -> ManifestKind | None:
     """Which parser reads ``path``: ``pyproject.toml``, ``requirements*.txt``,
-    ``requirements/*.txt``, ``setup.py`` and ``setup.cfg`` at any depth are manifests
-    (``setup.py`` is parsed, never run); anything else is not."""
+    ``requirements/*.txt``, ``setup.py``, ``setup.cfg``, ``package.json``, ``go.mod`` and
+    ``Cargo.toml`` at any depth are manifests (``setup.py`` is parsed, never run), except
+    inside ``node_modules/`` or ``vendor/``; anything else, lock files included, is not."""
     directory, _, name = path.rpartition("/")
+    other = _OTHER_MANIFESTS.get(name)
+    if other is not None:
+        return None if _VENDORED.intersection(directory.split("/")) else other
     if name == "pyproject.toml":
         return "pyproject"
     if name == "setup.py":
@@ -78,6 +98,12 @@ def parse_manifest(data: bytes, path: str) -> list[Dependency]:
         from anchors.legacy_manifests import parse_setup_cfg, parse_setup_py
 
         return parse_setup_py(data, path) if kind == "setup_py" else parse_setup_cfg(data, path)
+    if kind == "package_json":
+        return parse_package_json(data, path)
+    if kind == "go_mod":
+        return parse_go_mod(data, path)
+    if kind == "cargo_toml":
+        return parse_cargo_toml(data, path)
     return []
 
 

@@ -29,6 +29,7 @@ __all__ = [
     "in_area",
     "is_text_path",
     "role_of",
+    "scan_code_mentions",
     "scan_mentions",
     "subproject_of",
     "tool_area",
@@ -59,6 +60,15 @@ _BINARY_SUFFIXES = frozenset(
         "onnx", "pt"
     ]
 )
+# Source code of the languages the fingerprint reads (``anchors.languages``) and of the
+# common ones it does not: a name there is code, not configuration.
+_CODE_SUFFIXES = frozenset(
+    [
+        "py", "pyi", "js", "mjs", "cjs", "jsx", "ts", "mts", "cts", "tsx", "vue", "svelte",
+        "go", "rs", "java", "kt", "scala", "rb", "php", "cs", "swift", "c", "h", "cc", "cpp",
+        "hpp",
+    ]
+)  # fmt: skip
 _CONFIG_SUFFIXES = frozenset(
     ["toml", "ini", "cfg", "yaml", "yml", "json", "conf", "tf", "hcl", "env", "properties"]
 )
@@ -130,6 +140,42 @@ def scan_mentions(data: bytes, comments: bool = True) -> tuple[str, ...]:
              for p in re.split(rb"[-_.]", w)}  # fmt: skip
     found = (words | parts) & _mention_bytes()
     return tuple(sorted(t.decode() for t in found))
+
+
+# In C-like code (JavaScript/TypeScript, Go, Rust): a string literal (kept, group 1), or a
+# block or line comment (dropped). One pass from left to right, so a ``//`` inside a string
+# ("https://...") is part of the string and a quote inside a comment starts nothing.
+_CODE_COMMENT = re.compile(
+    # A Rust lifetime (``&'a``, ``<'a>``, ``'static``) opens no quote. Any other quote not
+    # closed on its line runs to the line's end: a line of thousands of unclosed quotes is
+    # still scanned once, never again from each of them.
+    rb"((?<=[&<])'[A-Za-z_]\w*(?![\w'])|'(?:static|_)\b(?!')"
+    rb'|"[^"\\\n]*(?:\\.[^"\\\n]*)*(?:"|(?=\n)|\Z)'
+    rb"|'[^'\\\n]*(?:\\.[^'\\\n]*)*(?:'|(?=\n)|\Z)"
+    # An unclosed template string or block comment runs to the end, so no byte is scanned
+    # twice however many of them a file holds.
+    rb"|`[^`\\]*(?:\\.[^`\\]*)*(?:`|\Z))"
+    rb"|/\*.*?(?:\*/|\Z)|//[^\n]*",
+    re.DOTALL,
+)
+
+
+def _keep_string(match: re.Match[bytes]) -> bytes:
+    return match.group(1) or b""
+
+
+def scan_code_mentions(data: bytes) -> tuple[str, ...]:
+    """The mention tokens of C-like source code (JavaScript/TypeScript, Vue, Svelte, Go,
+    Rust) outside its comments: ``/* ... */`` blocks and ``// ...`` to the end of a line are
+    left out, string literals are kept whole (a URL's ``//`` is not a comment). A Rust
+    lifetime after ``&`` or ``<`` opens no quote; another quote not closed on its line
+    (``<'a, 'b>``'s second) runs to the line's end, which may keep a comment after it: a
+    mention too many, never a quadratic scan."""
+    if len(data) > MAX_TEXT_BYTES or b"\0" in data[:8192]:
+        return ()
+    if b"/" in data:
+        data = _CODE_COMMENT.sub(_keep_string, data)
+    return scan_mentions(data)
 
 
 def subproject_of(path: str) -> str | None:
@@ -205,7 +251,7 @@ def role_of(path: str) -> Role:
         return Role.MANIFEST
     if low in _CONFIG_NAMES or name in ENV_EXAMPLE_NAMES or low.startswith(".env"):
         return Role.CONFIG
-    if suffix in ("py", "pyi"):
+    if suffix in _CODE_SUFFIXES:
         return Role.CODE
     if suffix in _CONFIG_SUFFIXES or "/.github/" in f"/{path}" or low.startswith("."):
         return Role.CONFIG

@@ -16,15 +16,13 @@ import re
 import struct
 import subprocess
 import sys
-import threading
 from collections import deque
 from collections.abc import Iterable, Iterator
 from dataclasses import replace
 from pathlib import Path
 from typing import IO
 
-import tree_sitter_python
-from tree_sitter import Language, Node, Parser
+from tree_sitter import Node
 
 from anchors.env_wrappers import env_calls, env_wrappers
 from anchors.facts import (
@@ -37,6 +35,7 @@ from anchors.facts import (
     ValueFact,
     words_of,
 )
+from anchors.grammars import is_utf8, parser
 from anchors.mentions import scan_mentions
 from anchors.settings_strings import settings_imports
 from anchors.signatures import keyword_calls, signature_of
@@ -44,25 +43,15 @@ from anchors.signatures import keyword_calls, signature_of
 __all__ = [
     "MAX_SOURCE_BYTES",
     "ParsePool",
+    "blob_of",
     "body_hash",
+    "dialect_of_key",
     "extract_file_facts",
     "extract_many",
+    "facts_key",
     "package_of",
     "resolve_relative_imports",
 ]
-
-_LANGUAGE = Language(tree_sitter_python.language())
-# A Parser is not safe to share between threads (fingerprints build in a background thread
-# while the read path parses overlaid files), so each thread gets its own.
-_LOCAL = threading.local()
-
-
-def _parser() -> Parser:
-    parser: Parser | None = getattr(_LOCAL, "parser", None)
-    if parser is None:
-        parser = _LOCAL.parser = Parser(_LANGUAGE)
-    return parser
-
 
 # Statements whose blocks can hold imports or definitions that execute at the level they
 # appear in (``if TYPE_CHECKING:``, ``try: import x``), and the clause nodes inside them.
@@ -109,7 +98,7 @@ def extract_file_facts(source: bytes, path: str = "") -> FileFacts:
             parsed=False, not_read=NotRead.TOO_LARGE, size=len(source), words=words_of(source),
             mentions=scan_mentions(source, comments=False),
         )
-    root = _parser().parse(source).root_node
+    root = parser("python").parse(source).root_node
     walker = _Walker(source)
     walker.statements(root, "")
     env_reads: tuple[str, ...] = ()
@@ -129,7 +118,7 @@ def extract_file_facts(source: bytes, path: str = "") -> FileFacts:
     walker.imports += settings_imports(source, root)
     not_read = None
     if root.has_error:
-        not_read = NotRead.SYNTAX_ERRORS if _is_utf8(source) else NotRead.NOT_UTF8
+        not_read = NotRead.SYNTAX_ERRORS if is_utf8(source) else NotRead.NOT_UTF8
     facts = FileFacts(
         imports=tuple(walker.imports),
         definitions=tuple(walker.definitions),
@@ -148,14 +137,6 @@ def extract_file_facts(source: bytes, path: str = "") -> FileFacts:
     return resolve_relative_imports(facts, path) if path else facts
 
 
-def _is_utf8(source: bytes) -> bool:
-    try:
-        source.decode("utf-8")
-    except UnicodeDecodeError:
-        return False
-    return True
-
-
 def package_of(path: str) -> list[str]:
     """The package a repository file belongs to, as name parts (``src/`` layout stripped)."""
     parts = path.split("/")[:-1]
@@ -170,7 +151,7 @@ def resolve_relative_imports(facts: FileFacts, path: str) -> FileFacts:
     Facts are cached by blob id, and one blob can sit at several paths (empty or copied
     ``__init__.py`` files), so the cache keeps relative imports raw and this runs per path.
     """
-    if not any(imp.module.startswith(".") for imp in facts.imports):
+    if facts.language != "python" or not any(imp.module.startswith(".") for imp in facts.imports):
         return facts
     package = package_of(path)
     resolved = []
@@ -514,10 +495,28 @@ def _string_value(node: Node) -> str | None:
     return value or None
 
 
+def facts_key(dialect: str, blob_id: str) -> str:
+    """The key a blob's facts are cached under: the blob id for Python (as always), else
+    ``<dialect>:<blob id>``: one blob read by two grammars gives two sets of facts."""
+    return blob_id if dialect == "python" else f"{dialect}:{blob_id}"
+
+
+def blob_of(key: str) -> str:
+    """The blob id of a ``facts_key``."""
+    return key.rpartition(":")[2]
+
+
+def dialect_of_key(key: str) -> str:
+    """The dialect of a ``facts_key``."""
+    return key.partition(":")[0] if ":" in key else "python"
+
+
 def extract_many(items: list[tuple[str, bytes]]) -> list[tuple[str, FileFacts]]:
-    """``(blob id, source)`` pairs to ``(blob id, facts)``, relative imports left raw: the
-    unit of work a process-pool worker runs, so it ships bytes in and plain data out."""
-    return [(blob_id, extract_file_facts(source)) for blob_id, source in items]
+    """``(facts key, source)`` pairs to ``(facts key, facts)``, relative imports left raw:
+    the unit of work a process-pool worker runs, so it ships bytes in and plain data out."""
+    from anchors.languages import extract_facts  # it dispatches back to this module
+
+    return [(key, extract_facts(source, dialect_of_key(key))) for key, source in items]
 
 
 class ParsePool:

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 
 from anchors.facts import Fingerprint
 from anchors.manifests import manifest_kind
+from anchors.projects import holds_python, projects
 from anchors.spec import Anchor, AnchorKind, Expect
 from anchors.subject import resolve_name
 from anchors.vocabulary import lookup_word
@@ -197,9 +198,17 @@ def read_relation(
     # the likeliest place, then what the subject's words name
     named = [resolve_name(p.rstrip(".,)"), fp) for p in _PATHS.findall(text, *sentence)]
     places = [p for p in named if p is not None] + _component_paths(words, fp)
+    # A sub-project with its own manifest ("the frontend": ``web/`` and its package.json),
+    # or a path the sentence writes that holds no Python ("src/git.ts ... through pexpect"),
+    # is a firm binding: what it does not use, the note is wrong about. Python code may use
+    # a package through a module it imports, so a loose name or a Python path is taken only
+    # where what it claims holds.
+    firm_places = {p for p in named if p is not None and not holds_python(p, fp)}
+    firm_places |= {p.directory for p in projects(fp) if p.directory}
     for path in dict.fromkeys(places):
         there = scoped(path)
-        if there and all(a.scope is not None and holds(a) for a in there):
+        firm = path in firm_places
+        if there and all(a.scope is not None and (firm or holds(a)) for a in there):
             return RelationReading(tuple(there), "", subject_at)
     if not library:
         return None

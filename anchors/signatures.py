@@ -52,9 +52,10 @@ def signature_of(function: Node, qualname: str) -> Signature:
 def parse_params(text: str, line: int) -> tuple[Param, ...]:
     """The parameters in ``text`` (what stands between a ``def``'s parentheses), in order;
     ``line`` is the line of the ``def``, which the first parameter's line offsets from."""
-    from anchors.pyfacts import _parser, literal_text  # pyfacts imports this module
+    from anchors.grammars import parser
+    from anchors.pyfacts import literal_text  # pyfacts imports this module
 
-    tree = _parser().parse(f"def _({text}): pass\n".encode())
+    tree = parser("python").parse(f"def _({text}): pass\n".encode())
     definition = tree.root_node.children[0] if tree.root_node.children else None
     if definition is None or definition.type != "function_definition":
         return ()

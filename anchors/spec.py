@@ -7,7 +7,9 @@ Syntax (one anchor per string; a leading ``!`` means the thing is expected to be
     symbol:Qual.name               ... anywhere in the repository (unscoped)
     symbol:PATH::NAME=VALUE        PATH assigns the constant NAME (or Class.ATTR) the literal
                                    VALUE (``symbol:NAME=VALUE``: wherever it is assigned)
-    import:MODULE                  some Python file imports MODULE (or a submodule of it)
+    import:MODULE                  some source file imports MODULE (or a submodule of it):
+                                   a Python module, an npm package or specifier, a Go import
+                                   path or its package name, a Rust path (``tokio::sync``)
     import:MODULE@PATH             PATH imports it
     import:MODULE@PATH::Qual.name  the definition Qual.name in PATH imports it
     env:NAME                       the code reads NAME from the environment, or .env.example has it
@@ -24,7 +26,12 @@ Syntax (one anchor per string; a leading ``!`` means the thing is expected to be
     call:CALLEE(kw=VALUE)@PATH     ... passes kw=VALUE, in PATH (a file or a directory)
     !call:CALLEE(kw)@PATH          no call of CALLEE in PATH passes kw
     dep:NAME / dep:NAME>=2         a declared dependency, optionally with a version specifier
-                                   (any PEP 440 specifier set ``packaging`` accepts)
+                                   (any PEP 440 specifier set ``packaging`` accepts, or an
+                                   npm / Cargo range: ``^3``, ``~1.2``); NAME is a PyPI
+                                   distribution, an npm package (``@vue/cli``), a Go module
+                                   path or a crate, found in any manifest the fingerprint reads
+    dep:NAME@PATH                  ... declared by the manifest of the project at PATH (its
+                                   own, or one above it)
     tech:NAME / tech:NAME@PATH     the project uses a named technology (a package or a system:
                                    imported, declared, configured, or its files are tracked);
                                    PATH narrows the project to that directory or sub-project
@@ -75,6 +82,7 @@ __all__ = [
     "Expect",
     "Provenance",
     "normalize_dist_name",
+    "package_key",
     "parse_anchor",
     "split_stated",
     "validate_repo_path",
@@ -157,7 +165,7 @@ class Anchor:
         elif self.kind in (_KIND_IMPORT, _KIND_TECH, _KIND_ENV):
             body = f"{self.value}@{self.scope}" if self.scope else self.value
         elif self.kind is _KIND_DEP:
-            body = f"{self.value}{self.version or ''}"
+            body = f"{self.value}{self.version or ''}" + (f"@{self.scope}" if self.scope else "")
         else:
             body = self.value
         if self.version is not None and self.kind in (_KIND_SYMBOL, _KIND_ENV):
@@ -183,13 +191,28 @@ class Anchor:
 
 _IDENT = r"[A-Za-z_][A-Za-z0-9_]*"
 _QUALNAME = re.compile(rf"^{_IDENT}(\.{_IDENT})*$")
-_MODULE = _QUALNAME
+# A definition in JavaScript may be named with ``$`` (``$store``); Rust and Go names are
+# identifiers, their methods written ``Type.method`` (``Type::method`` is read as that).
+_CODE_IDENT = r"[A-Za-z_$][A-Za-z0-9_$]*"
+_CODE_QUALNAME = re.compile(rf"^{_CODE_IDENT}(\.{_CODE_IDENT})*$")
+# What an import names: a dotted Python module; an npm specifier (``axios``,
+# ``@vue/runtime-core``, ``lodash/fp``); a Go import path (``github.com/gin-gonic/gin``); a
+# Rust path (``tokio::sync``). Never a relative path: those name files (``file:``).
+_MODULE = re.compile(
+    rf"^(?:{_IDENT}(?:::{_IDENT})+"
+    r"|(?:@[a-z0-9][\w.-]*/)?[A-Za-z0-9_$](?:[\w.$-]*[\w$])?(?:/[\w.$~-]*[\w$])*)$"
+)
 _ENV = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 _DIST = re.compile(r"^[A-Za-z0-9]([A-Za-z0-9._-]*[A-Za-z0-9])?$")
+# A dependency of any ecosystem: a PyPI distribution, an npm package (``@scope/name``), a Go
+# module path (``github.com/gin-gonic/gin``), a crate.
+_PACKAGE = re.compile(r"^(?:@[a-z0-9][a-z0-9._-]*/)?[A-Za-z0-9]([A-Za-z0-9._/-]*[A-Za-z0-9])?$")
 _DEP = re.compile(
-    r"^(?P<name>[A-Za-z0-9][A-Za-z0-9._-]*)(?P<extras>\[[A-Za-z0-9._,\s-]*\])?"
-    r"\s*(?P<version>[<>=!~].*)?$"
+    r"^(?P<name>@?[A-Za-z0-9][A-Za-z0-9._/-]*)(?P<extras>\[[A-Za-z0-9._,\s-]*\])?"
+    r"\s*(?P<version>[<>=!~^].*)?$"
 )
+# An npm or Cargo range an agent may state (``^3``, ``~1.2``, ``3.x``, ``>=18 <20``).
+_SEMVER_RANGE = re.compile(r"^[\^~]v?[0-9]+(?:\.(?:[0-9]+|[xX*])){0,2}$")
 
 
 # Unicode categories nobody can see: controls, format (bidi, zero-width), line and
@@ -211,6 +234,13 @@ def _invisible(text: str) -> bool:
 
 
 _DIST_SEPARATORS = re.compile(r"[-_.]+")
+
+
+def package_key(name: str) -> str:
+    """The key a dependency of any ecosystem is known by: a name with a "/" (an npm
+    ``@scope/name``, a Go module path) in lower case, any other PEP 503 normalised (which
+    also makes a crate's ``serde_json`` the ``serde-json`` Cargo.toml may write)."""
+    return name.lower() if "/" in name else normalize_dist_name(name)
 
 
 def normalize_dist_name(name: str) -> str:
@@ -267,6 +297,30 @@ def _check_qualname(name: str, what: str) -> str:
     return name
 
 
+def _check_code_name(name: str, what: str) -> str:
+    """A definition's qualified name in any language read: ``Type::method`` is
+    ``Type.method``."""
+    name = name.replace("::", ".")
+    if not _CODE_QUALNAME.match(name):
+        raise AnchorSyntaxError(f"{what} {name!r} is not a qualified name (Class.method)")
+    return name
+
+
+def _symbol_parts(body: str) -> tuple[str | None, str]:
+    """(path, qualified name) of a symbol anchor's body: the path ends at the first "::"
+    whose left side is a path (it has a "/" or a "."), so a Rust method
+    (``src/lib.rs::Store::get``) keeps its own "::"; a single "::" always ends a path (a
+    directory may have neither); (None, body) when unscoped."""
+    head, sep, rest = body.partition("::")
+    if not sep:
+        return None, body
+    if "::" not in rest:
+        return head, rest  # ``auth::charge``: a directory, as any single "::" scope is
+    if "/" in head or "." in head:
+        return head, rest
+    return None, body
+
+
 def _parse_scope(scope: str) -> str:
     path, sep, qual = scope.partition("::")
     path = validate_repo_path(path)
@@ -287,6 +341,8 @@ def _check_specifier(version: str) -> str:
         compact = re.sub(r"\s+", "", version)
         SpecifierSet(compact)  # removing whitespace must not make it mean something else
     except InvalidSpecifier:
+        if _SEMVER_RANGE.match(version.strip()):
+            return version.strip()  # an npm / Cargo caret or tilde range: ``^3``, ``~1.2``
         raise AnchorSyntaxError(
             f"dependency version specifier {version!r} is not a PEP 440 specifier set "
             "(e.g. '>=2', '~=1.4', '>=1.1,<2', '==2.*')"
@@ -433,15 +489,21 @@ def parse_anchor(text: str) -> Anchor:
         if stated is not None and expect is _ABSENT:
             raise AnchorSyntaxError(f"a value anchor cannot be negated: {text!r}")
     if kind is _KIND_SYMBOL:
-        path, sep2, qual = body.rpartition("::")
-        if sep2:
+        path, qual = _symbol_parts(body)
+        if path is not None:
             path = validate_repo_path(path)
-            return Anchor(kind, _check_qualname(qual, "symbol"), expect, path, stated)
-        return Anchor(kind, _check_qualname(body, "symbol"), expect, version=stated)
+            return Anchor(kind, _check_code_name(qual, "symbol"), expect, path, stated)
+        return Anchor(kind, _check_code_name(qual, "symbol"), expect, version=stated)
     if kind is _KIND_IMPORT:
-        module, at, scope = body.partition("@")
-        module = _check_qualname(module.strip(), "module")
-        return Anchor(kind, module, expect, scope=_parse_scope(scope.strip()) if at else None)
+        at_sign = body.find("@", 1)  # ``@vue/cli@web``: a scoped npm name starts with "@"
+        module, scope = (body, "") if at_sign == -1 else (body[:at_sign], body[at_sign + 1 :])
+        module = module.strip()
+        if not _MODULE.match(module):
+            raise AnchorSyntaxError(
+                f"module {module!r} is not a Python module, npm package, Go or Rust path"
+            )
+        where = _parse_scope(scope.strip()) if at_sign != -1 else None
+        return Anchor(kind, module, expect, scope=where)
     if kind is _KIND_TECH:
         name, at, scope = body.partition("@")
         name = name.strip()
@@ -453,10 +515,17 @@ def parse_anchor(text: str) -> Anchor:
         if not _ENV.match(body):
             raise AnchorSyntaxError(f"environment variable name {body!r} is not valid")
         return Anchor(kind, body, expect, scope=env_scope, version=stated)
-    match = _DEP.match(body)
-    if not match or not _DIST.match(match.group("name")):
-        raise AnchorSyntaxError(f"dependency {body!r} is not a valid distribution name")
+    at_sign = body.find("@", 1)  # ``dep:vue@web``: the manifest of that project
+    where = None
+    if at_sign != -1:
+        where = validate_repo_path(body[at_sign + 1 :].strip().rstrip("/") or ".")
+        where = None if where == "." else where
+        body = body[:at_sign]
+    match = _DEP.match(body.strip())
+    if not match or not _PACKAGE.match(match.group("name")):
+        raise AnchorSyntaxError(f"dependency {body!r} is not a valid package name")
     version = (match.group("version") or "").strip() or None
     if version is not None:
         version = _check_specifier(version)
-    return Anchor(kind, normalize_dist_name(match.group("name")), expect, version=version)
+    name = package_key(match.group("name"))
+    return Anchor(kind, name, expect, scope=where, version=version)

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 from anchors.codenames import CodeNames, DropReason, _as_path
 from anchors.facts import Fingerprint
+from anchors.projects import named_project
 from anchors.spec import Anchor, AnchorKind
 from anchors.wordlists import COMMON_WORDS, GENERIC_NOUNS, PRONOUNS, SUBJECT_VERBS
 
@@ -38,11 +39,14 @@ _FIRST_PERSON = frozenset({"we", "i", "our", "us"})
 # "... is checked in auth/jwt.py", "used by app.billing": a path or dotted module after in/by.
 _IN_PATH = re.compile(
     r"\b(?:in|inside|within|by|from)\s+(?:the\s+)?`?(?P<name>[A-Za-z0-9_.-]+(?:/[A-Za-z0-9_.-]*)+"
-    r"|[A-Za-z0-9_-]+\.py|[a-z_][a-z0-9_]*(?:\.[a-z_][a-z0-9_]*)+(?:::[A-Za-z0-9_.]+)?"
-    r"|[a-z0-9_-]+`?\s+(?:module|service|package|file|layer|component|subsystem))\b`?",
+    r"|[A-Za-z0-9_-]+\.(?:py|go|rs|[cm]?[jt]sx?)|[a-z_][a-z0-9_]*(?:\.[a-z_][a-z0-9_]*)+(?:::[A-Za-z0-9_.]+)?"
+    r"|[a-z0-9_-]+`?\s+(?:module|service|package|file|layer|component|subsystem)"
+    r"|front-?end|(?:web\s+)?ui|web\s+client)\b`?",
     re.IGNORECASE,
 )
 _DOTTED = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+")
+# A source file's name in any language the fingerprint reads ("mux.go", "src/git.ts").
+_SOURCE_FILE = re.compile(r"\w\.(?:py|go|rs|[cm]?[jt]sx?)$")
 _STEM_WORD = re.compile(r"[a-z0-9_-]+")
 _VERB_FORM = re.compile(r"[a-z]+(?:s|ed)")
 _GENERIC_OR_COMMON = GENERIC_NOUNS | COMMON_WORDS
@@ -100,7 +104,7 @@ def resolve_name(name: str, fp: Fingerprint, *, allow_common: bool = True) -> st
     name = words[0]
     if "::" in name:
         name = name.split("::", 1)[0]
-    if len(words) == 1 and ("/" in name or name.endswith(".py")):
+    if len(words) == 1 and ("/" in name or _SOURCE_FILE.search(name)):
         return _as_path(name, fp)
     if len(words) == 1 and "." in name and fp.has_path(name):
         return name  # README.md, pyproject.toml
@@ -121,6 +125,8 @@ def resolve_name(name: str, fp: Fingerprint, *, allow_common: bool = True) -> st
     for stem in stems:
         hits.update(names.files.get(stem, ()))
         hits.update(names.directories.get(stem, ()))
+    if not hits:  # "the frontend", "the Go service": the one project of that kind
+        return named_project(" ".join(words), fp)
     return hits.pop() if len(hits) == 1 else None
 
 
@@ -144,6 +150,9 @@ def _piece_subject(piece: str, fp: Fingerprint, first: bool,
         low = token.lower()
         if noun and (low in SUBJECT_VERBS or low.endswith("n't")):
             break
+        if (len(noun) == 1 and _VERB_FORM.fullmatch(low) and _SOURCE_FILE.search(noun[0])
+                and not noun[0].endswith(".py")):  # fmt: skip
+            break  # "mux.go cleans ...": a file's name, then its verb (Python's: unchanged)
         if noun or low not in _DETERMINERS:
             noun.append(token)
         if len(noun) > 1 and low in GENERIC_NOUNS:
@@ -152,7 +161,7 @@ def _piece_subject(piece: str, fp: Fingerprint, first: bool,
                 break  # "the models module rounds ...": the generic noun ends the phrase
     else:
         return "none", None  # no verb: not a statement about a subject
-    pathlike = [t for t in noun if "/" in t or t.endswith(".py")]
+    pathlike = [t for t in noun if "/" in t or _SOURCE_FILE.search(t)]
     if len(pathlike) == 1 and (named := resolve_name(pathlike[0], fp)) is not None:
         return "path", named  # "the Sphinx config docs/conf.py imports ..."
     head = noun[0].lower() if noun else ""
@@ -163,6 +172,9 @@ def _piece_subject(piece: str, fp: Fingerprint, first: bool,
     part = _part_of_project(noun, fp)
     if part is not None:
         return "path", part
+    named = named_project(" ".join(w.lower() for w in noun), fp)
+    if named is not None:  # "the frontend", "the Go service": a project of the repository
+        return "path", named
     # Only a name that says it is code counts: a path, a dotted module, or words ending in
     # "module"/"service"/...: "Pages are parsed" must not scope to scrape/pages.py.
     generic = len(noun) > 1 and noun[-1].lower() in GENERIC_NOUNS
@@ -230,8 +242,9 @@ def resolve_subject(subject: str | None, text: str, fp: Fingerprint, *,
 
 
 def _can_scope(path: str, fp: Fingerprint) -> bool:
-    """Imports can be claimed for a Python file or a directory, not for pyproject.toml."""
-    return path.endswith(".py") or fp.has_directory(path)
+    """Imports can be claimed for a source file (of any language read) or a directory, not
+    for pyproject.toml."""
+    return path.endswith(".py") or path in fp.code or fp.has_directory(path)
 
 
 def apply_scope(

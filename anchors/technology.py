@@ -3,7 +3,10 @@
 A technology (``anchors.vocabulary``) is *used* by the part of the repository a claim is
 about (``anchors.mentions.in_area``) when a file there imports one of its modules, a
 manifest there declares one of its distributions, one of its footprint files is tracked
-there (``Dockerfile``, ``Pulumi.yaml``), or a configuration file there names it. Found only
+there (``Dockerfile``, ``Pulumi.yaml``), or a configuration file there names it. Its npm,
+Go and crate packages (``Technology.packages``) count where a file of that ecosystem's
+languages imports one or a ``package.json``, ``go.mod`` or ``Cargo.toml`` declares one;
+PyPI's where Python does: one name in two ecosystems is two packages. Found only
 in prose, in a code comment, or in a sub-project, it is *weak*: not confirmed, not refuted.
 Found nowhere in the tracked text, the claim is refuted, and the detail says what was
 searched at which commit, unless the technology is one people use beside the code (an
@@ -13,11 +16,15 @@ repository need not name those, so not finding one there is no answer either way
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from anchors.facts import Fingerprint
 from anchors.finding import Finding
+from anchors.languages import language_of
+from anchors.manifests import manifest_kind
 from anchors.mentions import Role, config_tokens, in_area, role_of, tool_area
+from anchors.projects import declares_above
 from anchors.vocabulary import TechKind, Technology, by_name
 
 __all__ = ["BESIDE_DETAIL", "EXTERNAL_HINT", "find_technology"]
@@ -31,31 +38,103 @@ EXTERNAL_HINT = (
 BESIDE_DETAIL = "not checkable from this repository"
 
 
+# The languages whose files import the packages of each ecosystem; a file in none of them
+# (Python, a notebook, a settings string) imports PyPI's.
+_IMPORTED_IN = {
+    "npm": frozenset({"javascript", "typescript"}),
+    "go": frozenset({"go"}),
+    "cargo": frozenset({"rust"}),
+}
+_NOT_PYTHON = frozenset().union(*_IMPORTED_IN.values())
+# The ecosystem whose dependencies a manifest declares (``anchors.manifests``); PyPI's else.
+_MANIFEST_ECOSYSTEM = {"package_json": "npm", "go_mod": "go", "cargo_toml": "cargo"}
+_GO_MAJOR = re.compile(r"/v[0-9]+\Z")
+
+
 def _uses(tech: Technology | None, name: str, fp: Fingerprint) -> list[tuple[str, str]]:
-    """(path, what it does with the technology) for every use anywhere in the repository."""
-    imports = tech.imports if tech else (name.replace("-", "_"),)
-    dists = tech.dists if tech else (name,)
+    """(path, what it does with the technology) for every use anywhere in the repository.
+    Each import and declaration is matched in its own ecosystem: an npm ``debug`` in
+    ``package.json`` is not the PyPI ``debug``, nor is a JavaScript ``import uuid``."""
+    if tech is None:
+        return _unknown_uses(name, fp)
     uses: list[tuple[str, str]] = []
-    for module in imports:
-        uses.extend((path, f"imports {module}") for path, _ in fp.importers(module))
-    for dist in dists:
-        uses.extend((dep.source, f"declares {dist}") for dep in fp.dependency(dist))
-    for pattern in tech.footprints if tech else ():
+    for module in tech.imports:
+        uses.extend((path, f"imports {module}") for path, _ in fp.importers(module)
+                    if language_of(path) not in _NOT_PYTHON)  # fmt: skip
+    for dist in tech.dists:
+        uses.extend((dep.source, f"declares {dist}") for dep in fp.dependency(dist)
+                    if dep.ecosystem == "pypi")  # fmt: skip
+    for entry in tech.packages:
+        uses.extend(_package_uses(entry, fp))
+    for pattern in tech.footprints:
         uses.extend((path, "is tracked") for path in fp.matching_paths(pattern))
     # A system is also used where the code names it ("s3" in a boto3 call, a Sentry DSN
     # setting); a package only where it is imported, declared or configured.
     roles = {Role.CONFIG, Role.MANIFEST}
-    if tech is not None and tech.kind is TechKind.SYSTEM:
+    if tech.kind is TechKind.SYSTEM:
         roles.add(Role.CODE)
+    ecosystems = _ecosystems(tech)
     for token in _tokens(tech):
         for path in fp.mentioned_in(token):
-            if role_of(path) in roles:
+            if role_of(path) in roles and _manifest_matches(path, ecosystems):
                 uses.append((path, f"names {token}"))
+    configured = (Role.CONFIG, Role.MANIFEST)
     for token in _config_words(tech):  # "black" in .pre-commit-config.yaml, not in prose
         for path in fp.mentioned_in(token):
-            if role_of(path) in (Role.CONFIG, Role.MANIFEST):
+            if role_of(path) in configured and _manifest_matches(path, ecosystems):
                 uses.append((path, f"names {token}"))
     return uses
+
+
+def _unknown_uses(name: str, fp: Fingerprint) -> list[tuple[str, str]]:
+    """A name the vocabulary does not know: whatever imports or declares it, in any
+    language (as Python imports it, with "_" for "-", or as written)."""
+    uses: list[tuple[str, str]] = []
+    for module in dict.fromkeys((name.replace("-", "_"), name)):
+        uses.extend((path, f"imports {module}") for path, _ in fp.importers(module))
+    uses.extend((dep.source, f"declares {name}") for dep in fp.dependency(name))
+    return uses
+
+
+def _package_uses(entry: str, fp: Fingerprint) -> list[tuple[str, str]]:
+    """Files of the package's ecosystem importing it, and manifests declaring it: an npm
+    package by its name (``vue``; ``lodash/fp`` is indexed as ``lodash`` too), a Go module
+    by its path, with or without a major version (``github.com/redis/go-redis/v9``), a
+    crate by its name with "-" as "_" in code and "_" as "-" in ``Cargo.toml``."""
+    ecosystem, _, package = entry.partition(":")
+    languages = _IMPORTED_IN.get(ecosystem, frozenset())
+    module = package.replace("-", "_") if ecosystem == "cargo" else package
+    uses = [(path, f"imports {module}") for path, _ in fp.importers(module)
+            if language_of(path) in languages]  # fmt: skip
+    if ecosystem == "go":
+        names = [n for n in fp.dependency_names()
+                 if n == package or (n.startswith(package) and _GO_MAJOR.fullmatch(
+                     n[len(package):]))]  # fmt: skip
+    else:
+        names = [package.lower().replace("_", "-") if ecosystem == "cargo" else package.lower()]
+    for dep_name in names:
+        uses.extend((dep.source, f"declares {dep_name}") for dep in fp.dependency(dep_name)
+                    if dep.ecosystem == ecosystem)  # fmt: skip
+    return uses
+
+
+def _ecosystems(tech: Technology) -> frozenset[str]:
+    """The ecosystems ``tech`` has packages in ("pypi" for its distributions); none for a
+    tool or service no package is (Docker, Terraform)."""
+    found = {entry.partition(":")[0] for entry in tech.packages}
+    if tech.dists:
+        found.add("pypi")
+    return frozenset(found)
+
+
+def _manifest_matches(path: str, ecosystems: frozenset[str]) -> bool:
+    """Whether a mention in ``path`` can be a use of a technology of ``ecosystems``: a
+    manifest names packages of its own ecosystem only ("uuid" in ``package.json`` is the
+    npm package, not the PyPI one)."""
+    if not ecosystems:
+        return True
+    kind = manifest_kind(path)
+    return kind is None or _MANIFEST_ECOSYSTEM.get(kind, "pypi") in ecosystems
 
 
 def _config_words(tech: Technology | None) -> tuple[str, ...]:
@@ -64,13 +143,12 @@ def _config_words(tech: Technology | None) -> tuple[str, ...]:
     return tuple(t for t in (*tech.dists, *tech.common_aliases) if t in config_tokens())
 
 
-def _above(path: str, scope: str | None, what: str) -> bool:
-    """A manifest in a directory above ``scope`` declares for it too (the nearest manifest
-    of a sub-directory is its project's)."""
-    if scope is None or not what.startswith("declares ") or scope.endswith(".py"):
-        return False
-    directory = path.rpartition("/")[0]
-    return directory == "" or scope.startswith(directory + "/")
+def _above(path: str, scope: str | None, what: str, fp: Fingerprint) -> bool:
+    """A manifest in a directory above ``scope`` declares for it too, unless a project of
+    another ecosystem lies between (``anchors.projects.declares_above``)."""
+    if scope is None or not what.startswith("declares ") or scope in fp.blobs:
+        return False  # a file uses what it imports, not what its project declares
+    return declares_above(path, scope, fp)
 
 
 def _list(paths: Sequence[str]) -> str:
@@ -87,7 +165,8 @@ def find_technology(name: str, scope: str | None, fp: Fingerprint) -> Finding:
     label = tech.display if tech else name
     where = f"in {scope}/" if scope else "by the project"
     uses = _uses(tech, name, fp)
-    here = sorted({(p, what) for p, what in uses if in_area(p, scope) or _above(p, scope, what)})
+    here = sorted({(p, what) for p, what in uses
+                   if in_area(p, scope) or _above(p, scope, what, fp)})  # fmt: skip
     if here:
         paths = tuple(sorted({p for p, _ in here}))
         shown = "; ".join(f"{p} {what}" for p, what in here[:3])

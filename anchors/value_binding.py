@@ -43,7 +43,9 @@ _NAME = r"[A-Za-z_][\w]*(?:\.[A-Za-z_]\w*)?"
 _COPULA = r"(?:is|equals|defaults\s+to|is\s+set\s+to|is\s+by\s+default|is\s+configured\s+as)"
 # "`PAGE_SIZE` defaults to `50`", "MAX_RETRIES is 3", "TIMEOUT = 30", "workers: 4"
 _NAME_BEFORE = re.compile(
-    rf"`?(?P<name>{_NAME})`?(?:\s+{_COPULA}\s+|\s*[=:]\s*)`?$", re.IGNORECASE
+    rf"`?(?P<name>{_NAME})`?(?:['’]s\s+(?:error\s+)?(?:message|text|value|string|id)\b)?"
+    rf"(?:\s+{_COPULA}\s+|\s*[=:]\s*)`?$",
+    re.IGNORECASE,
 )
 _COPULA_BEFORE = re.compile(rf"(?:\b{_COPULA}|\bof|=)\s*`?$", re.IGNORECASE)
 # "... is 500 (`MAX_PAGE_SIZE` in `app/paging.py`)"
@@ -118,7 +120,8 @@ def _named(
 def _code_like(text: str, name: str, at: int) -> bool:
     """Written as code: in backticks, in capitals, with an underscore or a dot."""
     ticked = text[at - 1 : at] == "`"
-    return ticked or "_" in name or "." in name or (name.isupper() and len(name) > 1)
+    camel = name[1:] != name[1:].lower() and name != name.upper()  # ErrNotFound, gitClone
+    return ticked or "_" in name or "." in name or camel or (name.isupper() and len(name) > 1)
 
 
 def _resolve(name: str, where: str | None, fp: Fingerprint, value: str,

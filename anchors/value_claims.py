@@ -98,6 +98,17 @@ _LINE_REF = re.compile(r"\.\w{1,5}:\d+")
 # A name in backticks (`PY2`, `handlers.v2`) is code the note names, not a value it states.
 _TICKED_NAME = re.compile(r"`(?!(?:True|False|None|true|false|null)`)[A-Za-z_][\w.]*`")
 _LIST_MARKER = re.compile(r"(?:^|\n)\s*(?P<n>\d+)[.)]\s")
+# A quoted string stated of a code name: "`ErrNotFound`'s message is "route not found"",
+# "the id is 'git:clone' (`CommandIDs.gitClone`)". Prose quotes a word without a code name.
+_QUOTE = r"(?P<v>\"[^\"\n]{1,80}\"|'[^'\n]{1,80}'|“[^”\n]{1,80}”)"
+_QUOTED_OF = re.compile(
+    r"(?P<name>`[^`\n]{1,80}`|[A-Za-z_][\w.]*)(?:['’]s(?:\s+[a-z]+){1,2})?\s+"
+    rf"(?:is|equals|defaults\s+to|is\s+set\s+to|reads|returns)\s+{_QUOTE}"
+)
+_QUOTED_BEFORE = re.compile(
+    rf"\b(?:is|equals|defaults\s+to|is\s+set\s+to)\s+{_QUOTE}\s*\(\s*"
+    r"(?P<name>`[^`\n]{1,80}`|[A-Za-z_][\w.]*)"
+)
 
 
 def stated_values(text: str) -> list[StatedValue]:
@@ -126,6 +137,9 @@ def _stated_values(text: str) -> tuple[StatedValue, ...]:
         if _LINE_REF.search(m.group()):
             continue
         add(m.start(), m.end(), m.group())
+    for m in (*_QUOTED_OF.finditer(text), *_QUOTED_BEFORE.finditer(text)):
+        if _names_code(m.group("name")):
+            add(m.start("v"), m.end("v"), m.group("v"))
     for m in _LITERAL_AFTER.finditer(text):
         value = m.group("v").strip()
         if _CODE_LITERAL.match(value):
@@ -146,6 +160,15 @@ def _stated_values(text: str) -> tuple[StatedValue, ...]:
         add(m.start(), m.end(), m.group().strip())
     found.sort(key=lambda v: v.start)
     return tuple(found)
+
+
+def _names_code(name: str) -> bool:
+    """Whether ``name`` is written as code: in backticks, with ``_`` or ``.``, in capitals
+    or camelCase ("ErrNotFound", "SkipRouter")."""
+    if name.startswith("`") or "_" in name or "." in name.strip("."):
+        return True
+    return len(name) > 1 and (name.isupper() or (name[1:] != name[1:].lower()
+                                                 and name != name.upper()))  # fmt: skip
 
 
 def _in_line_ref(text: str, at: int) -> bool:

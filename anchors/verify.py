@@ -5,8 +5,9 @@ code it points at; ``check_anchor`` compares the code now with that capture, so 
 can tell "gone" (broken) from "changed since written" (drifted). When the fingerprint cannot
 answer (the file in scope failed to parse, dependencies live in a file we do not read), the
 verdict is unknown: a memory is never refuted on evidence we could not read. That includes
-unscoped checks: "no file defines X" is unknown while a Python file that was not read (too
-large, not UTF-8, syntax errors) could define X, unless the words of its bytes rule X out.
+unscoped checks: "no file defines X" is unknown while a source file that was not read (too
+large, not UTF-8, syntax errors, a language no grammar here reads) could define X, unless the
+words of its bytes rule X out.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from anchors.infra_check import find_config
 from anchors.literals import same_value
 from anchors.manifests import PYTHON, manifest_kind
 from anchors.mentions import in_area
+from anchors.projects import declares_above
 from anchors.pyfacts import package_of
 from anchors.spec import Anchor, AnchorKind, Expect
 from anchors.technology import find_technology
@@ -41,6 +43,8 @@ __all__ = [
 
 # Files that can declare dependencies but that the fingerprint does not read.
 _UNREAD_MANIFESTS = frozenset({"Pipfile", "environment.yml"})
+# What a check says of a file no grammar reads and that is not code (README.md, a JSON file).
+_NOT_CODE = "is not source code the fingerprint reads"
 # Read, but only their literal requirements: one that yielded none may compute them.
 _LITERAL_MANIFESTS = frozenset({"setup.py", "setup.cfg"})
 
@@ -193,7 +197,7 @@ def _find(anchor: Anchor, fp: Fingerprint, before: bool) -> Finding:
         return Finding((), None, f"no code reads {anchor.value} and no .env.example declares it")
     if anchor.kind is AnchorKind.TECH:
         return find_technology(anchor.value, anchor.scope, fp)
-    return _find_dep(anchor.value, fp)
+    return _find_dep(anchor.value, anchor.scope, fp)
 
 
 def _find_file(path: str, fp: Fingerprint, before: bool) -> Finding:
@@ -229,13 +233,13 @@ def _find_symbol(qualname: str, scope: str | None, fp: Fingerprint, before: bool
         if definition is not None:
             detail = f"{scope} defines {qualname}{_line(definition.line)}"
             return Finding((scope,), definition.body_hash, detail)
-        facts = fp.python.get(scope)
+        facts = fp.code.get(scope)
         if facts is not None and not facts.parsed:
             return Finding((), None, f"{_not_parsed(scope, facts)}; cannot tell", False)
         if scope not in fp.blobs:
             return Finding((), None, f"{scope} is not in the repository{_defined_at(qualname, fp)}")
         if facts is None:
-            return Finding((), None, f"{scope} is not a Python file; cannot tell", False)
+            return Finding((), None, f"{scope} {_NOT_CODE}; cannot tell", False)
         constant = next((c for c in facts.constants if c.name == qualname), None)
         if constant is not None:  # ``MAX_RETRY_COUNT = 3``, ``Class.ATTR = 5``: assigned there
             hashed = hashlib.blake2b(f"{constant.text}".encode(), digest_size=8).hexdigest()
@@ -278,7 +282,7 @@ def _find_symbol_within(qualname: str, directory: str, fp: Fingerprint, before: 
               and facts.could_mention(qualname.split("."))]  # fmt: skip
     if unread:
         detail = f"no file read in {directory}/ defines {qualname}; cannot tell: " + \
-            _not_parsed(unread[0], fp.python[unread[0]])
+            _not_parsed(unread[0], fp.code[unread[0]])
         return Finding((), None, detail, False)
     again = " any more" if before else ""
     detail = f"no file in {directory}/ defines {qualname}{again}{_defined_at(qualname, fp)}"
@@ -292,22 +296,22 @@ def _find_env_read(name: str, scope: str, fp: Fingerprint, before: bool) -> Find
     through a helper the fingerprint does not follow would look the same."""
     path = fp.tracked_path(scope) or fp.tracked_directory(scope) or scope
     if path in fp.blobs:
-        if path not in fp.python:
-            return Finding((), None, f"{path} is not a Python file; cannot tell", False)
+        if path not in fp.code:
+            return Finding((), None, f"{path} {_NOT_CODE}; cannot tell", False)
         files = [path]
     elif fp.has_directory(path):
         prefix = path.rstrip("/") + "/"
-        files = [p for p in fp.python if p.startswith(prefix)]
+        files = [p for p in fp.code if p.startswith(prefix)]
     else:
         return Finding((), None, f"{path} is not in the repository")
     sources = fp.env_sources(name)
-    readers = [p for p in sources if p in fp.python]
+    readers = [p for p in sources if p in fp.code]
     found = tuple(p for p in readers if p in files)
     if found:
         return Finding(found, None, f"{name} is read in {_list(found)}")
-    not_parsed = [p for p in files if not fp.python[p].parsed]
+    not_parsed = [p for p in files if not fp.code[p].parsed]
     if not_parsed:
-        why = _not_parsed(not_parsed[0], fp.python[not_parsed[0]])
+        why = _not_parsed(not_parsed[0], fp.code[not_parsed[0]])
         return Finding((), None, f"{why}; cannot tell whether it reads {name}", False)
     where = path if path in fp.blobs else f"code under {path}/"
     if readers:
@@ -366,8 +370,8 @@ def _find_import(module: str, scope: str | None, fp: Fingerprint, before: bool) 
     path = fp.tracked_path(path) or fp.tracked_directory(path) or path
     where = f"{within} in {path}" if within else path
     if path in fp.blobs:
-        if path not in fp.python:
-            return Finding((), None, f"{path} is not a Python file; cannot tell", False)
+        if path not in fp.code:
+            return Finding((), None, f"{path} {_NOT_CODE}; cannot tell", False)
         files = [path]
         # Inside a definition includes definitions nested in it (methods of a class).
         found = [
@@ -377,7 +381,7 @@ def _find_import(module: str, scope: str | None, fp: Fingerprint, before: bool) 
         ]
     elif fp.has_directory(path):
         prefix = path.rstrip("/") + "/"
-        files = [p for p in fp.python if p.startswith(prefix)]
+        files = [p for p in fp.code if p.startswith(prefix)]
         found = [p for p, _ in importers if p.startswith(prefix)]
     else:
         return Finding((), None, f"{path} is not in the repository")
@@ -387,9 +391,9 @@ def _find_import(module: str, scope: str | None, fp: Fingerprint, before: bool) 
         line = _line(lines[0]) if len(paths) == 1 and lines else ""
         detail = f"imported by {_list(paths)}" + (f" in {within}" if within else "") + line
         return Finding(paths, None, detail)
-    not_parsed = [p for p in files if not fp.python[p].parsed]
+    not_parsed = [p for p in files if not fp.code[p].parsed]
     if not_parsed:
-        why = _not_parsed(not_parsed[0], fp.python[not_parsed[0]])
+        why = _not_parsed(not_parsed[0], fp.code[not_parsed[0]])
         more = f" (and {len(not_parsed) - 1} more)" if len(not_parsed) > 1 else ""
         detail = f"{why}{more}; cannot tell whether {module} is imported in {where}"
         return Finding((), None, detail, False)
@@ -399,16 +403,35 @@ def _find_import(module: str, scope: str | None, fp: Fingerprint, before: bool) 
     return Finding((), None, f"{module} is {_no(before)} imported in {where}{elsewhere}")
 
 
-def _find_dep(name: str, fp: Fingerprint) -> Finding:
+def _declares_for(source: str, scope: str | None, fp: Fingerprint) -> bool:
+    """Whether the manifest ``source`` declares for the project at ``scope`` (None: the
+    main project): it lies in that project, or in a directory above it (a workspace root)
+    with no project of another ecosystem in between (``pyproject.toml`` at the root does
+    not declare for ``web/``, which has its own ``package.json``)."""
+    if scope is None:
+        return in_area(source, None)
+    return in_area(source, scope) or declares_above(source, scope, fp)
+
+
+def _find_dep(name: str, scope: str | None, fp: Fingerprint) -> Finding:
     everywhere = sorted({dep.source for dep in fp.dependency(name)})
     if name == PYTHON and not everywhere:
         # No requires-python / python_requires: the supported versions are not declared,
         # which says nothing about a claim on them.
         detail = "the project declares no supported Python versions (requires-python)"
         return Finding((), None, detail, False)
-    sources = tuple(p for p in everywhere if in_area(p, None))
+    sources = tuple(p for p in everywhere if _declares_for(p, scope, fp))
     if sources:
         return Finding(sources, None, f"{name} is declared in {_list(sources)}")
+    if scope is not None:
+        if not fp.has_directory(scope):
+            return Finding((), None, f"{scope} is not a directory of the repository")
+        elsewhere = f" (declared in {_list(everywhere)})" if everywhere else ""
+        manifests = [p for p in fp.blobs if manifest_kind(p) and _declares_for(p, scope, fp)]
+        if not manifests:
+            detail = f"no manifest the fingerprint reads declares for {scope}/{elsewhere}"
+            return Finding((), None, detail, False)
+        return Finding((), None, f"{name} is not declared for {scope}/{elsewhere}")
     if everywhere:
         detail = f"{name} is declared only in {_list(everywhere)}, outside the main project"
         return Finding((), None, detail, weak=True)
@@ -421,7 +444,7 @@ def _find_dep(name: str, fp: Fingerprint) -> Finding:
         detail = f"{name} is not in the manifests read; {_list(unread)} may declare it"
         return Finding((), None, detail, False)
     if not any(manifest_kind(p) for p in fp.blobs):
-        detail = "the repository has no pyproject.toml or requirements file"
+        detail = "the repository has no manifest the fingerprint reads"
         return Finding((), None, detail, False)
     return Finding((), None, f"{name} is not a declared dependency")
 
@@ -432,9 +455,10 @@ def _find_version(anchor: Anchor, fp: Fingerprint) -> Finding:
     does when they are disjoint (``>=3`` against ``<2``); anything else, or a spec that
     cannot be decided (``===``, ``^1 || ^2``, no version at all), cannot tell."""
     wanted = anchor.version or ""
-    declared = [d for d in fp.dependency(anchor.value) if in_area(d.source, None)]
-    relations = [(d, relation(wanted, d.spec)) for d in declared]
-    bounds = {d: bound_mismatch(wanted, d.spec) for d, r in relations if r is not Relation.DISJOINT}
+    declared = [d for d in fp.dependency(anchor.value) if _declares_for(d.source, anchor.scope, fp)]
+    relations = [(d, _relation(wanted, d)) for d in declared]
+    bounds = {d: bound_mismatch(wanted, d.spec) if d.ecosystem == "pypi" else None
+              for d, r in relations if r is not Relation.DISJOINT}  # fmt: skip
     matching = tuple(sorted({d.source for d, r in relations
                              if r is Relation.SUBSET and bounds.get(d) is None}))  # fmt: skip
     if matching:
@@ -474,9 +498,10 @@ def _find_value(anchor: Anchor, stated: str, fp: Fingerprint) -> Finding:
             return Finding((), None, detail, False)
         return _compare(name, stated, found, env=False)
     scope = fp.tracked_path(anchor.scope) or anchor.scope
-    facts = fp.python.get(scope)
+    facts = fp.code.get(scope)
     if facts is None:
-        where = "not a Python file" if scope in fp.blobs else "not in the repository"
+        where = "not source code the fingerprint reads" if scope in fp.blobs else (
+            "not in the repository")  # fmt: skip
         return Finding((), None, f"{scope} is {where}", scope not in fp.blobs)
     found = [(scope, v) for v in facts.constants if v.name == name]
     if found:
@@ -514,6 +539,16 @@ def _compare(
     detail = (f"{said} at {path}:{v.line}, but {other[0]}:{other[1].line} says {other[1].text}; "
               "cannot tell which applies")  # fmt: skip
     return Finding((), None, detail, False)
+
+
+def _relation(wanted: str, dep: Dependency) -> Relation:
+    """How ``dep``'s declared range relates to ``wanted``: PEP 440 for PyPI, semver ranges
+    for npm and Cargo, exact versions for Go (``anchors.semver``)."""
+    if dep.ecosystem == "pypi":
+        return relation(wanted, dep.spec)
+    from anchors.semver import relation as semver_relation
+
+    return semver_relation(wanted, dep.spec, dep.ecosystem)
 
 
 def _specs(declared: Sequence[Dependency]) -> str:

@@ -1,10 +1,17 @@
-"""Named technologies (Python packages and systems) and ordinary English words.
+"""Named technologies (Python packages, systems, npm, Go and crate packages) and ordinary
+English words.
 
 The data are generated files in ``anchors/data/`` (``scripts/refresh_vocabulary.py`` writes
 them): ``technologies.tsv`` (curated systems such as Pulumi, Datadog or PostgreSQL, and the
 most downloaded Python distributions) and ``english.txt`` (the ordinary English words).
 They are read once, on first use, and kept; this module needs nothing but the standard
 library.
+
+A technology also lists its packages in other ecosystems (``Technology.packages``:
+``npm:vue``, ``go:github.com/gin-gonic/gin``, ``cargo:tokio``; ``for_package`` finds it from
+one). One known only from those ecosystems (Vue, Gin, Tokio) is a system without PyPI
+distributions or imports: its ``dists`` and ``imports`` are always Python's, so an npm
+package is never taken for the PyPI distribution of the same name.
 
 A system is either one that must leave a footprint in the code that uses it (a datastore,
 a queue, an SDK's service: absent from the repository, a claim of use is refuted) or one
@@ -41,6 +48,7 @@ __all__ = [
     "by_name",
     "english",
     "for_import",
+    "for_package",
     "is_ordinary_word",
     "load",
     "lookup",
@@ -77,6 +85,9 @@ class Technology:
     # Used by people beside the code (a tracker, a wiki, chat, a hosting console): the
     # repository need not name it, so its absence refutes nothing.
     beside: bool = False
+    # Its packages in other ecosystems: "npm:NAME", "go:MODULE/PATH" (no "/vN" suffix),
+    # "cargo:CRATE" (as published).
+    packages: tuple[str, ...] = ()
 
 
 def normalize_dist(name: str) -> str:
@@ -89,6 +100,12 @@ def _norm(word: str) -> str:
     if "-" in word or "_" in word or "." in word:
         return _SEPARATORS.sub("-", word).lower()
     return word.lower()
+
+
+def _package_key(ecosystem: str, name: str) -> tuple[str, str]:
+    """How the package index compares names: lower case; a crate's "_" as "-"."""
+    name = name.strip().lower()
+    return ecosystem, name.replace("_", "-") if ecosystem == "cargo" else name
 
 
 def _split(column: str) -> tuple[str, ...]:
@@ -177,6 +194,17 @@ class Vocabulary:
         return exact, lower
 
     @cached_property
+    def _packages(self) -> dict[tuple[str, str], int]:
+        index: dict[tuple[str, str], int] = {}
+        with _gc_paused():
+            for i, row in enumerate(self._rows):
+                if len(row) > 11 and row[11]:
+                    for entry in row[11].split(_SEP):
+                        ecosystem, _, name = entry.partition(":")
+                        index.setdefault(_package_key(ecosystem, name), i)
+        return index
+
+    @cached_property
     def _tokens(self) -> dict[str, tuple[int, ...]]:
         tokens: dict[str, list[int]] = {}
         with _gc_paused():
@@ -243,6 +271,7 @@ class Vocabulary:
                 rank=int(rank) if rank else None,
                 common_aliases=_split(common),
                 beside=len(row) > 10 and row[10] == "beside",
+                packages=_split(row[11]) if len(row) > 11 else (),
             )
             self._techs[i] = tech
         return tech
@@ -310,6 +339,19 @@ class Vocabulary:
                 return self.technology(i)
         return None
 
+    def for_package(self, ecosystem: str, name: str) -> Technology | None:
+        ecosystem = ecosystem.lower()
+        key = _package_key(ecosystem, name)[1]
+        if ecosystem == "cargo":  # a crate, or a path in it: "serde_json::Value"
+            i = self._packages.get((ecosystem, key.split("::")[0]))
+            return None if i is None else self.technology(i)
+        while key:  # "lodash/fp", "github.com/redis/go-redis/v9": the longest known prefix
+            i = self._packages.get((ecosystem, key))
+            if i is not None:
+                return self.technology(i)
+            key = key.rpartition("/")[0]
+        return None
+
     def is_ordinary_word(self, word: str) -> bool:
         return word.lower() in self.english
 
@@ -371,6 +413,14 @@ def for_import(module: str) -> Technology | None:
     """The technology of an import name, top-level or dotted ("yaml", "google.cloud.storage",
     "sklearn.linear_model": the longest known prefix wins)."""
     return load().for_import(module)
+
+
+def for_package(ecosystem: str, name: str) -> Technology | None:
+    """The technology of a package of ``ecosystem`` ("npm", "go" or "cargo"; PyPI's are
+    ``by_name`` and ``for_import``): an npm name or a path in the package ("lodash/fp"), a
+    Go module or package path ("github.com/redis/go-redis/v9"), a crate name ("-" and "_"
+    alike) or a path in it ("serde_json::Value")."""
+    return load().for_package(ecosystem, name)
 
 
 def english() -> frozenset[str]:

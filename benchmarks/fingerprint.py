@@ -55,17 +55,73 @@ def _module_source(rng: random.Random, package: int, index: int, revision: int =
     return "\n".join(lines) + "\n"
 
 
-def generate_repository(root: Path, files: int, seed: int = 7) -> list[Path]:
-    """Write and commit ``files`` Python modules (100 per package) under ``root``."""
+def _ts_source(rng: random.Random, package: int, index: int) -> str:
+    """A plausible ~120-line TypeScript module: imports, an interface, a class with
+    methods, exported functions, an environment read."""
+    lines = [
+        'import axios from "axios";',
+        'import { ref, computed } from "vue";',
+        f'import {{ helper{(index + 1) % 100} }} from "./mod{(index + 1) % 100}";',
+        f'import type {{ Shape{package} }} from "../types";',
+        "",
+        f"export const LIMIT_{index} = {rng.randint(1, 500)};",
+        f'const base = import.meta.env.VITE_API_{package} ?? "/api";',
+        "",
+        f"export interface Item{index} {{",
+        "  id: string;",
+        "  count: number;",
+        "}",
+        "",
+    ]
+    for c in range(2):
+        lines.append(f"export class Store{c} {{")
+        lines.append("  private items = new Map<string, number>();")
+        for m in range(4):
+            lines.append(f"  method{m}(value: number): number {{")
+            lines.append(f"    let total = value * {rng.randint(1, 99)};")
+            lines.append("    for (const [key, item] of this.items) {")
+            lines.append("      total += item % 7 + key.length;")
+            lines.append("    }")
+            lines.append("    return total;")
+            lines.append("  }")
+        lines.append("}")
+        lines.append("")
+    for f in range(5):
+        lines.append(f"export async function helper{index}_{f}(id: string): Promise<number[]> {{")
+        lines.append("  const response = await axios.get<number[]>(`${base}/items/${id}`);")
+        lines.append("  const seen = ref(0);")
+        lines.append("  const total = computed(() => seen.value + response.data.length);")
+        lines.append("  return response.data.filter((v) => v < total.value);")
+        lines.append("}")
+        lines.append("")
+    return "\n".join(lines) + "\n"
+
+
+def generate_repository(
+    root: Path, files: int, seed: int = 7, typescript: int = 0
+) -> list[Path]:
+    """Write and commit ``files`` modules (100 per package) under ``root``: the first
+    ``typescript`` of them TypeScript modules of a frontend under ``web/`` (with its
+    ``package.json``), the rest Python modules under ``src/``."""
     rng = random.Random(seed)
     repo = ScratchRepo(root, IDENTITY)
     written = []
     for n in range(files):
         package, index = divmod(n, 100)
-        path = root / "src" / f"pkg_{package}" / f"mod_{index}.py"
+        if n < typescript:
+            path = root / "web" / "src" / f"pkg_{package}" / f"mod{index}.ts"
+            source = _ts_source(rng, package, index)
+        else:
+            path = root / "src" / f"pkg_{package}" / f"mod_{index}.py"
+            source = _module_source(rng, package, index)
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(_module_source(rng, package, index))
+        path.write_text(source)
         written.append(path)
+    if typescript:
+        (root / "web" / "package.json").write_text(
+            '{"name": "web", "dependencies": {"axios": "^1.6.0", "vue": "^3.4.0"},\n'
+            ' "devDependencies": {"typescript": "~5.3.0"}}\n'
+        )
     (root / "pyproject.toml").write_text(
         '[project]\nname = "generated"\ndependencies = ["duckdb>=1.1", "httpx"]\n'
     )

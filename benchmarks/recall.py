@@ -39,6 +39,8 @@ __all__ = ["add_arguments", "main"]
 _HITS = 10  # memories each query hits
 _WORKING_SET = 50  # distinct queries a warm process keeps asking
 _ROWS_PER_INSERT = 50_000
+_PACKAGE_PARENT = str(Path(__file__).resolve().parent.parent)
+_FIRST_LOOKUP = "from anchors.vocabulary import lookup_word; lookup_word('vue')"
 
 
 def add_arguments(parser: argparse.ArgumentParser, with_repo: bool = True) -> None:
@@ -125,7 +127,7 @@ def _bench_repo(repo: Path, work: Path, emit: Any) -> None:
             fp = code.fingerprint(overlay=False)  # FingerprintUnavailable: for server.cli
             elapsed = time.perf_counter() - start
             emit("cold_fingerprint_repo_s", round(elapsed, 3))
-            emit("cold_fingerprint_repo_python_files", len(fp.python))
+            emit("cold_fingerprint_repo_python_files", len(fp.code))
     finally:
         db.close()
 
@@ -161,6 +163,67 @@ def _bench_generated(
                 _bench_recall(work, root, code, fp, size, samples, head_changes, emit)
     finally:
         facts_db.close()
+    _bench_polyglot(work, files, emit)
+    _bench_vocabulary(emit)
+
+
+def _bench_polyglot(work: Path, files: int, emit: Any) -> None:
+    """The cold fingerprint of a repository of ``files`` modules, half of them TypeScript
+    (a frontend beside a Python backend), and its update after a 10-file commit touching
+    both languages."""
+    from anchors.fingerprint import CodeSource
+    from benchmarks.fingerprint import generate_repository
+    from store.db import Database
+    from store.factcache import StoreFactsCache
+
+    root = work / "polyglot"
+    written = generate_repository(root, files, typescript=files // 2)
+    facts_db = Database(work / "polyglot-facts.duckdb")
+    try:
+        with CodeSource(root, StoreFactsCache(facts_db)) as code:
+            start = time.perf_counter()
+            fp = code.fingerprint(overlay=False)
+            elapsed = time.perf_counter() - start
+            typescript = sum(1 for f in fp.code.values() if f.language == "typescript")
+            emit(f"cold_fingerprint_polyglot_{files}_files_s", round(elapsed, 3))
+            emit("cold_fingerprint_polyglot_typescript_files", typescript)
+            rng = random.Random(13)
+            ts = [p for p in written if p.suffix == ".ts"]
+            py = [p for p in written if p.suffix == ".py"]
+            for path in rng.sample(ts, 5):
+                with path.open("a") as handle:
+                    handle.write(f"\nexport function touched{time.perf_counter_ns()}() {{}}\n")
+            _touch(root, rng.sample(py, 5), "touch 5 TypeScript and 5 Python files")
+            start = time.perf_counter()
+            code.fingerprint(overlay=False)
+            elapsed = time.perf_counter() - start
+            emit("update_after_10_file_commit_polyglot_ms", round(elapsed * 1000, 2))
+    finally:
+        facts_db.close()
+
+
+def _bench_vocabulary(emit: Any, runs: int = 5) -> None:
+    """What the vocabulary costs a process at start-up: importing it, and its first lookup
+    (which loads the data), each in a fresh interpreter, beside that interpreter's own
+    start-up as the floor; the median of ``runs``."""
+    import subprocess
+    import sys
+
+    def median_ms(code: str) -> float:
+        times = []
+        for _ in range(runs):
+            start = time.perf_counter()
+            subprocess.run([sys.executable, "-c", code], check=True, cwd=_PACKAGE_PARENT)
+            times.append(time.perf_counter() - start)
+        return round(statistics.median(times) * 1000, 1)
+
+    floor = median_ms("pass")
+    emit("python_startup_ms (floor)", floor)
+    emit("vocabulary_import_ms", round(median_ms("import anchors.vocabulary") - floor, 1))
+    emit(
+        "vocabulary_first_lookup_ms",
+        round(median_ms(_FIRST_LOOKUP) - floor, 1),
+    )
 
 
 def _touch(root: Path, paths: Sequence[Path], message: str) -> None:

@@ -2,15 +2,19 @@
 
 ``python -m experiments.truth_benchmark [--project NAME ...] [--out DIR] [--per-category N]``
 (also ``anchormem experiment contamination --corpus real``) builds or reuses the corpus
-(``experiments.corpus``: PyPI sdists at two pinned versions, one scratch git repository per
-project, HEAD the newer version), runs the contamination experiment on each project with
+(``experiments.corpus``: PyPI sdists, npm tarballs and Debian packages at two pinned
+versions, one scratch git repository per project, HEAD the newer version), runs the
+contamination experiment on each project with
 its fact file (``experiments/data/real/NAME.jsonl``), sums the counts across projects and
 prints one markdown table (every arm and agent). Progress goes to stderr. ``--out``
 (default ``~/.cache/anchormem/results/truth-benchmark``, see ``experiments.results_dir``)
 receives ``results.json``, ``results.md`` and one folder per project with that project's
-full contamination outputs. Nothing else is written outside the cache
-(``ANCHORMEM_CORPUS_CACHE``, default ``~/.cache/anchormem/corpus``).
-It is not part of CI: the first run downloads the sdists.
+full contamination outputs. Both also hold one table per language of the notes (their
+``language`` field, ``python`` when absent; ``experiments.language_metrics``): false
+served, false served VERIFIED, true refuted and true VERIFIED excluding convention and
+drift, with the per-project definitions, summed over projects. Nothing else is written
+outside the cache (``ANCHORMEM_CORPUS_CACHE``, default ``~/.cache/anchormem/corpus``).
+It is not part of CI: the first run downloads the archives.
 """
 
 from __future__ import annotations
@@ -28,10 +32,20 @@ from experiments.agents import AGENTS
 from experiments.contamination import ARMS, Config, run
 from experiments.corpus import Project, build, cache_dir, describe, load_manifest
 from experiments.errors import EXIT_USAGE, ExperimentError, exit_code
+from experiments.facts import load_facts
+from experiments.language_metrics import LANGUAGE_COLUMNS, language_metrics, read_per_fact
 from experiments.metrics import RATES, wilson
 from experiments.results_dir import default_results_dir
 
-__all__ = ["aggregate", "main", "markdown", "run_benchmark", "run_cli"]
+__all__ = [
+    "aggregate",
+    "aggregate_languages",
+    "language_tables",
+    "main",
+    "markdown",
+    "run_benchmark",
+    "run_cli",
+]
 
 _COLUMNS = (
     ("adoption_rate", "adoption"),
@@ -79,6 +93,60 @@ def aggregate(per_project: Mapping[str, Mapping[str, Any]]) -> dict[str, Any]:
     return arms
 
 
+def aggregate_languages(
+    per_project: Mapping[str, Mapping[str, Mapping[str, Any]]],
+) -> dict[str, dict[str, Any]]:
+    """Every language over all projects (``per_project``: each project's
+    ``language_metrics``): fact counts summed, every arm and agent's counts summed."""
+    out: dict[str, dict[str, Any]] = {}
+    languages = sorted({lang for by_lang in per_project.values() for lang in by_lang})
+    for language in languages:
+        parts = [by_lang[language] for by_lang in per_project.values() if language in by_lang]
+        arms: dict[str, Any] = {}
+        for arm in dict.fromkeys(a for p in parts for a in p["arms"]):  # run order
+            agents = [g for g in AGENTS if any(g in p["arms"].get(arm, {}) for p in parts)]
+            arms[arm] = {
+                agent: _sum_counts(
+                    [p["arms"][arm][agent] for p in parts if agent in p["arms"].get(arm, {})]
+                )
+                for agent in agents
+            }
+        out[language] = {
+            "facts": {k: sum(p["facts"][k] for p in parts) for k in ("true", "false")},
+            "arms": arms,
+        }
+    return out
+
+
+def language_tables(by_language: Mapping[str, Mapping[str, Any]]) -> list[str]:
+    """The markdown lines of the per-language tables (none without languages)."""
+    if not by_language:
+        return []
+    lines = [
+        "",
+        "## Per language",
+        "",
+        "From each note's `language` (python when absent); the same definitions as above: "
+        "false served / false served VERIFIED over false facts, true refuted (false "
+        "refutation) and true VERIFIED excluding convention and drift over true facts.",
+    ]
+    for language, entry in by_language.items():
+        facts = entry["facts"]
+        lines += [
+            "",
+            f"### {language} ({facts['true'] + facts['false']} facts: {facts['true']} true, "
+            f"{facts['false']} false)",
+            "",
+            "| arm | agent | " + " | ".join(t for _, t in LANGUAGE_COLUMNS) + " |",
+            "|" + "---|" * (len(LANGUAGE_COLUMNS) + 2),
+        ]
+        for arm, by_agent in entry["arms"].items():
+            for agent, metrics in by_agent.items():
+                cells = " | ".join(_cell(metrics, name) for name, _ in LANGUAGE_COLUMNS)
+                lines.append(f"| {arm} | {agent} | {cells} |")
+    return lines
+
+
 def _cell(entry: Mapping[str, Any], name: str) -> str:
     rate, pair = entry.get(name), (entry.get("counts") or {}).get(name)
     if rate is None or not pair:
@@ -116,6 +184,7 @@ def markdown(results: Mapping[str, Any]) -> str:
         for agent, entry in by_agent.items():
             cells = " | ".join(_cell(entry, name) for name, _ in _COLUMNS)
             lines.append(f"| {arm} | {agent} | {cells} |")
+    lines += language_tables(results.get("by_language") or {})
     excluded = [(p, e) for p, r in projects.items() for e in r["excluded"]]
     lines += ["", f"Excluded by label validation: {len(excluded)}."]
     lines += [f"- {p} {e['id']} ({e['category']}): {e['reason']}" for p, e in excluded]
@@ -159,6 +228,7 @@ def run_benchmark(
     repos = {p.name: build(p, cache, log) for p in projects}
     out.mkdir(parents=True, exist_ok=True)
     per_project: dict[str, dict[str, Any]] = {}
+    per_language: dict[str, dict[str, Any]] = {}
     for project in projects:
         log(f"{project.name}: running the contamination experiment")
         t0 = time.monotonic()
@@ -175,6 +245,8 @@ def run_benchmark(
         result["versions"] = [v.version for v in project.versions]
         result["corpus"] = describe(project)
         per_project[project.name] = result
+        rows = read_per_fact(out / project.name / "per_fact.jsonl")
+        per_language[project.name] = language_metrics(load_facts(project.facts), rows)
         log(f"{project.name}: {time.monotonic() - t0:.1f}s")
     results: dict[str, Any] = {
         "experiment": "truth_benchmark",
@@ -198,6 +270,8 @@ def run_benchmark(
         | {"excluded": sum(len(r["excluded"]) for r in per_project.values())},
         "arms": aggregate(per_project),
         "per_project_arms": {name: r["arms"] for name, r in per_project.items()},
+        "by_language": aggregate_languages(per_language),
+        "per_project_by_language": per_language,
     }
     results["seconds"] = round(time.monotonic() - started, 1)
     (out / "results.json").write_text(json.dumps(results, indent=2) + "\n", encoding="utf-8")

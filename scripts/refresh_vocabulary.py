@@ -4,7 +4,7 @@
 Usage::
 
     python scripts/refresh_vocabulary.py RANKS [--top 8000] [--out anchors/data]
-                                         [--frequencies FILE]
+                                         [--frequencies FILE] [--npm FILE]
 
 ``RANKS`` lists Python distributions by download popularity, in one of two formats:
 
@@ -15,6 +15,14 @@ Usage::
   ``{"rows": [{"project": ..., "download_count": ...}]}`` (rank = position when sorted by
   download count, highest first).
 
+``--npm FILE`` lists npm packages with their downloads of a month (a tab-separated file
+whose header names a ``name`` and a ``downloads_a_month`` column, a ``summary`` column
+optional): the most downloaded of them join the curated npm, Go and crate technologies
+(``vocabulary_ecosystems.py``); without it only the curated ones are written. Both lists
+are read from files, so a refresh runs offline: the shipped data come from the PyPI and
+npm package lists of one day, in the formats above, with the English frequencies of
+``wordfreq`` 3.1.1.
+
 English word frequencies come from the ``wordfreq`` package (a refresh-time tool, never a
 runtime dependency of anchormem). ``--frequencies FILE`` replaces it with a tab-separated
 ``word<TAB>zipf`` file: words missing from it count as frequency 0 (tests use this mode).
@@ -24,14 +32,18 @@ It writes two sorted, deterministic files:
 * ``technologies.tsv``: one technology a line (the curated systems by name, then the
   packages by rank: the loader's order of precedence when two claim one alias), tab-
   separated columns ``name display kind rank dists imports aliases common_aliases
-  footprints mention_tokens use``; list columns join their items with ``|`` (empty: none);
-  ``use`` is ``beside`` for a system people use beside the code (``BESIDE_THE_CODE``),
-  else empty;
+  footprints mention_tokens use packages``; list columns join their items with ``|``
+  (empty: none); ``use`` is ``beside`` for a system people use beside the code
+  (``BESIDE_THE_CODE``), else empty; ``packages`` are the technology's npm, Go and crate
+  packages (``npm:vue``, ``go:github.com/gin-gonic/gin``, ``cargo:tokio``). A technology
+  known only from those ecosystems is a ``system`` row with no dists or imports (those are
+  PyPI's);
 * ``english.txt``: the ordinary English words, one a line, sorted.
 
 Curated knowledge lives in the modules beside this script: the systems in
 ``vocabulary_systems.py``, import-name exceptions, prose aliases and display names of
-packages in ``vocabulary_packages.py``. Edit it there, re-run the script, commit the data.
+packages in ``vocabulary_packages.py``, the npm, Go and crate technologies in
+``vocabulary_ecosystems.py``. Edit it there, re-run the script, commit the data.
 """
 
 from __future__ import annotations
@@ -42,10 +54,18 @@ import math
 import re
 import sys
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # the curated tables beside it
+from vocabulary_ecosystems import (
+    ATTACHED,
+    DISPLACED_DISTS,
+    ECOSYSTEM_TECHS,
+    NPM_MAX_WORD_ZIPF,
+    ORDINARY_ALIASES,
+    npm_popular,
+)
 from vocabulary_packages import IMPORT_EXCEPTIONS as IMPORT_EXCEPTIONS  # (tests read it here)
 from vocabulary_packages import PACKAGE_ALIASES, PACKAGE_DISPLAY, import_names, normalize_dist
 from vocabulary_systems import BESIDE_THE_CODE, SYSTEMS
@@ -92,7 +112,10 @@ ORDINARY_NAMES = frozenset(
 )
 FAMOUS_RANK = 1000
 # Aliases that wordfreq rates frequent but that in prose are (nearly) always the technology.
-NOT_COMMON = frozenset({"google cloud", "google cloud platform", "amazon web services", "aws"})
+NOT_COMMON = frozenset({
+    "google cloud", "google cloud platform", "amazon web services", "aws", "better stack",
+    "google chat", "google doc", "google drive", "google sheets", "google slides", "g suite",
+})
 
 
 # ---------------------------------------------------------------- frequencies
@@ -184,6 +207,7 @@ class Row:
     footprints: list[str]
     tokens: list[str]
     use: str = ""  # "beside": used by people beside the code, absence refutes nothing
+    packages: list[str] = field(default_factory=list)  # "npm:vue", "go:...", "cargo:tokio"
 
     def line(self) -> str:
         """The file's line: columns that can be derived are left out (see ``HEADER``)."""
@@ -198,6 +222,7 @@ class Row:
             SEP.join(a for a in self.aliases if a not in derived),
             *(SEP.join(v) for v in (self.common, self.footprints, self.tokens)),
             self.use,
+            SEP.join(self.packages),
         ]
         for col in cols:
             if "\t" in col or "\n" in col:
@@ -213,7 +238,9 @@ def _unique(items: Iterable[str]) -> list[str]:
     return list(seen)
 
 
-def build(ranks: dict[str, int], top: int, freq: Freq) -> list[Row]:
+def build(
+    ranks: dict[str, int], top: int, freq: Freq, npm: list[tuple[str, int]] | None = None
+) -> list[Row]:
     def is_common(alias: str, famous: bool) -> bool:
         """``famous``: a curated system or a package among the FAMOUS_RANK most downloaded,
         whose name in the English list's band below COMMON_THRESHOLD still names it."""
@@ -229,7 +256,8 @@ def build(ranks: dict[str, int], top: int, freq: Freq) -> list[Row]:
     def keep_token(token: str, famous: bool) -> bool:
         return len(token) >= 2 and not is_common(token, famous)
 
-    chosen = sorted((d for d in ranks if ranks[d] <= top), key=lambda d: (ranks[d], d))
+    chosen = sorted((d for d in ranks if ranks[d] <= top and d not in DISPLACED_DISTS),
+                    key=lambda d: (ranks[d], d))  # fmt: skip
     owner: dict[str, str] = {}  # dist -> system name
     for system in SYSTEMS:
         for dist in system.dists:
@@ -280,11 +308,86 @@ def build(ranks: dict[str, int], top: int, freq: Freq) -> list[Row]:
             dist, PACKAGE_DISPLAY.get(dist, dist), "package", ranks[dist], [dist], imports,
             aliases, [a for a in aliases if is_common(a, famous)], [], tokens,
         ))
-    names = [r.name for r in rows]
-    if len(names) != len(set(names)):
-        dupes = sorted({n for n in names if names.count(n) > 1})
+    rows += _ecosystem_rows(rows, npm or [], is_common, keep_token, freq)
+    packages = [p for r in rows for p in r.packages]
+    if len(packages) != len(set(packages)):
+        dupes = sorted({p for p in packages if packages.count(p) > 1})
+        raise ValueError(f"packages of two technologies: {dupes}")
+    row_names = [r.name for r in rows]
+    if len(row_names) != len(set(row_names)):
+        dupes = sorted({n for n in row_names if row_names.count(n) > 1})
         raise ValueError(f"duplicate technology names: {dupes}")
     return rows
+
+
+def _phrase_key(alias: str) -> str:
+    """An alias as lookups compare it: each word PEP 503 normalised."""
+    return " ".join(normalize_dist(w) for w in alias.split(" "))
+
+
+def _row_keys(row: Row) -> set[str]:
+    return {_phrase_key(k) for k in (row.name, *row.dists, *row.imports, *row.aliases)}
+
+
+def _ecosystem_rows(
+    rows: list[Row],
+    npm: list[tuple[str, int]],
+    is_common: Callable[[str, bool], bool],
+    keep_token: Callable[[str, bool], bool],
+    freq: Freq,
+) -> list[Row]:
+    """Attach npm, Go and crate packages to the technologies ``rows`` has, and the rows of
+    those it has not: the curated ones, then the popular npm packages. An alias another
+    technology answers to stays that technology's (a PyPI name keeps its meaning)."""
+    by_name = {r.name: r for r in rows}
+    taken: set[str] = set().union(*(_row_keys(r) for r in rows))
+
+    def common(alias: str) -> bool:
+        return alias in ORDINARY_ALIASES or is_common(alias, True)
+
+    for name, extra in ATTACHED.items():
+        row = by_name.get(name)
+        if row is None:
+            continue  # a package row below the --top cut
+        if row.kind == "package" and extra.footprints:
+            raise ValueError(f"{name}: footprints belong to systems")
+        row.packages = _unique([*row.packages, *extra.packages])
+        new = [a for a in extra.aliases if _phrase_key(a) not in taken]
+        row.aliases = _unique([*row.aliases, *new])
+        row.common = _unique([*row.common, *(a for a in new if common(a))])
+        row.footprints = _unique([*row.footprints, *extra.footprints])
+        taken.update(_phrase_key(a) for a in new)
+    listed = {p for r in rows for p in r.packages}
+    added: list[Row] = []
+    for tech in ECOSYSTEM_TECHS:
+        if tech.name in by_name or tech.name != normalize_dist(tech.name):
+            raise ValueError(f"{tech.name}: taken, or not a normalised name")
+        aliases = [a for a in _unique([tech.name, *tech.aliases]) if _phrase_key(a) not in taken]
+        tokens = _unique([
+            *tech.tokens,
+            *(a for a in aliases if " " not in a and len(a) >= 3 and not common(a)),
+        ])
+        added.append(Row(
+            tech.name, tech.display, "system", None, [], [], aliases,
+            [a for a in aliases if common(a)], list(tech.footprints), tokens,
+            packages=list(tech.packages),
+        ))
+        taken.update(_phrase_key(a) for a in aliases)
+        taken.add(tech.name)
+        listed.update(tech.packages)
+    for npm_name, _ in npm:
+        name = normalize_dist(npm_name)
+        if f"npm:{npm_name}" in listed or name in taken or freq(npm_name) >= ENGLISH_THRESHOLD:
+            continue  # known already, another technology's name, or an ordinary word
+        if is_common(npm_name, False) or (
+            npm_name.isalpha() and freq(npm_name) >= NPM_MAX_WORD_ZIPF
+        ):
+            continue
+        tokens = [npm_name] if len(npm_name) >= 3 and keep_token(npm_name, False) else []
+        added.append(Row(name, npm_name, "system", None, [], [], [npm_name], [], [], tokens,
+                         packages=[f"npm:{npm_name}"]))
+        taken.update((name, npm_name))
+    return added
 
 
 def english_words(freq: Freq, words: Iterable[str]) -> list[str]:
@@ -294,7 +397,7 @@ def english_words(freq: Freq, words: Iterable[str]) -> list[str]:
 # Empty display: the name; empty dists of a package: its name; aliases: those listed, then
 # the dists, then the lower-cased imports.
 HEADER = ("# name\tdisplay\tkind\trank\tdists\timports\tmore_aliases\tcommon_aliases"
-          "\tfootprints\tmention_tokens\tuse")
+          "\tfootprints\tmention_tokens\tuse\tpackages")
 
 
 def write(rows: list[Row], english: list[str], out: Path) -> None:
@@ -314,13 +417,18 @@ def main(argv: list[str] | None = None) -> int:
                         default=Path(__file__).resolve().parent.parent / "anchors" / "data")
     parser.add_argument("--frequencies", type=Path,
                         help="word<TAB>zipf file to use instead of wordfreq")
+    parser.add_argument("--npm", type=Path,
+                        help="npm packages and their monthly downloads (TSV)")
     args = parser.parse_args(argv)
     freq, wordlist = file_source(args.frequencies) if args.frequencies else wordfreq_source()
-    rows = build(read_ranks(args.ranks), args.top, freq)
+    npm = npm_popular(args.npm) if args.npm else None
+    rows = build(read_ranks(args.ranks), args.top, freq, npm)
     english = english_words(freq, wordlist)
     write(rows, english, args.out)
     packages = sum(r.kind == "package" for r in rows)
-    print(f"refresh_vocabulary: {packages} packages, {len(rows) - packages} systems, "
+    ecosystem = sum(bool(r.packages) for r in rows)
+    print(f"refresh_vocabulary: {packages} packages, {len(rows) - packages} systems "
+          f"({ecosystem} with npm, Go or crate packages), "
           f"{sum(len(r.aliases) for r in rows)} aliases, {len(english)} English words "
           f"-> {args.out}")
     return 0

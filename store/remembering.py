@@ -8,7 +8,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
 
-from anchors.extract import beside_given, infer_anchors, read_given, unchecked_words
+from anchors.extract import (
+    beside_given,
+    disagreements,
+    infer_anchors,
+    read_given,
+    unchecked_words,
+)
 from anchors.facts import Fingerprint
 from anchors.normalize import Resolved
 from anchors.spec import Anchor, AnchorKind, Provenance
@@ -268,6 +274,8 @@ class Remembering:
                     uncovered += inference.arguments
                 # "utils.py decodes tokens with jwt" given file:utils.py: jwt is not checked
                 uncovered += unchecked_words(scoped, inference.words)
+                # "mux.go doesn't import regexp" given import:regexp@mux.go: not what it says
+                uncovered += [] if external else disagreements(scoped, inference.anchors)
             else:
                 # The scope is the one just resolved: the inference need not resolve it again.
                 inference = infer_anchors(text, fp, subject, scope=memory_scope)

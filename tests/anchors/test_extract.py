@@ -61,7 +61,7 @@ PATHS = [*PYTHON, "pyproject.toml", ".env.example", "README.md"]
 FP = Fingerprint(
     commit="0" * 40,
     blobs={path: f"blob{i:02d}" for i, path in enumerate(PATHS)},
-    python=PYTHON,
+    code=PYTHON,
     dependencies=tuple(
         Dependency(name, "", "pyproject.toml")
         for name in ("duckdb", "httpx", "mcp", "pyyaml", "beautifulsoup4")

@@ -447,7 +447,7 @@ def check(source: CodeSource, text: str) -> tuple[Verdict, str]:
          "could not be read"),
         ("config:app/Dockerfile::FROM=python:3.11", Verdict.BROKEN, "not in the repository"),
         ("config:docker/.env.example::FROM=python:3.11", Verdict.UNKNOWN,
-         "is not a Dockerfile, compose file or CI workflow"),
+         "is not a file that states FROM"),
     ],
 )  # fmt: skip
 def test_a_config_anchor_is_judged_with_the_file_and_line_quoted(

@@ -46,7 +46,7 @@ def _read(text: str) -> tuple[dict[str, str], tuple[str, ...]]:
           "cannot tell whether app/billing.py does", id="declared-only-cannot-tell"),
         R("env:NOPE_NOT_SET@app/billing.py", Verdict.BROKEN,
           "no code reads NOPE_NOT_SET and no .env.example declares it", id="read-nowhere"),
-        R("env:JWT_SECRET@README.md", Verdict.UNKNOWN, "README.md is not a Python file",
+        R("env:JWT_SECRET@README.md", Verdict.UNKNOWN, "README.md is not source code",
           id="not-python-cannot-tell"),
         R("env:JWT_SECRET@app/gone.py", Verdict.BROKEN, "app/gone.py is not in the repository",
           id="no-such-file"),

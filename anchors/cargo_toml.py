@@ -1,0 +1,124 @@
+"""What a ``Cargo.toml`` declares: its crate dependencies as ``Dependency`` rows
+(ecosystem "cargo"), the workspace's members and shared dependencies, and the package's
+``rust-version`` and ``edition``.
+
+Read with ``tomllib`` from bytes, never built; broken TOML declares nothing. Tables read:
+``[dependencies]`` (runtime), ``[dev-dependencies]`` and ``[build-dependencies]`` (not
+runtime), the same under ``[target.'cfg(...)'.*]``, and the legacy ``dev_dependencies``
+spellings. An entry is ``name = "1.2"`` or a table (``{ version = "1", features = [...] }``;
+``package = "real-name"`` renames it, and the real crate is the dependency; ``optional =
+true`` makes it a feature's, not runtime); ``workspace = true`` takes its version from the
+same file's ``[workspace.dependencies]`` when it is there, else the spec is "". A path or
+git dependency without a version has the spec "". Crate names are lower case with "_" as
+"-", as crates.io treats them as one.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+from anchors.facts import Dependency
+
+__all__ = ["crate_name", "edition", "parse_cargo_toml", "read_cargo_toml", "rust_version",
+           "workspace_dependencies", "workspace_members"]  # fmt: skip
+
+_TABLES = (("dependencies", True), ("dev-dependencies", False), ("dev_dependencies", False),
+           ("build-dependencies", False), ("build_dependencies", False))  # fmt: skip
+
+
+def crate_name(name: str) -> str:
+    """``Serde_JSON`` -> ``serde-json``: crates.io does not tell "_" from "-"."""
+    return name.strip().lower().replace("_", "-")
+
+
+def read_cargo_toml(data: bytes) -> Mapping[str, Any]:
+    """The parsed document; empty when it is not valid UTF-8 TOML."""
+    try:
+        return tomllib.loads(data.decode("utf-8-sig"))
+    except (UnicodeDecodeError, tomllib.TOMLDecodeError, RecursionError):
+        return {}
+
+
+def parse_cargo_toml(data: bytes, path: str) -> list[Dependency]:
+    """The crates ``Cargo.toml`` at ``path`` depends on (see the module docstring); the
+    package's own name is not a dependency."""
+    doc = read_cargo_toml(data)
+    own = _table(doc.get("package")).get("name")
+    own_name = crate_name(own) if isinstance(own, str) else None
+    shared = _table(_table(doc.get("workspace")).get("dependencies"))
+    found: dict[Dependency, None] = {}
+    for key, value, runtime in _entries(doc):
+        if isinstance(value, Mapping) and value.get("workspace") is True:
+            inherited = shared.get(key)
+            # the member may add features or make it optional; name and version are shared
+            value = {**(inherited if isinstance(inherited, Mapping) else
+                        {"version": inherited} if isinstance(inherited, str) else {}),
+                     **{k: v for k, v in value.items() if k != "workspace"}}  # fmt: skip
+        dep = _dependency(key, value, path, runtime)
+        if dep is not None and dep.name != own_name:
+            found.setdefault(dep, None)
+    return list(found)
+
+
+def _entries(doc: Mapping[str, Any]) -> Iterator[tuple[str, Any, bool]]:
+    scopes = [doc, *(t for t in _table(doc.get("target")).values() if isinstance(t, Mapping))]
+    for scope in scopes:
+        for table, runtime in _TABLES:
+            for key, value in _table(scope.get(table)).items():
+                yield key, value, runtime
+
+
+def _dependency(key: str, value: Any, path: str, runtime: bool) -> Dependency | None:
+    if isinstance(value, str):
+        return Dependency(crate_name(key), value.strip(), path, runtime, "cargo")
+    if not isinstance(value, Mapping):
+        return None
+    real = value.get("package")
+    name = crate_name(real if isinstance(real, str) and real.strip() else key)
+    version = value.get("version")
+    spec = version.strip() if isinstance(version, str) else ""
+    optional = value.get("optional") is True
+    return Dependency(name, spec, path, runtime and not optional, "cargo")
+
+
+def workspace_dependencies(data: bytes) -> dict[str, str]:
+    """``[workspace.dependencies]``: crate (renames followed) -> version as written ("" for
+    a path or git one). What members inheriting with ``workspace = true`` get."""
+    shared = _table(_table(read_cargo_toml(data).get("workspace")).get("dependencies"))
+    out: dict[str, str] = {}
+    for key, value in shared.items():
+        dep = _dependency(key, value, "", True)
+        if dep is not None:
+            out.setdefault(dep.name, dep.spec)
+    return out
+
+
+def workspace_members(data: bytes) -> list[str]:
+    """``[workspace] members``: the member paths or globs as written."""
+    members = _table(read_cargo_toml(data).get("workspace")).get("members")
+    return [m for m in members if isinstance(m, str)] if isinstance(members, list) else []
+
+
+def rust_version(data: bytes) -> str | None:
+    """``package.rust-version`` (the minimum supported Rust, ``1.70``), or None. A member's
+    ``rust-version.workspace = true`` is None unless this file's
+    ``[workspace.package]`` gives it."""
+    return _package_field(read_cargo_toml(data), "rust-version")
+
+
+def edition(data: bytes) -> str | None:
+    """``package.edition`` (``2021``), or None."""
+    return _package_field(read_cargo_toml(data), "edition")
+
+
+def _package_field(doc: Mapping[str, Any], field: str) -> str | None:
+    value = _table(doc.get("package")).get(field)
+    if isinstance(value, Mapping) and value.get("workspace") is True:
+        value = _table(_table(doc.get("workspace")).get("package")).get(field)
+    return value.strip() if isinstance(value, str) and value.strip() else None
+
+
+def _table(value: Any) -> Mapping[str, Any]:
+    return value if isinstance(value, Mapping) else {}

@@ -1,0 +1,361 @@
+"""Facts of one Go source file (imports, definitions, constants, environment reads) via
+tree-sitter, for checking notes about Go code as ``pyfacts`` does for Python.
+
+Only the top-level declarations are walked (and the specs of grouped ones, interface and
+struct bodies): Go has no nested named declarations an anchor names. Function bodies are entered
+only where the raw bytes say ``Getenv`` or ``LookupEnv``, so a file that never reads the
+environment costs its parse and a few hundred nodes.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from tree_sitter import Node
+
+from anchors.env_names import declares_env_name
+from anchors.facts import (
+    MAX_SOURCE_BYTES,
+    Definition,
+    FileFacts,
+    ImportFact,
+    NotRead,
+    ValueFact,
+    words_of,
+)
+from anchors.grammars import is_utf8, line_of, parser, text_of
+from anchors.mentions import scan_code_mentions
+from anchors.pyfacts import body_hash
+
+__all__ = ["extract_go"]
+
+_ENV_WORD = re.compile(rb"\b(?:Getenv|LookupEnv)\b")
+# Packages whose ``Getenv``/``LookupEnv`` read the process environment.
+_ENV_PACKAGES = frozenset({"os", "syscall"})
+_LITERALS = frozenset(
+    {
+        "int_literal", "float_literal", "imaginary_literal", "rune_literal",
+        "interpreted_string_literal", "raw_string_literal", "true", "false", "nil",
+    }
+)  # fmt: skip
+_STRINGS = frozenset({"interpreted_string_literal", "raw_string_literal"})
+
+
+def extract_go(source: bytes) -> FileFacts:
+    """Imports, definitions, constants and environment reads of the Go file ``source``.
+
+    Definitions are qualified within the file: ``Name`` for a function, type, constant or
+    variable; ``Store.Get`` for a method (generic receivers lose their parameters:
+    ``List.Push``), ``Iface.Method`` for an interface's method and ``Router.middlewares``
+    for a struct's field (an embedded one by its type's name: ``Router.Mutex``). Constants
+    and package-level variables keep their literal values; an error variable
+    (``var ErrX = errors.New("msg")``, ``fmt.Errorf``) its message's literal. A string
+    constant declaring an environment variable's name (``filterEnv = "APP_FILTER"``,
+    ``anchors.env_names``) counts as a read of that variable. ``parsed`` is False when
+    the tree has errors (the facts of the declarations that parsed are kept) or the file is
+    too large; then ``not_read`` says why and ``words`` keeps the words of its bytes.
+    """
+    mentions = scan_code_mentions(source)
+    if len(source) > MAX_SOURCE_BYTES:
+        return FileFacts(
+            parsed=False, not_read=NotRead.TOO_LARGE, size=len(source), words=words_of(source),
+            mentions=mentions, language="go",
+        )  # fmt: skip
+    root = parser("go").parse(source).root_node
+    walker = _Walker(source)
+    for node in root.children:
+        walker.declaration(node)
+    env_reads: tuple[str, ...] = ()
+    if _ENV_WORD.search(source):
+        env_reads = _env_reads(source, root, walker.imports, walker.strings)
+    if walker.env_names:
+        env_reads = tuple(dict.fromkeys((*env_reads, *walker.env_names)))
+    not_read = None
+    if root.has_error:
+        not_read = NotRead.SYNTAX_ERRORS if is_utf8(source) else NotRead.NOT_UTF8
+    return FileFacts(
+        imports=tuple(walker.imports),
+        definitions=tuple(walker.definitions),
+        env_reads=env_reads,
+        constants=tuple(walker.constants),
+        parsed=not_read is None,
+        not_read=not_read,
+        words=words_of(source) if not_read else None,
+        mentions=mentions,
+        language="go",
+    )
+
+
+def _named(node: Node) -> Iterator[Node]:
+    return (child for child in node.children if child.is_named and child.type != "comment")
+
+
+class _Walker:
+    """Collects the facts of a file's top-level declarations."""
+
+    def __init__(self, source: bytes) -> None:
+        self.source = source
+        self.imports: list[ImportFact] = []
+        self.definitions: list[Definition] = []
+        self.constants: list[ValueFact] = []
+        # Package-level string constants by name, so ``os.Getenv(envKey)`` names its variable.
+        self.strings: dict[str, str] = {}
+        # Variables named by constants that declare an environment variable's name.
+        self.env_names: list[str] = []
+
+    def declaration(self, node: Node) -> None:
+        kind = node.type
+        if kind == "import_declaration":
+            for spec in _specs(node, "import_spec", "import_spec_list"):
+                self._import(spec)
+        elif kind == "function_declaration":
+            self._define(text_of(node.child_by_field_name("name")), node)
+        elif kind == "method_declaration":
+            receiver = _receiver_type(node.child_by_field_name("receiver"))
+            name = text_of(node.child_by_field_name("name"))
+            if name:
+                self._define(f"{receiver}.{name}" if receiver else name, node)
+        elif kind == "type_declaration":
+            for spec in _named(node):
+                if spec.type in ("type_spec", "type_alias"):
+                    self._type(spec)
+        elif kind == "const_declaration":
+            for spec in _specs(node, "const_spec", None):
+                self._value_spec(spec, constant=True)
+        elif kind == "var_declaration":
+            for spec in _specs(node, "var_spec", "var_spec_list"):
+                self._value_spec(spec, constant=False)
+
+    def _define(self, qualname: str, node: Node) -> None:
+        if qualname and qualname != "_":
+            text = self.source[node.start_byte : node.end_byte]
+            self.definitions.append(Definition(qualname, body_hash(text), line_of(node)))
+
+    def _import(self, spec: Node) -> None:
+        path = _string_value(spec.child_by_field_name("path"))
+        if not path:
+            return
+        alias = spec.child_by_field_name("name")
+        names = (text_of(alias),) if alias is not None else ()
+        self.imports.append(ImportFact(path, names, "", line_of(spec)))
+
+    def _type(self, spec: Node) -> None:
+        name = text_of(spec.child_by_field_name("name"))
+        self._define(name, spec)
+        body = spec.child_by_field_name("type")
+        if name and body is not None and body.type == "interface_type":
+            for elem in _named(body):
+                if elem.type == "method_elem":
+                    method = text_of(elem.child_by_field_name("name"))
+                    if method:
+                        self._define(f"{name}.{method}", elem)
+        elif name and body is not None and body.type == "struct_type":
+            self._fields(name, body)
+
+    def _fields(self, name: str, struct: Node) -> None:
+        """A struct's fields as ``Type.field``; an embedded field is named by its type."""
+        fields = next((c for c in _named(struct) if c.type == "field_declaration_list"), None)
+        if fields is None:
+            return
+        for field in _named(fields):
+            if field.type != "field_declaration":
+                continue
+            names = [text_of(n) for n in field.children_by_field_name("name")
+                     if n.type == "field_identifier"]  # fmt: skip
+            if not names:
+                embedded = _embedded_name(field.child_by_field_name("type"))
+                names = [embedded] if embedded else []
+            for field_name in names:
+                if field_name != "_":
+                    self._define(f"{name}.{field_name}", field)
+
+    def _value_spec(self, spec: Node, constant: bool) -> None:
+        """``const X = 5`` / ``var a, b = 1, 2``: each name is a definition; its value is
+        its literal text (None when computed, ``iota`` or implicitly repeated; an error
+        made from a literal message, the message); a variable without a value has none."""
+        # The commas between names are tagged "name" too.
+        names = [n for n in spec.children_by_field_name("name") if n.type == "identifier"]
+        value = spec.child_by_field_name("value")
+        values = list(_named(value)) if value is not None else []
+        for i, name_node in enumerate(names):
+            name = text_of(name_node)
+            if not name or name == "_":
+                continue
+            self._define(name, spec)
+            literal = values[i] if len(values) == len(names) else None
+            if not constant and value is None:
+                continue  # ``var x int``: no value stated
+            text = literal_text(literal) if literal is not None else None
+            if text is None and literal is not None and not constant:
+                text = _error_message(literal)
+            self.constants.append(ValueFact(name, text, line_of(spec)))
+            string = _string_value(literal) if literal is not None else None
+            if string is not None:
+                self.strings.setdefault(name, string)
+                if constant and declares_env_name(name, string):
+                    self.env_names.append(string)
+
+
+def _specs(node: Node, spec_type: str, list_type: str | None) -> Iterator[Node]:
+    """The specs of a declaration, single or grouped in parentheses."""
+    for child in _named(node):
+        if child.type == spec_type:
+            yield child
+        elif list_type is not None and child.type == list_type:
+            yield from (c for c in _named(child) if c.type == spec_type)
+
+
+def _embedded_name(node: Node | None) -> str:
+    """The field name of an embedded type: ``*sync.Mutex`` and ``List[T]`` give ``Mutex``
+    and ``List``."""
+    for _ in range(8):  # a few wrappers deep at most
+        if node is None:
+            return ""
+        if node.type == "type_identifier":
+            return text_of(node)
+        if node.type == "qualified_type":
+            node = node.child_by_field_name("name")
+        elif node.type == "generic_type":
+            node = node.child_by_field_name("type")
+        elif node.type == "pointer_type":
+            node = next(_named(node), None)
+        else:
+            return ""
+    return ""
+
+
+# Calls making an error whose message is their first argument.
+_ERROR_MAKERS = frozenset({"errors.New", "fmt.Errorf"})
+
+
+def _error_message(node: Node) -> str | None:
+    """The message literal of ``errors.New("msg")`` / ``fmt.Errorf("msg")`` as written
+    (``"msg"``): what a note calls an error's value; None for any other expression (a
+    message formatted from more arguments too)."""
+    if node.type != "call_expression":
+        return None
+    function = node.child_by_field_name("function")
+    if function is None or text_of(function) not in _ERROR_MAKERS:
+        return None
+    arguments = node.child_by_field_name("arguments")
+    given = list(_named(arguments)) if arguments is not None else []
+    # ``fmt.Errorf("wrap: %w", err)`` formats its message: the literal is not all of it.
+    if len(given) != 1 or given[0].type not in _STRINGS:
+        return None
+    return text_of(given[0])
+
+
+def _receiver_type(receiver: Node | None) -> str:
+    """The type a method's receiver names: ``(s *Store)`` and ``(l *List[T])`` give
+    ``Store`` and ``List``."""
+    if receiver is None:
+        return ""
+    param = next((c for c in _named(receiver) if c.type == "parameter_declaration"), None)
+    node = param.child_by_field_name("type") if param is not None else None
+    for _ in range(8):  # a receiver's type is a few wrappers deep at most
+        if node is None:
+            return ""
+        if node.type == "type_identifier":
+            return text_of(node)
+        if node.type in ("pointer_type", "parenthesized_type"):
+            node = next(_named(node), None)
+        elif node.type == "generic_type":
+            node = node.child_by_field_name("type")
+        else:
+            return ""
+    return ""
+
+
+def literal_text(node: Node) -> str | None:
+    """The source text of a literal (a number, a string, a rune, a bool, nil, a negative
+    number); None for anything the code computes, ``iota`` included."""
+    if node.type in _LITERALS:
+        return text_of(node)
+    if node.type == "unary_expression":
+        operator = node.child_by_field_name("operator")
+        operand = node.child_by_field_name("operand")
+        if (
+            operator is not None
+            and operator.type in ("-", "+")
+            and operand is not None
+            and operand.type in ("int_literal", "float_literal", "imaginary_literal")
+        ):
+            return text_of(node)
+    return None
+
+
+def _string_value(node: Node | None) -> str | None:
+    """The value of a string literal without escapes (raw strings as they are)."""
+    if node is None or node.type not in _STRINGS:
+        return None
+    if node.type == "raw_string_literal":
+        return (node.text or b"")[1:-1].decode(errors="replace")
+    parts = list(_named(node))
+    if any(p.type != "interpreted_string_literal_content" for p in parts):
+        return None
+    return "".join(text_of(p) for p in parts)
+
+
+def _env_reads(
+    source: bytes, root: Node, imports: list[ImportFact], strings: dict[str, str]
+) -> tuple[str, ...]:
+    """Names read by ``os.Getenv("X")`` and ``os.LookupEnv("X")`` (or ``syscall``'s)
+    anywhere in the file, with the package under its import alias or dot-imported; a string
+    constant as the argument names its value."""
+    qualifiers: set[str] = set()
+    bare = False
+    for imp in imports:
+        if imp.module in _ENV_PACKAGES:
+            alias = imp.names[0] if imp.names else imp.module
+            if alias == ".":
+                bare = True
+            elif alias != "_":
+                qualifiers.add(alias)
+    found: dict[str, None] = {}
+    for match in _ENV_WORD.finditer(source):
+        word = root.descendant_for_byte_range(match.start(), match.end())
+        if word is None:
+            continue
+        function = _env_function(word, qualifiers, bare)
+        call = function.parent if function is not None else None
+        if call is None or call.type != "call_expression":
+            continue
+        if call.child_by_field_name("function") != function:
+            continue
+        arguments = call.child_by_field_name("arguments")
+        first = next(_named(arguments), None) if arguments is not None else None
+        if first is None:
+            continue
+        name = _string_value(first)
+        if name is None and first.type == "identifier":
+            name = strings.get(text_of(first)) or _local_constant(source, text_of(first))
+        if name:
+            found.setdefault(name, None)
+    return tuple(found)
+
+
+def _local_constant(source: bytes, name: str) -> str | None:
+    """The string a ``const name = "..."`` in a function's body gives ``name`` (package-level
+    constants are read by the walk)."""
+    pattern = re.compile(
+        rb"\bconst\s+" + re.escape(name.encode()) + rb"\s*(?:string\s*)?=\s*\"([^\"\\\\]*)\""
+    )
+    match = pattern.search(source)
+    return match.group(1).decode(errors="replace") if match else None
+
+
+def _env_function(word: Node, qualifiers: set[str], bare: bool) -> Node | None:
+    """The callee expression around a ``Getenv``/``LookupEnv`` word: ``os.Getenv`` (or an
+    alias's), or the bare word when ``os`` is dot-imported; None elsewhere (strings,
+    comments, another package's ``Getenv``)."""
+    parent = word.parent
+    if word.type == "field_identifier" and parent is not None:
+        if parent.type == "selector_expression" and parent.child_by_field_name("field") == word:
+            operand = parent.child_by_field_name("operand")
+            if operand is not None and operand.type == "identifier":
+                return parent if text_of(operand) in qualifiers else None
+        return None
+    if word.type == "identifier" and bare:
+        return word
+    return None

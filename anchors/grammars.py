@@ -1,0 +1,75 @@
+"""The tree-sitter grammars the fingerprint parses with, and the small helpers every
+extractor shares (``anchors.pyfacts``, ``jsfacts``, ``gofacts``, ``rustfacts``).
+
+A ``Parser`` is not safe to share between threads (fingerprints build in a background
+thread while the read path parses overlaid files), so each thread gets its own per grammar.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+
+from tree_sitter import Language, Node, Parser
+
+__all__ = ["is_utf8", "line_of", "parser", "text_of"]
+
+_LANGUAGES: dict[str, Language] = {}
+_LOCAL = threading.local()
+
+
+def _language(name: str) -> Language:
+    found = _LANGUAGES.get(name)
+    if found is None:
+        found = _LANGUAGES[name] = Language(_LOADERS[name]())
+    return found
+
+
+def _load(module: str, function: str = "language") -> Callable[[], object]:
+    def load() -> object:
+        import importlib
+
+        return getattr(importlib.import_module(module), function)()
+
+    return load
+
+
+# Each grammar is imported only when a file of its language is first parsed.
+_LOADERS: dict[str, Callable[[], object]] = {
+    "python": _load("tree_sitter_python"),
+    "javascript": _load("tree_sitter_javascript"),  # JSX included
+    "typescript": _load("tree_sitter_typescript", "language_typescript"),
+    "tsx": _load("tree_sitter_typescript", "language_tsx"),
+    "go": _load("tree_sitter_go"),
+    "rust": _load("tree_sitter_rust"),
+}
+
+
+def parser(grammar: str) -> Parser:
+    """This thread's parser for ``grammar`` (a key of ``_LOADERS``)."""
+    parsers: dict[str, Parser] | None = getattr(_LOCAL, "parsers", None)
+    if parsers is None:
+        parsers = _LOCAL.parsers = {}
+    found = parsers.get(grammar)
+    if found is None:
+        found = parsers[grammar] = Parser(_language(grammar))
+    return found
+
+
+def is_utf8(source: bytes) -> bool:
+    """Whether ``source`` decodes as UTF-8: why a file with syntax errors was not read."""
+    try:
+        source.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return True
+
+
+def text_of(node: Node | None) -> str:
+    """A node's source text ("" for none)."""
+    return "" if node is None else (node.text or b"").decode(errors="replace")
+
+
+def line_of(node: Node) -> int:
+    """The 1-based line a node starts on."""
+    return node.start_point[0] + 1

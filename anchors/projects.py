@@ -1,0 +1,143 @@
+"""The projects a repository holds, and which one a note's words name.
+
+Each manifest is its own project at its own directory: ``pyproject.toml`` or a
+requirements file for Python, ``package.json`` for JavaScript/TypeScript, ``go.mod`` for
+Go, ``Cargo.toml`` for Rust. A polyglot repository holds several ("``web/`` is a Vue app
+beside the Python backend at the root"), and a note that names "the frontend", "the UI" or
+"the web client" is about the one JavaScript/TypeScript project that is not the root's
+Python one, when there is exactly one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from anchors.facts import Fingerprint
+from anchors.mentions import subproject_of
+
+__all__ = [
+    "FRONTEND_WORDS",
+    "Project",
+    "declares_above",
+    "frontend_directory",
+    "holds_python",
+    "named_project",
+    "projects",
+]
+
+# Words a note names the browser-side project with ("the frontend", "the web UI").
+FRONTEND_WORDS = frozenset(
+    {
+        "frontend", "front-end", "front end", "ui", "web ui", "webui", "web client",
+        "web frontend", "client side", "client-side", "spa", "single-page app",
+        "browser code", "browser client", "js client", "typescript client",
+    }
+)  # fmt: skip
+_ECOSYSTEM = {
+    "package.json": "npm",
+    "go.mod": "go",
+    "Cargo.toml": "cargo",
+    "pyproject.toml": "pypi",
+    "setup.py": "pypi",
+    "setup.cfg": "pypi",
+}
+_JS = frozenset({"javascript", "typescript"})
+# A language's name as a note's subject ("the Go service", "the Rust worker", once generic
+# nouns are dropped): the one project of that ecosystem.
+_LANGUAGE_WORDS = {
+    "go": "go", "golang": "go", "rust": "cargo", "typescript": "npm", "javascript": "npm",
+    "ts": "npm", "js": "npm", "node": "npm", "nodejs": "npm",
+}  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Project:
+    """One manifest's project: its directory ("" for the root) and ecosystem."""
+
+    directory: str
+    ecosystem: str
+    manifest: str
+
+
+def projects(fp: Fingerprint) -> tuple[Project, ...]:
+    """Every project of the main repository (not under docs, examples, vendored code),
+    sorted by directory; one directory may hold several (a ``package.json`` beside a
+    ``pyproject.toml``)."""
+    return fp.derived("projects", _projects)
+
+
+def _projects(fp: Fingerprint) -> tuple[Project, ...]:
+    found: list[Project] = []
+    for name, ecosystem in _ECOSYSTEM.items():
+        for path in fp.basename_paths(name):
+            if subproject_of(path) is not None or "/node_modules/" in f"/{path}":
+                continue
+            found.append(Project(path.rpartition("/")[0], ecosystem, path))
+    return tuple(sorted(found, key=lambda p: (p.directory, p.ecosystem)))
+
+
+def frontend_directory(fp: Fingerprint) -> str | None:
+    """The directory of the repository's one JavaScript/TypeScript project (the frontend),
+    or None when there is none or several. At the root, where a ``package.json`` sits beside
+    the Python project (a Jupyter extension's ``src/``), it is the one top-level directory
+    that holds JavaScript/TypeScript code."""
+    npm = [p.directory for p in projects(fp) if p.ecosystem == "npm"]
+    below = [d for d in npm if d and not _inside_any(d, npm)]
+    if len(below) == 1:
+        return below[0]
+    if below or "" not in npm:
+        return None
+    tops = {path.split("/", 1)[0] for path, facts in fp.code.items()
+            if facts.language in _JS and "/" in path and subproject_of(path) is None}  # fmt: skip
+    tops.discard("node_modules")
+    return tops.pop() if len(tops) == 1 else None
+
+
+def _inside_any(directory: str, others: Sequence[str]) -> bool:
+    return any(o and o != directory and directory.startswith(o + "/") for o in others)
+
+
+def named_project(words: str, fp: Fingerprint) -> str | None:
+    """The directory of the project ``words`` name ("frontend", "web ui": the frontend;
+    "go": the one Go module; "rust": the one crate), or None when they name none, or the
+    repository holds several such projects. The root is named as "" only for a language
+    whose one project is at the root of a repository holding another language's too."""
+    if words in FRONTEND_WORDS:
+        return frontend_directory(fp)
+    ecosystem = _LANGUAGE_WORDS.get(words)
+    if ecosystem is None:
+        return None
+    if ecosystem == "npm":
+        return frontend_directory(fp)
+    found = [p.directory for p in projects(fp) if p.ecosystem == ecosystem]
+    return found[0] if len(found) == 1 and found[0] else None
+
+
+def declares_above(manifest: str, scope: str, fp: Fingerprint) -> bool:
+    """Whether ``manifest``, in a directory above ``scope``, declares for the code there:
+    no project of another ecosystem lies between them (a workspace root's ``package.json``
+    declares for ``web/``; the root's ``pyproject.toml`` does not, when ``web/`` has a
+    ``package.json``). False when ``manifest`` is not above ``scope``."""
+    directory = manifest.rpartition("/")[0]
+    if directory and not scope.startswith(directory + "/"):
+        return False
+    own = _ECOSYSTEM.get(manifest.rpartition("/")[2], "pypi")
+    for project in projects(fp):
+        d = project.directory
+        between = d != directory and (d == scope or scope.startswith(d + "/"))
+        inside = not directory or d.startswith(directory + "/")
+        if between and inside and project.ecosystem != own:
+            return False
+    return True
+
+
+def holds_python(path: str, fp: Fingerprint) -> bool:
+    """Whether ``path`` (a file or a directory) is Python code or holds some, or holds no
+    code at all: where a Python package is what a note's words name. A Go service or a
+    TypeScript frontend holds none, and checks there are in that code's own terms."""
+    if path in fp.blobs:
+        return fp.language(path) in ("python", None)
+    prefix = path.rstrip("/") + "/"
+    code = [p for p in fp.code if p.startswith(prefix)]
+    return not code or any(fp.code[p].language == "python" for p in code)

@@ -1,0 +1,151 @@
+"""The toolchain versions a repository's own files state, as ``InfraValue`` s (issue #32),
+read by ``anchors.infra_facts.read_infra`` beside Dockerfiles and CI workflows:
+
+- ``.nvmrc``, ``.node-version``: ``node-version`` (the first line: ``18``, ``v18.17.0``,
+  ``lts/hydrogen``, as written);
+- ``.tool-versions`` (asdf, mise): ``nodejs``/``node`` -> ``node-version``,
+  ``golang``/``go`` -> ``go-version``, ``rust`` -> ``rust-version``, ``python`` ->
+  ``python-version``; the first version of a line is the one used (the rest are
+  fallbacks);
+- ``rust-toolchain``, ``rust-toolchain.toml``: ``[toolchain] channel`` (or the legacy
+  one-line file) -> ``rust-version`` (``1.75``, ``stable``, ``nightly-2024-01-01``);
+- ``package.json``: ``engines.node`` -> ``node-version``, a range (``>=18``);
+- ``go.mod``: ``go 1.21`` -> ``go-version``, ``toolchain go1.21.3`` -> ``go-toolchain``;
+- ``Cargo.toml``: ``package.rust-version`` (or ``[workspace.package]``'s) ->
+  ``rust-version``.
+
+A value is kept as the file writes it: an alias (``stable``, ``lts/*``, ``system``) is a
+value that compares as unknown (``anchors.infra_compare``). ``go.mod``'s ``go`` and
+``Cargo.toml``'s ``rust-version`` are minimums the project declares, not the version a
+build uses: ``compared_text`` gives the range a stated version is to be compared with.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import tomllib
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+from anchors.gomod import read_go_mod
+from anchors.infra_facts import InfraKind, InfraValue
+from anchors.package_json import engines
+
+__all__ = ["compared_text", "read_toolchain"]
+
+_ASDF_KEYS = {"nodejs": "node-version", "node": "node-version", "golang": "go-version",
+              "go": "go-version", "rust": "rust-version", "python": "python-version"}  # fmt: skip
+
+
+def read_toolchain(kind: InfraKind, text: str, path: str) -> tuple[InfraValue, ...] | None:
+    """The values a toolchain file or manifest of ``kind`` states (the module docstring);
+    None when a JSON or TOML one is not valid (what it states cannot be told), () when it
+    states none. Never raises."""
+    name = path.rpartition("/")[2].lower()
+    try:
+        if kind is InfraKind.NODE_VERSION_FILE:
+            return tuple(_first_line("node-version", text))
+        if kind is InfraKind.TOOL_VERSIONS:
+            return tuple(_tool_versions(text))
+        if kind is InfraKind.RUST_TOOLCHAIN:
+            return tuple(_rust_toolchain(text, toml=name.endswith(".toml")))
+        if kind is InfraKind.PACKAGE_JSON:
+            return tuple(_package_json(text))
+        if kind is InfraKind.GO_MOD:
+            return tuple(_go_mod(text))
+        if kind is InfraKind.CARGO_TOML:
+            return tuple(_cargo(text))
+    except (ValueError, RecursionError):  # JSON's and TOML's decode errors are ValueErrors
+        return None
+    return ()
+
+
+# (file kind, key) whose value is the lowest version the project accepts
+_MINIMUMS = frozenset({(InfraKind.GO_MOD, "go-version"), (InfraKind.CARGO_TOML, "rust-version")})
+
+
+def compared_text(kind: InfraKind | None, value: InfraValue) -> str | None:
+    """The text a stated version is compared with (``compare_version``): ``>=1.21`` for
+    ``go 1.21`` in a ``go.mod`` and for a ``Cargo.toml``'s ``rust-version``, so "built with
+    Go 1.22" is not refuted by the minimum and "Go 1.19" is; the value as written for every
+    other file."""
+    if value.text is None or (kind, value.key) not in _MINIMUMS:
+        return value.text
+    return f">={value.text}"
+
+
+def _package_json(text: str) -> Iterator[InfraValue]:
+    doc = json.loads(text)
+    if not isinstance(doc, dict):
+        raise ValueError("package.json is not an object")
+    node = engines(doc).get("node")
+    if node is not None:
+        at = _line_of(text, r'"node"\s*:', after=r'"engines"')
+        yield InfraValue("node-version", node or None, at)
+
+
+def _go_mod(text: str) -> Iterator[InfraValue]:
+    mod = read_go_mod(text.encode())
+    if mod.go is not None:
+        yield InfraValue("go-version", mod.go, mod.go_line)
+    if mod.toolchain is not None:
+        yield InfraValue("go-toolchain", mod.toolchain, mod.toolchain_line)
+
+
+def _first_line(key: str, text: str) -> Iterator[InfraValue]:
+    for number, raw in enumerate(text.splitlines(), 1):
+        line = raw.split("#", 1)[0].strip()
+        if line:
+            yield InfraValue(key, line, number)
+            return
+
+
+def _tool_versions(text: str) -> Iterator[InfraValue]:
+    for number, raw in enumerate(text.splitlines(), 1):
+        words = raw.split("#", 1)[0].split()
+        if len(words) >= 2 and words[0].lower() in _ASDF_KEYS:
+            yield InfraValue(_ASDF_KEYS[words[0].lower()], words[1], number)
+
+
+def _rust_toolchain(text: str, *, toml: bool) -> Iterator[InfraValue]:
+    """``rust-toolchain.toml``, or ``rust-toolchain`` in either of its forms (TOML, or
+    the legacy file holding only the channel)."""
+    if toml or "[toolchain]" in text:
+        doc: Mapping[str, Any] = tomllib.loads(text)
+        table = doc.get("toolchain")
+        channel = table.get("channel") if isinstance(table, Mapping) else None
+        if isinstance(channel, str) and channel.strip():
+            yield InfraValue(
+                "rust-version",
+                channel.strip(),
+                _line_of(text, r"^\s*channel\s*=", after=r"^\s*\[toolchain\]"),
+            )
+        return
+    yield from _first_line("rust-version", text)
+
+
+def _cargo(text: str) -> Iterator[InfraValue]:
+    doc = tomllib.loads(text)
+    tables = [("package", doc.get("package")),
+              ("workspace.package", _get(doc.get("workspace"), "package"))]  # fmt: skip
+    for header, table in tables:
+        value = _get(table, "rust-version")
+        if isinstance(value, str) and value.strip():
+            at = _line_of(text, r"^\s*rust-version\s*=", after=rf"^\s*\[{re.escape(header)}\]")
+            yield InfraValue("rust-version", value.strip(), at)
+            return
+
+
+def _get(table: Any, key: str) -> Any:
+    return table.get(key) if isinstance(table, Mapping) else None
+
+
+def _line_of(text: str, pattern: str, *, after: str) -> int:
+    """The line of the first match of ``pattern`` after the first match of ``after`` (a
+    section), else of the first match anywhere; 1 when none matches."""
+    section = re.search(after, text, re.MULTILINE)
+    start = section.end() if section else 0
+    found = re.compile(pattern, re.MULTILINE).search(text, start) or re.search(
+        pattern, text, re.MULTILINE)  # fmt: skip
+    return text.count("\n", 0, found.start()) + 1 if found else 1
