@@ -1,5 +1,30 @@
 """``python -m anchormem``: the ``anchormem`` command under the distribution's own name.
 
 The code lives in the top-level packages ``server``, ``store`` and ``anchors``
-(adr/0001); this package only forwards to the console script's entry point.
+(adr/0001); this package only forwards to the console script's entry point, and says which
+version is running: ``__version__``, read from the one place it is written, the ``version``
+of ``pyproject.toml`` (through the installed distribution's metadata).
 """
+
+from importlib import metadata
+from pathlib import Path
+
+__all__ = ["__version__"]
+
+
+def _version() -> str:
+    try:
+        return metadata.version("anchormem")
+    except metadata.PackageNotFoundError:
+        pass
+    # A checkout run without being installed (``PYTHONPATH=.``): its own pyproject.toml.
+    import tomllib
+
+    try:
+        with (Path(__file__).resolve().parent.parent / "pyproject.toml").open("rb") as file:
+            return str(tomllib.load(file)["project"]["version"])
+    except (OSError, KeyError, tomllib.TOMLDecodeError):
+        return "unknown"
+
+
+__version__ = _version()

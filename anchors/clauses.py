@@ -131,10 +131,9 @@ def _read_clause(k: Cues, low: str, start: int, end: int, cands: list[_Cand],
         window = low[max(start, c.start - _WINDOW) : c.start]
         before = window.rstrip("`'\" ") + " "
         after = low[c.end : min(end, c.end + _WINDOW)]
-        # Cues that end right before the name: asked of the reversed text (at_end).
-        backwards = window[::-1]
-        slot, strong, preposition = before_cues(before, before[::-1])
-        runtime, dep_before, import_before = window_cues(window, backwards)
+        # Cues that end right before the name (at_end).
+        slot, strong, preposition = before_cues(before)
+        runtime, dep_before, import_before = window_cues(window)
         c.slot, c.strong, c.runtime = slot is not None, strong is not None, runtime is not None
         c.object = c.slot or preposition is not None
         c.claimed = claims
@@ -158,7 +157,7 @@ def _read_clause(k: Cues, low: str, start: int, end: int, cands: list[_Cand],
             c.mode, c.neg = _ABSENT, target.neg
         elif post := _post(k, after):
             c.mode, c.neg = _ABSENT, post
-        elif replacing and k.replacement_slot.found(window, backwards):
+        elif replacing and k.replacement_slot.found(window):
             c.mode = _PRESENT  # "replaced redis with |duckdb|": the replacement is present
         elif cues and any(q.start < c.start for q in cues):
             c.mode = _UNCLEAR

@@ -89,9 +89,9 @@ SOURCES: dict[str, str | tuple[str, ...]] = {
 }
 
 
-# Cues that end where their text ends, asked of the reversed text (``anchors.at_end``):
-# those before a name are asked together, of the words before it (``before``: closing quotes
-# and spaces taken off, one space put back) and of the plain window before it (``window``).
+# Cues that end where their text ends (``anchors.at_end``): those before a name are asked
+# together, of the words before it (``before``: closing quotes and spaces taken off, one
+# space put back) and of the plain window before it (``window``).
 _BEFORE = ("slot", "strong", "preposition")
 _WINDOW = ("runtime", "dep_before", "import_before")
 _AT_END = frozenset({"replacement_slot"})

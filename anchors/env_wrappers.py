@@ -21,14 +21,18 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, TypeAlias
 
-from tree_sitter import Node
+from anchors.env_records import EnvCall, EnvWrapper, ValueFact
 
-from anchors.facts import EnvCall, EnvWrapper, FileFacts, ImportFact, ValueFact
+if TYPE_CHECKING:  # only annotations: anchors.facts imports this module, and no grammar loads
+    from tree_sitter import Node
+
+    from anchors.facts import FileFacts, ImportFact
 
 __all__ = ["MAX_ENV_CALLS", "env_calls", "env_wrappers", "wrapped_reads"]
 
-Literal = Callable[[Node], "str | None"]
+Literal: TypeAlias = "Callable[[Node], str | None]"
 ModulePath = Callable[[str], "str | None"]
 
 MAX_ENV_CALLS = 300  # per file: a generated file of thousands is not a settings module

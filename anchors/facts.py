@@ -3,6 +3,12 @@
 ``FileFacts`` are extracted once per git blob (content-addressed, so they are cached by
 blob id and shared across commits and branches). A ``Fingerprint`` is a commit's tree
 listing plus the facts of its blobs, plus the overlay of uncommitted edits.
+
+A few of the records a ``FileFacts`` holds are defined in modules of their own below this
+one and re-exported here (``anchors.env_records``, ``anchors.parameters``,
+``anchors.infra_values``): the readers this module calls on (``anchors.env_wrappers``,
+``anchors.parameters.parse_params``) build them, and would otherwise import this module
+back.
 """
 
 from __future__ import annotations
@@ -16,7 +22,10 @@ from enum import StrEnum
 from functools import cached_property
 from typing import Any, TypeVar
 
-from anchors.infra_facts import InfraValue
+from anchors.env_records import EnvCall, EnvWrapper, ValueFact
+from anchors.env_wrappers import wrapped_reads
+from anchors.infra_values import InfraValue
+from anchors.parameters import Param, ParamKind, parse_params
 from anchors.spec import package_key
 
 __all__ = [
@@ -71,39 +80,6 @@ class ImportFact:
 
 
 @dataclass(frozen=True)
-class ValueFact:
-    """A value the code states for a name: a constant (``MAX_PAGE_SIZE = 100``, qualified
-    ``Class.ATTR`` in a class body) or an environment variable's default
-    (``os.getenv("PAGE_SIZE", "20")``). ``text`` is the literal's source text, or None when
-    the code computes it (a call, a name, an expression): a value anchor cannot judge that."""
-
-    name: str
-    text: str | None
-    line: int
-
-
-class ParamKind(StrEnum):
-    """How a parameter is passed."""
-
-    POSITIONAL = "positional"  # positional-only or positional-or-keyword
-    KEYWORD = "keyword"  # keyword-only (after ``*`` or ``*args``)
-    ARGS = "args"  # ``*args``
-    KWARGS = "kwargs"  # ``**kwargs``
-
-
-@dataclass(frozen=True)
-class Param:
-    """One parameter of a function. ``default`` is the default's literal source text, or
-    None when it has none or the code computes it (``has_default`` tells them apart)."""
-
-    name: str
-    kind: ParamKind
-    default: str | None
-    has_default: bool
-    line: int
-
-
-@dataclass(frozen=True)
 class Signature:
     """One function's or method's parameters: ``function`` is its qualified name (as in
     ``Definition``), ``text`` the source between its parentheses (None when longer than
@@ -118,8 +94,6 @@ class Signature:
     @cached_property
     def params(self) -> tuple[Param, ...]:
         """The parameters, in order (none when ``text`` was not kept)."""
-        from anchors.signatures import parse_params  # parses with tree-sitter
-
         return () if self.text is None else parse_params(self.text, self.line)
 
     def render(self) -> str:
@@ -144,39 +118,6 @@ class CallFact:
     literal source text (None when computed; ``**`` for a ``**mapping`` splat), its line."""
 
     callee: str
-    keywords: tuple[tuple[str, str | None], ...]
-    line: int
-
-
-@dataclass(frozen=True)
-class EnvWrapper:
-    """A function of this file that reads the environment variable its caller names by its
-    first argument (``def env_int(name, default=0): return int(os.getenv(name, default))``),
-    or a settings-library object (django-environ's or environs' ``env``, decouple's
-    ``config``). ``callee`` is how a call names it: ``env_int``, ``Settings.env`` for a
-    method, ``env.*`` for every method of an object (``env.int``). The caller's default is
-    the argument at ``default_at`` (the name is at 0; -1: none by position) or the keyword
-    ``default_kw``; when the call passes neither, the wrapper's own default (``fallback``
-    source text, None when computed) applies if ``has_fallback``."""
-
-    callee: str
-    default_at: int
-    default_kw: str
-    fallback: str | None = None
-    has_fallback: bool = False
-
-
-@dataclass(frozen=True)
-class EnvCall:
-    """A call whose first argument is a literal environment-like name
-    (``env_int("PAGE_SIZE", 20)``): the callee as written, the name, the literal source text
-    of its other positional arguments and of its keyword arguments (None: computed or
-    splatted), and its line. An environment read only when the callee resolves to an
-    ``EnvWrapper`` (``anchors.env_wrappers``)."""
-
-    callee: str
-    name: str
-    args: tuple[str | None, ...]
     keywords: tuple[tuple[str, str | None], ...]
     line: int
 
@@ -387,8 +328,6 @@ class Fingerprint:
     @cached_property
     def _wrapped_env(self) -> list[tuple[str, str, ValueFact | None]]:
         """Reads through wrappers and settings libraries, joined across files."""
-        from anchors.env_wrappers import wrapped_reads  # it imports this module's types
-
         return wrapped_reads(self.python, self.module_path)
 
     @cached_property

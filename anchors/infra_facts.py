@@ -36,11 +36,12 @@ import json
 import re
 import shlex
 from collections.abc import Iterator
-from dataclasses import dataclass
-from enum import StrEnum
 
 import yaml
 from yaml.nodes import Node
+
+from anchors.infra_values import InfraKind, InfraValue
+from anchors.toolchain_files import read_toolchain
 
 __all__ = ["MAX_INFRA_BYTES", "InfraKind", "InfraValue", "infra_kind", "read_infra"]
 
@@ -48,28 +49,6 @@ __all__ = ["MAX_INFRA_BYTES", "InfraKind", "InfraValue", "infra_kind", "read_inf
 MAX_INFRA_BYTES = 256 * 1024
 # Values kept from one file: a matrix expansion or a huge compose file stops here.
 _MAX_VALUES = 2_000
-
-
-class InfraKind(StrEnum):
-    DOCKERFILE = "dockerfile"
-    COMPOSE = "compose"
-    GITHUB_WORKFLOW = "github_workflow"
-    GITLAB_CI = "gitlab_ci"
-    NODE_VERSION_FILE = "node_version_file"  # .nvmrc, .node-version
-    TOOL_VERSIONS = "tool_versions"  # asdf's and mise's .tool-versions
-    RUST_TOOLCHAIN = "rust_toolchain"  # rust-toolchain, rust-toolchain.toml
-    PACKAGE_JSON = "package_json"
-    GO_MOD = "go_mod"
-    CARGO_TOML = "cargo_toml"
-
-
-@dataclass(frozen=True)
-class InfraValue:
-    """One value an infrastructure file states: ``text`` as written (None: computed)."""
-
-    key: str
-    text: str | None
-    line: int
 
 
 # ``Dockerfile.md``, ``Dockerfile.j2``: about a Dockerfile, or a template of one, not one.
@@ -129,9 +108,6 @@ def read_infra(data: bytes, path: str) -> tuple[InfraValue, ...] | None:
         if kind is InfraKind.DOCKERFILE:
             values = list(_dockerfile(text))
         elif kind not in _YAML_KINDS:
-            # Imported here: the manifest readers need anchors.facts, which needs this module.
-            from anchors.toolchain_files import read_toolchain
-
             read = read_toolchain(kind, text, path)
             if read is None:
                 return None

@@ -16,7 +16,7 @@ from collections.abc import Iterable
 from dataclasses import replace
 
 from anchors.facts import Dependency
-from anchors.manifests import PYTHON, parse_requirement
+from anchors.requirement_strings import PYTHON, parse_requirement
 
 __all__ = ["parse_setup_cfg", "parse_setup_py"]
 

@@ -23,7 +23,9 @@ from typing import Any, Literal
 from anchors.cargo_toml import parse_cargo_toml
 from anchors.facts import Dependency
 from anchors.gomod import parse_go_mod
+from anchors.legacy_manifests import parse_setup_cfg, parse_setup_py
 from anchors.package_json import parse_package_json
+from anchors.requirement_strings import PYTHON, parse_requirement
 from anchors.spec import normalize_dist_name
 
 __all__ = [
@@ -38,10 +40,6 @@ __all__ = [
     "parse_requirements",
 ]
 
-# The Python versions a project supports (``requires-python``, ``python_requires``, Poetry's
-# ``python``) are declared as a dependency on this name: "requires Python 3.8+" is checked
-# like any version claim.
-PYTHON = "python"
 ManifestKind = Literal["pyproject", "requirements", "setup_py", "setup_cfg", "package_json",
                        "go_mod", "cargo_toml"]  # fmt: skip
 # Manifests of other ecosystems, by exact file name (Cargo and Go accept no other case).
@@ -51,10 +49,6 @@ _OTHER_MANIFESTS: dict[str, ManifestKind] = {"package.json": "package_json", "go
 _VENDORED = frozenset({"node_modules", "vendor", "bower_components"})
 ENV_EXAMPLE_NAMES = (".env.example", ".env.sample", ".env.template")
 
-_REQUIREMENT = re.compile(
-    r"^(?P<name>[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)\s*"
-    r"(?:\[(?P<extras>[^\]]*)\])?\s*(?P<rest>.*)$"
-)
 _DEV_FILE = re.compile(
     r"(?:^|[/_.-])(?:dev|devel|develop|test|tests|testing|doc|docs|lint|ci|bench|typing|"
     r"build|extras?)(?:[/_.-]|$)"
@@ -94,9 +88,6 @@ def parse_manifest(data: bytes, path: str) -> list[Dependency]:
     if kind == "requirements":
         return parse_requirements(data, path)
     if kind in ("setup_py", "setup_cfg"):
-        # Imported here: legacy_manifests needs parse_requirement from this module.
-        from anchors.legacy_manifests import parse_setup_cfg, parse_setup_py
-
         return parse_setup_py(data, path) if kind == "setup_py" else parse_setup_cfg(data, path)
     if kind == "package_json":
         return parse_package_json(data, path)
@@ -105,28 +96,6 @@ def parse_manifest(data: bytes, path: str) -> list[Dependency]:
     if kind == "cargo_toml":
         return parse_cargo_toml(data, path)
     return []
-
-
-def parse_requirement(text: str, source: str) -> Dependency | None:
-    """One PEP 508 requirement string: name normalised, version spec kept as text.
-
-    Extras and environment markers are dropped; a direct reference (``name @ url``) declares
-    the name with an empty spec. Returns None for text that names no distribution.
-    """
-    text = text.split(";", 1)[0].strip()
-    match = _REQUIREMENT.match(text)
-    if match is None:
-        return None
-    rest = match.group("rest").strip()
-    if rest.startswith("@"):
-        spec = ""
-    elif rest.startswith("(") and rest.endswith(")"):
-        spec = rest[1:-1].strip()
-    elif rest == "" or rest[0] in "<>=!~":
-        spec = rest
-    else:
-        return None  # e.g. a URL or a path: "name" would be a fragment of it
-    return Dependency(normalize_dist_name(match.group("name")), spec, source)
 
 
 def parse_pyproject(data: bytes, path: str) -> list[Dependency]:

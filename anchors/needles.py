@@ -1,8 +1,8 @@
 """Literal strings that every match of a regular expression contains.
 
-``needles(source)`` reads a pattern with the standard library's own parser and returns
-strings one of which is inside every match (``{"longer"}`` for ``\\bno\\s+longer\\s+``), or
-None when it can name none (``\\w+``). A text that holds none of them cannot match, so it
+``needles(source)`` reads a pattern (``anchors.regex_syntax``) and returns strings one of
+which is inside every match (``{"longer"}`` for ``\\bno\\s+longer\\s+``), or None when it
+can name none (``\\w+``). A text that holds none of them cannot match, so it
 need not be searched: a test of a few substrings instead of a regular expression that must
 try every position (adr/0020). Only what the pattern must match is used: literals, sets of
 a few characters, alternatives (each must have needles) and repetitions of at least one;
@@ -17,15 +17,22 @@ few dozen patterns compiled ``IGNORECASE``, most of which cannot match it.
 
 from __future__ import annotations
 
-import importlib
 import re
 import sys
 from collections.abc import Callable, Iterator
 from typing import Any
 
-# The standard library's own regular-expression parser (``sre_parse`` before 3.11).
-_c: Any = importlib.import_module("re._constants")
-_p: Any = importlib.import_module("re._parser")
+from anchors.regex_syntax import (
+    ATOMIC,
+    BRANCH,
+    GROUP,
+    IN,
+    LITERAL,
+    REPEAT,
+    Node,
+    Sequence,
+    parse,
+)
 
 __all__ = ["ASCII_FOLDS", "Guarded", "Needles", "alternation", "ascii_key", "guarded", "needles"]
 
@@ -54,13 +61,10 @@ def needles(source: str, flags: int = 0) -> Needles | None:
     ``flags`` has no ``IGNORECASE``; None when no such strings can be named."""
     if flags & re.IGNORECASE:
         return None
-    try:
-        parsed = _p.parse(source, flags)
-    except re.error:
+    parsed = parse(source, flags)
+    if parsed is None or "i" in parsed.global_flags:  # (?i): the whole pattern case-blind
         return None
-    if parsed.state.flags & re.IGNORECASE:  # an inline (?i) for the whole pattern
-        return None
-    return _sequence(list(parsed))
+    return _sequence(parsed.sequence)
 
 
 def _better(a: Needles | None, b: Needles | None) -> Needles | None:
@@ -72,14 +76,14 @@ def _better(a: Needles | None, b: Needles | None) -> Needles | None:
     return a if key_a >= key_b else b
 
 
-def _sequence(items: list[tuple[Any, Any]]) -> Needles | None:
+def _sequence(items: Sequence) -> Needles | None:
     """Every element of a sequence is inside its match: the best element's needles, where
     consecutive elements that match only a few strings make one run of text (``n[’']t``:
     ``n't`` or ``n’t``; ``tr(?:y|ies)``: ``try`` or ``tries``)."""
     best: Needles | None = None
     run: set[str] = {""}
-    for op, av in items:
-        strings = _strings(op, av)
+    for node in items:
+        strings = _strings(node)
         if strings is not None and len(run) * len(strings) <= _MAX_NEEDLES:
             run = {r + s for r in run for s in strings}
             continue
@@ -88,7 +92,7 @@ def _sequence(items: list[tuple[Any, Any]]) -> Needles | None:
         if strings is not None:
             run = set(strings)  # and the next one starts
         else:
-            best = _better(best, _node(op, av))
+            best = _better(best, _node(node))
     return _better(best, _run(run))
 
 
@@ -100,65 +104,68 @@ def _run(run: set[str]) -> Needles | None:
     return frozenset(s for s in run if not any(o != s and o in s for o in run))
 
 
-def _strings(op: Any, av: Any) -> list[str] | None:
+def _strings(node: Node) -> list[str] | None:
     """Every string one element can match, when they are a few (a literal, a set of a few
     characters, alternatives or an optional part made of those); else None."""
-    if op is _c.LITERAL:
-        return [chr(av)]
-    if op is _c.IN:
-        items = list(av)
-        if 0 < len(items) <= _MAX_SET and all(kind is _c.LITERAL for kind, _ in items):
-            return [chr(code) for _, code in items]
+    op, value = node
+    if op == LITERAL:
+        return [chr(value)]
+    if op == IN:
+        if 0 < len(value) <= _MAX_SET and all(kind == LITERAL for kind, _ in value):
+            return [chr(code) for _, code in value]
         return None
-    if op is _c.SUBPATTERN:
-        _group, add_flags, del_flags, pattern = av
-        return None if add_flags or del_flags else _product(list(pattern))
-    if op is _c.BRANCH:
+    if op == GROUP:
+        _capturing, flagged, pattern = value
+        return None if flagged else _product(pattern)
+    if op == BRANCH:
         found: list[str] = []
-        for alternative in av[1]:
-            some = _product(list(alternative))
+        for alternative in value:
+            some = _product(alternative)
             if some is None:
                 return None
             found.extend(some)
         return found if len(found) <= _MAX_NEEDLES else None
-    if op in (_c.MAX_REPEAT, _c.MIN_REPEAT) and av[1] == 1 and av[0] in (0, 1):
-        inner = _product(list(av[2]))
-        if inner is None:
-            return None
-        return [*inner, ""] if av[0] == 0 else inner
+    if op == REPEAT:
+        low, high, kind, pattern = value
+        if kind != "possessive" and high == 1 and low in (0, 1):
+            inner = _product(pattern)
+            if inner is None:
+                return None
+            return [*inner, ""] if low == 0 else inner
     return None
 
 
-def _product(items: list[tuple[Any, Any]]) -> list[str] | None:
+def _product(items: Sequence) -> list[str] | None:
     """Every string a sequence can match, when each element matches only a few."""
     found = [""]
-    for op, av in items:
-        strings = _strings(op, av)
+    for node in items:
+        strings = _strings(node)
         if strings is None or len(found) * len(strings) > _MAX_NEEDLES:
             return None
         found = [f + s for f in found for s in strings]
     return found
 
 
-def _node(op: Any, av: Any) -> Needles | None:
-    if op is _c.SUBPATTERN:
-        _group, add_flags, del_flags, pattern = av
-        if add_flags or del_flags:
+def _node(node: Node) -> Needles | None:
+    op, value = node
+    if op == GROUP:
+        _capturing, flagged, pattern = value
+        if flagged:
             return None  # (?i:...) and the like change what a literal matches
-        return _sequence(list(pattern))
-    if op is _c.BRANCH:
+        return _sequence(pattern)
+    if op == BRANCH:
         found: set[str] = set()
-        for alternative in av[1]:
-            sub = _sequence(list(alternative))
+        for alternative in value:
+            sub = _sequence(alternative)
             if sub is None:
                 return None  # an alternative without needles: the whole has none
             found |= sub
         return frozenset(found) if len(found) <= _MAX_NEEDLES else None
-    if op in (_c.MAX_REPEAT, _c.MIN_REPEAT, getattr(_c, "POSSESSIVE_REPEAT", None)):
-        low, _high, pattern = av
-        return _sequence(list(pattern)) if low >= 1 else None
-    if op is getattr(_c, "ATOMIC_GROUP", None):
-        return _sequence(list(av))
+    if op == REPEAT:
+        low, _high, _kind, pattern = value
+        return _sequence(pattern) if low >= 1 else None
+    if op == ATOMIC:
+        return _sequence(value)
     return None  # anchors, lookarounds, classes, "." and the unknown: no needle
 
 

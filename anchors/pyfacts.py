@@ -37,6 +37,7 @@ from anchors.facts import (
 )
 from anchors.grammars import is_utf8, parser
 from anchors.mentions import scan_mentions
+from anchors.python_literals import literal_text
 from anchors.settings_strings import settings_imports
 from anchors.signatures import keyword_calls, signature_of
 
@@ -332,28 +333,6 @@ def _env_prefix(body: bytes) -> str:
     """The ``env_prefix`` a settings class declares (``model_config`` or ``class Config``)."""
     m = _ENV_PREFIX.search(body)
     return m.group(1).decode() if m else ""
-
-
-_LITERALS = frozenset({"integer", "float", "true", "false", "none"})
-
-
-def literal_text(node: Node) -> str | None:
-    """The source text of a literal value (a number, a plain string, a bool, None, a
-    negative number); None for anything the code computes."""
-    if node.type in _LITERALS:
-        return (node.text or b"").decode(errors="replace")
-    if node.type == "string":
-        parts = list(_named(node))
-        plain = all(p.type in ("string_start", "string_content", "string_end") for p in parts)
-        prefix = (parts[0].text or b"").lower() if parts else b""
-        if plain and b"f" not in prefix and b"b" not in prefix:
-            return (node.text or b"").decode(errors="replace")
-        return None
-    if node.type == "unary_operator" and (node.text or b"").startswith(b"-"):
-        operand = node.child_by_field_name("argument")
-        if operand is not None and operand.type in ("integer", "float"):
-            return (node.text or b"").decode(errors="replace")
-    return None
 
 
 def _field_default(right: Node) -> str | None:

@@ -4,9 +4,9 @@ states (``dep:react>=18``, "uses tokio 1") relates to what a ``package.json``, a
 
 A range becomes a union of intervals over semantic versions (major, minor, patch,
 pre-release; build metadata such as Go's ``+incompatible`` is ignored, as SemVer says);
-two ranges are then related by exact set operations. A range that names no versions (a
-dist-tag, a URL, ``git+``, ``file:``, ``workspace:``, an ``npm:`` alias) is UNDECIDABLE:
-a caller must answer "unknown" for it, never "broken".
+two ranges are then related by exact set operations (``anchors.intervals``). A range that
+names no versions (a dist-tag, a URL, ``git+``, ``file:``, ``workspace:``, an ``npm:``
+alias) is UNDECIDABLE: a caller must answer "unknown" for it, never "broken".
 
 Dialects (``ecosystem``):
 
@@ -33,9 +33,9 @@ pre-release of 2.0.0 (``2.0.0-0``), as node-semver writes them.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 
-from anchors.versions import Relation
+from anchors import intervals
+from anchors.intervals import Interval, Relation, complement, intersect, normalise, point
 from anchors.versions import relation as pep440_relation
 
 __all__ = ["Span", "allowed", "contains", "parse_version", "relate", "relation"]
@@ -45,24 +45,10 @@ __all__ = ["Span", "allowed", "contains", "parse_version", "relate", "relation"]
 Key = tuple[int, int, int, int, tuple[tuple[int, int | str], ...]]
 
 
-@dataclass(frozen=True)
-class Span:
-    """Versions between ``lo`` and ``hi`` (None: unbounded), each end open or closed."""
-
-    lo: Key | None = None
-    lo_closed: bool = False
-    hi: Key | None = None
-    hi_closed: bool = False
-
-    def is_empty(self) -> bool:
-        if self.lo is None or self.hi is None:
-            return False
-        return self.lo > self.hi or (self.lo == self.hi and not (self.lo_closed and
-                                                                   self.hi_closed))  # fmt: skip
-
-
+# An interval of keys (``anchors.intervals``); a set of versions is a normalised tuple of them.
+Span = Interval[Key]
 Spans = tuple[Span, ...]
-_ANY: Spans = (Span(),)
+_ANY: Spans = (Interval(),)
 _VERSION = re.compile(
     r"^v?(?P<major>\d+|[xX*])(?:\.(?P<minor>\d+|[xX*]))?(?:\.(?P<patch>\d+|[xX*]))?"
     r"(?:-(?P<pre>[0-9A-Za-z.-]+))?(?:\+[0-9A-Za-z.-]+)?$"
@@ -138,8 +124,8 @@ def _exact_or_series(p: Partial) -> Spans:
         return _ANY
     if p[2] is not None:
         k = _key(p)
-        return (Span(k, True, k, True),)
-    return (Span(_key(p), True, _next(p), False),)
+        return (point(k),)
+    return (Interval(_key(p), True, _next(p), False),)
 
 
 def _caret(p: Partial) -> Spans:
@@ -154,7 +140,7 @@ def _caret(p: Partial) -> Spans:
         hi = _first(0, minor + 1, 0)
     else:
         hi = _first(0, 0, patch + 1)
-    return (Span(_key(p), True, hi, False),)
+    return (Interval(_key(p), True, hi, False),)
 
 
 def _tilde(p: Partial) -> Spans:
@@ -163,7 +149,7 @@ def _tilde(p: Partial) -> Spans:
     if major is None:
         return _ANY
     hi = _first(major + 1, 0, 0) if minor is None else _first(major, minor + 1, 0)
-    return (Span(_key(p), True, hi, False),)
+    return (Interval(_key(p), True, hi, False),)
 
 
 def _compatible(p: Partial) -> Spans | None:
@@ -172,7 +158,7 @@ def _compatible(p: Partial) -> Spans | None:
     if major is None or minor is None:
         return None
     hi = _first(major + 1, 0, 0) if patch is None else _first(major, minor + 1, 0)
-    return (Span(_key(p), True, hi, False),)
+    return (Interval(_key(p), True, hi, False),)
 
 
 def _comparator(op: str, p: Partial, *, padded: bool) -> Spans:
@@ -184,14 +170,14 @@ def _comparator(op: str, p: Partial, *, padded: bool) -> Spans:
     full = padded or p[2] is not None
     low, after = _key(p), _next(p)
     if op == ">=":
-        return (Span(low, True),)
+        return (Interval(low, True),)
     if op == "<=":
-        return (Span(None, False, low, True),) if full or after is None else (
-            Span(None, False, after, False),)  # fmt: skip
+        return (Interval(None, False, low, True),) if full or after is None else (
+            Interval(None, False, after, False),)  # fmt: skip
     if op == ">":
-        return (Span(low, False),) if full or after is None else (Span(after, True),)
+        return (Interval(low, False),) if full or after is None else (Interval(after, True),)
     bound = _first(*low[:3]) if not p[3] else low  # "<"
-    return (Span(None, False, bound, False),)
+    return (Interval(None, False, bound, False),)
 
 
 _OP = re.compile(r"^(?P<op>\^|~>|~=|~|==|=|!=|>=|<=|>|<)?\s*(?P<v>\S+)$")
@@ -223,8 +209,8 @@ def _clause(text: str, dialect: str) -> Spans | None:
             spans = _exact_or_series(p)
         else:  # PEP 440: "==3" is 3.0.0
             k = _key(p)
-            spans = (Span(k, True, k, True),) if p[0] is not None else _ANY
-        return spans if op == "==" else _complement(spans)
+            spans = (point(k),) if p[0] is not None else _ANY
+        return spans if op == "==" else complement(spans)
     if op == "" and dialect == "cargo" and not re.search(r"[xX*]", m["v"]):
         return _caret(p)  # "1.2" is "^1.2"; "1.2.*" is every 1.2
     return _exact_or_series(p)  # "=1.2", "1.2", "1.2.3"
@@ -250,7 +236,7 @@ def allowed(spec: str, dialect: str) -> Spans | None:
         if spans is None:
             return None
         result.extend(spans)
-    return _normalise(result)
+    return normalise(result)
 
 
 _HYPHEN = re.compile(r"^(?P<lo>\S+)\s+-\s+(?P<hi>\S+)$")
@@ -265,9 +251,9 @@ def _conjunction(text: str, dialect: str) -> Spans | None:
         if lo is None or hi is None:
             return None
         top = _next(hi)
-        upper = Span(None, False, top, False) if top is not None else Span(
-            None, False, _key(hi), True) if hi[0] is not None else Span()  # fmt: skip
-        return _intersect(_comparator(">=", lo, padded=False), (upper,))
+        upper = Interval(None, False, top, False) if top is not None else Interval(
+            None, False, _key(hi), True) if hi[0] is not None else Interval()  # fmt: skip
+        return intersect(_comparator(">=", lo, padded=False), (upper,))
     # ">= 1.2" is one comparator; Cargo and PEP 440 separate them with commas
     text = re.sub(r"(\^|~>|~=|~|==|=|!=|>=|<=|>|<)\s+", r"\1", text)
     parts = [p for p in re.split(r"[,\s]+" if dialect != "npm" else r"\s+", text) if p]
@@ -280,7 +266,7 @@ def _conjunction(text: str, dialect: str) -> Spans | None:
         spans = _clause(part, dialect)
         if spans is None:
             return None
-        result = _intersect(result, spans)
+        result = intersect(result, spans)
     return result
 
 
@@ -290,16 +276,12 @@ def contains(spec: str, version: str, ecosystem: str) -> bool | None:
     spans, key = allowed(spec, ecosystem), parse_version(version)
     if spans is None or key is None:
         return None
-    point = (Span(key, True, key, True),)
-    return bool(_intersect(spans, point))
+    return intervals.contains(spans, key)
 
 
 def relate(wanted: Spans, declared: Spans) -> Relation:
     """SUBSET when every declared version is a wanted one; DISJOINT when none is."""
-    common = _intersect(wanted, declared)
-    if not common:
-        return Relation.DISJOINT
-    return Relation.SUBSET if common == _normalise(list(declared)) else Relation.OVERLAP
+    return intervals.relate(wanted, declared)
 
 
 def relation(wanted: str, declared: str, ecosystem: str) -> Relation:
@@ -313,79 +295,3 @@ def relation(wanted: str, declared: str, ecosystem: str) -> Relation:
     if w is None or d is None:
         return Relation.UNDECIDABLE
     return relate(w, d)
-
-
-# -- interval arithmetic ---------------------------------------------------------------------
-def _lower_key(s: Span) -> tuple[int, Key | None, int]:
-    if s.lo is None:
-        return (0, None, 0)
-    return (1, s.lo, 0 if s.lo_closed else 1)
-
-
-def _normalise(items: list[Span] | Spans) -> Spans:
-    """Sorted, non-empty, non-overlapping, touching spans merged; unbounded ends open."""
-    ordered = sorted(
-        (Span(s.lo, s.lo_closed and s.lo is not None, s.hi, s.hi_closed and s.hi is not None)
-         for s in items if not s.is_empty()),
-        key=_lower_key,
-    )  # fmt: skip
-    merged: list[Span] = []
-    for s in ordered:
-        if merged and _touches(merged[-1], s):
-            last = merged[-1]
-            if _ends_before(last, s):
-                merged[-1] = Span(last.lo, last.lo_closed, s.hi, s.hi_closed)
-        else:
-            merged.append(s)
-    return tuple(merged)
-
-
-def _ends_before(a: Span, b: Span) -> bool:
-    if a.hi is None:
-        return False
-    if b.hi is None:
-        return True
-    if a.hi != b.hi:
-        return a.hi < b.hi
-    return not a.hi_closed and b.hi_closed
-
-
-def _touches(a: Span, b: Span) -> bool:
-    """``a`` starts no later than ``b``: do they overlap or meet with no gap?"""
-    if a.hi is None or b.lo is None:
-        return True
-    if a.hi != b.lo:
-        return a.hi > b.lo
-    return a.hi_closed or b.lo_closed
-
-
-def _intersect(a: Spans, b: Spans) -> Spans:
-    out = []
-    for x in a:
-        for y in b:
-            if x.lo is None or (
-                y.lo is not None and (y.lo, not y.lo_closed) > (x.lo, not x.lo_closed)
-            ):
-                lo, lo_closed = y.lo, y.lo_closed
-            else:
-                lo, lo_closed = x.lo, x.lo_closed
-            if x.hi is None or (y.hi is not None and (y.hi, y.hi_closed) < (x.hi, x.hi_closed)):
-                hi, hi_closed = y.hi, y.hi_closed
-            else:
-                hi, hi_closed = x.hi, x.hi_closed
-            out.append(Span(lo, lo_closed, hi, hi_closed))
-    return _normalise(out)
-
-
-def _complement(a: Spans) -> Spans:
-    out: list[Span] = []
-    lo: Key | None = None
-    lo_closed = False
-    for s in _normalise(list(a)):
-        if s.lo is not None:
-            out.append(Span(lo, lo_closed, s.lo, not s.lo_closed))
-        if s.hi is None:
-            return _normalise(out)
-        lo, lo_closed = s.hi, not s.hi_closed
-    out.append(Span(lo, lo_closed))
-    return _normalise(out)

@@ -4,13 +4,13 @@ with `pool_pre_ping=True`" are checked against these, never against symbols).
 
 A signature is kept as the text of the ``parameters`` node of every function
 ``anchors.pyfacts`` already visits, and read into parameters only when a check asks
-(``parse_params``): extraction pays a slice per function. Calls are found from the raw
-bytes: a keyword argument is an identifier followed by ``=`` right after ``(`` or ``,``,
-and ``**`` splats the same way; only those byte positions are looked up in the tree (one
-lookup per call), so a file that passes no keyword argument costs one regular-expression
-scan. Only calls whose callee is a plain
-dotted name are kept (``create_engine``, ``sa.create_engine``, ``self.client.get``), at
-most ``MAX_CALLS`` per file and ``MAX_KEYWORDS`` keywords each.
+(``anchors.parameters.parse_params``): extraction pays a slice per function. Calls are
+found from the raw bytes: a keyword argument is an identifier followed by ``=`` right after
+``(`` or ``,``, and ``**`` splats the same way; only those byte positions are looked up in
+the tree (one lookup per call), so a file that passes no keyword argument costs one
+regular-expression scan. Only calls whose callee is a plain dotted name are kept
+(``create_engine``, ``sa.create_engine``, ``self.client.get``), at most ``MAX_CALLS`` per
+file and ``MAX_KEYWORDS`` keywords each.
 """
 
 from __future__ import annotations
@@ -20,22 +20,13 @@ from collections.abc import Callable
 
 from tree_sitter import Node
 
-from anchors.facts import (
-    MAX_CALLS,
-    MAX_KEYWORDS,
-    MAX_SIGNATURE_CHARS,
-    CallFact,
-    Param,
-    ParamKind,
-    Signature,
-)
+from anchors.facts import MAX_CALLS, MAX_KEYWORDS, MAX_SIGNATURE_CHARS, CallFact, Signature
+from anchors.parameters import short_literal
 
-__all__ = ["MAX_VALUE_CHARS", "keyword_calls", "parse_params", "signature_of"]
+__all__ = ["keyword_calls", "signature_of"]
 
 Literal = Callable[[Node], "str | None"]
 
-# A literal longer than this is kept as computed (None): a note does not quote it.
-MAX_VALUE_CHARS = 120
 _KEYWORD_AT = re.compile(rb"[(,][ \t\r\n\\]*(?:([A-Za-z_]\w*)[ \t]*=(?!=)|\*\*)")
 _DOTTED = frozenset({"identifier", "attribute"})
 
@@ -47,58 +38,6 @@ def signature_of(function: Node, qualname: str) -> Signature:
     line = function.start_point[0] + 1
     text = (node.text or b"")[1:-1].decode(errors="replace") if node is not None else ""
     return Signature(qualname, text if len(text) <= MAX_SIGNATURE_CHARS else None, line)
-
-
-def parse_params(text: str, line: int) -> tuple[Param, ...]:
-    """The parameters in ``text`` (what stands between a ``def``'s parentheses), in order;
-    ``line`` is the line of the ``def``, which the first parameter's line offsets from."""
-    from anchors.grammars import parser
-    from anchors.pyfacts import literal_text  # pyfacts imports this module
-
-    tree = parser("python").parse(f"def _({text}): pass\n".encode())
-    definition = tree.root_node.children[0] if tree.root_node.children else None
-    if definition is None or definition.type != "function_definition":
-        return ()
-    return _params(definition.child_by_field_name("parameters"), line, literal_text)
-
-
-def _params(node: Node | None, line: int, literal: Literal) -> tuple[Param, ...]:
-    params: list[Param] = []
-    keyword_only = False
-    for child in node.children if node is not None else ():
-        kind = child.type
-        if kind == "keyword_separator":
-            keyword_only = True
-            continue
-        inner = child
-        if kind == "typed_parameter" and child.named_children:
-            inner = child.named_children[0]  # ``*args: int``, ``x: int``
-        where = line + child.start_point[0]
-        if inner.type == "list_splat_pattern":
-            keyword_only = True
-            params.append(Param(_name(inner), ParamKind.ARGS, None, False, where))
-        elif inner.type == "dictionary_splat_pattern":
-            params.append(Param(_name(inner), ParamKind.KWARGS, None, False, where))
-        elif inner.type == "identifier" or kind in ("default_parameter",
-                                                    "typed_default_parameter"):  # fmt: skip
-            name_node = inner if inner.type == "identifier" else child.child_by_field_name("name")
-            value = child.child_by_field_name("value")
-            name = (name_node.text or b"").decode(errors="replace") if name_node else ""
-            if not name:
-                continue
-            kind_of = ParamKind.KEYWORD if keyword_only else ParamKind.POSITIONAL
-            default = _short(literal(value)) if value is not None else None
-            params.append(Param(name, kind_of, default, value is not None, where))
-    return tuple(params)
-
-
-def _name(splat: Node) -> str:
-    named = [c for c in splat.named_children if c.type == "identifier"]
-    return (named[0].text or b"").decode(errors="replace") if named else ""
-
-
-def _short(text: str | None) -> str | None:
-    return text if text is not None and len(text) <= MAX_VALUE_CHARS else None
 
 
 def keyword_calls(source: bytes, root: Node, literal: Literal) -> tuple[CallFact, ...]:
@@ -155,7 +94,7 @@ def _keywords(
             read.add(arg.start_byte)
             key, value = arg.child_by_field_name("name"), arg.child_by_field_name("value")
             if key is not None and key.text:
-                text = _short(literal(value)) if value is not None else None
+                text = short_literal(literal(value)) if value is not None else None
                 found.append((key.text.decode(errors="replace"), text))
         if len(found) >= MAX_KEYWORDS:
             break

@@ -29,7 +29,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from anchors.gomod import read_go_mod
-from anchors.infra_facts import InfraKind, InfraValue
+from anchors.infra_values import InfraKind, InfraValue
 from anchors.package_json import engines
 
 __all__ = ["compared_text", "read_toolchain"]

@@ -2,8 +2,9 @@
 what a manifest declares, with PEP 440 semantics (``packaging``) and interval arithmetic.
 
 A specifier set is turned into a union of intervals over ``packaging.version.Version``;
-relations between two sets are then exact set operations on intervals. What cannot be
-turned into intervals (arbitrary equality ``===``, unparsable text, Poetry ``||``) is
+relations between two sets are then exact set operations on intervals, done by
+``anchors.intervals`` (``Interval`` and ``Relation`` are re-exported from there). What cannot
+be turned into intervals (arbitrary equality ``===``, unparsable text, Poetry ``||``) is
 *undecidable*, and a caller must answer "unknown" for it, never "broken".
 
 Approximations, each on the side of "unknown" or of the PEP 440 letter:
@@ -19,11 +20,11 @@ Approximations, each on the side of "unknown" or of the PEP 440 letter:
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
-from enum import StrEnum
 
 from packaging.specifiers import InvalidSpecifier, Specifier, SpecifierSet
 from packaging.version import InvalidVersion, Version
+
+from anchors.intervals import Interval, Relation, complement, intersect, point, relate
 
 __all__ = [
     "Interval",
@@ -35,127 +36,8 @@ __all__ = [
     "relation",
 ]
 
-
-class Relation(StrEnum):
-    SUBSET = "subset"  # every version the declared spec allows, the anchor allows too
-    DISJOINT = "disjoint"  # no version satisfies both
-    OVERLAP = "overlap"  # some do, some do not
-    UNDECIDABLE = "undecidable"  # a spec could not be turned into intervals
-
-
-@dataclass(frozen=True)
-class Interval:
-    """Versions between ``lo`` and ``hi`` (None: unbounded), each end open or closed."""
-
-    lo: Version | None = None
-    lo_closed: bool = False
-    hi: Version | None = None
-    hi_closed: bool = False
-
-    def is_empty(self) -> bool:
-        if self.lo is None or self.hi is None:
-            return False
-        if self.lo > self.hi:
-            return True
-        return self.lo == self.hi and not (self.lo_closed and self.hi_closed)
-
-
-_ALL = (Interval(),)
-
-
-def _lower_key(iv: Interval) -> tuple[int, Version | None, int]:
-    # unbounded first; at one version a closed end starts before an open one
-    if iv.lo is None:
-        return (0, None, 0)
-    return (1, iv.lo, 0 if iv.lo_closed else 1)
-
-
-def _normalise(items: list[Interval]) -> tuple[Interval, ...]:
-    """Sorted, non-empty, non-overlapping, with touching intervals merged."""
-    # An unbounded end is open: one spelling per interval, so equal sets compare equal.
-    items = sorted(
-        (
-            Interval(iv.lo, iv.lo_closed and iv.lo is not None, iv.hi, iv.hi_closed)
-            if iv.hi is not None
-            else Interval(iv.lo, iv.lo_closed and iv.lo is not None)
-            for iv in items
-            if not iv.is_empty()
-        ),
-        key=_lower_key,
-    )
-    merged: list[Interval] = []
-    for iv in items:
-        if merged and _touches(merged[-1], iv):
-            last = merged[-1]
-            if _hi_before(last, iv):
-                merged[-1] = Interval(last.lo, last.lo_closed, iv.hi, iv.hi_closed)
-        else:
-            merged.append(iv)
-    return tuple(merged)
-
-
-def _hi_before(a: Interval, b: Interval) -> bool:
-    """True when ``a`` ends before ``b`` does."""
-    if a.hi is None:
-        return False
-    if b.hi is None:
-        return True
-    if a.hi != b.hi:
-        return a.hi < b.hi
-    return not a.hi_closed and b.hi_closed
-
-
-def _touches(a: Interval, b: Interval) -> bool:
-    """``a`` starts no later than ``b``: do they overlap or meet with no gap?"""
-    if a.hi is None or b.lo is None:
-        return True
-    if a.hi != b.lo:
-        return a.hi > b.lo
-    return a.hi_closed or b.lo_closed
-
-
-def _intersect(a: tuple[Interval, ...], b: tuple[Interval, ...]) -> tuple[Interval, ...]:
-    out = []
-    for x in a:
-        for y in b:
-            lo, lo_closed = _max_lo(x, y)
-            hi, hi_closed = _min_hi(x, y)
-            out.append(Interval(lo, lo_closed, hi, hi_closed))
-    return _normalise(out)
-
-
-def _max_lo(x: Interval, y: Interval) -> tuple[Version | None, bool]:
-    if x.lo is None:
-        return y.lo, y.lo_closed
-    if y.lo is None or x.lo > y.lo:
-        return x.lo, x.lo_closed
-    if y.lo > x.lo:
-        return y.lo, y.lo_closed
-    return x.lo, x.lo_closed and y.lo_closed
-
-
-def _min_hi(x: Interval, y: Interval) -> tuple[Version | None, bool]:
-    if x.hi is None:
-        return y.hi, y.hi_closed
-    if y.hi is None or x.hi < y.hi:
-        return x.hi, x.hi_closed
-    if y.hi < x.hi:
-        return y.hi, y.hi_closed
-    return x.hi, x.hi_closed and y.hi_closed
-
-
-def _complement(a: tuple[Interval, ...]) -> tuple[Interval, ...]:
-    out: list[Interval] = []
-    lo: Version | None = None
-    lo_closed = False
-    for iv in a:  # normalised: only the first can be unbounded below
-        if iv.lo is not None:
-            out.append(Interval(lo, lo_closed, iv.lo, not iv.lo_closed))
-        if iv.hi is None:
-            return _normalise(out)
-        lo, lo_closed = iv.hi, not iv.hi_closed
-    out.append(Interval(lo, lo_closed, None, False))
-    return _normalise(out)
+_Set = tuple[Interval[Version], ...]
+_ALL: _Set = (Interval(),)
 
 
 def _prefix_range(text: str) -> tuple[Version, Version]:
@@ -172,7 +54,7 @@ def _prefix_range(text: str) -> tuple[Version, Version]:
     )
 
 
-def _clause(spec: Specifier) -> tuple[Interval, ...] | None:
+def _clause(spec: Specifier) -> _Set | None:
     op, text = spec.operator, spec.version
     if op == "===":
         return None
@@ -181,12 +63,12 @@ def _clause(spec: Specifier) -> tuple[Interval, ...] | None:
             return None
         lo, hi = _prefix_range(text[:-2])
         inside = (Interval(lo, True, hi, False),)
-        return inside if op == "==" else _complement(inside)
+        return inside if op == "==" else complement(inside)
     v = Version(text)
     if op == "==":
-        return (Interval(v, True, v, True),)
+        return (point(v),)
     if op == "!=":
-        return _complement((Interval(v, True, v, True),))
+        return complement((point(v),))
     if op == ">=":
         return (Interval(v, True),)
     if op == ">":
@@ -208,7 +90,7 @@ def _clause(spec: Specifier) -> tuple[Interval, ...] | None:
     return None
 
 
-def intervals(spec: str) -> tuple[Interval, ...] | None:
+def intervals(spec: str) -> _Set | None:
     """The versions ``spec`` (PEP 440 specifier set text; "" for any) allows, as normalised
     intervals; None when it cannot be parsed or modelled."""
     if not spec.strip():
@@ -217,13 +99,13 @@ def intervals(spec: str) -> tuple[Interval, ...] | None:
         parsed = SpecifierSet(spec)
     except InvalidSpecifier:
         return None
-    result: tuple[Interval, ...] = _ALL
+    result = _ALL
     try:
         for clause in parsed:
             allowed = _clause(clause)
             if allowed is None:
                 return None
-            result = _intersect(result, allowed)
+            result = intersect(result, allowed)
     except InvalidVersion:
         return None
     return result
@@ -248,12 +130,7 @@ def relation(anchor_spec: str, declared_spec: str) -> Relation:
     declared = None if declared_text is None else intervals(declared_text)
     if anchor is None or declared is None:
         return Relation.UNDECIDABLE
-    common = _intersect(anchor, declared)
-    if not common:
-        return Relation.DISJOINT
-    if common == declared:
-        return Relation.SUBSET
-    return Relation.OVERLAP
+    return relate(anchor, declared)
 
 
 def bound_mismatch(anchor_spec: str, declared_spec: str) -> str | None:

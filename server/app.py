@@ -30,6 +30,7 @@ from mcp.server.mcpserver.tools import Tool
 from mcp.types import CallToolResult, Icon, TextContent, ToolAnnotations
 from pydantic import BaseModel, BeforeValidator, Field, ValidationError
 
+from anchormem import __version__
 from server.arg_errors import refusal
 from server.config import Settings
 from server.prompts import register_prompts
@@ -392,7 +393,7 @@ def build_server(
                 await anyio.to_thread.run_sync(runtime.close)
 
     mcp = ToolServer(
-        name="anchormem", instructions=INSTRUCTIONS, lifespan=lifespan, version="0.1.0"
+        name="anchormem", instructions=INSTRUCTIONS, lifespan=lifespan, version=__version__
     )
 
     def tool(

@@ -15,9 +15,9 @@ import json
 import os
 import sys
 from collections.abc import Callable, Sequence
-from importlib import metadata
 from typing import TYPE_CHECKING, Any
 
+from anchormem import __version__
 from server.cli_tables import conflicts_table, review_table, terminal_width
 from server.colour import palette_for
 from server.setup_clients import add_setup_arguments
@@ -81,7 +81,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="Memories for coding agents, checked against the code before they are served.",
         parents=[global_options(suppress=False)],
     )
-    parser.add_argument("--version", action="version", version=f"anchormem {_version()}")
+    parser.add_argument("--version", action="version", version=f"anchormem {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     sub.required = True
 
@@ -506,13 +506,6 @@ def _main(argv: Sequence[str] | None) -> int:
         long, limit = getattr(args, "long", False), getattr(args, "limit", None)
         print(render(args.command, result, terminal_width(), palette, long=long, limit=limit))
     return code
-
-
-def _version() -> str:
-    try:
-        return metadata.version("anchormem")
-    except metadata.PackageNotFoundError:  # run from a checkout that was not installed
-        return "unknown"
 
 
 if __name__ == "__main__":

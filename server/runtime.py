@@ -66,7 +66,12 @@ class Runtime:
             if load_now:  # on failure the first call reads it again, and says why it cannot
                 with contextlib.suppress(AnchormemError):
                     self.db.load_copy()
-            warmed = self.service.warm(self._quiet)
+            try:
+                warmed = self.service.warm(self._quiet)
+            except AnchormemError:
+                # the store was closed or taken under it (the server is stopping): the
+                # caches are only a head start, and the next process warms its own
+                return
             # What is loaded now (the copy, the fingerprint, the warmed caches) stays for
             # the process's life: keep it out of the collector's full passes, which
             # otherwise stall a call for 100-300 ms at 10k memories.

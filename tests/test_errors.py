@@ -26,9 +26,6 @@ OUTSIDE: dict[str, str] = {
     # either: they never leave anchors.worktree (adr/0018).
     "anchors.watcher.WatchLost": "internal signal, caught by WorkTree (full pass)",
     "anchors.watcher.WatchUnavailable": "internal signal, caught by WorkTree (no watcher)",
-    # A pattern the reversed-cue builder cannot turn around: the cue keeps its forward
-    # search (adr/0020); never leaves anchors.at_end.
-    "anchors.at_end._CannotReverse": "internal signal, never leaves anchors.at_end",
     # An OSError on purpose: the readers of files already handle OSError; where it leaves
     # them it becomes GitError (anchors.gitrepo), SetupError or StoreUnavailable.
     "anchors.worktree_files.SpecialFile": "an OSError for file readers, mapped where it leaves",

@@ -51,6 +51,12 @@ _TEMPORAL = guarded(
 # An origin that only names the kind of source (the default when none is given) is no
 # identity: two notes by "agent" are not one author updating its own claim.
 MANY_VALUED = frozenset({"uses", "uses for"})  # single only when a note says "only"
+def _anchor_order(anchor: tuple[str, str, str | None, str]) -> tuple[str, str, str, str]:
+    """A fixed order of a claim's anchors (a set's own order changes with the hash seed)."""
+    kind, value, scope, expect = anchor
+    return kind, value, scope or "", expect
+
+
 _ANONYMOUS = frozenset({"agent", "user", "code", "ci", "doc", "anchormem"})
 
 
@@ -151,8 +157,15 @@ class Claim:
 
     @functools.cached_property
     def expectations(self) -> Mapping[tuple[str, str, str | None], str]:
-        """(kind, value, scope) of each anchor -> what it expects (present or absent)."""
-        return {(k, v, s): e for k, v, s, e in self.anchors}
+        """(kind, value, scope) of each anchor -> what it expects (present or absent). A
+        memory holding both sides of one anchor says nothing about it: left out, so the
+        answer never depends on the order a set is walked in."""
+        found: dict[tuple[str, str, str | None], str] = {}
+        both: set[tuple[str, str, str | None]] = set()
+        for k, v, s, e in self.anchors:
+            if found.setdefault((k, v, s), e) != e:
+                both.add((k, v, s))
+        return {key: e for key, e in found.items() if key not in both}
 
     @functools.cached_property
     def keys(self) -> tuple[tuple[str, str], ...]:
@@ -163,7 +176,7 @@ class Claim:
         for slot in self.slots:
             found.append(("slot:" + slot.key, ""))
             found += ((f"attr:{slot.attribute}|{word}", "") for word in slot.about)
-        for kind, value, scope, expect in self.anchors:
+        for kind, value, scope, expect in sorted(self.anchors, key=_anchor_order):
             found.append((f"anchor:{kind}:{value}@{scope or ''}", expect))
         if self.core:
             found.append(("neg:" + self.core, ""))

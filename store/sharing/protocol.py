@@ -56,14 +56,10 @@ MAX_MESSAGE = 64 * 1024 * 1024
 
 
 def version() -> str:
-    """This anchormem's version, as installed."""
-    from importlib.metadata import PackageNotFoundError
-    from importlib.metadata import version as installed
+    """This anchormem's version (one source: ``anchormem.__version__``)."""
+    from anchormem import __version__
 
-    try:
-        return installed("anchormem")
-    except PackageNotFoundError:
-        return "unknown"
+    return __version__
 
 
 @dataclass(frozen=True)

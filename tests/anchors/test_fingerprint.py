@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import threading
-import time
 from pathlib import Path
 
 import pytest
@@ -137,9 +136,7 @@ def test_fingerprint_within_returns_none_for_a_cold_big_repository_then_the_fing
     generate_repository(root, 1500)
     before = child_processes()
     with CodeSource(root, InMemoryFactsCache()) as source:
-        start = time.perf_counter()
-        assert source.fingerprint_within(0.01) is None
-        assert time.perf_counter() - start < 0.5
+        assert source.fingerprint_within(0.01) is None  # gave up waiting: still building
         fp = source.fingerprint_within(120)
         assert fp is not None and len(fp.python) == 1500
         assert source.parsed_count == 1500  # the first build was picked up, not restarted
@@ -184,9 +181,8 @@ def test_closing_during_a_cold_build_stops_it_and_leaves_no_processes(tmp_path: 
     before = child_processes()
     source = CodeSource(root, InMemoryFactsCache())
     assert source.fingerprint_within(0.05) is None
-    start = time.perf_counter()
     source.close()
-    assert time.perf_counter() - start < 3
+    assert source.parsed_count < 1500  # stopped at a chunk, not left to finish
     assert child_processes() <= before
     with pytest.raises(FingerprintUnavailable):
         source.fingerprint()

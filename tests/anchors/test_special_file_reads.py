@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -17,31 +18,55 @@ from tests.conftest import GitRepo
 pytestmark = pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="FIFOs are POSIX's")
 
 
-def _reader_came(fifo: Path) -> threading.Event:
-    """Set when anything opens ``fifo`` for reading (a writer waits on it meanwhile)."""
-    came = threading.Event()
+class Readers:
+    """Who opened ``fifo`` for reading first: a writer waits for a reader meanwhile, in
+    the kernel (seen in its ``wchan`` before the test goes on), and notes whether the
+    test's own open (``ours``) had come when its wait ended."""
 
-    def wait() -> None:
-        fd = os.open(fifo, os.O_WRONLY)
-        came.set()
+    def __init__(self, fifo: Path) -> None:
+        self.fifo = fifo
+        self.came = threading.Event()
+        self._ours = threading.Event()
+        self.first_was_ours = False
+        self._writer = threading.Thread(target=self._wait, daemon=True)
+        self._writer.start()
+        wchan = Path(f"/proc/self/task/{self._writer.native_id}/wchan")
+        deadline = time.monotonic() + 30  # a safety net, not a timing assertion
+        while not self.came.is_set() and _read(wchan) != "wait_for_partner":
+            assert time.monotonic() < deadline, "the writer never waited for a reader"
+            time.sleep(0.001)
+
+    def _wait(self) -> None:
+        fd = os.open(self.fifo, os.O_WRONLY)
+        self.first_was_ours = self._ours.is_set()
+        self.came.set()
         os.close(fd)
 
-    threading.Thread(target=wait, daemon=True).start()
-    return came
+    def ours(self) -> bool:
+        """Open ``fifo`` for reading; whether that was the first open for reading."""
+        self._ours.set()
+        fd = os.open(self.fifo, os.O_RDONLY | os.O_NONBLOCK)
+        try:
+            assert self.came.wait(30), "the writer's wait did not end"
+        finally:
+            os.close(fd)
+        return self.first_was_ours
 
 
-def _release(fifo: Path) -> None:
-    os.close(os.open(fifo, os.O_RDONLY | os.O_NONBLOCK))
+def _read(path: Path) -> str:
+    try:
+        return path.read_text().strip()
+    except OSError:
+        return ""
 
 
 def test_read_regular_refuses_a_fifo_without_opening_it(tmp_path: Path):
     fifo = tmp_path / "HEAD"
     os.mkfifo(fifo)
-    came = _reader_came(fifo)
+    readers = Readers(fifo)
     with pytest.raises(SpecialFile, match="is a FIFO"):
         read_regular(fifo)
-    assert not came.wait(0.2)
-    _release(fifo)
+    assert readers.ours()  # read_regular never opened it
     with pytest.raises(IsADirectoryError):
         read_regular(tmp_path)
     with pytest.raises(FileNotFoundError):
@@ -70,13 +95,12 @@ def test_a_fifo_at_the_branch_ref_is_a_git_error_naming_it_until_it_is_a_file_ag
     ref = git_repo.root / ".git" / "refs" / "heads" / "main"
     ref.unlink()
     os.mkfifo(ref)
-    came = _reader_came(ref)
+    readers = Readers(ref)
     with GitRepository(git_repo.root, watch=False) as repo:
         head = repo.head()
         assert head.status is RepoStatus.GIT_ERROR and head.commit is None
         assert "refs/heads/main" in head.detail and "FIFO" in head.detail
-        assert not came.is_set()
-        _release(ref)
+        assert readers.ours()
         ref.unlink()
         ref.write_text(commit + "\n")
         assert repo.head().commit == commit
@@ -95,10 +119,9 @@ def test_without_info_exclude_the_listing_still_honours_gitignore_and_the_global
     exclude = git_repo.root / ".git" / "info" / "exclude"
     exclude.unlink()
     os.mkfifo(exclude)
-    came = _reader_came(exclude)
+    readers = Readers(exclude)
     monkeypatch.delenv("GIT_CONFIG_GLOBAL", raising=False)
     with GitRepository(git_repo.root, watch=False) as repo:
         paths = [e.path for e in repo.overlay().entries]
     assert paths == ["new.py"]
-    assert not came.is_set()
-    _release(exclude)
+    assert readers.ours()

@@ -192,15 +192,19 @@ def test_a_change_no_event_announces_is_found_by_the_periodic_full_pass(git_repo
     with GitRepository(git_repo.root) as repo:
         repo._worktree().audit_s = 0.3  # the safety net's period, shortened for the test
         assert repo.overlay().key == ""
-        time.sleep(0.4)
-        assert repo.overlay().key == ""  # the audit ran; the next one is 0.3 s away
+        first = repo.overlay_full_passes
+        deadline = time.monotonic() + 30  # a safety net, not a timing assertion
+        while repo.overlay().key == "" and repo.overlay_full_passes == first:
+            assert time.monotonic() < deadline, "the periodic full pass never ran"
+            time.sleep(0.05)
+        assert repo.overlay().key == ""  # the audit ran, and found nothing changed
         passes = repo.overlay_full_passes
         with (git_repo.root / "b.txt").open("r+b") as handle:  # held open: no close event
             mapped = mmap.mmap(handle.fileno(), 0)
             mapped[:5] = b"HELLO"
             mapped.flush()
             mapped.close()
-            deadline = time.monotonic() + 5
+            deadline = time.monotonic() + 30  # a safety net, not a timing assertion
             while not repo.overlay().entries and time.monotonic() < deadline:
                 time.sleep(0.05)
             assert paths(repo.overlay()) == ["b.txt"]

@@ -1,12 +1,13 @@
 """The client disappears: stdin EOF, a signal, or the parent process dying.
 
 Each test starts the installed console script as a client would, writes a memory, makes
-the client disappear, and checks that the server exits promptly (the goal is under 1 s;
-the assertion is a generous 5 s, the measured times are in RELIABILITY.md), exits 0, and
-leaves the store closed cleanly: its lock free, no write-ahead log left to replay, and
-every memory it acknowledged readable by the next process at once.
+the client disappear, and checks that the server exits by itself, exits 0, says why when a
+signal or its parent's death stopped it, and leaves the store closed cleanly: its lock
+free, no write-ahead log left to replay, and every memory it acknowledged readable by the
+next process at once. A server that does not exit fails the test after 30 s.
 
-Run with ``-s`` to see the measured times (``exit_s=...``).
+How fast it exits is measured, not asserted (a loaded machine is slow, not wrong): run
+with ``-s`` to see the times (``exit_s=...``); RELIABILITY.md has them.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from __future__ import annotations
 import fcntl
 import json
 import os
+import select
 import signal
 import subprocess
 import sys
@@ -25,7 +27,7 @@ import pytest
 
 from tests.conftest import GitRepo, anchormem_env, store_file
 
-BOUND_S = 5.0  # generous: the target is 1 s, typical is well under 0.1 s
+EXIT_WAIT_S = 30  # a server still running then is stuck, not slow
 
 
 def anchormem() -> str:
@@ -138,11 +140,11 @@ def assert_store_released(repo: Path, expected_ids: list[str]) -> None:
 
 def wait_exit(proc: subprocess.Popen[bytes], since: float) -> tuple[int, float]:
     try:
-        code = proc.wait(timeout=30)
+        code = proc.wait(timeout=EXIT_WAIT_S)
     except subprocess.TimeoutExpired:
         proc.kill()
         proc.wait()
-        pytest.fail("the server did not exit within 30 s")
+        pytest.fail(f"the server did not exit within {EXIT_WAIT_S} s")
     return code, time.monotonic() - since
 
 
@@ -171,7 +173,8 @@ def test_the_server_exits_on_stdin_eof_and_releases_the_store(
     code, took = wait_exit(running.proc, started)
     report("stdin EOF", took)
     assert code == 0
-    assert took < BOUND_S
+    err = running.proc.stderr.read().decode()  # type: ignore[union-attr]
+    assert "stopping" not in err, err  # stopped by the EOF, not by a signal
     assert_store_released(project.root, ids)
 
 
@@ -188,8 +191,8 @@ def test_the_server_exits_on_a_signal_with_stdin_still_open(
     code, took = wait_exit(running.proc, started)
     report(signum.name, took)
     assert code == 0
-    assert took < BOUND_S
-    assert b"received; stopping" in running.proc.stderr.read()  # type: ignore[union-attr]
+    err = running.proc.stderr.read().decode()  # type: ignore[union-attr]
+    assert f"anchormem: {signum.name} received; stopping" in err, err
     assert_store_released(project.root, ids)
 
 
@@ -219,7 +222,8 @@ def test_sigterm_in_the_middle_of_a_burst_loses_nothing_acknowledged(
     code, took = wait_exit(running.proc, started)
     report(f"SIGTERM during a burst ({len(acknowledged)}/{len(sent)} acknowledged)", took)
     assert code == 0
-    assert took < BOUND_S
+    err = running.proc.stderr.read().decode()  # type: ignore[union-attr]
+    assert "anchormem: SIGTERM received; stopping" in err, err
     ids = [
         r["result"]["structuredContent"]["id"]
         for r in acknowledged
@@ -229,12 +233,20 @@ def test_sigterm_in_the_middle_of_a_burst_loses_nothing_acknowledged(
     assert_store_released(project.root, ids)
 
 
+# The server's answers go to the parent's stdout, after the line with its pid.
 _PARENT = """
 import subprocess, sys
-child = subprocess.Popen(sys.argv[1:], stdin=0, stdout=subprocess.DEVNULL, stderr=2)
+child = subprocess.Popen(sys.argv[1:], stdin=0, stdout=1, stderr=2)
 print(child.pid, flush=True)
 child.wait()
 """
+
+
+def _read_line(stream: IO[bytes], within: float = 60.0) -> bytes:
+    """The next line of ``stream``, failing the test if none comes ``within`` seconds."""
+    ready, _, _ = select.select([stream], [], [], within)
+    assert ready, f"nothing was written within {within:g} s"
+    return stream.readline()
 
 
 def _gone(pid: int) -> bool:
@@ -276,21 +288,19 @@ def test_an_orphaned_server_notices_its_parent_is_gone_and_exits(project: GitRep
             },
         }
         os.write(write_end, (json.dumps(init) + "\n").encode())
-        deadline = time.monotonic() + 60
-        while not store(project.root).exists() and time.monotonic() < deadline:
-            time.sleep(0.05)  # the store opens with the server's lifespan
-        time.sleep(0.3)
-        assert not _gone(server_pid)
+        # Answered: the server is serving, its store open (the lifespan opens it before
+        # the first message) and its watch on the parent started (before it read stdin).
+        assert json.loads(_read_line(parent.stdout))["id"] == 1
+        assert store(project.root).exists() and not _gone(server_pid)
         started = time.monotonic()
         parent.kill()
         parent.wait()
-        while not _gone(server_pid) and time.monotonic() - started < 30:
+        while not _gone(server_pid) and time.monotonic() - started < EXIT_WAIT_S:
             time.sleep(0.01)
-        took = time.monotonic() - started
-        report("parent killed (orphan)", took)
-        assert _gone(server_pid), "the orphaned server kept running"
-        assert took < BOUND_S
-        assert b"parent process" in (tmp_path / "server.err").read_bytes()
+        report("parent killed (orphan)", time.monotonic() - started)
+        assert _gone(server_pid), f"the orphaned server kept running {EXIT_WAIT_S} s"
+        err = (tmp_path / "server.err").read_text()
+        assert f"anchormem: the parent process ({parent.pid}) is gone; stopping" in err, err
         assert_store_released(project.root, [])
     finally:
         os.close(write_end)
@@ -371,7 +381,7 @@ def test_every_request_read_before_stdin_eof_gets_its_real_answer(project: GitRe
 def test_a_shell_pipe_into_serve_is_answered(project: GitRepo):
     init = {"protocolVersion": "2025-06-18", "capabilities": {},
             "clientInfo": {"name": "printf", "version": "1"}}  # fmt: skip
-    script = "printf '%s' \"$FRAMES\" | \"$ANCHORMEM\" serve"
+    script = 'printf \'%s\' "$FRAMES" | "$ANCHORMEM" serve'
     frames = _frame(1, "initialize", init) + _frame(2, "tools/list", {})
     done = subprocess.run(
         ["sh", "-c", script], capture_output=True, cwd=project.root, timeout=60,

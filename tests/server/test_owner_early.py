@@ -63,6 +63,22 @@ def _starts(repo: GitRepo) -> int:
     return len(STARTED.findall(_log(repo)))
 
 
+def _owner_processes(repo: GitRepo) -> set[int]:
+    """The living owner processes of this store that this process started (Linux)."""
+    found = set()
+    for proc in Path("/proc").iterdir():
+        if not proc.name.isdigit():
+            continue
+        try:
+            parent = int((proc / "stat").read_text().rsplit(")", 1)[1].split()[1])
+            argv = (proc / "cmdline").read_bytes().split(b"\0")
+        except (OSError, IndexError, ValueError):
+            continue  # it exited meanwhile
+        if parent == os.getpid() and b"server.owner" in argv and os.fsencode(_store(repo)) in argv:
+            found.add(int(proc.name))
+    return found
+
+
 def _owner_pid(repo: GitRepo, within: float = 20.0) -> int:
     deadline = time.monotonic() + within
     while time.monotonic() < deadline:
@@ -104,6 +120,7 @@ def test_an_early_start_leaves_a_running_owner_alone(project: GitRepo) -> None:
         service.close()
 
 
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs /proc")
 def test_two_servers_starting_at_once_start_one_owner(project: GitRepo) -> None:
     settings = _settings(project)
     go = threading.Barrier(3)
@@ -117,9 +134,13 @@ def test_two_servers_starting_at_once_start_one_owner(project: GitRepo) -> None:
         thread.start()
     for thread in threads:
         thread.join(timeout=60)
-    _owner_pid(project)
-    time.sleep(0.5)  # a second owner, had one been started, would have logged by now
-    assert _starts(project) == 1
+    assert not any(thread.is_alive() for thread in threads)
+    # Each thread returned after its decision to start an owner or not, and a started
+    # owner is a child of this process from that moment: one that lost the lock would
+    # still be waiting for it (5 s) before it exits.
+    pid = _owner_pid(project)
+    assert _owner_processes(project) == {pid}
+    assert _starts(project) == 1  # the one owner logged its start before taking the lock
 
 
 def test_an_early_start_on_a_store_it_cannot_make_is_quiet_and_starts_nothing(

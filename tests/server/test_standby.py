@@ -1,6 +1,7 @@
 """The standby's wait for the owner lock (``server.standby.Standby.wait``), on real lock
 files: one process holds two open descriptions of the lock file, which lock against each
-other as two processes would (flock)."""
+other as two processes would (flock). The tests change the owner's files only once the
+standby has looked at them (it asks ``stopping`` at each look), never after a pause."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ import threading
 import time
 from pathlib import Path
 
-from server.standby import LOOK_S, Standby
+from server.standby import Standby
 from store.sharing import platform
 from store.sharing.protocol import Files
 
@@ -19,16 +20,32 @@ WAIT_S = 5.0
 
 
 class Waiting:
-    """``Standby.wait`` run in a thread, as the standby's main thread runs it."""
+    """``Standby.wait`` run in a thread, as the standby's main thread runs it, counting its
+    looks at the owner's files: it asks ``stopping`` once a look, before the files."""
 
     def __init__(self, files: Files, stopping: threading.Event) -> None:
         self.fd = files.open_lock(files.owner_lock)
         self.result: bool | None = None
-        self._thread = threading.Thread(target=self._run, args=(Standby(files), stopping))
+        self._stopping = stopping
+        self._looks = 0
+        self._looked = threading.Condition()
+        self._thread = threading.Thread(target=self._run, args=(Standby(files),))
         self._thread.start()
 
-    def _run(self, standby: Standby, stopping: threading.Event) -> None:
-        self.result = standby.wait(self.fd, stopping.is_set)
+    def _run(self, standby: Standby) -> None:
+        self.result = standby.wait(self.fd, self._look)
+
+    def _look(self) -> bool:
+        with self._looked:
+            self._looks += 1
+            self._looked.notify_all()
+        return self._stopping.is_set()
+
+    def looked(self, times: int) -> None:
+        """Return once the standby has looked ``times`` times (and so was still waiting)."""
+        with self._looked:
+            done = self._looked.wait_for(lambda: self._looks >= times, WAIT_S)
+        assert done, f"the standby looked {self._looks} times, not {times}"
 
     def finished(self) -> bool | None:
         self._thread.join(WAIT_S)
@@ -69,8 +86,8 @@ def free(files: Files) -> bool:
 def test_an_owner_that_dies_with_its_info_file_in_place_is_taken_over(tmp_path: Path) -> None:
     files, held = owner(tmp_path)
     waiting = Waiting(files, threading.Event())
-    time.sleep(3 * LOOK_S)
-    assert waiting.result is None  # still waiting while the owner lives
+    waiting.looked(3)  # the first two looks found the owner alive and went on waiting
+    assert waiting.result is None
     os.close(held)  # what the kernel does for an owner killed with SIGKILL
     assert waiting.finished() is True
     assert not free(files)  # the standby holds the lock now
@@ -80,7 +97,7 @@ def test_an_owner_that_dies_with_its_info_file_in_place_is_taken_over(tmp_path: 
 def test_an_owner_that_stops_cleanly_lets_its_standby_go(tmp_path: Path) -> None:
     files, held = owner(tmp_path)
     waiting = Waiting(files, threading.Event())
-    time.sleep(LOOK_S)
+    waiting.looked(1)
     files.info.unlink()  # a clean stop removes the info file before it frees the lock
     platform.unlock(held)
     assert waiting.finished() is False
@@ -93,7 +110,7 @@ def test_a_standby_told_to_stop_leaves_while_the_owner_lives(tmp_path: Path) -> 
     files, held = owner(tmp_path)
     stopping = threading.Event()
     waiting = Waiting(files, stopping)
-    time.sleep(LOOK_S)
+    waiting.looked(1)
     stopping.set()
     assert waiting.finished() is False
     os.close(waiting.fd)
@@ -106,7 +123,7 @@ def test_a_standby_told_to_stop_leaves_while_the_owner_lives(tmp_path: Path) -> 
 def test_a_replaced_folder_lets_the_standby_go(tmp_path: Path) -> None:
     files, held = owner(tmp_path)
     waiting = Waiting(files, threading.Event())
-    time.sleep(LOOK_S)
+    waiting.looked(1)
     files.owner_lock.unlink()
     files.owner_lock.touch()  # another lock file by the same name: another store's
     assert waiting.finished() is False

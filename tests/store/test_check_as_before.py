@@ -1,20 +1,33 @@
-"""The faster contradiction check decides as the check before it did (adr/0019). Claims
-kept across calls are the claims made afresh. The pairs are those of grouping every key
-of every claim, in the same order. Settling makes the same records and the same plan,
-pair for pair. The reference is the check as it was (``tests/store/conflicts_before.py``);
-the memories are drawn from the hand-written pairs' notes, with every status, anchor,
-evidence and origin a decision reads. No database."""
+"""The contradiction check decides as recorded in ``data/check_as_before.jsonl`` (adr/0019):
+the claims it makes of each memory, the pairs of grouping every key of every claim (of the
+whole store, with some claims new, and of one remembered memory against the rest), and
+what settling those pairs makes: the records and the plan, pair for pair, with some
+decisions logged already (as they are, decided otherwise, or judged by an agent).
+
+Each line is one store of memories drawn from the hand-written pairs' notes and the
+seeded store's notes, with every status, anchor, evidence and origin a decision reads,
+and the outputs the code gave. The outputs were first recorded when the check was made
+faster, and were then the very outputs of the check before it. No database. A deliberate
+change of a decision is recorded again, and its diff reviewed:
+
+    .venv/bin/python -m tests.store.test_check_as_before --write
+"""
 
 from __future__ import annotations
 
 import dataclasses
+import enum
+import functools
+import json
+import random
+import sys
 import threading
-from collections.abc import Sequence
-from datetime import timedelta
+from collections.abc import Mapping, Sequence
+from datetime import datetime, timedelta
+from pathlib import Path
 from typing import Any
 
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
+import pytest
 
 from anchors.spec import Provenance, parse_anchor
 from experiments.conflict_pairs import load
@@ -27,15 +40,16 @@ from store.contradictions.resolving import (
     pairs_with,
     settle,
 )
-from store.contradictions.rules import ConflictState, Rule, Strategy
+from store.contradictions.rules import Claim, ConflictState, Rule, Strategy
 from store.evidence.settings import EvidenceSettings
 from store.model import Kind, Memory, RefutedBy, Source, Status, StoredAnchor
 from store.plan import ConflictRecord, Plan
 from store.reading import RECORD_CONFIRMED
-from tests.store import conflicts_before as before
 from tests.store.test_claims_as_written import NOW
 
-PAIRS = load()
+RECORDED = Path(__file__).parent / "data" / "check_as_before.jsonl"
+STORES = 30  # the first half settles one remembered memory, the second the whole store
+
 # Notes as the seeded store has them: many holders of one anchor, one template.
 SEEDED = (
     ("We depend on fastapi because the team already knew it", "dep:fastapi"),
@@ -58,69 +72,120 @@ STATUSES = (
 )
 EVIDENCE = (0.0, 0.0, 0.0, 0.5, 1.0, 2.5, 6.0)
 SCOPES = (None, None, None, None, None, "staging", "production", "external")
+HOWS = ("none", "none", "same", "other", "judged")  # how a decision was logged already
 
 
-@st.composite
-def memory_sets(draw: Any, most_pairs: int = 12) -> list[Memory]:
-    """Memories of a few hand-written pairs (both notes of each) and seeded notes, each
-    with a status, evidence, origins, scope, anchors and sometimes a given slot."""
+# -- the stores, as recorded --------------------------------------------------------------
+
+
+def drawn_store(case: int) -> dict[str, Any]:
+    """Store ``case``: its memories as recorded (what each field was drawn from), the
+    order of strategies, the claims taken as new and the memory remembered."""
+    rng = random.Random(case)
+    pairs = load()
     texts: list[tuple[str, str | None]] = []
-    for pair in draw(st.lists(st.sampled_from(PAIRS), min_size=1, max_size=most_pairs)):
+    for pair in rng.choices(pairs, k=rng.randint(1, 8 if case < STORES // 2 else 14)):
         texts += [(pair.a, None), (pair.b, None)]
-    texts += draw(st.lists(st.sampled_from(SEEDED), max_size=8))
-    memories: list[Memory] = []
+    texts += rng.choices(SEEDED, k=rng.randint(0, 8))
+    memories = []
     for i, (text, anchor) in enumerate(texts):
-        mid = f"m{i:03d}"
-        status, refuted_by = draw(st.sampled_from(STATUSES))
-        origin = draw(st.sampled_from(("agent", "agent", "alice", "bob")))
-        created = NOW - timedelta(minutes=draw(st.integers(0, 400)))  # ties: ordered by id
+        status, refuted_by = rng.choice(STATUSES)
+        origin = rng.choice(("agent", "agent", "alice", "bob"))
         anchors = [anchor] if anchor else []
-        anchors += draw(st.lists(st.sampled_from(("dep:redis", "!dep:redis")), max_size=1))
-        given = draw(st.sampled_from((None, None, None, ("request|timeout", "30 seconds"))))
-        memories.append(
-            Memory(
-                id=mid,
-                text=text,
-                subject=draw(st.sampled_from((None, None, "billing", "the public API"))),
-                kind=draw(st.sampled_from(list(Kind))),
-                scope=draw(st.sampled_from(SCOPES)),
-                source=Source.AGENT,
-                origin=origin,
-                created_at=created,
-                commit=None,
-                status=status,
-                refuted_by=refuted_by,
-                support=draw(st.sampled_from(EVIDENCE)),
-                contradiction=draw(st.sampled_from(EVIDENCE)),
-                anchors=tuple(_stored(a) for a in dict.fromkeys(anchors)),
-                supersedes=draw(st.sampled_from((None, None, None, f"m{max(i - 1, 0):03d}"))),
-                flags=draw(st.sampled_from(((), (), (RECORD_CONFIRMED,)))),
-                origins=draw(st.sampled_from(((origin,), (origin,), (origin, "carol"), ()))),
-                evidence_at=created + timedelta(minutes=draw(st.integers(0, 2)) * 90),
-                attribute=given[0] if given else None,
-                slot_value=given[1] if given else None,
-            )
-        )
-    for i in draw(st.sets(st.integers(0, len(memories) - 1), max_size=2)):
-        # forgotten, as the store's copy leaves it
-        memories[i] = dataclasses.replace(memories[i], text="", anchors=(), forgotten_at=NOW)
-    return memories
+        # Never both sides of one anchor: such a memory's expectation is whichever side
+        # its set of anchors yields last, which changes with the hash seed.
+        anchors += [a for a in rng.choice(([], [], ["dep:redis"], ["!dep:redis"]))
+                    if a.lstrip("!") != (anchor or "").lstrip("!")]  # fmt: skip
+        given = rng.choice((None, None, None, ["request|timeout", "30 seconds"]))
+        memories.append({
+            "id": f"m{i:03d}", "text": text,
+            "subject": rng.choice((None, None, "billing", "the public API")),
+            "kind": rng.choice(list(Kind)).value, "scope": rng.choice(SCOPES),
+            "origin": origin, "minutes_ago": rng.randint(0, 400),  # ties: ordered by id
+            "status": status.value, "refuted_by": refuted_by and refuted_by.value,
+            "support": rng.choice(EVIDENCE), "contradiction": rng.choice(EVIDENCE),
+            "anchors": list(dict.fromkeys(anchors)),
+            "supersedes": rng.choice((None, None, None, f"m{max(i - 1, 0):03d}")),
+            "flags": rng.choice(([], [], [RECORD_CONFIRMED])),
+            "origins": rng.choice(([origin], [origin], [origin, "carol"], [])),
+            "evidence_minutes_after": rng.randint(0, 2) * 90, "given": given,
+            "forgotten": False,
+        })  # fmt: skip
+    for i in rng.sample(range(len(memories)), k=min(len(memories), rng.randint(0, 2))):
+        memories[i].update(text="", anchors=[], forgotten=True)  # as the store's copy has it
+    order = {rng.choice(list(Kind)).value: rng.choice(list(Strategy)).value
+             for _ in range(rng.randint(0, 3))}  # fmt: skip
+    return {
+        "case": case,
+        "memories": memories,
+        "conflict_order": order,
+        "new": [m["id"] for m in rng.sample(memories, k=min(len(memories), rng.randint(0, 4)))],
+        "remembered": rng.choice(memories)["id"] if case < STORES // 2 else None,
+        "logged": [rng.choice(HOWS) for _ in range(64)],
+    }
 
 
-def _stored(anchor: str) -> StoredAnchor:
-    return StoredAnchor(parse_anchor(anchor), Provenance.EXPLICIT)
+def memory_of(entry: Mapping[str, Any]) -> Memory:
+    created = NOW - timedelta(minutes=entry["minutes_ago"])
+    given = entry["given"]
+    return Memory(
+        id=entry["id"],
+        text=entry["text"],
+        subject=entry["subject"],
+        kind=Kind(entry["kind"]),
+        scope=entry["scope"],
+        source=Source.AGENT,
+        origin=entry["origin"],
+        created_at=created,
+        commit=None,
+        status=Status(entry["status"]),
+        refuted_by=RefutedBy(entry["refuted_by"]) if entry["refuted_by"] else None,
+        support=entry["support"],
+        contradiction=entry["contradiction"],
+        anchors=tuple(StoredAnchor(parse_anchor(a), Provenance.EXPLICIT) for a in entry["anchors"]),
+        supersedes=entry["supersedes"],
+        flags=tuple(entry["flags"]),
+        origins=tuple(entry["origins"]),
+        evidence_at=created + timedelta(minutes=entry["evidence_minutes_after"]),
+        attribute=given[0] if given else None,
+        slot_value=given[1] if given else None,
+        forgotten_at=NOW if entry["forgotten"] else None,
+    )
 
 
-orders = st.dictionaries(
-    st.sampled_from(list(Kind)), st.sampled_from(list(Strategy)), max_size=3
-).map(lambda order: EvidenceSettings(conflict_order=order))
+# -- what the check makes of a store ------------------------------------------------------
 
 
-def _ids(pairs: Sequence[tuple[Any, Any]]) -> list[tuple[str, str]]:
-    return [(a.id, b.id) for a, b in pairs]
+def plain(value: Any) -> Any:
+    """``value`` as JSON has it: dataclasses as objects of their fields, enums as their
+    values, sets sorted, tuples as lists, times in ISO 8601."""
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {f.name: plain(getattr(value, f.name)) for f in dataclasses.fields(value)}
+    if isinstance(value, enum.Enum):
+        return value.value
+    if isinstance(value, datetime):
+        return value.isoformat()
+    if isinstance(value, frozenset | set):
+        return sorted((plain(v) for v in value), key=json.dumps)
+    if isinstance(value, tuple | list):
+        return [plain(v) for v in value]
+    if isinstance(value, dict):
+        return {"|".join(k) if isinstance(k, tuple) else str(k): plain(v) for k, v in value.items()}
+    return value
 
 
-def _plain(plan: Plan) -> Plan:
+def _ids(pairs: Sequence[tuple[Claim, Claim]]) -> list[list[str]]:
+    """The pairs as ids, sorted: grouping follows the order of a claim's keys, which
+    iterates sets of strings and so changes with the process's hash seed."""
+    return sorted([a.id, b.id] for a, b in pairs)
+
+
+def _sorted(values: Sequence[Any]) -> list[Any]:
+    """``values`` as JSON, in an order that does not depend on the hash seed."""
+    return sorted((plain(v) for v in values), key=lambda v: json.dumps(v, sort_keys=True))
+
+
+def _without_new_ids(plan: Plan) -> Plan:
     """The plan without what is new on every call (receipt and observation ids)."""
     changes = tuple(
         dataclasses.replace(c, receipt=c.receipt and dataclasses.replace(c.receipt, id=""))
@@ -130,85 +195,18 @@ def _plain(plan: Plan) -> Plan:
     return dataclasses.replace(plan, changes=changes, observations=observations)
 
 
-# 60 stores each: these four took 28 s of the default run at 150 (CI's budget is 10 min).
-checked = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-
-
-@checked
-@given(memory_sets())
-def test_a_kept_claim_is_the_claim_made_afresh_without_its_confidence(memories):
-    kept = claims_of(memories)
-    afresh = before.claims_of(memories, NOW, EvidenceSettings())
-    assert list(kept) == list(afresh)
-    fields = [f.name for f in dataclasses.fields(before.OldClaim) if f.name != "confidence"]
-    for mid, claim in kept.items():
-        assert [getattr(claim, f) for f in fields] == [getattr(afresh[mid], f) for f in fields]
-        assert list(claim.keys) == list(before.keys(afresh[mid]))
-    assert claims_of(memories) == kept  # asked again: the same claims
-
-
-@checked
-@given(memory_sets(), st.data())
-def test_the_pairs_of_new_claims_are_those_of_grouping_every_key_in_the_same_order(memories, data):
-    kept = [c for c in claims_of(memories).values() if not _retracted(c)]
-    afresh = before.claims_of(memories, NOW, EvidenceSettings())
-    old = [afresh[c.id] for c in kept]
-    assert _ids(candidate_pairs(kept)) == _ids(before.candidate_pairs(old))
-    fresh = data.draw(st.lists(st.sampled_from(kept), max_size=4) if kept else st.just([]))
-    fresh_before = [afresh[c.id] for c in fresh]
-    assert _ids(candidate_pairs(kept, fresh)) == _ids(before.candidate_pairs(old, fresh_before))
-    for one in kept[:8]:  # the remember check: one new claim
-        assert _ids(candidate_pairs(kept, [one])) == _ids(
-            before.candidate_pairs(old, [afresh[one.id]])
-        )
-
-
-@checked
-@given(memory_sets(), orders, st.data())
-def test_settling_a_remember_makes_the_records_and_the_plan_it_made_before(
-    memories, evidence, data
-):
-    new = data.draw(st.sampled_from(memories))
-    others = [m for m in memories if m.id != new.id]
-    pairs = pairs_with(new, others)
-    pairs_before = before.pairs_with(new, others, NOW, evidence)
-    assert _ids(pairs) == _ids(pairs_before)
-    known = {m.id: m for m in memories}
-    latest = _logged_before(data, before.settle(pairs_before, known, {}, NOW, evidence)[1])
-    plan, found = settle(pairs, known, latest, NOW, evidence)
-    plan_before, found_before = before.settle(pairs_before, known, latest, NOW, evidence)
-    assert found == found_before
-    assert _plain(plan) == _plain(plan_before)
-
-
-@checked
-@given(memory_sets(most_pairs=20), orders, st.data())
-def test_settling_every_pair_of_the_store_makes_what_it_made_before(memories, evidence, data):
-    live = [c for c in claims_of(memories).values() if not _retracted(c)]
-    afresh = before.claims_of(memories, NOW, evidence)
-    pairs = candidate_pairs(live)
-    pairs_before = before.candidate_pairs([afresh[c.id] for c in live])
-    known = {m.id: m for m in memories}
-    latest = _logged_before(data, before.settle(pairs_before, known, {}, NOW, evidence)[1])
-    plan, found = settle(pairs, known, latest, NOW, evidence)
-    plan_before, found_before = before.settle(pairs_before, known, latest, NOW, evidence)
-    assert found == found_before
-    assert _plain(plan) == _plain(plan_before)
-
-
-def _retracted(claim: Any) -> bool:
+def _retracted(claim: Claim) -> bool:
     return claim.status is Status.REFUTED and claim.refuted_by in (
         RefutedBy.RETRACTION,
         RefutedBy.CORRECTION,
     )
 
 
-def _logged_before(data: Any, records: Sequence[ConflictRecord]) -> dict[tuple[str, str], Any]:
+def _logged(hows: Sequence[str], records: Sequence[ConflictRecord]) -> dict[Any, ConflictRecord]:
     """Some of the decisions logged already: as they are (left alone), decided otherwise
     (decided again), or judged by an agent (never judged again)."""
     latest = {}
-    for record in records:
-        how = data.draw(st.sampled_from(("none", "none", "same", "other", "judged")))
+    for how, record in zip(hows, sorted(records, key=_key), strict=False):
         if how == "same":
             latest[(record.a_id, record.b_id)] = record
         elif how == "other":
@@ -218,6 +216,89 @@ def _logged_before(data: Any, records: Sequence[ConflictRecord]) -> dict[tuple[s
         elif how == "judged":
             latest[(record.b_id, record.a_id)] = dataclasses.replace(record, rule=Rule.JUDGEMENT)
     return latest
+
+
+def _key(record: ConflictRecord) -> str:
+    return json.dumps(plain(record), sort_keys=True)
+
+
+def outputs(store: Mapping[str, Any]) -> dict[str, Any]:
+    """What the check makes of ``store``, as recorded."""
+    memories = [memory_of(m) for m in store["memories"]]
+    evidence = EvidenceSettings(
+        conflict_order={Kind(k): Strategy(v) for k, v in store["conflict_order"].items()}
+    )
+    claims = claims_of(memories)
+    live = [c for c in claims.values() if not _retracted(c)]
+    new = [claims[mid] for mid in store["new"] if mid in claims and not _retracted(claims[mid])]
+    if store["remembered"] is not None:
+        remembered = next(m for m in memories if m.id == store["remembered"])
+        pairs = pairs_with(remembered, [m for m in memories if m.id != remembered.id])
+    else:
+        pairs = candidate_pairs(live)
+    # Settled in the order of their ids, not as found: the order they are found in changes
+    # with the hash seed (sets of strings), and what is recorded must not.
+    pairs = sorted(pairs, key=lambda pair: (pair[0].id, pair[1].id))
+    known = {m.id: m for m in memories}
+    latest = _logged(store["logged"], settle(pairs, known, {}, NOW, evidence)[1])
+    plan, found = settle(pairs, known, latest, NOW, evidence)
+    return {
+        "claims": {mid: {**plain(c), "keys": _sorted(c.keys)} for mid, c in claims.items()},
+        "pairs": _ids(candidate_pairs(live)),
+        "pairs_with_new": _ids(candidate_pairs(live, new)),
+        "pairs_with_each": {c.id: _ids(candidate_pairs(live, [c])) for c in live[:8]},
+        "settled_pairs": _ids(pairs),
+        "found": _sorted(found),
+        "plan": {part: _sorted(done) for part, done in plain(_without_new_ids(plan)).items()},
+    }
+
+
+@functools.cache
+def _recorded() -> list[dict[str, Any]]:
+    with RECORDED.open(encoding="utf-8") as lines:
+        return [json.loads(line) for line in lines]
+
+
+@pytest.mark.parametrize("case", range(STORES))
+def test_the_check_decides_each_store_as_recorded(case: int) -> None:
+    entry = _recorded()[case]
+    got = outputs(entry["store"])
+    for part, expected in entry["outputs"].items():
+        assert got[part] == expected, part
+
+
+def test_the_recorded_stores_are_the_stores_drawn_and_reach_every_rule() -> None:
+    entries = _recorded()
+    assert [e["store"] for e in entries] == [drawn_store(case) for case in range(STORES)]
+    plans = [e["outputs"]["plan"] for e in entries]
+    assert sum(bool(p["conflicts"]) for p in plans) >= 5  # records written
+    assert sum(bool(p["observations"]) for p in plans) >= 5  # evidence observed
+    found = [record for e in entries for record in e["outputs"]["found"]]
+    assert {r["state"] for r in found} == {"open", "resolved"}
+    rules = {"scope", "confidence", "origins", "code_verdict", "too_close", "recency"}
+    assert rules | {"explicit_correction"} <= {r["rule"] for r in found}
+
+
+def test_a_kept_claim_is_the_claim_made_afresh() -> None:
+    memories = [memory_of(m) for e in _recorded() for m in e["store"]["memories"]][:400]
+    made = [claim_of(m) for m in memories]
+    assert all(claim_of(m) is claim for m, claim in zip(memories, made, strict=True))  # kept
+    _KEPT.cache_clear()
+    assert [claim_of(m) for m in memories] == made
+
+
+def write(path: Path = RECORDED) -> int:
+    """Record what the current code makes of every store; returns how many."""
+    path.parent.mkdir(exist_ok=True)
+    lines = []
+    for case in range(STORES):
+        store = drawn_store(case)
+        lines.append(json.dumps({"store": store, "outputs": outputs(store)}, separators=(",", ":")))
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return len(lines)
+
+
+# -- kept claims --------------------------------------------------------------------------
 
 
 def _memory(mid: str = "m1", text: str = "The request timeout is 30 seconds.") -> Memory:
@@ -294,3 +375,9 @@ def test_claims_asked_for_from_many_threads_while_others_are_dropped_are_their_o
     for thread in threads:
         thread.join()
     assert wrong == [] and len(kept) <= 16
+
+
+if __name__ == "__main__":
+    if sys.argv[1:] != ["--write"]:
+        sys.exit("usage: python -m tests.store.test_check_as_before --write")
+    print(f"{write()} stores written to {RECORDED}")
