@@ -66,10 +66,14 @@ CODE_LANGUAGES = frozenset(_LANGUAGE.values())
 def dialect_of(path: str) -> str | None:
     """The dialect that reads ``path`` (``UNCOVERED`` for code no grammar covers), or None
     when it is not source code. ``.d.ts`` declarations are TypeScript."""
-    name = path.rpartition("/")[2]
-    if "." not in name:
-        return None
-    suffix = name.rpartition(".")[2].lower()
+    dot = path.rfind(".")
+    if dot == -1 or path.find("/", dot) != -1:
+        return None  # called for every tracked path of every commit: no splitting
+    suffix = path[dot + 1 :]
+    dialect = _DIALECTS.get(suffix)
+    if dialect is not None:
+        return dialect
+    suffix = suffix.lower()
     dialect = _DIALECTS.get(suffix)
     if dialect is not None:
         return dialect
