@@ -200,11 +200,16 @@ _TAKES = re.compile(
 )
 
 
+_TAKES_VERBS = ("takes", "accepts", "receives", "expects", "called", "invoked")
+
+
 def _unsigned(sentence: str, fp: Fingerprint) -> list[_Read]:
     """What a sentence says of the parameters of a function the code defines without a
     signature read (a Go, TypeScript or Rust function: signatures are read from Python):
     an uncovered part, since the definition existing says nothing of its parameters."""
     out: list[_Read] = []
+    if not any(verb in sentence for verb in _TAKES_VERBS):
+        return out  # most sentences say nothing of parameters: skip the pattern
     for m in _TAKES.finditer(sentence):
         func = m.group("func")
         camel = func[1:] != func[1:].lower() and func != func.upper()

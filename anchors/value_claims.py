@@ -137,7 +137,8 @@ def _stated_values(text: str) -> tuple[StatedValue, ...]:
         if _LINE_REF.search(m.group()):
             continue
         add(m.start(), m.end(), m.group())
-    for m in (*_QUOTED_OF.finditer(text), *_QUOTED_BEFORE.finditer(text)):
+    quoted = '"' in text or "“" in text or text.count("'") > 1  # else no quote to read
+    for m in (*_QUOTED_OF.finditer(text), *_QUOTED_BEFORE.finditer(text)) if quoted else ():
         if _names_code(m.group("name")):
             add(m.start("v"), m.end("v"), m.group("v"))
     for m in _LITERAL_AFTER.finditer(text):
