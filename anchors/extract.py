@@ -353,7 +353,8 @@ def infer_anchors(text: str, fp: Fingerprint, subject: str | None = None, *,
             if c.mode is _ABSENT:
                 dropped.append(DroppedCandidate(c.text, DropReason.BESIDE_THE_CODE, beside))
                 continue
-        if c.runtime and c.mode is _PRESENT and _development_only(outcome, fp, scope):
+        runtime_claim = c.runtime or _RUNTIME_AFTER.match(text, c.end) is not None
+        if runtime_claim and c.mode is _PRESENT and _development_only(outcome, fp, scope):
             uncovered.append(f"{c.text} (declared for development only)")
         spec = (_version_after(text, c.end)
                 if c.form in (_WORD, _TECH) and not python else None)  # fmt: skip
@@ -625,13 +626,28 @@ def _development_only(outcome: list[Anchor], fp: Fingerprint, scope: str | None)
     if scope is not None and tool_area(scope):
         return False
     for anchor in outcome:
-        if anchor.kind is AnchorKind.DEP and anchor.expect is Expect.PRESENT:
-            declared = [d for d in fp.dependency(anchor.value) if in_area(d.source, None)]
-            if declared and not any(d.runtime for d in declared):
-                return True
+        if anchor.expect is not Expect.PRESENT:
+            continue
+        if anchor.kind is AnchorKind.DEP:
+            names: tuple[str, ...] = (anchor.value,)
+        elif anchor.kind is AnchorKind.TECH and (tech := by_name(anchor.value)) is not None:
+            # "vitest is a runtime dependency of the frontend": its npm, Go or crate names
+            names = (*tech.dists, *(p.partition(":")[2] for p in tech.packages))
+        else:
+            continue
+        declared = [d for name in names for d in fp.dependency(name)
+                    if in_area(d.source, anchor.scope)]  # fmt: skip
+        if declared and not any(d.runtime for d in declared):
+            return True
     return False
 
 
+# "vitest is a runtime dependency": the run-time claim stated after the name.
+_RUNTIME_AFTER = re.compile(
+    r"\s+(?:is|as)\s+(?:a\s+|an\s+)?(?:run-?\s?time|production|prod)\s+"
+    r"(?:dependency|requirement|dep)\b",
+    re.IGNORECASE,
+)
 _ALWAYS_REPORTED = frozenset({DropReason.UNTYPED, DropReason.OWN_PACKAGE, DropReason.NOT_A_USE})
 # "with X", "using X", "via X", "through X" right before a candidate: X is an instrument.
 _INSTRUMENT = re.compile(r"\b(?:with|using|via|through)\s+(?:the\s+)?$", re.IGNORECASE)

@@ -267,6 +267,25 @@ PROSE: list[tuple[str, str, str]] = [
 ]  # fmt: skip
 
 
+# A development dependency is not a run-time one: the claim is named, never VERIFIED.
+RUNTIME: list[tuple[str, str, str]] = [
+    ("vitest is a runtime dependency of the frontend", "ACTIVE",
+     "uncovered:vitest (declared for development only)"),
+    ("The frontend depends on vitest at runtime", "ACTIVE",
+     "uncovered:vitest (declared for development only)"),
+    ("vue is a runtime dependency of the frontend", "VERIFIED", ""),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("text", "status", "flag"), RUNTIME)
+async def test_a_dev_dependency_does_not_verify_a_runtime_claim(
+    polyglot: GitRepo, text: str, status: str, flag: str
+) -> None:
+    served = await remember_and_serve(polyglot.root, text)
+    assert served["status"] == status, served
+    assert not flag or flag in served["flags"], served
+
+
 @pytest.mark.parametrize(("text", "status", "receipt"), PROSE)
 async def test_notes_as_agents_write_them_about_each_language(
     polyglot: GitRepo, text: str, status: str, receipt: str
