@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import atexit
 import os
 import shutil
 import tempfile
@@ -18,6 +19,9 @@ IDENTITY = ("Test Author", "author@example.com")
 # for this process and every anchormem process a test starts.
 TEST_HOME = Path(tempfile.mkdtemp(prefix="anchormem-home-"))
 os.environ["ANCHORMEM_HOME"] = str(TEST_HOME)
+# Removed when this process ends: each run's stores (a gigabyte on a full run) must not
+# pile up in the temporary directory run after run.
+atexit.register(shutil.rmtree, TEST_HOME, True)
 
 
 def settings_env(**settings: str) -> dict[str, str]:
