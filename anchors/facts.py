@@ -49,6 +49,7 @@ __all__ = [
     "ValueFact",
     "derive_indexes",
     "npm_package",
+    "syntax_not_read",
     "words_of",
 ]
 
@@ -213,6 +214,17 @@ class FileFacts:
             return True
         kept = frozenset(self.words)
         return all(word in kept for word in words)
+
+
+def syntax_not_read(has_error: bool, source: bytes) -> NotRead | None:
+    """Why a parsed file counts as not fully read: None when its tree has no errors."""
+    if not has_error:
+        return None
+    try:
+        source.decode("utf-8")
+    except UnicodeDecodeError:
+        return NotRead.NOT_UTF8
+    return NotRead.SYNTAX_ERRORS
 
 
 _WHY = {

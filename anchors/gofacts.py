@@ -22,9 +22,10 @@ from anchors.facts import (
     ImportFact,
     NotRead,
     ValueFact,
+    syntax_not_read,
     words_of,
 )
-from anchors.grammars import is_utf8, line_of, parser, text_of
+from anchors.grammars import line_of, parser, text_of
 from anchors.mentions import scan_code_mentions
 from anchors.pyfacts import body_hash
 
@@ -71,9 +72,7 @@ def extract_go(source: bytes) -> FileFacts:
         env_reads = _env_reads(source, root, walker.imports, walker.strings)
     if walker.env_names:
         env_reads = tuple(dict.fromkeys((*env_reads, *walker.env_names)))
-    not_read = None
-    if root.has_error:
-        not_read = NotRead.SYNTAX_ERRORS if is_utf8(source) else NotRead.NOT_UTF8
+    not_read = syntax_not_read(root.has_error, source)
     return FileFacts(
         imports=tuple(walker.imports),
         definitions=tuple(walker.definitions),

@@ -12,7 +12,7 @@ from collections.abc import Callable
 
 from tree_sitter import Language, Node, Parser
 
-__all__ = ["is_utf8", "line_of", "parser", "text_of"]
+__all__ = ["line_of", "parser", "text_of"]
 
 _LANGUAGES: dict[str, Language] = {}
 _LOCAL = threading.local()
@@ -56,15 +56,6 @@ def parser(grammar: str) -> Parser:
     return found
 
 
-def is_utf8(source: bytes) -> bool:
-    """Whether ``source`` decodes as UTF-8: why a file with syntax errors was not read."""
-    try:
-        source.decode("utf-8")
-    except UnicodeDecodeError:
-        return False
-    return True
-
-
 def text_of(node: Node | None) -> str:
     """A node's source text ("" for none)."""
     return "" if node is None else (node.text or b"").decode(errors="replace")
@@ -73,3 +64,4 @@ def text_of(node: Node | None) -> str:
 def line_of(node: Node) -> int:
     """The 1-based line a node starts on."""
     return node.start_point[0] + 1
+

@@ -18,8 +18,15 @@ from dataclasses import dataclass, field
 from tree_sitter import Node
 
 from anchors.env_names import declares_env_name
-from anchors.facts import Definition, FileFacts, ImportFact, NotRead, ValueFact, words_of
-from anchors.grammars import is_utf8, parser, text_of
+from anchors.facts import (
+    Definition,
+    FileFacts,
+    ImportFact,
+    ValueFact,
+    syntax_not_read,
+    words_of,
+)
+from anchors.grammars import parser, text_of
 from anchors.mentions import scan_code_mentions
 from anchors.pyfacts import body_hash
 
@@ -97,9 +104,7 @@ def extract_js(source: bytes, dialect: str) -> FileFacts:
         block.triggered_reads(root)
         # Calls are found after the statements: keep the block's imports in line order.
         out.imports[first:] = sorted(out.imports[first:], key=lambda fact: fact.line)
-    not_read = None
-    if has_error:
-        not_read = NotRead.SYNTAX_ERRORS if is_utf8(source) else NotRead.NOT_UTF8
+    not_read = syntax_not_read(has_error, source)
     typescript = any(grammar != "javascript" for grammar, _, _ in blocks)
     return FileFacts(
         imports=tuple(out.imports),

@@ -138,6 +138,20 @@ def holds_python(path: str, fp: Fingerprint) -> bool:
     TypeScript frontend holds none, and checks there are in that code's own terms."""
     if path in fp.blobs:
         return fp.language(path) in ("python", None)
-    prefix = path.rstrip("/") + "/"
-    code = [p for p in fp.code if p.startswith(prefix)]
-    return not code or any(fp.code[p].language == "python" for p in code)
+    with_python, with_code = fp.derived("projects.code_dirs", _code_directories)
+    directory = path.rstrip("/")
+    return directory in with_python or directory not in with_code
+
+
+def _code_directories(fp: Fingerprint) -> tuple[frozenset[str], frozenset[str]]:
+    """Every directory holding Python code, and every one holding any code (at any depth):
+    built once per fingerprint, since notes ask of their scope on every reading."""
+    with_python: set[str] = set()
+    with_code: set[str] = set()
+    for path, facts in fp.code.items():
+        parts = path.split("/")[:-1]
+        dirs = {"/".join(parts[: i + 1]) for i in range(len(parts))}
+        with_code |= dirs
+        if facts.language == "python":
+            with_python |= dirs
+    return frozenset(with_python), frozenset(with_code)

@@ -33,9 +33,10 @@ from anchors.facts import (
     NotRead,
     Signature,
     ValueFact,
+    syntax_not_read,
     words_of,
 )
-from anchors.grammars import is_utf8, parser
+from anchors.grammars import parser
 from anchors.mentions import scan_mentions
 from anchors.python_literals import literal_text
 from anchors.settings_strings import settings_imports
@@ -117,9 +118,7 @@ def extract_file_facts(source: bytes, path: str = "") -> FileFacts:
         env_reads = tuple(dict.fromkeys((*env_reads, *scheme_reads)))
         env_defaults += scheme_defaults
     walker.imports += settings_imports(source, root)
-    not_read = None
-    if root.has_error:
-        not_read = NotRead.SYNTAX_ERRORS if is_utf8(source) else NotRead.NOT_UTF8
+    not_read = syntax_not_read(root.has_error, source)
     facts = FileFacts(
         imports=tuple(walker.imports),
         definitions=tuple(walker.definitions),
