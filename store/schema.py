@@ -218,6 +218,23 @@ def _reindex(cur: duckdb.DuckDBPyConnection) -> None:
         )
 
 
+def _recore(cur: duckdb.DuckDBPyConnection) -> None:
+    """Version 6: each negation core made again by the one text module's plural rule
+    (``store.text.singular``: "redis", "status" and "this" stay whole), so a core stored
+    before meets the same claim's core written after."""
+    from store.contradictions.claims import negation_core
+
+    rows = cur.execute(
+        "SELECT id, text FROM memories WHERE core IS NOT NULL AND text IS NOT NULL"
+    ).fetchall()
+    if rows:
+        cur.execute(
+            "UPDATE memories SET core = t.c FROM (SELECT unnest(?) AS i, unnest(?) AS c) t"
+            " WHERE memories.id = t.i",
+            [[r[0] for r in rows], [negation_core(r[1])[0] for r in rows]],
+        )
+
+
 Step = str | Callable[[duckdb.DuckDBPyConnection], None]
 # Index i holds the steps that take the store from version i to i + 1.
 _MIGRATIONS: tuple[tuple[Step, ...], ...] = (
@@ -226,6 +243,7 @@ _MIGRATIONS: tuple[tuple[Step, ...], ...] = (
     (_V3,),
     (_V4, _index_existing),
     (_reindex,),
+    (_recore,),
 )
 SCHEMA_VERSION = len(_MIGRATIONS)
 

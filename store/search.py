@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import functools
 import math
-import re
 import sys
 from collections import Counter
 from collections.abc import Mapping, Sequence
@@ -21,10 +20,10 @@ import numpy as np
 
 from anchors.spec import Anchor
 from store.model import Status
+from store.text import STOP, SYNONYMS, parts, stem, tokens
 
 __all__ = [
     "DIGITS",
-    "SYNONYMS",
     "TermIndex",
     "bm25",
     "memory_terms",
@@ -32,64 +31,10 @@ __all__ = [
     "query_terms",
     "query_tokens",
     "search_text",
-    "stem",
 ]
 
-_STOP = frozenset(
-    [
-        "a",
-        "an",
-        "and",
-        "are",
-        "as",
-        "at",
-        "be",
-        "by",
-        "do",
-        "does",
-        "for",
-        "from",
-        "how",
-        "i",
-        "in",
-        "is",
-        "it",
-        "its",
-        "of",
-        "on",
-        "or",
-        "our",
-        "that",
-        "the",
-        "their",
-        "this",
-        "to",
-        "was",
-        "we",
-        "what",
-        "when",
-        "where",
-        "which",
-        "who",
-        "why",
-        "with",
-        "you",
-        "your",
-        # Filler of questions about a codebase ("what does the project use for ...").
-        "codebase",
-        "project",
-        "use",
-        "used",
-        "uses",
-        "using",
-    ]
-)
-_TOKEN = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.\-/]*[A-Za-z0-9_]|[A-Za-z0-9_]")
-_PARTS = re.compile(r"[./\-_]+")
-# camelCase and PascalCase humps, acronyms before a capitalised word (HTTPServer), digits.
-_HUMPS = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
-_DOUBLE = re.compile(r"([b-df-hj-km-np-rtv-y])\1$")  # runn -> run; not ll, ss, zz
-_VOWEL = re.compile(r"[aeiouy]")
+# Recall also skips the filler of questions about a codebase ("what does the project use").
+_STOP = STOP | {"codebase", "project", "use", "used", "uses", "using"}
 K1 = 1.2
 B = 0.75
 DIGITS = 9  # a recall score is rounded to this many decimals (ties compare rounded)
@@ -98,86 +43,22 @@ _TIE = 2.0 * 10.0**-DIGITS
 PART_WEIGHT = 0.5  # a query word matched only as part of a compound counts half
 SYNONYM_WEIGHT = 0.7  # a word the query did not say, but a synonym of one it did
 
-# A few names programmers use for one thing. A query saying any of a group also looks for
-# the others (memories are indexed by their own words only).
-SYNONYMS: tuple[tuple[str, ...], ...] = (
-    ("cli", "command line", "command-line", "console script", "terminal command"),
-    ("test", "test runner", "test suite", "pytest", "unittest", "tox", "nose"),
-    ("db", "database", "sql", "orm", "sqlalchemy"),
-    ("config", "configuration", "configure", "setting", "settings"),
-    ("env", "environment variable", "env var"),
-    ("dependency", "dep", "requirement", "package"),
-    ("auth", "authentication", "authenticate", "login"),
-    ("token", "jwt"),
-    ("http", "web", "api"),
-    ("cache", "caching"),
-    ("log", "logging", "logger"),
-    ("retry", "back-off", "backoff"),
-    ("email", "e-mail", "mail", "smtp"),
-    ("job", "worker", "queue", "background"),
-    ("payment", "billing", "charge"),
-    ("docs", "documentation", "doc"),
-    ("lint", "linter", "style", "format", "formatter"),
-    ("repo", "repository"),
-    ("storage", "store", "persist"),
-    ("password", "passwd"),
-    ("money", "amount", "cents", "price"),
-    ("deploy", "release", "ship"),
-    ("type", "typing", "annotation", "mypy"),
-)
-
-
-def stem(word: str) -> str:
-    """A folded word brought to one form: plurals and verb forms of one word meet
-    (tests, testing, tested -> test; uses, using, used, use -> us); names with digits
-    and short words stay as they are."""
-    w = word.casefold()
-    if len(w) < 3 or not w.isalpha():
-        return w
-    if (len(w) > 4 and w.endswith("ies")) or (len(w) > 4 and w.endswith("ied")):
-        w = w[:-3] + "y"
-    elif w.endswith(("sses", "xes", "ches", "shes", "zes")):
-        w = w[:-2]
-    elif len(w) > 3 and w.endswith("s") and not w.endswith(("ss", "us", "is")):
-        w = w[:-1]
-    for suffix in ("ing", "ed"):
-        rest = w[: -len(suffix)]
-        # What is left must be a word (a vowel in it): "string" and "bring" stay whole.
-        if w.endswith(suffix) and len(rest) >= 2 and _VOWEL.search(rest) and not w.endswith("eed"):
-            w = _DOUBLE.sub(r"\1", rest)
-            break
-    if len(w) >= 3 and w.endswith("e") and not w.endswith("ee"):
-        w = w[:-1]
-    return w
-
-
-def _split(raw: str) -> list[str]:
-    """The parts of a compound token: paths, dotted and snake_case names, camelCase."""
-    parts: list[str] = []
-    for piece in _PARTS.split(raw):
-        parts += _HUMPS.findall(piece) if piece else []
-    return [p.casefold() for p in parts]
-
 
 @functools.lru_cache(maxsize=1 << 16)  # a token is expanded the same way every time
 def _expand(raw: str) -> tuple[str, tuple[str, ...]]:
     """A token's whole term and the terms of its parts (only for a compound)."""
     whole = raw.casefold()
     whole = stem(whole) if whole.isalpha() else whole
-    parts = [stem(p) for p in _split(raw) if p not in _STOP and len(p) > 1]
-    if len(parts) < 2:
+    stems = [stem(p) for p in parts(raw) if p not in _STOP and len(p) > 1]
+    if len(stems) < 2:
         return whole, ()
-    return whole, tuple(dict.fromkeys(p for p in parts if p != whole))
-
-
-def _tokens(text: str) -> list[str]:
-    return [t for t in _TOKEN.findall(text) if t.casefold() not in _STOP]
+    return whole, tuple(dict.fromkeys(p for p in stems if p != whole))
 
 
 def query_tokens(query: str) -> list[str]:
     """Words of the query (case kept, for camelCase), without stop words, each once."""
     seen: dict[str, None] = {}
-    for token in _tokens(query):
+    for token in tokens(query, _STOP):
         if len(token) > 1:
             seen.setdefault(token, None)
     return list(seen)
@@ -193,17 +74,27 @@ def memory_terms(text: str) -> dict[str, int]:
     """Term -> count for a memory's search text (``search_text``): each word stemmed,
     a compound as a whole and as its parts, each once per token."""
     counts: Counter[str] = Counter()
-    for token in _tokens(text):
+    for token in tokens(text, _STOP):
         whole, parts = _expand(token)
         counts.update({whole, *parts} if len(whole) > 1 else parts)
     return dict(counts)
 
 
 def _phrase(text: str) -> tuple[str, ...]:
-    return tuple(stem(w) for w in re.split(r"[\s\-]+", text) if w)
+    """The words a query says a synonym with, as ``query_terms`` reads them: "e-mail" is
+    one word (as in a memory's terms), "command-line" two ("command", "line")."""
+    said: list[str] = []
+    for token in tokens(text, _STOP):
+        whole, parts = _expand(token)
+        said += parts or [whole]
+    return tuple(said)
 
 
-_GROUPS = tuple(tuple(_phrase(p) for p in group) for group in SYNONYMS)
+# A query saying any phrase of a group also looks for the others (memories are indexed by
+# their own words only).
+_GROUPS = tuple(
+    tuple(_phrase(p) for p in (group.name, *group.same, *group.related)) for group in SYNONYMS
+)
 # first word -> (group, phrase) of every phrase starting with it
 _STARTING: dict[str, list[tuple[int, tuple[str, ...]]]] = {}
 for _g, _group in enumerate(_GROUPS):
@@ -242,7 +133,7 @@ def query_terms(tokens: Sequence[str]) -> list[tuple[str, float]]:
     said: list[str] = []
     for token in tokens:
         whole, parts = _expand(token)
-        said += [whole] if not parts else [p for p in parts]
+        said += parts or [whole]
         if len(whole) > 1:  # as a memory's terms: "xes" stems to "x", which no memory holds
             weights[whole] = max(weights.get(whole, 0.0), 1.0)
         for part in parts:

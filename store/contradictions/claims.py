@@ -13,23 +13,17 @@ from dataclasses import dataclass
 
 from anchors.needles import ascii_key, guarded
 from store.contradictions.slots import content_words, read_slots
+from store.text import singular, words
 
-__all__ = ["Slot", "env_scope", "negation_core", "parse_slot", "slot_key"]
+__all__ = ["ENV_SCOPES", "Slot", "env_scope", "negation_core", "parse_slot", "slot_key"]
 
-_ENVS = {
-    "staging": "staging",
+# The deployment environments a claim may be scoped to, and other ways of writing them.
+ENV_SCOPES = words("staging production development test qa local ci preview sandbox")
+_ENVS = {e: e for e in ENV_SCOPES} | {
     "stage": "staging",
-    "production": "production",
     "prod": "production",
-    "development": "development",
     "dev": "development",
-    "test": "test",
     "testing": "test",
-    "qa": "qa",
-    "local": "local",
-    "ci": "ci",
-    "preview": "preview",
-    "sandbox": "sandbox",
 }
 _ENV_RE = guarded(r"\b(" + "|".join(sorted(_ENVS, key=len, reverse=True)) + r")\b", re.I)
 _NEGATIONS = guarded(
@@ -69,17 +63,6 @@ def parse_slot(text: str, subject: str | None = None) -> Slot | None:
     return Slot(" ".join(sorted(about)), first.attribute, first.value.render())
 
 
-def _stem(word: str) -> str:
-    # Enough to match "retries"/"retry", "uses"/"use": a negation changes the verb form.
-    if len(word) > 4 and word.endswith("ies"):
-        return word[:-3] + "y"
-    if len(word) > 4 and word.endswith(("ches", "shes", "xes", "sses", "zes")):
-        return word[:-2]
-    if len(word) > 3 and word.endswith("s") and not word.endswith("ss"):
-        return word[:-1]
-    return word
-
-
 def slot_key(slot: Slot) -> str:
     return f"{slot.subject}|{slot.attribute}"
 
@@ -87,7 +70,8 @@ def slot_key(slot: Slot) -> str:
 @functools.lru_cache(maxsize=1 << 16)
 def negation_core(text: str) -> tuple[str, bool]:
     """The claim with negation words removed, normalised, and whether it was negated:
-    "we don't use redis" and "we use redis" share a core and differ in polarity."""
+    "we don't use redis" and "we use redis" share a core and differ in polarity; plurals
+    are folded (a negation changes the verb form: "retries"/"retry", "uses"/"use")."""
     lowered = text.casefold().strip().rstrip(".!")
     negated = bool(_NEGATIONS.search(lowered))
     core = _NEGATIONS.sub("", lowered)
@@ -96,4 +80,4 @@ def negation_core(text: str) -> tuple[str, bool]:
     core = _SPACES.sub(" ", core).strip()
     for prefix in _IGNORED:
         core = core.removeprefix(prefix)
-    return " ".join(_stem(w) for w in core.split()), negated
+    return " ".join(singular(w) for w in core.split()), negated

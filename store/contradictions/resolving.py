@@ -12,7 +12,14 @@ from collections.abc import Mapping, Sequence
 from datetime import datetime
 
 from store.contradictions.candidates import candidate_pairs
-from store.contradictions.claims import Slot, env_scope, negation_core, parse_slot, slot_key
+from store.contradictions.claims import (
+    ENV_SCOPES,
+    Slot,
+    env_scope,
+    negation_core,
+    parse_slot,
+    slot_key,
+)
 from store.contradictions.rules import (
     Claim,
     Conflict,
@@ -61,9 +68,6 @@ _QUESTION = Resolution(
     None,
     None,
     ReasonCode.NEEDS_JUDGEMENT,
-)
-_ENV_SCOPES = frozenset(
-    {"staging", "production", "development", "test", "qa", "local", "ci", "preview", "sandbox"}
 )
 
 
@@ -138,7 +142,7 @@ def _made(mem: Memory) -> Claim:
         text=mem.text,
         kind=mem.kind,
         slots=slots_of(mem),
-        scope=env_scope(mem.text) or (mem.scope if mem.scope in _ENV_SCOPES else None),
+        scope=env_scope(mem.text) or (mem.scope if mem.scope in ENV_SCOPES else None),
         anchors=frozenset(
             (s.anchor.kind.value, s.anchor.value, s.anchor.scope, s.anchor.expect.value)
             for s in mem.anchors
@@ -182,7 +186,7 @@ def _slots(
     text: str, subject: str | None, scope_of: str | None, attribute: str | None, value: str | None
 ) -> tuple[ReadSlot, ...]:
     extra = content_words(subject) if subject else frozenset()
-    scope = frozenset({scope_of.lower()}) if scope_of in _ENV_SCOPES and scope_of else frozenset()
+    scope = frozenset({scope_of.lower()}) if scope_of in ENV_SCOPES and scope_of else frozenset()
     read = [
         s
         if not extra and not scope

@@ -33,8 +33,9 @@ from store.contradictions.words import ENVS as _ENVS
 from store.contradictions.words import STOP as _STOP
 from store.contradictions.words import VARIANTS as _PLATFORMS
 from store.contradictions.words import VERBS as _VERBISH
-from store.contradictions.words import content_words, stem, words
+from store.contradictions.words import content_words, stem
 from store.contradictions.words import qualifiers as _qualifiers
+from store.text import words
 
 __all__ = ["Match", "Slot", "content_words", "read_slots", "relate", "relate_subjects", "stem"]
 

@@ -1,28 +1,17 @@
-"""The words of notes: which say what a note is about (``content_words``), how a word is
-brought to one form (``stem``), and the closed sets the claim model reads with:
-filler, verbs, generic nouns, environments and variant words (platforms, regions,
-plans). Pure functions; no database."""
+"""The words of claims: which say what a note is about (``content_words``), how a word is
+brought to one form (``stem``, by ``store.text``'s rules), and the closed sets the claim
+model reads with: filler, verbs, generic nouns, environments and variant words
+(platforms, regions, plans). Pure functions; no database."""
 
 from __future__ import annotations
 
 import functools
 import re
 
-__all__ = [
-    "ENVS",
-    "GENERIC",
-    "STOP",
-    "VARIANTS",
-    "VERBS",
-    "content_words",
-    "qualifiers",
-    "stem",
-    "words",
-]
+from store.text import SPELLINGS, singular, words
+from store.text import STOP as _COMMON
 
-
-def words(text: str) -> frozenset[str]:
-    return frozenset(text.split())
+__all__ = ["ENVS", "GENERIC", "STOP", "VARIANTS", "VERBS", "content_words", "qualifiers", "stem"]
 
 
 ENVS = words(
@@ -36,16 +25,17 @@ VARIANTS = words(
     asia europe america free pro premium enterprise basic paid trial business starter
     internal external public private admin guest anonymous"""
 )
-STOP = words(
-    """a an the this that these those our your their its my we i you they us them it is are
-    was were be been being am will would should must can could may might shall do does
-    did has have had having of to in on at for from by with without into onto over under
-    about as and or but so if then than there here also too just only still again now
-    currently current today nowadays these days actually really always usually normally
-    typically default defaults all any each every per some more most less least set
-    configured setting settings value values config configuration configured around
-    about roughly approximately approx exactly up down out off back right new old via
-    through using which who whom what when where why how not no never"""
+# Claims skip more than recall does: the other pronouns and auxiliaries, hedges, times,
+# quantities and the words of configuring, none of which says what slot a note fills ("the
+# default timeout is currently about 30s"). Recall keeps them: it ranked worse without them.
+STOP = _COMMON | words(
+    """these those my they us them were been being am will would should must can could
+    may might shall did has have had having without into onto over under about but so
+    if then than there here also too just only still again now currently current today
+    nowadays days actually really always usually normally typically default defaults
+    all any each every per some more most less least set configured setting settings
+    value values config configuration around roughly approximately approx exactly up
+    down out off back right new old via through using whom not no never"""
 )
 VERBS = words(
     """go goes going went run runs running ran fire fires fired kick kicks kicked start
@@ -68,18 +58,6 @@ GENERIC = words(
     application applications project projects codebase repo repository thing things
     setup part side"""
 )
-_SYNONYMS = {
-    "db": "database",
-    "e-mail": "email",
-    "postgresql": "postgres",
-    "k8s": "kubernetes",
-    "jwt": "token",
-    "repo": "repository",
-    "env": "environment",
-    "msg": "message",
-}
-
-
 _SKIPPED = STOP | VERBS | GENERIC
 _TOKEN = re.compile(r"[\w@][\w@'.+#/-]*")
 _NUMERIC = re.compile(r"[\d.,:]+")
@@ -87,22 +65,19 @@ _NUMERIC = re.compile(r"[\d.,:]+")
 
 @functools.lru_cache(maxsize=1 << 16)
 def stem(word: str) -> str:
+    """A word as claims compare it: another spelling to its name (``db`` -> ``database``),
+    no possessive, no hyphen, a plural to its singular. Verb forms are kept: the keys made
+    of these stems are stored with each memory (its slot and negation core)."""
     w = word.lower().strip("'\".,;:()[]`")
-    w = _SYNONYMS.get(w, w)
+    w = SPELLINGS.get(w, w)
     w = w.removesuffix("'s").removesuffix("’s")
     if "-" in w and not re.search(r"\d", w):
         w = w.replace("-", "")
-    if len(w) > 4 and w.endswith("ies"):
-        return w[:-3] + "y"
-    if len(w) > 4 and w.endswith(("ches", "shes", "xes", "sses", "zes")):
-        return w[:-2]
     if w in VARIANTS or w in ENVS:
         return w
     if re.fullmatch(r"[A-Za-z]*[A-Z]s", word.strip(".,;:")):
         return w[:-1]  # "vCPUs", "GPUs": an acronym's plural
-    if len(w) > 3 and w.endswith("s") and not w.endswith(("ss", "us", "is")):
-        return w[:-1]
-    return w
+    return singular(w)
 
 
 @functools.lru_cache(maxsize=1 << 16)

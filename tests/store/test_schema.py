@@ -131,6 +131,30 @@ def test_an_older_store_is_migrated_forward_when_opened_and_keeps_its_memories(t
     assert stored_version(path) == SCHEMA_VERSION
 
 
+def test_a_version_5_store_has_its_negation_cores_made_again(tmp_path: Path):
+    """Cores written by the plural rule before the one text module ("redi" for "redis")
+    are made again on opening, so "we don't use redis" meets a later "we use redis"."""
+    from store.contradictions.claims import negation_core
+
+    path = tmp_path / "v5.duckdb"
+    with duckdb.connect(str(path)) as con:
+        for steps in _MIGRATIONS[:5]:
+            for step in steps:
+                con.execute(step) if isinstance(step, str) else step(con)
+        con.execute("INSERT INTO meta VALUES ('schema_version', '5')")
+        con.execute(
+            "INSERT INTO memories (id, text, kind, source, origin, created_at, updated_at,"
+            " status, core) VALUES ('mold00002', 'We don''t use redis any more', 'fact',"
+            " 'user', 'alice', now(), now(), 'ACTIVE', 'we use redi'),"
+            " ('mold00003', 'Plain', 'fact', 'user', 'alice', now(), now(), 'ACTIVE', NULL)"
+        )
+    Database(path).close()
+    cores = dict(peek(path, "SELECT id, core FROM memories ORDER BY id"))
+    assert cores == {"mold00002": negation_core("We don't use redis any more")[0],
+                     "mold00003": None}  # fmt: skip
+    assert "redis" in str(cores["mold00002"]) and stored_version(path) == SCHEMA_VERSION
+
+
 def test_a_store_from_a_newer_anchormem_is_refused_and_left_untouched(tmp_path: Path):
     path = tmp_path / "newer.duckdb"
     write_newer_store(path)
@@ -318,7 +342,7 @@ def test_a_version_4_store_is_re_indexed_by_the_code_aware_tokeniser(project: Gi
         assert found.scores[mid] > 0
     finally:
         rt.close()
-    assert stored_version(settings.db) == SCHEMA_VERSION == 5
+    assert stored_version(settings.db) == SCHEMA_VERSION
     terms = {t for (t,) in peek(settings.db, "SELECT term FROM terms WHERE memory_id = ?", [mid])}
     assert {"payment", "client", "retry", "httpx", "billing/client.py"} <= terms
     # A forgotten memory is not indexed again.

@@ -7,7 +7,6 @@ import itertools
 import math
 import random
 
-import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
@@ -21,8 +20,8 @@ from store.search import (
     query_terms,
     query_tokens,
     search_text,
-    stem,
 )
+from store.text import stem
 
 WORDS = ["redis", "cache", "billing", "invoice", "token", "jwt", "db", "duckdb", "queue", "ops"]
 
@@ -239,24 +238,6 @@ def test_compounds_are_split_on_paths_snake_case_and_camel_case():
     parts = ["payment", "client", "charge", "card", "shop", "billing", "http", "server"]
     assert {stem(p) for p in parts} <= set(terms)
     assert "shop/billing/client.py" in terms and "paymentclient.charge_card" in terms
-
-
-@pytest.mark.parametrize(
-    ("forms", "stem_of_all"),
-    [
-        (["test", "tests", "testing", "tested"], "test"),
-        (["use", "uses", "using", "used"], "us"),
-        (["run", "runs", "running"], "run"),
-        (["retry", "retries", "retried"], "retry"),
-        (["cache", "caches", "cached", "caching"], "cach"),
-    ],
-)
-def test_plurals_and_verb_forms_of_a_word_meet(forms, stem_of_all):
-    assert {stem(w) for w in forms} == {stem_of_all}
-
-
-def test_a_word_that_only_looks_inflected_stays_whole():
-    assert stem("string") == "string" and stem("thing") == "thing" and stem("status") == "status"
 
 
 def _rank(notes: dict[str, str], query: str) -> list[str]:
