@@ -10,15 +10,16 @@ from __future__ import annotations
 import inspect
 import json
 import threading
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from contextlib import asynccontextmanager, suppress
-from typing import TYPE_CHECKING, Annotated, Any, TypeAlias, TypeVar, cast
+from typing import TYPE_CHECKING, Annotated, Any, TypeAlias, TypeVar
 
 import anyio
 import anyio.from_thread
 import anyio.lowlevel
 import anyio.to_thread
 from mcp.server import MCPServer
+from mcp.server.caching import CacheableMethod, CacheHint
 from mcp.server.mcpserver import Context
 from mcp.server.mcpserver.exceptions import (
     ResourceError,
@@ -27,7 +28,7 @@ from mcp.server.mcpserver.exceptions import (
     UnexpectedToolError,
 )
 from mcp.server.mcpserver.tools import Tool
-from mcp.types import CallToolResult, Icon, TextContent, ToolAnnotations
+from mcp.types import CallToolResult, TextContent, ToolAnnotations
 from pydantic import BaseModel, BeforeValidator, Field, ValidationError
 
 from anchormem import __version__
@@ -197,56 +198,6 @@ def _read(fn: Callable[[], T]) -> T:
         raise ResourceError(str(exc)) from None
 
 
-# Tool registrations made in this process, by ``_registration_key`` (``ToolServer.add_tool``).
-_REGISTERED: dict[tuple[object, ...], Tool] = {}
-
-
-def _copied(schema: dict[str, Any]) -> dict[str, Any]:
-    """A JSON schema's copy, every dict and list in it new."""
-    return cast(dict[str, Any], _copy_json(schema))
-
-
-def _copy_json(value: object) -> object:
-    if isinstance(value, dict):
-        return {k: _copy_json(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_copy_json(v) for v in value]
-    return value
-
-
-def _with_fn(tool: Tool, fn: Callable[..., Any]) -> Tool:
-    """A copy of a registration holding ``fn``, with its own copies of the two schemas
-    (``_compact_schemas`` rewrites them in place)."""
-    output = tool.fn_metadata.output_schema
-    metadata = tool.fn_metadata.model_copy(
-        update={"output_schema": None if output is None else _copied(output)}
-    )
-    return tool.model_copy(
-        update={"fn": fn, "parameters": _copied(tool.parameters), "fn_metadata": metadata}
-    )
-
-
-def _unbound(*_: object, **__: object) -> None:
-    """The function of a kept registration: each server's copy holds its own."""
-    raise RuntimeError("a kept tool registration was called")
-
-
-def _registration_key(fn: Callable[..., Any], *options: object) -> tuple[object, ...] | None:
-    """What a tool's registration depends on: its function's code, defaults and globals
-    and the options it was registered with; None when these cannot be a key."""
-    code = getattr(fn, "__code__", None)
-    if code is None:
-        return None
-    options_key = tuple(o.model_dump_json() if isinstance(o, BaseModel) else o for o in options)
-    key = (code, fn.__defaults__, fn.__kwdefaults__ and tuple(sorted(fn.__kwdefaults__.items())),
-           id(fn.__globals__), options_key)  # fmt: skip
-    try:
-        hash(key)
-    except TypeError:
-        return None
-    return key
-
-
 def _annotations(
     title: str, read_only: bool = False, destructive: bool = False, idempotent: bool = True
 ) -> ToolAnnotations:
@@ -263,40 +214,24 @@ def _annotations(
 
 
 class ToolServer(MCPServer[Runtime]):
-    """The SDK's server, with refused arguments said in one sentence (``arg_errors``),
-    and each tool's registration made once per process (``add_tool``)."""
+    """The SDK's server over tools registered as they are made here (``registered``), with
+    refused arguments said in one sentence (``arg_errors``). Only the SDK's public surface
+    is used: the tools are built by ``Tool.from_function`` and given to the constructor,
+    so this server knows each one's argument model and schema without asking the SDK's
+    private tool registry."""
 
-    def add_tool(
+    def __init__(
         self,
-        fn: Callable[..., Any],
-        name: str | None = None,
-        title: str | None = None,
-        description: str | None = None,
-        annotations: ToolAnnotations | None = None,
-        icons: list[Icon] | None = None,
-        meta: dict[str, Any] | None = None,
-        structured_output: bool | None = None,
+        *,
+        tools: list[Tool],
+        cache_hints: Mapping[CacheableMethod, CacheHint] | None = None,
+        **options: Any,
     ) -> None:
-        """The SDK's ``add_tool``, made once per tool function and process: each server
-        ``build_server`` makes registers the same functions (closures over its own
-        runtime), and what the SDK derives from one (an argument model and its JSON
-        schemas, 5-10 ms a tool) depends on its code, defaults and options only. A server
-        built again, as each test and the owner's direct answers build one, registers a
-        copy holding its own function."""
-        key = _registration_key(fn, name, title, description, annotations, icons, meta)
-        made = _REGISTERED.get(key) if key is not None else None
-        if made is None or structured_output is not None:
-            super().add_tool(
-                fn, name, title, description, annotations, icons, meta, structured_output
-            )
-            if key is not None and structured_output is None:
-                registered = self._tool_manager.get_tool(name or fn.__name__)
-                if registered is not None:
-                    _REGISTERED[key] = _with_fn(registered, _unbound)
-            return
-        tool = _with_fn(made, fn)
-        if self._tool_manager.get_tool(tool.name) is None:
-            self._tool_manager._tools[tool.name] = tool
+        super().__init__(tools=tools, cache_hints=cache_hints, **options)
+        self.registered: dict[str, Tool] = {tool.name: tool for tool in tools}
+        # A cache hint changes the wire form of a call's answer (``ttlMs``), which
+        # ``server.direct`` does not make: such a server's calls are left to the SDK.
+        self.hints_calls = cache_hints is not None and "tools/call" in cache_hints
 
     async def call_tool(
         self, name: str, arguments: dict[str, Any], context: Context[Runtime, Any] | None = None
@@ -313,12 +248,12 @@ class ToolServer(MCPServer[Runtime]):
         dumping it (``tool_content``), so the check cannot fail, and it was a whole walk
         of the result (adr/0017). Anything else a tool returns is converted
         as the SDK converts it."""
-        run = self._tool_manager.call_tool(name, arguments, context, convert_result=False)  # type: ignore[arg-type]
+        tool = self.registered.get(name)
+        if tool is None:
+            raise ToolError(f"Unknown tool: {name}")  # as the SDK says it
+        run = tool.run(arguments, context, convert_result=False)  # type: ignore[arg-type]
         result = await self._refusing(name, arguments, run)
         if isinstance(result, CallToolResult):
-            return result
-        tool = self._tool_manager.get_tool(name)  # known: an unknown one raised above
-        if tool is None:
             return result
         try:
             return tool.fn_metadata.convert_result(result)
@@ -330,24 +265,25 @@ class ToolServer(MCPServer[Runtime]):
             return await call
         except ToolError as exc:
             cause = exc.__cause__
-            tool = self._tool_manager.get_tool(name)
-            arguments_refused = (
+            tool = self.registered.get(name)
+            if (
                 isinstance(cause, ValidationError)
                 and tool is not None
                 and cause.title == tool.fn_metadata.arg_model.__name__
-            )
-            if arguments_refused and tool is not None and isinstance(cause, ValidationError):
+            ):
                 raise ToolError(refusal(name, cause, tool.parameters, arguments)) from cause
             raise
 
 
-def _compact_schemas(mcp: MCPServer[Runtime]) -> None:
-    """What tools/list sends, without pydantic's titles and null branches (``wire_schema``);
-    done in place, before any client lists the tools."""
-    for registered in mcp._tool_manager.list_tools():
-        compact_input(registered.parameters)
-        if registered.fn_metadata.output_schema is not None:
-            compact_output(registered.fn_metadata.output_schema)
+def _registration(fn: Callable[..., Any], description: str, annotations: ToolAnnotations) -> Tool:
+    """The SDK's registration of a tool function, its schemas as tools/list sends them:
+    without pydantic's titles and null branches (``wire_schema``). Each call derives new
+    schemas, so a server's changes reach no other server's."""
+    tool = Tool.from_function(fn, description=description, annotations=annotations)
+    compact_input(tool.parameters)
+    if tool.fn_metadata.output_schema is not None:
+        compact_output(tool.fn_metadata.output_schema)
+    return tool
 
 
 def _runtime(ctx: Context[Runtime, Any]) -> Runtime:
@@ -392,9 +328,7 @@ def build_server(
             with anyio.CancelScope(shield=True):
                 await anyio.to_thread.run_sync(runtime.close)
 
-    mcp = ToolServer(
-        name="anchormem", instructions=INSTRUCTIONS, lifespan=lifespan, version=__version__
-    )
+    tools: list[Tool] = []  # given to the server made below
 
     def tool(
         title: str, read_only: bool = False, destructive: bool = False, idempotent: bool = True
@@ -403,10 +337,10 @@ def build_server(
         description the model reads."""
 
         def register(fn: Callable[..., Any]) -> Callable[..., Any]:
-            return mcp.tool(
-                description=inspect.cleandoc(fn.__doc__ or ""),
-                annotations=_annotations(title, read_only, destructive, idempotent),
-            )(fn)
+            description = inspect.cleandoc(fn.__doc__ or "")
+            annotations = _annotations(title, read_only, destructive, idempotent)
+            tools.append(_registration(fn, description, annotations))
+            return fn
 
         return register
 
@@ -635,6 +569,14 @@ def build_server(
             ),
         )
 
+    mcp = ToolServer(
+        name="anchormem",
+        instructions=INSTRUCTIONS,
+        lifespan=lifespan,
+        version=__version__,
+        tools=tools,
+    )
+
     @mcp.resource(
         "memory://{memory_id}",
         name="memory",
@@ -664,5 +606,4 @@ def build_server(
         return _json(found.structured)
 
     register_prompts(mcp)
-    _compact_schemas(mcp)
     return mcp

@@ -65,7 +65,7 @@ class DirectAnswers:
         self._mcp = mcp
         # A cache hint would change the wire form (``ttlMs``): leave such a server's calls
         # to the SDK rather than shape them here.
-        self._hinted = _METHOD in mcp._lowlevel_server.cache_hints
+        self._hinted = mcp.hints_calls
 
     def answer(self, frame: bytes, version: str, service: MemoryService) -> bytes | None:
         """The response frame (ending in a newline) the SDK would write for ``frame`` in a

@@ -277,7 +277,8 @@ async def _serve_stdio(
                 # only once the requests read before it are answered (_StdinLines.drain).
                 answers, answered = anyio.create_memory_object_stream[SessionMessage](0)
                 tg.start_soon(_forward_answers, answered, writes, stdin, relay)
-                # MCPServer.run_stdio_async without its stdin (mcp is pinned to 2.3.0).
+                # MCPServer.run_stdio_async on our own streams: the SDK has no public way
+                # to run a server on streams it did not open (tests/test_public_apis.py).
                 lowlevel = mcp._lowlevel_server
                 async with answers:
                     await lowlevel.run(reads, answers, lowlevel.create_initialization_options())

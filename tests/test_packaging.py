@@ -1,6 +1,6 @@
 """The packaging: every third-party module the code imports comes from a dependency that
 pyproject.toml declares, uv.lock was made from this pyproject.toml, and the version
-anchormem reports is the one pyproject.toml gives.
+anchormem reports is the one pyproject.toml gives, and the MCP SDK is a range, not a pin.
 
 An import of a package that only arrives as another package's dependency works until that
 package drops it; the walk over the source's imports finds such an import before then.
@@ -208,6 +208,21 @@ def test_the_lock_was_made_from_this_pyproject() -> None:
             wanted.append(requirement_key(requirement))
     assert locked == sorted(wanted, key=repr)
     assert lock["requires-python"] == PROJECT["requires-python"]
+
+
+def test_the_sdk_is_a_range_of_its_major_version() -> None:
+    """The code uses the MCP SDK's public API only (tests/test_public_apis.py), which holds
+    across the SDK's minor releases: its next release installs, the next major does not,
+    and the lock holds a version the range allows."""
+    lock = tomllib.loads((ROOT / "uv.lock").read_text())
+    locked = {p["name"]: p["version"] for p in lock["package"]}
+    sdk = [r for r in declared(()) if r.name in ("mcp", "mcp-types")]
+    assert sorted(r.name for r in sdk) == ["mcp", "mcp-types"]
+    for requirement in sdk:
+        assert requirement.specifier.contains("2.3.0")
+        assert requirement.specifier.contains("2.99.0"), f"{requirement} is pinned"
+        assert not requirement.specifier.contains("3.0.0")
+        assert requirement.specifier.contains(locked[requirement.name])
 
 
 def test_the_version_reported_is_pyprojects() -> None:

@@ -1,7 +1,8 @@
-"""Each tool is registered with the SDK once per process (``ToolServer.add_tool``): a
-server built again gets a copy of the registration holding its own function. These
-tests show that a copy lists as the registration it was made from, answers from its own
-server's store, and shares no schema object with any other server."""
+"""Each server ``build_server`` makes holds registrations of its own tools, made through
+the SDK's public ``Tool.from_function`` and given to its constructor (``ToolServer``).
+These tests show that what the server lists is what it registered (so a refused
+argument is explained from the schema the client saw), that each server answers from its
+own store, and that no two servers share a schema object."""
 
 from __future__ import annotations
 
@@ -11,7 +12,6 @@ from typing import Any
 import pytest
 from mcp import Client
 
-from server import app
 from server.app import build_server
 from server.config import Settings
 from tests.conftest import GitRepo, settings_env
@@ -20,6 +20,9 @@ from tests.server.conftest import PROJECT
 
 pytestmark = pytest.mark.anyio
 
+TOOLS = {"remember", "recall", "retract", "supersede", "verify", "observe", "review"}
+TOOLS |= {"consolidate", "resolve"}
+
 
 async def listed(settings: Settings) -> dict[str, dict[str, Any]]:
     async with Client(build_server(settings)) as client:
@@ -27,16 +30,26 @@ async def listed(settings: Settings) -> dict[str, dict[str, Any]]:
     return {t.name: t.model_dump(mode="json") for t in tools}
 
 
-async def test_a_kept_registration_lists_as_a_fresh_one(settings: Settings):
-    app._REGISTERED.clear()
-    fresh = await listed(settings)  # registered by the SDK, and kept
-    assert app._REGISTERED, "the first build keeps each tool's registration"
-    kept = await listed(settings)  # copies of the kept registrations
-    assert kept == fresh
-    assert {"remember", "recall", "retract", "verify"} <= set(kept)
+async def test_the_server_lists_what_it_registered(settings: Settings) -> None:
+    server = build_server(settings)
+    assert set(server.registered) == TOOLS
+    for tool in await server.list_tools():
+        registered = server.registered[tool.name]
+        assert tool.input_schema == registered.parameters  # the schema a refusal reads
+        assert tool.output_schema == registered.fn_metadata.output_schema
+        assert "title" not in tool.input_schema  # compacted before any client lists it
+    server.registered["recall"].parameters["properties"].pop("limit")
+    listed = {t.name: t for t in await server.list_tools()}
+    assert "limit" not in listed["recall"].input_schema["properties"]  # listed as registered
 
 
-async def test_each_server_answers_from_its_own_store(project: GitRepo, tmp_path: Path):
+async def test_two_servers_list_the_same_tools(settings: Settings) -> None:
+    first = await listed(settings)
+    assert set(first) == TOOLS
+    assert await listed(settings) == first
+
+
+async def test_each_server_answers_from_its_own_store(project: GitRepo, tmp_path: Path) -> None:
     other = GitRepo(tmp_path / "other")
     other.commit(PROJECT, "the same project, elsewhere")
     first = Settings.resolve(
@@ -55,14 +68,13 @@ async def test_each_server_answers_from_its_own_store(project: GitRepo, tmp_path
         assert (await call(a, "recall", query="duckdb"))["memories"] == []
 
 
-def test_no_two_servers_share_a_schema_object(settings: Settings):
+async def test_no_two_servers_share_a_schema_object(settings: Settings) -> None:
     one, two = build_server(settings), build_server(settings)
     for name in ("remember", "recall"):
-        a, b = one._tool_manager.get_tool(name), two._tool_manager.get_tool(name)
-        assert a is not None and b is not None
+        a, b = one.registered[name], two.registered[name]
         assert a.fn is not b.fn  # each server's own closure over its own runtime
         assert a.parameters == b.parameters and a.parameters is not b.parameters
         assert a.fn_metadata.output_schema is not b.fn_metadata.output_schema
         a.parameters["properties"].clear()  # one server's schema changed in place...
         assert b.parameters["properties"]  # ...leaves the other's as it was
-    assert build_server(settings)._tool_manager.get_tool("remember").parameters["properties"]  # type: ignore[union-attr]
+    assert build_server(settings).registered["remember"].parameters["properties"]
