@@ -80,7 +80,7 @@ def _dependency(key: str, value: Any, path: str, runtime: bool) -> Dependency | 
     version = value.get("version")
     spec = version.strip() if isinstance(version, str) else ""
     optional = value.get("optional") is True
-    return Dependency(name, spec, path, runtime and not optional, "cargo")
+    return Dependency(name, spec, path, runtime and not optional, "cargo", runtime and optional)
 
 
 def workspace_dependencies(data: bytes) -> dict[str, str]:

@@ -28,11 +28,13 @@ from anchors.absence import (
 )
 from anchors.argument_claims import read_arguments
 from anchors.candidates import _SNAKE, _Cand, _Form, _Mode, _Neg, _scan
+from anchors.ci_binding import read_ci_claim
 from anchors.clauses import _narrowed_by_subject, _negated_references, _read_modes
 from anchors.codenames import CodeNames, DropReason, Outcome
+from anchors.development import RUNTIME_AFTER, about_development, development_only, tool_like
 from anchors.facts import Fingerprint
 from anchors.infra_binding import bind_infra
-from anchors.mentions import in_area, tool_area
+from anchors.negated_parts import unchecked_negations
 from anchors.projects import holds_python
 from anchors.relations import bases_checked, read_relation, role_parts
 from anchors.spec import (
@@ -106,6 +108,8 @@ class Inference:
     # packages that are also words a file is said to use and does not import.
     arguments: tuple[str, ...] = ()
     words: tuple[str, ...] = ()
+    # ... and the negated clauses no absent anchor checks (``anchors.negated_parts``).
+    negations: tuple[str, ...] = ()
 
 
 # -- resolving ---------------------------------------------------------------------------
@@ -311,6 +315,8 @@ def infer_anchors(text: str, fp: Fingerprint, subject: str | None = None, *,
     uncovered: list[str] = []
     words: list[str] = []  # packages that are also words, used by the subject's file
     objects: list[tuple[_Cand, list[Anchor]]] = []  # what a verb of use governs
+    negations: list[str] = []  # negated names no anchor checks, as uncovered parts
+    negated: list[str] = []  # ... the names they were read from
     checked_values: list[tuple[int, int]] = []  # the versions a dependency anchor checks
     controls = _CONTROL.search(text) is not None
     for c in cands:
@@ -326,7 +332,8 @@ def infer_anchors(text: str, fp: Fingerprint, subject: str | None = None, *,
             if resolves or _salient(c, names):
                 dropped.append(DroppedCandidate(c.text, *_MODE_DROP[c.mode]))
             if c.mode is _UNCLEAR and (resolves or (c.tech is not None and not c.common)):
-                uncovered.append(negation_part(c))  # negated, but not as an anchor can check
+                negations.append(negation_part(c))  # negated, but not as an anchor can check
+                negated.append(c.text)
                 if (runtime := runtime_import(c, text, spans, fp)) is not None:
                     kept.append((runtime, c.text))  # "not at runtime", yet code that runs does
             continue
@@ -353,8 +360,7 @@ def infer_anchors(text: str, fp: Fingerprint, subject: str | None = None, *,
             if c.mode is _ABSENT:
                 dropped.append(DroppedCandidate(c.text, DropReason.BESIDE_THE_CODE, beside))
                 continue
-        runtime_claim = c.runtime or _RUNTIME_AFTER.match(text, c.end) is not None
-        if runtime_claim and c.mode is _PRESENT and _development_only(outcome, fp, scope):
+        if c.mode is _PRESENT and _development_use(c, outcome, text, spans, fp, scope):
             uncovered.append(f"{c.text} (declared for development only)")
         spec = (_version_after(text, c.end)
                 if c.form in (_WORD, _TECH) and not python else None)  # fmt: skip
@@ -378,6 +384,12 @@ def infer_anchors(text: str, fp: Fingerprint, subject: str | None = None, *,
         kept.append((anchor, anchor.scope or anchor.value))
     # "Encoding detection uses chardet": checked in the component the subject names, or
     # an uncovered part; never VERIFIED by the project using it somewhere.
+    # "CI lints the code with flake8": checked in the CI files, or an uncovered part
+    for c, outcome in objects:
+        if (ci := read_ci_claim(text, spans, c.start, c.text, outcome, fp)) is not None:
+            kept = [(a, o) for a, o in kept if not (o == c.text and a in outcome)]
+            kept += [(a, c.text) for a in ci.anchors]
+            uncovered += [ci.part] if ci.part else []
     kept, relations = _relations(text, spans, fp, names, objects, kept)
     roles = role_parts(text, spans, fp)
     checked = bases_checked(text, spans, fp)  # a library's base class, checked as one
@@ -417,10 +429,18 @@ def infer_anchors(text: str, fp: Fingerprint, subject: str | None = None, *,
         dropped = [d for d in dropped if d.candidate not in arguments.names]
     # A value the note states (a number, a tag, a setting) is never checked by an anchor
     # that a thing exists: the note stays ACTIVE and says which value (adr/0025).
-    uncovered += [v.phrase for v in uncovered_values(text, checked_values)]
+    # ... but a name the note says a thing is called is checked by the anchor found for it
+    anchored = {o for _, o in kept}
+    uncovered += [v.phrase for v in uncovered_values(text, checked_values)
+                  if v.text not in anchored]  # fmt: skip
+    # "route.go doesn't touch regular expressions": a negation only an absent anchor checks
+    absent = [o for a, o in kept if a.expect is Expect.ABSENT]
+    negations += unchecked_negations(text, spans, absent + negated, uncovered)
+    uncovered += negations
     settled = _settle(kept, dropped, scope, tuple(dict.fromkeys(uncovered)))
     return replace(settled, relations=tuple(relations), roles=tuple(roles),
-                   arguments=tuple(arguments.uncovered), words=tuple(words))  # fmt: skip
+                   arguments=tuple(arguments.uncovered), words=tuple(words),
+                   negations=tuple(dict.fromkeys(negations)))  # fmt: skip
 
 
 def _sentence_names(text: str, spans: Spans, fp: Fingerprint,
@@ -613,6 +633,20 @@ def _same_thing(a: Anchor, b: Anchor) -> bool:
                                                               b.expect, None)  # fmt: skip
 
 
+def _development_use(c: _Cand, outcome: list[Anchor], text: str, spans: Spans,
+                     fp: Fingerprint, scope: str | None) -> bool:  # fmt: skip
+    """Whether the sentence claims a use that development-only evidence does not answer:
+    a run-time use stated as such ("vitest is a runtime dependency"), or any use of a
+    library, unless the sentence speaks of development or the thing is a tool configured by
+    its own files (``anchors.development``)."""
+    runtime = c.runtime or RUNTIME_AFTER.match(text, c.end) is not None
+    if not runtime:
+        sentence = next((text[a:b] for a, b, _ in spans if a <= c.start < b), text)
+        if about_development(sentence) or tool_like(outcome):
+            return False
+    return development_only(outcome, fp, scope)
+
+
 def _salient(c: _Cand, names: CodeNames) -> bool:
     """Prose is full of words; only those that stand where a package is named, are code,
     or name a known module are worth reporting when they are left out."""
@@ -620,34 +654,6 @@ def _salient(c: _Cand, names: CodeNames) -> bool:
             or names.known(c.text))  # fmt: skip
 
 
-def _development_only(outcome: list[Anchor], fp: Fingerprint, scope: str | None) -> bool:
-    """"Requests depends on Flask" when Flask is only a test requirement: the dependency
-    anchor holds, but the sentence claims a run-time dependency nothing checked."""
-    if scope is not None and tool_area(scope):
-        return False
-    for anchor in outcome:
-        if anchor.expect is not Expect.PRESENT:
-            continue
-        if anchor.kind is AnchorKind.DEP:
-            names: tuple[str, ...] = (anchor.value,)
-        elif anchor.kind is AnchorKind.TECH and (tech := by_name(anchor.value)) is not None:
-            # "vitest is a runtime dependency of the frontend": its npm, Go or crate names
-            names = (*tech.dists, *(p.partition(":")[2] for p in tech.packages))
-        else:
-            continue
-        declared = [d for name in names for d in fp.dependency(name)
-                    if in_area(d.source, anchor.scope)]  # fmt: skip
-        if declared and not any(d.runtime for d in declared):
-            return True
-    return False
-
-
-# "vitest is a runtime dependency": the run-time claim stated after the name.
-_RUNTIME_AFTER = re.compile(
-    r"\s+(?:is|as)\s+(?:a\s+|an\s+)?(?:run-?\s?time|production|prod)\s+"
-    r"(?:dependency|requirement|dep)\b",
-    re.IGNORECASE,
-)
 _ALWAYS_REPORTED = frozenset({DropReason.UNTYPED, DropReason.OWN_PACKAGE, DropReason.NOT_A_USE})
 # "with X", "using X", "via X", "through X" right before a candidate: X is an instrument.
 _INSTRUMENT = re.compile(r"\b(?:with|using|via|through)\s+(?:the\s+)?$", re.IGNORECASE)

@@ -247,13 +247,16 @@ class Dependency:
     "pypi"; an npm package name as written, lower case; a Go module path; a crate name with
     "_" as "-"); ``spec`` may be "" (for "npm" and "cargo", a semver range as written).
     ``runtime`` is False for what only development, tests, docs, extras or the build need
-    (``devDependencies``, ``[dev-dependencies]``)."""
+    (``devDependencies``, ``[dev-dependencies]``); ``optional`` marks, of those, an extra the
+    application may run with (``[project.optional-dependencies] postgresql``, an optional
+    crate), which is not a development dependency."""
 
     name: str
     spec: str
     source: str
     runtime: bool = True
     ecosystem: str = "pypi"  # "pypi", "npm", "go" or "cargo"
+    optional: bool = False
 
 
 @dataclass(frozen=True)

@@ -16,7 +16,7 @@ from collections.abc import Iterable
 from dataclasses import replace
 
 from anchors.facts import Dependency
-from anchors.requirement_strings import PYTHON, parse_requirement
+from anchors.requirement_strings import PYTHON, development_group, parse_requirement
 
 __all__ = ["parse_setup_cfg", "parse_setup_py"]
 
@@ -96,15 +96,18 @@ def parse_setup_cfg(data: bytes, path: str) -> list[Dependency]:
         lines.extend(parser.get("options", "install_requires").splitlines())
     if parser.has_option("options", "tests_require"):
         other.extend(parser.get("options", "tests_require").splitlines())
+    features: list[str] = []  # optional features of the application, not development
     if parser.has_section("options.extras_require"):
-        for _, value in parser.items("options.extras_require"):
-            other.extend(value.splitlines())
+        for name, value in parser.items("options.extras_require"):
+            (other if development_group(name) else features).extend(value.splitlines())
     runtime = _deps((line.split("#", 1)[0] for line in lines), path)
     extra = _deps((line.split("#", 1)[0] for line in other), path)
+    optional = _deps((line.split("#", 1)[0] for line in features), path)
     if parser.has_option("options", "python_requires"):
         spec = parser.get("options", "python_requires").strip()
         runtime = [Dependency(PYTHON, spec, path), *runtime] if spec else runtime
-    return runtime + [replace(d, runtime=False) for d in extra]
+    return (runtime + [replace(d, runtime=False) for d in extra]
+            + [replace(d, runtime=False, optional=True) for d in optional])  # fmt: skip
 
 
 def _deps(texts: Iterable[str], path: str) -> list[Dependency]:

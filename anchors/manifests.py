@@ -25,8 +25,9 @@ from anchors.facts import Dependency
 from anchors.gomod import parse_go_mod
 from anchors.legacy_manifests import parse_setup_cfg, parse_setup_py
 from anchors.package_json import parse_package_json
-from anchors.requirement_strings import PYTHON, parse_requirement
+from anchors.requirement_strings import PYTHON, development_group, parse_requirement
 from anchors.spec import normalize_dist_name
+from anchors.tox_ini import parse_tox_ini
 
 __all__ = [
     "ENV_EXAMPLE_NAMES",
@@ -41,7 +42,7 @@ __all__ = [
 ]
 
 ManifestKind = Literal["pyproject", "requirements", "setup_py", "setup_cfg", "package_json",
-                       "go_mod", "cargo_toml"]  # fmt: skip
+                       "go_mod", "cargo_toml", "tox_ini"]  # fmt: skip
 # Manifests of other ecosystems, by exact file name (Cargo and Go accept no other case).
 _OTHER_MANIFESTS: dict[str, ManifestKind] = {"package.json": "package_json", "go.mod": "go_mod",
                                              "Cargo.toml": "cargo_toml"}  # fmt: skip
@@ -60,9 +61,10 @@ _INLINE_OPTION = re.compile(r"\s--?[A-Za-z].*$")
 
 def manifest_kind(path: str) -> ManifestKind | None:
     """Which parser reads ``path``: ``pyproject.toml``, ``requirements*.txt``,
-    ``requirements/*.txt``, ``setup.py``, ``setup.cfg``, ``package.json``, ``go.mod`` and
-    ``Cargo.toml`` at any depth are manifests (``setup.py`` is parsed, never run), except
-    inside ``node_modules/`` or ``vendor/``; anything else, lock files included, is not."""
+    ``requirements/*.txt``, ``setup.py``, ``setup.cfg``, ``tox.ini``, ``package.json``,
+    ``go.mod`` and ``Cargo.toml`` at any depth are manifests (``setup.py`` is parsed, never
+    run), except inside ``node_modules/`` or ``vendor/``; anything else, lock files
+    included, is not."""
     directory, _, name = path.rpartition("/")
     other = _OTHER_MANIFESTS.get(name)
     if other is not None:
@@ -73,6 +75,8 @@ def manifest_kind(path: str) -> ManifestKind | None:
         return "setup_py"
     if name == "setup.cfg":
         return "setup_cfg"
+    if name == "tox.ini":
+        return "tox_ini"  # its test environments' dependencies: development only
     if not name.endswith(".txt"):
         return None
     if name.startswith("requirements") or directory.rpartition("/")[2] == "requirements":
@@ -95,6 +99,8 @@ def parse_manifest(data: bytes, path: str) -> list[Dependency]:
         return parse_go_mod(data, path)
     if kind == "cargo_toml":
         return parse_cargo_toml(data, path)
+    if kind == "tox_ini":
+        return parse_tox_ini(data, path)
     return []
 
 
@@ -121,12 +127,15 @@ def parse_pyproject(data: bytes, path: str) -> list[Dependency]:
     runtime: list[str] = list(_strings(project.get("dependencies")))
     # The build backend is a dependency too ("built with poetry-core", "hatchling").
     other: list[str] = list(_strings(_table(doc.get("build-system")).get("requires")))
-    for group in _table(project.get("optional-dependencies")).values():
-        other.extend(_strings(group))
+    extras: list[str] = []  # optional features of the application, not development
+    for group_name, group in _table(project.get("optional-dependencies")).items():
+        (other if development_group(group_name) else extras).extend(_strings(group))
     for group in _table(doc.get("dependency-groups")).values():
         other.extend(_strings(group))  # include-group entries are tables: skipped
     found = [dep for text in runtime if (dep := parse_requirement(text, path)) is not None]
     found += [replace(dep, runtime=False) for text in other
+              if (dep := parse_requirement(text, path)) is not None]  # fmt: skip
+    found += [replace(dep, runtime=False, optional=True) for text in extras
               if (dep := parse_requirement(text, path)) is not None]  # fmt: skip
 
     poetry_tables = [(poetry.get("dependencies"), True), (poetry.get("dev-dependencies"), False)]
@@ -143,7 +152,8 @@ def parse_pyproject(data: bytes, path: str) -> list[Dependency]:
                 continue
             optional = isinstance(value, Mapping) and value.get("optional") is True
             found.append(Dependency(normalize_dist_name(name), _poetry_spec(value), path,
-                                    is_runtime and not optional))  # fmt: skip
+                                    is_runtime and not optional,
+                                    optional=is_runtime and optional))  # fmt: skip
 
     return _unique(dep for dep in found if dep.name not in own_names)
 

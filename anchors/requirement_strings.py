@@ -13,7 +13,7 @@ import re
 from anchors.facts import Dependency
 from anchors.spec import normalize_dist_name
 
-__all__ = ["PYTHON", "parse_requirement"]
+__all__ = ["PYTHON", "development_group", "parse_requirement"]
 
 # The Python versions a project supports (``requires-python``, ``python_requires``, Poetry's
 # ``python``) are declared as a dependency on this name: "requires Python 3.8+" is checked
@@ -46,3 +46,15 @@ def parse_requirement(text: str, source: str) -> Dependency | None:
     else:
         return None  # e.g. a URL or a path: "name" would be a fragment of it
     return Dependency(normalize_dist_name(match.group("name")), spec, source)
+
+
+# An extra or dependency group for development: "dev", "test", "docs", "lint", "typing" ...
+_DEV_GROUP = re.compile(
+    r"(?:^|[_.-])(?:dev|devel|develop|development|test|tests|testing|doc|docs|lint|linting|ci|"
+    r"bench|typing|types|mypy|build|check|checks|qa|style|format|coverage|tox)(?:[_.-]|$)"
+)
+
+
+def development_group(name: str) -> bool:
+    """Whether an extra or a dependency group named ``name`` is for development."""
+    return _DEV_GROUP.search(name.lower()) is not None

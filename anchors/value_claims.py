@@ -14,7 +14,8 @@ A value here is what a sentence asserts of a thing, read by its form:
 - a code literal after a verb of value ("defaults to ``json``", "is set to ``False``");
 - an upper-case token with digits that names a variant (``RS256``, ``SHA512``, ``UTF8``);
 - a Dockerfile instruction written as in the file (``USER isso``, ``EXPOSE 8000``);
-- a path or a capitalised word after "defaults to" (``/etc/app.cfg``, ``UTC``).
+- a path or a capitalised word after "defaults to" (``/etc/app.cfg``, ``UTC``);
+- the name a thing "is named" or "is called" (``var0``), unless the code has it.
 
 Numbers that are part of a name (``s3``, ``oauth2``, ``http2``, ``v1/api.py``), a path, a
 line reference (``app.py:42``), an issue (``#123``) or an ordinal list marker are not
@@ -71,16 +72,23 @@ _ASSIGN = re.compile(r"\b[A-Za-z_]\w*\s?=\s?(?!=)[\"']?[\w.\-:/]+[\"']?")
 # ``RS256``, ``HS512``, ``SHA256``, ``UTF8``: a variant named in capitals with digits
 _VARIANT = re.compile(r"(?<![\w\-])[A-Z]{2,}\d{1,4}(?![\w\-])")
 # "defaults to `json`", "is set to `False`", "is `'info'`"
+_DEFAULTS = r"(?:defaults?|defaulting|defaulted)\s+to|(?:its|the|a|with\s+a)\s+default\s+(?:of|is)"
 _LITERAL_AFTER = re.compile(
-    r"\b(?:defaults?\s+to|is\s+set\s+to|set\s+to|is|=|equals|of)\s+"
+    rf"\b(?:{_DEFAULTS}|is\s+set\s+to|set\s+to|is|=|equals|of)\s+"
     r"`(?P<v>[^`\n]{1,40})`",
     re.IGNORECASE,
 )
 # "defaults to /etc/app.cfg", "defaults to UTC", "defaults to Europe/Berlin": a path or a
 # capitalised word after "defaults to" is the default the note states.
 _DEFAULT_WORD = re.compile(
-    r"\bdefaults?\s+to\s+(?P<v>~?/[\w.\-/]+|[A-Z][A-Za-z0-9_+\-]*(?:/[A-Za-z0-9_+\-]+)*)"
+    rf"\b(?:{_DEFAULTS})\s+(?P<v>~?/[\w.\-/]+|[A-Z][A-Za-z0-9_+\-]*(?:/[A-Za-z0-9_+\-]+)*)"
     r"(?![\w/])"
+)
+# "capture groups are named var0, var1": the name a thing is given, a value the note states
+# (a name in backticks is code the note names, anchored as such)
+_NAMED_AS = re.compile(
+    r"\b(?:is|are|gets?|was|were)\s+(?:named|called)\s+"
+    r"(?P<v>(?=[\w\-]*[A-Z0-9_])[A-Za-z_][\w\-]*(?:\.\w+)*)"  # a name: "called on" is not
 )
 # A Dockerfile instruction written as in the file: "USER isso", "EXPOSE 8000".
 _INSTRUCTION = re.compile(
@@ -151,8 +159,9 @@ def _stated_values(text: str) -> tuple[StatedValue, ...]:
             add(m.start("v"), m.start("v") + len(value), value)
     for m in _DEFAULT_WORD.finditer(text):
         value = m.group("v").rstrip(".")
-        if value not in ("True", "False", "None"):  # read as literals below when ticked
-            add(m.start("v"), m.start("v") + len(value), value)
+        add(m.start("v"), m.start("v") + len(value), value)
+    for m in _NAMED_AS.finditer(text):
+        add(m.start("v"), m.end("v"), m.group("v"))
     for m in _VARIANT.finditer(text):
         add(m.start(), m.end(), m.group())
     for m in _NUMBER.finditer(text):

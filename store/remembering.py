@@ -17,7 +17,7 @@ from anchors.extract import (
 )
 from anchors.facts import Fingerprint
 from anchors.normalize import Resolved
-from anchors.spec import Anchor, AnchorKind, Provenance
+from anchors.spec import Anchor, AnchorKind, Expect, Provenance
 from anchors.subject import apply_scope, resolve_subject
 from anchors.value_claims import (
     uncovered_values,
@@ -276,6 +276,10 @@ class Remembering:
                 uncovered += unchecked_words(scoped, inference.words)
                 # "mux.go doesn't import regexp" given import:regexp@mux.go: not what it says
                 uncovered += [] if external else disagreements(scoped, inference.anchors)
+                # "route.go doesn't touch regexes" given file:route.go: a negation only an
+                # absent anchor checks
+                if not external and not any(a.expect is Expect.ABSENT for a in scoped):
+                    uncovered += inference.negations
             else:
                 # The scope is the one just resolved: the inference need not resolve it again.
                 inference = infer_anchors(text, fp, subject, scope=memory_scope)

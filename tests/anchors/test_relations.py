@@ -190,7 +190,7 @@ def test_a_library_a_component_uses_is_checked_in_it_or_left_unchecked(
         R("The project depends on httpx", id="the-project"),
         R("Our API uses httpx", id="the-api"),
         R("The web app is built on httpx", id="the-web-app"),
-        R("CI runs with httpx", id="tooling"),
+        R("The docs build with httpx", id="tooling"),
         R("It uses httpx", id="a-pronoun"),
         R("httpx is used for outgoing calls", id="the-library-is-the-subject"),
         R("Sessions are stored in DuckDB", id="a-system-not-a-library"),

@@ -1,0 +1,104 @@
+"""Evidence that a technology is used for development only, and the claims it answers.
+
+A package declared only for development (``devDependencies``, ``requirements-dev.txt``, a
+``tox.ini`` test environment) or named only in such a manifest is used to test, lint or
+build the project, not by the code as it runs. Such evidence answers a sentence about
+development ("tests run with pytest", "CI lints with ruff", "typescript is a
+devDependency") and a tool configured by its own files (pytest, black, eslint); it leaves
+any other claim of use uncovered: "wger keeps its data in MongoDB through pymongo" is not
+made true by ``pymongo`` in ``requirements_dev.txt``, nor "isso is a Flask application" by a
+``tox.ini`` list.
+"""
+
+from __future__ import annotations
+
+import re
+
+from anchors.facts import Dependency, Fingerprint
+from anchors.manifests import manifest_kind
+from anchors.mentions import config_tokens, in_area, tool_area
+from anchors.spec import Anchor, AnchorKind, Expect
+from anchors.technology import find_technology
+from anchors.vocabulary import Technology, by_name
+
+__all__ = ["RUNTIME_AFTER", "about_development", "development_only", "tool_like"]
+
+# "vitest is a runtime dependency": the run-time claim stated after the name.
+RUNTIME_AFTER = re.compile(
+    r"\s+(?:is|as)\s+(?:a\s+|an\s+)?(?:run-?\s?time|production|prod)\s+"
+    r"(?:dependency|requirement|dep)\b",
+    re.IGNORECASE,
+)
+# What a sentence about development speaks of: tests, linting, formatting, types, docs,
+# the build, CI, a development declaration.
+_DEVELOPMENT = re.compile(
+    r"\b(?:tests?|testing|test\s*suite|unit\s*tests?|fixtures?|mocks?|mocking|coverage|lint\w*"
+    r"|format\w*|type[\s-]?check\w*|typing|static\s+analysis|docs|documentation|build\w*|built"
+    r"|ci|continuous\s+integration|pre-commit|dev|development|devdependenc\w*"
+    r"|dev[\s-]?dependenc\w*|dev[\s-]?requirements?|benchmark\w*|packaging|release\w*"
+    r"|tox|nox|bundl\w*|compil\w*|transpil\w*)\b",
+    re.IGNORECASE,
+)
+
+
+def about_development(sentence: str) -> bool:
+    """Whether ``sentence`` speaks of developing the project rather than of what it does."""
+    return _DEVELOPMENT.search(sentence) is not None
+
+
+def tool_like(outcome: list[Anchor]) -> bool:
+    """Whether a technology anchor names a tool configured by its own files or settings
+    (``pytest.ini``, ``[tool.black]``, ``.eslintrc``): such a tool is used where it is
+    configured, so development-only evidence is its whole use."""
+    for anchor in outcome:
+        tech = by_name(anchor.value) if anchor.kind is AnchorKind.TECH else None
+        if tech is not None and (tech.footprints or _configured_by_word(tech)):
+            return True
+    return False
+
+
+def development_only(outcome: list[Anchor], fp: Fingerprint, scope: str | None) -> bool:
+    """Whether the evidence for the present ``dep:``/``tech:`` anchors of ``outcome`` is
+    development-only: every declaration of a dependency is for development, and, for a
+    technology, every file that answers for it is such a declaration (an import in code, a
+    compose file naming it, an extra the application runs with: a use). In a tests
+    directory or a sub-project, what is used is used for development anyway: never."""
+    if scope is not None and tool_area(scope):
+        return False
+    for anchor in outcome:
+        if anchor.expect is not Expect.PRESENT:
+            continue
+        if anchor.kind is AnchorKind.DEP:
+            declared = [d for d in fp.dependency(anchor.value) if in_area(d.source, anchor.scope)]
+            if declared and all(_for_development(d) for d in declared):
+                return True
+        elif anchor.kind is AnchorKind.TECH and (tech := by_name(anchor.value)) is not None:
+            # "vitest is a runtime dependency of the frontend": its npm, Go or crate names
+            names = (tech.name, *tech.dists, *(p.partition(":")[2] for p in tech.packages))
+            declared = [d for name in dict.fromkeys(names) for d in fp.dependency(name)]
+            sources = find_technology(anchor.value, anchor.scope, fp).found_in
+            if sources and all(_declares_for_development(p, declared, fp) for p in sources):
+                return True
+    return False
+
+
+def _for_development(dep: Dependency) -> bool:
+    return not dep.runtime and not dep.optional
+
+
+def _declares_for_development(path: str, declared: list[Dependency], fp: Fingerprint) -> bool:
+    """Whether ``path`` answers for a technology only as a development declaration: it
+    declares the technology for development, or it is a manifest declaring nothing else."""
+    here = [d for d in declared if d.source == path]
+    if here:
+        return all(_for_development(d) for d in here)
+    if manifest_kind(path) is None:
+        return False
+    everything = [d for d in fp.dependencies if d.source == path]
+    return bool(everything) and all(_for_development(d) for d in everything)
+
+
+def _configured_by_word(tech: Technology) -> bool:
+    """A package named by an ordinary word that configuration files use for it (``black``
+    in ``[tool.black]``, a pre-commit hook's id)."""
+    return tech.name in tech.common_aliases and tech.name in config_tokens()
