@@ -52,6 +52,13 @@ _COPULA_BEFORE = re.compile(rf"(?:\b{_COPULA}|\bof|=)\s*`?$", re.IGNORECASE)
 _NAME_AFTER = re.compile(
     rf"`?\s*\(\s*`?(?P<name>{_NAME})`?(?:\s+(?:in|from|at)\s+`?(?P<path>[\w./\-]+)`?)?\s*\)"
 )
+# "... retries up to 3 times (`MAX_RETRY_COUNT`)", "... 25 objects per page
+# (PAGINATION_OBJECTS_PER_PAGE in wger/utils/constants.py)": a few words without a number,
+# a comma or a clause's end between the value and the name it is stated for
+_NAME_LATER = re.compile(
+    r"(?:\s+[A-Za-z][A-Za-z/'\-]*){0,5}?"
+    rf"\s*\(\s*`?(?P<name>{_NAME})`?(?:\s+(?:in|from|at)\s+`?(?P<path>[\w./\-]+)`?)?\s*\)"
+)
 _ASSIGNED = re.compile(rf"^(?P<name>{_NAME})\s?=")
 # A condition, a plan, the past or a negation before the value: not what the code says now.
 _NOT_PLAIN = re.compile(
@@ -114,6 +121,9 @@ def _named(
     if (after and _COPULA_BEFORE.search(before)
             and _code_like(text, after.group("name"), after.start("name"))):  # fmt: skip
         return after.group("name"), after.start("name"), after.group("path")
+    later = _NAME_LATER.match(text, value.end, sentence[1])
+    if later and _code_like(text, later.group("name"), later.start("name")):
+        return later.group("name"), later.start("name"), later.group("path")
     return None
 
 

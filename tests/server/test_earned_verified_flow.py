@@ -43,6 +43,9 @@ APP = {
         "PAGE_SIZE = int(os.environ.get('PAGE_SIZE', '20'))\n"
     ),
     "app/main.py": "import fastapi\nimport httpx\n\napp = fastapi.FastAPI()\n",
+    "app/limits.py": (
+        "MAX_RETRY_COUNT = 3\nPER_PAGE = 25\nDEFAULT_PORT = 8888\nTOKEN_TTL_SECONDS = 600\n"
+    ),
     "tests/test_main.py": "import respx\n\n\ndef test_app():\n    assert respx\n",
     ".github/workflows/ci.yml": (
         "name: ci\non: push\njobs:\n  test:\n    runs-on: ubuntu-latest\n    steps:\n"
@@ -203,4 +206,30 @@ async def test_a_default_stated_in_words_is_a_value(
     served = await remember_and_serve(app_repo.root, text)
     assert served["status"] == status, served
     if status == "ACTIVE":
+        assert any(p.startswith("the value") for p in _parts(served)), served
+
+
+# A value stated a few words before the constant named in parentheses is that constant's
+# value: "retries up to 3 times (MAX_RETRY_COUNT)". A value with a unit is not bound (the
+# constant may count in another unit): named, never refuted by a bare number.
+CONSTANTS_NAMED_AFTER: list[tuple[str, str]] = [
+    ("The client retries a connection up to 3 times (MAX_RETRY_COUNT).", "VERIFIED"),
+    ("The client retries a connection up to 5 times (MAX_RETRY_COUNT).", "REFUTED"),
+    ("List views show 25 objects per page (PER_PAGE in app/limits.py).", "VERIFIED"),
+    ("The server listens on port 8080 by default (DEFAULT_PORT in app/limits.py).", "REFUTED"),
+    ("Votes stop at 25 (`PER_PAGE`).", "VERIFIED"),
+    ("Tokens stay valid for 10 minutes (TOKEN_TTL_SECONDS).", "ACTIVE"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("text", "status"), CONSTANTS_NAMED_AFTER)
+async def test_a_value_stated_before_a_constant_named_after_it_is_checked_against_it(
+    app_repo: GitRepo, text: str, status: str
+) -> None:
+    served = await remember_and_serve(app_repo.root, text)
+    assert served["status"] == status, served
+    receipts = " | ".join(str(a["detail"]) for a in served["anchors"])
+    if status != "ACTIVE":
+        assert "app/limits.py" in receipts, served
+    else:
         assert any(p.startswith("the value") for p in _parts(served)), served
