@@ -34,6 +34,7 @@ from anchors.codenames import CodeNames, DropReason, Outcome
 from anchors.development import RUNTIME_AFTER, about_development, development_only, tool_like
 from anchors.facts import Fingerprint
 from anchors.infra_binding import bind_infra
+from anchors.ini_binding import bind_settings
 from anchors.negated_parts import unchecked_negations
 from anchors.projects import holds_python
 from anchors.relations import bases_checked, read_relation, role_parts
@@ -47,7 +48,7 @@ from anchors.spec import (
 )
 from anchors.subject import Spans, resolve_name, resolve_subject, sentence_spans
 from anchors.value_binding import bind_values
-from anchors.value_claims import uncovered_values, version_span
+from anchors.value_claims import stated_values, uncovered_values, version_span
 from anchors.verify import Verdict, check_anchor
 from anchors.version_claims import _EXACT_VERSION, _python_claim, _version_after, _with_version
 from anchors.vocabulary import TechKind, Technology, by_name, for_import, lookup_word
@@ -406,6 +407,12 @@ def infer_anchors(text: str, fp: Fingerprint, subject: str | None = None, *,
     # A value stated of a Dockerfile, a compose service or a CI matrix, in a sentence that
     # names it, is checked against that file (anchors.infra_binding).
     infra = bind_infra(text, fp, spans, checked_values)
+    # "[markup] renderer = mistune in isso/isso.cfg": checked against that settings file
+    settings = bind_settings(text, fp, spans, checked_values + [b.span for b in infra])
+    infra += settings
+    # "the rate limit is 2 ([guard] ratelimit = 2 in isso.cfg)": the value said twice
+    said = {b.anchor.version for b in settings}
+    checked_values += [(v.start, v.end) for v in stated_values(text) if v.text in said]
     # "CI tests on Python 3.8", "the CI job uses Node 18" say what CI runs, not what the
     # project declares or imports: the toolchain's value anchor is the check.
     answered = {_TOOLCHAIN[b.anchor.value] for b in infra if b.anchor.value in _TOOLCHAIN}

@@ -20,6 +20,7 @@ Keys (what a ``config:`` anchor names, ``anchors.spec``):
   ``rust-version`` (the ``toolchain`` of ``dtolnay/rust-toolchain``, ``actions-rs/toolchain``
   or ``actions-rust-lang/setup-rust-toolchain``, or dtolnay's ``@1.75`` ref),
   ``runs-on``, ``image`` (a job's container or GitLab image).
+- INI settings files (``*.cfg``, ``*.ini``): ``section.key`` and its value.
 - Toolchain files and manifests (``anchors.toolchain_files``): ``.nvmrc``,
   ``.node-version``, ``.tool-versions``, ``rust-toolchain(.toml)``, and ``package.json``
   ``engines.node``, ``go.mod`` ``go`` / ``toolchain``, ``Cargo.toml`` ``rust-version``.
@@ -74,6 +75,8 @@ def infra_kind(path: str) -> InfraKind | None:
     if toolchain is not None:
         return None if _VENDORED.intersection(path.split("/")[:-1]) else toolchain
     low = name.lower()
+    if low.endswith((".cfg", ".ini")):
+        return None if _VENDORED.intersection(path.split("/")[:-1]) else InfraKind.INI
     # Asked of every tracked path on every build: most are rejected by this test alone.
     if "ocker" not in low and "ontainer" not in low and not low.endswith((".yml", ".yaml")):
         return None
@@ -107,6 +110,8 @@ def read_infra(data: bytes, path: str) -> tuple[InfraValue, ...] | None:
     try:
         if kind is InfraKind.DOCKERFILE:
             values = list(_dockerfile(text))
+        elif kind is InfraKind.INI:
+            values = list(_ini(text))
         elif kind not in _YAML_KINDS:
             read = read_toolchain(kind, text, path)
             if read is None:
@@ -125,6 +130,36 @@ def read_infra(data: bytes, path: str) -> tuple[InfraValue, ...] | None:
 
 
 _YAML_KINDS = (InfraKind.COMPOSE, InfraKind.GITHUB_WORKFLOW, InfraKind.GITLAB_CI)
+
+
+# -- INI settings files ------------------------------------------------------------------
+_SECTION = re.compile(r"^\[(?P<name>[^\]\n]{1,80})\]$")
+_SETTING = re.compile(r"^(?P<key>[A-Za-z0-9_][\w.\-]{0,80})\s*[=:]\s*(?P<value>.*)$")
+_INLINE_COMMENT = re.compile(r"\s+[#;].*$")
+_INTERPOLATED = re.compile(r"%\(|\$\{|\{\{")
+
+
+def _ini(text: str) -> Iterator[InfraValue]:
+    """``section.key`` (the key lower-cased, as configparser reads it) and its value for
+    each setting of an INI file, with its line; a value that interpolates another is
+    computed (None). Continuation lines and comments are not values."""
+    section = ""
+    for number, raw in enumerate(text.splitlines(), 1):
+        line = raw.strip()
+        if not line or line[0] in "#;" or raw[:1] in " \t":
+            continue
+        header = _SECTION.match(line)
+        if header is not None:
+            section = header.group("name").strip()
+            continue
+        setting = _SETTING.match(line)
+        if setting is None:
+            continue
+        key = setting.group("key").lower()
+        value = _INLINE_COMMENT.sub("", setting.group("value")).strip()
+        computed = _INTERPOLATED.search(value) is not None
+        yield InfraValue(f"{section}.{key}" if section else key, None if computed else value,
+                         number)  # fmt: skip
 
 
 # -- Dockerfile -------------------------------------------------------------------------------

@@ -26,6 +26,7 @@ class InfraKind(StrEnum):
     PACKAGE_JSON = "package_json"
     GO_MOD = "go_mod"
     CARGO_TOML = "cargo_toml"
+    INI = "ini"  # an application's own settings file: ``*.cfg``, ``*.ini``
 
 
 @dataclass(frozen=True)

@@ -558,3 +558,20 @@ def test_a_stated_value_binds_to_the_infrastructure_file_the_sentence_names(
     git_repo.commit(SEVERAL, "several images")
     found = infer_anchors(note, source.fingerprint()).anchors
     assert [a.render() for a in found if a.kind is AnchorKind.CONFIG] == anchors
+
+
+def test_an_ini_settings_file_gives_each_key_by_section_with_its_line() -> None:
+    data = (
+        b"; the settings\n[general]\ndbpath = /tmp/comments.db\nhost =\n    http://a/\n"
+        b"    http://b/\n[markup]\nRenderer = mistune  # or misaka\nlink = %(host)s/x\n"
+        b"[guard]\nratelimit: 2\n"
+    )
+    values = read_infra(data, "conf/app.cfg")
+    assert values is not None
+    assert [(v.key, v.text, v.line) for v in values] == [
+        ("general.dbpath", "/tmp/comments.db", 3), ("general.host", "", 4),
+        ("markup.renderer", "mistune", 8), ("markup.link", None, 9),
+        ("guard.ratelimit", "2", 11),
+    ]  # fmt: skip
+    assert infra_kind("conf/app.ini") is infra_kind("setup.cfg") is InfraKind.INI
+    assert infra_kind("vendor/lib/setup.cfg") is None

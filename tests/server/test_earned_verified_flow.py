@@ -43,6 +43,7 @@ APP = {
         "PAGE_SIZE = int(os.environ.get('PAGE_SIZE', '20'))\n"
     ),
     "app/main.py": "import fastapi\nimport httpx\n\napp = fastapi.FastAPI()\n",
+    "app/app.cfg": "[markup]\nrenderer = mistune  # or misaka\n\n[guard]\nratelimit = 2\n",
     "app/limits.py": (
         "MAX_RETRY_COUNT = 3\nPER_PAGE = 25\nDEFAULT_PORT = 8888\nTOKEN_TTL_SECONDS = 600\n"
     ),
@@ -233,3 +234,26 @@ async def test_a_value_stated_before_a_constant_named_after_it_is_checked_agains
         assert "app/limits.py" in receipts, served
     else:
         assert any(p.startswith("the value") for p in _parts(served)), served
+
+
+# A setting stated as written in an INI file is checked against that file.
+SETTINGS: list[tuple[str, str]] = [
+    ("app/app.cfg sets [guard] ratelimit = 2.", "VERIFIED"),
+    ("app/app.cfg sets [guard] ratelimit = 5.", "REFUTED"),
+    ("The guard's rate limit is 2 (ratelimit = 2 in app/app.cfg).", "VERIFIED"),
+    ("Markdown goes through mistune: the settings say renderer = mistune.", "VERIFIED"),
+    ("The settings say renderer = misaka.", "REFUTED"),
+    # a key no settings file gives: the value is named, never refuted
+    ("app/app.cfg sets [guard] burst = 10.", "ACTIVE"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("text", "status"), SETTINGS)
+async def test_a_setting_stated_as_written_is_checked_against_the_settings_file(
+    app_repo: GitRepo, text: str, status: str
+) -> None:
+    served = await remember_and_serve(app_repo.root, text)
+    assert served["status"] == status, served
+    receipts = " | ".join(str(a["detail"]) for a in served["anchors"])
+    if status != "ACTIVE":
+        assert "app/app.cfg:" in receipts, served
