@@ -1,5 +1,5 @@
-"""Many servers on one store: what the clients see (the figures in adr/0012 and
-RELIABILITY.md), and, with ``--duckdb``, what DuckDB itself costs (adr/0002,
+"""Many servers on one store: what the clients see (the targets in RELIABILITY.md),
+and, with ``--duckdb``, what DuckDB itself costs (adr/0002,
 ``benchmarks/duckdb_costs.py``).
 
     .venv/bin/python -m benchmarks.store_sharing               # every figure, one run

@@ -1,7 +1,7 @@
 """Opening a store whose files are damaged: move the damaged file aside, never delete it.
 
 DuckDB 2.0 fails to open a damaged store with an ``IOException`` whose message says what
-is wrong (checked by hand, see RELIABILITY.md "Faults"):
+is wrong (the messages below, as DuckDB 2.0 writes them):
 
 * a write-ahead log it cannot replay: ``Failure while replaying WAL file "...": ...``
   (a truncated WAL, or one with a garbage header, is skipped by DuckDB itself);

@@ -4,8 +4,8 @@ Every call must answer (a result, or an error the caller can read), and the stor
 consistent afterwards.
 
 The suite runs a reduced form (``FUZZ_SCALE=1``: 60 calls per tool, 4 runs per CLI
-command); ``FUZZ_SCALE=10 pytest tests/server/test_fuzz.py`` is the full run recorded in
-RELIABILITY.md.
+command); ``FUZZ_SCALE=10 pytest tests/server/test_fuzz.py`` is the full run (RELIABILITY.md
+says what it guarantees).
 """
 
 from __future__ import annotations

@@ -7,7 +7,7 @@ free, no write-ahead log left to replay, and every memory it acknowledged readab
 next process at once. A server that does not exit fails the test after 30 s.
 
 How fast it exits is measured, not asserted (a loaded machine is slow, not wrong): run
-with ``-s`` to see the times (``exit_s=...``); RELIABILITY.md has them.
+with ``-s`` to see the times (``exit_s=...``).
 """
 
 from __future__ import annotations
