@@ -60,6 +60,8 @@ _NAME_LATER = re.compile(
     rf"\s*\(\s*`?(?P<name>{_NAME})`?(?:\s+(?:in|from|at)\s+`?(?P<path>[\w./\-]+)`?)?\s*\)"
 )
 _ASSIGNED = re.compile(rf"^(?P<name>{_NAME})\s?=")
+_DEFAULTS_TO = re.compile(r"\b(?:defaults?|defaulting)\s+to\s*`?$", re.IGNORECASE)
+_CODE_NAME = re.compile(rf"(?<![\w./-])`?(?P<name>{_NAME})`?(?![\w/-])")
 # A condition, a plan, the past or a negation before the value: not what the code says now.
 _NOT_PLAIN = re.compile(
     r"\b(?:if|unless|when|whether|should|would|could|might|must|will|was|were|used\s+to|"
@@ -124,6 +126,17 @@ def _named(
     later = _NAME_LATER.match(text, value.end, sentence[1])
     if later and _code_like(text, later.group("name"), later.start("name")):
         return later.group("name"), later.start("name"), later.group("path")
+    # "TIME_ZONE comes from the environment and defaults to Europe/Berlin": the one name
+    # written as code earlier in the sentence is what defaults to the value
+    if _DEFAULTS_TO.search(before):
+        names = {m.group("name"): sentence[0] + m.start("name")
+                 for m in _CODE_NAME.finditer(before)
+                 if _code_like(text, m.group("name"), sentence[0] + m.start("name"))}  # fmt: skip
+        if len(names) > 1:  # "... DJANGO_DEBUG with os.environ.get, defaulting to": the setting
+            names = {n: at for n, at in names.items() if n.isupper()}
+        if len(names) == 1:
+            [(name, at)] = names.items()
+            return name, at, None
     return None
 
 

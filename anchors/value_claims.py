@@ -223,7 +223,7 @@ def values_checked_by(text: str, versions: Iterable[str]) -> list[tuple[int, int
 
 
 # What a value anchor can state: a number, a bool, None, a quoted string or one code word.
-_PLAIN = re.compile(r"^(?:-?\d[\d_]*(?:\.\d+)?|['\"][^'\"]*['\"]|[A-Za-z_][\w.\-]*)$")
+_PLAIN = re.compile(r"^(?:-?\d[\d_]*(?:\.\d+)?|['\"][^'\"]*['\"]|~?/?[A-Za-z_][\w.\-/]*)$")
 
 
 def bare_value(value: StatedValue) -> str | None:

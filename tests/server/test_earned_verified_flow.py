@@ -195,7 +195,12 @@ async def test_what_ci_runs_is_checked_in_the_ci_files(
 DEFAULTS: list[tuple[str, str]] = [
     ("`APP_DEBUG` defaults to False.", "VERIFIED"),
     ("`APP_DEBUG` defaults to True.", "REFUTED"),
-    ("The settings read APP_DEBUG with os.environ.get, defaulting to True.", "ACTIVE"),
+    # the one setting written as code in the sentence is what defaults to the value
+    ("The settings read APP_DEBUG with os.environ.get, defaulting to True.", "REFUTED"),
+    ("app/settings.py reads PAGE_SIZE from the environment and defaults to 20.", "VERIFIED"),
+    ("app/settings.py reads PAGE_SIZE from the environment and defaults to 50.", "REFUTED"),
+    # two settings named: which one defaults to it is not said
+    ("APP_DEBUG and PAGE_SIZE come from the environment; one defaults to 20.", "ACTIVE"),
     ("The settings read PAGE_SIZE from the environment, with a default of 50.", "ACTIVE"),
 ]  # fmt: skip
 
