@@ -31,6 +31,7 @@ from anchors.candidates import _SNAKE, _Cand, _Form, _Mode, _Neg, _scan
 from anchors.ci_binding import read_ci_claim
 from anchors.clauses import _narrowed_by_subject, _negated_references, _read_modes
 from anchors.codenames import CodeNames, DropReason, Outcome
+from anchors.declared_specs import declared_specs, role_unchecked
 from anchors.development import RUNTIME_AFTER, about_development, development_only, tool_like
 from anchors.facts import Fingerprint
 from anchors.infra_binding import bind_infra
@@ -436,6 +437,16 @@ def infer_anchors(text: str, fp: Fingerprint, subject: str | None = None, *,
         dropped = [d for d in dropped if d.candidate not in arguments.names]
     # A value the note states (a number, a tag, a setting) is never checked by an anchor
     # that a thing exists: the note stays ACTIVE and says which value (adr/0025).
+    # "jest ^29.2.0 is a devDependency": the spec as its manifest writes it, which
+    # declares the package too
+    for declared in declared_specs(text, fp):
+        checked_values.append(declared.span)
+        if not any(a.kind is AnchorKind.DEP and a.value == declared.dependency for a, _ in kept):
+            kept.append((Anchor(AnchorKind.DEP, declared.dependency), declared.written))
+        uncovered = [u for u in uncovered if u.split(" ", 1)[0] != declared.written]
+        sentence = next((text[a:b] for a, b, _ in spans if a <= declared.span[0] < b), text)
+        if (role := role_unchecked(sentence, declared)) is not None:
+            uncovered.append(role)  # "react ^18.2.0 is a devDependency" when it is not
     # ... but a name the note says a thing is called is checked by the anchor found for it
     anchored = {o for _, o in kept}
     uncovered += [v.phrase for v in uncovered_values(text, checked_values)

@@ -43,6 +43,11 @@ APP = {
         "PAGE_SIZE = int(os.environ.get('PAGE_SIZE', '20'))\n"
     ),
     "app/main.py": "import fastapi\nimport httpx\n\napp = fastapi.FastAPI()\n",
+    "web/package.json": (
+        '{"name": "web", "dependencies": {"vue": "^3.4.0"},'
+        ' "devDependencies": {"vitest": "^1.6.0"}}'
+    ),
+    "web/src/main.ts": "import { createApp } from 'vue'\n\ncreateApp({}).mount('#app')\n",
     "app/app.cfg": "[markup]\nrenderer = mistune  # or misaka\n\n[guard]\nratelimit = 2\n",
     "app/limits.py": (
         "MAX_RETRY_COUNT = 3\nPER_PAGE = 25\nDEFAULT_PORT = 8888\nTOKEN_TTL_SECONDS = 600\n"
@@ -262,3 +267,24 @@ async def test_a_setting_stated_as_written_is_checked_against_the_settings_file(
     receipts = " | ".join(str(a["detail"]) for a in served["anchors"])
     if status != "ACTIVE":
         assert "app/app.cfg:" in receipts, served
+
+
+# A version spec quoted as the manifest writes it is checked as text, with the package's
+# declaration; the role the sentence gives it (dev or run time) is checked too.
+SPECS: list[tuple[str, str, str | None]] = [
+    ("pyproject.toml requires fastapi>=0.110", "VERIFIED", None),
+    ("web/package.json pins vue ^3.4.0.", "VERIFIED", None),
+    ("vitest ^1.6.0 is a devDependency of the frontend.", "VERIFIED", None),
+    ("vue ^3.4.0 is a devDependency.", "ACTIVE", "that vue is a development dependency"),
+    ("The frontend is on Vue 2 (vue ^2.7.0 in web/package.json).", "ACTIVE", "vue >=2.7.0,<3"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("text", "status", "part"), SPECS)
+async def test_a_spec_quoted_as_the_manifest_writes_it_is_checked_as_written(
+    app_repo: GitRepo, text: str, status: str, part: str | None
+) -> None:
+    served = await remember_and_serve(app_repo.root, text)
+    assert served["status"] == status, served
+    if part is not None:
+        assert part in _parts(served), served

@@ -1,0 +1,92 @@
+"""A version spec a note quotes as its manifest writes it: "jest ^29.2.0 is a
+devDependency", "pyproject requires jupyter_server>=2.0.1,<3", "react ^18.2.0 in
+dependencies".
+
+A dependency anchor with a version checks that the declared range satisfies the stated
+one, which a narrower declaration does too: so a spec the note states as such is never
+VERIFIED by it (adr/0026). What the manifest writes can be compared as text, though: a
+stated version whose package, operator and number the declaration of that package holds
+as written (``^29.2.0`` in ``"jest": "^29.2.0"``) is checked; so is a bare major ("React
+18") that the declared spec starts with. Anything else stays an uncovered value.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import NamedTuple
+
+from anchors.facts import Fingerprint
+from anchors.spec import normalize_dist_name
+from anchors.value_claims import stated_values
+
+__all__ = ["DeclaredSpec", "declared_specs", "role_unchecked"]
+
+# The package name and the operator right before a version, with the earlier clauses of
+# the same spec between them ("jupyter_server>=2.0.1,<" before "3").
+_BEFORE = re.compile(
+    r"(?P<name>@?[A-Za-z][\w.\-]*(?:/[\w.\-]+)?)`?\s*\(?\s*"
+    r"(?:[\^~<>=!]{1,2}\s*[\w.*]+\s*,\s*)*(?P<op>[\^~<>=!]{0,2})\s*v?$"
+)
+_SPACES = re.compile(r"\s+")
+
+
+class DeclaredSpec(NamedTuple):
+    """A stated version a declaration holds as written: its span, the package as the note
+    names it, and the dependency's name as its manifest indexes it."""
+
+    span: tuple[int, int]
+    written: str
+    dependency: str
+    runtime: bool
+
+
+def declared_specs(text: str, fp: Fingerprint) -> list[DeclaredSpec]:
+    """The stated versions of ``text`` that a declaration holds as written."""
+    found_specs = []
+    for value in stated_values(text):
+        found = _BEFORE.search(text, max(0, value.start - 80), value.start)
+        if found is None:
+            continue
+        name, op = found.group("name"), found.group("op")
+        for dep in (d for n in _names(name) for d in fp.dependency(n)):
+            if _holds(_SPACES.sub("", dep.spec), op, value.text):
+                span = (value.start, value.end)
+                found_specs.append(DeclaredSpec(span, name, dep.name, dep.runtime))
+                break
+    return found_specs
+
+
+def _names(name: str) -> set[str]:
+    """How a manifest may index the package: npm as written (lower case), PyPI normalised,
+    a crate with "-" for "_"."""
+    low = name.lower()
+    return {low, normalize_dist_name(low), low.replace("_", "-")}
+
+
+def _holds(spec: str, op: str, number: str) -> bool:
+    if op:
+        return re.search(rf"(?:^|,){re.escape(op)}{re.escape(number)}(?:,|$)", spec) is not None
+    # "React 18" with "^18.2.0": the declared range's own version starts with the number
+    bare = spec.lstrip("^~<>=!v")
+    return bare == number or bare.startswith(number + ".")
+
+
+_DEVELOPMENT = re.compile(
+    r"\b(?:dev(?:elopment)?[\s-]?dependenc(?:y|ies)|devDependenc(?:y|ies)|dev[\s-]?deps?|"
+    r"test\s+extra|dev\s+extra)\b",
+    re.IGNORECASE,
+)
+_RUN_TIME = re.compile(r"\b(?:run-?\s?time|production|prod)\s+(?:dependenc(?:y|ies)|deps?)\b",
+                       re.IGNORECASE)  # fmt: skip
+
+
+def role_unchecked(sentence: str, declared: DeclaredSpec) -> str | None:
+    """The part left unchecked when the sentence gives the declaration a role ("is a
+    devDependency", "a runtime dependency") that the declaration does not have."""
+    development = _DEVELOPMENT.search(sentence) is not None
+    run_time = _RUN_TIME.search(sentence) is not None
+    if development and not run_time and declared.runtime:
+        return f"that {declared.written} is a development dependency"
+    if run_time and not development and not declared.runtime:
+        return f"that {declared.written} is a run-time dependency"
+    return None
