@@ -147,6 +147,11 @@ def _resolve(c: _Cand, names: CodeNames, fp: Fingerprint, absent: bool) -> Outco
     if c.form is _IMPORT:
         return names.import_phrase(text, absent)
     if c.form is _PATH_SYMBOL:
+        head = text.split("::", 1)[0]
+        if head[:1].isupper() and "/" not in head and "." not in head and _has_rust(fp):
+            # "Logger::matches", "Env::filter_or": a Rust type's method, as a dotted name
+            dotted = replace(c, text=text.replace("::", "."), form=_DOTTED)
+            return _resolve(dotted, names, fp, absent)
         return names.path_symbol(text, absent)
     if c.form is _PATH:
         found = names.path(text, absent, code=c.code)
