@@ -24,6 +24,10 @@ COMMANDS = {
     "prose": ("benchmarks.prose", "reading anchors from prose notes, in-process, against DIR"),
     "surface": ("benchmarks.surface", "bytes an agent is handed: a recall of 10, tools/list"),
     "redaction": ("benchmarks.redaction", "texts of this project that secret redaction changes"),
+    "footprint": (
+        "benchmarks.footprint",
+        "resident memory of one repository in use; a cold read-only CLI call; beside floors",
+    ),
     "ui": ("benchmarks.ui", "the web inspector's pages at 10,000 memories, beside a floor page"),
 }
 

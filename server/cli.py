@@ -24,6 +24,7 @@ from server.setup_clients import add_setup_arguments
 from store.errors import AnchormemError, InvalidInput, NotFound
 
 if TYPE_CHECKING:
+    from server.config import Settings
     from server.runtime import Runtime
 
 # The store, the service and the renderer are imported when a command needs them, so
@@ -32,6 +33,14 @@ if TYPE_CHECKING:
 # Commands a process runs on the store itself, even when an owner serves it: they read
 # or write a file of the person's (the owner's working directory is not theirs).
 _LOCAL_COMMANDS = frozenset({"export", "import"})
+
+# Commands that read the store (what verify-on-read changes is written as in any call).
+# With no owner running, they are answered in this process, the store opened under its
+# lease as with ``ANCHORMEM_SHARE=0`` (adr/0012: the owner takes the same lease, so the
+# two mix safely), instead of starting an owner for one answer: an owner's start is a
+# second interpreter's imports, a standby and a store loaded whole, for a process that
+# then idles. A command that changes memories still starts one.
+_READING_COMMANDS = frozenset({"recall", "show", "list", "audit", "conflicts", "review", "stats"})
 
 __all__ = [
     "EXIT_BROKEN_PIPE",
@@ -57,7 +66,10 @@ class _Parser(argparse.ArgumentParser):
         self.exit(EXIT_USAGE, f"anchormem: {safe} (see --help)\n")
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(with_bench: bool = True) -> argparse.ArgumentParser:
+    """The command's parser; ``with_bench`` False leaves out ``bench``'s own options, which
+    import the benchmark (tens of milliseconds) for a call that never runs it."""
+
     def global_options(suppress: bool) -> _Parser:
         # Subcommands repeat the global options with SUPPRESS defaults, so that
         # `anchormem --db X list` and `anchormem list --db X` mean the same.
@@ -193,9 +205,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("shell", choices=["bash", "zsh", "fish"], help="the shell")
 
     p = add("bench", "time the fingerprint and recall with verification (README: Benchmarks)")
-    from benchmarks.recall import add_arguments as add_bench_arguments
+    if with_bench:
+        from benchmarks.recall import add_arguments as add_bench_arguments
 
-    add_bench_arguments(p, with_repo=False)  # --repo PATH: also time a cold fingerprint of it
+        add_bench_arguments(p, with_repo=False)  # --repo PATH: also time a cold fingerprint
 
     p = add("serve", "run the MCP server (stdio by default)")
     p.add_argument("--transport", type=str.lower, choices=["stdio", "http"], default="stdio")
@@ -356,6 +369,18 @@ def _run(args: argparse.Namespace, rt: Runtime) -> object:
     raise InvalidInput(f"unknown command {cmd}")
 
 
+def _no_owner(settings: Settings) -> bool:
+    """Whether no owner holds the store's owner lock (none runs, or one was killed and
+    its standby has not taken over yet: that one then waits for this call's lease)."""
+    from server.sharing import owner_link
+
+    link = owner_link(settings)
+    try:
+        return link.owner_gone()
+    finally:
+        link.close()
+
+
 # A reader that stopped early (`anchormem list | head -1`): exit quietly, with the status
 # of a process ended by SIGPIPE, as Unix tools do.
 EXIT_BROKEN_PIPE = 128 + 13
@@ -376,9 +401,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_BROKEN_PIPE
 
 
+_NEEDS_BENCH = frozenset({"bench", "completion"})
+
+
 def _main(argv: Sequence[str] | None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    words = sys.argv[1:] if argv is None else list(argv)
+    # `bench` parses its own options and `completion` completes them; other calls skip them.
+    parser = build_parser(with_bench=any(w in _NEEDS_BENCH for w in words))
+    args = parser.parse_args(words)
     as_json = args.json or not sys.stdout.isatty()
     try:
         if args.command == "experiment" and args.corpus == "real":
@@ -452,7 +482,11 @@ def _main(argv: Sequence[str] | None) -> int:
 
             result = run_doctor(settings)
             code = EXIT_OK if all(c["ok"] for c in result["checks"]) else EXIT_FAILURE
-        elif settings.share and args.command not in _LOCAL_COMMANDS:
+        elif (
+            settings.share
+            and args.command not in _LOCAL_COMMANDS
+            and not (args.command in _READING_COMMANDS and _no_owner(settings))
+        ):
             # Run and rendered by the store's owner (adr/0012).
             from server.sharing import cli_call
 

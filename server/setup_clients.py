@@ -54,7 +54,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from anchors.worktree_files import SpecialFile, read_regular
 from server.store_location import data_home, prepare_folder
 from store.errors import AnchormemError, InvalidInput, StoreUnavailable
 
@@ -248,6 +247,9 @@ def run_setup(args: argparse.Namespace) -> int:
         return 0
     if machine_path and scope == "project":
         raise _not_on_path(args.client, path, command, prefix)
+    # Imported here: every CLI call imports this module for its arguments.
+    from anchors.worktree_files import SpecialFile, read_regular
+
     config: object = {}
     old = None
     try:
@@ -332,6 +334,8 @@ def _move_old_backup(path: Path, tag: str) -> None:
     """The ``<file>.anchormem-backup`` an earlier version left beside ``path`` (other
     servers' tokens, in a file git does not ignore): moved to ``setup_backup_dir``, said
     on stderr."""
+    from anchors.worktree_files import read_regular
+
     beside = path.with_name(path.name + BACKUP_SUFFIX)
     try:
         if not stat.S_ISREG(os.lstat(beside).st_mode):

@@ -1,0 +1,146 @@
+"""A reading CLI command with no owner running (``server.cli``): answered in its own process,
+the store opened under its lease, and no owner left behind; a command that changes memories
+still starts the owner, and a reading one goes to an owner that runs (adr/0012). The CLI as
+a user runs it, real owner processes, real git and DuckDB files."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from store.sharing import platform
+from store.sharing.client import OwnerLink
+from store.sharing.protocol import Files
+from tests.conftest import GitRepo, settings_env, store_file
+from tests.server.conftest import PROJECT
+
+SCRIPT = str(Path(sys.executable).with_name("anchormem"))
+
+
+@pytest.fixture
+def project(git_repo: GitRepo) -> GitRepo:
+    git_repo.commit(PROJECT, "initial project")
+    return git_repo
+
+
+@pytest.fixture
+def env(monkeypatch: pytest.MonkeyPatch) -> dict[str, str]:
+    """No stray ANCHORMEM_* settings; owners that stop 2 s after their last client."""
+    for key in [k for k in os.environ if k.startswith("ANCHORMEM_") and k != "ANCHORMEM_HOME"]:
+        monkeypatch.delenv(key)
+    monkeypatch.setenv("ANCHORMEM_OWNER_IDLE", "2")
+    monkeypatch.setenv("ANCHORMEM_LOCK_WAIT", "20")
+    return dict(os.environ)
+
+
+def cli(repo: GitRepo, env: dict[str, str], *args: str) -> Any:
+    done = subprocess.run(
+        [SCRIPT, *args, "--json"], cwd=repo.root, env=env, capture_output=True, text=True,
+        timeout=120,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
+
+
+def owner_processes(repo: GitRepo) -> list[int]:
+    """Live owner or standby processes of this repository's store."""
+    store = os.fsencode(str(store_file(repo.root)))
+    found = []
+    for proc in Path("/proc").iterdir():
+        if not proc.name.isdigit():
+            continue
+        try:
+            argv = (proc / "cmdline").read_bytes().split(b"\0")
+            state = (proc / "stat").read_text().rsplit(")", 1)[1].split()[0]
+        except (OSError, IndexError):
+            continue
+        if state != "Z" and store in argv and {b"server.owner", b"server.standby"} & set(argv):
+            found.append(int(proc.name))
+    return found
+
+
+def owner_lock_free(repo: GitRepo) -> bool:
+    files = Files(store_file(repo.root))
+    fd = files.open_lock(files.owner_lock)
+    try:
+        if not platform.lock(fd):
+            return False
+        platform.unlock(fd)
+        return True
+    finally:
+        os.close(fd)
+
+
+def stop_owner(repo: GitRepo) -> None:
+    link = OwnerLink(Files(store_file(repo.root)), None, env=settings_env(), wait_s=20,
+                     version="test")  # fmt: skip
+    link.stop_owner()
+    deadline = time.monotonic() + 20
+    while owner_processes(repo) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert owner_processes(repo) == []
+
+
+def owner_calls(repo: GitRepo) -> int:
+    link = OwnerLink(Files(store_file(repo.root)), None, env=settings_env(), wait_s=20,
+                     version="test")  # fmt: skip
+    status = link.status()
+    assert status is not None, "no owner answers"
+    return int(status["calls"])
+
+
+@pytest.mark.skipif(not Path("/proc/self/cmdline").exists(), reason="reads /proc")
+def test_reading_commands_with_no_owner_answer_here_and_leave_no_owner(
+    project: GitRepo, env: dict[str, str]
+) -> None:
+    made = cli(project, env, "remember", "Billing posts charges with httpx",
+               "--subject", "billing/client.py")  # fmt: skip
+    assert owner_processes(project)  # a change starts the owner, as before
+    stop_owner(project)
+
+    found = cli(project, env, "recall", "billing httpx")
+    assert [m["id"] for m in found["memories"]] == [made["id"]]
+    assert found["memories"][0]["verification"] == "verified"  # checked against HEAD here
+    listed = cli(project, env, "list")
+    assert [m["id"] for m in listed["memories"]] == [made["id"]]
+    shown = cli(project, env, "show", made["id"])
+    assert shown["id"] == made["id"] and shown["text"] == "Billing posts charges with httpx"
+    trail = cli(project, env, "audit", made["id"])
+    assert trail["entries"], trail
+    for command in ("conflicts", "review", "stats"):
+        assert isinstance(cli(project, env, command), dict)
+
+    assert owner_processes(project) == []  # none was started for them
+    assert Files(store_file(project.root)).read_info() is None
+    assert owner_lock_free(project)
+
+
+@pytest.mark.skipif(not Path("/proc/self/cmdline").exists(), reason="reads /proc")
+def test_a_reading_command_goes_to_a_running_owner_and_after_its_sigkill_is_answered_here(
+    project: GitRepo, env: dict[str, str]
+) -> None:
+    env = {**env, "ANCHORMEM_OWNER_STANDBY": "0"}  # no standby to take over from the kill
+    made = cli(project, env, "remember", "Auth verifies tokens against JWT_SECRET",
+               "--subject", "auth/jwt.py")  # fmt: skip
+    before = owner_calls(project)
+    found = cli(project, env, "recall", "auth tokens")
+    assert [m["id"] for m in found["memories"]] == [made["id"]]
+    assert owner_calls(project) > before  # answered by the owner, not here
+
+    [owner] = owner_processes(project)
+    os.kill(owner, signal.SIGKILL)
+    deadline = time.monotonic() + 20
+    while owner_processes(project) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert Files(store_file(project.root)).read_info() is not None  # left behind
+    # What the killed owner acknowledged (in its journal or its tables) is read here.
+    assert [m["id"] for m in cli(project, env, "list")["memories"]] == [made["id"]]
+    assert owner_processes(project) == []
