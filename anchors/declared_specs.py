@@ -38,6 +38,7 @@ class DeclaredSpec(NamedTuple):
     written: str
     dependency: str
     runtime: bool
+    spec: str  # as the manifest writes it: the anchor checks it again at every read
 
 
 def declared_specs(text: str, fp: Fingerprint) -> list[DeclaredSpec]:
@@ -51,7 +52,7 @@ def declared_specs(text: str, fp: Fingerprint) -> list[DeclaredSpec]:
         for dep in (d for n in _names(name) for d in fp.dependency(n)):
             if _holds(_SPACES.sub("", dep.spec), op, value.text):
                 span = (value.start, value.end)
-                found_specs.append(DeclaredSpec(span, name, dep.name, dep.runtime))
+                found_specs.append(DeclaredSpec(span, name, dep.name, dep.runtime, dep.spec))
                 break
     return found_specs
 
@@ -67,7 +68,10 @@ def _holds(spec: str, op: str, number: str) -> bool:
     if op:
         return re.search(rf"(?:^|,){re.escape(op)}{re.escape(number)}(?:,|$)", spec) is not None
     # "React 18" with "^18.2.0": the declared range's own version starts with the number
-    bare = spec.lstrip("^~<>=!v")
+    # (a caret, tilde or exact spec only: "Python 3.11" of ">=3.11" is not its floor)
+    if spec[:1] not in ("^", "~") and not spec[:1].isdigit():
+        return False
+    bare = spec.lstrip("^~v")
     return bare == number or bare.startswith(number + ".")
 
 

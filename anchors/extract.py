@@ -446,8 +446,13 @@ def infer_anchors(text: str, fp: Fingerprint, subject: str | None = None, *,
     # declares the package too
     for declared in declared_specs(text, fp):
         checked_values.append(declared.span)
-        if not any(a.kind is AnchorKind.DEP and a.value == declared.dependency for a, _ in kept):
-            kept.append((Anchor(AnchorKind.DEP, declared.dependency), declared.written))
+        # the spec rides on the anchor: a later declaration that no longer allows it breaks
+        # the note (a narrower one still holds, as for any dependency anchor with a range)
+        versioned = Anchor(AnchorKind.DEP, declared.dependency, version=declared.spec or None)
+        kept = [(a, o) for a, o in kept if not (a.kind is AnchorKind.DEP and a.version is None
+                                                and a.value == declared.dependency)]  # fmt: skip
+        if versioned not in (a for a, _ in kept):
+            kept.append((versioned, declared.written))
         uncovered = [u for u in uncovered if u.split(" ", 1)[0] != declared.written]
         sentence = next((text[a:b] for a, b, _ in spans if a <= declared.span[0] < b), text)
         if (role := role_unchecked(sentence, declared)) is not None:

@@ -155,8 +155,7 @@ def _sentence(text: str, start: int, end: int, values: list[StatedValue],
             out += _ci_versions(text, start, end, fp)
         out += _runners(text, start, end, fp)
     # (a compose "service" states no toolchain version: only an image would)
-    if not ci and not docker and (_SUPPORT.search(sentence) or _BUILT.search(sentence)
-                                  or _DECLARES.search(sentence)):  # fmt: skip
+    if not ci and not docker and (_SUPPORT.search(sentence) or _BUILT.search(sentence)):
         # "the Go service is built with Go 1.21": go.mod's go line; "needs Node 18":
         # engines.node, .nvmrc; "Rust 1.70": rust-version, rust-toolchain
         out += _declared_toolchains(text, start, end, fp)
@@ -323,9 +322,6 @@ _DECLARING = (InfraKind.NODE_VERSION_FILE, InfraKind.TOOL_VERSIONS, InfraKind.RU
               InfraKind.PACKAGE_JSON, InfraKind.GO_MOD, InfraKind.CARGO_TOML)  # fmt: skip
 _BUILT = re.compile(r"\b(?:built|builds?|compiled?|compiles|targets?|pinned|uses?)\s+"
                     r"(?:with|using|on|to|against)?\b", _I)  # fmt: skip
-# "go.mod declares go 1.20", "the MSRV is Rust 1.71", "the crate is on Rust 1.70"
-_DECLARES = re.compile(r"\b(?:declares?|declared|msrv|minimum\s+supported|(?:is|are)\s+on)\b",
-                       _I)  # fmt: skip
 _NAMED_PATH = re.compile(r"[\w.-]+(?:/[\w.-]+)+|[\w.-]+/")
 
 

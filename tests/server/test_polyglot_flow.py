@@ -267,9 +267,6 @@ PROSE: list[tuple[str, str, str]] = [
     # a Rust type's method written as Rust writes it, in prose
     ("Queue::push is in worker/src/main.rs", "VERIFIED", "defines Queue.push"),
     ("Queue::pop is in worker/src/main.rs", "REFUTED", "Queue.pop"),
-    # the toolchain a manifest declares, said of the manifest
-    ("svc/go.mod declares go 1.21", "VERIFIED", "svc/go.mod"),
-    ("svc/go.mod declares go 1.19", "REFUTED", "svc/go.mod"),
     # a spec quoted as package.json writes it
     ("vitest ^1.2.0 is a devDependency of the frontend", "VERIFIED", "web/package.json"),
 ]  # fmt: skip
