@@ -148,8 +148,11 @@ def _resolve(c: _Cand, names: CodeNames, fp: Fingerprint, absent: bool) -> Outco
         return names.import_phrase(text, absent)
     if c.form is _PATH_SYMBOL:
         head = text.split("::", 1)[0]
-        if head[:1].isupper() and "/" not in head and "." not in head and _has_rust(fp):
-            # "Logger::matches", "Env::filter_or": a Rust type's method, as a dotted name
+        if (head[:1].isupper() and "/" not in head and "." not in head
+                and names.scope is not None and _has_rust(fp)):  # fmt: skip
+            # "Logger::matches is in src/logger.rs": a Rust type's method, as a dotted name,
+            # where the note states a place (else it would be pinned to the file that
+            # defines it now, and a later move would refute a note that named no file)
             dotted = replace(c, text=text.replace("::", "."), form=_DOTTED)
             return _resolve(dotted, names, fp, absent)
         return names.path_symbol(text, absent)
