@@ -1,7 +1,7 @@
 """Contradictions as people write them: pairs of ordinary notes, each run through the
 public interface on a fresh store, as a user would.
 
-    python -m experiments.conflict_pairs [--pairs PATH] [--batch N] [--json]
+    python -m experiments.conflict_pairs [--pairs PATH] [--batch N] [--crowd N] [--json]
 
 The pairs (``experiments/data/conflicts/pairs.jsonl``) were written by hand in agent-note
 phrasing, independently of ``experiments.conflict_precision``'s generator: real conflicts
@@ -28,6 +28,10 @@ Definitions:
   ``consolidate`` differ from a note just remembered (ACTIVE, 5.0).
 - *look-alike surfaced*: a look-alike that appears in any ``conflicts`` or
   ``possible_conflicts`` at all (the cost to the agent, who is asked).
+- *candidate recall*: the share of conflict pairs whose first note the second
+  ``remember`` hands the agent at all: in its ``related`` notes, or in its conflicts or
+  possible conflicts. Measured apart from the rules' decisions: a candidate is asked,
+  never decided. *Look-alikes related*: the same share of look-alike pairs (the cost).
 """
 
 from __future__ import annotations
@@ -37,7 +41,7 @@ import json
 import sys
 import tempfile
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -72,6 +76,7 @@ class Outcome:
     wrong: bool
     changed: bool
     reason_codes: tuple[str, ...]
+    candidate: bool = False  # the first note is among the second remember's candidates
 
 
 def load(path: Path = PAIRS) -> list[Pair]:
@@ -90,8 +95,10 @@ async def _call(client: Client, tool: str, args: dict[str, Any]) -> dict[str, An
     return result.structured_content
 
 
-async def _one(settings: Settings, pair: Pair) -> Outcome:
+async def _one(settings: Settings, pair: Pair, crowd: Sequence[str] = ()) -> Outcome:
     async with Client(build_server(settings)) as client:
+        for text in crowd:
+            await _call(client, "remember", {"text": text})
         first = await _call(client, "remember", {"text": pair.a})
         second = await _call(client, "remember", {"text": pair.b})
         report = await _call(client, "consolidate", {})
@@ -118,17 +125,31 @@ async def _one(settings: Settings, pair: Pair) -> Outcome:
         wrong,
         changed,
         tuple(sorted({r["reason_code"] for r in mine})),
+        first["id"] in _candidates(second),
     )
 
 
-def run(pairs: Sequence[Pair] | None = None) -> dict[str, Any]:
-    """Every pair on its own fresh store; the figures of the module docstring."""
+def _candidates(answer: dict[str, Any]) -> set[str]:
+    """The ids a remember's answer hands the agent: its related notes ("id: text") and
+    the notes of its conflicts and possible conflicts."""
+    ids = {line.split(":", 1)[0] for line in answer.get("related", [])}
+    for record in (*answer.get("conflicts", []), *answer.get("possible_conflicts", [])):
+        ids.update(record["ids"])
+    return ids
+
+
+def run(pairs: Sequence[Pair] | None = None, crowd: int = 0) -> dict[str, Any]:
+    """Every pair on its own fresh store; the figures of the module docstring. With
+    ``crowd``, each store first holds the first notes of that many other pairs (the next
+    ones in the file), so that a note has neighbours to be ranked against: ``related``
+    lists only the closest few."""
     chosen = list(pairs) if pairs is not None else load()
     outcomes = []
     with tempfile.TemporaryDirectory(prefix="anchormem-pairs-") as tmp:
-        for pair in chosen:
+        for n, pair in enumerate(chosen):
             settings = Settings(repo=None, db=Path(tmp) / f"pair-{pair.id}.duckdb")
-            outcomes.append(anyio.run(_one, settings, pair))
+            others = [chosen[(n + k) % len(chosen)].a for k in range(1, crowd + 1)]
+            outcomes.append(anyio.run(_one, settings, pair, [o for o in others if o != pair.a]))
     return summarise(outcomes)
 
 
@@ -148,6 +169,8 @@ def summarise(outcomes: Sequence[Outcome]) -> dict[str, Any]:
         "lookalikes": len(lookalikes),
         "lookalikes_changed": sum(o.changed for o in lookalikes),
         "lookalikes_surfaced": round(sum(o.found for o in lookalikes) / max(1, len(lookalikes)), 3),
+        "candidate_recall": _share(o.candidate for o in conflicts),
+        "lookalikes_related": _share(o.candidate for o in lookalikes),
         "ambiguous": len(ambiguous),
         "ambiguous_surfaced": sum(o.found for o in ambiguous),
         "ambiguous_changed": sum(o.changed for o in ambiguous),
@@ -158,10 +181,17 @@ def summarise(outcomes: Sequence[Outcome]) -> dict[str, Any]:
             for batch in sorted({o.pair.batch for o in outcomes})
         },
         "missed": [o.pair.id for o in conflicts if not o.found],
+        "not_candidates": [o.pair.id for o in conflicts if not o.candidate],
+        "lookalikes_related_ids": [o.pair.id for o in lookalikes if o.candidate],
         "surfaced": [o.pair.id for o in lookalikes if o.found],
         "wrong": [o.pair.id for o in outcomes if o.wrong],
         "changed": [o.pair.id for o in outcomes if o.changed and o.pair.category != "conflict"],
     }
+
+
+def _share(flags: Iterable[bool]) -> float:
+    marks = list(flags)
+    return round(sum(marks) / max(1, len(marks)), 3)
 
 
 def _batch(outcomes: Sequence[Outcome]) -> str:
@@ -181,10 +211,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     parser.add_argument("--pairs", type=Path, default=PAIRS, help="a JSONL file of pairs")
     parser.add_argument("--batch", type=int, action="append", help="only these batches")
+    parser.add_argument(
+        "--crowd",
+        type=int,
+        default=0,
+        help="first remember the first notes of this many other pairs (for candidate recall)",
+    )
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
     pairs = [p for p in load(args.pairs) if not args.batch or p.batch in args.batch]
-    result = run(pairs)
+    result = run(pairs, args.crowd)
     if args.json:
         print(json.dumps(result, indent=2))
     else:

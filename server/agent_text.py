@@ -77,6 +77,9 @@ def _remembered(data: Mapping[str, Any]) -> str:
         lines.append(f"  to resolve {' vs '.join(p['ids'])}: {claims}: {p['question']}")
     if data.get("more_possible"):
         lines.append(f"  and {data['more_possible']} more to resolve (consolidate lists them)")
+    if data.get("related"):
+        lines.append(f"  related: {_line(data['related_question'])}")
+        lines += [f"    {_line(r)}" for r in data["related"]]
     return "\n".join(lines)
 
 

@@ -108,10 +108,11 @@ When to use it:
   A note about something outside this repository (infrastructure, a team habit) takes
   `scope: "external"`: it is then never checked against the code.
 - Call `retract` when you find a note is wrong, with the reason and your evidence.
-- When `remember` or `consolidate` returns `possible_conflicts`, read both claims and
-  call `resolve` for each pair: `conflict` with the `winner` if one note is wrong now,
-  `compatible` if both hold (different subjects, several values), `same` if they say
-  one thing. The server never guesses: until you judge, neither note is changed.
+- When `remember` or `consolidate` returns `possible_conflicts`, or `remember` returns
+  `related` notes (perhaps about the same thing), read both notes and call `resolve`
+  for each pair: `conflict` with the `winner` if one note is wrong now, `compatible`
+  if both hold (different subjects, several values), `same` if they say one thing.
+  The server never guesses: until you judge, neither note is changed.
 
 What a result says (nulls and empty lists are left out; `commit` is the commit checked):
 - each memory: `status` and `why` (what holds, what broke, who retracted it), `band`
@@ -368,7 +369,7 @@ def build_server(
             list[str] | None,
             Field(
                 max_length=MAX_ANCHORS,
-                description="e.g. import:duckdb@store/db.py, dep:httpx; default: from the text.",
+                description="e.g. import:duckdb@store/db.py; default: read from the text.",
             ),
         ] = None,
         scope: Annotated[
@@ -390,7 +391,7 @@ def build_server(
             Field(description="Ids it derives from."),
         ] = None,
     ) -> Annotated[CallToolResult, Remembered]:
-        """Store a durable note about this repository; it is checked against the code."""
+        """Store a note about this repository, checked against the code."""
         return await _call(
             ctx,
             lambda service: _tool(
@@ -412,9 +413,7 @@ def build_server(
 
     @tool("Recall notes", read_only=True)
     async def recall(
-        query: Annotated[
-            str, Field(max_length=MAX_QUERY_CHARS, description="What to look for, in words.")
-        ],
+        query: Annotated[str, Field(max_length=MAX_QUERY_CHARS, description="What to look for.")],
         ctx: Context[Runtime, Any],
         limit: Annotated[
             int, Field(ge=1, le=MAX_RECALL_LIMIT, description="At most this many.")
@@ -427,7 +426,7 @@ def build_server(
         ] = 0.0,
         detail: Annotated[bool, Field(description="Full records instead.")] = False,
     ) -> Annotated[CallToolResult, Recalled]:
-        """Notes matching the query, best first, each checked against the code at HEAD."""
+        """Notes matching the query, best first, checked against the code at HEAD."""
         return await _call(
             ctx,
             lambda service: _tool(
@@ -458,17 +457,17 @@ def build_server(
 
     @tool("Supersede a note", idempotent=False)
     async def supersede(
-        id: Annotated[str, Field(description="The memory whose text no longer holds.")],
+        id: Annotated[str, Field(description="The memory to replace.")],
         text: Annotated[
             str, Field(max_length=MAX_TEXT_CHARS, description="The new text, one sentence.")
         ],
         ctx: Context[Runtime, Any],
         reason: Annotated[
             str | None,
-            Field(max_length=MAX_REASON_CHARS, description="Why the old text no longer holds."),
+            Field(max_length=MAX_REASON_CHARS, description="Why it no longer holds."),
         ] = None,
     ) -> Annotated[CallToolResult, Superseded]:
-        """Replace a memory's text: a new memory supersedes it (REFUTED, with a receipt)."""
+        """Replace a memory's text; the old one is REFUTED, with a receipt."""
         return await _call(
             ctx,
             lambda service: _tool(
@@ -534,13 +533,12 @@ def build_server(
 
     @tool("Review queue", idempotent=False)
     async def review(ctx: Context[Runtime, Any]) -> Annotated[CallToolResult, ReviewOut]:
-        """Memories to review, and questions to ask the user (answer with observe)."""
+        """Memories to review and questions for the user (answer with observe)."""
         return await _call(ctx, lambda service: _tool(service, ReviewOut, "review"))
 
     @tool("Resolve contradictions")
     async def consolidate(ctx: Context[Runtime, Any]) -> Annotated[CallToolResult, Consolidated]:
-        """Find and settle contradictions in the store; judge possible_conflicts with
-        resolve."""
+        """Find and settle contradictions; judge possible_conflicts with resolve."""
         return await _call(ctx, lambda service: _tool(service, Consolidated, "consolidate"))
 
     @tool("Judge a pair of notes", destructive=True, idempotent=False)

@@ -38,6 +38,7 @@ from server.schemas import (
     VerifyOut,
 )
 from store.contradictions.judging import question_text
+from store.contradictions.related_note import QUESTION as RELATED_QUESTION
 from store.hostile import reveal_all
 from store.model import AuditEntry, Receipt, Status, StoredAnchor
 from store.plan import ConflictRecord
@@ -181,6 +182,14 @@ def possible_conflict(r: ConflictRecord) -> dict[str, Any]:
     }
 
 
+def _related(result: RememberResult) -> dict[str, Any]:
+    """The close notes the rules did not judge, one short line each, and the one question
+    they put to the agent (none: both left out)."""
+    if not result.related:
+        return {}
+    return {"related": [r.line() for r in result.related], "related_question": RELATED_QUESTION}
+
+
 def audit_entry(e: AuditEntry) -> dict[str, Any]:
     return {
         "seq": e.seq,
@@ -209,6 +218,7 @@ def _fields(result: object) -> tuple[type[BaseModel], dict[str, Any]]:
             "outcome": result.outcome.value,
             "conflicts": [conflict(c) for c in result.conflicts],
             "possible_conflicts": [possible_conflict(c) for c in result.possible_conflicts],
+            **_related(result),
             "captured": [
                 {
                     "anchor": c.anchor.render(),
@@ -525,6 +535,7 @@ def _agent_fields(result: object, detail: bool) -> tuple[type[BaseModel], dict[s
             "possible_conflicts": [_pair(c) for c in result.possible_conflicts[:LISTED]] or None,
             "more_conflicts": max(0, len(result.conflicts) - LISTED) or None,
             "more_possible": max(0, len(result.possible_conflicts) - LISTED) or None,
+            **_related(result),
         }
     if isinstance(result, Superseding):
         made = result.made

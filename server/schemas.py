@@ -205,6 +205,13 @@ class RememberOut(MemoryOut):
         default_factory=list,
         description="pairs the rules cannot decide: read both claims and call resolve",
     )
+    related: list[str] = Field(
+        default_factory=list,
+        description="notes perhaps about the same thing (id: text), not judged by the rules",
+    )
+    related_question: str | None = Field(
+        None, description="what to decide of the related notes; answer it with resolve"
+    )
 
 
 class RecallOut(_Model):
@@ -429,6 +436,10 @@ class Remembered(_Brief):
     # Beyond the first ten of each list, only counted (server.rendering.LISTED).
     more_conflicts: int | None = None
     more_possible: int | None = Field(None, description="consolidate lists them")
+    related: list[str] | None = Field(
+        None, description="notes perhaps about the same thing: id: text"
+    )
+    related_question: str | None = Field(None, description="answer it with resolve")
 
 
 class MemoryStatus(_Model):

@@ -40,6 +40,10 @@ def _node(schema: dict[str, Any], output: bool) -> None:
     for key in ("anyOf", "oneOf", "allOf"):
         for branch in schema.get(key, ()):
             _node(branch, output)
+    branches = schema.get("anyOf")
+    if isinstance(branches, list) and branches and all(list(b) == ["type"] for b in branches):
+        # ``{"anyOf": [{"type": "string"}, {"type": "null"}]}``: one type list says the same
+        schema["type"] = [b["type"] for b in schema.pop("anyOf")]
 
 
 # Closed sets an output schema keeps (the agent reads what they mean in the instructions);

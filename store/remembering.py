@@ -28,6 +28,8 @@ from anchors.value_claims import (
 from anchors.verify import capture
 from store.contradictions.checking import asked
 from store.contradictions.claims import slot_key
+from store.contradictions.related import related
+from store.contradictions.related_note import Related
 from store.contradictions.resolving import claim_keys
 from store.contradictions.rules import ConflictState
 from store.db import utcnow
@@ -106,6 +108,7 @@ class Prepared:
     dropped: tuple[Dropped, ...] = ()
     rewritten: tuple[Rewritten, ...] = ()
     receipt_of: str | None = None  # previously retracted: the memory whose receipt to show
+    related: tuple[Related, ...] = ()  # close notes the rules did not judge: for the agent
 
 
 class Remembering:
@@ -191,6 +194,7 @@ class Remembering:
             prepared.dropped,
             prepared.rewritten,
             prepared.possible,
+            prepared.related,
         )
 
     def prepare(self, note: Note) -> Prepared:
@@ -336,10 +340,15 @@ class Remembering:
             after = evolve(after, status=change.to_status, refuted_by=change.refuted_by)
         conflict_plan: Plan = Plan()
         conflicts: list[ConflictRecord] = []
+        close: tuple[Related, ...] = ()
         if self._settings.conflicts:
             conflict_plan, conflicts = self._reader.contradictions.on_remember(
                 after, core or None, now
             )
+            # The rules' own findings are reported as such; the rest of the close notes
+            # are put to the agent, and nothing about them is written.
+            judged = {i for c in conflicts for i in (c.a_id, c.b_id)}
+            close = related(self._db, after, judged)
         return Prepared(
             Plan(memories=(insert,)) + checked.plan + conflict_plan,
             memory.id,
@@ -350,6 +359,7 @@ class Remembering:
             tuple(Captured(s.anchor, s.provenance, s.found_in) for s in stored),
             tuple(dropped),
             tuple(Rewritten(r.given, r.anchor, tuple(r.changes)) for r in resolved if r.changes),
+            related=close,
         )
 
     def _origins(self, origin: str, parents: Sequence[str]) -> tuple[str, ...]:

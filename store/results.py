@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 
 from anchors.spec import Anchor, Provenance
+from store.contradictions.related_note import Related
 from store.evidence.observations import Effect
 from store.evidence.review import ReviewAction
 from store.model import AuditEntry, Receipt
@@ -83,6 +84,9 @@ class RememberResult:
     # Pairs for the agent to judge (``resolve``): possible conflicts, and conflicts the
     # rules could not decide.
     possible_conflicts: tuple[ConflictRecord, ...] = ()
+    # Close notes the rules did not judge (``store.contradictions.related``): asked of the
+    # agent, never changed by themselves.
+    related: tuple[Related, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,148 @@
+"""Notes the rules cannot judge, put to the agent: ``remember`` hands back the few closest
+notes as ``related`` with one question, the agent answers with ``resolve``, and nothing
+changes until it does."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from mcp import Client
+
+from server.app import build_server
+from server.config import Settings
+from store.contradictions.related_note import BYTES, LIMIT, QUESTION
+from tests.mcp_calls import call
+
+pytestmark = pytest.mark.anyio
+
+# Agent-style notes about one thing that the rules read no slot, anchor or negation in.
+OLD = (
+    "Logs are shipped to Datadog by the sidecar agent in every pod, "
+    "which is why the user asked us to keep the agent image small."
+)
+NEW = "We dropped Datadog and switched log shipping to Grafana Loki to cut costs."
+OTHER = "The frontend bundle is built by esbuild in the release pipeline."
+
+
+def _size(answer: dict[str, Any]) -> int:
+    return len(json.dumps(answer, ensure_ascii=False, separators=(",", ":")).encode())
+
+
+def _ids(answer: dict[str, Any]) -> list[str]:
+    return [line.split(":", 1)[0] for line in answer.get("related", [])]
+
+
+async def _standing(client: Client, ids: list[str]) -> dict[str, tuple[str, float]]:
+    found = await call(client, "verify")
+    return {m["id"]: (m["status"], m["confidence"]) for m in found["memories"] if m["id"] in ids}
+
+
+async def test_remember_returns_related_notes_with_one_question_and_changes_nothing(
+    settings: Settings,
+) -> None:
+    async with Client(build_server(settings)) as client:
+        old = await call(client, "remember", text=OLD, scope="external")
+        other = await call(client, "remember", text=OTHER, scope="external")
+        before = await _standing(client, [old["id"], other["id"]])
+        result = await client.call_tool("remember", {"text": NEW, "scope": "external"})
+        new = result.structured_content
+        assert new is not None
+        assert not new.get("conflicts") and not new.get("possible_conflicts")  # rules: no
+        assert _ids(new) == [old["id"]]  # the note about esbuild is not about this
+        assert new["related"][0].startswith(f"{old['id']}: Logs are shipped to Datadog")
+        assert new["related_question"] == QUESTION
+        text = result.content[0].text  # type: ignore[union-attr]
+        assert f"related: {QUESTION}" in text and old["id"] in text
+        after = await _standing(client, [old["id"], other["id"]])
+    assert after == before  # a candidate is asked, never decided
+
+
+async def test_related_adds_at_most_its_byte_budget_to_a_remember(settings: Settings) -> None:
+    # Quotes and accents take more bytes when served than characters in the note.
+    long_tail = ' and the "retry policy" is documented in the runbook for the on-call équipe'
+
+    async with Client(build_server(settings)) as client:
+        for n in range(LIMIT + 2):
+            await call(
+                client,
+                "remember",
+                text=f"The billing worker {n} retries failed charges{long_tail}.",
+                scope="external",
+            )
+        new = await call(
+            client,
+            "remember",
+            text="Billing worker retries of failed charges are documented in the runbook.",
+            scope="external",
+        )
+    assert len(new["related"]) == LIMIT
+    without = {k: v for k, v in new.items() if k not in ("related", "related_question")}
+    assert _size(new) - _size(without) <= BYTES
+
+
+@pytest.mark.parametrize("verdict", ["conflict", "compatible", "same"])
+async def test_resolve_answers_a_related_pair_with_each_verdict(
+    settings: Settings, verdict: str
+) -> None:
+    async with Client(build_server(settings)) as client:
+        old = await call(client, "remember", text=OLD, scope="external")
+        new = await call(client, "remember", text=NEW, scope="external")
+        assert _ids(new) == [old["id"]]
+        winner = {"winner": new["id"]} if verdict == "conflict" else {}
+        judged = await call(
+            client,
+            "resolve",
+            first=old["id"],
+            second=new["id"],
+            verdict=verdict,
+            reason="the user said logs go to Loki now",
+            **winner,
+        )
+        standing = await _standing(client, [old["id"], new["id"]])
+    decision = judged["conflict"]
+    assert decision["state"] == "resolved"
+    assert (
+        decision["reason_code"]
+        == {
+            "conflict": "JUDGED_CONFLICT",
+            "compatible": "JUDGED_COMPATIBLE",
+            "same": "JUDGED_SAME",
+        }[verdict]
+    )
+    if verdict == "conflict":
+        assert decision["loser"] == old["id"]
+        assert standing[old["id"]][0] == "REFUTED"
+    else:
+        assert standing[old["id"]][0] != "REFUTED"
+    assert standing[new["id"]][0] != "REFUTED"
+
+
+async def test_a_pair_judged_compatible_is_never_asked_again(settings: Settings) -> None:
+    async with Client(build_server(settings)) as client:
+        old = await call(client, "remember", text="The session cookie is called sid.")
+        new = await call(client, "remember", text="The session cookie is called token_sid.")
+        asked = {tuple(p["ids"]) for p in new.get("possible_conflicts", [])}
+        assert (old["id"], new["id"]) in asked or _ids(new) == [old["id"]]
+        await call(
+            client,
+            "resolve",
+            first=old["id"],
+            second=new["id"],
+            verdict="compatible",
+            reason="two cookies",
+        )
+        again = await call(client, "consolidate")
+        repeated = await call(client, "remember", text="The session cookie is called token_sid.")
+    pair = {old["id"], new["id"]}
+    assert not [p for p in again.get("possible_conflicts", []) if set(p["ids"]) == pair]
+    assert repeated["outcome"] == "duplicate"
+    assert "related" not in repeated and "possible_conflicts" not in repeated
+
+
+async def test_a_pair_the_rules_read_as_one_value_is_not_asked(settings: Settings) -> None:
+    async with Client(build_server(settings)) as client:
+        await call(client, "remember", text="The request timeout is 30 seconds.")
+        new = await call(client, "remember", text="The request timeout is 30 s.")
+    assert "related" not in new and "possible_conflicts" not in new
