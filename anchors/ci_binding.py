@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from typing import NamedTuple
 
 from anchors.facts import Fingerprint
 from anchors.spec import Anchor, AnchorKind, Expect
@@ -42,20 +43,21 @@ _CI_NAMES = frozenset(
 _CI_FOLDERS = (".github/workflows/", ".circleci/", ".woodpecker/", ".buildkite/")
 
 
-class CiReading:
+class CiReading(NamedTuple):
     """The anchors that check a tool CI is said to run (scoped to the CI files), or the
     uncovered part when the CI files do not name it."""
 
-    __slots__ = ("anchors", "part")
-
-    def __init__(self, anchors: list[Anchor], part: str | None) -> None:
-        self.anchors = anchors
-        self.part = part
+    anchors: list[Anchor]
+    part: str | None
 
 
-def ci_files(fp: Fingerprint) -> list[str]:
-    """The CI configuration files of the repository."""
-    return sorted(p for p in fp.blobs if p.lower() in _CI_NAMES or p.startswith(_CI_FOLDERS))
+def ci_files(fp: Fingerprint) -> frozenset[str]:
+    """The CI configuration files of the repository (found once per fingerprint)."""
+    return fp.derived("ci_binding.files", _ci_files)
+
+
+def _ci_files(fp: Fingerprint) -> frozenset[str]:
+    return frozenset(p for p in fp.blobs if p.lower() in _CI_NAMES or p.startswith(_CI_FOLDERS))
 
 
 def read_ci_claim(

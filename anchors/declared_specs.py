@@ -19,7 +19,7 @@ from anchors.facts import Fingerprint
 from anchors.spec import normalize_dist_name
 from anchors.value_claims import stated_values
 
-__all__ = ["DeclaredSpec", "declared_specs", "role_unchecked"]
+__all__ = ["DeclaredSpec", "declared_specs"]
 
 # The package name and the operator right before a version, with the earlier clauses of
 # the same spec between them ("jupyter_server>=2.0.1,<" before "3").
@@ -73,24 +73,3 @@ def _holds(spec: str, op: str, number: str) -> bool:
         return False
     bare = spec.lstrip("^~v")
     return bare == number or bare.startswith(number + ".")
-
-
-_DEVELOPMENT = re.compile(
-    r"\b(?:dev(?:elopment)?[\s-]?dependenc(?:y|ies)|devDependenc(?:y|ies)|dev[\s-]?deps?|"
-    r"test\s+extra|dev\s+extra)\b",
-    re.IGNORECASE,
-)
-_RUN_TIME = re.compile(r"\b(?:run-?\s?time|production|prod)\s+(?:dependenc(?:y|ies)|deps?)\b",
-                       re.IGNORECASE)  # fmt: skip
-
-
-def role_unchecked(sentence: str, declared: DeclaredSpec) -> str | None:
-    """The part left unchecked when the sentence gives the declaration a role ("is a
-    devDependency", "a runtime dependency") that the declaration does not have."""
-    development = _DEVELOPMENT.search(sentence) is not None
-    run_time = _RUN_TIME.search(sentence) is not None
-    if development and not run_time and declared.runtime:
-        return f"that {declared.written} is a development dependency"
-    if run_time and not development and not declared.runtime:
-        return f"that {declared.written} is a run-time dependency"
-    return None

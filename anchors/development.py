@@ -21,7 +21,13 @@ from anchors.spec import Anchor, AnchorKind, Expect
 from anchors.technology import find_technology
 from anchors.vocabulary import Technology, by_name
 
-__all__ = ["RUNTIME_AFTER", "about_development", "development_only", "tool_like"]
+__all__ = [
+    "RUNTIME_AFTER",
+    "about_development",
+    "development_only",
+    "role_unchecked",
+    "tool_like",
+]
 
 # "vitest is a runtime dependency": the run-time claim stated after the name.
 RUNTIME_AFTER = re.compile(
@@ -102,3 +108,27 @@ def _configured_by_word(tech: Technology) -> bool:
     """A package named by an ordinary word that configuration files use for it (``black``
     in ``[tool.black]``, a pre-commit hook's id)."""
     return tech.name in tech.common_aliases and tech.name in config_tokens()
+
+
+# The role a sentence gives a declaration: for development, or for run time.
+_DEV_ROLE = re.compile(
+    r"\b(?:dev(?:elopment)?[\s-]?dependenc(?:y|ies)|devDependenc(?:y|ies)|dev[\s-]?deps?|"
+    r"test\s+extra|dev\s+extra)\b",
+    re.IGNORECASE,
+)
+_RUN_TIME_ROLE = re.compile(
+    r"\b(?:run-?\s?time|production|prod)\s+(?:dependenc(?:y|ies)|deps?)\b", re.IGNORECASE
+)
+
+
+def role_unchecked(sentence: str, name: str, runtime: bool) -> str | None:
+    """The part left unchecked when the sentence gives the declaration of ``name`` a role
+    ("is a devDependency", "a runtime dependency") that it does not have (``runtime``: it is
+    declared for run time)."""
+    development = _DEV_ROLE.search(sentence) is not None
+    run_time = _RUN_TIME_ROLE.search(sentence) is not None
+    if development and not run_time and runtime:
+        return f"that {name} is a development dependency"
+    if run_time and not development and not runtime:
+        return f"that {name} is a run-time dependency"
+    return None

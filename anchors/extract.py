@@ -31,11 +31,16 @@ from anchors.candidates import _SNAKE, _Cand, _Form, _Mode, _Neg, _scan
 from anchors.ci_binding import read_ci_claim
 from anchors.clauses import _narrowed_by_subject, _negated_references, _read_modes
 from anchors.codenames import CodeNames, DropReason, Outcome
-from anchors.declared_specs import declared_specs, role_unchecked
-from anchors.development import RUNTIME_AFTER, about_development, development_only, tool_like
+from anchors.declared_specs import declared_specs
+from anchors.development import (
+    RUNTIME_AFTER,
+    about_development,
+    development_only,
+    role_unchecked,
+    tool_like,
+)
 from anchors.facts import Fingerprint
 from anchors.infra_binding import bind_infra
-from anchors.ini_binding import bind_settings
 from anchors.negated_parts import unchecked_negations
 from anchors.projects import holds_python
 from anchors.relations import bases_checked, read_relation, role_parts
@@ -416,11 +421,8 @@ def infer_anchors(text: str, fp: Fingerprint, subject: str | None = None, *,
     # A value stated of a Dockerfile, a compose service or a CI matrix, in a sentence that
     # names it, is checked against that file (anchors.infra_binding).
     infra = bind_infra(text, fp, spans, checked_values)
-    # "[markup] renderer = mistune in isso/isso.cfg": checked against that settings file
-    settings = bind_settings(text, fp, spans, checked_values + [b.span for b in infra])
-    infra += settings
     # "the rate limit is 2 ([guard] ratelimit = 2 in isso.cfg)": the value said twice
-    said = {b.anchor.version for b in settings}
+    said = {b.anchor.version for b in infra}
     checked_values += [(v.start, v.end) for v in stated_values(text) if v.text in said]
     # "CI tests on Python 3.8", "the CI job uses Node 18" say what CI runs, not what the
     # project declares or imports: the toolchain's value anchor is the check.
@@ -458,7 +460,7 @@ def infer_anchors(text: str, fp: Fingerprint, subject: str | None = None, *,
             kept.append((versioned, declared.written))
         uncovered = [u for u in uncovered if u.split(" ", 1)[0] != declared.written]
         sentence = next((text[a:b] for a, b, _ in spans if a <= declared.span[0] < b), text)
-        if (role := role_unchecked(sentence, declared)) is not None:
+        if (role := role_unchecked(sentence, declared.written, declared.runtime)) is not None:
             uncovered.append(role)  # "react ^18.2.0 is a devDependency" when it is not
     # ... but a name the note says a thing is called is checked by the anchor found for it
     anchored = {o for _, o in kept}

@@ -27,6 +27,7 @@ from collections.abc import Sequence
 from anchors.facts import Fingerprint
 from anchors.infra_compare import Match, compare_image
 from anchors.infra_facts import InfraKind, infra_kind
+from anchors.ini_binding import bind_settings, ini_files
 from anchors.spec import Anchor, AnchorKind
 from anchors.value_binding import Binding
 from anchors.value_claims import StatedValue, stated_values
@@ -129,6 +130,7 @@ def bind_infra(
     if not fp.infra:
         return []
     values = [v for v in stated_values(text) if not any(a <= v.start < b for a, b in taken)]
+    settings = ini_files(fp)
     found: list[Binding] = []
     for start, end, question in spans:
         if question:
@@ -137,9 +139,10 @@ def bind_infra(
         if _ELSEWHERE.search(sentence) or _NEGATED.search(sentence):
             continue
         here = [v for v in values if start <= v.start < end]
-        for binding in _sentence(text, start, end, here, fp):
-            if not _NOT_PLAIN.search(text, start, binding.span[0]):
-                found.append(binding)
+        bound = _sentence(text, start, end, here, fp)
+        # "[markup] renderer = mistune in isso/isso.cfg": an application's settings file
+        bound += bind_settings(text, start, end, fp, settings, [*taken, *(b.span for b in bound)])
+        found += [b for b in bound if not _NOT_PLAIN.search(text, start, b.span[0])]
     return found
 
 

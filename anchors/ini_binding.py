@@ -21,53 +21,49 @@ from anchors.infra_values import InfraKind
 from anchors.spec import Anchor, AnchorKind
 from anchors.value_binding import Binding
 
-__all__ = ["bind_settings"]
+__all__ = ["bind_settings", "ini_files"]
 
 _STATED = re.compile(
     r"(?:\[(?P<section>[^\]\n]{1,60})\]\s*)?`?(?P<key>[A-Za-z_][\w.\-]{0,80})\s?=\s?"
     r"(?P<value>[^\s,;()`'\"]{1,120})"
 )
 _INI_PATH = re.compile(r"[\w./\-]+\.(?:cfg|ini)\b", re.IGNORECASE)
-# Not a setting the note states of the code: a condition, a plan, an override, the past.
-_NOT_PLAIN = re.compile(
-    r"\b(?:if|unless|should|would|could|might|will|was|were|used\s+to|no\s+longer|not|never|"
-    r"instead\s+of|rather\s+than|override\w*|set\s+it\s+to|e\.g\.|for\s+example)\b|n't\b",
-    re.IGNORECASE,
-)
+
+
+def ini_files(fp: Fingerprint) -> tuple[str, ...]:
+    """The INI settings files the fingerprint read (found once per fingerprint)."""
+    return fp.derived("ini_binding.files", _ini_files)
+
+
+def _ini_files(fp: Fingerprint) -> tuple[str, ...]:
+    return tuple(p for p in fp.infra if infra_kind(p) is InfraKind.INI)
 
 
 def bind_settings(
     text: str,
+    start: int,
+    end: int,
     fp: Fingerprint,
-    spans: Sequence[tuple[int, int, bool]],
+    files: Sequence[str],
     taken: Sequence[tuple[int, int]] = (),
 ) -> list[Binding]:
-    """The ``config:`` anchors on INI settings files that ``text``'s assignments support;
-    ``taken``: the value spans another anchor checks already."""
-    files = [p for p in fp.infra if infra_kind(p) is InfraKind.INI]
-    if not files:
-        return []
+    """The ``config:`` anchors on the INI settings ``files`` that the assignments of the
+    sentence ``text[start:end]`` support (``anchors.infra_binding`` decides which sentences
+    state what the files say now); ``taken``: value spans another anchor checks already."""
+    named = [fp.tracked_path(m.group().rstrip("."))
+             for m in _INI_PATH.finditer(text, start, end)]  # fmt: skip
+    # the files the sentence names, else every settings file when it names none
+    here = [p for p in named if p is not None and p in files] or ([] if named else files)
     found: list[Binding] = []
-    for start, end, question in spans:
-        if question or _NOT_PLAIN.search(text, start, end):
+    for m in _STATED.finditer(text, start, end):
+        if any(a <= m.start("key") < b for a, b in taken):
             continue
-        named = [fp.tracked_path(m.group().rstrip("."))
-                 for m in _INI_PATH.finditer(text, start, end)]  # fmt: skip
-        # the files the sentence names, else every settings file when it names none
-        here = [p for p in named if p is not None and p in files]
-        here = here or ([] if named else files)
-        for m in _STATED.finditer(text, start, end):
-            if any(a <= m.start("key") < b for a, b in taken):
-                continue
-            place = _setting(fp, here, m.group("section"), m.group("key").lower())
-            if place is None:
-                continue
-            path, key = place
-            if "=" in path or "::" in path:
-                continue  # the anchor's syntax could not carry it
-            value = m.group("value").rstrip(".")
-            anchor = Anchor(AnchorKind.CONFIG, key, scope=path, version=value)
-            found.append(Binding(anchor, m.group("key"), (m.start(), m.end())))
+        place = _setting(fp, here, m.group("section"), m.group("key").lower())
+        if place is None or "=" in place[0] or "::" in place[0]:
+            continue  # none, several, or a path the anchor's syntax could not carry
+        path, key = place
+        anchor = Anchor(AnchorKind.CONFIG, key, scope=path, version=m.group("value").rstrip("."))
+        found.append(Binding(anchor, m.group("key"), (m.start(), m.end())))
     return found
 
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from anchors.declared_specs import declared_specs, role_unchecked
+from anchors.declared_specs import declared_specs
+from anchors.development import role_unchecked
 from anchors.fingerprint import CodeSource
 from anchors.subject import sentence_spans
 from tests.conftest import GitRepo
@@ -60,4 +61,4 @@ def test_the_role_a_sentence_gives_a_declaration_is_checked(
     ]:
         [declared] = declared_specs(text, fp)
         sentence = text[slice(*next((a, b) for a, b, _ in sentence_spans(text)))]
-        assert role_unchecked(sentence, declared) == part, text
+        assert role_unchecked(sentence, declared.written, declared.runtime) == part, text

@@ -20,15 +20,8 @@ from store.sharing import platform
 from store.sharing.client import OwnerLink
 from store.sharing.protocol import Files
 from tests.conftest import GitRepo, settings_env, store_file
-from tests.server.conftest import PROJECT
 
 SCRIPT = str(Path(sys.executable).with_name("anchormem"))
-
-
-@pytest.fixture
-def project(git_repo: GitRepo) -> GitRepo:
-    git_repo.commit(PROJECT, "initial project")
-    return git_repo
 
 
 @pytest.fixture
