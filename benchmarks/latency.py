@@ -4,7 +4,7 @@ store of N memories, beside the floor (a trivial tool on the smallest server).
     python -m benchmarks.latency [--sizes 1000,10000,100000] [--calls 200] [--warmup 5]
     python -m benchmarks.latency --quick          # a smoke run: 50 memories, 10 calls
 
-Prints one line per figure, e.g.::
+Prints one line per figure, e.g. (illustrative figures)::
 
     floor   trivial tool, raw client            p50 0.91 ms  p99 1.40 ms
     remember at 10000 memories, raw             p50 4.12 ms  p99 9.31 ms  (floor beside it
@@ -13,7 +13,7 @@ Prints one line per figure, e.g.::
 
 with the number of calls and the machine's load average (before and after) around them.
 Each timed call is followed by a call of the floor's trivial tool, so every figure has a
-floor taken at the same moments ("floor beside it", and the ratio): this machine's speed
+floor taken at the same moments ("floor beside it", and the ratio): a shared machine's speed
 drifts by up to 2x between minutes, and a floor measured a minute earlier is no
 yardstick.
 
@@ -283,7 +283,7 @@ async def _anchormem(
     """``nth``: how many clients timed this store before (each gets notes of its own);
     ``warm_before``: the warm lines logged before the first of them. Every timed call
     is followed by one call of the floor's trivial tool on its own server, so that each
-    figure has a floor measured at the same moments (this machine's speed drifts by 2x
+    figure has a floor measured at the same moments (a shared machine's speed drifts by 2x
     between minutes): its p50 is printed beside it, and the ratio."""
     from benchmarks.floor import TOOL
     from benchmarks.seed import notes, queries

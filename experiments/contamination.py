@@ -11,8 +11,8 @@ labels of a fact set against its code, and runs three arms, each on a fresh stor
 In each arm the facts are first remembered by a seeding session (each at its ``commit``),
 then a code_first session and a fresh memory-first session answer every fact (the
 published memory_first and the careful one read the same recalls). B (no memory) answers
-from the code alone. README "The contamination experiment" defines the
-agents, arms and metrics; ``adr/0004`` records a run.
+from the code alone. ``experiments/README.md`` defines the agents, arms and metrics;
+``adr/0004`` records the decision.
 """
 
 from __future__ import annotations

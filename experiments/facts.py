@@ -10,7 +10,7 @@ understands), ``check`` (the code evidence: anchors or ``grep:PATH::REGEX`` line
 exactly when the claim is true), ``unmentioned`` (words the repository must never mention;
 used to validate ``silent`` facts), ``kind`` (the memory's kind, passed to ``remember``
 as ``kind``: e.g. ``fact``, ``convention``, ``decision``, ``preference``) and ``scope``
-(passed to ``remember`` as ``scope``: e.g. ``production``, ``tests``). The README
+(passed to ``remember`` as ``scope``: e.g. ``production``, ``tests``). ``experiments/README.md``
 describes the schema for people.
 """
 

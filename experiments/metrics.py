@@ -1,4 +1,4 @@
-"""The experiment's metrics and their Wilson 95% intervals (README, "Metrics").
+"""The experiment's metrics and their Wilson 95% intervals (``experiments/README.md``, "Metrics").
 
 Over a set of facts, for one agent in one arm:
 

@@ -81,7 +81,7 @@ async def test_tools_list_is_small_and_its_schemas_say_each_thing_once(settings:
         tools = (await client.list_tools()).tools
     sent = [t.model_dump(mode="json", by_alias=True, exclude_none=True) for t in tools]
     size = len(json.dumps({"tools": sent}, separators=(",", ":"), ensure_ascii=False).encode())
-    # 12 KiB until recall named its refuted matches (one optional string field)
+    # the budget holds recall's optional line naming its refuted matches
     assert size <= 12 * 1024 + 256, size
     for tool in sent:
         for schema in (tool["inputSchema"], tool.get("outputSchema", {})):

@@ -1,4 +1,4 @@
-"""Anchors that used to refute true notes, end to end: ``remember`` then ``recall`` through
+"""Anchors that must not refute true notes, end to end: ``remember`` then ``recall`` through
 the MCP client on real git repositories, asserting the anchors stored and the status served.
 
 * version specifiers compare as PEP 440 sets, not as text;

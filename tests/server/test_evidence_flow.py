@@ -283,7 +283,7 @@ def test_stats_and_review_through_the_cli_count_wrong_and_missed_fact_signals(pr
 async def test_a_tool_caller_cannot_speak_for_the_code_or_ci_to_promote_a_memory(
     settings: Settings, record: str
 ):
-    """Issue 14, item 2: one observe claiming source code used to give 8.0, assert."""
+    """Issue 14, item 2: one observe claiming source code must not give 8.0, assert."""
     async with Client(build_server(settings)) as client:
         made = await remember(client, "alice")
         assert made["confidence"] == 5.0 and made["band"] == "hedge"

@@ -112,7 +112,7 @@ def test_a_running_owner_sees_an_import_of_lines_without_an_audit_trail(
         stop(project)
 
 
-@pytest.mark.slow  # 16 s on a quiet machine, 25 s beside other runs: a plan of ~69 MB
+@pytest.mark.slow  # a plan of ~69 MB: many seconds, more than the default run can spend
 def test_an_acknowledged_import_larger_than_an_old_entry_cap_survives_sigkill(
     project: GitRepo, env: dict[str, str]
 ) -> None:
