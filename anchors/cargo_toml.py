@@ -1,6 +1,6 @@
 """What a ``Cargo.toml`` declares: its crate dependencies as ``Dependency`` rows
-(ecosystem "cargo"), the workspace's members and shared dependencies, and the package's
-``rust-version`` and ``edition``.
+(ecosystem "cargo"). Its ``rust-version`` is read with the other toolchain files
+(``anchors.toolchain_files``).
 
 Read with ``tomllib`` from bytes, never built; broken TOML declares nothing. Tables read:
 ``[dependencies]`` (runtime), ``[dev-dependencies]`` and ``[build-dependencies]`` (not
@@ -21,8 +21,7 @@ from typing import Any
 
 from anchors.facts import Dependency
 
-__all__ = ["crate_name", "edition", "parse_cargo_toml", "read_cargo_toml", "rust_version",
-           "workspace_dependencies", "workspace_members"]  # fmt: skip
+__all__ = ["crate_name", "parse_cargo_toml", "read_cargo_toml"]
 
 _TABLES = (("dependencies", True), ("dev-dependencies", False), ("dev_dependencies", False),
            ("build-dependencies", False), ("build_dependencies", False))  # fmt: skip
@@ -81,43 +80,6 @@ def _dependency(key: str, value: Any, path: str, runtime: bool) -> Dependency | 
     spec = version.strip() if isinstance(version, str) else ""
     optional = value.get("optional") is True
     return Dependency(name, spec, path, runtime and not optional, "cargo", runtime and optional)
-
-
-def workspace_dependencies(data: bytes) -> dict[str, str]:
-    """``[workspace.dependencies]``: crate (renames followed) -> version as written ("" for
-    a path or git one). What members inheriting with ``workspace = true`` get."""
-    shared = _table(_table(read_cargo_toml(data).get("workspace")).get("dependencies"))
-    out: dict[str, str] = {}
-    for key, value in shared.items():
-        dep = _dependency(key, value, "", True)
-        if dep is not None:
-            out.setdefault(dep.name, dep.spec)
-    return out
-
-
-def workspace_members(data: bytes) -> list[str]:
-    """``[workspace] members``: the member paths or globs as written."""
-    members = _table(read_cargo_toml(data).get("workspace")).get("members")
-    return [m for m in members if isinstance(m, str)] if isinstance(members, list) else []
-
-
-def rust_version(data: bytes) -> str | None:
-    """``package.rust-version`` (the minimum supported Rust, ``1.70``), or None. A member's
-    ``rust-version.workspace = true`` is None unless this file's
-    ``[workspace.package]`` gives it."""
-    return _package_field(read_cargo_toml(data), "rust-version")
-
-
-def edition(data: bytes) -> str | None:
-    """``package.edition`` (``2021``), or None."""
-    return _package_field(read_cargo_toml(data), "edition")
-
-
-def _package_field(doc: Mapping[str, Any], field: str) -> str | None:
-    value = _table(doc.get("package")).get(field)
-    if isinstance(value, Mapping) and value.get("workspace") is True:
-        value = _table(_table(doc.get("workspace")).get("package")).get(field)
-    return value.strip() if isinstance(value, str) and value.strip() else None
 
 
 def _table(value: Any) -> Mapping[str, Any]:

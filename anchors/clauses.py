@@ -17,8 +17,11 @@ from dataclasses import dataclass
 from anchors.candidates import _Cand, _fold, _Form, _Mode, _Neg
 from anchors.cue_patterns import CUES, Cues, case_safe
 from anchors.subject import Spans
+from anchors.wordlists import FUNCTION_WORDS
 
 _WINDOW = 80
+# The plain word right after a name, if nothing stands between them.
+_NEXT_WORD = re.compile(r"[ ]([a-z]+)\b(?![-.:/(`])")
 _BE_WORDS = frozenset({"is", "are", "was", "were", "be", "been", "being", "get", "gets", "got"})
 # Matched as written (never case-blind), on the text or on its lower-cased form.
 _WE = re.compile(r"\s*(?:we|our|i|us)\b")
@@ -36,14 +39,6 @@ _NARROW_SUBJECT = re.compile(
     r"(?:no\s+longer|(?:does|do|did)\s*(?:not|n[’']t)|never|stopped)\b", re.IGNORECASE
 )
 
-# Enum members read in the loops below, bound to module names: in Python 3.11 reading
-# one through its class (``_Mode.PRESENT``) goes through ``EnumType.__getattr__``'s slow
-# path, ~0.2 µs, where a module name costs ~0.01 µs; a note reads them hundreds of
-# times (adr/0020).
-_ABSENT, _HYPOTHETICAL, _NOT_A_USE = _Mode.ABSENT, _Mode.HYPOTHETICAL, _Mode.NOT_A_USE
-_OTHER_PARTY, _PRESENT, _UNCLEAR = _Mode.OTHER_PARTY, _Mode.PRESENT, _Mode.UNCLEAR
-_REMOVAL, _USAGE, _WEAK = _Neg.REMOVAL, _Neg.USAGE, _Neg.WEAK
-
 
 @dataclass(slots=True)
 class _Cue:
@@ -59,8 +54,8 @@ def _cues(k: Cues, low: str, start: int, end: int) -> list[_Cue]:
         return []  # none of the words any negation cue needs is in the clause
     cues: list[_Cue] = []
     clause = low[start:end]
-    kinds = ((k.removal, _REMOVAL, False), (k.usage, _USAGE, False),
-             (k.replace, _USAGE, True), (k.weak, _WEAK, False))  # fmt: skip
+    kinds = ((k.removal, _Neg.REMOVAL, False), (k.usage, _Neg.USAGE, False),
+             (k.replace, _Neg.USAGE, True), (k.weak, _Neg.WEAK, False))  # fmt: skip
     for listed, neg, repl in kinds:
         for cue in listed:
             if cue.needles is not None and not any(map(clause.__contains__, cue.needles)):
@@ -73,7 +68,7 @@ def _cues(k: Cues, low: str, start: int, end: int) -> list[_Cue]:
                 cues.append(_Cue(m.start(), m.end(), neg, repl))
     for cue in k.markers:
         if not cue.absent_from(clause):
-            cues.extend(_Cue(m.start(), m.end(), _WEAK, targets=False)
+            cues.extend(_Cue(m.start(), m.end(), _Neg.WEAK, targets=False)
                         for m in cue.pattern.finditer(low, start, end))  # fmt: skip
     return cues
 
@@ -84,7 +79,7 @@ def _post(k: Cues, text: str) -> _Neg | None:
     found = k.post.match(text)  # "X was removed" tried first, then "X is no longer used"
     if found is None:
         return None
-    return _REMOVAL if found.group("removal") is not None else _USAGE
+    return _Neg.REMOVAL if found.group("removal") is not None else _Neg.USAGE
 
 
 def _party(k: Cues, low: str, start: int, end: int, sliced: bool) -> _Mode | None:
@@ -95,8 +90,8 @@ def _party(k: Cues, low: str, start: int, end: int, sliced: bool) -> _Mode | Non
     if k.party_hint is not None and not k.party_hint.search(clause, a, b):
         return None  # none of the words these cues need
     if k.other_party.search(clause, a, b):
-        return _OTHER_PARTY
-    return _HYPOTHETICAL if k.hypothetical.search(clause, a, b) else None
+        return _Mode.OTHER_PARTY
+    return _Mode.HYPOTHETICAL if k.hypothetical.search(clause, a, b) else None
 
 
 def _read_clause(k: Cues, low: str, start: int, end: int, cands: list[_Cand],
@@ -131,8 +126,12 @@ def _read_clause(k: Cues, low: str, start: int, end: int, cands: list[_Cand],
         window = low[max(start, c.start - _WINDOW) : c.start]
         before = window.rstrip("`'\" ") + " "
         after = low[c.end : min(end, c.end + _WINDOW)]
-        # Cues that end right before the name (at_end).
-        slot, strong, preposition = before_cues(before)
+        # Cues that end right before the name (at_end); none when a code span ends there
+        # ("`traceback.install` returns ...": the verb is code, not the note's).
+        closed = window.rstrip().endswith("`") and low.count("`", start, c.start) % 2 == 0
+        slot, strong, preposition = (None, None, None) if closed else before_cues(before)
+        following = _NEXT_WORD.match(after)
+        c.modifies = following is not None and following.group(1) not in FUNCTION_WORDS
         runtime, dep_before, import_before = window_cues(window)
         c.slot, c.strong, c.runtime = slot is not None, strong is not None, runtime is not None
         c.object = c.slot or preposition is not None
@@ -151,35 +150,35 @@ def _read_clause(k: Cues, low: str, start: int, end: int, cands: list[_Cand],
             c.object = c.object or previous.object
         if inherited is not None:
             c.mode = inherited
-        elif listed and previous is not None and previous.mode in (_ABSENT, _UNCLEAR):
+        elif listed and previous is not None and previous.mode in (_Mode.ABSENT, _Mode.UNCLEAR):
             c.mode, c.neg, c.joined = previous.mode, previous.neg, previous
         elif cues and (target := _target(k, low, cues, c)):
-            c.mode, c.neg = _ABSENT, target.neg
+            c.mode, c.neg = _Mode.ABSENT, target.neg
         elif post := _post(k, after):
-            c.mode, c.neg = _ABSENT, post
+            c.mode, c.neg = _Mode.ABSENT, post
         elif replacing and k.replacement_slot.found(window):
-            c.mode = _PRESENT  # "replaced redis with |duckdb|": the replacement is present
+            c.mode = _Mode.PRESENT  # "replaced redis with |duckdb|": the replacement is present
         elif cues and any(q.start < c.start for q in cues):
-            c.mode = _UNCLEAR
+            c.mode = _Mode.UNCLEAR
         previous = c
     # "redis and memcached were removed": a post-negation covers the list before it.
     for left, right in zip(reversed(cands[:-1]), reversed(cands[1:]), strict=True):
-        if (right.mode is _ABSENT and left.mode is _PRESENT
+        if (right.mode is _Mode.ABSENT and left.mode is _Mode.PRESENT
                 and k.list_gap.fullmatch(low, left.end, right.start)
                 and _post(k, low[right.end : min(end, right.end + _WINDOW)])):  # fmt: skip
-            left.mode, left.neg, right.joined = _ABSENT, right.neg, left
+            left.mode, left.neg, right.joined = _Mode.ABSENT, right.neg, left
     if post_at := [m.start() for m in k.post_anywhere.finditer(low, start, end)]:
         for c in cands:  # "the legacy sqlite3 report was deleted": sqlite3 is not claimed
-            if c.mode is _PRESENT and c.end <= post_at[-1] and not _post(k, low[c.end : end]):
-                c.mode = _UNCLEAR
+            if c.mode is _Mode.PRESENT and c.end <= post_at[-1] and not _post(k, low[c.end : end]):
+                c.mode = _Mode.UNCLEAR
     compared: list[int] | None = None  # the clause's not-a-use cues, found once if needed
     reads = bool(k.reads.search(clause))
     for c in cands:
-        if c.mode is _PRESENT:
+        if c.mode is _Mode.PRESENT:
             compared = _not_a_use(k, low, start, end) if compared is None else compared
             if compared and any(at <= c.start and k.gap.fullmatch(low, at, c.start)
                                 for at in compared):  # fmt: skip
-                c.mode = _NOT_A_USE
+                c.mode = _Mode.NOT_A_USE
         c.reads = reads
     _narrowed(k, low, end, cands, scoped, own)
 
@@ -206,14 +205,14 @@ def _not_a_use(k: Cues, low: str, start: int, end: int) -> list[int]:
 def _narrowed_by_subject(text: str, cands: list[_Cand], spans: Spans) -> None:
     """"The security extra no longer pulls in pyOpenSSL": a negation about one part of the
     project that is no path the code has says nothing about the whole project."""
-    if not any(c.mode is _ABSENT for c in cands):
+    if not any(c.mode is _Mode.ABSENT for c in cands):
         return  # only a negated name is narrowed
     for start, end, _question in spans:
         if not _NARROW_SUBJECT.match(text, start, end):
             continue
         for c in cands:
-            if start <= c.start < end and c.mode is _ABSENT:
-                c.mode = _UNCLEAR
+            if start <= c.start < end and c.mode is _Mode.ABSENT:
+                c.mode = _Mode.UNCLEAR
 
 
 _REFERENCE = re.compile(r"\b(?:it|them|they)\b")
@@ -246,8 +245,9 @@ def _negated_references(text: str, cands: list[_Cand], spans: Spans) -> None:
             if not negated:
                 continue
             for c in cands:
-                if before <= c.start < m.start() and c.mode is _PRESENT and c.form in _USED_FORMS:
-                    c.mode = _UNCLEAR
+                if (before <= c.start < m.start() and c.mode is _Mode.PRESENT
+                        and c.form in _USED_FORMS):
+                    c.mode = _Mode.UNCLEAR
         before = s_start
     _restricted(text, cands)
 
@@ -274,8 +274,8 @@ def _restricted(text: str, cands: list[_Cand]) -> None:
     if "only" not in low:
         return
     for c in cands:
-        if c.mode is _PRESENT and c.form in _USED_FORMS and _RESTRICTED.match(low, c.end):
-            c.mode = _UNCLEAR
+        if c.mode is _Mode.PRESENT and c.form in _USED_FORMS and _RESTRICTED.match(low, c.end):
+            c.mode = _Mode.UNCLEAR
 
 
 _PLACES = frozenset({"from", "in", "inside", "within", "outside", "except", "only", "on"})
@@ -295,22 +295,22 @@ def _narrowed(k: Cues, low: str, end: int, cands: list[_Cand], scoped: bool,
     module" is the scope itself, not a narrowing."""
     run: list[_Cand] = []
     for i, c in enumerate(cands):
-        if c.mode is not _ABSENT:
+        if c.mode is not _Mode.ABSENT:
             run = []
             continue
         run.append(c)
         nxt = cands[i + 1] if i + 1 < len(cands) else None
-        if nxt and nxt.mode is _ABSENT and k.list_gap.fullmatch(low, c.end, nxt.start):
+        if nxt and nxt.mode is _Mode.ABSENT and k.list_gap.fullmatch(low, c.end, nxt.start):
             continue  # the list goes on; the qualifier after its last item covers it all
         for m in k.partial.finditer(low, c.end, min(end, c.end + _WINDOW)):
             if _names_the_project(low, m.end(), own):
                 continue  # "certifi was dropped from requests": the whole project
-            if c.neg is _REMOVAL and m.group("q") not in _PLACES:
+            if c.neg is _Neg.REMOVAL and m.group("q") not in _PLACES:
                 continue  # "X was deleted when ...": gone is gone, whatever the reason
             if not (scoped and m.group("q") in ("in", "inside", "within", "from")):
                 item: _Cand | None = c
                 while item is not None:  # back through the list, across clauses
-                    item.mode, item = _UNCLEAR, item.joined
+                    item.mode, item = _Mode.UNCLEAR, item.joined
                 break
         run = []
 
@@ -331,13 +331,13 @@ def _read_modes(text: str, cands: list[_Cand], scoped: bool, own: frozenset[str]
             bounds.append((pos, m.start(), contrast))
             pos, contrast = m.end(), bool(m.group("contrast"))
         bounds.append((pos, s_end, contrast))
-        carried: _Mode | None = _HYPOTHETICAL if question else None
+        carried: _Mode | None = _Mode.HYPOTHETICAL if question else None
         tail: _Cand | None = None
         for start, end, contrast in bounds:
             inside = [c for c in cands if start <= c.start < end]
             if contrast and not question:
                 carried = None
-            if carried is _OTHER_PARTY and _WE.match(low, start, end):
+            if carried is _Mode.OTHER_PARTY and _WE.match(low, start, end):
                 carried = None  # "my friend's project uses redis, and we use duckdb"
             # The clause's own cues of someone else's code or of a plan: looked for once,
             # unless a word character before the clause could make its start no boundary.
@@ -348,7 +348,7 @@ def _read_modes(text: str, cands: list[_Cand], scoped: bool, own: frozenset[str]
             inherited = carried if carried is not None else party
             _read_clause(k, low, start, end, inside, inherited, tail, scoped, own)
             for c in inside:
-                if c.mode in (_HYPOTHETICAL, _OTHER_PARTY):
+                if c.mode in (_Mode.HYPOTHETICAL, _Mode.OTHER_PARTY):
                     carried = c.mode
             if inside:
                 tail = inside[-1]

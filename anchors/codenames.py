@@ -53,18 +53,6 @@ class DropReason(StrEnum):
     BESIDE_THE_CODE = "beside_the_code"  # a tool used beside the code: absence proves nothing
 
 
-# Enum members read on every candidate, bound to module names: reading one through its
-# class costs ~0.2 µs in Python 3.11 (EnumType.__getattr__), a module name ~0.01 µs.
-_ABSENT, _AMBIGUOUS = Expect.ABSENT, DropReason.AMBIGUOUS
-_COMMON_WORD, _DEP = DropReason.COMMON_WORD, AnchorKind.DEP
-_ENV, _FILE = AnchorKind.ENV, AnchorKind.FILE
-_IMPORT, _NOT_IN_SCOPE = AnchorKind.IMPORT, DropReason.NOT_IN_SCOPE
-_PRESENT, _STDLIB_NOT_DEPENDENCY = Expect.PRESENT, DropReason.STDLIB_NOT_DEPENDENCY
-_SYMBOL, _SYSTEM = AnchorKind.SYMBOL, TechKind.SYSTEM
-_TECH, _UNCLEAR_POLARITY = AnchorKind.TECH, DropReason.UNCLEAR_POLARITY
-_UNRESOLVED, _UNSAFE = DropReason.UNRESOLVED, DropReason.UNSAFE
-
-
 Outcome = list[Anchor] | tuple[DropReason, str]
 Pref = Literal["dep", "import"] | None
 _STDLIB = frozenset(sys.stdlib_module_names)
@@ -88,10 +76,13 @@ def _as_path(name: str, fp: Fingerprint) -> str | None:
         return None
     if fp.has_path(name) or fp.has_directory(name):
         return name
-    if "/" not in name and "." in name:
-        hits = fp.basename_paths(name)
-        return hits[0] if len(hits) == 1 else None
-    return None
+    base = name.rsplit("/", 1)[-1]
+    if "." not in base:
+        return None
+    hits = fp.basename_paths(base)
+    if "/" in name:  # "click/testing.py" for src/click/testing.py: a path below a source root
+        hits = [h for h in hits if h.endswith(f"/{name}")]
+    return hits[0] if len(hits) == 1 else None
 
 
 def _import_name(name: str) -> str:
@@ -220,8 +211,8 @@ class CodeNames:
     def _in_scope(self, path: str) -> bool:
         return self.scope is None or path == self.scope or path.startswith(self.scope + "/")
 
-    def _import(self, module: str, expect: Expect = _PRESENT) -> Anchor:
-        return Anchor(_IMPORT, module, expect, scope=self.scope)
+    def _import(self, module: str, expect: Expect = Expect.PRESENT) -> Anchor:
+        return Anchor(AnchorKind.IMPORT, module, expect, scope=self.scope)
 
     def known(self, word: str) -> bool:
         """Whether ``word`` names some module or distribution (worth reporting a drop)."""
@@ -243,9 +234,13 @@ class CodeNames:
         if len(hits) == 1:
             return hits.pop(), True
         if hits:
-            return _AMBIGUOUS, f"{w!r} is the last part of {sorted(hits)}"
+            return DropReason.AMBIGUOUS, f"{w!r} is the last part of {sorted(hits)}"
         mapped = DIST_TO_IMPORT.get(normalize_dist_name(w))
         return (mapped, False) if mapped and mapped in self.modules else None
+
+    def declares(self, word: str) -> bool:
+        """Whether a manifest of the repository declares ``word`` as a dependency."""
+        return self._dep_for(word.lower()) is not None
 
     def _dep_for(self, w: str) -> str | None:
         name = normalize_dist_name(w)
@@ -270,7 +265,7 @@ class CodeNames:
         it: absence is evidence. With a code scope, a package is claimed as an import there
         (the present-trap); a cue picks the dependency or the import; otherwise the claim is
         that the project uses it (``tech:``)."""
-        expect = _ABSENT if absent else _PRESENT
+        expect = Expect.ABSENT if absent else Expect.PRESENT
         w = word.lower()
         if self.is_stdlib(w) and pref != "dep":
             return [self._import(w, expect)]  # "sqlite3": exactly that module
@@ -282,7 +277,7 @@ class CodeNames:
             # project's directory is checked as the technology, its manifest included)
             return [self._import(self.foreign[w], expect)]
         if self.is_stdlib(w):
-            return _STDLIB_NOT_DEPENDENCY, f"{w!r} is in the standard library"
+            return DropReason.STDLIB_NOT_DEPENDENCY, f"{w!r} is in the standard library"
         imported = [m for m in tech.imports if m in self.modules]
         elsewhere = None
         if not imported:  # "fastmcp" the repository imports as mcp.server.fastmcp
@@ -294,12 +289,12 @@ class CodeNames:
             module = None
         if pref == "dep" and tech.dists:
             named = [d for d in tech.dists if d == normalize_dist_name(w) or d in self.deps]
-            return [Anchor(_DEP, (named or list(tech.dists))[0], expect)]
+            return [Anchor(AnchorKind.DEP, (named or list(tech.dists))[0], expect)]
         dist = normalize_dist_name(w)
-        if tech.kind is _SYSTEM and dist in tech.dists and dist != tech.name:
+        if tech.kind is TechKind.SYSTEM and dist in tech.dists and dist != tech.name:
             # "through asyncpg", "poetry-core": one package of the system, not the system
             if dist in self.deps and self.scope is None:
-                return [Anchor(_DEP, dist, expect)]
+                return [Anchor(AnchorKind.DEP, dist, expect)]
             mod = next((m for m in tech.imports if normalize_dist_name(m) == dist), None)
             mod = mod or (imported[0] if imported and len(tech.dists) == 1 else None)
             if mod is not None and _IDENTS.fullmatch(mod):
@@ -310,18 +305,18 @@ class CodeNames:
             is_dir = self.fp.has_directory(self.scope)
             directory = self.scope if is_dir else (self.scope.rpartition("/")[0] or None)
             loose = is_dir and tool_area(self.scope)
-            if tech.kind is _SYSTEM and not imported and not (absent and module):
+            if tech.kind is TechKind.SYSTEM and not imported and not (absent and module):
                 # A system no file imports an SDK of is used where the code names it ("s3"
                 # in a boto3 call): checked in the scope itself, file or directory.
-                return [Anchor(_TECH, tech.name, expect, scope=self.scope)]
+                return [Anchor(AnchorKind.TECH, tech.name, expect, scope=self.scope)]
             if not self._python_in_scope():
                 # a Go service, a TypeScript frontend: no Python import to check there, the
                 # technology is checked in that code's own terms (its imports, its manifest)
-                return [Anchor(_TECH, tech.name, expect, scope=self.scope)]
+                return [Anchor(AnchorKind.TECH, tech.name, expect, scope=self.scope)]
             if module is not None and not loose:
                 return [self._import(module, expect)]
-            return [Anchor(_TECH, tech.name, expect, scope=directory)]
-        return [Anchor(_TECH, tech.name, expect)]
+            return [Anchor(AnchorKind.TECH, tech.name, expect, scope=directory)]
+        return [Anchor(AnchorKind.TECH, tech.name, expect)]
 
     def _python_in_scope(self) -> bool:
         """Whether the scope is a Python file or a directory holding one (or no code)."""
@@ -336,7 +331,7 @@ class CodeNames:
         if pref == "dep" and w.split(".")[0] in _STDLIB:
             if self.scope is not None and self.is_stdlib(w):
                 return [self._import(w)]  # "app/x.py parses with the json package"
-            return _STDLIB_NOT_DEPENDENCY, f"{w!r} is in the standard library"
+            return DropReason.STDLIB_NOT_DEPENDENCY, f"{w!r} is in the standard library"
         if self._common(w):
             # Only as the module is written (lower case): "JSON", "Secrets", "Decimal" in
             # prose are a format, a noun, a class, not `import json`/`secrets`/`decimal`.
@@ -348,36 +343,36 @@ class CodeNames:
                 return [self._import(self.foreign[w])]
             if word == w and pref == "import" and self.is_stdlib(w):
                 return [self._import(w)]  # "with the json package": the claim is the import
-            return _COMMON_WORD, f"{w!r} is a common word; no file does `import {w}`"
+            return DropReason.COMMON_WORD, f"{w!r} is a common word; no file does `import {w}`"
         if w in self.first_party:
-            return _UNRESOLVED, f"{word!r} is a module of this repository"
+            return DropReason.UNRESOLVED, f"{word!r} is a module of this repository"
         found = self._import_for(w)
         if found is None and w in self.foreign and (pref != "dep" or self._dep_for(w) is None):
             found = self.foreign[w], True  # "with the regexp package": Go's is an import
         if found is not None and isinstance(found[0], DropReason):
-            return _AMBIGUOUS, str(found[1])
+            return DropReason.AMBIGUOUS, str(found[1])
         module, direct = found if found is not None else (None, False)
         dep = None if w in _STDLIB else self._dep_for(w)
         imp = [self._import(str(module))] if module else []
-        deps = [Anchor(_DEP, dep)] if dep else []
+        deps = [Anchor(AnchorKind.DEP, dep)] if dep else []
         if pref == "dep":
             choice = deps or imp
         elif pref == "import" or direct:
             choice = imp or deps
         else:
             choice = deps or imp  # the text names the distribution ("pyyaml", "beautifulsoup4")
-        return choice or (_UNRESOLVED, f"no file imports {word!r}, no dependency is it")
+        return choice or (DropReason.UNRESOLVED, f"no file imports {word!r}, no dependency is it")
 
     def absent_word(self, word: str, pref: Pref) -> Outcome:
         """A negated package-like word: kept even if the code never mentions it."""
         w = word.lower()
         if self._common(w):
-            return _COMMON_WORD, f"{w!r} is a common word, not clearly a package"
+            return DropReason.COMMON_WORD, f"{w!r} is a common word, not clearly a package"
         if w in self.first_party or not re.fullmatch(r"[a-z][a-z0-9._-]*", w):
-            return _UNRESOLVED, f"{word!r} does not look like a package name"
+            return DropReason.UNRESOLVED, f"{word!r} does not look like a package name"
         found = self._import_for(w)
         if found is not None and isinstance(found[0], DropReason):
-            return _AMBIGUOUS, str(found[1])
+            return DropReason.AMBIGUOUS, str(found[1])
         module = str(found[0]) if found else self.foreign.get(w)
         if module is None:
             module = w if _IDENTS.fullmatch(w) else DIST_TO_IMPORT.get(normalize_dist_name(w))
@@ -386,28 +381,28 @@ class CodeNames:
         dep = None
         if self.scope is None and self.deps and not std:
             dep = self._dep_for(w) or normalize_dist_name(w)
-        out = [self._import(module, _ABSENT)] if module and pref != "dep" else []
+        out = [self._import(module, Expect.ABSENT)] if module and pref != "dep" else []
         if dep and pref != "import":
-            out.append(Anchor(_DEP, dep, _ABSENT))
+            out.append(Anchor(AnchorKind.DEP, dep, Expect.ABSENT))
         if not out and module:
-            out = [self._import(module, _ABSENT)]
-        return out or (_STDLIB_NOT_DEPENDENCY, f"{w!r} is in the standard library")
+            out = [self._import(module, Expect.ABSENT)]
+        return out or (DropReason.STDLIB_NOT_DEPENDENCY, f"{w!r} is in the standard library")
 
     def import_phrase(self, module: str, absent: bool) -> Outcome:
         """``import x`` / ``from x import y`` written in the text."""
         if "." not in module and module.lower() in COMMON_WORDS and module not in self.exact:
-            return _COMMON_WORD, f"{module!r} is a common word; no file imports it"
+            return DropReason.COMMON_WORD, f"{module!r} is a common word; no file imports it"
         if absent:
-            return [self._import(module, _ABSENT)]
+            return [self._import(module, Expect.ABSENT)]
         if module in self.modules:
             return [self._import(module)]
         mapped = DIST_TO_IMPORT.get(normalize_dist_name(module))  # "we import pyyaml"
         if mapped and mapped in self.modules:
             return [self._import(mapped)]
-        return _UNRESOLVED, f"no file imports {module}"
+        return DropReason.UNRESOLVED, f"no file imports {module}"
 
     def symbol(
-        self, qual: str, expect: Expect = _PRESENT, *, claimed: bool = False
+        self, qual: str, expect: Expect = Expect.PRESENT, *, claimed: bool = False
     ) -> Outcome:
         """A qualified name, placed in the one file that defines it (preferring the scope).
 
@@ -420,19 +415,19 @@ class CodeNames:
             self.fp.has_path(self.scope) or self.fp.has_directory(self.scope)
         ):
             # the stated place is the claim: a definition elsewhere breaks it, never moves it
-            return [Anchor(_SYMBOL, qual, expect, scope=self.scope)]
+            return [Anchor(AnchorKind.SYMBOL, qual, expect, scope=self.scope)]
         if self.scope is not None and len(local) == 1:
             where = local
         if len(where) == 1:
-            return [Anchor(_SYMBOL, qual, expect, scope=where[0])]
+            return [Anchor(AnchorKind.SYMBOL, qual, expect, scope=where[0])]
         if where and self.scope is not None and not local:
-            return _NOT_IN_SCOPE, f"{qual} is defined in {len(where)} files, not in scope"
+            return DropReason.NOT_IN_SCOPE, f"{qual} is defined in {len(where)} files, not in scope"
         if where:
-            return _AMBIGUOUS, f"{qual} is defined in {len(where)} files"
+            return DropReason.AMBIGUOUS, f"{qual} is defined in {len(where)} files"
         command = _management_command(self.fp, qual)
-        if command is not None and expect is _PRESENT:
-            return [Anchor(_FILE, command)]  # "the `sync_users` management command"
-        return _UNRESOLVED, f"no definition named {qual}"
+        if command is not None and expect is Expect.PRESENT:
+            return [Anchor(AnchorKind.FILE, command)]  # "the `sync_users` management command"
+        return DropReason.UNRESOLVED, f"no definition named {qual}"
 
     def dotted(self, name: str, *, claimed: bool = False, loose: bool = False) -> Outcome:
         """``mcp.server.fastmcp`` (an import), ``app.billing`` (a file), ``Store.open``;
@@ -441,11 +436,11 @@ class CodeNames:
         if parts[0] in self.first_party:
             path = self.fp.module_path(name)
             if path is not None:
-                return [Anchor(_FILE, path)]
+                return [Anchor(AnchorKind.FILE, path)]
             for i in range(len(parts) - 1, 0, -1):
                 path = self.fp.module_path(".".join(parts[:i]))
                 if path and self.fp.definition(path, ".".join(parts[i:])):
-                    return [Anchor(_SYMBOL, ".".join(parts[i:]), scope=path)]
+                    return [Anchor(AnchorKind.SYMBOL, ".".join(parts[i:]), scope=path)]
         elif name in self.modules:
             return [self._import(name)]
         found = self.symbol(name, claimed=claimed)
@@ -460,16 +455,16 @@ class CodeNames:
         file: "we no longer call Store.open" does not delete it."""
         found = self.dotted(name)
         if isinstance(found, list):
-            if found[0].kind is not _IMPORT and not removal:
-                return _UNCLEAR_POLARITY, f"not using {name} does not mean it is gone"
+            if found[0].kind is not AnchorKind.IMPORT and not removal:
+                return DropReason.UNCLEAR_POLARITY, f"not using {name} does not mean it is gone"
             return [a.negated() for a in found]
         top = name.split(".")[0]
         if name.islower() and top not in self.first_party and _IDENTS.fullmatch(name):
-            return [self._import(name, _ABSENT)]
-        if not removal or name.islower() or found[0] is not _UNRESOLVED:
-            return _UNCLEAR_POLARITY, f"cannot tell what kind of name {name} is"
+            return [self._import(name, Expect.ABSENT)]
+        if not removal or name.islower() or found[0] is not DropReason.UNRESOLVED:
+            return DropReason.UNCLEAR_POLARITY, f"cannot tell what kind of name {name} is"
         path = self.scope if self.scope and self.fp.has_path(self.scope) else None
-        return [Anchor(_SYMBOL, name, _ABSENT, scope=path)]
+        return [Anchor(AnchorKind.SYMBOL, name, Expect.ABSENT, scope=path)]
 
     def path(self, raw: str, absent: bool, code: bool = False) -> Outcome:
         """A file or directory path; absent paths need not exist (that is the claim)."""
@@ -478,18 +473,18 @@ class CodeNames:
         try:
             validate_repo_path(path)
         except AnchorSyntaxError as exc:
-            return _UNSAFE, str(exc)
+            return DropReason.UNSAFE, str(exc)
         found = _as_path(path, self.fp)
-        expect = _ABSENT if absent else _PRESENT
+        expect = Expect.ABSENT if absent else Expect.PRESENT
         if found is not None:
-            return [Anchor(_FILE, found, expect)]
+            return [Anchor(AnchorKind.FILE, found, expect)]
         if absent and "/" in path:
-            return [Anchor(_FILE, path, expect)]
+            return [Anchor(AnchorKind.FILE, path, expect)]
         if not absent and _FILE_NAME.search(path) and ("/" in path or code
                                                         or _BARE_FILE.search(path)):
             # "the router lives in shop/routing.py": a file path the repository lacks.
-            return [Anchor(_FILE, path)]
-        return _UNRESOLVED, f"{path} is not a tracked file or directory"
+            return [Anchor(AnchorKind.FILE, path)]
+        return DropReason.UNRESOLVED, f"{path} is not a tracked file or directory"
 
     def path_symbol(self, raw: str, absent: bool) -> Outcome:
         """``auth/jwt.py::verify``: the path may be a unique basename (``jwt.py::verify``)."""
@@ -497,16 +492,16 @@ class CodeNames:
         try:
             validate_repo_path(path)
         except AnchorSyntaxError as exc:
-            return _UNSAFE, str(exc)
+            return DropReason.UNSAFE, str(exc)
         found = _as_path(path, self.fp)
         if found is not None and self.fp.definition(found, qual) is not None:
-            return [Anchor(_SYMBOL, qual, _ABSENT if absent else _PRESENT,
+            return [Anchor(AnchorKind.SYMBOL, qual, Expect.ABSENT if absent else Expect.PRESENT,
                            scope=found)]  # fmt: skip
         if absent and (found is not None or "/" in path):
-            return [Anchor(_SYMBOL, qual, _ABSENT, scope=found or path)]
+            return [Anchor(AnchorKind.SYMBOL, qual, Expect.ABSENT, scope=found or path)]
         if not absent and (found is not None or "/" in path):
-            return [Anchor(_SYMBOL, qual, scope=found or path)]  # broken: absence refutes
-        return _UNRESOLVED, f"{path} defines no {qual}"
+            return [Anchor(AnchorKind.SYMBOL, qual, scope=found or path)]  # broken: absence refutes
+        return DropReason.UNRESOLVED, f"{path} defines no {qual}"
 
     def env(self, name: str, absent: bool, claimed: bool = False) -> Outcome:
         """An environment variable read by the code or declared in ``.env.example``;
@@ -516,10 +511,10 @@ class CodeNames:
             or self.fp.has_directory(self.scope)
         ):
             # "app/settings.py reads DATABASE_URL": the stated place is the claim
-            return [Anchor(_ENV, name, scope=self.scope)]
+            return [Anchor(AnchorKind.ENV, name, scope=self.scope)]
         if absent or claimed or name in self.fp.env_names():
-            return [Anchor(_ENV, name, _ABSENT if absent else _PRESENT)]
-        return _UNRESOLVED, f"no code reads {name} and .env.example lacks it"
+            return [Anchor(AnchorKind.ENV, name, Expect.ABSENT if absent else Expect.PRESENT)]
+        return DropReason.UNRESOLVED, f"no code reads {name} and .env.example lacks it"
 
     # -- names the code lacks: absence is evidence ------------------------------------
     def is_ordinary(self, word: str) -> bool:
@@ -534,10 +529,23 @@ class CodeNames:
     def module_claim(self, module: str) -> Anchor:
         return self._import(module)
 
+    def scoped_package(self, name: str, absent: bool, pref: Pref) -> Outcome:
+        """An npm package named with its scope ("@lumino/widgets"): the import where the
+        code imports it, the dependency where a ``package.json`` declares it and the text
+        says so; else the import, broken while nothing imports it."""
+        expect = Expect.ABSENT if absent else Expect.PRESENT
+        imported = self.foreign.get(name)
+        if pref == "dep" or (imported is None and name in self.deps and not absent):
+            out = [Anchor(AnchorKind.DEP, name, expect)]
+            if absent and imported is not None:
+                out.append(self._import(imported, expect))
+            return out
+        return [self._import(imported or name, expect)]
+
     def import_claim(self, module: str, absent: bool) -> Anchor:
         """The text says a module is imported ("imports pallets_sphinx_themes"); a
         distribution's name is its import name ("imports PyJWT": ``jwt``)."""
-        return self._import(_import_name(module), _ABSENT if absent else _PRESENT)
+        return self._import(_import_name(module), Expect.ABSENT if absent else Expect.PRESENT)
 
     def missing_member(self, name: str) -> Outcome:
         """``pkg.module.Name`` whose module exists but which it neither defines nor imports
@@ -552,11 +560,11 @@ class CodeNames:
             member = ".".join(parts[i:])
             target = self._reexported(path, parts[i])
             if target is False:
-                return _UNRESOLVED, f"{path} imports {parts[i]} from outside"
-            return [Anchor(_SYMBOL, member, scope=target or path)]
+                return DropReason.UNRESOLVED, f"{path} imports {parts[i]} from outside"
+            return [Anchor(AnchorKind.SYMBOL, member, scope=target or path)]
         owners = [p for p, _ in self.fp.definitions(parts[0])]
         if len(parts) > 1 and len(owners) == 1:
-            return [Anchor(_SYMBOL, name, scope=owners[0])]  # Progress.remove_all
+            return [Anchor(AnchorKind.SYMBOL, name, scope=owners[0])]  # Progress.remove_all
         return self.dotted(name)
 
     def _reexported(self, path: str, name: str) -> str | Literal[False] | None:
@@ -573,7 +581,7 @@ class CodeNames:
     def missing_in_scope(self, name: str, found: Outcome) -> Outcome:
         """A code name defined nowhere, in a note about one Python file: the claim is that
         the file has it, so the anchor is placed there (and breaks)."""
-        if (isinstance(found, tuple) and found[0] is _UNRESOLVED and self.scope
+        if (isinstance(found, tuple) and found[0] is DropReason.UNRESOLVED and self.scope
                 and self.scope.endswith(".py") and self.fp.has_path(self.scope)):  # fmt: skip
-            return [Anchor(_SYMBOL, name, scope=self.scope)]
+            return [Anchor(AnchorKind.SYMBOL, name, scope=self.scope)]
         return found

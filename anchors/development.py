@@ -32,7 +32,10 @@ __all__ = [
 # "vitest is a runtime dependency": the run-time claim stated after the name.
 RUNTIME_AFTER = re.compile(
     r"\s+(?:is|as)\s+(?:a\s+|an\s+)?(?:run-?\s?time|production|prod)\s+"
-    r"(?:dependency|requirement|dep)\b",
+    r"(?:dependency|requirement|dep)\b"
+    # "X sits in the extension's runtime dependencies"
+    r"|\s+(?:sits?|is|are|lives?|belongs?)\s+(?:in|among)\s+(?:the\s+)?(?:[\w'’-]+\s+){0,3}?"
+    r"(?:run-?\s?time|production|prod)\s+(?:dependencies|requirements|deps)\b",
     re.IGNORECASE,
 )
 # What a sentence about development speaks of: tests, linting, formatting, types, docs,

@@ -24,6 +24,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, TypeAlias
 
 from anchors.env_records import EnvCall, EnvWrapper, ValueFact
+from anchors.python_literals import string_value
 
 if TYPE_CHECKING:  # only annotations: anchors.facts imports this module, and no grammar loads
     from tree_sitter import Node
@@ -69,7 +70,7 @@ def env_calls(source: bytes, root: Node, literal: Literal) -> tuple[EnvCall, ...
             continue
         if callee in _OS_READS:
             continue
-        name = _string_value(string)
+        name = string_value(string)
         if name is None:
             continue
         args: list[str | None] = []
@@ -319,16 +320,6 @@ def _single_argument(call: Node) -> Node | None:
     arguments = call.child_by_field_name("arguments")
     named = [c for c in arguments.named_children if c.type != "comment"] if arguments else []
     return named[0] if len(named) == 1 else None
-
-
-def _string_value(node: Node) -> str | None:
-    parts = [c for c in node.named_children if c.type != "comment"]
-    if len(parts) != 3 or parts[1].type != "string_content":
-        return None
-    prefix = (parts[0].text or b"").lower()
-    if b"f" in prefix or b"b" in prefix:
-        return None
-    return (parts[1].text or b"").decode(errors="replace") or None
 
 
 # -- joining over the fingerprint -------------------------------------------------------------

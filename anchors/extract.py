@@ -41,7 +41,7 @@ from anchors.development import (
 )
 from anchors.facts import Fingerprint
 from anchors.infra_binding import bind_infra
-from anchors.negated_parts import unchecked_negations
+from anchors.negated_parts import Negated, negated_clauses
 from anchors.projects import holds_python
 from anchors.relations import bases_checked, read_relation, role_parts
 from anchors.spec import (
@@ -70,19 +70,6 @@ __all__ = [
     "read_given",
     "unchecked_words",
 ]
-
-# Enum members read in the loops below, bound to module names: in Python 3.11 reading
-# one through its class (``_Mode.PRESENT``) goes through ``EnumType.__getattr__``'s slow
-# path, ~0.2 µs, where a module name costs ~0.01 µs; a note reads them hundreds of
-# times (adr/0020).
-_CALL, _DOTTED, _ENV = _Form.CALL, _Form.DOTTED, _Form.ENV
-_IMPORT, _PATH, _PATH_SYMBOL = _Form.IMPORT, _Form.PATH, _Form.PATH_SYMBOL
-_TECH, _UNSAFE_PATH, _WORD = _Form.TECH, _Form.UNSAFE_PATH, _Form.WORD
-_ABSENT, _HYPOTHETICAL, _NOT_A_USE = _Mode.ABSENT, _Mode.HYPOTHETICAL, _Mode.NOT_A_USE
-_OTHER_PARTY, _PRESENT, _UNCLEAR = _Mode.OTHER_PARTY, _Mode.PRESENT, _Mode.UNCLEAR
-_REMOVAL, _WEAK = _Neg.REMOVAL, _Neg.WEAK
-_COMMON_WORD, _UNRESOLVED, _UNTYPED = (DropReason.COMMON_WORD, DropReason.UNRESOLVED,
-                                       DropReason.UNTYPED)  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -121,10 +108,10 @@ class Inference:
 
 # -- resolving ---------------------------------------------------------------------------
 _MODE_DROP = {
-    _HYPOTHETICAL: (DropReason.HYPOTHETICAL, "stated as a plan, question or condition"),
-    _OTHER_PARTY: (DropReason.OTHER_PARTY, "about someone else's code"),
-    _UNCLEAR: (DropReason.UNCLEAR_POLARITY, "negated clause, not plainly what it negates"),
-    _NOT_A_USE: (DropReason.NOT_A_USE, "named as an alternative or a comparison, not a use"),
+    _Mode.HYPOTHETICAL: (DropReason.HYPOTHETICAL, "stated as a plan, question or condition"),
+    _Mode.OTHER_PARTY: (DropReason.OTHER_PARTY, "about someone else's code"),
+    _Mode.UNCLEAR: (DropReason.UNCLEAR_POLARITY, "negated clause, not plainly what it negates"),
+    _Mode.NOT_A_USE: (DropReason.NOT_A_USE, "named as an alternative or a comparison, not a use"),
 }
 
 
@@ -135,51 +122,53 @@ _COMPOUND = re.compile(r"\b(?:module|package|library|crate)\s+$", re.IGNORECASE)
 
 def _resolve(c: _Cand, names: CodeNames, fp: Fingerprint, absent: bool) -> Outcome:
     text = c.text
-    removal = c.neg is _REMOVAL
-    if c.form is _UNSAFE_PATH:
+    removal = c.neg is _Neg.REMOVAL
+    if c.form is _Form.UNSAFE_PATH:
         return DropReason.UNSAFE, "backslash paths are not repository paths"
-    if (c.form is _PATH_SYMBOL and _RUST_PATH.fullmatch(text) and _has_rust(fp)
+    if (c.form is _Form.PATH_SYMBOL and _RUST_PATH.fullmatch(text) and _has_rust(fp)
             and text.split("::", 1)[0] in ("std", "core", "alloc", *names.foreign)):  # fmt: skip
         # "through std::env", "serde::de": a Rust module path, imported (or not)
         expect = Expect.ABSENT if absent else Expect.PRESENT
         return [Anchor(AnchorKind.IMPORT, text, expect, scope=names.scope)]
-    if absent and not removal and c.form in (_PATH, _PATH_SYMBOL):
+    if absent and not removal and c.form in (_Form.PATH, _Form.PATH_SYMBOL):
         # "we no longer use auth/legacy.py" does not say the file is gone.
         return DropReason.UNCLEAR_POLARITY, "only removal ('X was deleted') negates a path"
-    if absent and c.neg is _WEAK and c.form is _ENV:
+    if absent and c.neg is _Neg.WEAK and c.form is _Form.ENV:
         # "starts without DATABASE_URL" does not say the code never reads it.
         return DropReason.UNCLEAR_POLARITY, "'no/not/without' negates only package names"
-    if c.form is _IMPORT:
+    if c.form is _Form.IMPORT:
         return names.import_phrase(text, absent)
-    if c.form is _PATH_SYMBOL:
+    if c.form is _Form.PATH_SYMBOL:
         head = text.split("::", 1)[0]
         if (head[:1].isupper() and "/" not in head and "." not in head
                 and names.scope is not None and _has_rust(fp)):  # fmt: skip
             # "Logger::matches is in src/logger.rs": a Rust type's method, as a dotted name,
             # where the note states a place (else it would be pinned to the file that
             # defines it now, and a later move would refute a note that named no file)
-            dotted = replace(c, text=text.replace("::", "."), form=_DOTTED)
+            dotted = replace(c, text=text.replace("::", "."), form=_Form.DOTTED)
             return _resolve(dotted, names, fp, absent)
         return names.path_symbol(text, absent)
-    if c.form is _PATH:
+    if c.form is _Form.SCOPED_PACKAGE:
+        return names.scoped_package(text, absent, c.pref)
+    if c.form is _Form.PATH:
         found = names.path(text, absent, code=c.code)
         if isinstance(found, tuple) and text in names.foreign:  # "net/http", "@lumino/widgets"
             expect = Expect.ABSENT if absent else Expect.PRESENT
             return [Anchor(AnchorKind.IMPORT, names.foreign[text], expect, scope=names.scope)]
         return found
     # A two-letter word in capitals ("CI", "DB", "OS") is prose unless written as code.
-    if c.form is _ENV or (c.form is _WORD and text.isupper() and text in fp.env_names()
+    if c.form is _Form.ENV or (c.form is _Form.WORD and text.isupper() and text in fp.env_names()
                           and (len(text) > 2 or c.code or c.reads)):  # fmt: skip
         return names.env(text, absent, claimed=c.reads)
-    if c.form is _TECH and c.tech is not None:
+    if c.form is _Form.TECH and c.tech is not None:
         return _technology(c, c.tech, names, absent)
-    if c.form in (_DOTTED, _CALL):
+    if c.form in (_Form.DOTTED, _Form.CALL):
         name = text.removesuffix("()")
         if absent:
             return names.absent_dotted(name, removal)
         if "." in name:
             found = names.dotted(name, claimed=c.claimed, loose=True)
-            sure = c.code or c.form is _CALL or name != name.lower() or "_" in name
+            sure = c.code or c.form is _Form.CALL or name != name.lower() or "_" in name
             if sure and isinstance(found, tuple):
                 return names.missing_in_scope(name, names.missing_member(name))
             return found
@@ -188,6 +177,11 @@ def _resolve(c: _Cand, names: CodeNames, fp: Fingerprint, absent: bool) -> Outco
         return [names.import_claim(text, absent)]  # "imports pallets_sphinx_themes"
     if c.code and text not in COMMON_WORDS:  # `verify`, `Store`: code, maybe a symbol
         found = names.symbol(text, claimed=c.claimed and not absent)
+        if (isinstance(found, tuple) and _SNAKE.fullmatch(text) and lookup_word(text) is None
+                and names.declares(text)):  # fmt: skip
+            # "depends on env_filter": no definition, a declared dependency (a crate's
+            # name as code writes it)
+            return names.absent_word(text, "dep") if absent else names.word(text, "dep", True)
         if absent and isinstance(found, list) and not removal:
             return DropReason.UNCLEAR_POLARITY, "only removal negates a definition"
         if isinstance(found, list) or found[0] is not DropReason.UNRESOLVED:
@@ -235,6 +229,9 @@ def _technology(c: _Cand, tech: Technology, names: CodeNames, absent: bool) -> O
     by_import = (tech.kind is TechKind.PACKAGE and word in tech.imports
                  and normalize_dist_name(word) not in tech.dists)  # fmt: skip
     proper = c.text[:1].isupper() and not c.initial  # "payments go through Stripe"
+    if c.common and absent and c.neg is _Neg.WEAK and c.modifies and not (c.code or c.pref):
+        # "the crate has no build script": the word qualifies a noun, it names no package
+        return DropReason.COMMON_WORD, f"{c.text!r} qualifies the word after it here"
     if (c.common or by_import) and not (c.strong or (c.object and proper) or c.code or c.pref
                                         or absent):  # fmt: skip
         scoped = _imported_in_scope(tech, names) if c.object and not absent else None
@@ -259,9 +256,9 @@ def _word(c: _Cand, text: str, names: CodeNames, absent: bool) -> Outcome:
     if c.claimed and not absent and text[:1].isupper() and names.defined_in_scope(text):
         return [Anchor(AnchorKind.SYMBOL, text, scope=names.scope)]  # "models defines Request"
     if names.is_ordinary(w) and c.pref is None and not c.code:
-        return _COMMON_WORD, f"{w!r} is an ordinary word, not a named thing"
+        return DropReason.COMMON_WORD, f"{w!r} is an ordinary word, not a named thing"
     outcome = names.absent_word(text, c.pref) if absent else names.word(text, c.pref, c.code)
-    if absent or not isinstance(outcome, tuple) or outcome[0] is not _UNRESOLVED:
+    if absent or not isinstance(outcome, tuple) or outcome[0] is not DropReason.UNRESOLVED:
         return outcome
     if names.is_stdlib(w) and c.pref != "dep":
         return [names.module_claim(w)]  # a standard-library module the code never imports
@@ -321,7 +318,7 @@ def infer_anchors(text: str, fp: Fingerprint, subject: str | None = None, *,
         _narrowed_by_subject(text, cands, spans)
     _negated_references(text, cands, spans)
     for c in cands:
-        if (c.pref is not None and c.form is _WORD and not c.code
+        if (c.pref is not None and c.form is _Form.WORD and not c.code
                 and _COMPOUND.search(text, max(0, c.start - 12), c.start)
                 and _ordinary(c.text.lower(), names)):  # fmt: skip
             c.pref = None  # "The module path is ...": English, not the `path` module
@@ -341,19 +338,19 @@ def infer_anchors(text: str, fp: Fingerprint, subject: str | None = None, *,
             continue
         # _python_claim reads only "python" (a call saved for every other word)
         python = (_python_claim(text, c, spans)
-                  if c.form is _WORD and c.text.lower() == "python" else None)  # fmt: skip
-        if c.mode is not _PRESENT and c.mode is not _ABSENT and not python:
+                  if c.form is _Form.WORD and c.text.lower() == "python" else None)  # fmt: skip
+        if c.mode is not _Mode.PRESENT and c.mode is not _Mode.ABSENT and not python:
             resolves = isinstance(_resolve(c, names, fp, absent=False), list)
             if resolves or _salient(c, names):
                 dropped.append(DroppedCandidate(c.text, *_MODE_DROP[c.mode]))
-            if c.mode is _UNCLEAR and (resolves or (c.tech is not None and not c.common)):
+            if c.mode is _Mode.UNCLEAR and (resolves or (c.tech is not None and not c.common)):
                 negations.append(negation_part(c))  # negated, but not as an anchor can check
                 negated.append(c.text)
                 if (runtime := runtime_import(c, text, spans, fp)) is not None:
                     kept.append((runtime, c.text))  # "not at runtime", yet code that runs does
             continue
-        outcome = python or _resolve(c, local(c.start), fp, absent=c.mode is _ABSENT)
-        if c.form in (_WORD, _TECH) and declared_unused(text, c, spans):
+        outcome = python or _resolve(c, local(c.start), fp, absent=c.mode is _Mode.ABSENT)
+        if c.form in (_Form.WORD, _Form.TECH) and declared_unused(text, c, spans):
             # "humantime is declared but never used by the source": the declaration holds
             # as a dependency, the use is denied as an import
             unused = local(c.start).absent_word(c.text, "import")
@@ -365,21 +362,23 @@ def infer_anchors(text: str, fp: Fingerprint, subject: str | None = None, *,
         if isinstance(outcome, tuple):
             if outcome[0] in _ALWAYS_REPORTED or c.tech is not None or _salient(c, names):
                 dropped.append(DroppedCandidate(c.text, *outcome))
-            if c.mode is _PRESENT and _uncovered(c, outcome[0], text, fp.has_path(scope or "")):
+            if c.mode is _Mode.PRESENT and _uncovered(
+                c, outcome[0], text, fp.has_path(scope or "")
+            ):
                 uncovered.append(c.text)
                 if outcome[0] is DropReason.COMMON_WORD:
                     words.append(c.text)
             continue
         if (beside := beside_part(c, outcome, fp)) is not None:
             uncovered.append(beside)  # a tool used beside the code: its absence proves nothing
-            if c.mode is _ABSENT:
+            if c.mode is _Mode.ABSENT:
                 dropped.append(DroppedCandidate(c.text, DropReason.BESIDE_THE_CODE, beside))
                 continue
-        if c.mode is _PRESENT and _development_use(c, outcome, text, spans, fp, scope):
+        if c.mode is _Mode.PRESENT and _development_use(c, outcome, text, spans, fp, scope):
             uncovered.append(f"{c.text} (declared for development only)")
         spec = (_version_after(text, c.end)
-                if c.form in (_WORD, _TECH) and not python else None)  # fmt: skip
-        if spec is not None and c.mode is _PRESENT:
+                if c.form in (_Form.WORD, _Form.TECH) and not python else None)  # fmt: skip
+        if spec is not None and c.mode is _Mode.PRESENT:
             outcome = _with_version(outcome, spec, c) if spec else outcome
             exact = _EXACT_VERSION.match(text, c.end) is not None
             if exact or not any(a.version for a in outcome):
@@ -387,7 +386,7 @@ def infer_anchors(text: str, fp: Fingerprint, subject: str | None = None, *,
                 # satisfies the anchor without making the sentence true, so never VERIFIED
                 uncovered.append(f"{c.text} {spec or 'version'}")
             checked_values.append(version_span(text, c.end))  # named above if unchecked
-        if local(c.start).scope is None and c.object and c.mode is _PRESENT:
+        if local(c.start).scope is None and c.object and c.mode is _Mode.PRESENT:
             objects.append((c, outcome))
         for anchor in outcome:
             try:  # the parser is the one gate every anchor passes, inferred ones included
@@ -468,12 +467,37 @@ def infer_anchors(text: str, fp: Fingerprint, subject: str | None = None, *,
                   if v.text not in anchored]  # fmt: skip
     # "route.go doesn't touch regular expressions": a negation only an absent anchor checks
     absent = [o for a, o in kept if a.expect is Expect.ABSENT]
-    negations += unchecked_negations(text, spans, absent + negated, uncovered)
+    clauses = negated_clauses(text, spans, absent + negated, uncovered)
+    negations += dict.fromkeys(c.part for c in clauses if c.part)
+    # "Sphinx is not a runtime requirement any more": a negated clause never gets a
+    # positive anchor of use, which would check the opposite of what it says
+    denied = [c for c in clauses if not c.restriction]
+    kept = [(a, o) for a, o in kept
+            if not (a.kind in _USE_KINDS and a.expect is Expect.PRESENT
+                    and _only_within(o, text, denied))]  # fmt: skip
     uncovered += negations
     settled = _settle(kept, dropped, scope, tuple(dict.fromkeys(uncovered)))
     return replace(settled, relations=tuple(relations), roles=tuple(roles),
                    arguments=tuple(arguments.uncovered), words=tuple(words),
                    negations=tuple(dict.fromkeys(negations)))  # fmt: skip
+
+
+_USE_KINDS = frozenset({AnchorKind.TECH, AnchorKind.DEP, AnchorKind.IMPORT})
+
+
+def _only_within(name: str, text: str, clauses: Sequence[Negated]) -> bool:
+    """Whether every mention of ``name`` in ``text`` stands inside one of ``clauses``."""
+    if not clauses or not name:
+        return False
+    low, needle = text.casefold(), name.casefold()
+    at = low.find(needle)
+    if at < 0:
+        return False
+    while at >= 0:
+        if not any(c.governs <= at < c.end for c in clauses):
+            return False
+        at = low.find(needle, at + 1)
+    return True
 
 
 def _sentence_names(text: str, spans: Spans, fp: Fingerprint,
@@ -621,7 +645,7 @@ def _relations(text: str, spans: Spans, fp: Fingerprint, names: CodeNames,
     for c, outcome in objects:
         def scoped(path: str, c: _Cand = c) -> list[Anchor] | None:
             # read afresh: resolving a word records the technology it found on it
-            fresh = c if c.form is _TECH else replace(c, tech=None, common=False)
+            fresh = c if c.form is _Form.TECH else replace(c, tech=None, common=False)
             found = _resolve(fresh, CodeNames(fp, path), fp, absent=False)
             if not isinstance(found, list):
                 return None
@@ -674,7 +698,9 @@ def _development_use(c: _Cand, outcome: list[Anchor], text: str, spans: Spans,
     its own files (``anchors.development``)."""
     runtime = c.runtime or RUNTIME_AFTER.match(text, c.end) is not None
     if not runtime:
-        sentence = next((text[a:b] for a, b, _ in spans if a <= c.start < b), text)
+        start, end = next(((a, b) for a, b, _ in spans if a <= c.start < b), (0, len(text)))
+        # the thing's own name says nothing of the sentence ("@playwright/test is ...")
+        sentence = text[start : c.start] + " " + text[c.end : end]
         if about_development(sentence) or tool_like(outcome):
             return False
     return development_only(outcome, fp, scope)
@@ -683,7 +709,7 @@ def _development_use(c: _Cand, outcome: list[Anchor], text: str, spans: Spans,
 def _salient(c: _Cand, names: CodeNames) -> bool:
     """Prose is full of words; only those that stand where a package is named, are code,
     or name a known module are worth reporting when they are left out."""
-    return (c.form is not _WORD or c.code or (c.slot and c.text.lower() not in COMMON_WORDS)
+    return (c.form is not _Form.WORD or c.code or (c.slot and c.text.lower() not in COMMON_WORDS)
             or names.known(c.text))  # fmt: skip
 
 
@@ -692,13 +718,13 @@ _ALWAYS_REPORTED = frozenset({DropReason.UNTYPED, DropReason.OWN_PACKAGE, DropRe
 _INSTRUMENT = re.compile(r"\b(?:with|using|via|through)\s+(?:the\s+)?$", re.IGNORECASE)
 _CODE_UNFOUND = (DropReason.UNRESOLVED, DropReason.AMBIGUOUS, DropReason.NOT_IN_SCOPE)
 # A tuple: membership by identity, where a set would hash each Enum member in Python.
-_CODE_FORMS = (_DOTTED, _CALL, _PATH_SYMBOL, _PATH)
+_CODE_FORMS = (_Form.DOTTED, _Form.CALL, _Form.PATH_SYMBOL, _Form.PATH)
 
 
 def _uncovered(c: _Cand, reason: DropReason, text: str, in_file: bool) -> bool:
     """Whether a plain statement's candidate that got no anchor leaves part of the claim
     unchecked: a name that looks like a technology, or code that resolves nowhere."""
-    if reason is _UNTYPED:
+    if reason is DropReason.UNTYPED:
         return True
     if (reason is DropReason.COMMON_WORD and in_file and c.tech is not None
             and not c.text.isupper() and _INSTRUMENT.search(text, 0, c.start)):  # fmt: skip
@@ -706,7 +732,7 @@ def _uncovered(c: _Cand, reason: DropReason, text: str, in_file: bool) -> bool:
         # a file does something with; not read as the package where the file does not
         # import it (it may be the word), and not left out either.
         return True
-    if c.form is _PATH and not (c.code or "." in c.text.rpartition("/")[2]):
+    if c.form is _Form.PATH and not (c.code or "." in c.text.rpartition("/")[2]):
         return False  # "yes/no", "and/or", "client/server": prose, not a path
     code = c.ticked or c.form in _CODE_FORMS or bool(_SNAKE.fullmatch(c.text))
     return code and reason in _CODE_UNFOUND

@@ -346,14 +346,6 @@ class Fingerprint:
         return wrapped_reads(self.python, self.module_path)
 
     @cached_property
-    def _infra(self) -> dict[str, list[tuple[str, InfraValue]]]:
-        index: dict[str, list[tuple[str, InfraValue]]] = {}
-        for path in sorted(self.infra):
-            for value in self.infra[path] or ():
-                index.setdefault(value.key, []).append((path, value))
-        return index
-
-    @cached_property
     def _unread(self) -> list[tuple[str, FileFacts]]:
         return sorted((p, f) for p, f in self.code.items() if not f.parsed)
 
@@ -504,10 +496,6 @@ class Fingerprint:
         found = self._importers.get(module, [])
         return sorted(found, key=lambda pair: (pair[0], pair[1].line))
 
-    def imported_modules(self) -> frozenset[str]:
-        """Every module name and dotted prefix that some file imports."""
-        return frozenset(self._importers)
-
     def definitions(self, qualname: str) -> list[tuple[str, Definition]]:
         return sorted(self._definitions.get(qualname, []), key=lambda pair: pair[0])
 
@@ -574,11 +562,6 @@ class Fingerprint:
 
     def env_names(self) -> frozenset[str]:
         return self._env_names
-
-    def infra_values(self, key: str) -> list[tuple[str, InfraValue]]:
-        """Where an infrastructure file states ``key`` (``FROM``, ``services.db.image``,
-        ``python-version``, ...), and what, sorted by path and line."""
-        return self._infra.get(key, [])
 
     def dependency(self, name: str) -> list[Dependency]:
         """The declarations of ``name`` (any ecosystem; see ``_deps``)."""

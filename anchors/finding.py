@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
-__all__ = ["Finding"]
+__all__ = ["Finding", "listed"]
 
 
 @dataclass(frozen=True)
@@ -20,3 +21,9 @@ class Finding:
     detail: str
     answerable: bool = True
     weak: bool = False
+
+
+def listed(items: Sequence[str], limit: int = 3) -> str:
+    """The first ``limit`` of ``items`` and how many more, for a detail."""
+    shown = ", ".join(items[:limit])
+    return shown if len(items) <= limit else f"{shown} and {len(items) - limit} more"

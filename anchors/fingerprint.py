@@ -62,12 +62,11 @@ __all__ = [
 
 Progress = Callable[[int, int], None]
 
-# Files to parse before two worker processes pay for their start-up. Measured with
-# `python -m benchmarks.fingerprint --sweep` on 2 cores: serial vs pool 0.17/0.18 s at 300 files,
-# 0.23/0.22 s at 400, 0.28/0.22 s at 500, 0.48/0.39 s at 800, 1.88/1.16 s at 3000.
 # The shape of cached facts: an entry cached by another version lacks fields (the values
 # of constants and environment defaults, 2) and is extracted again.
 FACTS_VERSION = 3
+# Files to parse before two worker processes pay for their start-up: on two idle cores the
+# pool breaks even at 300-400 files (adr/0003; `python -m benchmarks.fingerprint --sweep`).
 POOL_THRESHOLD = 500
 _POOL_WORKERS = 2
 _CHUNK = 128  # files per pool task and per cache save: small enough to stop soon on close()

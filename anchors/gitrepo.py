@@ -356,20 +356,6 @@ class GitRepository:
                 del self._trees[next(iter(self._trees))]
         return listing
 
-    def read_blob(self, blob_id: str) -> bytes | None:
-        """The content of one object, or None if the repository does not have it."""
-        return self.read_blobs([blob_id]).get(blob_id)
-
-    def read_file(self, commit: str, path: str) -> bytes | None:
-        """The content of ``path`` at ``commit``, or None. The path goes to git on stdin,
-        never as an argument, so no value can be taken for an option."""
-        parts = path.split("/")
-        if "\n" in path or "\0" in path or any(p in ("", ".", "..") for p in parts):
-            return None  # git resolves "../x" against the working directory: never ask it
-
-        request = f"{_checked_object_id(commit)}:{path}"
-        return self._cat_file_many([request]).get(request)
-
     def read_blobs(self, blob_ids: Sequence[str]) -> dict[str, bytes]:
         """Contents of many objects through the one ``cat-file --batch`` process."""
         return self._cat_file_many([_checked_object_id(b) for b in blob_ids])

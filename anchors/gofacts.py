@@ -16,16 +16,14 @@ from tree_sitter import Node
 
 from anchors.env_names import declares_env_name
 from anchors.facts import (
-    MAX_SOURCE_BYTES,
     Definition,
     FileFacts,
     ImportFact,
-    NotRead,
     ValueFact,
     syntax_not_read,
     words_of,
 )
-from anchors.grammars import line_of, parser, text_of
+from anchors.grammars import line_of, named_children, parser, text_of
 from anchors.mentions import scan_code_mentions
 from anchors.pyfacts import body_hash
 
@@ -54,15 +52,11 @@ def extract_go(source: bytes) -> FileFacts:
     (``var ErrX = errors.New("msg")``, ``fmt.Errorf``) its message's literal. A string
     constant declaring an environment variable's name (``filterEnv = "APP_FILTER"``,
     ``anchors.env_names``) counts as a read of that variable. ``parsed`` is False when
-    the tree has errors (the facts of the declarations that parsed are kept) or the file is
-    too large; then ``not_read`` says why and ``words`` keeps the words of its bytes.
+    the tree has errors (the facts of the declarations that parsed are kept); then
+    ``not_read`` says why and ``words`` keeps the words of its bytes. A file over the size
+    limit is not read at all (``anchors.languages.extract_facts``).
     """
     mentions = scan_code_mentions(source)
-    if len(source) > MAX_SOURCE_BYTES:
-        return FileFacts(
-            parsed=False, not_read=NotRead.TOO_LARGE, size=len(source), words=words_of(source),
-            mentions=mentions, language="go",
-        )  # fmt: skip
     root = parser("go").parse(source).root_node
     walker = _Walker(source)
     for node in root.children:
@@ -84,10 +78,6 @@ def extract_go(source: bytes) -> FileFacts:
         mentions=mentions,
         language="go",
     )
-
-
-def _named(node: Node) -> Iterator[Node]:
-    return (child for child in node.children if child.is_named and child.type != "comment")
 
 
 class _Walker:
@@ -116,7 +106,7 @@ class _Walker:
             if name:
                 self._define(f"{receiver}.{name}" if receiver else name, node)
         elif kind == "type_declaration":
-            for spec in _named(node):
+            for spec in named_children(node):
                 if spec.type in ("type_spec", "type_alias"):
                     self._type(spec)
         elif kind == "const_declaration":
@@ -144,7 +134,7 @@ class _Walker:
         self._define(name, spec)
         body = spec.child_by_field_name("type")
         if name and body is not None and body.type == "interface_type":
-            for elem in _named(body):
+            for elem in named_children(body):
                 if elem.type == "method_elem":
                     method = text_of(elem.child_by_field_name("name"))
                     if method:
@@ -154,10 +144,12 @@ class _Walker:
 
     def _fields(self, name: str, struct: Node) -> None:
         """A struct's fields as ``Type.field``; an embedded field is named by its type."""
-        fields = next((c for c in _named(struct) if c.type == "field_declaration_list"), None)
+        fields = next(
+            (c for c in named_children(struct) if c.type == "field_declaration_list"), None
+        )
         if fields is None:
             return
-        for field in _named(fields):
+        for field in named_children(fields):
             if field.type != "field_declaration":
                 continue
             names = [text_of(n) for n in field.children_by_field_name("name")
@@ -176,7 +168,7 @@ class _Walker:
         # The commas between names are tagged "name" too.
         names = [n for n in spec.children_by_field_name("name") if n.type == "identifier"]
         value = spec.child_by_field_name("value")
-        values = list(_named(value)) if value is not None else []
+        values = list(named_children(value)) if value is not None else []
         for i, name_node in enumerate(names):
             name = text_of(name_node)
             if not name or name == "_":
@@ -198,11 +190,11 @@ class _Walker:
 
 def _specs(node: Node, spec_type: str, list_type: str | None) -> Iterator[Node]:
     """The specs of a declaration, single or grouped in parentheses."""
-    for child in _named(node):
+    for child in named_children(node):
         if child.type == spec_type:
             yield child
         elif list_type is not None and child.type == list_type:
-            yield from (c for c in _named(child) if c.type == spec_type)
+            yield from (c for c in named_children(child) if c.type == spec_type)
 
 
 def _embedded_name(node: Node | None) -> str:
@@ -218,7 +210,7 @@ def _embedded_name(node: Node | None) -> str:
         elif node.type == "generic_type":
             node = node.child_by_field_name("type")
         elif node.type == "pointer_type":
-            node = next(_named(node), None)
+            node = next(named_children(node), None)
         else:
             return ""
     return ""
@@ -238,7 +230,7 @@ def _error_message(node: Node) -> str | None:
     if function is None or text_of(function) not in _ERROR_MAKERS:
         return None
     arguments = node.child_by_field_name("arguments")
-    given = list(_named(arguments)) if arguments is not None else []
+    given = list(named_children(arguments)) if arguments is not None else []
     # ``fmt.Errorf("wrap: %w", err)`` formats its message: the literal is not all of it.
     if len(given) != 1 or given[0].type not in _STRINGS:
         return None
@@ -250,7 +242,7 @@ def _receiver_type(receiver: Node | None) -> str:
     ``Store`` and ``List``."""
     if receiver is None:
         return ""
-    param = next((c for c in _named(receiver) if c.type == "parameter_declaration"), None)
+    param = next((c for c in named_children(receiver) if c.type == "parameter_declaration"), None)
     node = param.child_by_field_name("type") if param is not None else None
     for _ in range(8):  # a receiver's type is a few wrappers deep at most
         if node is None:
@@ -258,7 +250,7 @@ def _receiver_type(receiver: Node | None) -> str:
         if node.type == "type_identifier":
             return text_of(node)
         if node.type in ("pointer_type", "parenthesized_type"):
-            node = next(_named(node), None)
+            node = next(named_children(node), None)
         elif node.type == "generic_type":
             node = node.child_by_field_name("type")
         else:
@@ -290,7 +282,7 @@ def _string_value(node: Node | None) -> str | None:
         return None
     if node.type == "raw_string_literal":
         return (node.text or b"")[1:-1].decode(errors="replace")
-    parts = list(_named(node))
+    parts = list(named_children(node))
     if any(p.type != "interpreted_string_literal_content" for p in parts):
         return None
     return "".join(text_of(p) for p in parts)
@@ -323,7 +315,7 @@ def _env_reads(
         if call.child_by_field_name("function") != function:
             continue
         arguments = call.child_by_field_name("arguments")
-        first = next(_named(arguments), None) if arguments is not None else None
+        first = next(named_children(arguments), None) if arguments is not None else None
         if first is None:
             continue
         name = _string_value(first)

@@ -8,11 +8,11 @@ thread while the read path parses overlaid files), so each thread gets its own p
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 from tree_sitter import Language, Node, Parser
 
-__all__ = ["line_of", "parser", "text_of"]
+__all__ = ["line_of", "named_children", "parser", "text_of"]
 
 _LANGUAGES: dict[str, Language] = {}
 _LOCAL = threading.local()
@@ -65,3 +65,7 @@ def line_of(node: Node) -> int:
     """The 1-based line a node starts on."""
     return node.start_point[0] + 1
 
+
+def named_children(node: Node) -> Iterator[Node]:
+    """``node``'s named children, comments left out."""
+    return (child for child in node.children if child.is_named and child.type != "comment")

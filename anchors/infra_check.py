@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from anchors.facts import Fingerprint
-from anchors.finding import Finding
+from anchors.finding import Finding, listed
 from anchors.infra_compare import (
     VERSION_KEYS,
     Match,
@@ -75,12 +75,12 @@ def find_config(anchor: Anchor, fp: Fingerprint) -> Finding:
     if isinstance(files, Finding):
         return files
     key, stated = anchor.value, anchor.version
-    where = _list(files)
+    where = listed(files)
     unread = [p for p in files if fp.infra[p] is None]
     found = [(p, v) for p in files for v in fp.infra[p] or () if v.key == key]
     if not found:
         if unread:
-            detail = f"{_list(unread)} could not be read (too large or not valid); cannot tell"
+            detail = f"{listed(unread)} could not be read (too large or not valid); cannot tell"
             return Finding((), None, detail, False)
         if stated is None:
             return Finding((), None, f"{where} states no {key}")
@@ -149,8 +149,3 @@ def _versions(key: str, stated: str, found: Sequence[tuple[str, InfraValue]]) ->
         gap = "" if missing == [stated] else f" ({', '.join(missing)} in none)"
         return Finding((), None, f"{said}, not {stated}{gap}")
     return Finding((), None, f"{said}; cannot tell whether it covers {stated}", False)
-
-
-def _list(paths: Sequence[str], limit: int = 3) -> str:
-    shown = ", ".join(paths[:limit])
-    return shown if len(paths) <= limit else f"{shown} and {len(paths) - limit} more"

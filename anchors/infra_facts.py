@@ -221,17 +221,39 @@ def _env_pairs(rest: str) -> list[tuple[str, str]]:
 
 
 _NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+_REFERENCE = re.compile(
+    r"\$(?:\{(?P<braced>[A-Za-z_][A-Za-z0-9_]*)\}|(?P<bare>[A-Za-z_][A-Za-z0-9_]*))"
+)
+
+
+def _substituted(text: str, args: dict[str, str | None]) -> str:
+    """``text`` with each ``$NAME`` / ``${NAME}`` of a build argument replaced by its
+    default; a reference with no known default (or in another form, ``${X:-y}``) is left,
+    so the value stays computed."""
+
+    def value(m: re.Match[str]) -> str:
+        found = args.get(m.group("braced") or m.group("bare"))
+        return m.group() if found is None else found
+
+    return _REFERENCE.sub(value, text)
 
 
 def _dockerfile(text: str) -> Iterator[InfraValue]:
     stages: list[tuple[str, str | None, int]] = []  # (name, image, line)
     last: list[InfraValue] = []  # the instructions of the stage being read
+    # Build arguments' defaults: those before the first FROM are FROM's; a stage sees its
+    # own, and a global one it declares again without a default.
+    global_args: dict[str, str | None] = {}
+    args: dict[str, str | None] = global_args
     for line, instruction in _logical_lines(text):
         m = _INSTRUCTION.match(instruction)
         if m is None:
             continue
         op, rest = m.group("op").upper(), (m.group("rest") or "").strip()
+        if op != "ARG":
+            rest = _substituted(rest, global_args if op == "FROM" else args)
         if op == "FROM":
+            args = {}
             words = [w for w in rest.split() if not w.startswith("--")]
             if not words:
                 continue
@@ -245,9 +267,16 @@ def _dockerfile(text: str) -> Iterator[InfraValue]:
             last = []
         elif op == "ARG":
             key, eq, default = rest.partition("=")
-            if _NAME.match(key.strip()):
+            key = key.strip()
+            if _NAME.match(key):
                 value = default.strip().strip("\"'") if eq else None
-                yield InfraValue(f"ARG.{key.strip()}", value, line)
+                if value is not None and _computed(value):
+                    value = None
+                if args is global_args or value is not None:
+                    args[key] = value
+                else:  # "ARG PY_VERSION" in a stage: the global default, if any
+                    args[key] = global_args.get(key)
+                yield InfraValue(f"ARG.{key}", value, line)
         elif op == "EXPOSE":
             last.extend(InfraValue("EXPOSE", None if _computed(p) else p, line)
                         for p in rest.split())  # fmt: skip
@@ -284,7 +313,7 @@ def _dockerfile(text: str) -> Iterator[InfraValue]:
 # The official images of toolchains a build stage compiles or bundles with.
 _COMPILER_IMAGES = {"node": "node-version", "golang": "go-version", "rust": "rust-version"}
 _OFFICIAL_IMAGE = re.compile(
-    r"^(?:(?:docker\.io/)?library/)?(?P<repo>python|node|golang|rust):(?P<tag>[^@\s]+)$"
+    r"^(?:docker\.io/)?(?:library/)?(?P<repo>python|node|golang|rust):(?P<tag>[^@\s]+)$"
 )
 _TAG_VERSION = re.compile(r"^(?P<v>\d+(?:\.\d+){0,2})(?:[-.].*)?$")
 

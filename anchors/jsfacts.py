@@ -26,7 +26,7 @@ from anchors.facts import (
     syntax_not_read,
     words_of,
 )
-from anchors.grammars import parser, text_of
+from anchors.grammars import named_children, parser, text_of
 from anchors.mentions import scan_code_mentions
 from anchors.pyfacts import body_hash
 
@@ -451,7 +451,7 @@ class _Block:
         if call.child_by_field_name("function") != callee:
             return
         arguments = call.child_by_field_name("arguments")
-        first = next(_named(arguments), None) if arguments is not None else None
+        first = next(named_children(arguments), None) if arguments is not None else None
         module = _module_name(first)
         if module is None:
             return
@@ -629,10 +629,6 @@ def _in_type(node: Node) -> bool:
     return False
 
 
-def _named(node: Node) -> Iterator[Node]:
-    return (child for child in node.children if child.is_named and child.type != "comment")
-
-
 def _join(within: str, name: str) -> str:
     return f"{within}.{name}" if within else name
 
@@ -738,7 +734,7 @@ def _interface_bases(node: Node) -> tuple[str, ...]:
 def _unwrap(value: Node) -> Node:
     """``"a" as const``, ``3 satisfies number``: the value the expression states."""
     while value.type in ("as_expression", "satisfies_expression", "parenthesized_expression"):
-        inner = next(_named(value), None)
+        inner = next(named_children(value), None)
         if inner is None:
             break
         value = inner

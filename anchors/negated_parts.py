@@ -18,8 +18,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
+from typing import NamedTuple
 
-__all__ = ["unchecked_negations"]
+__all__ = ["Negated", "negated_clauses"]
 
 _NEGATION = re.compile(
     r"\b(?:not|never|no|nothing|none|neither|nor|without|cannot|nowhere|no\s+longer)\b"
@@ -46,23 +47,37 @@ _MAX_WORDS = 7
 _RESTRICTIONS = frozenset({"only", "just", "solely", "exclusively"})
 
 
-def unchecked_negations(
+class Negated(NamedTuple):
+    """A clause (``start``..``end`` of the text) no absent anchor checks; ``part``: how it
+    is named as an uncovered part, None when another part names it already."""
+
+    start: int
+    end: int
+    restriction: bool
+    part: str | None
+    # Where what it denies begins: "in Linear, not GitHub issues" denies only what follows
+    governs: int = 0
+
+
+def negated_clauses(
     text: str,
     spans: Iterable[tuple[int, int, bool]],
     checked: Sequence[str],
     named: Sequence[str] = (),
-) -> list[str]:
+) -> list[Negated]:
     """The negated clauses of ``text`` that none of ``checked`` stands in (the names absent
     anchors were read from, and those whose negation is already an uncovered part), each
-    as the words from its negation on: ``the negation "doesn't touch regular expressions"``;
-    a restriction ("only", "just": nothing else) likewise, as ``the restriction "..."``.
-    ``named``: uncovered parts already found, which may quote the clause itself.
-    ``spans``: the sentences, as ``anchors.subject.sentence_spans`` gives them."""
+    with where it stands and how it is named: the words from its negation on, ``the
+    negation "doesn't touch regular expressions"``; a restriction ("only", "just": nothing
+    else) likewise, as ``the restriction "..."``. ``named``: uncovered parts already found,
+    which may quote the clause itself. ``spans``: the sentences, as
+    ``anchors.subject.sentence_spans`` gives them."""
     masked = _QUOTED.sub(lambda m: " " * len(m.group()), text)
     masked = _NOT_A_NEGATION.sub(lambda m: " " * len(m.group()), masked)
     folded = [c.split(" (", 1)[0].casefold() for c in checked if c.strip()]
     quoted = [n.casefold() for n in named]
-    parts: list[str] = []
+    found_parts: list[str] = []
+    clauses: list[Negated] = []
     for start, end, question in spans:
         if question:
             continue  # a question asserts nothing
@@ -81,12 +96,17 @@ def unchecked_negations(
                 words = text[clause_start : found.end()].split()[-_MAX_WORDS:]
             part = " ".join(words).strip(" ,'\"`")
             opening = " ".join(words[:3]).casefold()
-            if any(opening in n for n in quoted):
-                continue  # already named as an uncovered part, in other words
-            if part and all(part not in p for p in parts):
-                kind = "restriction" if restriction else "negation"
-                parts.append(f'the {kind} "{part}"')
-    return list(dict.fromkeys(parts))
+            kind = "restriction" if restriction else "negation"
+            contrast = masked[clause_start : found.start()].rstrip().endswith(",")
+            governs = found.start() if contrast else clause_start
+            named_already = any(opening in n for n in quoted)  # in other words
+            if part and not named_already and all(part not in p for p in found_parts):
+                found_parts.append(part)
+                clauses.append(Negated(clause_start, clause_end, restriction,
+                                       f'the {kind} "{part}"', governs))  # fmt: skip
+            else:
+                clauses.append(Negated(clause_start, clause_end, restriction, None, governs))
+    return clauses
 
 
 def _clause_start(masked: str, sentence_start: int, at: int) -> int:

@@ -38,6 +38,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from anchors.facts import Fingerprint
+from anchors.finding import listed
 from anchors.spec import Anchor, AnchorKind, AnchorSyntaxError, parse_anchor, split_stated
 
 __all__ = ["Resolved", "resolve_anchor"]
@@ -154,7 +155,7 @@ def _scope_path(path: str, fp: Fingerprint | None, changes: list[str]) -> str:
         return same[0]
     if same:
         raise AnchorSyntaxError(
-            f"{path!r} names {len(same)} tracked paths: {_listed(same)}; give the path of one"
+            f"{path!r} names {len(same)} tracked paths: {listed(same, 5)}; give the path of one"
         )
     close = difflib.get_close_matches(name, list(named), n=3, cutoff=0.6)
     near = [p for base in close for p in sorted(named[base])][:5]  # best match first
@@ -185,7 +186,7 @@ def _symbol(body: str, fp: Fingerprint | None, absent: bool, changes: list[str])
         changes.append(f"{body} is {rest} in {where}")
         return f"{where}::{rest}"
     if found:
-        options = _listed([f"symbol:{w}::{r}" for w, r in sorted(found)])
+        options = listed([f"symbol:{w}::{r}" for w, r in sorted(found)], 5)
         raise AnchorSyntaxError(f"{body} is defined in several files: {options}; give one")
     if deepest is None:
         return body  # no module of the repository: an unscoped qualified name
@@ -247,11 +248,6 @@ def _defining(fp: Fingerprint, path: str, qual: str, depth: int) -> Iterator[str
         submodule = fp.module_path(f"{imp.module}.{first}")  # from pkg import mod; mod.C
         if submodule is not None and rest:
             yield from _defining(fp, submodule, rest, depth + 1)
-
-
-def _listed(items: list[str], limit: int = 5) -> str:
-    shown = ", ".join(items[:limit])
-    return shown if len(items) <= limit else f"{shown} and {len(items) - limit} more"
 
 
 def _did_you_mean(options: list[str], quote: bool = True) -> str:

@@ -1,5 +1,5 @@
 """What a ``package.json`` declares: its dependencies as ``Dependency`` rows (ecosystem
-"npm"), and the ``engines``, ``workspaces`` and ``scripts`` it states.
+"npm"), and the ``engines`` it states.
 
 Read from bytes, never run. Invalid JSON, or a document that is not an object, declares
 nothing: a broken manifest must not take the fingerprint down. Ranges are kept as written
@@ -15,8 +15,7 @@ from typing import Any
 
 from anchors.facts import Dependency
 
-__all__ = ["engines", "package_name", "parse_package_json", "read_package_json", "scripts",
-           "workspaces"]  # fmt: skip
+__all__ = ["engines", "package_name", "parse_package_json", "read_package_json"]
 
 # The tables that declare dependencies, and whether the running package needs them. Peer
 # and optional dependencies are installed beside it and used at run time.
@@ -60,21 +59,6 @@ def package_name(doc: bytes | Mapping[str, Any]) -> str | None:
 def engines(doc: bytes | Mapping[str, Any]) -> dict[str, str]:
     """``engines``: tool -> range as written (``{"node": ">=18"}``)."""
     return {k: v.strip() for k, v in _table(_doc(doc).get("engines")).items() if isinstance(v, str)}
-
-
-def workspaces(doc: bytes | Mapping[str, Any]) -> list[str]:
-    """The workspace globs: ``"workspaces": [...]`` or ``{"packages": [...]}`` (Yarn)."""
-    value = _doc(doc).get("workspaces")
-    if isinstance(value, Mapping):
-        value = value.get("packages")
-    if not isinstance(value, list):
-        return []
-    return [item for item in value if isinstance(item, str)]
-
-
-def scripts(doc: bytes | Mapping[str, Any]) -> dict[str, str]:
-    """``scripts``: name -> command text, as written."""
-    return {k: v for k, v in _table(_doc(doc).get("scripts")).items() if isinstance(v, str)}
 
 
 def _doc(doc: bytes | Mapping[str, Any]) -> Mapping[str, Any]:

@@ -36,9 +36,9 @@ from anchors.facts import (
     syntax_not_read,
     words_of,
 )
-from anchors.grammars import parser
+from anchors.grammars import named_children, parser
 from anchors.mentions import scan_mentions
-from anchors.python_literals import literal_text
+from anchors.python_literals import literal_text, string_value
 from anchors.settings_strings import settings_imports
 from anchors.signatures import keyword_calls, signature_of
 
@@ -314,14 +314,15 @@ def _base_names(node: Node) -> tuple[str, ...]:
     if bases is None:
         return ()
     return tuple((base.text or b"").decode(errors="replace").rsplit(".", 1)[-1]
-                 for base in _named(bases) if base.type in ("identifier", "attribute"))  # fmt: skip
+                 for base in named_children(bases)
+                 if base.type in ("identifier", "attribute"))  # fmt: skip
 
 
 def _is_settings(node: Node) -> bool:
     """A class deriving from pydantic's ``BaseSettings`` (``pydantic_settings`` or v1)."""
     bases = node.child_by_field_name("superclasses")
     return bases is not None and any(
-        (base.text or b"").rsplit(b".", 1)[-1] == b"BaseSettings" for base in _named(bases)
+        (base.text or b"").rsplit(b".", 1)[-1] == b"BaseSettings" for base in named_children(bases)
     )
 
 
@@ -349,7 +350,7 @@ def _argument(call: Node, position: int, keyword: bytes) -> str | None:
     if arguments is None:
         return None
     positional = []
-    for arg in _named(arguments):
+    for arg in named_children(arguments):
         if arg.type == "keyword_argument":
             key, value = arg.child_by_field_name("name"), arg.child_by_field_name("value")
             if key is not None and key.text == keyword and value is not None:
@@ -363,7 +364,7 @@ def _has_default(call: Node) -> bool:
     arguments = call.child_by_field_name("arguments")
     if arguments is None:
         return False
-    named = list(_named(arguments))
+    named = list(named_children(arguments))
     return len(named) > 1 or any(
         a.type == "keyword_argument" and (a.child_by_field_name("name") or a).text == b"default"
         for a in named
@@ -431,7 +432,7 @@ def _environ_use(expr: Node) -> str | None:
         if grand is not None and grand.type == "assignment" and grand.children[0] == parent:
             return None  # a write sets the variable; it does not read it
         subscripts = parent.children_by_field_name("subscript")
-        return _string_value(subscripts[0]) if len(subscripts) == 1 else None
+        return string_value(subscripts[0]) if len(subscripts) == 1 else None
     if parent.type == "attribute" and parent.child_by_field_name("object") == expr:
         method = parent.child_by_field_name("attribute")
         if method is not None and method.text in _ENV_METHODS:
@@ -441,7 +442,7 @@ def _environ_use(expr: Node) -> str | None:
         children = parent.children
         index = next((i for i, c in enumerate(children) if c == expr), -1)
         if index >= 2 and children[index - 1].type in ("in", "not in"):
-            return _string_value(children[index - 2])
+            return string_value(children[index - 2])
     return None
 
 
@@ -451,26 +452,8 @@ def _first_string_argument(call: Node | None, function: Node) -> str | None:
     arguments = call.child_by_field_name("arguments")
     if arguments is None:
         return None
-    first = next(iter(_named(arguments)), None)
-    return _string_value(first) if first is not None else None
-
-
-def _named(node: Node) -> Iterator[Node]:
-    return (child for child in node.children if child.is_named and child.type != "comment")
-
-
-def _string_value(node: Node) -> str | None:
-    """The value of a plain string literal; None for f-strings, bytes, escapes, concatenation."""
-    if node.type != "string":
-        return None
-    parts = list(_named(node))
-    if len(parts) != 3 or parts[1].type != "string_content":
-        return None
-    prefix = (parts[0].text or b"").lower()
-    if b"f" in prefix or b"b" in prefix:
-        return None
-    value = (parts[1].text or b"").decode(errors="replace")
-    return value or None
+    first = next(iter(named_children(arguments)), None)
+    return string_value(first) if first is not None else None
 
 
 def facts_key(dialect: str, blob_id: str) -> str:

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:  # only annotations: importing this module loads no grammar library
     from tree_sitter import Node
 
-__all__ = ["literal_text"]
+__all__ = ["literal_text", "string_value"]
 
 _LITERALS = frozenset({"integer", "float", "true", "false", "none"})
 
@@ -35,6 +35,20 @@ def literal_text(node: Node) -> str | None:
         if operand is not None and operand.type in ("integer", "float"):
             return (node.text or b"").decode(errors="replace")
     return None
+
+
+def string_value(node: Node) -> str | None:
+    """The value of a plain string literal (``"x"``); None for anything else: an empty
+    string, an f-string, bytes, an escape, a concatenation."""
+    if node.type != "string":
+        return None
+    parts = list(_named(node))
+    if len(parts) != 3 or parts[1].type != "string_content":
+        return None
+    prefix = (parts[0].text or b"").lower()
+    if b"f" in prefix or b"b" in prefix:
+        return None
+    return (parts[1].text or b"").decode(errors="replace") or None
 
 
 def _named(node: Node) -> Iterator[Node]:

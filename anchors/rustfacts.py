@@ -18,11 +18,9 @@ from tree_sitter import Node
 
 from anchors.env_names import declares_env_name
 from anchors.facts import (
-    MAX_SOURCE_BYTES,
     Definition,
     FileFacts,
     ImportFact,
-    NotRead,
     ValueFact,
     syntax_not_read,
     words_of,
@@ -77,15 +75,10 @@ def extract_rust(source: bytes) -> FileFacts:
     line order. A string constant declaring an environment variable's name (``pub const
     DEFAULT_FILTER_ENV: &str = "RUST_LOG";``, ``anchors.env_names``) counts as a read of
     that variable. ``parsed`` is False when the tree has errors (the facts of the items that
-    parsed are kept) or the file is too large; then ``not_read`` says why and ``words`` keeps
-    the words of its bytes.
+    parsed are kept); then ``not_read`` says why and ``words`` keeps the words of its bytes.
+    A file over the size limit is not read at all (``anchors.languages.extract_facts``).
     """
     mentions = scan_code_mentions(source)
-    if len(source) > MAX_SOURCE_BYTES:
-        return FileFacts(
-            parsed=False, not_read=NotRead.TOO_LARGE, size=len(source), words=words_of(source),
-            mentions=mentions, language="rust",
-        )  # fmt: skip
     root = parser("rust").parse(source).root_node
     walker = _Walker(source)
     walker.items(root, "", in_function=False)

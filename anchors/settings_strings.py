@@ -24,6 +24,7 @@ from collections.abc import Iterator
 from tree_sitter import Node
 
 from anchors.facts import SETTINGS_STRING, ImportFact
+from anchors.python_literals import string_value
 
 __all__ = ["settings_imports"]
 
@@ -83,7 +84,7 @@ def _module_of(text: str, setting: str, key: str) -> tuple[str, tuple[str, ...]]
 def _strings(node: Node, key: str, depth: int) -> Iterator[tuple[str, str, int]]:
     """(value, the dict key it sits under or "", line) of the plain strings in ``node``."""
     if node.type == "string":
-        text = _plain(node)
+        text = string_value(node)
         if text is not None:
             yield text, key, node.start_point[0] + 1
         return
@@ -92,7 +93,7 @@ def _strings(node: Node, key: str, depth: int) -> Iterator[tuple[str, str, int]]
     if node.type == "pair":
         pair_key = node.child_by_field_name("key")
         value = node.child_by_field_name("value")
-        name = _plain(pair_key) if pair_key is not None and pair_key.type == "string" else None
+        name = string_value(pair_key) if pair_key is not None else None
         if value is not None:
             yield from _strings(value, name or "", depth + 1)
         return
@@ -108,13 +109,3 @@ def _strings(node: Node, key: str, depth: int) -> Iterator[tuple[str, str, int]]
                     yield from _strings(value, (name_node.text or b"").decode(), depth + 1)
             else:
                 yield from _strings(arg, key, depth + 1)
-
-
-def _plain(node: Node) -> str | None:
-    parts = [c for c in node.named_children if c.type != "comment"]
-    if len(parts) != 3 or parts[1].type != "string_content":
-        return None
-    prefix = (parts[0].text or b"").lower()
-    if b"f" in prefix or b"b" in prefix:
-        return None
-    return (parts[1].text or b"").decode(errors="replace")

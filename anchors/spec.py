@@ -120,15 +120,8 @@ class AnchorSyntaxError(InvalidInput):
     caller gave it, so it is invalid input: it reaches the model or the CLI as such."""
 
 
-# Members read for every anchor rendered or parsed, bound to module names: reading one
-# through its class costs ~0.2 µs in Python 3.11 (EnumType.__getattr__).
-_ABSENT, _KIND_DEP = Expect.ABSENT, AnchorKind.DEP
-_KIND_ENV, _KIND_FILE = AnchorKind.ENV, AnchorKind.FILE
-_KIND_IMPORT, _KIND_SYMBOL = AnchorKind.IMPORT, AnchorKind.SYMBOL
-_KIND_TECH, _PRESENT = AnchorKind.TECH, Expect.PRESENT
-_KIND_PARAM, _KIND_CALL = AnchorKind.PARAM, AnchorKind.CALL
-_KIND_CONFIG = AnchorKind.CONFIG
-_STATING = (_KIND_SYMBOL, _KIND_ENV, _KIND_PARAM, _KIND_CALL, _KIND_CONFIG)
+_STATING = (AnchorKind.SYMBOL, AnchorKind.ENV, AnchorKind.PARAM, AnchorKind.CALL,
+            AnchorKind.CONFIG)  # fmt: skip
 
 
 @dataclass(frozen=True, order=True)
@@ -153,22 +146,22 @@ class Anchor:
 
     def render(self) -> str:
         """The canonical anchor string; ``parse_anchor(a.render()) == a``."""
-        bang = "!" if self.expect is _ABSENT else ""
-        if self.kind in (_KIND_PARAM, _KIND_CALL):
+        bang = "!" if self.expect is Expect.ABSENT else ""
+        if self.kind in (AnchorKind.PARAM, AnchorKind.CALL):
             return f"{bang}{self.kind.value}:{_render_argument(self)}"
-        if self.kind is _KIND_CONFIG:
+        if self.kind is AnchorKind.CONFIG:
             body = f"{self.scope}::{self.value}" if self.scope else self.value
             said = "" if self.version is None else f"={self.version}"
             return f"{bang}config:{body}{said}"
-        if self.kind is _KIND_SYMBOL:
+        if self.kind is AnchorKind.SYMBOL:
             body = f"{self.scope}::{self.value}" if self.scope else self.value
-        elif self.kind in (_KIND_IMPORT, _KIND_TECH, _KIND_ENV):
+        elif self.kind in (AnchorKind.IMPORT, AnchorKind.TECH, AnchorKind.ENV):
             body = f"{self.value}@{self.scope}" if self.scope else self.value
-        elif self.kind is _KIND_DEP:
+        elif self.kind is AnchorKind.DEP:
             body = f"{self.value}{self.version or ''}" + (f"@{self.scope}" if self.scope else "")
         else:
             body = self.value
-        if self.version is not None and self.kind in (_KIND_SYMBOL, _KIND_ENV):
+        if self.version is not None and self.kind in (AnchorKind.SYMBOL, AnchorKind.ENV):
             body = f"{body}={self.version}"
         return f"{bang}{self.kind.value}:{body}"
 
@@ -185,7 +178,7 @@ class Anchor:
         return head, name
 
     def negated(self) -> Anchor:
-        flipped = _ABSENT if self.expect is _PRESENT else _PRESENT
+        flipped = Expect.ABSENT if self.expect is Expect.PRESENT else Expect.PRESENT
         return Anchor(self.kind, self.value, flipped, self.scope, self.version)
 
 
@@ -383,7 +376,7 @@ def _render_argument(anchor: Anchor) -> str:
     said = "" if anchor.version is None else (
         "?" if anchor.version == "?" else f"={anchor.version}")  # fmt: skip
     call = f"{head}({name}{said})"
-    if anchor.kind is _KIND_PARAM:
+    if anchor.kind is AnchorKind.PARAM:
         return f"{anchor.scope}::{call}" if anchor.scope else call
     return f"{call}@{anchor.scope}" if anchor.scope else call
 
@@ -391,20 +384,20 @@ def _render_argument(anchor: Anchor) -> str:
 def _parse_argument(kind: AnchorKind, body: str, expect: Expect, text: str) -> Anchor:
     """``param:[PATH::]func(name[?|=VALUE])`` or ``call:CALLEE(kw[=VALUE])[@PATH]``."""
     path = None
-    if kind is _KIND_PARAM:
+    if kind is AnchorKind.PARAM:
         path, sep, body = body.rpartition("::") if "::" in body.split("(", 1)[0] else (
             None, "", body)  # fmt: skip
         path = validate_repo_path(path.strip()) if sep and path is not None else None
     m = _ARGUMENT.match(body.strip())
-    what = "param:[PATH::]func(name), func(name?) or func(name=VALUE)" if kind is _KIND_PARAM \
+    what = "param:[PATH::]func(name), func(name?) or func(name=VALUE)" if kind is AnchorKind.PARAM \
         else "call:CALLEE(keyword[=VALUE])[@PATH]"
-    if m is None or (kind is _KIND_PARAM and m.group("path")):
+    if m is None or (kind is AnchorKind.PARAM and m.group("path")):
         raise AnchorSyntaxError(f"anchor {text!r} is not {what}")
-    head = _check_qualname(m.group("head"), "function" if kind is _KIND_PARAM else "callee")
-    if kind is _KIND_CALL and m.group("optional"):
+    head = _check_qualname(m.group("head"), "function" if kind is AnchorKind.PARAM else "callee")
+    if kind is AnchorKind.CALL and m.group("optional"):
         raise AnchorSyntaxError(f"'?' (any default) is said of a parameter, not a call: {text!r}")
     value = "?" if m.group("optional") else m.group("value")
-    if kind is _KIND_CALL and value is not None and value.strip() == "?":
+    if kind is AnchorKind.CALL and value is not None and value.strip() == "?":
         raise AnchorSyntaxError(f"'?' (any default) is said of a parameter, not a call: {text!r}")
     if value is not None:
         value = value.strip()
@@ -412,9 +405,9 @@ def _parse_argument(kind: AnchorKind, body: str, expect: Expect, text: str) -> A
             raise AnchorSyntaxError(f"anchor {text!r} has no value after '='")
         if len(value) > MAX_STATED_LENGTH:
             raise AnchorSyntaxError(f"stated value longer than {MAX_STATED_LENGTH} characters")
-        if expect is _ABSENT:
+        if expect is Expect.ABSENT:
             raise AnchorSyntaxError(f"a value anchor cannot be negated: {text!r}")
-    if kind is _KIND_CALL and m.group("path"):
+    if kind is AnchorKind.CALL and m.group("path"):
         path = validate_repo_path(m.group("path").strip().rstrip("/"))
     return Anchor(kind, f"{head}({m.group('name')})", expect, path, value)
 
@@ -438,7 +431,7 @@ def _parse_config(body: str, expect: Expect, text: str) -> Anchor:
             raise AnchorSyntaxError(f"anchor {text!r} has no value after '='")
         if len(stated) > MAX_STATED_LENGTH:
             raise AnchorSyntaxError(f"stated value longer than {MAX_STATED_LENGTH} characters")
-        if expect is _ABSENT:
+        if expect is Expect.ABSENT:
             raise AnchorSyntaxError(f"a value anchor cannot be negated: {text!r}")
     return Anchor(AnchorKind.CONFIG, key, expect, scope, stated)
 
@@ -453,9 +446,9 @@ def parse_anchor(text: str) -> Anchor:
     if len(text) > MAX_ANCHOR_LENGTH:
         raise AnchorSyntaxError(f"anchor longer than {MAX_ANCHOR_LENGTH} characters")
     raw = text.strip()
-    expect = _PRESENT
+    expect = Expect.PRESENT
     if raw.startswith("!"):
-        expect = _ABSENT
+        expect = Expect.ABSENT
         raw = raw[1:].strip()
     kind_text, sep, body = raw.partition(":")
     kind = _KINDS.get(kind_text.strip().lower())
@@ -473,28 +466,28 @@ def parse_anchor(text: str) -> Anchor:
         # Covers NUL, and a newline that would otherwise be stripped out of a name.
         raise AnchorSyntaxError("anchor contains NUL or another control character")
 
-    if kind is _KIND_FILE:
+    if kind is AnchorKind.FILE:
         return Anchor(kind, validate_repo_path(body), expect)
-    if kind in (_KIND_PARAM, _KIND_CALL):
+    if kind in (AnchorKind.PARAM, AnchorKind.CALL):
         return _parse_argument(kind, body, expect, text)
-    if kind is _KIND_CONFIG:
+    if kind is AnchorKind.CONFIG:
         return _parse_config(body, expect, text)
     env_scope = None
-    if kind is _KIND_ENV and (placed := _ENV_AT.match(body)) is not None:
+    if kind is AnchorKind.ENV and (placed := _ENV_AT.match(body)) is not None:
         # ``NAME@PATH`` before any ``=VALUE``: a value may hold "@", a path never holds "="
         env_scope = validate_repo_path(placed.group("path").strip().rstrip("/"))
         body = placed.group("name") + (placed.group("rest") or "")
-    if kind in (_KIND_SYMBOL, _KIND_ENV):
+    if kind in (AnchorKind.SYMBOL, AnchorKind.ENV):
         body, stated = split_stated(body)
-        if stated is not None and expect is _ABSENT:
+        if stated is not None and expect is Expect.ABSENT:
             raise AnchorSyntaxError(f"a value anchor cannot be negated: {text!r}")
-    if kind is _KIND_SYMBOL:
+    if kind is AnchorKind.SYMBOL:
         path, qual = _symbol_parts(body)
         if path is not None:
             path = validate_repo_path(path)
             return Anchor(kind, _check_code_name(qual, "symbol"), expect, path, stated)
         return Anchor(kind, _check_code_name(qual, "symbol"), expect, version=stated)
-    if kind is _KIND_IMPORT:
+    if kind is AnchorKind.IMPORT:
         at_sign = body.find("@", 1)  # ``@vue/cli@web``: a scoped npm name starts with "@"
         module, scope = (body, "") if at_sign == -1 else (body[:at_sign], body[at_sign + 1 :])
         module = module.strip()
@@ -504,14 +497,14 @@ def parse_anchor(text: str) -> Anchor:
             )
         where = _parse_scope(scope.strip()) if at_sign != -1 else None
         return Anchor(kind, module, expect, scope=where)
-    if kind is _KIND_TECH:
+    if kind is AnchorKind.TECH:
         name, at, scope = body.partition("@")
         name = name.strip()
         if not _DIST.match(name):
             raise AnchorSyntaxError(f"technology name {name!r} is not valid (letters, digits, -._)")
         where = validate_repo_path(scope.strip().rstrip("/")) if at else None
         return Anchor(kind, normalize_dist_name(name), expect, scope=where)
-    if kind is _KIND_ENV:
+    if kind is AnchorKind.ENV:
         if not _ENV.match(body):
             raise AnchorSyntaxError(f"environment variable name {body!r} is not valid")
         return Anchor(kind, body, expect, scope=env_scope, version=stated)

@@ -151,6 +151,12 @@ def _above(path: str, scope: str | None, what: str, fp: Fingerprint) -> bool:
     return declares_above(path, scope, fp)
 
 
+def _never_use(path: str) -> bool:
+    """Whether a mention in ``path`` can never be a use: a lock file, a generated or
+    minified file, a fixture or a data file (``anchors.mentions.Role.DATA``)."""
+    return role_of(path) is Role.DATA
+
+
 def _list(paths: Sequence[str]) -> str:
     return ", ".join(paths[:3]) + (f" and {len(paths) - 3} more" if len(paths) > 3 else "")
 
@@ -186,6 +192,14 @@ def find_technology(name: str, scope: str | None, fp: Fingerprint) -> Finding:
         return Finding((), None, f"{label} is used in {_list(used)}, not in {scope}")
     mentions = sorted({p for token in _tokens(tech) for p in fp.mentioned_in(token)})
     elsewhere = sorted({p for p, _ in uses} | set(mentions))
+    if elsewhere and all(_never_use(p) for p in elsewhere):
+        # A lock file, a generated bundle or a fixture names what something else resolved,
+        # bundled or recorded: the code does not touch it. (A changelog or other prose stays
+        # weak: it names ordinary words that are package names too.)
+        detail = (f"{label} is not used {where}: it is named only in {_list(elsewhere)} "
+                  f"(a lock file, generated file or data, which is never a use) "
+                  f"at {fp.commit[:12]} ({EXTERNAL_HINT})")  # fmt: skip
+        return Finding((), None, detail)
     if elsewhere:
         shown = _list(elsewhere)
         detail = (f"{label} is mentioned only in {shown}; not imported, declared or "

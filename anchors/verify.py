@@ -12,6 +12,7 @@ words of its bytes rule X out.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -19,7 +20,7 @@ from enum import StrEnum
 
 from anchors.argument_checks import find_call, find_param
 from anchors.facts import SETTINGS_STRING, Dependency, FileFacts, Fingerprint, ValueFact
-from anchors.finding import Finding
+from anchors.finding import Finding, listed
 from anchors.infra_check import find_config
 from anchors.literals import same_value
 from anchors.manifests import PYTHON, manifest_kind
@@ -69,7 +70,8 @@ class MemoryVerdict(StrEnum):
 @dataclass(frozen=True)
 class Capture:
     """Where an anchor was found when its memory was written, and a hash of that code
-    (file: blob id; symbol: body hash; None for import, env and dep anchors)."""
+    (file: blob id; symbol: body hash; dep: what it is declared for, run time or
+    development; None for import and env anchors)."""
 
     found_in: tuple[str, ...]
     content_hash: str | None
@@ -97,7 +99,10 @@ def check_anchor(anchor: Anchor, captured: Capture | None, fp: Fingerprint) -> A
     # Wording only: "no longer defines" when the capture had found it.
     finding = _find(anchor, fp, before=captured is not None and bool(captured.found_in))
     if anchor.kind is AnchorKind.DEP and anchor.version and finding.found_in:
+        role = finding.content_hash  # what it is declared for, kept beside the version
         finding = _find_version(anchor, fp)
+        if finding.found_in:
+            finding = dataclasses.replace(finding, content_hash=role)
     found = bool(finding.found_in)
     if not found and not finding.answerable:
         return AnchorCheck(anchor, Verdict.UNKNOWN, (), finding.detail)
@@ -190,7 +195,7 @@ def _find(anchor: Anchor, fp: Fingerprint, before: bool) -> Finding:
     if anchor.kind is AnchorKind.ENV:
         paths = tuple(fp.env_sources(anchor.value))
         if paths:
-            return Finding(paths, None, f"{anchor.value} is read or declared in {_list(paths)}")
+            return Finding(paths, None, f"{anchor.value} is read or declared in {listed(paths)}")
         unread = _unread_holding(fp, lambda path, facts: facts.could_mention([anchor.value]))
         if unread:
             return Finding((), None, f"no file read reads {anchor.value}; {unread}", False)
@@ -213,7 +218,7 @@ def _find_file(path: str, fp: Fingerprint, before: bool) -> Finding:
             detail = f"{same[0]} is tracked (the only file named {path})"
             return Finding((same[0],), fp.blobs[same[0]], detail)
         if same:
-            detail = f"{path} names {len(same)} tracked files ({_list(same)}); cannot tell which"
+            detail = f"{path} names {len(same)} tracked files ({listed(same)}); cannot tell which"
             return Finding((), None, detail, False)
     return Finding((), None, f"{path} is {_no(before)} in the repository")
 
@@ -264,7 +269,7 @@ def _find_symbol(qualname: str, scope: str | None, fp: Fingerprint, before: bool
         joined = ",".join(f"{path}:{d.body_hash}" for path, d in found)
         body = hashlib.blake2b(joined.encode(), digest_size=8).hexdigest()
     line = _line(found[0][1].line) if len(found) == 1 else ""
-    return Finding(paths, body, f"{_list(paths)} defines {qualname}{line}")
+    return Finding(paths, body, f"{listed(paths)} defines {qualname}{line}")
 
 
 def _find_symbol_within(qualname: str, directory: str, fp: Fingerprint, before: bool) -> Finding:
@@ -277,7 +282,7 @@ def _find_symbol_within(qualname: str, directory: str, fp: Fingerprint, before: 
         joined = ",".join(f"{path}:{d.body_hash}" for path, d in found)
         body = hashlib.blake2b(joined.encode(), digest_size=8).hexdigest()
         line = _line(found[0][1].line) if len(found) == 1 else ""
-        return Finding(paths, body, f"{_list(paths)} defines {qualname}{line}")
+        return Finding(paths, body, f"{listed(paths)} defines {qualname}{line}")
     unread = [p for p, facts in fp.unread() if p.startswith(prefix)
               and facts.could_mention(qualname.split("."))]  # fmt: skip
     if unread:
@@ -308,7 +313,7 @@ def _find_env_read(name: str, scope: str, fp: Fingerprint, before: bool) -> Find
     readers = [p for p in sources if p in fp.code]
     found = tuple(p for p in readers if p in files)
     if found:
-        return Finding(found, None, f"{name} is read in {_list(found)}")
+        return Finding(found, None, f"{name} is read in {listed(found)}")
     not_parsed = [p for p in files if not fp.code[p].parsed]
     if not_parsed:
         why = _not_parsed(not_parsed[0], fp.code[not_parsed[0]])
@@ -316,9 +321,9 @@ def _find_env_read(name: str, scope: str, fp: Fingerprint, before: bool) -> Find
     where = path if path in fp.blobs else f"code under {path}/"
     if readers:
         verb = "no longer reads" if before else "does not read"
-        return Finding((), None, f"{where} {verb} {name}; it is read in {_list(readers)}")
+        return Finding((), None, f"{where} {verb} {name}; it is read in {listed(readers)}")
     if sources:
-        detail = (f"no code the fingerprint reads reads {name} ({_list(sources)} declares "
+        detail = (f"no code the fingerprint reads reads {name} ({listed(sources)} declares "
                   f"it); cannot tell whether {where} does")  # fmt: skip
         return Finding((), None, detail, False)
     return Finding((), None, f"no code reads {name} and no .env.example declares it")
@@ -331,7 +336,7 @@ def _defined_at(qualname: str, fp: Fingerprint) -> str:
     if not found:
         return ""
     places = [f"{path}:{d.line}" if d.line > 0 else path for path, d in found]
-    return f"; it is defined in {_list(places)}"
+    return f"; it is defined in {listed(places)}"
 
 
 def _argument_named(facts: FileFacts, name: str) -> str:
@@ -351,11 +356,11 @@ def _find_import(module: str, scope: str | None, fp: Fingerprint, before: bool) 
         project = [p for p in everywhere if in_area(p, None)]
         if project:
             if all(imp.within == SETTINGS_STRING for p, imp in importers if p in project):
-                detail = f"named by the Django settings in {_list(project)} (Django imports it)"
+                detail = f"named by the Django settings in {listed(project)} (Django imports it)"
                 return Finding(tuple(project), None, detail)
-            return Finding(tuple(project), None, f"imported by {_list(project)}")
+            return Finding(tuple(project), None, f"imported by {listed(project)}")
         if everywhere:
-            detail = f"{module} is imported only in {_list(everywhere)}, outside the main project"
+            detail = f"{module} is imported only in {listed(everywhere)}, outside the main project"
             return Finding((), None, detail, weak=True)
         top = module.split(".")[0]
         unread = _unread_holding(
@@ -389,7 +394,7 @@ def _find_import(module: str, scope: str | None, fp: Fingerprint, before: bool) 
         paths = tuple(sorted(set(found)))
         lines = sorted(imp.line for p, imp in importers if p == paths[0])
         line = _line(lines[0]) if len(paths) == 1 and lines else ""
-        detail = f"imported by {_list(paths)}" + (f" in {within}" if within else "") + line
+        detail = f"imported by {listed(paths)}" + (f" in {within}" if within else "") + line
         return Finding(paths, None, detail)
     not_parsed = [p for p in files if not fp.code[p].parsed]
     if not_parsed:
@@ -399,7 +404,7 @@ def _find_import(module: str, scope: str | None, fp: Fingerprint, before: bool) 
         return Finding((), None, detail, False)
     if within and fp.definition(path, within) is None:
         return Finding((), None, f"{path} does not define {within}")
-    elsewhere = f" (imported by {_list(everywhere)})" if everywhere else ""
+    elsewhere = f" (imported by {listed(everywhere)})" if everywhere else ""
     return Finding((), None, f"{module} is {_no(before)} imported in {where}{elsewhere}")
 
 
@@ -422,18 +427,23 @@ def _find_dep(name: str, scope: str | None, fp: Fingerprint) -> Finding:
         return Finding((), None, detail, False)
     sources = tuple(p for p in everywhere if _declares_for(p, scope, fp))
     if sources:
-        return Finding(sources, None, f"{name} is declared in {_list(sources)}")
+        # what it is declared for, not where: a note written while it was a run-time
+        # dependency is drifted once it is declared for development only
+        roles = sorted({"run" if d.runtime or d.optional else "dev"
+                        for d in fp.dependency(name) if d.source in sources})  # fmt: skip
+        role = "dep-role:" + "+".join(roles)
+        return Finding(sources, role, f"{name} is declared in {listed(sources)}")
     if scope is not None:
         if not fp.has_directory(scope):
             return Finding((), None, f"{scope} is not a directory of the repository")
-        elsewhere = f" (declared in {_list(everywhere)})" if everywhere else ""
+        elsewhere = f" (declared in {listed(everywhere)})" if everywhere else ""
         manifests = [p for p in fp.blobs if manifest_kind(p) and _declares_for(p, scope, fp)]
         if not manifests:
             detail = f"no manifest the fingerprint reads declares for {scope}/{elsewhere}"
             return Finding((), None, detail, False)
         return Finding((), None, f"{name} is not declared for {scope}/{elsewhere}")
     if everywhere:
-        detail = f"{name} is declared only in {_list(everywhere)}, outside the main project"
+        detail = f"{name} is declared only in {listed(everywhere)}, outside the main project"
         return Finding((), None, detail, weak=True)
     declaring = {dep.source for dep in fp.dependencies}
     unread = sorted(
@@ -441,7 +451,7 @@ def _find_dep(name: str, scope: str | None, fp: Fingerprint) -> Finding:
         if in_area(p, None) and (name in _UNREAD_MANIFESTS or p not in declaring)
     )  # fmt: skip
     if unread:
-        detail = f"{name} is not in the manifests read; {_list(unread)} may declare it"
+        detail = f"{name} is not in the manifests read; {listed(unread)} may declare it"
         return Finding((), None, detail, False)
     if not any(manifest_kind(p) for p in fp.blobs):
         detail = "the repository has no manifest the fingerprint reads"
@@ -487,7 +497,7 @@ def _find_value(anchor: Anchor, stated: str, fp: Fingerprint) -> Finding:
         found = fp.env_default_values(name)
         if not found:
             reads = fp.env_sources(name)
-            where = f"{name} is read in {_list(reads)} with no default" if reads else (
+            where = f"{name} is read in {listed(reads)} with no default" if reads else (
                 f"no code read gives {name} a default")  # fmt: skip
             return Finding((), None, f"{where}; cannot tell whether it defaults to {stated}", False)
         return _compare(name, stated, found, env=True)
@@ -573,8 +583,3 @@ def _unread_holding(fp: Fingerprint, could: Callable[[str, FileFacts], bool]) ->
 
 def _no(before: bool) -> str:
     return "no longer" if before else "not"
-
-
-def _list(paths: Sequence[str], limit: int = 3) -> str:
-    shown = ", ".join(paths[:limit])
-    return shown if len(paths) <= limit else f"{shown} and {len(paths) - limit} more"

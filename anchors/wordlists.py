@@ -145,6 +145,9 @@ DIST_TO_IMPORT: dict[str, str] = {
 DEP_AFTER = (
     r"\s+(?:package|dependency|distribution|dist|library)\b|\s+(?:is|are)\s+(?:a\s+|an\s+)?"
     r"(?:declared\s+|direct\s+|runtime\s+|dev\s+)?(?:dependency|dependencies|installed|pinned)"
+    # "X sits in the extension's runtime dependencies"
+    r"|\s+(?:sits?|is|are|lives?|belongs?)\s+(?:in|among)\s+(?:the\s+)?(?:[\w'’-]+\s+){0,3}?"
+    r"(?:dependencies|devdependencies|deps|requirements)\b"
 )
 DEP_BEFORE = (
     r"(?:depends?\s+on|depended\s+on|dependency\s+on|install(?:s|ed)?|pip\s+install|"
@@ -210,8 +213,11 @@ USAGE_NEGATION_CUES = (
     rf"\bused\s+to\s+{_VERB}\s+",
     # "nothing imports X", "no code reads FOO", "none of the views use X": no part of the
     # code does, which is what an absent anchor checks.
+    # "nothing in the isso package imports X": a place between them scopes, never negates.
     r"\b(?:nothing|no\s+(?:other\s+)?(?:code|module|modules|file|files)|none\s+of\s+(?:the|our)"
-    rf"\s+[a-z]+)\s+(?:(?:else|still|ever|actually|now)\s+)?{_VERB}\s+",
+    r"\s+[a-z]+)(?:\s+(?:in|under|inside|within)\s+(?:the\s+|our\s+)?[\w./-]+"
+    r"(?:\s+(?:package|module|directory|folder|app|code|tree|project))?)?"
+    rf"\s+(?:(?:else|still|ever|actually|now)\s+)?{_VERB}\s+",
 )
 # Cues after which a later "with/by/to/in favour of Y" names the replacement, present.
 REPLACEMENT_CUES = (

@@ -85,7 +85,7 @@ __all__ = [
 RACY_NS = 2_000_000_000
 RACY_FINE_NS = 100_000_000
 # What inotify cannot see (mmap writes, a write through a hard link elsewhere) is found by
-# a full pass this often; it costs what every call cost before the watcher.
+# a full pass this often; that call costs what every call costs without the watcher.
 AUDIT_S = 30.0
 # Directories one work tree may watch: beyond this the lstat pass serves. The kernel's
 # per-user limit (fs.inotify.max_user_watches, 8192 on older kernels) is shared with

@@ -1,19 +1,11 @@
 """``Cargo.toml`` as a manifest (``anchors.cargo_toml``): dependency tables, target
-dependencies, table entries and renames, workspace inheritance, members, rust-version and
-edition."""
+dependencies, table entries and renames, workspace inheritance."""
 
 from __future__ import annotations
 
 import pytest
 
-from anchors.cargo_toml import (
-    crate_name,
-    edition,
-    parse_cargo_toml,
-    rust_version,
-    workspace_dependencies,
-    workspace_members,
-)
+from anchors.cargo_toml import crate_name, parse_cargo_toml
 from anchors.facts import Dependency
 from anchors.manifests import parse_manifest
 
@@ -103,20 +95,6 @@ def test_workspace_inheritance_without_the_workspace_table_has_no_version():
     ]
 
 
-def test_workspace_members_dependencies_rust_version_and_edition():
-    assert workspace_members(WORKSPACE) == ["crates/*", "xtask"]
-    assert workspace_dependencies(WORKSPACE) == {
-        "serde": "1.0.190",
-        "anyhow": "1",
-        "tracing-core": "0.1.32",
-        "local-util": "",
-    }
-    assert (rust_version(WORKSPACE), edition(WORKSPACE)) == ("1.70", "2021")
-    plain = b'[package]\nname = "x"\nrust-version = "1.74.1"\nedition = "2018"\n'
-    assert (rust_version(plain), edition(plain)) == ("1.74.1", "2018")
-    assert (rust_version(b"[package]\nname = 'x'\n"), edition(b"")) == (None, None)
-
-
 @pytest.mark.parametrize(
     "data",
     [b"", b"[dependencies\nserde = '1'", b"[dependencies]\nserde = \n", b"\xff\xfe",
@@ -125,8 +103,6 @@ def test_workspace_members_dependencies_rust_version_and_edition():
 )  # fmt: skip
 def test_malformed_cargo_toml_declares_nothing_and_raises_nothing(data):
     assert parse_cargo_toml(data, "Cargo.toml") == []
-    assert workspace_members(data) == []
-    assert rust_version(data) is None
 
 
 @pytest.mark.parametrize(

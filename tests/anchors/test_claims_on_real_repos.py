@@ -7,7 +7,7 @@ without anchors, absent expectations on ordinary words, alternatives that are no
 The repository is a small shop with a payment gateway, a click CLI, DuckDB storage, a docs
 sub-project on Sphinx, an example app on flask, a Dockerfile, a GitHub Actions workflow that
 uploads to Codecov and a tox.ini that runs flake8; Celery and Sentry are mentioned only in
-prose.
+prose, ujson only in a changelog and msgpack only in a lock file.
 """
 
 from __future__ import annotations
@@ -59,6 +59,8 @@ SHOP = {
     ),
     "tox.ini": "[tox]\nenvlist = py312\n[testenv:lint]\ncommands = flake8 shop\n",
     "README.md": "# Shop\n\nA small shop. Errors may one day be reported to Sentry.\n",
+    "CHANGELOG.md": "# Changes\n\n## 0.9\n\n- Dropped ujson: the standard json is enough.\n",
+    "uv.lock": '[[package]]\nname = "msgpack"\nversion = "1.0.8"\n',
 }
 
 VERIFIED, ACTIVE, REFUTED = "VERIFIED", "ACTIVE", "REFUTED"
@@ -142,6 +144,13 @@ PRESENT_SYSTEMS = [
       id="mentioned-only-in-docs-prose-is-weak"),
     R("Errors are reported to Sentry", {}, {"tech:sentry"}, ACTIVE,
       id="mentioned-only-in-the-readme-is-weak"),
+    # A lock file says what a resolver pulled in; a changelog is prose (weak)
+    R("Responses are serialised with ujson", {}, {"tech:ujson"}, ACTIVE,
+      id="named-only-in-a-changelog-is-weak"),
+    R("Cache entries are packed with msgpack", {}, {"tech:msgpack"}, REFUTED,
+      id="named-only-in-a-lock-file-is-not-used"),
+    R("We no longer use ujson", {}, {"!tech:ujson"}, VERIFIED,
+      id="a-changelog-mention-keeps-a-negation-true"),
     R("Config is loaded with PyYAML", {}, {"tech:pyyaml"}, VERIFIED,
       id="distribution-name-of-an-import"),
     R("HTTP calls go through httpx", {}, {"tech:httpx"}, VERIFIED, id="plain-use"),

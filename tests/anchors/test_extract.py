@@ -53,6 +53,7 @@ PYTHON = {
         imports=_imports("os"), definitions=_defs("verify"), env_reads=("JWT_SECRET",)
     ),
     "config/loader.py": FileFacts(imports=_imports("yaml"), definitions=_defs("load_config")),
+    "src/loader/core.py": FileFacts(definitions=_defs("install")),
     "scrape/pages.py": FileFacts(
         imports=_imports(("bs4", "BeautifulSoup")), definitions=_defs("parse_page")
     ),
@@ -302,6 +303,23 @@ TABLE = [
     R("We tried redis but it was slow.", None, set(), id="tried"),
     R("Handlers read their settings from DATABASE_URL.", None, set(),
       id="their-is-conservatively-other-party"),
+    # -- a place between "nothing" and its verb scopes the negation
+    R("Nothing in the scrape package imports redis.", None, {"!import:redis@scrape"},
+      id="nothing-in-a-package-imports"),
+    # -- a negated clause never gets a positive anchor of use
+    R("httpx is not a runtime requirement any more.", None, set(),
+      id="negated-predicate-no-positive-anchor"),
+    R("We only use httpx for outbound calls.", None, {"tech:httpx"},
+      id="a-restriction-keeps-its-positive-anchor"),
+    # -- an ordinary word that qualifies the next one names no package
+    R("The project has no click handler.", None, set(), id="no-qualifying-common-word"),
+    R("We do not use click.", None, {"!tech:click"}, id="not-using-a-common-word-package"),
+    # -- a verb inside a code span governs nothing after it
+    R("`loader.install` returns the previous hook.", None, set(),
+      id="a-verb-in-a-code-span-is-code"),
+    # -- a path below a source root, written without it
+    R("The loader lives in loader/core.py.", None, {"file:src/loader/core.py"},
+      id="a-path-below-a-source-root"),
 ]  # fmt: skip
 
 

@@ -204,7 +204,8 @@ def test_a_symlink_out_of_the_repository_is_listed_but_never_read(
     with GitRepository(git_repo.root) as repo:
         tree = repo.ls_tree(commit)
         assert {"leak.py", "linkdir"} <= tree.symlinks
-        assert repo.read_blob(tree.blobs["leak.py"]) == str(outside / "secret.py").encode()
+        link = tree.blobs["leak.py"]
+        assert repo.read_blobs([link]) == {link: str(outside / "secret.py").encode()}
         assert repo.read_worktree_file("leak.py") is None
         assert repo.read_worktree_file("linkdir/secret.py") is None
         assert repo.read_worktree_file("../outside/secret.py") is None
@@ -216,9 +217,11 @@ def test_a_symlink_out_of_the_repository_is_listed_but_never_read(
 def test_dash_prefixed_paths_never_reach_git_as_options(git_repo: GitRepo, tmp_path: Path):
     commit = git_repo.commit({"--output=pwned.txt": "data\n", "-rf.py": "import os\n"})
     with GitRepository(git_repo.root) as repo:
-        assert {"--output=pwned.txt", "-rf.py"} <= set(repo.ls_tree(commit).blobs)
-        assert repo.read_file(commit, "--output=pwned.txt") == b"data\n"
-        assert repo.read_file(commit, "--batch-all-objects") is None
+        blobs = repo.ls_tree(commit).blobs
+        assert {"--output=pwned.txt", "-rf.py"} <= set(blobs)
+        assert repo.read_blobs([blobs["--output=pwned.txt"]]).popitem()[1] == b"data\n"
+        with pytest.raises(ValueError):
+            repo.read_blobs(["--batch-all-objects"])
         (git_repo.root / "--version.py").write_text("x = 1\n")
         assert [e.path for e in repo.overlay().entries] == ["--version.py"]
         with pytest.raises(ValueError):
@@ -233,7 +236,7 @@ def test_a_thousand_head_resolutions_and_reads_use_at_most_two_git_processes(git
         blobs = repo.ls_tree(commit).blobs
         for i in range(1000):
             assert repo.head().commit == commit
-            assert repo.read_blob(blobs["a.py" if i % 2 else "b.py"]) is not None
+            assert repo.read_blobs([blobs["a.py" if i % 2 else "b.py"]])
         assert len(child_processes("git") - before) <= 2
     assert child_processes("git") <= before
 
@@ -274,10 +277,11 @@ def test_closing_stops_the_cat_file_process_and_later_reads_fail(git_repo: GitRe
     commit = git_repo.commit({"a.py": "x = 1\n"})
     before = child_processes("git")
     repo = GitRepository(git_repo.root)
-    assert repo.read_file(commit, "a.py") == b"x = 1\n"
+    blob = repo.ls_tree(commit).blobs["a.py"]
+    assert repo.read_blobs([blob]) == {blob: b"x = 1\n"}
     assert len(child_processes("git") - before) == 1
     repo.close()
     assert child_processes("git") <= before
     assert repo.head().commit == commit
     with pytest.raises(GitError):
-        repo.read_file(commit, "a.py")
+        repo.read_blobs([blob])

@@ -103,12 +103,30 @@ def test_a_final_stage_built_from_an_earlier_stage_is_that_stage_s_image():
 
 
 @pytest.mark.parametrize(
-    "line", ["FROM python:${PYTHON_VERSION}-slim", "FROM $BASE_IMAGE", "FROM ${REGISTRY}/app:1"]
+    "line", ["FROM python:${PYTHON_VERSION}-slim", "FROM $BASE_IMAGE", "FROM ${REGISTRY}/app:1",
+             "FROM python:${PYTHON_VERSION:-3.10}-slim"]
 )
-def test_a_build_argument_in_the_base_image_is_not_a_value(line):
-    found = values(f"ARG PYTHON_VERSION=3.11\n{line}\n", "Dockerfile")
-    assert found["FROM"] == [(None, 2)]
-    assert "python-version" not in found or found["python-version"] == [(None, 2)]
+def test_a_build_argument_without_a_default_in_the_base_image_is_not_a_value(line):
+    found = values(f"ARG PYTHON_VERSION\nARG BASE_IMAGE\n{line}\n", "Dockerfile")
+    assert found["FROM"] == [(None, 3)]
+    assert "python-version" not in found or found["python-version"] == [(None, 3)]
+
+
+def test_a_build_argument_s_default_is_the_image_built_by_default():
+    text = (
+        "ARG PY_VERSION=3.12\nARG REGISTRY=docker.io\n"
+        "FROM ${REGISTRY}/python:${PY_VERSION}-alpine AS builder\n"
+        "ARG PORT=8080\nEXPOSE $PORT\n"
+        "FROM docker.io/python:$PY_VERSION-alpine\nARG PY_VERSION\nARG PORT\n"
+        "ENV PYTHON=${PY_VERSION} LISTEN=${PORT}\nEXPOSE ${PORT}\n"
+    )
+    found = values(text, "Dockerfile")
+    assert found["FROM"] == [("docker.io/python:3.12-alpine", 6)]
+    assert found["python-version"] == [("3.12", 6)]
+    # a stage sees a global argument it declares again, not another stage's argument
+    assert found["ENV.PYTHON"] == [("3.12", 9)]
+    assert found["ENV.LISTEN"] == [(None, 9)]
+    assert found["EXPOSE"] == [(None, 10)]
 
 
 def test_the_last_cmd_and_a_computed_expose_are_read_as_docker_reads_them():

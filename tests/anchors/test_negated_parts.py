@@ -10,14 +10,15 @@ import pytest
 from anchors.ci_binding import _about_ci
 from anchors.development import about_development
 from anchors.manifests import parse_manifest
-from anchors.negated_parts import unchecked_negations
+from anchors.negated_parts import negated_clauses
 from anchors.subject import sentence_spans
 
 R = pytest.param
 
 
 def _parts(text: str, checked: tuple[str, ...] = (), named: tuple[str, ...] = ()) -> list[str]:
-    return unchecked_negations(text, list(sentence_spans(text)), list(checked), list(named))
+    found = negated_clauses(text, list(sentence_spans(text)), list(checked), list(named))
+    return [c.part for c in found if c.part]
 
 
 @pytest.mark.parametrize(

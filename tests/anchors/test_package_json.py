@@ -1,5 +1,5 @@
 """``package.json`` as a manifest (``anchors.package_json``): dependency rows by table,
-scoped names, ranges kept as written, engines / workspaces / scripts; and lock files of
+scoped names, ranges kept as written, engines; and lock files of
 every ecosystem are never manifests."""
 
 from __future__ import annotations
@@ -8,14 +8,7 @@ import pytest
 
 from anchors.facts import Dependency
 from anchors.manifests import manifest_kind, parse_manifest
-from anchors.package_json import (
-    engines,
-    package_name,
-    parse_package_json,
-    read_package_json,
-    scripts,
-    workspaces,
-)
+from anchors.package_json import engines, package_name, parse_package_json, read_package_json
 
 # A Vue CLI plugin monorepo root, as written in the wild.
 MONOREPO = b"""{
@@ -75,18 +68,9 @@ def test_the_package_s_own_name_is_not_a_dependency():
     assert package_name(MONOREPO) == "@acme/storefront"
 
 
-def test_engines_workspaces_and_scripts_are_read_as_written():
-    doc = read_package_json(MONOREPO)
-    assert engines(doc) == {"node": ">=18", "pnpm": ">=8.6"}
-    assert workspaces(MONOREPO) == ["packages/*", "apps/web"]
-    assert scripts(doc)["test:unit"] == "vitest run --coverage"
-    assert list(scripts(MONOREPO)) == ["build", "test:unit", "lint"]
-
-
-def test_yarn_s_workspaces_object_gives_its_packages():
-    data = b'{"workspaces": {"packages": ["packages/*"], "nohoist": ["**/react-native"]}}'
-    assert workspaces(data) == ["packages/*"]
-    assert workspaces(b'{"workspaces": "packages/*"}') == []
+def test_engines_are_read_as_written():
+    assert engines(read_package_json(MONOREPO)) == {"node": ">=18", "pnpm": ">=8.6"}
+    assert engines(MONOREPO) == {"node": ">=18", "pnpm": ">=8.6"}
 
 
 @pytest.mark.parametrize(
@@ -104,7 +88,7 @@ def test_yarn_s_workspaces_object_gives_its_packages():
 )
 def test_malformed_package_json_declares_nothing_and_raises_nothing(data):
     assert parse_package_json(data, "package.json") == []
-    assert (engines(data), workspaces(data), scripts(data)) == ({}, [], {})
+    assert engines(data) == {}
 
 
 def test_a_byte_order_mark_is_not_an_error():

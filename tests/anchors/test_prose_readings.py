@@ -6,8 +6,8 @@ notes and the texts of the anchoring tests) with what ``resolve_subject`` and
 ``infer_anchors`` read from it on three fingerprints: the experiments' fixture at HEAD
 (``fixture``), the shop of ``test_claims_on_real_repos`` (``shop``) and the synthetic
 fingerprint of ``test_extract`` (``extract``); a reading the same as on the fixture is left
-out. It was written by the code before the reader
-was made faster (adr/0020), so any change of output, down to a drop's detail, fails here.
+out. Any change of output, down to a drop's detail, fails here: rewrite it with ``--write``
+and review the diff.
 
 A deliberate change of what is read is recorded again, and its diff reviewed:
 

@@ -566,7 +566,7 @@ def test_bytes_that_are_not_utf8_and_do_not_parse_are_not_utf8() -> None:
 
 def test_a_file_over_the_size_limit_is_not_parsed_but_keeps_its_words() -> None:
     source = b"fn f() {}\n" + b"// " + b"x" * MAX_SOURCE_BYTES
-    found = extract_rust(source)
+    found = extract_facts(source, "rust")
     assert not found.parsed and found.not_read is NotRead.TOO_LARGE
     assert found.size == len(source) and found.definitions == ()
     assert found.words is not None and "x" * MAX_SOURCE_BYTES in found.words

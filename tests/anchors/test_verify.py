@@ -137,11 +137,28 @@ def test_a_changed_file_is_drift(git_repo: GitRepo, source: CodeSource, fp: Fing
     assert check_anchor(anchor, captured, source.fingerprint()).verdict is Verdict.DRIFTED
 
 
-def test_import_env_and_dep_captures_are_where_found_without_a_hash(fp: Fingerprint):
+def test_import_and_env_captures_are_where_found_without_a_hash(fp: Fingerprint):
     assert capture(parse_anchor("import:os"), fp) == Capture(("app/other.py",), None)
     assert capture(parse_anchor("env:DATABASE_URL"), fp) == Capture((".env.example",), None)
-    assert capture(parse_anchor("dep:httpx"), fp) == Capture(("pyproject.toml",), None)
     assert capture(parse_anchor("import:redis"), fp) == Capture((), None)
+
+
+def test_a_dependency_capture_holds_what_it_is_declared_for(fp: Fingerprint):
+    assert capture(parse_anchor("dep:httpx"), fp) == Capture(("pyproject.toml",), "dep-role:run")
+    assert capture(parse_anchor("dep:redis"), fp) == Capture((), None)
+
+
+def test_a_run_time_dependency_declared_for_development_only_later_has_drifted(
+    git_repo: GitRepo, source: CodeSource
+):
+    git_repo.commit({"package.json": '{"dependencies": {"@playwright/test": "^1.40.0"}}'})
+    anchor = parse_anchor("dep:@playwright/test")
+    before = capture(anchor, source.fingerprint())
+    git_repo.commit({"package.json": '{"devDependencies": {"@playwright/test": "^1.41.0"}}'})
+    moved = check_anchor(anchor, before, source.fingerprint())
+    assert moved.verdict is Verdict.DRIFTED
+    git_repo.commit({"package.json": '{"dependencies": {"@playwright/test": "^1.42.0"}}'})
+    assert check_anchor(anchor, before, source.fingerprint()).verdict is Verdict.HOLDS
 
 
 def test_a_version_mismatch_names_the_declared_spec(fp: Fingerprint):

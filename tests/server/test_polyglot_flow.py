@@ -18,7 +18,8 @@ pytestmark = pytest.mark.anyio
 
 CLIENT_TS = (
     'import axios from "axios";\n'
-    'import type { User } from "../types/user";\n\n'
+    'import type { User } from "../types/user";\n'
+    'import { useStorage } from "@vueuse/core";\n\n'
     "const base = import.meta.env.VITE_API_URL;\n\n"
     "export function useUserApi() {\n"
     '  return { list: () => axios.get<User[]>(base + "/users") };\n'
@@ -44,8 +45,10 @@ PACKAGE_JSON = """{
   "name": "web",
   "private": true,
   "engines": {"node": ">=18"},
-  "dependencies": {"vue": "^3.4.0", "axios": "^1.6.0", "pinia": "^2.1.0"},
-  "devDependencies": {"vitest": "^1.2.0", "typescript": "~5.3.0"}
+  "dependencies": {"vue": "^3.4.0", "axios": "^1.6.0", "pinia": "^2.1.0",
+                   "@vueuse/core": "^10.0.0"},
+  "devDependencies": {"vitest": "^1.2.0", "typescript": "~5.3.0",
+                      "@playwright/test": "^1.40.0"}
 }
 """
 STORE_GO = """package svc
@@ -106,6 +109,7 @@ edition = "2021"
 [dependencies]
 tokio = { version = "1.35", features = ["full"] }
 serde = "1.0"
+env_filter = "0.1"
 
 [dev-dependencies]
 proptest = "1"
@@ -269,6 +273,13 @@ PROSE: list[tuple[str, str, str]] = [
     ("Queue::pop is in worker/src/main.rs", "REFUTED", "Queue.pop"),
     # a spec quoted as package.json writes it
     ("vitest ^1.2.0 is a devDependency of the frontend", "VERIFIED", "web/package.json"),
+    # npm packages named with their scope
+    ("The API client uses @vueuse/core", "VERIFIED", "web/src/api/client.ts"),
+    ("The UI components come from @material-ui/core", "REFUTED", "@material-ui/core"),
+    ("We no longer use @material-ui/core", "VERIFIED", "@material-ui/core"),
+    ("We dropped @vueuse/core", "REFUTED", "web/src/api/client.ts"),
+    # a crate named as code writes it (snake case) is the dependency a manifest declares
+    ("We depend on env_filter", "VERIFIED", "worker/Cargo.toml"),
 ]  # fmt: skip
 
 
@@ -279,6 +290,8 @@ RUNTIME: list[tuple[str, str, str]] = [
     ("The frontend depends on vitest at runtime", "ACTIVE",
      "uncovered:vitest (declared for development only)"),
     ("vue is a runtime dependency of the frontend", "VERIFIED", ""),
+    ("@playwright/test sits in the frontend's runtime dependencies", "ACTIVE",
+     "uncovered:@playwright/test (declared for development only)"),
 ]  # fmt: skip
 
 
