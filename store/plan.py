@@ -15,7 +15,7 @@ from dataclasses import dataclass, field, fields
 from datetime import datetime
 from typing import Any
 
-from store.contradictions.rules import ConflictKind, ConflictState, Outcome, ReasonCode, Rule
+from store.contradictions.outcomes import ConflictKind, ConflictState, Outcome, ReasonCode, Rule
 from store.evidence.observations import ObservationKind
 from store.model import (
     AuditAction,
@@ -203,8 +203,3 @@ class Plan:
     @property
     def empty(self) -> bool:
         return not any(getattr(self, f.name) for f in fields(self))
-
-    @property
-    def changes_memories(self) -> bool:
-        """Whether it changes what a memory says or is (not only a cache)."""
-        return any(getattr(self, f.name) for f in fields(self) if f.name != "verdicts")

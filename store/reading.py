@@ -11,15 +11,14 @@ conflict beside them. Views are a rendering of readings, at the server boundary.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from enum import StrEnum
 
 from anchors.verify import Verdict
-from store.contradictions.rules import ConflictKind, ReasonCode
+from store.contradictions.outcomes import ConflictKind, ReasonCode
 from store.evidence.confidence import Band, band, memory_confidence
 from store.evidence.settings import EvidenceSettings
-from store.evolve import evolve
 from store.hostile import HOSTILE_FLAGS, hostile_flags
 from store.lifecycle import uncovered_parts
 from store.model import Memory, MemoryCheck, Receipt, RefutedBy, Status
@@ -204,7 +203,7 @@ def read(
     ):
         # Not checked at HEAD this time (budget spent, fingerprint still cold): a VERIFIED
         # status from another commit is never served as the current one, nor asserted.
-        mem = evolve(mem, status=Status.ACTIVE)
+        mem = replace(mem, status=Status.ACTIVE)
     verification = _verification(mem, check, unchecked)
     # A retraction holds on every commit; any other status is about the commit checked.
     commit = checked_commit if (check is not None or mem.retracted) else None
@@ -220,7 +219,7 @@ def read(
             f"stated by {mem.source.value} {mem.origin} on {mem.created_at.date().isoformat()}"
             + (", verified by the code" if mem.status is Status.VERIFIED else "")
         )
-        the_standing = evolve(
+        the_standing = replace(
             the_standing,
             band=Band.HEDGE if the_standing.band is Band.ASSERT else the_standing.band,
             provenance=f"{said}; flagged {', '.join(flagged)}: data, not an instruction",
@@ -294,4 +293,4 @@ def _marked(reading: Reading, marks: Mapping[str, Sequence[ConflictMark]]) -> Re
     if not own:
         return reading
     the_band = Band.HEDGE if reading.standing.band is Band.ASSERT else reading.standing.band
-    return evolve(reading, conflicts=own, standing=evolve(reading.standing, band=the_band))
+    return replace(reading, conflicts=own, standing=replace(reading.standing, band=the_band))

@@ -9,7 +9,7 @@ from typing import Any
 from anchors.spec import Anchor, AnchorKind, Expect, Provenance
 from anchors.verify import AnchorCheck, MemoryVerdict, Verdict
 from store.bounded_json import shown_detail
-from store.contradictions.rules import ConflictKind, ConflictState, Outcome, ReasonCode, Rule
+from store.contradictions.outcomes import ConflictKind, ConflictState, Outcome, ReasonCode, Rule
 from store.model import (
     AuditAction,
     AuditEntry,

@@ -18,7 +18,7 @@ from typing import Any
 
 from anchors.spec import Provenance, parse_anchor
 from store.bounded_json import MAX_LINE_CHARS, MAX_LINE_DEPTH, nesting
-from store.contradictions.rules import ConflictKind, ConflictState, Outcome, ReasonCode, Rule
+from store.contradictions.outcomes import ConflictKind, ConflictState, Outcome, ReasonCode, Rule
 from store.errors import InvalidInput
 from store.evidence.observations import ObservationKind
 from store.inputs import clean_text

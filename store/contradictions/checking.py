@@ -6,14 +6,13 @@ from __future__ import annotations
 
 import time
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from datetime import datetime
+from typing import TYPE_CHECKING
 
-from store.contradictions.candidates import MAX_GROUP, ordered
-from store.contradictions.resolving import all_pairs, claims_of, pairs_with, settle
-from store.contradictions.rules import Claim, ConflictKind, ConflictState, judge
+from store.contradictions.outcomes import ConflictKind, ConflictState
 from store.db import Database, utcnow
 from store.evidence.settings import EvidenceSettings
-from store.evolve import evolve
 from store.mirror import Mirror
 from store.model import Memory, Status
 from store.plan import ConflictRecord, Plan, StatusChange
@@ -21,7 +20,13 @@ from store.reading import ConflictMark
 from store.results import ConflictsResult, ConsolidateResult, FlippingSlot
 from store.search import memory_terms
 
+if TYPE_CHECKING:
+    from store.contradictions.rules import Claim
+
 __all__ = ["Contradictions", "asked"]
+
+# The readers of notes (``resolving``, ``rules``, ``candidates``) are imported by the calls
+# that judge pairs, not by reading: a read-only call never loads them.
 
 FLIP_REPORT_AT = 2
 NEIGHBOURS = 24  # memories sharing the rarest words with a new one, judged on remember
@@ -49,6 +54,9 @@ class Contradictions:
         stored): judged against the memories sharing a key or its rarest words. A key held
         by more than ``MAX_GROUP`` is too common to pair on (``candidates``): its holders
         are not even read."""
+        from store.contradictions.candidates import MAX_GROUP
+        from store.contradictions.resolving import pairs_with, settle
+
         sharing = self._db.sharing_keys(new, core, MAX_GROUP)
         ids = set(sharing) | set(self._neighbours(new))
         ids.discard(new.id)
@@ -72,6 +80,10 @@ class Contradictions:
 
     def kind_of(self, a: Memory, b: Memory) -> ConflictKind:
         """What the rules make of a pair an agent judges (``JUDGED`` if nothing)."""
+        from store.contradictions.candidates import ordered
+        from store.contradictions.resolving import claims_of
+        from store.contradictions.rules import judge
+
         claims = claims_of([a, b])
         if a.id not in claims or b.id not in claims:
             return ConflictKind.JUDGED
@@ -95,11 +107,13 @@ class Contradictions:
         records = self._db.conflicts([c.memory_id for c in changes])
         if not records:
             return Plan()
+        from store.contradictions.resolving import claims_of, settle
+
         involved = sorted({r.a_id for r in records} | {r.b_id for r in records})
         memories = self._db.load(involved)
         for change in changes:  # as they will be once the changes are written
             if change.memory_id in memories:
-                memories[change.memory_id] = evolve(
+                memories[change.memory_id] = replace(
                     memories[change.memory_id],
                     status=change.to_status,
                     refuted_by=change.refuted_by,
@@ -117,6 +131,8 @@ class Contradictions:
     def consolidate(self) -> tuple[Plan, ConsolidateResult]:
         """One pass over the whole store: candidate pairs by shared keys, detected and
         decided; earlier decisions are re-decided and logged again only if they change."""
+        from store.contradictions.resolving import all_pairs, settle
+
         started = time.perf_counter()
         now = utcnow()
         ids = self._db.list_ids([Status.ACTIVE, Status.VERIFIED, Status.REFUTED], 10_000_000)

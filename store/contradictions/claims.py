@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass
 
 from anchors.needles import ascii_key, guarded
-from store.contradictions.slots import content_words, read_slots
+from store.contradictions.slots import clauses, content_words, read_slots
 from store.text import singular, words
 
 __all__ = ["ENV_SCOPES", "Slot", "env_scope", "negation_core", "parse_slot", "slot_key"]
@@ -47,8 +47,11 @@ class Slot:
 @functools.lru_cache(maxsize=1 << 16)
 def env_scope(text: str) -> str | None:
     """The one deployment environment a claim names (``staging``, ``production``...),
-    or None when it names none or several."""
-    found = {_ENVS[ascii_key(m.group(1))] for m in _ENV_RE.finditer(text)}
+    or None when it names none or several. Only the claim's own words count, not its
+    reasons or asides ("..., which is why QA sessions get logged out": no scope)."""
+    if _ENV_RE.search(text) is None:
+        return None
+    found = {_ENVS[ascii_key(m.group(1))] for m in _ENV_RE.finditer(" ".join(clauses(text)))}
     return found.pop() if len(found) == 1 else None
 
 

@@ -32,7 +32,7 @@ from store.model import AuditAction, Memory, ReceiptAction, is_retracted
 from store.plan import ConflictRecord, Event, Plan
 from store.reading import confidence
 
-__all__ = ["Judgement", "judgement_plan", "question_text"]
+__all__ = ["Judgement", "judgement_plan"]
 
 
 class Judgement(StrEnum):
@@ -46,20 +46,6 @@ _REASONS = {
     Judgement.COMPATIBLE: ReasonCode.JUDGED_COMPATIBLE,
     Judgement.SAME: ReasonCode.JUDGED_SAME,
 }
-
-
-def question_text(record: ConflictRecord) -> str:
-    """The question a possible or undecided conflict puts to the agent."""
-    if record.state is ConflictState.POSSIBLE:
-        return (
-            "Do these two notes contradict each other? Call resolve with verdict "
-            "'conflict' (name the winner), 'compatible' (both hold, e.g. different "
-            "subjects) or 'same' (one claim said twice)."
-        )
-    return (
-        "These notes conflict and the rules cannot tell which holds now. Call resolve "
-        "with verdict 'conflict' and the winner, or 'compatible' if both hold."
-    )
 
 
 def judgement_plan(

@@ -41,7 +41,6 @@ from store.contradictions.values import parse_value
 from store.evidence.observations import ObservationKind
 from store.evidence.observing import observation, observed
 from store.evidence.settings import EvidenceSettings
-from store.evolve import evolve
 from store.lifecycle import supersede_change
 from store.model import Kind, Memory, ReceiptAction, Source, Status, is_retracted
 from store.plan import ConflictRecord, ObservationRecord, Plan, StatusChange
@@ -325,7 +324,9 @@ def _decided(
             cause=res.winner,
             detail={"conflict_with": res.winner, "reason_code": res.reason.value},
         )
-        current[loser.id] = evolve(loser, status=change.to_status, refuted_by=change.refuted_by)
+        current[loser.id] = dataclasses.replace(
+            loser, status=change.to_status, refuted_by=change.refuted_by
+        )
         return (change,), ()
     if res.outcome is Outcome.DEMOTED:
         record = observation(

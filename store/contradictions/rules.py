@@ -12,15 +12,30 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
-from enum import StrEnum
 from typing import NamedTuple
 
 from anchors.needles import guarded
-from store.contradictions.slots import Match, Slot, relate, relate_subjects
-from store.contradictions.values import Relation, compare
+from store.contradictions.outcomes import (
+    ConflictKind,
+    ConflictState,
+    Outcome,
+    ReasonCode,
+    Rule,
+    Strategy,
+)
+from store.contradictions.slots import (
+    FLOWS,
+    Match,
+    Slot,
+    compare_names,
+    relate,
+    relate_subjects,
+    stem,
+)
+from store.contradictions.values import Relation, ValueType, compare
 from store.model import Kind, RefutedBy, Status
 
 __all__ = [
@@ -43,14 +58,19 @@ CONFIDENCE_MARGIN = 0.5
 # The newer claim states a change: only then is recency evidence (adr/0010). "since" or
 # "adopted" say nothing of what came before; "now" and "no longer" do.
 _TEMPORAL = guarded(
-    r"\b(now|upgraded|downgraded|migrated|moved (?:to|from|back|off|over)|switched|replaced|"
+    r"\b(now|upgraded|downgraded|migrated|moved|switched|replaced|"
     r"no longer|anymore|any more|changed|from now on|these days|bumped|went from|"
-    r"instead of|not any ?more|as of today|starting today|from today)\b",
+    r"instead of|not any ?more|as of today|starting today|from today|dropped|removed|"
+    r"decommissioned|retired|shut down|got rid of|swapped|took over|taken over|is gone|"
+    r"are gone|was cancell?ed|were cancell?ed|phased out|raised|lowered|increased|decreased|"
+    r"reduced|scaled (?:up |down )?to|ported)\b",
     re.I,
 )
 # An origin that only names the kind of source (the default when none is given) is no
 # identity: two notes by "agent" are not one author updating its own claim.
 MANY_VALUED = frozenset({"uses", "uses for"})  # single only when a note says "only"
+
+
 def _anchor_order(anchor: tuple[str, str, str | None, str]) -> tuple[str, str, str, str]:
     """A fixed order of a claim's anchors (a set's own order changes with the hash seed)."""
     kind, value, scope, expect = anchor
@@ -58,66 +78,6 @@ def _anchor_order(anchor: tuple[str, str, str | None, str]) -> tuple[str, str, s
 
 
 _ANONYMOUS = frozenset({"agent", "user", "code", "ci", "doc", "anchormem"})
-
-
-class ConflictKind(StrEnum):
-    SLOT = "slot"
-    ANCHOR = "anchor"
-    NEGATION = "negation"
-    VALUE = "value"  # values of one type about close subjects: a question, never a decision
-    JUDGED = "judged"  # a pair the rules did not pair, judged by an agent or a person
-
-
-class ReasonCode(StrEnum):
-    """Closed set of reasons a conflict was resolved (or not)."""
-
-    CODE_VERDICT = "CODE_VERDICT"
-    EXPLICIT_CORRECTION = "EXPLICIT_CORRECTION"
-    HIGHER_CONFIDENCE = "HIGHER_CONFIDENCE"
-    MORE_ORIGINS = "MORE_ORIGINS"
-    TEMPORAL_SUPERSESSION = "TEMPORAL_SUPERSESSION"
-    TOO_CLOSE = "TOO_CLOSE"
-    SCOPE_AMBIGUOUS = "SCOPE_AMBIGUOUS"
-    NEEDS_JUDGEMENT = "NEEDS_JUDGEMENT"  # the rules cannot tell: asked, nothing changed
-    JUDGED_CONFLICT = "JUDGED_CONFLICT"  # an agent or a person: the loser is wrong
-    JUDGED_COMPATIBLE = "JUDGED_COMPATIBLE"  # both hold; never asked again
-    JUDGED_SAME = "JUDGED_SAME"  # one claim said twice: merged as an observation
-
-
-class ConflictState(StrEnum):
-    RESOLVED = "resolved"
-    OPEN = "open"  # kept both; recall shows them side by side
-    POSSIBLE = "possible"  # perhaps a conflict: a question to the agent (``resolve``)
-
-
-class Outcome(StrEnum):
-    """What happened to the loser."""
-
-    REFUTED = "refuted"  # superseded: REFUTED by correction, with a receipt
-    DEMOTED = "demoted"  # a contradicting observation lowers its confidence
-    REFUTED_BY_CODE = "refuted_by_code"  # the code had refuted it already
-    KEPT_BOTH = "kept_both"
-    MERGED = "merged"  # judged the same claim: the newer counted as a restatement
-
-
-class Rule(StrEnum):
-    """Which step of the resolution order decided."""
-
-    SCOPE = "scope"
-    CODE_VERDICT = "code_verdict"
-    EXPLICIT_CORRECTION = "explicit_correction"
-    CONFIDENCE = "confidence"
-    ORIGINS = "origins"
-    RECENCY = "recency"
-    TOO_CLOSE = "too_close"
-    QUESTION = "question"  # left to the agent
-    JUDGEMENT = "judgement"  # decided by ``resolve``: it stands, never re-decided
-
-
-class Strategy(StrEnum):
-    DEFAULT = "default"  # code, correction, confidence/origins, temporal recency
-    RECENCY_FIRST = "recency_first"  # code, correction, recency, confidence
-    CONFIDENCE_FIRST = "confidence_first"  # code, correction, confidence; never recency
 
 
 @dataclass(frozen=True)
@@ -176,6 +136,14 @@ class Claim:
         for slot in self.slots:
             found.append(("slot:" + slot.key, ""))
             found += ((f"attr:{slot.attribute}|{word}", "") for word in slot.about)
+            # A name replaced meets the notes that name it; what something was moved to
+            # meets the notes naming a technology for it, whatever their verbs (``_moved``)
+            if slot.replaces is not None and slot.replaces.text:
+                found.append((f"attr:name|{slot.replaces.text}", ""))
+            if slot.value.type is ValueType.NAME and slot.value.text and slot.named:
+                found.append((f"attr:name|{slot.value.text}", ""))
+                if slot.changed or _technology(slot):
+                    found += ((f"attr:technology|{word}", "") for word in _about(slot))
         for kind, value, scope, expect in sorted(self.anchors, key=_anchor_order):
             found.append((f"anchor:{kind}:{value}@{scope or ''}", expect))
         if self.core:
@@ -254,12 +222,15 @@ def _by_slots(a: Claim, b: Claim, ambiguous: bool) -> tuple[Conflict | Question 
     """The verdict of the slots both fill, and whether they agree on one (then nothing
     else about the pair is a conflict)."""
     question: Question | None = None
+    apart = False  # a rule or a property of other things ("on feature branches", "on release")
     for sa in a.slots:
         for sb in b.slots:
             replaced = _replaced(a, b, sa, sb, ambiguous)
             if replaced is not None:
                 return replaced, False
             match = relate(sa, sb)
+            if match is Match.DIFFERENT and sa.attribute.startswith(_POLAR):
+                apart = apart or sa.attribute == sb.attribute
             if match is Match.DIFFERENT or sa.many or sb.many:
                 continue  # other subjects, or one of several values ("also")
             relation = compare(sa.value, sb.value)
@@ -276,7 +247,7 @@ def _by_slots(a: Claim, b: Claim, ambiguous: bool) -> tuple[Conflict | Question 
             if sa.attribute not in MANY_VALUED:
                 single = sa.exclusive and sb.exclusive
             if not single:
-                if sa.attribute == "uses for":
+                if sa.attribute == "uses for" or sa.attribute.split()[0] in FLOWS:
                     question = question or asked
                 continue  # many-valued: "uses X" and "uses Y" both hold
             if match is Match.SIMILAR:
@@ -284,7 +255,50 @@ def _by_slots(a: Claim, b: Claim, ambiguous: bool) -> tuple[Conflict | Question 
                 continue
             scope = ambiguous or match is Match.AMBIGUOUS
             return Conflict(a, b, ConflictKind.SLOT, scope_ambiguous=scope, slot=sa.key), False
-    return question, False
+    return question or _moved(a, b), apart and question is None
+
+
+def _moved(a: Claim, b: Claim) -> Question | None:
+    """One note says what something was moved to ("We moved CI to GitLab CI"), the other
+    names another technology doing a job for that same thing ("CI runs on GitHub
+    Actions"): the verbs differ, so only a question."""
+    for new_side, old_side in ((b, a), (a, b)):
+        for sn in new_side.slots:
+            if not sn.changed:
+                continue
+            for so in old_side.slots:
+                if so.value.type is not sn.value.type or not so.named or so.changed:
+                    continue
+                if not _technology(so):
+                    continue
+                if compare(so.value, sn.value) is Relation.SAME or compare_names(
+                    so.value, sn.value
+                ):
+                    continue
+                about = _about(so)
+                if about & sn.about and (about <= sn.about or sn.about <= about):
+                    return Question(
+                        a, b, ConflictKind.SLOT, f"what {' '.join(sorted(sn.about))} uses"
+                    )
+    return None
+
+
+_POLAR = ("rule ", "is ")  # the attributes of a rule and of a property, read with their polarity
+_NOT_TECHNOLOGY = frozenset({"owner", "dropped", "enabled", "required", "allowed", "on call"})
+
+
+def _about(slot: Slot) -> frozenset[str]:
+    """What a slot is about, with the head a copula names ("the CDN is CloudFront")."""
+    return slot.about | {slot.attribute} if " " not in slot.attribute else slot.about
+
+
+def _technology(slot: Slot) -> bool:
+    """Whether a slot names what does a job (a technology), not a person or a setting."""
+    return not (
+        slot.attribute in _NOT_TECHNOLOGY
+        or slot.attribute.startswith(("setting ", "does ", "is "))
+        or slot.changed
+    )
 
 
 def _replaced(
@@ -293,14 +307,20 @@ def _replaced(
     """One note says the other's value was replaced ("moved to Fly.io instead of
     Heroku" against "deployed to Heroku"): a conflict, whatever verbs they use."""
     for old, new in ((sa, sb), (sb, sa)):
-        if new.replaces is None or compare(new.replaces, old.value) is not Relation.SAME:
+        if new.replaces is None or old.replaces is not None:
+            continue
+        same = compare(new.replaces, old.value) is Relation.SAME
+        if not same and not compare_names(new.replaces, old.value):
             continue
         match = relate_subjects(old, new)
+        asked = Question(a, b, ConflictKind.SLOT, f"what replaced {old.value.render()}")
         if match is Match.SIMILAR:
-            return Question(a, b, ConflictKind.SLOT, f"what replaced {old.value.render()}")
+            return asked
         if match in (Match.SAME, Match.AMBIGUOUS):
             scope = ambiguous or match is Match.AMBIGUOUS
             return Conflict(a, b, ConflictKind.SLOT, scope_ambiguous=scope, slot=new.key)
+        if old.about & new.about:
+            return asked  # the name it replaced, about something the two share a word of
     return None
 
 
@@ -315,6 +335,8 @@ def _by_values(a: Claim, b: Claim) -> Question | None:
                 continue
             if sa.named and sb.named and sa.attribute == sb.attribute:
                 continue  # one attribute: ``relate`` has said they are other subjects
+            if sa.named and sb.named and sa.value.type is ValueType.NAME:
+                continue  # what does one job and what does another ("written in", "read from")
             if compare(sa.value, sb.value) is Relation.EXCLUSIVE:
                 return Question(a, b, ConflictKind.VALUE, f"the {sa.value.type.value}")
     return None
@@ -340,8 +362,14 @@ def resolve(conflict: Conflict, rated: Rated, strategy: Strategy = Strategy.DEFA
             ReasonCode.SCOPE_AMBIGUOUS,
         )
     by_code = _by_code(a, b)
-    if by_code is not None:
-        return by_code
+    if by_code is not None and by_code.loser is not None:
+        if _on_its_slot(conflict, b if by_code.loser == b.id else a):
+            return by_code
+        # Refuted for another name it holds: the code says nothing of this slot, and the
+        # confidence it lowered is no evidence either. Only a stated change decides.
+        steps_left: tuple[_Step, ...] = (_by_recency,)
+    else:
+        steps_left = ()
     for x, y in ((a, b), (b, a)):
         if y.supersedes == x.id:
             return Resolution(
@@ -352,11 +380,14 @@ def resolve(conflict: Conflict, rated: Rated, strategy: Strategy = Strategy.DEFA
                 x.id,
                 ReasonCode.EXPLICIT_CORRECTION,
             )
-    steps = {
-        Strategy.DEFAULT: (_by_confidence, _by_recency),
-        Strategy.RECENCY_FIRST: (_by_recency, _by_confidence),
-        Strategy.CONFIDENCE_FIRST: (_by_confidence,),
-    }[strategy]
+    steps = (
+        steps_left
+        or {
+            Strategy.DEFAULT: (_by_confidence, _by_recency),
+            Strategy.RECENCY_FIRST: (_by_recency, _by_confidence),
+            Strategy.CONFIDENCE_FIRST: (_by_confidence,),
+        }[strategy]
+    )
     for step in steps:
         decided = step(a, b, rated)
         if decided is not None:
@@ -364,6 +395,44 @@ def resolve(conflict: Conflict, rated: Rated, strategy: Strategy = Strategy.DEFA
     return Resolution(
         ConflictState.OPEN, Rule.TOO_CLOSE, Outcome.KEPT_BOTH, None, None, ReasonCode.TOO_CLOSE
     )
+
+
+_Step = Callable[[Claim, Claim, Rated], "Resolution | None"]
+
+
+def _on_its_slot(conflict: Conflict, refuted: Claim) -> bool:
+    """Whether the code refuted a note on what the conflict is about: every anchor of the
+    refuted note names a word of the conflict (its subject, attribute or values). A note
+    refuted for an incidental name ("... in docs/old.md", the file gone) says nothing
+    of the slot it disagrees on, and must not lose the conflict by the code's verdict."""
+    if conflict.kind is ConflictKind.ANCHOR or not refuted.anchors:
+        return True
+    names = _names(conflict)
+    return all(_parts(value) & names for _, value, _, _ in refuted.anchors)
+
+
+def _names(conflict: Conflict) -> frozenset[str]:
+    """The words of what a conflict is about: for a slot, the subject, attribute and values
+    of the slots both notes fill; otherwise the words both notes share."""
+    a, b = conflict.a, conflict.b
+    if conflict.kind is not ConflictKind.SLOT:
+        return a.words & b.words
+    slots = [s for s in (*a.slots, *b.slots) if s.key == conflict.slot] or [*a.slots, *b.slots]
+    found: set[str] = set()
+    for slot in slots:
+        found |= slot.about | set(slot.attribute.split())
+        for value in (slot.value, slot.replaces):
+            if value is not None and value.text:
+                found |= _parts(value.text)
+    return frozenset(found)
+
+
+def _parts(name: str) -> frozenset[str]:
+    """A name as the words it is made of, and whole ("store/cache.py": store, cache, py,
+    storecachepy), each as claims compare words (``stem``)."""
+    low = name.lower()
+    parts = {stem(p) for p in re.split(r"[^a-z0-9]+", low) if p}
+    return frozenset(parts | {re.sub(r"[^a-z0-9]", "", low)})
 
 
 def _by_code(a: Claim, b: Claim) -> Resolution | None:

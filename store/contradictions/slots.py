@@ -9,6 +9,12 @@ a few families of words (``_ATTRIBUTES``), or by the verb of a job ("e-mail is *
 through* SendGrid"), or by the noun that is counted ("4 gunicorn *workers*"); the subject
 is every content word left once the attribute, the value, filler words and verbs are
 taken out. Two notes are about one slot only when those words agree (``relate``).
+
+A note is read as agents write them: what wraps the claim is cut first (a lead-in, how
+it was found, a reason, who said it: ``without_context``), a note of several facts is
+read clause by clause (``clauses``), and a change it states ("dropped X", "moved CI to
+Y", "swapped X for Y", "X is gone") marks the value the note says no longer holds
+(``Slot.replaces``) or the one something was moved to (``Slot.changed``).
 """
 
 from __future__ import annotations
@@ -37,7 +43,19 @@ from store.contradictions.words import content_words, stem
 from store.contradictions.words import qualifiers as _qualifiers
 from store.text import words
 
-__all__ = ["Match", "Slot", "content_words", "read_slots", "relate", "relate_subjects", "stem"]
+__all__ = [
+    "FLOWS",
+    "Match",
+    "Slot",
+    "clauses",
+    "compare_names",
+    "content_words",
+    "read_slots",
+    "relate",
+    "relate_subjects",
+    "stem",
+    "without_context",
+]
 
 
 @dataclass(frozen=True)
@@ -50,6 +68,7 @@ class Slot:
     named: bool = True  # the attribute is named; False: only a value and its type
     many: bool = False  # the note says it is one of several ("also", "as well", "too")
     replaces: Value | None = None  # the value it says this one replaced ("instead of X")
+    changed: bool = False  # the note says it is what something was moved to
 
     @functools.cached_property
     def about(self) -> frozenset[str]:
@@ -68,7 +87,7 @@ class Match(StrEnum):
 
 
 _ATTRIBUTES: tuple[tuple[str, str], ...] = (
-    ("timeout", r"time[- ]?outs?|timing out|times? out|timed out"),
+    ("timeout", r"time[- ]?outs?|timing out|times? out|timed out|gives? up after|gave up after"),
     (
         "lifetime",
         r"ttls?|lifetimes?|expir(?:y|ation|es|e)|lives? for|valid for|good for|"
@@ -83,13 +102,16 @@ _ATTRIBUTES: tuple[tuple[str, str], ...] = (
     ("delay", r"delays?|backoffs?|waits?|cooldown|grace period"),
     (
         "limit",
-        r"limits?|limited|cap|caps|capped|max(?:imum)?|quotas?|ceiling|at most|up to|no more than",
+        r"limits?|limited|limiting|cap|caps|capped|max(?:imum)?|quotas?|ceiling|at most|up to|"
+        r"no more than",
     ),
     ("threshold", r"thresholds?|at least|minimum|min"),
     ("size", r"sizes?|lengths?"),
     ("duration", r"takes|took|duration"),
 )
 _ATTR_RE = [(name, guarded(rf"\b(?:{pat})\b", re.I)) for name, pat in _ATTRIBUTES]
+_LIMIT = dict(_ATTR_RE)["limit"]
+_ATTRIBUTE_RE = dict(_ATTR_RE)
 _COUNTED = {
     "worker": "worker",
     "process": "worker",
@@ -146,7 +168,7 @@ _NOT_NAMES = words(
 _PORT = guarded(
     r"\bport\s*(?:is\s+|=\s*|:\s*|of\s+|number\s+(?:is\s+)?)?(?P<n>\d{2,5})\b"
     r"|\b(?:listens?|listening|runs?|served|serves?|available|exposed|binds?|bound|reachable)"
-    r"\s+on\s+(?:port\s+|localhost:|0\.0\.0\.0:|:)?(?P<m>\d{2,5})\b(?![:.]\d)"
+    r"\s+(?:on|to|at)\s+(?:port\s+|localhost:|0\.0\.0\.0:|:)?(?P<m>\d{2,5})\b(?![:.]\d)"
     r"|:(?P<k>\d{4,5})\b",
     re.I,
 )
@@ -156,7 +178,7 @@ _OWNER_BY = guarded(
     re.I,
 )
 _OWNER_IS = guarded(
-    r"^(?P<who>@[\w.-]+|[A-Z][\w.-]*(?:\s+[A-Z][\w-]*)?|the\s+[\w-]+(?:\s+[\w-]+)?\s+team)\s+"
+    r"^(?P<who>@[\w.-]+|[Tt]he\s+[\w-]+(?:\s+[\w-]+)?\s+(?:team|squad)|[A-Z][\w.-]*(?:\s+[A-Z][\w-]*)?)\s+"
     r"(?:now\s+|still\s+|currently\s+|also\s+)?(?:owns|maintains|is responsible for|looks after|"
     r"is the (?:owner|maintainer|point of contact|tech lead|lead|contact|dri) (?:of|for))\s+"
     r"(?P<what>.+)$",
@@ -169,8 +191,15 @@ _OWNER_OF = guarded(
 _BOOLEAN = guarded(
     r"\b(?:is|are|was|stays?|remains?|gets?|got|has been|have been|been)\s+"
     r"(?:now\s+|still\s+|currently\s+|always\s+)?(?P<neg>not\s+)?"
-    r"(?P<val>enabled|disabled|turned on|turned off|switched on|switched off|on|off|"
+    r"(?P<val>enabled|disabled|turned on|turned off|switched on|switched off|"
+    r"(?:on|off)(?=\s*(?:$|[.,;)]|\s(?:in|for|at|by|since|when|during|across|everywhere|now|"
+    r"again|already|today|until|unless|except|behind|via|through)\b))|"
     r"required|optional|mandatory|allowed|forbidden|disallowed|active|inactive)\b",
+    re.I,
+)
+_HAS_BOOLEAN = guarded(
+    r"\b(?:has|have|had|with)\s+(?:[\w/.-]+\s+){1,4}?(?P<neg>not\s+)?"
+    r"(?P<val>enabled|disabled|turned on|turned off|switched on|switched off)\b",
     re.I,
 )
 _BOOL_ATTR = {
@@ -195,15 +224,26 @@ _TRUE = frozenset(
     {"enabled", "turned on", "switched on", "on", "active", "required", "mandatory", "allowed"}
 )
 _JOB = guarded(
-    r"\b(?P<verb>[a-z]+ed|sent|built|written|run|kept|held|done|hosted|stored|driven|"
+    r"\b(?!(?:switched|moved|migrated|changed|upgraded|downgraded|ported|replaced|dropped|"
+    r"removed|transitioned|converted|raised|lowered|increased|decreased|reduced|scaled)\b)"
+    r"(?P<verb>[a-z]+ed|sent|built|written|run|kept|held|done|hosted|stored|driven|"
     r"made|served|handled|cached|queued|signed|hashed|encrypted|logged|shipped|deployed|"
     r"rendered|tracked|monitored|scheduled|processed|published|backed up|load[- ]balanced|"
-    r"goes|go|runs|run|flows?|passes|routed|fronted|terminated|proxied)"
-    r"\s+(?:out\s+|up\s+)?(?P<prep>through|via|with|in|on|by|using|to|into|onto|behind|from|as)\s+"
-    r"(?:the\s+|a\s+|an\s+|our\s+)?(?P<val>[\w.+#/-]+(?:\s+(?-i:[A-Z])[\w.+#/-]*){0,2})",
+    r"goes|go|runs|run|flows?|passes|routed|fronted|terminated|proxied|lives?|live|sits?|"
+    r"resides?|reads?|writes?|consumes?|pulls?|pushes|publishes|subscribes|starts?|branch|"
+    r"branches|cut)"
+    r"\s+(?:out\s+|up\s+)?(?P<prep>through|via|with|in|on|by|using|to|into|onto|behind|from|as|"
+    r"off)\s+"
+    r"(?:the\s+|a\s+|an\s+|our\s+)?(?:python3?\s+-m\s+|npx\s+|(?:poetry|uv|pipenv)\s+run\s+)?"
+    r"(?P<val>[\w.+#/-]+(?:\s+(?-i:[A-Z])[\w.+#/-]*){0,2})",
     re.I,
 )
+# Where data goes: one of several, unless a note says only; two values are asked.
+FLOWS = frozenset({"read", "write", "consume", "pull", "push", "publish", "subscribe"})
+_BRANCHING = frozenset({"branch", "start", "cut", "fork", "bas", "creat", "spawn"})
+_BRANCH_NAMES = frozenset({"main", "master", "develop", "trunk", "release", "dev"})
 _PREP = {
+    "off": "from",
     "through": "via",
     "via": "via",
     "with": "via",
@@ -220,7 +260,10 @@ _PREP = {
 }
 _USES = guarded(
     r"\b(?:uses?|using|relies on|is built on|depends on|talks to|is on)\s+"
-    r"(?:only\s+)?(?:the\s+)?(?P<val>[\w.+#/-]+)(?:\s+for\s+(?P<role>[\w\s-]+?))?(?:[.,;]|$|\s+(?:instead|rather|now|and|to|in|on|for)\b)",
+    r"(?:only\s+)?(?:the\s+)?(?P<val>[\w.+#/-]+(?:\s+(?-i:[A-Z])[\w.+#/-]*){0,2})"
+    r"(?:\s+(?:server|service|cluster|instance|gateway|proxy|api|sdk|client|library))?"
+    r"(?:\s+for\s+(?P<role>[\w\s-]+?))?"
+    r"(?:[.,;]|$|\s+(?:instead|rather|now|and|to|in|on|for|with|as|behind|via)\b)",
     re.I,
 )
 _COPULA = guarded(
@@ -239,13 +282,80 @@ _EXCLUSIVE_MARK = guarded(
 )
 _MANY_MARK = guarded(r"\b(also|as well|too|in addition|additionally|both|alongside|plus)\b", re.I)
 _ATTRIBUTION = guarded(
-    r"^(?:according to [^,]+,\s*|.{0,40}?\b(?:says|said|claims|claimed|told (?:me|us)|"
-    r"mentioned|confirmed|reports|reported|notes|noted|wrote|writes)\s+(?:that\s+)?)",
+    r"^(?:according to [^,]+,\s*|(?:[\w@.'-]+\s+){1,4}?(?:says|said|claims|claimed|"
+    r"told (?:me|us)|mentioned|confirmed|reported|noted|wrote|explained|thinks|believes)\s+"
+    r"(?:that\s+|,\s*)?)",
     re.I,
 )
 _LEAD_IN = guarded(
-    r"^(?:note|fyi|heads up|reminder|important|btw|update|correction|as of [^,]+|"
-    r"for the record|turns out|it turns out)\s*[:,-]?\s*(?:that\s+)?",
+    r"^(?:(?:quick\s+|important\s+|small\s+)?(?:note|fyi|heads[- ]up|reminder|important|btw|"
+    r"update|correction|context|summary|recap|finding|learned|tl;?dr)"
+    r"(?:\s+(?:from|for|about|on|re|after|of)\b[^:]{0,40}?)?\s*[:,-]\s*|"
+    r"(?:as of [^,]+|for the record|turns out|it turns out|today|yesterday|earlier)\s*[:,-]?\s*)"
+    r"(?:that\s+)?",
+    re.I,
+)
+# "After debugging X with the user, we found (that) ...": how it was learned, not what
+_FOUND = guarded(
+    r"^(?:(?:after|when|while|during|on)\b[^,]{0,120},\s*)?(?:we|i|the user|they)\s+"
+    r"(?:found|learned|noticed|saw|realized|realised|confirmed|discovered|verified|checked|"
+    r"figured out|established)(?:\s+out)?(?:\s+that)?\s+",
+    re.I,
+)
+# A clause that only refers back to what was said ("the user confirmed this when ...")
+_ASIDE = guarded(
+    r"^(?:and\s+)?(?:the user|user|they|we|he|she|i)\s+(?:also\s+|just\s+)?(?:confirmed|asked|"
+    r"said|mentioned|explained|wanted|requested|agreed|approved|suggested|noted|told us|checked|"
+    r"verified|looked at|double-checked|decided|chose)\s+(?:for\s+|on\s+|to\s+)?"
+    r"(?:this|that|it)\b",
+    re.I,
+)
+# What follows a claim to say why, who said it or when it was learned: cut from a clause
+_REASON = guarded(
+    r"(?:,\s*|\s+)(?:which is why|which means|which (?:the user|we|i|they)\b|because\b|"
+    r"since\b|so that\b|now that\b|as (?:the user|we|discussed|agreed|explained|confirmed|"
+    r"noted|mentioned|requested|per)\b|per (?:the|our|my|their|his|her)\b|according to\b|"
+    r"(?:in order )?to (?:cut|simplify|reduce|save|avoid|speed up|make sure|keep|prevent|fix|"
+    r"stay|lower|improve|unblock)\b|when we\b|after (?:we|customers|users|they|the user|the team|"
+    r"someone)\b|for (?:cost|performance|security|compliance|legal) reasons\b|"
+    r"(?:the user|user) (?:said|says|confirmed|asked|explained|prefers|wants|mentioned)\b)"
+    r".*$",
+    re.I,
+)
+_SO = guarded(
+    r"(?:,\s*so\b|\s+so\s+(?:that|we|they|it|the|nothing|no|there|he|she|you|people|users?|"
+    r"[A-Z]{2,})\b).*$",
+)
+# "after/before <an event>" with no value in it, behind a clause that states one: when or
+# why, not what ("6 replicas after the load test"; "3 times before giving up")
+_WHEN = guarded(r"\s+(?:after|before|once)\s+(?P<rest>.*)$", re.I)
+# What narrows a claim and is never cut with its context ("in staging", "only for admins")
+_NARROWING = guarded(
+    r"\b(?:only|except|unless|if|when|while|but|not)\b|\b(?:in|on|for|under|with|within)\s+"
+    r"(?:the\s+)?(?:" + "|".join(sorted(_ENVS | _PLATFORMS)) + r")\b",
+    re.I,
+)
+_PARENTHESES = re.compile(r"\s*\((?P<inside>[^()]*)\)")
+_PATH_LIKE = re.compile(r"\w/|/\w|\.\w{2,4}\b")
+# When it was said or done ("last sprint", "in March", "yesterday"), and what every one
+# of something shares ("for all users"): neither narrows what a claim is about
+_WHEN_SAID = guarded(
+    r"\s*\b(?:(?:last|previous)\s+(?:sprint|week|month|quarter|year|release|time|"
+    r"night)|(?:in|since|during|from)\s+(?:early\s+|late\s+|mid[- ])?(?:january|february|"
+    r"march|april|may|june|july|august|september|october|november|december|q[1-4])\b(?:\s+\d{4})?|"
+    r"yesterday|recently|earlier today|(?:for|to|across)\s+(?:all|every|each|any)\s+[\w-]+)",
+    re.I,
+)
+# Where a setting is written down ("configured in db/settings.py", "see config.yml")
+_WHERE_SET = guarded(
+    r",?\s*\b(?:as\s+)?(?:configured|defined|set|declared|specified|see)\s+(?:in\s+)?"
+    r"(?:the\s+)?[\w./-]*(?:\w/|\.\w{2,4}\b)[\w./-]*",
+    re.I,
+)
+_VALUE_WORD = re.compile(  # a digit has no needle: searched always
+    r"\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|"
+    r"thirty|forty|fifty|sixty|ninety|hundred|dozen|half|an? (?:hour|day|week|minute|month|"
+    r"year|second))\b",
     re.I,
 )
 _NEGATED = guarded(
@@ -268,6 +378,100 @@ def _clean(text: str) -> str:
     return text.rstrip(" .!")
 
 
+# Where one claim ends and the next begins: a sentence, a semicolon, a comma or "and"/"but"
+# before a new subject ("..., the pipeline is defined in ...") or before a verb that goes
+# on with the same subject ("X is written in Rust and reads from events.v1").
+_CLAUSE = re.compile(
+    r"(?<=[.!?])\s+(?=[A-Z@(\"'])|\s*;\s*|\s+(?:--|\u2014)\s+"
+    r"|,?\s+(?:and|but|while|whereas)\s+(?=(?:then\s+)?(?:the|we|it|they|its|our|their|this|"
+    r"these|those|there|he|she|i|you|nothing|everything|all|each|every|no)\b)"
+    r"|,\s+(?:and\s+|but\s+)?(?=(?:the|we|it|they|its|our|their|this|there|nothing)\s)"
+    r"|,?\s+and\s+then\s+"
+    r"|,?\s+(?:and|but)\s+(?=(?:also\s+|then\s+|now\s+)?(?:is|are|was|were|has|have|had|should|"
+    r"must|can|will|would|does|do|did|gets?|\w+(?:s|ed)\s+(?:from|to|into|with|via|on|in|at|by|"
+    r"the|a|an|its|their|back|out|up))\b)",
+)
+_SUBJECTLESS = guarded(
+    r"^(?:also\s+|then\s+|now\s+)?(?:is|are|was|were|has|have|had|should|must|can|will|would|"
+    r"does|do|did|gets?|\w+(?:s|ed)\s+(?:from|to|into|with|via|on|in|at|by|the|a|an|its|their|"
+    r"back|out|up))\b"
+)
+_VERB_AT = guarded(
+    r"\b(?:is|are|was|were|has|have|had|uses?|runs?|should|must|can|will|does|do|gets?|goes|"
+    r"lives?|reads?|writes?|sends?|takes?|holds?|keeps?|makes?|needs?)\b",
+    re.I,
+)
+
+
+def clauses(text: str) -> list[str]:
+    """The clauses of a note, each with its context cut away (``without_context``)."""
+    return [clause for clause, _ in _clauses(text)]
+
+
+def _clauses(text: str) -> list[tuple[str, bool]]:
+    """``clauses``, each with whether it shares the verb of the one before it (``_gapped``)."""
+    parts = [p for p in _CLAUSE.split(_clean(text)) if p and p.strip()]
+    kept = [(without_context(q), i > 0) for p in parts for i, q in enumerate(_gapped(p))]
+    return [(k, gapped) for k, gapped in kept if k]
+
+
+_AND = re.compile(
+    r",?\s+and\s+(?!(?:a half|an?\s|\d|one|two|three|four|five|six|seven|eight|nine|ten)\b)"
+)
+
+
+def _gapped(clause: str) -> list[str]:
+    """A clause that states two values of two things with one verb ("access tokens are
+    valid for one hour and refresh tokens for 30 days"): two clauses, the second taking
+    its attribute from the first (``read_slots``). Never a range ("between 1 and 16")."""
+    if " and " not in clause or re.search(r"\b(?:between|from)\b", clause, re.I):
+        return [clause]
+    for m in _AND.finditer(clause):
+        left, right = clause[: m.start()], clause[m.end() :]
+        # "and refresh tokens for 30 days": a subject of its own, then a value
+        opens_with_value = _VALUE_WORD.search(right.split()[0]) is not None
+        if _VALUE_WORD.search(left) and _VALUE_WORD.search(right) and not opens_with_value:
+            return [left, right]
+    return [clause]
+
+
+def without_context(clause: str) -> str:
+    """A clause without what an agent wraps a claim in: how it was found ("after
+    debugging ..., we found"), a reason ("which is why", "because", "so ..."), who said
+    it ("per the user's explanation", "the user said"), an aside that only refers back
+    ("the user confirmed this"), and a when with no value of its own ("after the load
+    test", behind "6 replicas")."""
+    text = clause.strip().strip(",").strip()
+    text = _LEAD_IN.sub("", text)
+    text = _FOUND.sub("", text)
+    if _ATTRIBUTION_WORDS.search(text):
+        text = _ATTRIBUTION.sub("", text)
+    if _ASIDE.match(text):
+        return ""
+    if "(" in text:
+        text = _PARENTHESES.sub(
+            lambda m: (
+                m.group(0)
+                if _VALUE_WORD.search(m.group("inside"))
+                or _PATH_LIKE.search(m.group("inside"))
+                or _NARROWING.search(m.group("inside"))
+                or content_words(m.group("inside")) & (_ENVS | _PLATFORMS)
+                else ""
+            ),
+            text,
+        )
+    text = _WHERE_SET.sub("", text)
+    text = _WHEN_SAID.sub("", text)
+    text = _REASON.sub("", text)
+    text = _SO.sub("", text)
+    when = _WHEN.search(text)
+    rest = when.group("rest") if when else ""
+    if when and not _VALUE_WORD.search(rest) and not _NARROWING.search(rest):
+        text = text[: when.start()] if _VALUE_WORD.search(text[: when.start()]) else text
+    text = re.sub(r"^(?:and|but|then|also)\s+", "", text.strip(), flags=re.I)
+    return text.strip().rstrip(" .!,:")
+
+
 def _slot(
     text: str,
     span: tuple[int, int],
@@ -280,8 +484,17 @@ def _slot(
 ) -> Slot:
     rest = text[: span[0]] + " " + text[span[1] :]
     words = content_words(rest) - drop
-    qualifiers = _qualifiers(rest) & words
+    qualifiers = (_qualifiers(rest) & words) | _path_scopes(words)
     return Slot(words - qualifiers, qualifiers, attribute, value, exclusive, named)
+
+
+def _path_scopes(words: frozenset[str]) -> frozenset[str]:
+    """The environments a path names ("settings/staging.py" is about staging)."""
+    found: set[str] = set()
+    for word in words:
+        if "/" in word or _FILE.search(word):
+            found |= {stem(p) for p in re.split(r"[/._-]+", word)} & (_ENVS | _PLATFORMS)
+    return frozenset(found)
 
 
 def _attribute_near(text: str, start: int) -> tuple[str, tuple[int, int]] | None:
@@ -292,6 +505,10 @@ def _attribute_near(text: str, start: int) -> tuple[str, tuple[int, int]] | None
             distance = start - m.end() if m.end() <= start else (m.start() - start) * 3 + 1
             if best is None or distance < best[0]:
                 best = (distance, name, (m.start(), m.end()))
+    if best is not None and best[1] == "size":
+        for m in _LIMIT.finditer(text[: best[2][0]]):
+            if len(text[m.end() : best[2][0]].split()) <= 2:
+                return "limit", best[2]  # "the max upload size", "maximum file size"
     return (best[1], best[2]) if best else None
 
 
@@ -306,6 +523,7 @@ _QUANTITY_HINT = guarded(
     re.I,
 )
 _DIGIT = re.compile(r"\d")
+_NAME = r"[\w.+#/-]+(?:\s+(?-i:[A-Z])[\w.+#/-]*){0,2}"
 _CHANGE_HINT = guarded(r"from|replac|instead|rather|in place", re.I)
 _CODE_LIKE = re.compile(r"--|_|=|\b[A-Z][A-Z0-9]{2,}\b|\w\.\w")
 _OWNER_WORDS = guarded(r"own|maintain|responsib|look|belong|contact|lead|\bdri\b|\bby\b", re.I)
@@ -314,9 +532,75 @@ _NOON_WORDS = guarded(r"noon|midday|midnight", re.I)
 
 @functools.lru_cache(maxsize=1 << 16)
 def read_slots(text: str) -> tuple[Slot, ...]:
-    """Every slot the note's words fill (most notes fill one, or none). A note's text
-    never changes, so a reading is kept (a consolidate pass reads each note once)."""
-    clean = _clean(text)
+    """Every slot the note's words fill, clause by clause (most notes fill one, or none):
+    a clause that goes on without a subject of its own ("... and reads from events.v1")
+    is about the subject of the one before it, and a clause that names no attribute
+    ("and refresh tokens for 30 days") takes the attribute of the one before it, for a
+    value of the same type. A change the note states marks its slots: "switched from X
+    to Y" (``_marked``), "moved CI to Y" (``_moved_to``), "dropped X", "X is gone"
+    (``_dropped``: X is what every name the note reads replaced). A note's text never
+    changes, so a reading is kept (a consolidate pass reads each note once)."""
+    found: list[Slot] = []
+    gone: Value | None = None  # a name the note says no longer holds
+    head: frozenset[str] = frozenset()
+    before: tuple[Slot, ...] = ()
+    for clause, gapped in _clauses(text):
+        old, read = _dropped(clause, _moved_to(clause, list(_clause_slots(clause))))
+        gone = gone or old
+        if _SUBJECTLESS.match(clause) and head:
+            read = [dataclasses.replace(s, subject=s.subject | (head - s.qualifiers)) for s in read]
+        named = [s for s in before if s.named]
+        bare = _bare(clause) if gapped else None
+        read = (
+            [bare]
+            if bare is not None and any(s.value.type is bare.value.type for s in named)
+            else read
+        )
+        for i, slot in enumerate(read):
+            like = [s for s in named if s.value.type is slot.value.type]
+            if (gapped or not slot.named) and like:
+                read[i] = dataclasses.replace(slot, attribute=like[0].attribute, named=True)
+        verb = _VERB_AT.search(clause)
+        head = content_words(clause[: verb.start()]) if verb else head
+        before = tuple(read) or before
+        found += read
+    if gone is not None:  # "We shut down Jenkins; CI is on GitHub Actions": what replaced it
+        found = [
+            dataclasses.replace(s, replaces=gone)
+            if s.value.type is ValueType.NAME and s.replaces is None and s.attribute != "dropped"
+            else s
+            for s in found
+        ]
+    return tuple(found)
+
+
+# "handled by Django's migrate command, not Alembic": the name it is not, as replaced
+_NOT_NAME = guarded(r",\s*(?:and\s+)?not\s+(?:the\s+|by\s+|with\s+)?(?P<old>" + _NAME + r")\s*$")
+
+
+def _bare(clause: str) -> Slot | None:
+    """The value of a clause that shares the verb of the one before it, every other word
+    its subject ("refresh tokens for 30 days": no attribute of its own)."""
+    quantity = parse_quantity(clause)
+    if quantity is None:
+        return None
+    value, start, end = quantity
+    return _slot(clause, (start, end), "?", value, named=False)
+
+
+def _clause_slots(clean: str) -> tuple[Slot, ...]:
+    """The slots one clause fills."""
+    contrast = _NOT_NAME.search(clean)
+    first = contrast.group("old").split()[0] if contrast is not None else ""
+    if contrast is not None and (_is_name(first, first) or first.lower() in _BRANCH_NAMES):
+        read = _clause_slots(clean[: contrast.start()])
+        old = parse_value(contrast.group("old"))
+        return tuple(
+            dataclasses.replace(s, replaces=s.replaces or old, exclusive=True)
+            if s.value.type is ValueType.NAME
+            else s
+            for s in read
+        )
     if not clean:
         return ()
     negated = bool(_NEGATED.search(clean))
@@ -327,6 +611,8 @@ def read_slots(text: str) -> tuple[Slot, ...]:
         found += _versions(clean)
     if _OWNER_WORDS.search(clean):
         found += _owner(clean, many)
+    if not found and _DUTY_HINT.search(clean):
+        found += _duty(clean)
     port = _PORT.search(clean) if digits else None
     if port:
         n = port.group("n") or port.group("m") or port.group("k")
@@ -339,18 +625,20 @@ def read_slots(text: str) -> tuple[Slot, ...]:
                 drop=frozenset({"port"}),
             )
         )
-    boolean = _BOOLEAN.search(clean)
+    boolean = _BOOLEAN.search(clean) or _HAS_BOOLEAN.search(clean)
     if boolean and not found:
         val = ascii_key(boolean.group("val"))
         truth = (val in _TRUE) != bool(boolean.group("neg"))
         found.append(
             _slot(
                 clean,
-                boolean.span(),
+                boolean.span("val"),
                 _BOOL_ATTR[val],
                 Value(ValueType.BOOLEAN, text=str(truth).lower()),
             )
         )
+    if not found:
+        found += _imperative(clean) or (_predicate(clean) if negated else [])
     if negated:
         return tuple(found)  # a negated note is compared by its core (``negation_core``)
     clock = parse_clock(clean) if digits or _NOON_WORDS.search(clean) else None
@@ -366,24 +654,27 @@ def read_slots(text: str) -> tuple[Slot, ...]:
             found.append(_slot(clean, m.span(), "day", Value(ValueType.DAY, text=day)))
     if not found and (digits or _QUANTITY_HINT.search(clean)):
         found += _measured(clean)
-    if not found:
+    if all(s.attribute == "interval duration" for s in found):  # "Nightly reports run on X"
         found += _job(clean, many)
     if not found:
         found += _copula(clean, many)
     if not found:
         found += _uses(clean, many)
+    if not found:
+        found += _predicate(clean)
     return _marked(clean, found, many)
 
 
 _CHANGE = [
     guarded(
-        r"\b(?:switched|moved|migrated|changed|went|upgraded|downgraded|ported)\s+(?:\w+\s+)?"
-        r"from\s+(?:the\s+)?(?P<old>[\w.+#/-]+)\s+to\s+(?:the\s+)?(?P<new>[\w.+#/-]+)",
+        r"\b(?:switched|moved|migrated|changed|went|upgraded|downgraded|ported)\s+(?:\w+\s+){0,3}?"
+        r"from\s+(?:the\s+)?(?P<old>[\w.+#/-]+)\s+to\s+(?:the\s+)?"
+        r"(?P<new>[\w.+#/-]+(?:\s+(?-i:[A-Z])[\w.+#/-]*){0,2})",
         re.I,
     ),
     guarded(
         r"\breplaced\s+(?:the\s+)?(?P<old>[\w.+#/-]+)\s+(?:with|by)\s+(?:the\s+)?"
-        r"(?P<new>[\w.+#/-]+)",
+        r"(?P<new>[\w.+#/-]+(?:\s+(?-i:[A-Z])[\w.+#/-]*){0,2})",
         re.I,
     ),
     guarded(
@@ -418,29 +709,201 @@ def _marked(text: str, found: list[Slot], many: bool) -> tuple[Slot, ...]:
     return tuple(found)
 
 
+# A note that says a name no longer holds: dropped, removed, shut down, cancelled, gone.
+# What a dropped name was ("the Jenkins server", "the GraphQL gateway"): the name itself
+_KIND_OF = (
+    r"(?:\s+(?:server|servers|service|cluster|instance|box|integration|account|subscription|"
+    r"plan|setup|stack|gateway|proxy|layer|backend|frontend|sidecar|agent|deployment|pipeline))?"
+)
+_DROPPED = [
+    guarded(
+        r"\b(?:dropped|removed|retired|decommissioned|deprecated|ditched|got rid of|shut down|"
+        r"sunset|sunsetted|killed|abandoned|stopped using|no longer use|uninstalled|cancelled|"
+        r"canceled|phased out)\s+(?:the\s+|our\s+|using\s+)?(?P<old>"
+        + _NAME
+        + r")"
+        + _KIND_OF
+        + r"(?:\s+(?:for|in favou?r of|with)\s+(?:the\s+)?(?P<new>"
+        + _NAME
+        + r"))?",
+        re.I,
+    ),
+    guarded(
+        r"\b(?P<old>"
+        + _NAME
+        + r")"
+        + _KIND_OF
+        + r"\s+(?:was|were|is|are|has been|have been|got)\s+"
+        r"(?:now\s+)?"
+        r"(?:dropped|removed|retired|decommissioned|deprecated|cancelled|canceled|shut down|"
+        r"sunset|killed|abandoned|gone|phased out|no longer used|"
+        r"replaced(?:\s+(?:by|with)\s+(?:the\s+)?(?P<new>" + _NAME + r"))?)\b",
+        re.I,
+    ),
+    guarded(
+        r"\bswapped\s+(?:out\s+)?(?:the\s+)?(?P<old>" + _NAME + r")\s+(?:for|with)\s+"
+        r"(?:the\s+)?(?P<new>" + _NAME + r")",
+        re.I,
+    ),
+    guarded(r"\btook over\s+(?:[\w-]+\s+){0,3}?from\s+(?:the\s+)?(?P<old>" + _NAME + r")", re.I),
+]
+# "switched log shipping to Grafana Loki", "moved CI to GitLab CI": what is now used for it
+_MOVED_TO = guarded(
+    r"\b(?:switched|moved|migrated|ported|changed|transitioned|converted)\s+"
+    r"(?P<what>(?:(?!from\b|to\b)[\w.+#/-]+\s+){0,4}?)(?:over\s+)?to\s+(?:the\s+|a\s+)?"
+    r"(?P<new>" + _NAME + r")",
+    re.I,
+)
+_DROP_HINT = guarded(
+    r"drop|remov|retir|decommission|deprecat|ditch|got rid|shut down|sunset|kill|abandon|"
+    r"stopped using|no longer|uninstall|cancel|phased out|gone|replaced|swapped|took over|"
+    r"switched|moved|migrated|ported|changed|transitioned|converted",
+    re.I,
+)
+_CHANGE_WORDS = frozenset({"instead", "rather", "place", "favour", "favor", "gone"})
+
+
+def _dropped(clause: str, found: list[Slot]) -> tuple[Value | None, list[Slot]]:
+    """The name a clause says no longer holds (dropped, removed, shut down, cancelled,
+    gone, taken over from), and the clause's slots with it: the value it was swapped for
+    ("dropped X for Y"), or, when the clause reads no value of its own, a slot that says
+    only that (``dropped``, met only by ``replaces``: "We got rid of Prometheus")."""
+    if not _DROP_HINT.search(clause):
+        return None, found
+    for m in (m for pattern in _DROPPED for m in pattern.finditer(clause)):
+        name = re.sub(r"^(?:the|our|a|an)\s+", "", m.group("old"), flags=re.I)
+        took_over = "took over" in m.group(0).lower()  # from a team: any word names it
+        first = name.split()[0] if name.split() else ""
+        if not _is_name(first, name) and not (took_over and first and first.lower() not in _STOP):
+            continue
+        old = parse_value(name)
+        new: str = m.groupdict().get("new") or ""
+        named = bool(new) and _is_name(new.split()[0], new)
+        # "dropped Datadog for metrics": what it was dropped for is what the slot is about
+        end = m.end() if named or not new else m.end("old")
+        gone = content_words(clause[m.start() : end]) | _CHANGE_WORDS
+        if new and named and not any(s.named for s in found):
+            found = [_slot(clause, m.span(), "uses", parse_value(new), drop=gone), *found]
+        if not found:
+            rest = clause[: m.start()] + " " + clause[end:]
+            words = content_words(rest) - gone
+            qualifiers = _qualifiers(rest) & words
+            none = Value(ValueType.NAME, text="")
+            dropped = Slot(words - qualifiers, qualifiers, "dropped", none, False, False)
+            return old, [dataclasses.replace(dropped, replaces=old)]
+        return old, [
+            dataclasses.replace(
+                s, replaces=s.replaces or old, subject=s.subject - content_words(m.group("old"))
+            )
+            if s.value.type is ValueType.NAME
+            else s
+            for s in found
+        ]
+    return None, found
+
+
+def _moved_to(clause: str, found: list[Slot]) -> list[Slot]:
+    """A clause's slots with the name it says something was moved to ("moved CI to GitLab
+    CI"), a slot of its own (``changed``) unless a slot read already holds it."""
+    moved = _MOVED_TO.search(clause) if _DROP_HINT.search(clause) else None
+    if moved is None or any(s.replaces for s in found):
+        return found
+    new = moved.group("new")
+    if not _is_name(new.split()[0], new) or _VALUE_WORD.search(new):
+        return found
+    value = parse_value(new)
+    if any(s.named for s in found):
+        return found  # "upgraded to Python 3.12": the version read says what it moved to
+    around = moved.group("what") + " " + clause[moved.end() :]
+    words = content_words(around) - _CHANGE_WORDS
+    qualifiers = _qualifiers(around) & words
+    return [Slot(words - qualifiers, qualifiers, "uses", value, changed=True), *found]
+
+
+def compare_names(a: Value, b: Value) -> bool:
+    """Whether two names are one, or one is the start of the other ("Redux" and "Redux
+    Toolkit", "GitLab" and "GitLab CI")."""
+    if a.type is not ValueType.NAME or b.type is not ValueType.NAME or not a.text or not b.text:
+        return False
+    short, long = sorted((a.text, b.text), key=len)
+    return (long.startswith(short) and len(short) >= 3) or (
+        long.endswith(short) and len(short) >= 4  # "Vault" and "HashiCorp Vault"
+    )
+
+
 # A named setting: a code identifier or a flag set to a value ("MAX_UPLOAD_MB is 20",
 # "max_connections = 100", "--workers 8", "gunicorn --timeout is 30").
 _SETTING = re.compile(
     r"(?P<key>--[a-z][\w-]*|\b[A-Za-z][A-Za-z0-9]*(?:[_.][A-Za-z0-9]+)+\b|\b[A-Z][A-Z0-9]{2,}\b)"
+    r"(?:\s+(?:in|from)\s+[\w./-]+\.\w{2,4})?"
     r"\s*(?:(?:is|was|=|:|to|of)\s*|(?:is\s+)?(?:set|configured|now)\s+(?:to\s+)?|\s)"
-    r"(?:now\s+)?(?P<val>[\w.:+-]+(?:\s*(?:ms|s|sec|seconds?|minutes?|min|hours?|h|mb|gb|kb|"
+    r"(?:now\s+|still\s+|currently\s+)?(?P<val>[\w.:+-]+(?:\s*(?:ms|s|sec|seconds?|minutes?|min|hours?|h|mb|gb|kb|"
     r"days?|%))?)(?=\s|$|[,;)])",
 )
 
 
+_ATTRIBUTE_ACRONYMS = frozenset({"ttl", "max", "min", "sla", "slo", "eta"})
+_FILE = re.compile(
+    r"\.(?:py|js|ts|tsx|jsx|json|ya?ml|toml|ini|cfg|conf|env|rb|go|rs|java|kt|php|sh|md|txt|lock|"
+    r"xml|html|css|sql)$",
+    re.I,
+)
+# "DEBUG_WEBHOOKS is set", "FOO is unset", "FOO=0": a flag on or off
+_FLAG_SET = re.compile(
+    r"(?P<key>\b[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+\b|\b[A-Z][A-Z0-9]{2,}\b)\s+"
+    r"(?:is|are)\s+(?:now\s+|still\s+)?(?P<neg>not\s+|un)?set\b(?!\s+to\b)"
+)
+
+
 def _setting(text: str) -> list[Slot]:
+    flag = _FLAG_SET.search(text)
+    if flag is not None:
+        truth = "false" if flag.group("neg") else "true"
+        return [
+            _slot(
+                text, (flag.end("key"), flag.end()), "enabled", Value(ValueType.BOOLEAN, text=truth)
+            )
+        ]
     for m in _SETTING.finditer(text):
         key, raw = m.group("key"), m.group("val")
         if "." in key and re.fullmatch(r"[\d.]+", key):
             continue
         if key.upper() == key and m.group(0)[len(key) :].strip()[:1] not in ("i", "=", ":"):
             continue  # "AWS SES": an acronym, not a setting
+        if key.lower() in _ATTRIBUTE_ACRONYMS or _FILE.search(key) or text[: m.start()][-1:] == "/":
+            continue  # "the TTL is 15 minutes", "api/client.py times out": no setting
         value = parse_value(raw)
         if value.type is ValueType.NAME and not re.search(r"\d", raw) and not _is_name(raw, raw):
             continue
+        if value.type is ValueType.BOOLEAN:  # a flag: on or off, however it is set
+            return [_slot(text, (m.end("key"), m.end()), "enabled", value)]
+        if value.type is ValueType.NAME and re.fullmatch(r"[A-Z][A-Z0-9]+", key):
+            # "the CDN is CloudFront": the acronym names what it is, as a copula's head does
+            return [_slot(text, m.span(), key.lower(), value, drop=frozenset({key.lower()}))]
         attribute = "setting " + key.lower().lstrip("-")
         return [_slot(text, m.span(), attribute, value, drop=frozenset({key.lower()}))]
     return []
+
+
+_UNIT_AFTER = re.compile(
+    r"%|x|ms|s|secs?|seconds?|mins?|minutes?|h|hrs?|hours?|days?|weeks?|months?|years?|"
+    r"[kmgt]i?b|bytes?|percent|times|gb|mb|kb|rps|qps|rpm|per|a|an|each|every|of|or|to|and"
+)
+
+
+# Runtimes, languages and systems named with a bare major version ("Node 18", "Java 17")
+_RUNTIMES = words(
+    """node nodejs python java ruby php perl go golang dotnet erlang elixir scala kotlin swift
+    postgres postgresql mysql mariadb redis mongodb elasticsearch kafka ubuntu debian alpine
+    centos rhel fedora angular react vue django rails spring laravel nginx terraform helm
+    kubernetes ios android windows macos jdk openjdk gradle maven webpack typescript"""
+)
+
+
+def _known_name(word: str) -> bool:
+    from anchors.vocabulary import by_name
+
+    return by_name(word) is not None
 
 
 def _versions(text: str) -> list[Slot]:
@@ -449,10 +912,16 @@ def _versions(text: str) -> list[Slot]:
         low = name.lower()
         if low in _NOT_NAMES or low in _VERBISH or low in _STOP or len(low) < 2:
             continue
-        after = text[m.end() : m.end() + 12].lower()
+        after = text[m.end() : m.end() + 16].lower()
         named = any(c.isupper() for c in name) or "version" in m.group(0).lower()
-        if "." not in ver and (not named or re.match(r"\s*[a-z%]", after)):
-            continue  # "runs 4 workers", "Gunicorn 4 workers": a count, not a version
+        following = re.match(r"\s*([a-z%]+)", after)
+        counted = following is not None and (
+            stem(following.group(1)) in _COUNTED or bool(_UNIT_AFTER.fullmatch(following.group(1)))
+        )
+        versioned = "version" in m.group(0).lower()
+        known = low in _RUNTIMES or _known_name(low)
+        if "." not in ver and not versioned and (not named or counted or not known):
+            continue  # "runs 4 workers", "Gunicorn 4 workers", "Module 3 logs": not a version
         value = Value(ValueType.VERSION, text=ver)
         return [_slot(text, m.span(), f"{stem(low)} version", value)]
     return []
@@ -473,11 +942,20 @@ def _owner(text: str, many: bool) -> list[Slot]:
     return []
 
 
+_PERIOD = guarded(
+    r"\b(?:hourly|daily|nightly|weekly|bi-?weekly|fortnightly|monthly|bi-?monthly|quarterly|"
+    r"yearly|annually|every|each|once|twice|thrice|times (?:a|an|per))\b",
+    re.I,
+)
+
+
 def _measured(text: str) -> list[Slot]:
     quantity = parse_quantity(text)
     if quantity is not None:
         value, start, end = quantity
         near = _attribute_near(text, start)
+        if near is None and value.type is ValueType.DURATION and _PERIOD.search(text[start:end]):
+            near = ("interval", (start, start))  # "regenerated weekly", "twice a day"
         if near is None:
             return [_slot(text, (start, end), f"? {value.type.value}", value, named=False)]
         name, span = near
@@ -486,6 +964,12 @@ def _measured(text: str) -> list[Slot]:
         lo, hi = min(span[0], start), max(span[1], end)
         between = text[min(span[1], end) : max(span[0], start)]
         drop = _words_of(text, span)
+        # every word naming the attribute ("the max upload size": "max" as "size" does;
+        # "give up after 5s (client.py timeout)": "timeout" as "give up after" does)
+        named_by = (_LIMIT, _ATTRIBUTE_RE.get(name, _LIMIT))
+        drop |= frozenset().union(
+            *(_words_of(text, m.span()) for p in named_by for m in p.finditer(text))
+        )
         if len(between) > 40:  # far apart: cut out both, keep the words between
             rest_span = (start, end)
             slot = _slot(
@@ -505,6 +989,11 @@ def _counted(text: str) -> list[Slot]:
     if number is None:
         return []
     n, start, end = number
+    # "the pool size is 20 connections", "pool max connections = 5": a count's noun says
+    # what is counted; "size" or "max" around it says no more about what it is of
+    named = frozenset().union(
+        *(_words_of(text, m.span()) for _, pattern in _ATTR_RE for m in pattern.finditer(text))
+    )
     after = re.findall(r"[\w-]+", text[end : end + 40])
     for word in after[:3]:
         noun = _COUNTED.get(stem(word))
@@ -516,7 +1005,7 @@ def _counted(text: str) -> list[Slot]:
                     (start, span_end),
                     f"count {noun}",
                     Value(ValueType.COUNT, n),
-                    drop=frozenset({stem(word)}),
+                    drop=frozenset({stem(word)}) | named,
                 )
             ]
     near = _attribute_near(text, start)
@@ -530,7 +1019,7 @@ def _counted(text: str) -> list[Slot]:
                     (start, end),
                     f"count {noun}",
                     Value(ValueType.COUNT, n),
-                    drop=frozenset({noun_word}),
+                    drop=frozenset({noun_word}) | named,
                 )
             ]
     if near is not None:
@@ -547,9 +1036,189 @@ def _counted(text: str) -> list[Slot]:
     return []
 
 
+# Who does a duty: a person, a handle, a team or a role ("the incident commander")
+_WHO = (
+    r"@[\w.-]+|(?-i:(?!(?:The|A|An|This|That|These|Those|Our|Its|It|We|They|Each|Every|All)\b)"
+    r"[A-Z][\w.-]*(?:\s+[A-Z][\w-]*)?)|(?:the\s+)?(?:[\w-]+\s+){0,2}?"
+    r"(?:team|squad|engineer|lead|manager|commander|owner|developer|sre|admin|person|on-?call|"
+    r"maintainers?|reviewer|captain|shepherd|champion|guild|chapter)"
+)
+_DUTIES = (
+    r"cut|approve|review|write|own|maintain|triage|merge|deploy|release|tag|lead|sign off on|"
+    r"sign off|publish|rotate|page"
+)
+_DUTY_DONE = {"written": "write", "led": "lead", "cut": "cut"}
+_DUTY_HINT = guarded(
+    r"\bby\b|on[- ]?call|\b(?:cuts|approves|reviews|writes|owns|maintains|triages|merges|"
+    r"deploys|releases|tags|leads|signs off|publishes|rotates|goes to|go to)\b",
+    re.I,
+)
+_DUTY_BY = guarded(
+    r"^(?P<what>.+?)\s+(?:is|are|was|were|gets?|get)\s+(?:now\s+|usually\s+|always\s+|"
+    r"currently\s+|still\s+)?(?P<verb>cut|approved|reviewed|written|triaged|"
+    r"merged|deployed|released|tagged|led|signed off|published|rotated)\s+"
+    r"(?:only\s+)?by\s+(?P<who>" + _WHO + r")\b(?P<rest>.*)$",
+    re.I,
+)
+_DUTY_DOES = guarded(
+    r"^(?P<who>" + _WHO + r")\s+(?:now\s+|usually\s+|always\s+|currently\s+|still\s+|also\s+)?"
+    r"(?P<verb>cuts|approves|reviews|writes|triages|merges|deploys|releases|tags|leads|"
+    r"signs off on|publishes|rotates)\s+(?P<what>(?!(?:to|from|in|on|with|into)\b).+)$",
+    re.I,
+)
+_DUTY_GOES = guarded(
+    r"^(?P<what>.*?\b(?P<duty>reviews?|approvals?|sign-?offs?|pages?|alerts?|escalations?|"
+    r"tickets?|incidents?)\b.*?)\s+(?:now\s+)?(?:go|goes|went|are routed|is routed|are sent|"
+    r"is sent|come|comes|came)\s+(?:to|from)\s+(?P<who>" + _WHO + r")\b(?P<rest>.*)$",
+    re.I,
+)
+# What a duty handed to someone is called: "approvals come from X" is X approving
+_DUTY_NOUNS = {"review": "review", "approval": "approve", "signoff": "sign off"}
+_ON_CALL = guarded(
+    r"^(?P<who>" + _WHO + r")\s+(?:is|are)\s+(?:now\s+|currently\s+)?(?:the\s+)?(?:primary\s+)?"
+    r"on[- ]?call\b(?P<rest>.*)$"
+    r"|^(?:the\s+)?(?:primary\s+)?on[- ]?call(?:\s+(?:person|engineer))?(?P<rest2>.*?)\s+"
+    r"(?:is|=|:)\s+(?P<who2>" + _WHO + r")\s*$",
+    re.I,
+)
+
+
+_PERIODS = ("week", "month", "sprint", "rotation", "weekend")
+
+
+def _who(raw: str) -> Value:
+    who = re.sub(r"^the\s+", "", raw.strip().lower())
+    who = re.sub(r"\s+(?:team|squad)$", "", who)
+    return Value(ValueType.NAME, text=re.sub(r"[\s@.-]+", "", who))
+
+
+def _duty_root(verb: str) -> str:
+    verb = verb.lower()
+    if verb in _DUTY_DONE:
+        return _DUTY_DONE[verb]
+    for ending in ("s on", " on", "es", "ed", "s", "d"):
+        root = verb.removesuffix(ending)
+        root = re.sub(r"([gpt])\1$", r"\1", root) if ending == "ed" else root  # "tagged"
+        if verb.endswith(ending) and root and re.fullmatch(_DUTIES, root):
+            return root
+    return verb.split()[0]
+
+
+def _duty(text: str) -> list[Slot]:
+    """Who does what: "Releases are cut by Dana", "Eve cuts the releases", "Code review
+    for payments goes to the billing squad", "Priya is on call": a slot per duty
+    (``does cut``, ``on call``), the one who does it its value, what it is done to
+    its subject."""
+    m = _ON_CALL.match(text)
+    if m is not None:
+        who = m.group("who") or m.group("who2")
+        rest = m.group("rest") if m.group("who") else m.group("rest2")
+        rest = re.sub(
+            r"\b(this|next|last)\s+(week|month|sprint|rotation|weekend)\b", r"\1\2", rest or ""
+        )
+        words = content_words(rest)
+        qualifiers = (_qualifiers(rest) & words) | {w for w in words if w.endswith(_PERIODS)}
+        return [Slot(words - qualifiers, qualifiers, "on call", _who(who))]
+    for pattern in (_DUTY_BY, _DUTY_DOES, _DUTY_GOES):
+        m = pattern.match(text)
+        if m is None:
+            continue
+        who = m.group("who")
+        if who.lower().split()[-1] in _STOP or who.lower() in ("it", "they", "we", "this"):
+            continue
+        what = m.group("what") + " " + (m.groupdict().get("rest") or "")
+        noun = stem(m.groupdict().get("duty") or "")
+        duty = _DUTY_NOUNS.get(noun, "handle") if noun else _duty_root(m.group("verb"))
+        words = content_words(what) - {duty, noun}
+        qualifiers = _qualifiers(what) & words
+        return [Slot(words - qualifiers, qualifiers, f"does {duty}", _who(who))]
+    return []
+
+
+# "<subject> is (not) <a property>": "the import job is idempotent", "X is not thread-safe"
+_PREDICATE = guarded(
+    r"^(?P<subj>.+?)\s+(?:is|are)\s+(?:now\s+|still\s+|always\s+|currently\s+)?"
+    r"(?P<neg>not\s+|never\s+|no longer\s+)?(?:fully\s+|completely\s+)?"
+    r"(?P<adj>[a-z][a-z-]{3,})$",
+)
+
+
+_GONE = words(
+    """gone dropped removed retired decommissioned deprecated cancelled canceled killed
+    abandoned sunset replaced deleted used done"""
+)
+
+
+# A rule as agents write one: "Always squash commits", "Never force-push to main", "Do
+# not rebase shared branches", "We always run migrations in a transaction"
+_IMPERATIVE = guarded(
+    r"^(?:we\s+|you\s+|please\s+)?(?P<mode>always|never|do not|don't|dont|do|must not|mustn't|"
+    r"must|should not|shouldn't|should|avoid|only ever|no longer)\s+(?:ever\s+)?"
+    r"(?P<verb>[a-z][a-z-]+)\b(?P<rest>.*)$",
+    re.I,
+)
+_NEVER = frozenset(
+    {
+        "never",
+        "do not",
+        "don't",
+        "dont",
+        "must not",
+        "mustn't",
+        "should not",
+        "shouldn't",
+        "avoid",
+        "no longer",
+    }
+)
+
+
+def _imperative(text: str) -> list[Slot]:
+    m = _IMPERATIVE.match(text)
+    if m is None or m.group("verb").lower() in _STOP:
+        return []
+    verb = m.group("verb").lower()
+    mode = ascii_key(m.group("mode")).replace("\u2019", "'")
+    if mode == "avoid" and verb.endswith("ing"):
+        verb = verb[:-3]
+    rest = m.group("rest")
+    words = content_words(rest)
+    if not words:
+        return []
+    qualifiers = _qualifiers(rest) & words
+    truth = "false" if mode in _NEVER else "true"
+    attribute = f"rule {stem(verb).replace('-', '')}"
+    return [Slot(words - qualifiers, qualifiers, attribute, Value(ValueType.BOOLEAN, text=truth))]
+
+
+def _predicate(text: str) -> list[Slot]:
+    m = _PREDICATE.match(text)
+    if m is None:
+        return []
+    adj = m.group("adj")
+    if adj in _STOP or adj in _VERBISH or adj in _GONE or adj.endswith(("ing", "ly")):
+        return []
+    from anchors.vocabulary import by_name
+
+    if by_name(adj) is not None:
+        return []  # "the broker is kafka": a name, read by the readers of names
+    words = content_words(m.group("subj"))
+    if not words:
+        return []
+    qualifiers = _qualifiers(m.group("subj")) & words
+    truth = "false" if m.group("neg") else "true"
+    return [
+        Slot(
+            words - qualifiers, qualifiers, f"is {stem(adj)}", Value(ValueType.BOOLEAN, text=truth)
+        )
+    ]
+
+
 def _is_name(token: str, original: str) -> bool:
-    if not token or token.lower() in _STOP or token.lower() in _VERBISH:
+    if not token or token.lower() in _STOP:
         return False
+    if token.lower() in _VERBISH and not (token[:1].isupper() and token[1:].islower()):
+        return False  # "go" is a verb; "written in Go" names a language
     if re.search(r"[A-Z\d]", original) or any(c in token for c in ".+#/-"):
         return True
     from anchors.vocabulary import by_name, is_ordinary_word
@@ -562,15 +1231,28 @@ def _job(text: str, many: bool) -> list[Slot]:
     for m in _JOB.finditer(text):
         raw = m.group("val")
         first = raw.split()[0]
-        if not _is_name(first, first):
+        branch = first.lower() in _BRANCH_NAMES or text[m.end() :].lstrip().lower().startswith(
+            "branch"
+        )
+        if not _is_name(first, first) and not (
+            branch and m.group("prep").lower() in ("from", "off", "to", "into", "onto")
+        ):
             continue
         if not re.search(r"[A-Z]", first):
             raw = first  # "bcrypt": one word; "HashiCorp Vault": the capitalised name
         verb = stem(ascii_key(m.group("verb"))).removesuffix("ed")
-        attribute = f"{verb} {_PREP[ascii_key(m.group('prep'))]}"
+        prep = _PREP[ascii_key(m.group("prep"))]
+        if prep == "from" and verb in _BRANCHING:
+            verb = "branch"  # "hotfixes start from main", "are branched off the release branch"
+        attribute = f"{verb} {prep}"
         value = Value(ValueType.NAME, text=parse_value(raw).text or raw.lower())
         exclusive = not many or bool(_EXCLUSIVE_MARK.search(text))
-        return [_slot(text, (m.start("verb"), m.end()), attribute, value, exclusive=exclusive)]
+        if verb in FLOWS:  # a service reads from, or writes to, more than one place
+            exclusive = bool(_EXCLUSIVE_MARK.search(text)) and not many
+        slot = _slot(text, (m.start("verb"), m.end()), attribute, value, exclusive=exclusive)
+        if branch:  # "the release branch": "branch" is the kind of value, not the subject
+            slot = dataclasses.replace(slot, subject=slot.subject - {"branch"})
+        return [slot]
     return []
 
 
@@ -632,4 +1314,6 @@ def relate_subjects(a: Slot, b: Slot) -> Match:
     shared = a.about & b.about
     if shared and len(shared) / len(a.about | b.about) >= 0.5:
         return Match.SIMILAR
+    if any("/" in w or _FILE.search(w) for w in shared) and len(shared) > 1:
+        return Match.SIMILAR  # the same file and another word: perhaps the one setting
     return Match.DIFFERENT

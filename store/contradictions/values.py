@@ -91,18 +91,32 @@ _WORD_NUMBERS = {
     "ten": 10,
     "eleven": 11,
     "twelve": 12,
+    "thirteen": 13,
+    "fourteen": 14,
     "fifteen": 15,
+    "sixteen": 16,
+    "seventeen": 17,
+    "eighteen": 18,
+    "nineteen": 19,
     "twenty": 20,
     "thirty": 30,
     "forty": 40,
     "fifty": 50,
     "sixty": 60,
+    "seventy": 70,
+    "eighty": 80,
     "ninety": 90,
     "hundred": 100,
+    "thousand": 1000,
     "dozen": 12,
     "half": 0.5,
 }
-_NUM = r"(?:\d+(?:[.,]\d+)?|" + "|".join(sorted(_WORD_NUMBERS, key=len, reverse=True)) + r")"
+# A number word ends where its word ends: "eighty" is never "eight" and a "y" (years).
+_NUM = (
+    r"(?:\d{1,3}(?:,\d{3})+(?!\d)|\d+(?:[.,]\d+)?|(?:"
+    + "|".join(sorted(_WORD_NUMBERS, key=len, reverse=True))
+    + r")(?![a-z]))"
+)
 
 _SECONDS = {
     "ms": 0.001,
@@ -146,6 +160,18 @@ _DURATION = guarded(
 # "an hour and a half", "a day and a half", "half an hour", "half a day"
 _AND_A_HALF = guarded(rf"\b(?P<n>{_NUM})\s+(?P<u>{_DURATION_UNIT})\s+and\s+a\s+half\b", re.I)
 _HALF_A = guarded(rf"\bhalf\s+an?\s+(?P<u>{_DURATION_UNIT})\b", re.I)
+# "a quarter of an hour", "three quarters of a day": a part of a unit, never a quarter year
+_PART_OF = guarded(
+    rf"\b(?P<f>a|one|three)\s+quarters?\s+of\s+an?\s+(?P<u>{_DURATION_UNIT})\b", re.I
+)
+# "twice a day", "3 times per week", "every other week": a period, the unit over the count
+_TIMES_PER = guarded(
+    r"\b(?P<n>once|twice|thrice|\d+\s+times|(?:two|three|four|five|six)\s+times)\s+"
+    r"(?:an?|per|each|every)\s+(?P<u>second|minute|hour|day|night|week|fortnight|month|"
+    r"quarter|year)\b",
+    re.I,
+)
+_EVERY_OTHER = guarded(r"\bevery\s+(?:other|second)\s+(?P<u>day|night|week|month|year)\b", re.I)
 _EVERY_UNIT = guarded(
     r"\b(?:every|each|once an?|once per|per)\s+(?P<u>second|minute|hour|day|night|week|"
     r"fortnight|month|quarter|year)\b",
@@ -157,6 +183,7 @@ _FREQUENCY = {
     "nightly": 86400,
     "weekly": 604800,
     "biweekly": 1209600,
+    "bimonthly": 5184000,
     "fortnightly": 1209600,
     "monthly": 2592000,
     "quarterly": 7776000,
@@ -164,7 +191,7 @@ _FREQUENCY = {
     "annually": 31536000,
 }
 _NUMBER = re.compile(rf"\b{_NUM}\b", re.I)
-_FREQUENCY_RE = guarded(r"\b(" + "|".join(_FREQUENCY) + r")\b", re.I)
+_FREQUENCY_RE = guarded(r"\b(bi-(?:weekly|monthly)|" + "|".join(_FREQUENCY) + r")\b", re.I)
 _BYTES = {"b": 1, "byte": 1, "k": 2**10, "m": 2**20, "g": 2**30, "t": 2**40, "p": 2**50}
 _SIZE = re.compile(
     r"\b(?P<n>\d+(?:[.,]\d+)?)\s*(?P<u>[kmgtp]i?b|[kmgtp]|bytes?|b|"
@@ -177,7 +204,7 @@ _RATE = guarded(
     re.I,
 )
 _RPX = guarded(r"\b(?P<n>\d+(?:\.\d+)?)\s*(?P<u>rps|rpm|rph|qps)\b", re.I)
-_PERCENT = guarded(r"\b(?P<n>\d+(?:\.\d+)?)\s*(?:%|per ?cent\b)", re.I)
+_PERCENT = guarded(rf"\b(?P<n>{_NUM})\s*(?:%|per ?cent\b)", re.I)
 _CLOCK = re.compile(
     r"\b(?P<h>[01]?\d|2[0-3])(?:[:.h](?P<m>[0-5]\d))?\s*(?P<ap>a\.?m\.?|p\.?m\.?)?"
     r"(?:\s*(?P<tz>utc|gmt|z|cet|cest|eet|est|edt|cst|cdt|mst|mdt|pst|pdt|bst|ist|jst|aest|"
@@ -222,7 +249,9 @@ _TOLERANCE = {ValueType.SIZE: 0.03, ValueType.DURATION: 0.001, ValueType.RATE: 0
 
 
 def _number(word: str) -> float | None:
-    w = word.lower().replace(",", ".")
+    w = word.lower()
+    # "1,000" groups thousands; "2,5" is a decimal comma
+    w = w.replace(",", "") if re.fullmatch(r"\d{1,3}(?:,\d{3})+", w) else w.replace(",", ".")
     if w in _WORD_NUMBERS:
         return float(_WORD_NUMBERS[w])
     try:
@@ -252,6 +281,22 @@ def parse_duration(text: str) -> tuple[float, int, int] | None:
         u = _unit_seconds(m.group("u"))
         if u is not None:
             found.append((m.start(), m.end(), 0.5 * u))
+    for m in _PART_OF.finditer(text) if "quarter" in text.lower() else ():
+        u = _unit_seconds(m.group("u"))
+        if u is not None:
+            part = 0.75 if m.group("f").lower() == "three" else 0.25
+            found.append((m.start(), m.end(), part * u))
+    for m in _TIMES_PER.finditer(text) if not found else ():
+        u = _unit_seconds(m.group("u"))
+        count = {"once": 1.0, "twice": 2.0, "thrice": 3.0}.get(m.group("n").lower())
+        if count is None:
+            count = _number(m.group("n").split()[0])
+        if u is not None and count:
+            found.append((m.start(), m.end(), u / count))
+    for m in _EVERY_OTHER.finditer(text) if not found else ():
+        u = _unit_seconds(m.group("u"))
+        if u is not None:
+            found.append((m.start(), m.end(), 2.0 * u))
     if not found:
         for m in _DURATION.finditer(text):
             n, u = _number(m.group("n")), _unit_seconds(m.group("u"))
@@ -282,7 +327,8 @@ def parse_duration(text: str) -> tuple[float, int, int] | None:
                 break
     if not found:  # "nightly", "weekly": only with no duration
         for m in _FREQUENCY_RE.finditer(text):
-            found.append((m.start(), m.end(), float(_FREQUENCY[ascii_key(m.group(1))])))
+            word = ascii_key(m.group(1)).replace("-", "")
+            found.append((m.start(), m.end(), float(_FREQUENCY[word])))
     if not found:
         return None
     start, end, seconds = min(found)
@@ -348,8 +394,10 @@ def parse_quantity(text: str) -> tuple[Value, int, int] | None:
         options.append((m.start(), m.end(), Value(ValueType.RATE, n / u)))
         break
     for m in _PERCENT.finditer(text):
-        options.append((m.start(), m.end(), Value(ValueType.PERCENT, float(m.group("n")))))
-        break
+        n = _number(m.group("n"))
+        if n is not None:
+            options.append((m.start(), m.end(), Value(ValueType.PERCENT, n)))
+            break
     duration = parse_duration(text)
     if duration is not None:
         seconds, start, end = duration
@@ -391,7 +439,7 @@ def parse_value(raw: str) -> Value:
         return Value(ValueType.DAY, text=_day_name(day.group(1)))
     if re.fullmatch(r"v?\d+(?:\.\d+){1,3}(?:\.x)?", low):
         return Value(ValueType.VERSION, text=low.lstrip("v").removesuffix(".x"))
-    n = _number(low)
+    n = _number(re.sub(r"^an?\s+(?=dozen|hundred|thousand)", "", low))
     if n is not None and low not in ("a", "an", "half", "single", "couple"):
         return Value(ValueType.COUNT, n)
     return Value(ValueType.NAME, text=_name(low))

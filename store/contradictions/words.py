@@ -35,7 +35,7 @@ STOP = _COMMON | words(
     nowadays days actually really always usually normally typically default defaults
     all any each every per some more most less least set configured setting settings
     value values config configuration around roughly approximately approx exactly up
-    down out off back right new old via through using whom not no never"""
+    down out off back right new old via through using whom not no never behind"""
 )
 VERBS = words(
     """go goes going went run runs running ran fire fires fired kick kicks kicked start
@@ -51,13 +51,18 @@ VERBS = words(
     store stores stored limit limits limited cap caps capped own owns owned maintain
     maintains maintained listen listens listening serve serves served bind binds bound
     expose exposes exposed available reachable wait waits waited poll polls polled
-    refresh refreshes refreshed happen rotate rotates rotated"""
+    happen rotate rotates rotated require requires required raised lowered increased
+    decreased reduced bumped"""
 )
 GENERIC = words(
     """service services system systems module modules component components app apps
     application applications project projects codebase repo repository thing things
-    setup part side"""
+    setup part side suite deployment deployments mode flag flags toggle"""
 )
+# One name for each environment however it is written ("prod" is "production").
+_ENV_NAMES = {"prod": "production", "stage": "staging", "dev": "development", "testing": "test"}
+# Words ending in "ed" that are no past tense, or name a value rather than an act
+_KEEP_ED = words("""hundred unlimited limited""")
 _SKIPPED = STOP | VERBS | GENERIC
 _TOKEN = re.compile(r"[\w@][\w@'.+#/-]*")
 _NUMERIC = re.compile(r"[\d.,:]+")
@@ -66,24 +71,41 @@ _NUMERIC = re.compile(r"[\d.,:]+")
 @functools.lru_cache(maxsize=1 << 16)
 def stem(word: str) -> str:
     """A word as claims compare it: another spelling to its name (``db`` -> ``database``),
-    no possessive, no hyphen, a plural to its singular. Verb forms are kept: the keys made
-    of these stems are stored with each memory (its slot and negation core)."""
+    an environment to its one name (``prod`` -> ``production``), no possessive, no
+    hyphen, a plural to its singular, a long past tense to its verb ("reviewed" ->
+    "review", so "reviewed monthly" and "we review" are about one thing). Other verb
+    forms are kept: the keys made of these stems are stored with each memory (its slot)."""
     w = word.lower().strip("'\".,;:()[]`")
     w = SPELLINGS.get(w, w)
     w = w.removesuffix("'s").removesuffix("’s")
     if "-" in w and not re.search(r"\d", w):
         w = w.replace("-", "")
     if w in VARIANTS or w in ENVS:
-        return w
+        return _ENV_NAMES.get(w, w)
     if re.fullmatch(r"[A-Za-z]*[A-Z]s", word.strip(".,;:")):
         return w[:-1]  # "vCPUs", "GPUs": an acronym's plural
+    if len(w) > 6 and w.endswith("ed") and w.isalpha() and w not in _KEEP_ED:
+        w = re.sub(r"([b-df-hj-np-tv-z])\1$", r"\1", w[:-2])  # "reviewed": "review"
+        return w
     return singular(w)
 
 
 @functools.lru_cache(maxsize=1 << 16)
 def content_words(text: str) -> frozenset[str]:
-    """The words that say what a phrase is about: no filler, no verb, no number."""
-    return frozenset(w for w in map(_content_word, _TOKEN.findall(text)) if w)
+    """The words that say what a phrase is about: no filler, no verb, no number. A
+    hyphenated word with a filler part is its other parts ("per-key" is "key")."""
+    return frozenset(w for w in map(_content_word, _tokens(text)) if w)
+
+
+def _tokens(text: str) -> list[str]:
+    found = []
+    for token in _TOKEN.findall(text):
+        parts = token.split("-")
+        if len(parts) > 1 and not re.search(r"\d", token) and any(p.lower() in STOP for p in parts):
+            found += [p for p in parts if p]
+        else:
+            found.append(token)
+    return found
 
 
 @functools.lru_cache(maxsize=1 << 17)

@@ -11,7 +11,7 @@ from store.evidence.confidence import DEFAULT_HALF_LIVES
 from store.evidence.observations import DEFAULT_SOURCE_WEIGHTS
 
 if TYPE_CHECKING:  # imported when used: settings are read before anything is checked
-    from store.contradictions.rules import Strategy
+    from store.contradictions.outcomes import Strategy
     from store.model import Kind
 
 __all__ = ["EvidenceSettings"]
@@ -33,6 +33,6 @@ class EvidenceSettings:
     conflict_order: Mapping[Kind, Strategy] = field(default_factory=dict)
 
     def strategy(self, kind: Kind) -> Strategy:
-        from store.contradictions.rules import Strategy
+        from store.contradictions.outcomes import Strategy
 
         return self.conflict_order.get(kind, Strategy.DEFAULT)

@@ -22,7 +22,7 @@ OLD = (
     "Logs are shipped to Datadog by the sidecar agent in every pod, "
     "which is why the user asked us to keep the agent image small."
 )
-NEW = "We dropped Datadog and switched log shipping to Grafana Loki to cut costs."
+NEW = "The sidecar agent in every pod now ships logs to Grafana Loki to cut costs."
 OTHER = "The frontend bundle is built by esbuild in the release pipeline."
 
 
