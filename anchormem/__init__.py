@@ -27,4 +27,14 @@ def _version() -> str:
         return "unknown"
 
 
-__version__ = _version()
+_read: list[str] = []
+
+
+def __getattr__(name: str) -> str:
+    """``__version__``, read on first use: a CLI call that never shows it does not pay for
+    reading the distribution's metadata."""
+    if name != "__version__":
+        raise AttributeError(f"module 'anchormem' has no attribute {name!r}")
+    if not _read:
+        _read.append(_version())
+    return _read[0]

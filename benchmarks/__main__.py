@@ -28,6 +28,10 @@ COMMANDS = {
         "benchmarks.footprint",
         "resident memory of one repository in use; a cold read-only CLI call; beside floors",
     ),
+    "footprint-takeover": (
+        "benchmarks.footprint_takeover",
+        "the wait after the store's owner is killed: standby always, by default, never",
+    ),
     "ui": ("benchmarks.ui", "the web inspector's pages at 10,000 memories, beside a floor page"),
 }
 

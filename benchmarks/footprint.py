@@ -4,12 +4,15 @@ wall time of a read-only CLI call when no owner runs, each beside a floor from t
     python -m benchmarks footprint                    # 300 memories, 5 cold calls a command
     python -m benchmarks footprint --memories 30 --runs 2
     python -m benchmarks footprint --no-standby       # served with ANCHORMEM_OWNER_STANDBY=0
+    python -m benchmarks footprint --always-standby   # served with ANCHORMEM_OWNER_STANDBY=1
 
 Prints numbers only, no verdict:
 
 * **memory**: ``anchormem serve --repo REPO --db STORE`` started as an agent starts it
   (stdio, no ``ANCHORMEM_*`` settings), spoken to with ``benchmarks.rawclient`` (the
-  handshake, then one ``recall``), then ``--settle`` seconds for the owner's standby to load.
+  handshake, then one ``recall``), then ``--settle`` seconds for the owner's standby, if it
+  keeps one, to load (by default an owner keeps one only once an owner was killed,
+  adr/0016: ``--always-standby`` measures one kept from the start).
   Every process of the store is found in ``/proc``: the server, the store's owner (pid in
   ``<store>.owner``), its standby (pid in ``<store>.standby.lock``; a forked standby shows
   the owner's command line) and any other process whose command line names the store or
@@ -218,7 +221,13 @@ def _owner_running(store: Path) -> bool:
 
 
 def _served(
-    work: Path, repo: Path, store: Path, query: str, settle_s: float, runs: int, standby: bool
+    work: Path,
+    repo: Path,
+    store: Path,
+    query: str,
+    settle_s: float,
+    runs: int,
+    setting: dict[str, str],
 ) -> tuple[list[Process], list[float]]:
     """The store's processes once a server has answered a recall and settled, and the wall
     times of ``runs`` CLI recalls while its owner runs (for comparison with the cold ones)."""
@@ -227,7 +236,7 @@ def _served(
 
     where = ["--repo", str(repo), "--db", str(store)]
     command = [*_anchormem_command(), "serve", *where]
-    served_env = _env() if standby else {**_env(), "ANCHORMEM_OWNER_STANDBY": "0"}
+    served_env = {**_env(), **setting}
 
     async def measure() -> tuple[list[Process], list[float]]:
         with (work / "serve.stderr").open("w") as errlog:
@@ -302,8 +311,9 @@ def run(
     cache: Path | None = None,
     reference_cache: Path | None = None,
     out: Callable[[str], object] = print,
-    standby: bool = True,
+    setting: dict[str, str] | None = None,
 ) -> None:
+    """``setting``: the server's ``ANCHORMEM_OWNER_STANDBY``, if any (default: unset)."""
     from benchmarks.seed import Vocabulary, cached_store, queries
     from experiments.fixture import build_fixture
 
@@ -320,9 +330,10 @@ def run(
         shutil.copyfile(cached_store(memories, repo, cache), store)
         query = queries(Vocabulary.of(repo), 1, seed=memories)[0]
 
-        without = "" if standby else ", ANCHORMEM_OWNER_STANDBY=0"
-        say(f"-- resident memory of one repository in use (serve, one recall, settled{without})")
-        procs, warm = _served(work, repo, store, query, settle_s, runs, standby)
+        setting = setting or {}
+        named = "".join(f", {k}={v}" for k, v in setting.items())
+        say(f"-- resident memory of one repository in use (serve, one recall, settled{named})")
+        procs, warm = _served(work, repo, store, query, settle_s, runs, setting)
         for proc in procs:
             say(_line(f"anchormem {proc.role} (pid {proc.pid})", proc))
         total_rss = sum(p.rss for p in procs)
@@ -352,6 +363,12 @@ def run(
     say(f"load average at the end {_load()}")
 
 
+def _standby_setting(never: bool, always: bool) -> dict[str, str]:
+    if never or always:
+        return {"ANCHORMEM_OWNER_STANDBY": "0" if never else "1"}
+    return {}
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m benchmarks footprint",
@@ -374,10 +391,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="where the reference memory server is installed (default: reference-memory in "
         "the seed cache, as python -m benchmarks reference-memory installs it)",
     )
-    parser.add_argument(
+    kept = parser.add_mutually_exclusive_group()
+    kept.add_argument(
         "--no-standby",
         action="store_true",
-        help="serve with ANCHORMEM_OWNER_STANDBY=0: the footprint without the owner's standby",
+        help="serve with ANCHORMEM_OWNER_STANDBY=0: the owner keeps no standby",
+    )
+    kept.add_argument(
+        "--always-standby",
+        action="store_true",
+        help="serve with ANCHORMEM_OWNER_STANDBY=1: the owner keeps a standby from its start",
     )
     args = parser.parse_args(argv)
     if args.memories < 1 or args.runs < 1 or args.settle < 0:
@@ -387,7 +410,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     run(
         args.memories, args.runs, args.settle, args.cache, args.reference_cache,
-        standby=not args.no_standby,
+        setting=_standby_setting(args.no_standby, args.always_standby),
     )  # fmt: skip
     return 0
 

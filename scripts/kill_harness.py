@@ -61,7 +61,8 @@ def _env(standby_after: float) -> dict[str, str]:
         for k, v in os.environ.items()
         if not k.startswith("ANCHORMEM_") or k == "ANCHORMEM_HOME"
     }
-    return {**env, "ANCHORMEM_STANDBY_AFTER": f"{standby_after:g}"}
+    # every owner keeps a standby: the harness kills owners over and over
+    return {**env, "ANCHORMEM_STANDBY_AFTER": f"{standby_after:g}", "ANCHORMEM_OWNER_STANDBY": "1"}
 
 
 def store_of(repo: Path) -> Path:

@@ -95,19 +95,20 @@ def _review(data: Mapping[str, Any]) -> str:
     return "\n".join(lines) or "nothing to review"
 
 
-def text_of(data: Mapping[str, Any]) -> str:
-    """The text content for one tool result (its structured content, ``data``)."""
-    if "why" in data and "supersedes" in data:
-        return "\n".join([f"{data['outcome']}, superseding {data['supersedes']}:", _standing(data)])
-    if "why" in data and "outcome" in data:
+def text_of(model: str, data: Mapping[str, Any]) -> str:
+    """The text content for one tool result: its structured content, ``data``, whose
+    output model is ``model``."""
+    if model == "Remembered":
         return _remembered(data)
-    if "why" in data and "effect" in data:
+    if model == "Superseded":
+        return "\n".join([f"{data['outcome']}, superseding {data['supersedes']}:", _standing(data)])
+    if model == "Observed":
         extra = [f"  {k}: {data[k]}" for k in ("new_memory", "episode") if data.get(k)]
         return "\n".join([f"{data['effect']}:", _standing(data), *extra])
-    if "conflict" in data and "memories" in data:
+    if model == "Resolved":
         return "\n".join([_decision(data["conflict"]), *(_standing(m) for m in data["memories"])])
-    if isinstance(data.get("memories"), list) and "conflict" not in data:
+    if model in ("Recalled", "Verified"):
         return _memories(data)
-    if "items" in data and "questions" in data:
+    if model == "ReviewOut":
         return _review(data)
     return _compact(data)

@@ -14,18 +14,17 @@ import contextlib
 import json
 import os
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from anchormem import __version__
 from server.cli_tables import conflicts_table, review_table, terminal_width
 from server.colour import palette_for
+from server.operations import COMMANDS
 from server.setup_clients import add_setup_arguments
 from store.errors import AnchormemError, InvalidInput, NotFound
 
 if TYPE_CHECKING:
     from server.config import Settings
-    from server.runtime import Runtime
 
 # The store, the service and the renderer are imported when a command needs them, so
 # that `--version` and `--help` answer at once (importing them costs about a second).
@@ -34,13 +33,13 @@ if TYPE_CHECKING:
 # or write a file of the person's (the owner's working directory is not theirs).
 _LOCAL_COMMANDS = frozenset({"export", "import"})
 
-# Commands that read the store (what verify-on-read changes is written as in any call).
-# With no owner running, they are answered in this process, the store opened under its
-# lease as with ``ANCHORMEM_SHARE=0`` (adr/0012: the owner takes the same lease, so the
-# two mix safely), instead of starting an owner for one answer: an owner's start is a
-# second interpreter's imports, a standby and a store loaded whole, for a process that
-# then idles. A command that changes memories still starts one.
-_READING_COMMANDS = frozenset({"recall", "show", "list", "audit", "conflicts", "review", "stats"})
+# Commands that read the store (``Command.reads``; what verify-on-read changes is written
+# as in any call). With no owner running, they are answered in this process, the store
+# opened under its lease as with ``ANCHORMEM_SHARE=0`` (adr/0012: the owner takes the same
+# lease, so the two mix safely), instead of starting an owner for one answer: an owner's
+# start is a second interpreter's imports, a standby and a store loaded whole, for a
+# process that then idles. A command that changes memories still starts one.
+_READING_COMMANDS = frozenset(name for name, command in COMMANDS.items() if command.reads)
 
 __all__ = [
     "EXIT_BROKEN_PIPE",
@@ -64,6 +63,22 @@ class _Parser(argparse.ArgumentParser):
             for ch in message
         )
         self.exit(EXIT_USAGE, f"anchormem: {safe} (see --help)\n")
+
+
+class _Version(argparse.Action):
+    """``--version``, with the version read only when it is asked for."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str = argparse.SUPPRESS,
+                 default: str = argparse.SUPPRESS,
+                 help: str = "show program's version number and exit") -> None:  # fmt: skip
+        super().__init__(option_strings, dest, nargs=0, default=default, help=help)
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
+                 values: object, option_string: str | None = None) -> None:  # fmt: skip
+        from anchormem import __version__
+
+        print(f"anchormem {__version__}")  # on stdout, as argparse's own version action
+        parser.exit()
 
 
 def build_parser(with_bench: bool = True) -> argparse.ArgumentParser:
@@ -93,111 +108,28 @@ def build_parser(with_bench: bool = True) -> argparse.ArgumentParser:
         description="Memories for coding agents, checked against the code before they are served.",
         parents=[global_options(suppress=False)],
     )
-    parser.add_argument("--version", action="version", version=f"anchormem {__version__}")
+    parser.add_argument("--version", action=_Version)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     sub.required = True
 
     def add(name: str, help_text: str) -> argparse.ArgumentParser:
         return sub.add_parser(name, help=help_text, description=help_text, parents=[common])
 
-    p = add("remember", "store a memory, capturing its anchors into the code")
-    p.add_argument("text")
-    p.add_argument("--subject", help="the file, module or component it is about")
-    p.add_argument("--kind", default="fact", help="decision, fact, convention, ... (default fact)")
-    p.add_argument("--source", default="user", help="user, agent, code, ci or doc (default user)")
-    p.add_argument("--origin", help="who or which session says so")
-    p.add_argument(
-        "--anchor",
-        action="append",
-        default=None,
-        metavar="ANCHOR",
-        help="e.g. import:duckdb@store/db.py, !dep:redis (repeatable)",
-    )
-    p.add_argument("--derived-from", action="append", default=None, metavar="ID")
-    p.add_argument("--scope", help="the context it holds in, e.g. staging or production")
-    p.add_argument("--attribute", help="the slot it fills, e.g. 'python version' (with --value)")
-    p.add_argument("--value", help="the slot's value, e.g. 3.12 (with --attribute)")
-
-    p = add("recall", "find memories, each checked against the code at HEAD")
-    p.add_argument("query")
-    p.add_argument("--limit", type=int, default=10)
-    p.add_argument("--include-refuted", action="store_true")
-
-    for name, help_text in (
-        ("retract", "mark a memory as wrong, with a receipt"),
-        ("restore", "undo a retraction, with a receipt"),
-        ("forget", "erase a memory's text for privacy, leaving a tombstone"),
-    ):
-        p = add(name, help_text)
-        p.add_argument("id")
-        p.add_argument("--reason", required=True)
-        if name == "retract":
-            p.add_argument("--evidence")
-
-    p = add("supersede", "replace a memory's text by a new memory that supersedes it")
-    p.add_argument("id")
-    p.add_argument("text", help="the new text")
-    p.add_argument("--reason", help="why the old text no longer holds")
-    p.add_argument("--subject", help="the new memory's subject (default: the old one's)")
-
-    p = add("export", "write memories as JSON Lines, to keep them beside the code")
-    p.add_argument(
-        "--status",
-        action="append",
-        type=str.upper,
-        choices=["ACTIVE", "VERIFIED", "REFUTED", "FORGOTTEN"],
-        help="only memories with this status (repeatable; default: all, tombstones included)",
-    )
-    p.add_argument("--out", metavar="FILE", help="the file to write (default: stdout)")
-    p = add("import", "read memories from an export file; importing twice changes nothing")
-    p.add_argument("file", metavar="FILE", help="an export file ('-': stdin)")
-
-    p = add("show", "one memory with its anchors and receipts")
-    p.add_argument("id")
-
-    p = add("list", "memories, newest first, one line each")
-    # Closed sets are matched without regard to case (--status refuted), as in parse_choice.
-    p.add_argument("--status", type=str.upper, choices=["ACTIVE", "VERIFIED", "REFUTED"])
-    p.add_argument("--limit", type=int, default=50)
-    p.add_argument("--long", action="store_true", help="each memory in full, with its anchors")
-
-    p = add("audit", "the audit trail of one memory, or of the store")
-    p.add_argument("id", nargs="?")
-
-    p = add("verify", "check memories against the code at HEAD now, and say what changed")
-    p.add_argument("id", nargs="?")
-    p.add_argument("--long", action="store_true", help="each memory in full, with its anchors")
-
-    p = add("observe", "record evidence that confirms or contradicts a memory")
-    p.add_argument("id")
-    side = p.add_mutually_exclusive_group(required=True)
-    side.add_argument("--confirms", dest="agrees", action="store_true", default=None)
-    side.add_argument("--contradicts", dest="agrees", action="store_false")
-    p.add_argument(
-        "--kind",
-        default="behaviour",
-        help="correction, behaviour, exception, proxy, report or restatement",
-    )
-    p.add_argument("--source", default="user", help="user, agent, code, ci or doc")
-    p.add_argument("--origin", help="who or which session observed it")
-    p.add_argument("--note", help="the corrected claim (correction) or the explanation")
-    p.add_argument("--weight", type=float, help="0-1; overrides the kind's default weight")
-
-    add("consolidate", "find and resolve contradictions across the whole store")
-    p = add("resolve", "judge a pair of memories that may conflict (the resolve tool)")
-    p.add_argument("first", metavar="ID")
-    p.add_argument("second", metavar="OTHER_ID")
-    p.add_argument(
-        "verdict",
-        choices=["conflict", "compatible", "same"],
-        help="conflict (with --winner): the loser is refuted; compatible: both hold; "
-        "same: one claim said twice",
-    )
-    p.add_argument("--winner", metavar="ID", help="with conflict: the memory that holds")
-    p.add_argument("--reason", required=True)
-    add("conflicts", "open and resolved contradictions, and slots that keep flipping")
-    add("review", "memories that need a person: ASK, DEMOTE, STALE, and this week's question")
-    add("stats", "wrong-fact and missed-fact signals")
+    for name, command in COMMANDS.items():
+        command.add_arguments(add(name, command.help))
+        if name == "supersede":  # the transfer commands, listed after it
+            p = add("export", "write memories as JSON Lines, to keep them beside the code")
+            p.add_argument(
+                "--status",
+                action="append",
+                type=str.upper,
+                choices=["ACTIVE", "VERIFIED", "REFUTED", "FORGOTTEN"],
+                help="only memories with this status (repeatable; default: all, tombstones "
+                "included)",
+            )
+            p.add_argument("--out", metavar="FILE", help="the file to write (default: stdout)")
+            p = add("import", "read memories from an export file; importing twice changes nothing")
+            p.add_argument("file", metavar="FILE", help="an export file ('-': stdin)")
 
     add("doctor", "check the store, its lock, its schema and the repository")
 
@@ -256,8 +188,8 @@ def build_parser(with_bench: bool = True) -> argparse.ArgumentParser:
     experiments = p.add_subparsers(dest="experiment", metavar="EXPERIMENT", parser_class=_Parser)
     experiments.required = True
     text = (
-        "how many false memories reach an agent, per memory lifecycle (README); without "
-        "--repo and --facts it builds its own repository and facts (--db is not used)"
+        "how many false memories reach an agent, per memory lifecycle (experiments/README.md); "
+        "without --repo and --facts it builds its own repository and facts (--db is not used)"
     )
     p = experiments.add_parser("contamination", help=text, description=text, parents=[common])
     p.add_argument("--facts", help="a JSONL fact set (default: the built-in facts)")
@@ -275,98 +207,6 @@ def build_parser(with_bench: bool = True) -> argparse.ArgumentParser:
     )
     p.add_argument("--project", action="append", metavar="NAME", help="with --corpus real")
     return parser
-
-
-def _progress_bar(enabled: bool) -> Callable[[int, int], None] | None:
-    if not enabled:
-        return None
-
-    def show(done: int, total: int) -> None:
-        width = 30
-        filled = int(width * done / total) if total else width
-        sys.stderr.write(
-            f"\rfingerprinting [{'#' * filled}{'.' * (width - filled)}] {done}/{total}"
-        )
-        if done >= total:
-            sys.stderr.write("\n")
-        sys.stderr.flush()
-
-    return show
-
-
-def _dispatch(args: argparse.Namespace, rt: Runtime) -> dict[str, Any]:
-    """The command's result, rendered as the MCP tools render it, with what the CLI adds
-    to it where the store is (``server.cli_facts``)."""
-    from server import cli_facts
-    from server.rendering import dump, render_result
-
-    svc = rt.service
-    if args.command == "verify":
-        # The statuses the last checks left, read before this one changes them.
-        before = svc.stored([str(args.id).strip()] if args.id else None)
-        result = dump(render_result(_run(args, rt)))
-        after = svc.stored(list(before))
-        return {**result, "changes": cli_facts.verify_changes(before, after)}
-    result = dump(render_result(_run(args, rt)))
-    if args.command == "review":
-        ids = [str(i["id"]) for i in result.get("items") or []]
-        return cli_facts.review_facts(result, svc.stored(ids))
-    if args.command == "show":
-        return cli_facts.uncovered_facts(result)
-    return result
-
-
-def _run(args: argparse.Namespace, rt: Runtime) -> object:
-    svc = rt.service
-    cmd = args.command
-    if cmd == "remember":
-        return svc.remember(
-            args.text,
-            subject=args.subject,
-            kind=args.kind,
-            source=args.source,
-            origin=args.origin,
-            anchors=args.anchor,
-            derived_from=args.derived_from,
-            scope=args.scope,
-            attribute=args.attribute,
-            value=args.value,
-        )
-    # A person at a terminal waits for the check instead of reading "unchecked".
-    wait = svc.settings.capture_wait_s
-    if cmd == "recall":
-        return svc.recall(args.query, args.limit, args.include_refuted, wait_s=wait)
-    if cmd == "retract":
-        return svc.retract(args.id, args.reason, None, args.evidence)
-    if cmd == "restore":
-        return svc.restore(args.id, args.reason)
-    if cmd == "forget":
-        return svc.forget(args.id, args.reason)
-    if cmd == "show":
-        return svc.show(args.id, wait_s=wait)
-    if cmd == "supersede":
-        return svc.supersede(args.id, args.text, args.reason, subject=args.subject)
-    if cmd == "list":
-        return svc.list_memories(args.status, args.limit, wait_s=wait)
-    if cmd == "audit":
-        return svc.audit(args.id)
-    if cmd == "observe":
-        return svc.observe(
-            args.id, args.agrees, args.kind, args.source, args.origin, args.note, args.weight
-        )
-    if cmd == "consolidate":
-        return svc.consolidate()
-    if cmd == "resolve":
-        return svc.resolve(args.first, args.second, args.verdict, args.winner, args.reason)
-    if cmd == "conflicts":
-        return svc.conflicts()
-    if cmd == "review":
-        return svc.review()
-    if cmd == "stats":
-        return svc.stats()
-    if cmd == "verify":
-        return svc.verify(args.id, progress=_progress_bar(sys.stderr.isatty()))
-    raise InvalidInput(f"unknown command {cmd}")
 
 
 def _no_owner(settings: Settings) -> bool:
@@ -493,15 +333,20 @@ def _main(argv: Sequence[str] | None) -> int:
             result = cli_call(settings, args)
             code = EXIT_OK
         else:
-            from server.cli_transfer import read_import, run_transfer
             from server.runtime import open_runtime
 
-            lines = read_import(args.file) if args.command == "import" else []
+            lines: list[str] = []
+            if args.command == "import":
+                from server.cli_transfer import read_import
+
+                lines = read_import(args.file)
             rt = open_runtime(settings)
             try:
                 if args.command in ("export", "import"):
+                    from server.cli_transfer import run_transfer
+
                     return run_transfer(args, rt.service, as_json, lines)
-                result = _dispatch(args, rt)
+                result = COMMANDS[args.command].run(rt.service, vars(args))
             finally:
                 rt.close()
             code = EXIT_OK

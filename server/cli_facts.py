@@ -6,17 +6,13 @@ confirmed and what to run next, and the words of a shown note that no anchor cov
 from __future__ import annotations
 
 from collections.abc import Mapping
-from datetime import datetime
 from typing import Any
 
+from server.rendering import timestamp
 from server.uncovered import uncovered_words
 from store.model import Memory
 
 __all__ = ["next_step", "review_facts", "uncovered_facts", "verify_changes"]
-
-
-def _ts(value: datetime | None) -> str | None:
-    return value.isoformat(timespec="seconds") if value else None
 
 
 def verify_changes(before: Mapping[str, Memory], after: Mapping[str, Memory]) -> dict[str, Any]:
@@ -51,8 +47,8 @@ def review_facts(result: dict[str, Any], memories: Mapping[str, Memory]) -> dict
     for item in result.get("items") or []:
         mem = memories.get(item["id"])
         if mem is not None:
-            item["written_at"] = _ts(mem.created_at)
-            item["confirmed_at"] = _ts(mem.last_confirmed_at)
+            item["written_at"] = timestamp(mem.created_at)
+            item["confirmed_at"] = timestamp(mem.last_confirmed_at)
         item["next"] = next_step(str(item.get("action")), item["id"])
     for question in result.get("questions") or []:
         question["next"] = next_step("ASK", question["id"])

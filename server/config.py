@@ -14,8 +14,9 @@ ANCHORMEM_SYNC_MS         how soon an acknowledged write is on the disk (default
 ANCHORMEM_SHARE           0: each process opens the store itself, sharing it through the lease
                           (adr/0002) instead of through the store's owner (default 1; adr/0012)
 ANCHORMEM_OWNER_IDLE      seconds the store's owner stays without a client (default 60)
-ANCHORMEM_OWNER_STANDBY   0: the owner keeps no standby process ready to take over if it is
-                          killed (default 1; server/standby.py, adr/0016)
+ANCHORMEM_OWNER_STANDBY   1: every owner keeps a standby process ready to take over if it is
+                          killed; 0: none does (default: only an owner that replaced a killed
+                          one; server/standby.py, adr/0016)
 ANCHORMEM_STANDBY_AFTER   seconds an owner serves before it starts a standby process (default
                           10: a one-off CLI call never pays for one); on Linux it forks one
                           as it starts, at no cost, and this is for when that one is gone
@@ -94,6 +95,11 @@ def _flag(env: Mapping[str, str], name: str, default: bool) -> bool:
     raise InvalidInput(f"{name} must be 0 or 1, not {raw[:40]!r}")
 
 
+def _optional_flag(env: Mapping[str, str], name: str) -> bool | None:
+    """``_flag`` where unset means neither: the default is decided later."""
+    return _flag(env, name, True) if (env.get(name) or "").strip() else None
+
+
 def _list(env: Mapping[str, str], name: str) -> tuple[str, ...]:
     return tuple(part.strip() for part in (env.get(name) or "").split(",") if part.strip())
 
@@ -117,7 +123,7 @@ def _evidence_settings(env: Mapping[str, str]) -> EvidenceSettings:
     # without loading the claim rules (and tree-sitter behind them).
     named = any(k.startswith("ANCHORMEM_CONFLICT_") for k in env)
     if named:
-        from store.contradictions.rules import Strategy
+        from store.contradictions.outcomes import Strategy
         from store.model import Kind
     for kind in Kind if named else ():
         name = f"ANCHORMEM_CONFLICT_{kind.value.upper()}"
@@ -165,7 +171,7 @@ class Settings:
     default_store: bool = False
     relay: bool = True
     owner_idle_s: float = 60.0
-    owner_standby: bool = True
+    owner_standby: bool | None = None  # None: once an owner was killed (server/standby.py)
     standby_after_s: float = 10.0
 
     @classmethod
@@ -229,7 +235,7 @@ class Settings:
             share=_flag(env, "ANCHORMEM_SHARE", True),
             relay=_flag(env, "ANCHORMEM_RELAY", True),
             owner_idle_s=_float(env, "ANCHORMEM_OWNER_IDLE", 60.0),
-            owner_standby=_flag(env, "ANCHORMEM_OWNER_STANDBY", True),
+            owner_standby=_optional_flag(env, "ANCHORMEM_OWNER_STANDBY"),
             standby_after_s=_float(env, "ANCHORMEM_STANDBY_AFTER", 10.0),
         )
 

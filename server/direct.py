@@ -8,7 +8,7 @@ request surface, ``CallToolRequestParams``), unless it has the one plain shape a
 accept as it stands, which ``json`` reads once (``_plain_call``); the tool runs through
 ``ToolServer.call_tool_unchecked`` (the same argument model, refusals and error wrapping
 as any call, without checking the output model a second time), with the client's service
-in place of the SDK's ``Context`` (``server.app.DirectCall``); the result is shaped as the
+in place of the SDK's ``Context`` (``server.tools.DirectCall``); the result is shaped as the
 SDK's runner shapes it (``model_dump`` then ``serialize_server_result`` for the session's
 protocol version) and framed as its dispatcher frames it (the members of
 ``JSONRPCResponse``, by pydantic's serializer).
@@ -44,17 +44,21 @@ from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS
 from pydantic import ValidationError
 from pydantic_core import to_json
 
-from server.app import DirectCall, ToolServer
+from server.app import ToolServer
+from server.operations import OPERATIONS
+from server.tools import DirectCall
 from store.service import MemoryService
 
 __all__ = ["RELAYED_TOOLS", "DirectAnswers"]
 
 log = logging.getLogger("anchormem.direct")
 
-# The calls of an agent's every turn. Both may be sent again to the next owner when the
-# one running them dies (store.sharing.remote.RESENDABLE), which is what the relay does
-# with the frames it had in flight.
-RELAYED_TOOLS = frozenset({"remember", "recall"})
+# The calls of an agent's every turn (``Tool.relayed``). Each may be sent again to the
+# next owner when the one running them dies (``Operation.resendable``), which is what the
+# relay does with the frames it had in flight.
+RELAYED_TOOLS = frozenset(
+    name for name, op in OPERATIONS.items() if op.tool is not None and op.tool.relayed
+)
 _METHOD = "tools/call"
 
 

@@ -12,8 +12,9 @@ or when a newer client asks it to stop, each time after the calls in flight have
 answered; the store is closed (the journal written into the tables) before the lock is
 released. A write is in the journal before it is answered, so an owner killed with
 SIGKILL loses nothing acknowledged: the next owner replays the journal. The next owner
-is its standby (``server.standby``, adr/0016): on Linux forked as soon as the lock is
-held, before any thread starts.
+is its standby if it keeps one (``server.standby``, adr/0016: by default only an owner
+that replaced a killed one does; on Linux forked as soon as the lock is held, before any
+thread starts), else the owner the next call starts.
 
 Each client says, in its hello, the ``ANCHORMEM_*`` settings its calls are served with
 (the actor, the trusted sources, the verification budget, ...): the owner keeps one
@@ -47,32 +48,31 @@ from typing import TYPE_CHECKING, Any, cast
 
 from server.answering import Answerer
 from server.config import Settings
+from server.operations import COMMANDS, OPERATIONS
 from server.rendering import tool_content
 from server.runtime import Runtime, open_runtime, service_settings
 from server.sharing import owner_command
-from server.standby import Standby, fork_standby, identity, preload, spawn_standby
+from server.standby import (
+    Standby,
+    fork_standby,
+    identity,
+    preload,
+    spawn_standby,
+    standby_wanted,
+)
 from store.errors import AnchormemError, InvalidInput
 from store.service import MemoryService
 from store.sharing import platform
 from store.sharing.client import standby_pid
 from store.sharing.codec import decode, encode, encode_error
 from store.sharing.protocol import MAX_MESSAGE, PROTOCOL, Files, read_key, recv, send, version
-from store.sharing.remote import RESENDABLE
 
 if TYPE_CHECKING:  # the MCP SDK is imported with the first relay (``Owner._direct_answers``)
     from server.direct import DirectAnswers
 
 __all__ = ["CALLS", "main"]
 
-CALLS = RESENDABLE | {"observe", "forget", "restore", "resolve", "supersede"}
-# Commands the CLI may have the owner run and render (``server.cli._run``).
-CLI_COMMANDS = frozenset(
-    {
-        "remember", "recall", "retract", "restore", "forget", "show", "list", "audit",
-        "observe", "consolidate", "resolve", "conflicts", "review", "stats", "verify",
-        "supersede",
-    }
-)  # fmt: skip
+CALLS = frozenset(OPERATIONS)  # a client's calls; its CLI's commands: ``COMMANDS``
 _LOCK_WAIT_S = 5.0  # an owner that is stopping holds the lock this long at most
 _TICK_S = 0.2
 _STANDBY_RETRY_S = 5.0
@@ -81,13 +81,6 @@ _LINK_ERRORS = (OSError, EOFError, AuthenticationError, ValueError)
 
 def _say(message: str) -> None:
     print(f"anchormem: {message}", file=sys.stderr, flush=True)
-
-
-class _CliRuntime:
-    """What ``server.cli._dispatch`` needs of a runtime: the service."""
-
-    def __init__(self, service: MemoryService) -> None:
-        self.service = service
 
 
 class Owner:
@@ -120,6 +113,7 @@ class Owner:
         self.family = ""
         self._standby: subprocess.Popen[bytes] | None = None
         self._forked: int | None = None  # the pid of the standby forked at start
+        self._wants_standby = False  # decided once the lock is held (``standby_wanted``)
         self._standby_tried = -_STANDBY_RETRY_S
         self._ready_at = time.monotonic()
 
@@ -147,7 +141,10 @@ class Owner:
                 platform.unlock(lock_fd)
                 os.close(lock_fd)
                 return 0
-        if self.settings.owner_standby:
+        # A standby only where one has paid (adr/0016): by default, once an owner was killed.
+        killed_before = standby is not None or replacing is not None
+        self._wants_standby = standby_wanted(self.settings, killed_before)
+        if self._wants_standby:
             self._forked = fork_standby(lock_fd, self.files, self._as_forked_standby)
         self._lock_identity = identity(self.files.owner_lock)
         try:
@@ -201,15 +198,16 @@ class Owner:
         return owner.run(standby=waiting)
 
     def _keep_a_standby(self) -> None:
-        """Start a standby when none waits (the forked one is gone, or none could be
-        forked), once this owner has served for ``standby_after_s`` and while a client is
-        connected (at most once per ``_STANDBY_RETRY_S``)."""
+        """Start a standby when this owner keeps one (``standby_wanted``) and none waits
+        (the forked one is gone, or none could be forked), once this owner has served for
+        ``standby_after_s`` and while a client is connected (at most once per
+        ``_STANDBY_RETRY_S``)."""
         if self._forked is not None:  # reap it once it has exited: no zombie left
             with contextlib.suppress(ChildProcessError):
                 if os.waitpid(self._forked, os.WNOHANG)[0] == 0:
                     return
             self._forked = None
-        if not self.settings.owner_standby or self.stopping.is_set():
+        if not self._wants_standby or self.stopping.is_set():
             return
         if time.monotonic() - self._ready_at < self.settings.standby_after_s:
             return  # the first seconds: this owner's start and first calls have the cores
@@ -515,14 +513,11 @@ class Owner:
         return getattr(service, str(method))(*args, **kwargs)
 
     def _cli(self, service: MemoryService, message: Mapping[str, Any]) -> Any:
-        from server.cli import _dispatch
-
-        command = message.get("command")
+        command = COMMANDS.get(str(message.get("command")))
         given = message.get("args")
-        if command not in CLI_COMMANDS or not isinstance(given, dict):
-            raise InvalidInput(f"unknown command {str(command)[:40]!r}")
-        args = argparse.Namespace(**{str(k): v for k, v in given.items()}, command=command)
-        return _dispatch(args, _CliRuntime(service))  # type: ignore[arg-type]
+        if command is None or not isinstance(given, dict):
+            raise InvalidInput(f"unknown command {str(message.get('command'))[:40]!r}")
+        return command.run(service, given)
 
     def status(self) -> dict[str, Any]:
         with self._mutex:

@@ -1,43 +1,21 @@
-"""The one renderer: the store's typed results become the tools' output models (and, through
-them, the JSON the CLI prints). Free text is served through ``store.hostile.reveal``:
-hidden characters come back as visible ``[U+XXXX]`` escapes, never invisibly."""
+"""The one conversion of the store's typed results into what is served, one small function
+per result type: the full view (the JSON the CLI prints, ``detail``, ``memory://<id>``) and
+the agent's compact view (the tools' structured content, described to clients by the output
+models of ``server.schemas``). Both are built from our own typed values, so they are not
+validated again. Free text is served through ``store.hostile.reveal``: hidden characters
+come back as visible ``[U+XXXX]`` escapes, never invisibly."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, fields, is_dataclass
 from datetime import UTC, datetime
+from enum import Enum
 from typing import Any
 
-from pydantic import BaseModel
-
-from anchors.verify import Verdict
-from server.schemas import (
-    MARKS,
-    AuditOut,
-    ConflictsOut,
-    Consolidated,
-    ConsolidateOut,
-    ForgetOut,
-    Observed,
-    ObserveOut,
-    Recalled,
-    RecallOut,
-    Remembered,
-    RememberOut,
-    Resolved,
-    ResolveOut,
-    RestoreOut,
-    Retracted,
-    RetractOut,
-    ReviewOut,
-    ShowOut,
-    StatsOut,
-    Superseded,
-    Verified,
-    VerifyOut,
-)
-from store.contradictions.judging import question_text
+from anchors.spec import Anchor
+from anchors.verify import AnchorCheck, Verdict
+from store.contradictions.outcomes import question_text
 from store.contradictions.related_note import QUESTION as RELATED_QUESTION
 from store.hostile import reveal_all
 from store.model import AuditEntry, Receipt, Status, StoredAnchor
@@ -60,11 +38,25 @@ from store.results import (
     StatsResult,
 )
 
-__all__ = ["ToolContent", "dump", "render_result", "tool_content"]
+__all__ = ["ToolContent", "dump", "dump_compact", "render_result", "tool_content"]
+
+View = dict[str, Any]
+
+# A remember lists this many of the conflicts it decided, and of the pairs it asks about;
+# the rest are counted. A note meeting a hundred others is the store's to keep, not the
+# agent's to read: 36 KB of pairs in one answer (adr/0017).
+LISTED = 10
+# An anchor's verdict as the agent reads it, after the anchor.
+MARKS = {"holds": "✓", "broken": "✗", "drifted": "~", "unknown": "?", "unchecked": "·"}
 
 
-def _ts(value: datetime | None) -> str | None:
+def timestamp(value: datetime | None) -> str | None:
+    """A moment as served: ISO 8601 to the second."""
     return value.isoformat(timespec="seconds") if value else None
+
+
+def _pick(view: View, *keys: str) -> View:
+    return {k: view[k] for k in keys}
 
 
 def refuted_matches(ids: tuple[str, ...]) -> str | None:
@@ -80,7 +72,10 @@ def refuted_matches(ids: tuple[str, ...]) -> str | None:
     )
 
 
-def receipt(r: Receipt | None) -> dict[str, Any] | None:
+# -- The full view ---------------------------------------------------------------------------
+
+
+def receipt(r: Receipt | None) -> View | None:
     if r is None:
         return None
     return {
@@ -90,15 +85,27 @@ def receipt(r: Receipt | None) -> dict[str, Any] | None:
         "actor": r.actor,
         "reason": r.reason,
         "evidence": r.evidence,
-        "cause": r.cause_id,
+        "cause": r.cause_id,  # the memory whose retraction cascaded here
         "commit": r.commit,
-        "at": _ts(r.created_at),
+        "at": timestamp(r.created_at),
     }
 
 
-def _anchor(stored: StoredAnchor, reading: Reading, position: int) -> dict[str, Any]:
+def _verdict(reading: Reading, position: int) -> str:
+    """An anchor's verdict as served: the code's, or unchecked when it was not checked."""
+    done = _check(reading, position)
+    return done.verdict.value if done else "unchecked"
+
+
+def _check(reading: Reading, position: int) -> AnchorCheck | None:
+    checks = reading.check.checks if reading.check else ()
+    return checks[position] if position < len(checks) else None
+
+
+def _anchor(stored: StoredAnchor, reading: Reading, position: int) -> View:
     a = stored.anchor
-    view: dict[str, Any] = {
+    done = _check(reading, position)
+    return {
         "anchor": a.render(),
         "kind": a.kind.value,
         "value": a.value,
@@ -106,19 +113,16 @@ def _anchor(stored: StoredAnchor, reading: Reading, position: int) -> dict[str, 
         "scope": a.scope,
         "version": a.version,
         "provenance": stored.provenance.value,
-        "verdict": "unchecked",
-        "found_in": list(stored.found_in),
-        "detail": None,
+        "verdict": _verdict(reading, position),
+        "found_in": list(done.found_in if done else stored.found_in),
+        "detail": done.detail if done else None,
     }
-    check = reading.check
-    if check is not None and position < len(check.checks):
-        c = check.checks[position]
-        view.update(verdict=c.verdict.value, found_in=list(c.found_in), detail=c.detail)
-    return view
 
 
-def memory(reading: Reading) -> dict[str, Any]:
-    """A memory as served: its claim, provenance, status, standing and what was checked."""
+def memory(reading: Reading) -> View:
+    """A memory as served in full: its claim, provenance, status, standing (confidence
+    0-10, 5.0 with no evidence either way; band assert, hedge or hidden; a candidate has
+    one origin and no code's verification) and what was checked, at ``checked_commit``."""
     m = reading.memory
     s = reading.standing
     return {
@@ -129,7 +133,7 @@ def memory(reading: Reading) -> dict[str, Any]:
         "scope": m.scope,
         "source": m.source.value,
         "origin": m.origin,
-        "created_at": _ts(m.created_at),
+        "created_at": timestamp(m.created_at),
         "written_at_commit": m.commit,
         "status": m.status.value,
         "refuted_by": m.refuted_by.value if m.refuted_by else None,
@@ -146,9 +150,9 @@ def memory(reading: Reading) -> dict[str, Any]:
         "band": s.band.value,
         "origins": s.origins,
         "candidate": s.candidate,
-        "last_confirmed_at": _ts(s.last_confirmed_at),
+        "last_confirmed_at": timestamp(s.last_confirmed_at),
         "provenance": s.provenance,
-        "expires_at": _ts(m.expires_at),
+        "expires_at": timestamp(m.expires_at),
         "conflicts": [
             {"with": c.other, "reason_code": c.reason_code.value, "kind": c.kind.value}
             for c in reading.conflicts
@@ -156,7 +160,7 @@ def memory(reading: Reading) -> dict[str, Any]:
     }
 
 
-def conflict(r: ConflictRecord) -> dict[str, Any]:
+def conflict(r: ConflictRecord) -> View:
     return {
         "ids": [r.a_id, r.b_id],
         "kind": r.kind.value,
@@ -171,18 +175,48 @@ def conflict(r: ConflictRecord) -> dict[str, Any]:
     }
 
 
-def possible_conflict(r: ConflictRecord) -> dict[str, Any]:
+def possible_conflict(r: ConflictRecord) -> View:
+    """A pair the rules cannot decide: what to decide, answered with ``resolve``."""
     return {
         "ids": [r.a_id, r.b_id],
         "claims": [r.claim_a, r.claim_b],
         "kind": r.kind.value,
         "state": r.state.value,
         "reason_code": r.reason_code.value,
-        "question": question_text(r),
+        "question": question_text(r.state),
     }
 
 
-def _related(result: RememberResult) -> dict[str, Any]:
+def audit_entry(e: AuditEntry) -> View:
+    return _plain(e)
+
+
+def _plain(value: Any) -> Any:
+    """A value of a result as JSON values: a memory, receipt or conflict as above, an
+    anchor in its syntax, an enum as its value, any other dataclass as its fields."""
+    convert = _AS.get(type(value))
+    if convert is not None:
+        return convert(value)
+    if isinstance(value, Enum):
+        return value.value
+    if isinstance(value, datetime):
+        return timestamp(value)
+    if isinstance(value, tuple | list):
+        return [_plain(v) for v in value]
+    if is_dataclass(value):
+        return {f.name: _plain(getattr(value, f.name)) for f in fields(value)}
+    return value
+
+
+_AS: dict[type, Callable[[Any], Any]] = {
+    Reading: memory,
+    Receipt: receipt,
+    ConflictRecord: conflict,
+    Anchor: Anchor.render,
+}
+
+
+def _related(result: RememberResult) -> View:
     """The close notes the rules did not judge, one short line each, and the one question
     they put to the agent (none: both left out)."""
     if not result.related:
@@ -190,154 +224,122 @@ def _related(result: RememberResult) -> dict[str, Any]:
     return {"related": [r.line() for r in result.related], "related_question": RELATED_QUESTION}
 
 
-def audit_entry(e: AuditEntry) -> dict[str, Any]:
+def _remember(r: RememberResult) -> View:
     return {
-        "seq": e.seq,
-        "memory_id": e.memory_id,
-        "at": _ts(e.at),
-        "action": e.action.value,
-        "from_status": e.from_status.value if e.from_status else None,
-        "to_status": e.to_status.value if e.to_status else None,
-        "actor": e.actor,
-        "reason": e.reason,
-        "receipt_id": e.receipt_id,
-        "commit": e.commit,
-        "detail": e.detail,
+        **memory(r.reading),
+        "outcome": r.outcome.value,
+        "conflicts": _plain(r.conflicts),
+        "captured": _plain(r.captured),
+        "dropped": _plain(r.dropped),
+        "rewritten": _plain(r.rewritten),
+        "possible_conflicts": [possible_conflict(c) for c in r.possible_conflicts],
+        "related": [],  # unless there are some (``_related``)
+        "related_question": None,
+        **_related(r),
     }
 
 
-def _memories(readings: tuple[Reading, ...]) -> list[dict[str, Any]]:
-    return [memory(r) for r in readings]
+def _stats(r: StatsResult) -> View:
+    return {
+        "memories_written": r.memories_written,
+        "wrong_fact_signals": {
+            "corrections": r.corrections,
+            "retractions": r.retractions,
+            "refutations_by_code": r.refutations_by_code,
+        },
+        "missed_fact_signals": {"restatements": r.restatements},
+        "correction_rate": r.correction_rate,
+        "retracted_claims_remembered_again": r.retracted_claims_remembered_again,
+    }
 
 
-def _fields(result: object) -> tuple[type[BaseModel], dict[str, Any]]:
-    """The output model of a result and its fields, before hidden characters are revealed."""
-    if isinstance(result, RememberResult):
-        return RememberOut, {
-            **memory(result.reading),
-            "outcome": result.outcome.value,
-            "conflicts": [conflict(c) for c in result.conflicts],
-            "possible_conflicts": [possible_conflict(c) for c in result.possible_conflicts],
-            **_related(result),
-            "captured": [
-                {
-                    "anchor": c.anchor.render(),
-                    "provenance": c.provenance.value,
-                    "found_in": list(c.found_in),
-                }
-                for c in result.captured
-            ],
-            "dropped": [
-                {"candidate": d.candidate, "reason": d.reason, "detail": d.detail}
-                for d in result.dropped
-            ],
-            "rewritten": [
-                {"given": r.given, "anchor": r.anchor.render(), "changes": list(r.changes)}
-                for r in result.rewritten
-            ],
-        }
-    if isinstance(result, RecallResult):
-        return RecallOut, {
-            "query": result.query,
-            "checked_commit": result.checked_commit,
-            "memories": _memories(result.readings),
-            "refuted_matches": refuted_matches(result.refuted),
-        }
-    if isinstance(result, ListResult):
-        return VerifyOut, {
-            "checked_commit": result.checked_commit,
-            "memories": _memories(result.readings),
-        }
-    if isinstance(result, ShowResult):
-        return ShowOut, {
-            **memory(result.reading),
-            "receipts": [receipt(r) for r in result.receipts],
-        }
-    if isinstance(result, RetractResult):
-        return RetractOut, {
-            "id": result.id,
+# Each result type: the name its view goes by (``ToolContent.model``) and its full view.
+_FULL: dict[type, tuple[str, Callable[[Any], View]]] = {
+    RememberResult: ("RememberOut", _remember),
+    RecallResult: (
+        "RecallOut",
+        lambda r: {
+            "query": r.query,
+            "checked_commit": r.checked_commit,
+            "memories": _plain(r.readings),
+            "refuted_matches": refuted_matches(r.refuted),
+        },
+    ),
+    ListResult: (
+        "VerifyOut",
+        lambda r: {"checked_commit": r.checked_commit, "memories": _plain(r.readings)},
+    ),
+    ShowResult: ("ShowOut", lambda r: {**memory(r.reading), "receipts": _plain(r.receipts)}),
+    RetractResult: (
+        "RetractOut",
+        lambda r: {
+            "id": r.id,
             "status": Status.REFUTED.value,
-            "receipt": receipt(result.receipt),
-            "cascaded": [{"id": r.memory_id, "receipt": receipt(r)} for r in result.cascaded],
-            "outcome": result.outcome.value,
-        }
-    if isinstance(result, RestoreResult):
-        return RestoreOut, {
-            **memory(result.reading),
-            "receipt": receipt(result.receipt),
-            "restored": list(result.restored),
-        }
-    if isinstance(result, ForgetResult):
-        return ForgetOut, {"id": result.id, "forgotten": True, "receipt": receipt(result.receipt)}
-    if isinstance(result, AuditResult):
-        return AuditOut, {"entries": [audit_entry(e) for e in result.entries]}
-    if isinstance(result, ObserveResult):
-        return ObserveOut, {
-            **memory(result.reading),
-            "effect": result.effect.value,
-            **({"new_memory": result.new_memory} if result.new_memory else {}),
-            **({"episode": result.episode} if result.episode else {}),
-        }
-    if isinstance(result, ReviewResult):
-        return ReviewOut, {
-            "items": [
-                {
-                    "id": i.id,
-                    "action": i.action.value,
-                    "confidence": i.confidence,
-                    "text": i.text,
-                    "staleness_days": i.staleness_days,
-                }
-                for i in result.items
-            ],
-            "questions": [
-                {"id": q.id, "user": q.user, "question": q.question} for q in result.questions
-            ],
-        }
-    if isinstance(result, StatsResult):
-        return StatsOut, {
-            "memories_written": result.memories_written,
-            "wrong_fact_signals": {
-                "corrections": result.corrections,
-                "retractions": result.retractions,
-                "refutations_by_code": result.refutations_by_code,
-            },
-            "missed_fact_signals": {"restatements": result.restatements},
-            "correction_rate": result.correction_rate,
-            "retracted_claims_remembered_again": result.retracted_claims_remembered_again,
-        }
-    if isinstance(result, ConsolidateResult):
-        return ConsolidateOut, {
-            "memories": result.memories,
-            "pairs_compared": result.pairs_compared,
-            "conflicts": [conflict(c) for c in result.conflicts],
-            "possible_conflicts": [possible_conflict(c) for c in result.possible_conflicts],
-            "seconds": result.seconds,
-        }
-    if isinstance(result, ResolveResult):
-        return ResolveOut, {
-            "conflict": conflict(result.conflict),
-            "memories": _memories(result.memories),
-        }
-    if isinstance(result, ConflictsResult):
-        return ConflictsOut, {
-            "conflicts": [conflict(c) for c in result.conflicts],
-            "flipping_slots": [
-                {"slot": f.slot, "values": list(f.values), "reversals": f.reversals, "hint": f.hint}
-                for f in result.flipping_slots
-            ],
-        }
-    raise TypeError(f"no rendering for {type(result).__name__}")
+            "receipt": receipt(r.receipt),
+            "cascaded": [{"id": c.memory_id, "receipt": receipt(c)} for c in r.cascaded],
+            "outcome": r.outcome.value,
+        },
+    ),
+    RestoreResult: (
+        "RestoreOut",
+        lambda r: {**memory(r.reading), "receipt": receipt(r.receipt), "restored": [*r.restored]},
+    ),
+    ForgetResult: (
+        "ForgetOut",
+        lambda r: {"id": r.id, "forgotten": True, "receipt": receipt(r.receipt)},
+    ),
+    AuditResult: ("AuditOut", _plain),
+    ObserveResult: (
+        "ObserveOut",
+        lambda r: {
+            **memory(r.reading),
+            "effect": r.effect.value,
+            "new_memory": r.new_memory or None,
+            "episode": r.episode or None,
+        },
+    ),
+    ReviewResult: ("ReviewOut", _plain),
+    StatsResult: ("StatsOut", _stats),
+    ConsolidateResult: (
+        "ConsolidateOut",
+        lambda r: {
+            **_plain(r),  # its pairs are questions, not decisions:
+            "possible_conflicts": [possible_conflict(c) for c in r.possible_conflicts],
+        },
+    ),
+    ResolveResult: ("ResolveOut", _plain),
+    ConflictsResult: ("ConflictsOut", _plain),
+}
 
 
-def render_result(result: object) -> BaseModel:
-    """The output model of one result; every string in it revealed."""
-    model, fields = _fields(result)
-    return model.model_validate(reveal_all(fields))
+def _full(result: object) -> tuple[str, View]:
+    found = _FULL.get(type(result))
+    if found is None:
+        raise TypeError(f"no rendering for {type(result).__name__}")
+    return found[0], found[1](result)
 
 
-def dump(model: BaseModel) -> dict[str, Any]:
-    return model.model_dump(mode="json", by_alias=True)
+def render_result(result: object) -> View:
+    """The full view of one result, every string in it revealed."""
+    return reveal_all(_full(result)[1])
+
+
+def dump(view: View) -> View:
+    """The full view as JSON values (it is one already)."""
+    return view
+
+
+def dump_compact(view: View) -> View:
+    """A view as a tool's structured content: no nulls (the schema leaves them out)."""
+    return {k: _compact(v) for k, v in view.items() if v is not None}
+
+
+def _compact(value: Any) -> Any:
+    if isinstance(value, dict):
+        return dump_compact(value)
+    if isinstance(value, list):
+        return [_compact(v) for v in value]
+    return value
 
 
 class Rendered:
@@ -352,7 +354,7 @@ class Rendered:
         if not callable(fn):
             return fn
 
-        def call(*args: Any, **kwargs: Any) -> dict[str, Any]:
+        def call(*args: Any, **kwargs: Any) -> View:
             return dump(render_result(fn(*args, **kwargs)))
 
         return call
@@ -362,10 +364,6 @@ class Rendered:
 # One rendering of each Reading, compact: nulls and empty lists left out, the commit once
 # per result, anchors as strings with their verdict's mark, the status with its reason in
 # one line. The full record (``memory`` above) comes with ``detail``.
-
-
-def _short(commit: str | None) -> str:
-    return commit[:7] if commit else ""
 
 
 def _age(then: datetime, now: datetime) -> str:
@@ -384,7 +382,7 @@ def _named(reading: Reading, verdict: Verdict, word: str) -> str | None:
     more = f" and {len(hit) - 1} more" if len(hit) > 1 else ""
     if more and word == "holds":
         word = "hold"
-    at = f" at {_short(reading.checked_commit)}" if reading.checked_commit else ""
+    at = f" at {reading.checked_commit[:7]}" if reading.checked_commit else ""
     detail = f": {hit[0].detail}" if verdict is not Verdict.HOLDS and hit[0].detail else ""
     return f"{hit[0].anchor.render()}{more} {word}{at}{detail}"
 
@@ -408,25 +406,15 @@ def why(reading: Reading) -> str:
     return reading.verification.label
 
 
-def _marked(stored: StoredAnchor, reading: Reading, position: int) -> str:
-    check = reading.check
-    verdict = "unchecked"
-    if check is not None and position < len(check.checks):
-        verdict = check.checks[position].verdict.value
-    return f"{stored.anchor.render()} {MARKS[verdict]}"
-
-
-def agent_memory(reading: Reading, score: float | None = None) -> dict[str, Any]:
-    """A recalled memory (``AgentMemory``): its brief and its score."""
-    return {**_brief(reading), "score": None if score is None else round(score, 2)}
-
-
-def _brief(reading: Reading) -> dict[str, Any]:
-    """A memory as the agent reads it (``AgentMemory``)."""
-    m = reading.memory
-    s = reading.standing
+def _brief(reading: Reading) -> View:
+    """A memory as the agent reads it (``AgentMemory``): its open conflicts the first
+    ``LISTED``, then how many more."""
+    m, s = reading.memory, reading.standing
     who = m.source.value if m.origin == m.source.value else f"{m.source.value} {m.origin}"
-    view: dict[str, Any] = {
+    marks = [f"{c.other} ({c.kind.value}: {c.reason_code.value})" for c in reading.conflicts]
+    if len(marks) > LISTED:
+        marks[LISTED:] = [f"and {len(marks) - LISTED} more"]
+    return {
         "id": m.id,
         "text": None if m.forgotten else m.text,
         "status": m.status.value,
@@ -434,165 +422,144 @@ def _brief(reading: Reading) -> dict[str, Any]:
         "band": s.band.value,
         "confidence": s.confidence,
         "source": f"{who}, {_age(m.created_at, datetime.now(UTC))}",
-        "anchors": [_marked(a, reading, i) for i, a in enumerate(m.anchors)] or None,
+        "anchors": [
+            f"{a.anchor.render()} {MARKS[_verdict(reading, i)]}" for i, a in enumerate(m.anchors)
+        ]
+        or None,
         "flags": list(reading.flags) or None,
-        "conflicts": _marks(reading),
+        "conflicts": marks or None,
     }
-    return view
 
 
-def _marks(reading: Reading) -> list[str] | None:
-    """A memory's open conflicts as the agent reads them: the first ``LISTED``, then how
-    many more."""
-    shown = [
-        f"{c.other} ({c.kind.value}: {c.reason_code.value})" for c in reading.conflicts[:LISTED]
-    ]
-    if len(reading.conflicts) > LISTED:
-        shown.append(f"and {len(reading.conflicts) - LISTED} more")
-    return shown or None
+def agent_memory(reading: Reading, score: float | None = None) -> View:
+    """A recalled memory (``AgentMemory``): its brief and its score."""
+    return {**_brief(reading), "score": None if score is None else round(score, 2)}
 
 
-def _standing(reading: Reading) -> dict[str, Any]:
+def _standing(reading: Reading) -> View:
     """Where a memory stands (``MemoryStatus``)."""
-    m, s = reading.memory, reading.standing
-    return {
-        "id": m.id,
-        "status": m.status.value,
-        "why": why(reading),
-        "band": s.band.value,
-        "confidence": s.confidence,
-    }
+    return _pick(_brief(reading), "id", "status", "why", "band", "confidence")
 
 
-def _decided(r: ConflictRecord) -> dict[str, Any]:
+def _decided(r: ConflictRecord) -> View:
     """A conflict decision (``DecisionOut``)."""
-    return {
-        "ids": [r.a_id, r.b_id],
-        "kind": r.kind.value,
-        "state": r.state.value,
-        "outcome": r.outcome.value,
-        "reason_code": r.reason_code.value,
-        "winner": r.winner,
-        "loser": r.loser,
-    }
+    view = conflict(r)
+    return _pick(view, "ids", "kind", "state", "outcome", "reason_code", "winner", "loser")
 
 
-def _pair(r: ConflictRecord) -> dict[str, Any]:
-    return {
-        "ids": [r.a_id, r.b_id],
-        "claims": [r.claim_a, r.claim_b],
-        "state": r.state.value,
-        "reason_code": r.reason_code.value,
-        "question": question_text(r),
-    }
-
-
-# A remember lists this many of the conflicts it decided, and of the pairs it asks about;
-# the rest are counted. A note meeting a hundred others is the store's to keep, not the
-# agent's to read: 36 KB of pairs in one answer (adr/0017).
-LISTED = 10
+def _pair(r: ConflictRecord) -> View:
+    """A pair for the agent to judge (``PairOut``)."""
+    return _pick(possible_conflict(r), "ids", "claims", "state", "reason_code", "question")
 
 
 def _readings(
     readings: tuple[Reading, ...], detail: bool, scores: Mapping[str, float] | None = None
-) -> list[dict[str, Any]]:
+) -> list[View]:
     if detail:
-        return _memories(readings)
+        return [memory(r) for r in readings]
     return [agent_memory(r, (scores or {}).get(r.id)) for r in readings]
 
 
-def _agent_fields(result: object, detail: bool) -> tuple[type[BaseModel], dict[str, Any]]:
-    if isinstance(result, RecallResult):
-        return Recalled, {
-            "commit": result.checked_commit,
-            "memories": _readings(result.readings, detail, result.scores),
-            "refuted_matches": refuted_matches(result.refuted),
-        }
-    if isinstance(result, ListResult):
-        return Verified, {
-            "commit": result.checked_commit,
-            "memories": _readings(result.readings, detail),
-        }
-    if isinstance(result, RememberResult):
-        return Remembered, {
-            **_brief(result.reading),
-            "outcome": result.outcome.value,
-            "commit": result.reading.checked_commit,
-            "receipt": result.reading.receipt.id if result.reading.receipt else None,
-            "captured": [f"{c.anchor.render()} ({c.provenance.value})" for c in result.captured]
-            or None,
-            "dropped": [
-                f"{d.candidate}: {d.reason}" + (f" ({d.detail})" if d.detail else "")
-                for d in result.dropped
-            ]
-            or None,
-            "rewritten": [
-                f"{r.given} -> {r.anchor.render()} ({'; '.join(r.changes)})"
-                for r in result.rewritten
-            ]
-            or None,
-            "conflicts": [_decided(c) for c in result.conflicts[:LISTED]] or None,
-            "possible_conflicts": [_pair(c) for c in result.possible_conflicts[:LISTED]] or None,
-            "more_conflicts": max(0, len(result.conflicts) - LISTED) or None,
-            "more_possible": max(0, len(result.possible_conflicts) - LISTED) or None,
-            **_related(result),
-        }
-    if isinstance(result, Superseding):
-        made = result.made
-        return Superseded, {
-            **_standing(made.reading),
-            "outcome": made.outcome.value,
-            "supersedes": made.reading.memory.supersedes,
-            "commit": made.reading.checked_commit,
-        }
-    if isinstance(result, ObserveResult):
-        return Observed, {
-            **_standing(result.reading),
-            "effect": result.effect.value,
-            "commit": result.reading.checked_commit,
-            "new_memory": result.new_memory,
-            "episode": result.episode,
-        }
-    if isinstance(result, ResolveResult):
-        return Resolved, {
-            "conflict": _decided(result.conflict),
-            "commit": next((r.checked_commit for r in result.memories if r.checked_commit), None),
-            "memories": [_standing(r) for r in result.memories],
-        }
-    if isinstance(result, RetractResult):
-        r = result.receipt
-        return Retracted, {
-            "id": result.id,
-            "status": Status.REFUTED.value,
-            "outcome": result.outcome.value,
-            "receipt": r.id if r else None,
-            "reason": r.reason if r else None,
-            "cascaded": [c.memory_id for c in result.cascaded] or None,
-        }
-    if isinstance(result, ConsolidateResult):
-        return Consolidated, {
-            "memories": result.memories,
-            "pairs_compared": result.pairs_compared,
-            "conflicts": [_decided(c) for c in result.conflicts],
-            "seconds": result.seconds,
-            "possible_conflicts": [_pair(c) for c in result.possible_conflicts] or None,
-        }
-    return _fields(result)
+def _remembered(r: RememberResult, detail: bool) -> View:
+    return {
+        **_brief(r.reading),
+        "outcome": r.outcome.value,
+        "commit": r.reading.checked_commit,
+        "receipt": r.reading.receipt.id if r.reading.receipt else None,
+        "captured": [f"{c.anchor.render()} ({c.provenance.value})" for c in r.captured] or None,
+        "dropped": [
+            f"{d.candidate}: {d.reason}" + (f" ({d.detail})" if d.detail else "") for d in r.dropped
+        ]
+        or None,
+        "rewritten": [
+            f"{w.given} -> {w.anchor.render()} ({'; '.join(w.changes)})" for w in r.rewritten
+        ]
+        or None,
+        "conflicts": [_decided(c) for c in r.conflicts[:LISTED]] or None,
+        "possible_conflicts": [_pair(c) for c in r.possible_conflicts[:LISTED]] or None,
+        "more_conflicts": max(0, len(r.conflicts) - LISTED) or None,
+        "more_possible": max(0, len(r.possible_conflicts) - LISTED) or None,
+        **_related(r),
+    }
 
 
-@dataclass(frozen=True)
-class Superseding:
-    """A supersede's result, shown to the agent as the new memory's standing (the tool
-    was given the text: repeating the whole record would double ``tools/list``)."""
+def _superseded(r: Any, detail: bool) -> View:
+    """A supersede's result, shown as the new memory's standing (the tool was given the
+    text: repeating the whole record would double ``tools/list``)."""
+    return {
+        **_standing(r.reading),
+        "outcome": r.outcome.value,
+        "supersedes": r.reading.memory.supersedes,
+        "commit": r.reading.checked_commit,
+    }
 
-    made: RememberResult
+
+def _retracted(r: RetractResult, detail: bool) -> View:
+    made = r.receipt
+    return {
+        "id": r.id,
+        "status": Status.REFUTED.value,
+        "outcome": r.outcome.value,
+        "receipt": made.id if made else None,
+        "reason": made.reason if made else None,
+        "cascaded": [c.memory_id for c in r.cascaded] or None,
+    }
+
+
+# Each result type the agent has a compact view of: its output model's name, and the view.
+# The others are shown to the agent in full.
+_AGENT: dict[type, tuple[str, Callable[[Any, bool], View]]] = {
+    RecallResult: (
+        "Recalled",
+        lambda r, detail: {
+            "commit": r.checked_commit,
+            "memories": _readings(r.readings, detail, r.scores),
+            "refuted_matches": refuted_matches(r.refuted),
+        },
+    ),
+    ListResult: (
+        "Verified",
+        lambda r, detail: {"commit": r.checked_commit, "memories": _readings(r.readings, detail)},
+    ),
+    RememberResult: ("Remembered", _remembered),
+    ObserveResult: (
+        "Observed",
+        lambda r, detail: {
+            **_standing(r.reading),
+            "effect": r.effect.value,
+            "commit": r.reading.checked_commit,
+            "new_memory": r.new_memory,
+            "episode": r.episode,
+        },
+    ),
+    ResolveResult: (
+        "Resolved",
+        lambda r, detail: {
+            "conflict": _decided(r.conflict),
+            "commit": next((m.checked_commit for m in r.memories if m.checked_commit), None),
+            "memories": [_standing(m) for m in r.memories],
+        },
+    ),
+    RetractResult: ("Retracted", _retracted),
+    ConsolidateResult: (
+        "Consolidated",
+        lambda r, detail: {
+            "memories": r.memories,
+            "pairs_compared": r.pairs_compared,
+            "conflicts": [_decided(c) for c in r.conflicts],
+            "seconds": r.seconds,
+            "possible_conflicts": [_pair(c) for c in r.possible_conflicts] or None,
+        },
+    ),
+}
 
 
 @dataclass(frozen=True)
 class ToolContent:
     """A tool's result as it goes on the wire: the name of its output model, the
-    structured content (``dump_compact`` of it) and the text content. What the store's
-    owner sends back for a tool call (adr/0012), so a served process only relays it."""
+    structured content (``dump_compact`` of its view) and the text content. What the
+    store's owner sends back for a tool call (adr/0012), so a served process only relays
+    it."""
 
     model: str
     structured: dict[str, Any]
@@ -600,18 +567,13 @@ class ToolContent:
 
 
 def tool_content(method: str, result: object, detail: bool = False) -> ToolContent:
-    """What a tool hands the model for the result of the service's ``method``: its
-    output model (compact unless ``detail``) validated and dumped, and the text content,
-    a rendering of the same data (``server.agent_text``). Every string is revealed:
-    hidden characters become visible [U+XXXX] escapes."""
+    """What a tool hands the model for the result of the service's ``method``: its view
+    (compact unless ``detail``) without nulls, and the text content, a rendering of the
+    same data (``server.agent_text``). Every string is revealed: hidden characters become
+    visible [U+XXXX] escapes."""
     from server.agent_text import text_of
 
-    shown = Superseding(result) if method == "supersede" else result  # type: ignore[arg-type]
-    model, fields = _agent_fields(shown, detail)
-    structured = dump_compact(model.model_validate(reveal_all(fields)))
-    return ToolContent(model.__name__, structured, text_of(structured))
-
-
-def dump_compact(model: BaseModel) -> dict[str, Any]:
-    """The structured content of a tool: no nulls (the schema leaves them out)."""
-    return model.model_dump(mode="json", by_alias=True, exclude_none=True)
+    found = ("Superseded", _superseded) if method == "supersede" else _AGENT.get(type(result))
+    name, view = (found[0], found[1](result, detail)) if found else _full(result)
+    structured = dump_compact(reveal_all(view))
+    return ToolContent(name, structured, text_of(name, structured))

@@ -163,7 +163,7 @@ def _plain_errors() -> Iterator[None]:
 
 def _fast_exit() -> None:
     """Everything is closed: spare the interpreter's final garbage collection over the
-    whole module graph (0.3-0.8 s of CPU here, most of the time to exit)."""
+    whole module graph (most of the time to exit)."""
     gc.freeze()
 
 
@@ -172,7 +172,7 @@ def _fast_exit() -> None:
 
 def _listen(family: socket.AddressFamily, address: str, port: int) -> socket.socket:
     # proto=IPPROTO_TCP matters: asyncio sets TCP_NODELAY on accepted sockets only when
-    # the proto says TCP; without it every JSON response waited ~40 ms for a delayed ACK.
+    # the proto says TCP; without it every JSON response would wait for a delayed ACK.
     sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
     try:
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)

@@ -11,6 +11,7 @@ import threading
 from typing import Any
 
 from server.config import Settings
+from server.operations import RESENDABLE_COMMANDS
 from store.errors import AnchormemError
 from store.sharing.client import OwnerLink
 from store.sharing.protocol import Files, version
@@ -116,14 +117,9 @@ def cli_call(settings: Settings, args: argparse.Namespace) -> dict[str, Any]:
     try:
         result: dict[str, Any] = link.request(
             {"op": "cli", "command": args.command, "args": given},
-            resend=args.command in _RESENDABLE_COMMANDS,
+            resend=args.command in RESENDABLE_COMMANDS,
         )
     finally:
         link.close()
     return result
 
-
-_RESENDABLE_COMMANDS = frozenset(
-    {"remember", "recall", "retract", "show", "list", "audit", "verify", "consolidate"}
-    | {"conflicts", "review", "stats"}
-)

@@ -1,14 +1,20 @@
 """The owner's standby: a second process that has already paid the start-up a new owner
-would pay (its imports, ~1.2 s of CPU) and waits on the owner lock. On Linux the owner
-forks it as soon as it holds its lock, before it starts a thread or opens the store, so
-the imports are the owner's own, shared with it, and there is a standby from the first
-second (``fork_standby``); elsewhere, and when a forked one is gone, a ready owner starts
-one as a process of its own after ``ANCHORMEM_STANDBY_AFTER`` seconds. When the owner
-dies without stopping (SIGKILL, OOM) its lock is freed with its info file still in place:
-the standby, waiting in the kernel for that lock, takes it at once and becomes the owner,
-so the clients' next call waits for the store to open, not for a cold start (adr/0016).
+would pay (its imports, ~1.2 s of CPU) and waits on the owner lock. When the owner dies
+without stopping (SIGKILL, OOM) its lock is freed with its info file still in place: the
+standby, waiting in the kernel for that lock, takes it at once and becomes the owner, so
+the clients' next call waits for the store to open, not for a cold start (adr/0016).
 When the owner stops cleanly it removes its info file before freeing the lock, and the
 standby exits instead.
+
+A standby holds a second interpreter's memory for as long as the owner lives, and pays
+only when the owner is killed. So by default an owner keeps one only once the
+store's owner has been killed: the owner that replaces a killed one (started with
+``--replacing``, or a standby that took over) keeps a standby for its life
+(``standby_wanted``). ``ANCHORMEM_OWNER_STANDBY=1`` keeps one with every owner,
+``0`` with none. On Linux the owner forks it as soon as it holds its lock, before it
+starts a thread or opens the store, so the imports are the owner's own, shared with it
+(``fork_standby``); elsewhere, and when a forked one is gone, a ready owner starts one as
+a process of its own after ``ANCHORMEM_STANDBY_AFTER`` seconds.
 
     python -P -m server.standby --db <store> [--repo <repository>]
 
@@ -31,9 +37,13 @@ import time
 import traceback
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from store.sharing import platform
 from store.sharing.protocol import Files
+
+if TYPE_CHECKING:
+    from server.config import Settings
 
 __all__ = [
     "LOOK_S",
@@ -44,6 +54,7 @@ __all__ = [
     "main",
     "preload",
     "spawn_standby",
+    "standby_wanted",
 ]
 
 LOOK_S = 0.2  # how often a waiting standby looks at the owner's files and its stop
@@ -51,13 +62,28 @@ LOOK_S = 0.2  # how often a waiting standby looks at the owner's files and its s
 PRELOAD = (
     "server.app",  # the MCP SDK, for the first relayed call (the owner imports it then)
     "server.direct",
-    "server.cli",
+    "server.cli_facts",  # what a CLI command's answer adds (``server.operations``)
     "server.agent_text",
     "store.contradictions.rules",
+    "store.remembering",  # the service's writers, made on first use (``store.service``)
+    "store.curating",
+    "store.evidence.curating",
+    "store.transferring",
     "anchors.vocabulary",
     "anchors.legacy_manifests",
     "detect_secrets.plugins.jwt",
 )
+
+
+
+
+def standby_wanted(settings: Settings, replaces_a_killed_owner: bool) -> bool:
+    """Whether an owner keeps a standby: as ``ANCHORMEM_OWNER_STANDBY`` says (1: always, 0:
+    never), and unset only when this owner replaces one that was killed (an owner killed
+    once may be again, and its clients waited for a cold start once)."""
+    if settings.owner_standby is None:
+        return replaces_a_killed_owner
+    return settings.owner_standby
 
 
 class Standby:
@@ -95,7 +121,7 @@ class Standby:
         A thread waits in the kernel for the lock (a blocking lock: no CPU, and the lock
         is ours the moment the owner's dies with it); this thread looks at the owner's
         files and at ``stopping`` every ``LOOK_S``. Polling the lock every 10 ms instead
-        cost an idle standby 1-2% of a core (adr/0017)."""
+        would cost an idle standby a percent or two of a core (adr/0017)."""
         watched = identity(self.files.owner_lock)
         taken = threading.Event()
         # With flock the thread locks through its own descriptor of the same open file:

@@ -226,15 +226,10 @@ class Database:
         self._known = (*known[:3], self._journal.size())
         return mirror
 
-    def _read(self) -> AbstractContextManager[Mirror]:
-        """The copy, the store held for the block; no cursor unless the copy must be
-        loaded (a read from memory costs no DuckDB call). A call reads a dozen times or
-        more: the copy in hand is given by a class, not a generator (``_Reading``)."""
-        return _Reading(self)
-
     @contextmanager
-    def _read_loading(self) -> Iterator[Mirror]:
-        """``_read`` when this process has no copy yet (or had none a moment ago)."""
+    def _read(self) -> Iterator[Mirror]:
+        """The copy, the store held for the block; no cursor unless the copy must be
+        loaded (a read from memory costs no DuckDB call)."""
         with self._lease.hold():
             mirror = self._mirror
             if mirror is None:
@@ -675,35 +670,3 @@ def _sql_path(path: Path) -> str:
 
 def _identifier(name: str) -> str:
     return '"' + name.replace('"', '""') + '"'
-
-
-class _Reading:
-    """``Database._read``: with a copy in hand, the store held and the copy given, as one
-    small object; without one, ``Database._read_loading`` (which reads it) does it all."""
-
-    __slots__ = ("_db", "_held", "_loading")
-
-    def __init__(self, db: Database) -> None:
-        self._db = db
-        self._held: AbstractContextManager[object] | None = None
-        self._loading: AbstractContextManager[Mirror] | None = None
-
-    def __enter__(self) -> Mirror:
-        db = self._db
-        if db._mirror is not None:
-            held = db._lease.hold()
-            held.__enter__()
-            mirror = db._mirror  # read again under the hold: a transaction may drop it
-            if mirror is not None:
-                self._held = held
-                return mirror
-            held.__exit__(None, None, None)
-        self._loading = loading = db._read_loading()
-        return loading.__enter__()
-
-    def __exit__(self, kind: Any, exc: Any, tb: Any) -> bool | None:
-        if self._loading is not None:
-            return self._loading.__exit__(kind, exc, tb)
-        assert self._held is not None
-        self._held.__exit__(kind, exc, tb)
-        return None

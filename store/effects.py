@@ -136,24 +136,11 @@ def _columns(rows: list[list[Any]], columns: tuple[str, ...]) -> dict[str, np.nd
 # -- the journal's form ------------------------------------------------------------------------
 # JSON with one tagged type: a timestamp is {"t": ISO 8601}. Nothing else is decoded into
 # objects, so a damaged or hostile journal row can only be rejected, never run.
-def _tagger() -> Callable[[object], dict[str, str]]:
-    """``json.dumps``' hook for what JSON has no form for: a timestamp, and nothing else.
-    One hook per ``dumps``: a plan's rows share a few timestamp objects (the call's
-    ``now``) and an aware ``isoformat`` costs ~1.7 µs, so each object's tag is made once
-    (by identity: objects alive for the whole call, and two equal instants in different
-    zones keep their own offsets). A note meeting 100 conflicts has ~130 timestamps in its
-    entry (adr/0017)."""
-    tags: dict[int, dict[str, str]] = {}
-
-    def tagged(value: object) -> dict[str, str]:
-        if isinstance(value, datetime):
-            tag = tags.get(id(value))
-            if tag is None:
-                tag = tags[id(value)] = {"t": value.isoformat()}
-            return tag
-        raise TypeError(f"a journal value must be plain data, not {type(value).__name__}")
-
-    return tagged
+def _tagged(value: object) -> dict[str, str]:
+    """``json.dumps``' hook for what JSON has no form for: a timestamp, and nothing else."""
+    if isinstance(value, datetime):
+        return {"t": value.isoformat()}
+    raise TypeError(f"a journal value must be plain data, not {type(value).__name__}")
 
 
 def _typed(value: Any) -> Any:
@@ -177,7 +164,7 @@ def encode_data(effects: Effects) -> dict[str, Any]:
 def dumps(data: object) -> str:
     """Compact JSON of ``data`` (``encode_data``'s, in an envelope) in the journal's form:
     one pass of the C encoder, the only objects it meets being timestamps."""
-    return json.dumps(data, separators=(",", ":"), default=_tagger())
+    return json.dumps(data, separators=(",", ":"), default=_tagged)
 
 
 def decode_data(data: object) -> Effects:

@@ -1,9 +1,9 @@
 """The write journal: each plan's effects appended to a file beside the store, written into
 the tables later, many plans at once.
 
-Measured here (adr/0009): a DuckDB statement costs about a millisecond, an insert into the
-27-column memories table three to six, and every commit an fsync (~4 ms on this disk). A
-``remember`` touches five or six tables, so writing it where it belongs costs 10-20 ms.
+A DuckDB statement costs about a millisecond, an insert into the 27-column memories table
+several, and every commit an fsync (adr/0009). A ``remember`` touches five or six tables, so
+writing it where it belongs costs far more than the call's other work.
 Appending its effects (``store.effects``) to ``<store>.journal`` costs one ``write``.
 
 * **Durability.** An appended entry is in the operating system when ``append`` returns,

@@ -52,9 +52,9 @@ STOPPING_MESSAGE = "the server is stopping; try again"
 
 _POLL_S = 0.002
 _IDLE_CHECK_S = 0.005
-# A holder unused for _QUIET_AFTER_S looks every _QUIET_CHECK_S instead: an idle owner
-# looked 200 times a second, 2-3% of a core for each idle owner (adr/0017); a waiter
-# now waits at most 100 ms more for a store nobody is using.
+# A holder unused for _QUIET_AFTER_S looks every _QUIET_CHECK_S instead: looking 200 times a
+# second would cost every idle owner a few percent of a core (adr/0017); a waiter waits at
+# most 100 ms more for a store nobody is using.
 _QUIET_AFTER_S = 1.0
 _QUIET_CHECK_S = 0.100
 _QUANTUM_S = 0.200  # keep the database this long after opening it, even when others wait
@@ -108,21 +108,31 @@ class StoreLease:
                 with suppress(duckdb.Error):
                     cur.close()
 
-    def hold(self) -> _Held:
+    @contextmanager
+    def hold(self) -> Iterator[duckdb.DuckDBPyConnection]:
         """The store held exclusively for the block, opened if need be: for reads of what
         this process already holds in memory, which need no cursor (the connection is
-        given for a caller that needs one, and must not be kept). A call makes a dozen or
-        more of these: a class, not a generator, costs ~2 µs less each (adr/0017)."""
-        return _Held(self)
-
-    def _end_hold(self) -> None:
-        """The end of a hold (the mutex still held): a call makes many short holds, so ask
-        whether someone waits (two flock calls) at most once a millisecond."""
-        self._last_used = now = time.monotonic()
-        if now - self._opened_at >= _QUANTUM_S and now - self._probed_at >= _PROBE_S:
-            self._probed_at = now
-            if self._someone_waits():
-                self._hand_over()
+        given for a caller that needs one, and must not be kept)."""
+        if self.stopping.is_set():
+            raise StoreBusy(STOPPING_MESSAGE)
+        with self._mutex:  # calls queued here while the process stops are refused too
+            if self.stopping.is_set():
+                raise StoreBusy(STOPPING_MESSAGE)
+            if self._closed:
+                raise StoreBusy("the store has been closed")
+            if self._con is None:
+                self._acquire()
+            assert self._con is not None
+            try:
+                yield self._con
+            finally:
+                self._last_used = now = time.monotonic()
+                # A call makes many short holds: ask whether someone waits (two flock
+                # calls) at most once a millisecond.
+                if now - self._opened_at >= _QUANTUM_S and now - self._probed_at >= _PROBE_S:
+                    self._probed_at = now
+                    if self._someone_waits():
+                        self._hand_over()
 
     def is_open(self) -> bool:
         """Whether this process holds the database open now (using it costs no wait for
@@ -288,38 +298,3 @@ class StoreLease:
         ``_QUANTUM_S`` ago and used less than ``_IDLE_S`` ago."""
         now = time.monotonic()
         return now - self._opened_at < _QUANTUM_S and now - self._last_used < _IDLE_S
-
-
-class _Held:
-    """``StoreLease.hold``: the mutex taken on entry (the store opened if need be), the
-    hold ended and the mutex given back on exit, whatever the block raised."""
-
-    __slots__ = ("_lease",)
-
-    def __init__(self, lease: StoreLease) -> None:
-        self._lease = lease
-
-    def __enter__(self) -> duckdb.DuckDBPyConnection:
-        lease = self._lease
-        if lease.stopping.is_set():
-            raise StoreBusy(STOPPING_MESSAGE)
-        lease._mutex.acquire()  # calls queued here while the process stops are refused too
-        try:
-            if lease.stopping.is_set():
-                raise StoreBusy(STOPPING_MESSAGE)
-            if lease._closed:
-                raise StoreBusy("the store has been closed")
-            if lease._con is None:
-                lease._acquire()
-            assert lease._con is not None
-            return lease._con
-        except BaseException:
-            lease._mutex.release()
-            raise
-
-    def __exit__(self, *exc: object) -> None:
-        lease = self._lease
-        try:
-            lease._end_hold()
-        finally:
-            lease._mutex.release()

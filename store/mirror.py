@@ -20,7 +20,6 @@ from datetime import datetime
 import duckdb
 
 from store.evidence.observing import observed
-from store.evolve import evolve
 from store.model import FORGOTTEN_REASON, Memory, MemoryCheck, Receipt, StoredAnchor
 from store.plan import ConflictRecord, NewMemory, Plan
 from store.rows import (
@@ -189,19 +188,19 @@ class Mirror:
             self.receipts[imp.new.memory.id] = sorted(kept, key=lambda r: (r.created_at, r.id))
         for change in plan.changes:
             mem = self.memories[change.memory_id]
-            self.memories[mem.id] = mem = evolve(
+            self.memories[mem.id] = mem = dataclasses.replace(
                 mem, status=change.to_status, refuted_by=change.refuted_by, updated_at=at
             )
             self._stand(mem)
             if change.receipt is not None:
                 self.receipts.setdefault(mem.id, []).append(change.receipt)
         for obs in plan.observations:
-            self.memories[obs.memory_id] = mem = evolve(
+            self.memories[obs.memory_id] = mem = dataclasses.replace(
                 observed(self.memories[obs.memory_id], obs), updated_at=obs.at
             )
             self._stand(mem)
         for record, seq in zip(plan.conflicts, seqs, strict=True):
-            self._add_conflict(evolve(record, seq=seq))
+            self._add_conflict(dataclasses.replace(record, seq=seq))
         self.conflict_seq = max([self.conflict_seq, *seqs])
         for forget in plan.forgets:
             self._forget(forget.memory_id, forget.receipt, at)

@@ -3,16 +3,20 @@ in one transaction, each reading built once."""
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-from store.contradictions.checking import Contradictions
 from store.db import Database, utcnow
 from store.errors import InvalidInput, NotFound, StalePlan
 from store.evidence.settings import EvidenceSettings
 from store.model import Memory, Receipt, ReceiptAction, RefutedBy, Status
 from store.reading import Reading, partners, read, serve
 from store.verification import Checked, Verifier
+
+if TYPE_CHECKING:  # imported when first used (``Reader.contradictions``)
+    from store.contradictions.checking import Contradictions
 
 __all__ = ["Reader", "ServiceSettings"]
 
@@ -39,17 +43,23 @@ _RECEIPTS_FOR: dict[RefutedBy | None, tuple[ReceiptAction, ...]] = {
 
 
 class Reader:
-    def __init__(
-        self,
-        db: Database,
-        verifier: Verifier,
-        contradictions: Contradictions,
-        settings: ServiceSettings,
-    ) -> None:
+    def __init__(self, db: Database, verifier: Verifier, settings: ServiceSettings) -> None:
         self.db = db
         self.verifier = verifier
-        self.contradictions = contradictions
         self.settings = settings
+        self._contradictions: Contradictions | None = None
+        self._made = threading.Lock()
+
+    @property
+    def contradictions(self) -> Contradictions:
+        """The contradiction check, imported and made on first use (by a reading, or by
+        the service that writes), not when the service is put together."""
+        with self._made:
+            if self._contradictions is None:
+                from store.contradictions.checking import Contradictions
+
+                self._contradictions = Contradictions(self.db, self.settings.evidence)
+            return self._contradictions
 
     def get(self, memory_id: object, live: bool = False) -> Memory:
         if not isinstance(memory_id, str) or not memory_id.strip():

@@ -28,15 +28,14 @@ from anchors.value_claims import (
 from anchors.verify import capture
 from store.contradictions.checking import asked
 from store.contradictions.claims import slot_key
+from store.contradictions.outcomes import ConflictState
 from store.contradictions.related import related
 from store.contradictions.related_note import Related
 from store.contradictions.resolving import claim_keys
-from store.contradictions.rules import ConflictState
 from store.db import utcnow
 from store.errors import InvalidInput, StalePlan
 from store.evidence.observations import ObservationKind, check_claimed_source
 from store.evidence.observing import observation
-from store.evolve import evolve
 from store.hostile import hostile_flags, reveal
 from store.ids import new_id
 from store.inputs import (
@@ -107,7 +106,6 @@ class Prepared:
     captured: tuple[Captured, ...] = ()
     dropped: tuple[Dropped, ...] = ()
     rewritten: tuple[Rewritten, ...] = ()
-    receipt_of: str | None = None  # previously retracted: the memory whose receipt to show
     related: tuple[Related, ...] = ()  # close notes the rules did not judge: for the agent
 
 
@@ -337,7 +335,7 @@ class Remembering:
         checked = self._reader.verifier.check([memory], self._settings.capture_wait_s)
         after = memory
         for change in checked.plan.changes:
-            after = evolve(after, status=change.to_status, refuted_by=change.refuted_by)
+            after = replace(after, status=change.to_status, refuted_by=change.refuted_by)
         conflict_plan: Plan = Plan()
         conflicts: list[ConflictRecord] = []
         close: tuple[Related, ...] = ()

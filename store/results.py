@@ -1,5 +1,5 @@
 """What each operation of the service returns: typed values, rendered at the server
-boundary (``server.rendering``) into the tools' output models and the CLI's text."""
+boundary (``server.rendering``) into the full view the CLI prints and the agent's view."""
 
 from __future__ import annotations
 

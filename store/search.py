@@ -25,7 +25,6 @@ from store.text import STOP, SYNONYMS, parts, stem, tokens
 __all__ = [
     "DIGITS",
     "TermIndex",
-    "bm25",
     "memory_terms",
     "prior",
     "query_terms",
@@ -157,35 +156,10 @@ def prior(status: Status, confidence: float) -> float:
     return STATUS_PRIOR.get(status, 0.0) * (1.0 - CONFIDENCE_SHARE + CONFIDENCE_SHARE * share)
 
 
-def bm25(
-    terms: Sequence[tuple[str, float]],
-    postings: Mapping[str, Mapping[str, int]],
-    lengths: Mapping[str, int],
-    documents: int,
-    average_length: float,
-) -> dict[str, float]:
-    """BM25 score of every memory holding at least one of ``terms``: postings maps a term
-    to {memory id: count}, lengths a memory id to its number of terms."""
-    scores: dict[str, float] = {}
-    avg = average_length or 1.0
-    for term, weight in terms:
-        holders = postings.get(term)
-        if not holders:
-            continue
-        df = len(holders)
-        idf = math.log(1.0 + (documents - df + 0.5) / (df + 0.5))
-        for memory_id, tf in holders.items():
-            norm = tf + K1 * (1.0 - B + B * lengths.get(memory_id, 1) / avg)
-            scores[memory_id] = scores.get(memory_id, 0.0) + weight * idf * tf * (K1 + 1) / norm
-    return scores
-
-
 class TermIndex:
     """The recall index of every live memory, as arrays: a term's postings are the rows of
     the memories holding it and their counts, and ``top`` scores them all with BM25 in a
-    few array operations (``bm25`` above is the same formula, one posting at a time: at
-    10k memories a common term has thousands of postings, ~5 ms in Python, ~0.1 ms here).
-    """
+    few array operations, not one posting at a time (a common term has thousands)."""
 
     def __init__(self) -> None:
         self._row: dict[str, int] = {}

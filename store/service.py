@@ -18,21 +18,15 @@ from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime
+from typing import TYPE_CHECKING
 
 from anchors.fingerprint import CodeSource
-from anchors.mentions import config_tokens
-from store.contradictions import resolving
-from store.contradictions.checking import Contradictions
-from store.curating import Curating
 from store.db import Database
 from store.errors import AnchormemError
-from store.evidence.curating import EvidenceCuration
-from store.hostile import hostile_flags
 from store.mirror import Mirror
 from store.model import Memory, Status
 from store.reader import Reader, ServiceSettings
 from store.recalling import Progress, Recalling
-from store.remembering import Remembering
 from store.results import (
     AuditResult,
     ConflictsResult,
@@ -49,9 +43,17 @@ from store.results import (
     ShowResult,
     StatsResult,
 )
-from store.transfer import ImportReport
-from store.transferring import Transfer
 from store.verification import Verifier
+
+if TYPE_CHECKING:
+    # Imported and made on first use (``MemoryService.remembering`` ...): a read-only
+    # call never pays for the writers (the note extractor, the claim pairing).
+    from store.contradictions.checking import Contradictions
+    from store.curating import Curating
+    from store.evidence.curating import EvidenceCuration
+    from store.remembering import Remembering
+    from store.transfer import ImportReport
+    from store.transferring import Transfer
 
 __all__ = ["Activity", "MemoryService", "ServiceSettings", "Warmed"]
 
@@ -121,14 +123,55 @@ class MemoryService:
         self.code = code
         self.settings = settings or ServiceSettings()
         verifier = Verifier(db, code, self.settings.verify_budget_s, self.settings.verify)
-        self.contradictions = Contradictions(db, self.settings.evidence)
-        reader = Reader(db, verifier, self.contradictions, self.settings)
-        self.remembering = Remembering(reader)
-        self.recalling = Recalling(reader)
-        self.curating = Curating(reader)
-        self.evidence = EvidenceCuration(reader, self.remembering)
-        self.transfer = Transfer(reader, self.remembering)
+        self._reader = Reader(db, verifier, self.settings)
+        self.recalling = Recalling(self._reader)
+        self._parts = threading.RLock()  # one of each part, made by whichever call is first
+        self._remembering: Remembering | None = None
+        self._curating: Curating | None = None
+        self._evidence: EvidenceCuration | None = None
+        self._transfer: Transfer | None = None
         self.activity = activity or Activity()  # warming and the idle drain step aside
+
+    # -- the parts that write, made on first use ------------------------------------------
+    @property
+    def contradictions(self) -> Contradictions:
+        return self._reader.contradictions
+
+    @property
+    def remembering(self) -> Remembering:
+        with self._parts:
+            if self._remembering is None:
+                from store.remembering import Remembering
+
+                self._remembering = Remembering(self._reader)
+            return self._remembering
+
+    @property
+    def curating(self) -> Curating:
+        with self._parts:
+            if self._curating is None:
+                from store.curating import Curating
+
+                self._curating = Curating(self._reader)
+            return self._curating
+
+    @property
+    def evidence(self) -> EvidenceCuration:
+        with self._parts:
+            if self._evidence is None:
+                from store.evidence.curating import EvidenceCuration
+
+                self._evidence = EvidenceCuration(self._reader, lambda: self.remembering)
+            return self._evidence
+
+    @property
+    def transfer(self) -> Transfer:
+        with self._parts:
+            if self._transfer is None:
+                from store.transferring import Transfer
+
+                self._transfer = Transfer(self._reader, lambda: self.remembering)
+            return self._transfer
 
     @contextmanager
     def _call(self) -> Iterator[None]:
@@ -155,6 +198,9 @@ class MemoryService:
         never holding the store. Waits for the copy to be loaded (by the first call, or by
         the store's owner at once: ``Runtime.start_background``). Returns when
         done or when ``stop`` is set."""
+        from store.contradictions import resolving
+        from store.hostile import hostile_flags
+
         memories = self.db.copy_memories()
         while memories is None:
             if stop.wait(_COPY_POLL_S):
@@ -188,6 +234,8 @@ class MemoryService:
         """Plan (and drop) one note naming tools, files and settings, so that what the
         first ``remember`` would read cold is read now: the fingerprint of HEAD, the
         package vocabulary, the repository's configuration files. Nothing is written."""
+        from anchors.mentions import config_tokens
+
         config_tokens()  # the whole vocabulary, read the first time a package is looked for
         try:
             note = self.remembering.note(_PRIMING_NOTE, origin="anchormem:warm")

@@ -38,7 +38,6 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 
-from store.contradictions.resolving import claim_keys
 from store.evidence.settings import EvidenceSettings
 from store.hostile import hostile_flags
 from store.lifecycle import forget_plan, retraction_plan, supersede_change, text_hash
@@ -256,6 +255,8 @@ def _imported(line: MemoryLine, gated: Gated, to_store: Mapping[str, str]) -> Im
         new = NewMemory(mem, "", {}, "", None)
     else:
         searched = search_text(mem.text, mem.subject, [s.anchor for s in mem.anchors])
+        from store.contradictions.resolving import claim_keys  # the readers of notes: on use
+
         core = claim_keys(mem.text, mem.subject, None, None)[2] or None
         new = NewMemory(mem, text_hash(mem.text), memory_terms(searched), searched, core)
     return Imported(new, line.receipts, gated.observations, line.trail)

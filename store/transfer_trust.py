@@ -36,7 +36,6 @@ from store.errors import InvalidInput
 from store.evidence.observations import RECORD_SOURCES, Effect, route
 from store.evidence.observing import observation, observed
 from store.evidence.settings import EvidenceSettings
-from store.evolve import evolve
 from store.model import Memory, Source, Status
 from store.plan import ImportedObservation
 from store.reading import RECORD_CONFIRMED, confidence
@@ -81,7 +80,7 @@ def gate(
     if status is Status.VERIFIED and not memory.anchors:
         status = Status.ACTIVE
         said.append("VERIFIED without an anchor -> ACTIVE")
-    base = evolve(
+    base = replace(
         memory,
         source=source,
         created_at=created,
@@ -105,7 +104,7 @@ def gate(
         current, as_kept = step
         lowered += as_kept.source is not obs.source
         kept.append(as_kept)
-    current = evolve(current, confidence=confidence(current, now, settings))
+    current = replace(current, confidence=confidence(current, now, settings))
     if lowered:
         said.append(
             f"{lowered} observation(s) claiming an untrusted system of record:"

@@ -4,8 +4,9 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
 
 from store.db import utcnow
 from store.errors import InvalidInput, StalePlan
@@ -15,10 +16,12 @@ from store.lifecycle import supersede_change, text_hash
 from store.model import AuditEntry, ReceiptAction, Source, Status
 from store.plan import ImportedObservation
 from store.reader import Reader
-from store.remembering import Remembering
 from store.results import RememberOutcome, RememberResult
 from store.transfer import ImportReport, Local, import_plan
 from store.transfer_format import encode_conflict, encode_header, encode_memory, parse_export
+
+if TYPE_CHECKING:  # made on first use: a call that never writes never loads it
+    from store.remembering import Remembering
 
 __all__ = ["FORGOTTEN", "ExportFilter", "Transfer"]
 
@@ -48,7 +51,7 @@ class ExportFilter:
 
 
 class Transfer:
-    def __init__(self, reader: Reader, remembering: Remembering) -> None:
+    def __init__(self, reader: Reader, remembering: Callable[[], Remembering]) -> None:
         self._reader = reader
         self._remembering = remembering
         self._db = reader.db
@@ -150,7 +153,7 @@ class Transfer:
                 )
             if text_hash(new_text) == text_hash(old.text):
                 raise InvalidInput(f"the new text says what memory {old.id} says already")
-            note = self._remembering.note(
+            note = self._remembering().note(
                 new_text,
                 subject=old.subject if subject is None else subject,
                 kind=old.kind,
@@ -159,7 +162,7 @@ class Transfer:
                 origin=actor,
                 supersedes=old.id,
             )
-            prepared = self._remembering.prepare(note)
+            prepared = self._remembering().prepare(note)
             if prepared.outcome is not RememberOutcome.STORED:
                 raise InvalidInput(
                     f"that text is memory {prepared.memory_id} already"
@@ -182,7 +185,7 @@ class Transfer:
                 self._db.apply(plan)
             except StalePlan:
                 continue
-            return self._remembering.result(prepared)
+            return self._remembering().result(prepared)
         raise StalePlan("the memory kept changing; try again")
 
 

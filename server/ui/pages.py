@@ -32,7 +32,7 @@ from server.rendering import (
     why,
 )
 from server.uncovered import uncovered_words
-from store.contradictions.rules import ConflictState
+from store.contradictions.outcomes import ConflictState
 from store.errors import InvalidInput, NotFound
 from store.evidence.confidence import Band
 from store.hostile import reveal, reveal_all

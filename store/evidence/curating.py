@@ -3,7 +3,9 @@ the review queue and the wrong-fact / missed-fact signals."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import timedelta
+from typing import TYPE_CHECKING
 
 from store.db import utcnow
 from store.errors import InvalidInput
@@ -25,14 +27,16 @@ from store.plan import Plan
 from store.plan import Question as AskedQuestion
 from store.reader import Reader
 from store.reading import RECORD_CONFIRMED, confidence
-from store.remembering import Remembering
 from store.results import ObserveResult, Question, ReviewItem, ReviewResult, StatsResult
+
+if TYPE_CHECKING:  # made on first use: a call that never writes never loads it
+    from store.remembering import Remembering
 
 __all__ = ["EvidenceCuration"]
 
 
 class EvidenceCuration:
-    def __init__(self, reader: Reader, remembering: Remembering) -> None:
+    def __init__(self, reader: Reader, remembering: Callable[[], Remembering]) -> None:
         self._reader = reader
         self._remembering = remembering
         self._db = reader.db
@@ -84,7 +88,7 @@ class EvidenceCuration:
         if routing.effect is Effect.SUPERSEDE:
             if text is None:
                 raise InvalidInput("a correction needs --note with the corrected claim")
-            correction = self._remembering.note(
+            correction = self._remembering().note(
                 text,
                 subject=mem.subject,
                 kind=mem.kind,
@@ -92,7 +96,7 @@ class EvidenceCuration:
                 origin=who,
                 supersedes=mem.id,
             )
-            prepared = self._remembering.prepare(correction)
+            prepared = self._remembering().prepare(correction)
             new_id_ = prepared.memory_id
             change = supersede_change(
                 mem,
@@ -106,7 +110,7 @@ class EvidenceCuration:
         elif routing.effect is Effect.EPISODE:
             if text is None:
                 raise InvalidInput("an explained exception needs --note with the explanation")
-            event = self._remembering.note(
+            event = self._remembering().note(
                 text,
                 subject=mem.subject,
                 kind=Kind.EPISODE,
@@ -114,7 +118,7 @@ class EvidenceCuration:
                 origin=who,
                 expires_at=now + timedelta(days=self._evidence.episode_days),
             )
-            prepared = self._remembering.prepare(event)
+            prepared = self._remembering().prepare(event)
             episode = prepared.memory_id
             self._db.apply(prepared.plan + counters(0.0))
         elif routing.effect is Effect.RECORD and not agrees:

@@ -3,13 +3,13 @@ confidence, and whether it confirms (seed 001). The caller puts the record in it
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import datetime
 
 from store.evidence.confidence import Evidence
 from store.evidence.confidence import observe as add_observation
 from store.evidence.observations import Effect, ObservationKind, route
 from store.evidence.settings import EvidenceSettings
-from store.evolve import evolve
 from store.ids import new_id
 from store.model import Memory, Source
 from store.plan import ObservationRecord
@@ -46,7 +46,7 @@ def observation(
     if agrees and w > 0 and not mem.derived_from:
         origins.add(origin)
     flags = tuple(sorted({*mem.flags, add_flag})) if add_flag else mem.flags
-    after = evolve(
+    after = replace(
         mem,
         support=ev.support,
         contradiction=ev.contradiction,
@@ -75,7 +75,7 @@ def observation(
 
 def observed(mem: Memory, record: ObservationRecord) -> Memory:
     """The memory after ``record`` (what the store will hold once it is written)."""
-    return evolve(
+    return replace(
         mem,
         observations=mem.observations + 1,
         support=record.support,

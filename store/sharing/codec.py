@@ -178,6 +178,14 @@ def decode_error(error: Any) -> AnchormemError:
     return StoreError(message)
 
 
+# Where the closed sets a call's arguments may hold are defined: a process that has not
+# needed one yet (the owner loads the contradiction judging on first use) imports it to
+# decode it. Only these: a name from the socket never chooses what is imported.
+_ARGUMENT_MODULES = frozenset(
+    {"store.contradictions.judging", "store.evidence.observations", "store.model"}
+)
+
+
 def _name(cls: type) -> str:
     if not cls.__module__.startswith(_PACKAGES):
         raise CodecError(f"cannot send a {cls.__name__} to the store's owner")
@@ -194,6 +202,8 @@ def _class(name: object) -> object:
     if module is None:
         if "store.results" not in sys.modules:  # every result's types, imported once
             importlib.import_module("store.results")
+        if module_name in _ARGUMENT_MODULES:  # a call's argument, its module not loaded yet
+            importlib.import_module(module_name)
         module = sys.modules.get(module_name)
     if module is None or "." in qualname:
         raise CodecError(f"unknown type {name!r}")

@@ -137,3 +137,32 @@ def test_a_reading_command_goes_to_a_running_owner_and_after_its_sigkill_is_answ
     # What the killed owner acknowledged (in its journal or its tables) is read here.
     assert [m["id"] for m in cli(project, env, "list")["memories"]] == [made["id"]]
     assert owner_processes(project) == []
+
+
+# What a reading command answered with no owner never loads: the readers of notes and of
+# contradictions, the writers, and the MCP SDK (each costs a cold call its import).
+NOT_FOR_READING = ("store.remembering", "store.contradictions.slots", "store.transfer", "mcp")
+_LOADED = (
+    "import json, sys\n"
+    "from server.cli import main\n"
+    "code = main(sys.argv[1:])\n"
+    "print(json.dumps(sorted(m for m in {names!r} if m in sys.modules)), file=sys.stderr)\n"
+    "sys.exit(code)\n"
+)
+
+
+@pytest.mark.skipif(not Path("/proc/self/cmdline").exists(), reason="reads /proc")
+@pytest.mark.parametrize("command", [["list"], ["recall", "billing httpx"], ["stats"]])
+def test_a_reading_command_with_no_owner_loads_no_writer_and_no_sdk(
+    project: GitRepo, env: dict[str, str], command: list[str]
+) -> None:
+    cli(project, env, "remember", "Billing posts charges with httpx")
+    stop_owner(project)
+    script = _LOADED.format(names=NOT_FOR_READING)
+    done = subprocess.run(
+        [sys.executable, "-I", "-c", script, *command, "--json"], cwd=project.root, env=env,
+        capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stderr.strip().splitlines()[-1]) == []
+    assert owner_processes(project) == []

@@ -1,6 +1,6 @@
 """The output models are pinned to what they render: each closed set is the store's enum,
-each model has the fields its dataclass has, and every tool publishes typed input and
-output schemas."""
+the agent's view of a memory fills exactly its model, each model has the fields of the
+dataclass it renders, and every tool publishes typed input and output schemas."""
 
 from __future__ import annotations
 
@@ -13,53 +13,35 @@ import pytest
 from mcp import Client
 from pydantic import BaseModel
 
-from anchors.spec import AnchorKind, Expect, Provenance
-from anchors.verify import Verdict
 from server import schemas
 from server.app import build_server
 from server.config import Settings
-from server.rendering import memory
+from server.rendering import agent_memory, memory
 from store.contradictions.judging import Judgement
-from store.contradictions.rules import ConflictKind, ConflictState, Outcome, ReasonCode, Rule
+from store.contradictions.rules import ConflictKind, ConflictState, Outcome, ReasonCode
 from store.evidence.confidence import Band
 from store.evidence.observations import Effect, ObservationKind
 from store.evidence.review import ReviewAction
 from store.evidence.settings import EvidenceSettings
 from store.limits import MAX_REASON_CHARS
-from store.model import AuditAction, Kind, Memory, ReceiptAction, RefutedBy, Source, Status
+from store.model import Kind, Memory, Source, Status
 from store.reading import Unchecked, UncheckedReason, read
-from store.results import (
-    ConsolidateResult,
-    FlippingSlot,
-    Question,
-    RememberOutcome,
-    ResolveResult,
-    RetractOutcome,
-    ReviewItem,
-)
+from store.results import ConsolidateResult, Question, RememberOutcome, RetractOutcome, ReviewItem
 
 PINNED: list[tuple[type[BaseModel], str, type[StrEnum]]] = [
-    (schemas.MemoryOut, "kind", Kind),
-    (schemas.MemoryOut, "source", Source),
-    (schemas.MemoryOut, "status", Status),
-    (schemas.MemoryOut, "refuted_by", RefutedBy),
-    (schemas.MemoryOut, "band", Band),
-    (schemas.AnchorOut, "kind", AnchorKind),
-    (schemas.AnchorOut, "expect", Expect),
-    (schemas.AnchorOut, "provenance", Provenance),
-    (schemas.ReceiptOut, "action", ReceiptAction),
-    (schemas.AuditEntryOut, "action", AuditAction),
-    (schemas.ConflictOut, "kind", ConflictKind),
-    (schemas.ConflictOut, "state", ConflictState),
-    (schemas.ConflictOut, "rule", Rule),
-    (schemas.ConflictOut, "outcome", Outcome),
-    (schemas.ConflictOut, "reason_code", ReasonCode),
-    (schemas.PossibleConflictOut, "kind", ConflictKind),
-    (schemas.PossibleConflictOut, "state", ConflictState),
-    (schemas.PossibleConflictOut, "reason_code", ReasonCode),
-    (schemas.RememberOut, "outcome", RememberOutcome),
-    (schemas.RetractOut, "outcome", RetractOutcome),
-    (schemas.ObserveOut, "effect", Effect),
+    (schemas.AgentMemory, "status", Status),
+    (schemas.AgentMemory, "band", Band),
+    (schemas.Remembered, "outcome", RememberOutcome),
+    (schemas.Superseded, "outcome", RememberOutcome),
+    (schemas.Retracted, "status", Status),
+    (schemas.Retracted, "outcome", RetractOutcome),
+    (schemas.Observed, "effect", Effect),
+    (schemas.DecisionOut, "kind", ConflictKind),
+    (schemas.DecisionOut, "state", ConflictState),
+    (schemas.DecisionOut, "outcome", Outcome),
+    (schemas.DecisionOut, "reason_code", ReasonCode),
+    (schemas.PairOut, "state", ConflictState),
+    (schemas.PairOut, "reason_code", ReasonCode),
     (schemas.ReviewItemOut, "action", ReviewAction),
 ]
 
@@ -78,22 +60,53 @@ def _enum_of(model: type[BaseModel], field: str) -> set[str]:
 def test_every_closed_set_in_the_output_schemas_is_the_stores_enum():
     for model, field, enum in PINNED:
         assert _enum_of(model, field) == {m.value for m in enum}, (model.__name__, field)
-    assert _enum_of(schemas.AnchorOut, "verdict") == {v.value for v in Verdict} | {"unchecked"}
 
 
 def test_models_have_the_fields_of_the_dataclasses_they_render():
     pairs = [
         (ReviewItem, schemas.ReviewItemOut),
         (Question, schemas.QuestionOut),
-        (FlippingSlot, schemas.FlippingSlotOut),
-        (ConsolidateResult, schemas.ConsolidateOut),
-        (ResolveResult, schemas.ResolveOut),
+        (ConsolidateResult, schemas.Consolidated),
     ]
     for data, model in pairs:
         assert {f.name for f in dataclasses.fields(data)} == set(model.model_fields), data
 
 
-def test_the_renderer_fills_exactly_the_memory_model():
+# The full record of a memory, in order: what ``memory://<id>``, ``detail`` and the CLI's
+# JSON give (not validated by a model: the tools' schema calls it an object).
+FULL_RECORD = (
+    "id",
+    "text",
+    "subject",
+    "kind",
+    "scope",
+    "source",
+    "origin",
+    "created_at",
+    "written_at_commit",
+    "status",
+    "refuted_by",
+    "confidence",
+    "observations",
+    "checked_commit",
+    "verification",
+    "anchors",
+    "derived_from",
+    "supersedes",
+    "flags",
+    "receipt",
+    "forgotten",
+    "band",
+    "origins",
+    "candidate",
+    "last_confirmed_at",
+    "provenance",
+    "expires_at",
+    "conflicts",
+)
+
+
+def test_the_renderer_fills_exactly_the_agents_memory_model():
     now = datetime.now(UTC)
     mem = Memory(
         "m1",
@@ -111,9 +124,10 @@ def test_the_renderer_fills_exactly_the_memory_model():
     reading = read(
         mem, None, None, Unchecked(UncheckedReason.UNCHECKED), None, now, EvidenceSettings()
     )
-    rendered = memory(reading)
-    assert set(rendered) == {f.alias or name for name, f in schemas.MemoryOut.model_fields.items()}
-    schemas.MemoryOut.model_validate(rendered)  # extra="forbid": nothing unknown slips in
+    brief = agent_memory(reading, 0.5)
+    assert set(brief) == set(schemas.AgentMemory.model_fields)
+    schemas.AgentMemory.model_validate(brief)  # extra="forbid": nothing unknown slips in
+    assert list(memory(reading)) == list(FULL_RECORD)  # the fields of memory://<id>
 
 
 @pytest.mark.anyio

@@ -57,9 +57,12 @@ def owner_env(monkeypatch: pytest.MonkeyPatch) -> dict[str, str]:
 
 @pytest.fixture
 def standby_now(owner_env: dict[str, str], monkeypatch: pytest.MonkeyPatch) -> dict[str, str]:
-    """Owners that start their standby as soon as they are ready (the default waits 10 s)."""
-    monkeypatch.setenv("ANCHORMEM_STANDBY_AFTER", "0")
-    return {**owner_env, "ANCHORMEM_STANDBY_AFTER": "0"}
+    """Owners that each keep a standby (by default only one that replaced a killed owner
+    does), started as soon as they are ready (the default waits 10 s) where none is forked."""
+    always = {"ANCHORMEM_OWNER_STANDBY": "1", "ANCHORMEM_STANDBY_AFTER": "0"}
+    for key, value in always.items():
+        monkeypatch.setenv(key, value)
+    return {**owner_env, **always}
 
 
 @pytest.fixture
@@ -286,17 +289,24 @@ def test_a_standby_takes_over_from_a_killed_owner_and_leaves_with_a_stopped_one(
     remote: RemoteService,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """adr/0016: the owner keeps a preloaded standby; SIGKILL the owner and the standby is
-    the next owner, with every acknowledged write; stop that one cleanly and its own
-    standby exits with it, leaving no process and no lock held. Where fork is safe this
-    runs with the default settings (a spawned standby only after 10 s): the owner forks
-    its standby as it starts, so one killed at once is taken over by its own child, and
-    no other owner is started."""
+    """adr/0016 with the default settings: an owner keeps no standby until one was killed;
+    the owner the next call starts in its place keeps a preloaded standby (where fork is
+    safe, forked as it starts); SIGKILL that owner and the standby is the next owner, with
+    every acknowledged write, and no other owner is started; stop that one cleanly and its
+    own standby exits with it, leaving no process and no lock held."""
     if not platform.FORKS:
         monkeypatch.setenv("ANCHORMEM_STANDBY_AFTER", "0")
     waiting = forked_standby if platform.FORKS else waiting_standby
-    acknowledged = {remote.remember(f"Crew {i} ships part {i}").reading.id for i in range(5)}
-    killed = owner_pid(project)
+    acknowledged = {remote.remember(f"Crew {i} ships part {i}").reading.id for i in range(3)}
+    first = owner_pid(project)
+    assert owner_status(project)["standby"] is None
+    if platform.FORKS:
+        assert owner_children(first) == set()
+    os.kill(first, signal.SIGKILL)
+    wait_gone(first, within=10)
+    acknowledged |= {remote.remember(f"Crew {i} ships part {i}").reading.id for i in range(3, 5)}
+    killed = owner_pid(project)  # started cold by that call, to replace the killed one
+    assert killed != first
     standby = waiting(project)
     assert standby != killed
     os.kill(killed, signal.SIGKILL)
@@ -311,7 +321,7 @@ def test_a_standby_takes_over_from_a_killed_owner_and_leaves_with_a_stopped_one(
     assert owner_pid(project) == standby  # taken over, not a new owner started cold
     log = Files(store(project)).log.read_text()
     assert f"standby {standby} takes over the store" in log
-    assert log.count(" of memory.duckdb started") == 1  # no owner started but the first
+    assert log.count(" of memory.duckdb started") == 2  # the first, and the one replacing it
 
     # The new owner keeps a standby of its own: where fork is safe, forked at once (within
     # 8 s, before the 10 s after which it would spawn one: the standby that took over

@@ -12,7 +12,8 @@ import threading
 import time
 from pathlib import Path
 
-from server.standby import Standby
+from server.config import Settings
+from server.standby import Standby, standby_wanted
 from store.sharing import platform
 from store.sharing.protocol import Files
 
@@ -137,3 +138,20 @@ def test_an_owner_imports_the_mcp_sdk_only_for_its_first_relayed_call() -> None:
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "[]"
+
+
+def test_an_owner_keeps_a_standby_once_one_was_killed_unless_told_always_or_never(
+    tmp_path: Path,
+) -> None:
+    """adr/0016, amended: a standby pays only when an owner is killed, so by default only
+    the owner that replaces a killed one keeps one; ``ANCHORMEM_OWNER_STANDBY`` 1 keeps one
+    with every owner, 0 with none."""
+
+    def wanted(value: str | None, replaces: bool) -> bool:
+        env = {} if value is None else {"ANCHORMEM_OWNER_STANDBY": value}
+        settings = Settings.resolve(repo=None, db=str(tmp_path / "memory.duckdb"), env=env)
+        return standby_wanted(settings, replaces)
+
+    assert [wanted(None, False), wanted(None, True)] == [False, True]
+    assert [wanted("1", False), wanted("true", False), wanted("1", True)] == [True, True, True]
+    assert [wanted("0", False), wanted("0", True)] == [False, False]

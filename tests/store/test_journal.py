@@ -225,9 +225,8 @@ def test_effects_round_trip_through_the_journal_form():
 
 
 def test_a_timestamp_met_many_times_is_written_each_time_as_itself():
-    """Each timestamp object is tagged once per entry (``effects._tagger``): the same
-    object in many rows, equal instants in other zones and a naive time each keep their
-    own form, exactly as ``isoformat`` writes them."""
+    """The same timestamp object in many rows, equal instants in other zones and a naive
+    time each keep their own form, exactly as ``isoformat`` writes them."""
     from datetime import UTC, datetime, timedelta, timezone
 
     now = datetime(2026, 12, 1, 9, 30, 15, 123456, tzinfo=UTC)

@@ -118,11 +118,11 @@ def count_calls(lease: StoreLease, method: str) -> Calls:
 
 
 def _on_the_mutex(thread: threading.Thread) -> bool:
-    """Whether ``thread`` is waiting for the lease's mutex (in ``_Held.__enter__``)."""
+    """Whether ``thread`` is waiting for the lease's mutex (in ``StoreLease.hold``)."""
     frame = sys._current_frames().get(thread.ident or 0)
     while frame is not None:
         line = linecache.getline(frame.f_code.co_filename, frame.f_lineno).strip()
-        if line.startswith("lease._mutex.acquire()"):
+        if frame.f_code.co_name == "hold" and line.startswith("with self._mutex:"):
             return True
         frame = frame.f_back
     return False

@@ -1,5 +1,5 @@
 """The recall index: ``TermIndex.top`` ranks exactly as BM25 computed one posting at a time
-(``search.bm25``), as memories are added and forgotten."""
+(``_reference``), as memories are added and forgotten."""
 
 from __future__ import annotations
 
@@ -12,9 +12,10 @@ from hypothesis import strategies as st
 
 from store.model import Status
 from store.search import (
+    K1,
     SYNONYM_WEIGHT,
+    B,
     TermIndex,
-    bm25,
     memory_terms,
     prior,
     query_terms,
@@ -39,13 +40,25 @@ queries = st.lists(
 
 
 def _reference(docs: dict[str, dict[str, int]], terms: list[tuple[str, float]]) -> dict[str, float]:
+    """BM25 of every document holding one of ``terms``, one posting at a time."""
     postings: dict[str, dict[str, int]] = {}
     for mid, doc in docs.items():
         for term, tf in doc.items():
             postings.setdefault(term, {})[mid] = tf
     lengths = {mid: sum(doc.values()) for mid, doc in docs.items()}
     n = len(docs) or 1
-    return bm25(terms, postings, lengths, n, sum(lengths.values()) / n)
+    avg = sum(lengths.values()) / n or 1.0
+    scores: dict[str, float] = {}
+    for term, weight in terms:
+        holders = postings.get(term)
+        if not holders:
+            continue
+        df = len(holders)
+        idf = math.log(1.0 + (n - df + 0.5) / (df + 0.5))
+        for mid, tf in holders.items():
+            norm = tf + K1 * (1.0 - B + B * lengths.get(mid, 1) / avg)
+            scores[mid] = scores.get(mid, 0.0) + weight * idf * tf * (K1 + 1) / norm
+    return scores
 
 
 @settings(max_examples=150, deadline=None)

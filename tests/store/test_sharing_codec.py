@@ -118,3 +118,37 @@ def test_errors_come_back_as_their_class_with_their_message() -> None:
     assert type(internal) is StoreError
     assert "/root/x" not in str(internal)
     assert type(decode_error({"type": "builtins:SystemExit", "message": "x"})) is StoreError
+
+
+_DECODE_FRESH = (
+    "import json, sys\n"
+    "from store.sharing.codec import CodecError, decode\n"
+    "out = []\n"
+    "for message in json.loads(sys.argv[1]):\n"
+    "    try:\n"
+    "        out.append(repr(decode(message)))\n"
+    "    except CodecError as exc:\n"
+    "        out.append('refused: ' + str(exc))\n"
+    "print(json.dumps(out))\n"
+)
+
+
+def test_an_argument_s_closed_set_decodes_where_its_module_is_not_loaded_yet() -> None:
+    """The owner loads the contradiction judging on first use: a ``resolve`` verdict sent
+    before then still decodes, while a type of a module outside the listed ones does not
+    make the process import it."""
+    import subprocess
+    import sys
+
+    from store.contradictions.judging import Judgement
+    from store.contradictions.slots import Match
+
+    # the refused one first: decoding a verdict loads the judging, and the rules with it
+    sent = [encode(Match.SAME), encode(Judgement.CONFLICT)]
+    done = subprocess.run(
+        [sys.executable, "-I", "-c", _DECODE_FRESH, json.dumps(sent)],
+        capture_output=True, text=True, timeout=60, check=True,
+    )  # fmt: skip
+    match, verdict = json.loads(done.stdout)
+    assert verdict == repr(Judgement.CONFLICT)
+    assert match.startswith("refused: ") and "store.contradictions.slots" in match
