@@ -44,7 +44,9 @@ def test_a_directory_is_tracked_exactly_when_a_tracked_path_is_under_it(
 
 
 def _as_path_walked(name: str, fp: Fingerprint) -> str | None:
-    """codenames._as_path as it was written: a file name found by walking every path."""
+    """codenames._as_path by walking every path: a tracked file or directory, else the one
+    file whose path ends with the name at a directory boundary (a bare file name, or a path
+    written without its source root)."""
     name = name.strip("`").rstrip("/")
     try:
         validate_repo_path(name)
@@ -52,10 +54,10 @@ def _as_path_walked(name: str, fp: Fingerprint) -> str | None:
         return None
     if fp.has_path(name) or fp.has_directory(name):
         return name
-    if "/" not in name and "." in name:
-        hits = [p for p in fp.blobs if p.rsplit("/", 1)[-1] == name]
-        return hits[0] if len(hits) == 1 else None
-    return None
+    if "." not in name.rsplit("/", 1)[-1]:
+        return None
+    hits = [p for p in fp.blobs if p == name or p.endswith("/" + name)]
+    return hits[0] if len(hits) == 1 else None
 
 
 def _resolve_name_walked(name: str, fp: Fingerprint) -> str | None:
