@@ -6,12 +6,14 @@ version is running: ``__version__``, read from the one place it is written, the 
 of ``pyproject.toml`` (through the installed distribution's metadata).
 """
 
+from functools import cache
 from importlib import metadata
 from pathlib import Path
 
 __all__ = ["__version__"]
 
 
+@cache
 def _version() -> str:
     try:
         return metadata.version("anchormem")
@@ -27,14 +29,9 @@ def _version() -> str:
         return "unknown"
 
 
-_read: list[str] = []
-
-
 def __getattr__(name: str) -> str:
     """``__version__``, read on first use: a CLI call that never shows it does not pay for
     reading the distribution's metadata."""
     if name != "__version__":
         raise AttributeError(f"module 'anchormem' has no attribute {name!r}")
-    if not _read:
-        _read.append(_version())
-    return _read[0]
+    return _version()

@@ -489,15 +489,8 @@ def _only_within(name: str, text: str, clauses: Sequence[Negated]) -> bool:
     """Whether every mention of ``name`` in ``text`` stands inside one of ``clauses``."""
     if not clauses or not name:
         return False
-    low, needle = text.casefold(), name.casefold()
-    at = low.find(needle)
-    if at < 0:
-        return False
-    while at >= 0:
-        if not any(c.governs <= at < c.end for c in clauses):
-            return False
-        at = low.find(needle, at + 1)
-    return True
+    found = [m.start() for m in re.finditer(re.escape(name), text, re.IGNORECASE)]
+    return bool(found) and all(any(c.governs <= at < c.end for c in clauses) for at in found)
 
 
 def _sentence_names(text: str, spans: Spans, fp: Fingerprint,

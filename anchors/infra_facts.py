@@ -226,6 +226,11 @@ _REFERENCE = re.compile(
 )
 
 
+# The instructions read here whose variables Docker replaces as it builds; a CMD's or an
+# ENTRYPOINT's are the running shell's, where no build argument is set.
+_BUILD_TIME = frozenset({"FROM", "ENV", "EXPOSE", "USER"})
+
+
 def _substituted(text: str, args: dict[str, str | None]) -> str:
     """``text`` with each ``$NAME`` / ``${NAME}`` of a build argument replaced by its
     default; a reference with no known default (or in another form, ``${X:-y}``) is left,
@@ -250,7 +255,7 @@ def _dockerfile(text: str) -> Iterator[InfraValue]:
         if m is None:
             continue
         op, rest = m.group("op").upper(), (m.group("rest") or "").strip()
-        if op != "ARG":
+        if op in _BUILD_TIME:
             rest = _substituted(rest, global_args if op == "FROM" else args)
         if op == "FROM":
             args = {}

@@ -151,12 +151,6 @@ def _above(path: str, scope: str | None, what: str, fp: Fingerprint) -> bool:
     return declares_above(path, scope, fp)
 
 
-def _never_use(path: str) -> bool:
-    """Whether a mention in ``path`` can never be a use: a lock file, a generated or
-    minified file, a fixture or a data file (``anchors.mentions.Role.DATA``)."""
-    return role_of(path) is Role.DATA
-
-
 def _list(paths: Sequence[str]) -> str:
     return ", ".join(paths[:3]) + (f" and {len(paths) - 3} more" if len(paths) > 3 else "")
 
@@ -192,7 +186,7 @@ def find_technology(name: str, scope: str | None, fp: Fingerprint) -> Finding:
         return Finding((), None, f"{label} is used in {_list(used)}, not in {scope}")
     mentions = sorted({p for token in _tokens(tech) for p in fp.mentioned_in(token)})
     elsewhere = sorted({p for p, _ in uses} | set(mentions))
-    if elsewhere and all(_never_use(p) for p in elsewhere):
+    if elsewhere and all(role_of(p) is Role.DATA for p in elsewhere):
         # A lock file, a generated bundle or a fixture names what something else resolved,
         # bundled or recorded: the code does not touch it. (A changelog or other prose stays
         # weak: it names ordinary words that are package names too.)

@@ -118,7 +118,7 @@ def test_a_build_argument_s_default_is_the_image_built_by_default():
         "FROM ${REGISTRY}/python:${PY_VERSION}-alpine AS builder\n"
         "ARG PORT=8080\nEXPOSE $PORT\n"
         "FROM docker.io/python:$PY_VERSION-alpine\nARG PY_VERSION\nARG PORT\n"
-        "ENV PYTHON=${PY_VERSION} LISTEN=${PORT}\nEXPOSE ${PORT}\n"
+        "ENV PYTHON=${PY_VERSION} LISTEN=${PORT}\nEXPOSE ${PORT}\nCMD serve --python $PY_VERSION\n"
     )
     found = values(text, "Dockerfile")
     assert found["FROM"] == [("docker.io/python:3.12-alpine", 6)]
@@ -127,6 +127,7 @@ def test_a_build_argument_s_default_is_the_image_built_by_default():
     assert found["ENV.PYTHON"] == [("3.12", 9)]
     assert found["ENV.LISTEN"] == [(None, 9)]
     assert found["EXPOSE"] == [(None, 10)]
+    assert found["CMD"] == [(None, 11)]  # the running shell's variable, not the build's
 
 
 def test_the_last_cmd_and_a_computed_expose_are_read_as_docker_reads_them():

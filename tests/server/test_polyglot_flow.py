@@ -9,6 +9,8 @@ file in a language no grammar reads leaves its checks unknown (ACTIVE), never de
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from tests.conftest import GitRepo
@@ -311,3 +313,33 @@ async def test_notes_as_agents_write_them_about_each_language(
     served = await remember_and_serve(polyglot.root, text)
     assert served["status"] == status, served
     assert receipt in receipts(served), served["anchors"]
+
+
+async def test_a_run_time_dependency_moved_to_dev_dependencies_is_drifted_not_verified(
+    tmp_path: Path,
+) -> None:
+    """A note written while the package was a run-time dependency is served as drifted once
+    the manifest declares it for development only: what it said of the role is not checked
+    again by the dependency still being declared."""
+    from mcp import Client
+
+    from server.app import build_server
+    from server.config import Settings
+    from tests.conftest import settings_env
+    from tests.mcp_calls import call
+
+    repo = GitRepo(tmp_path / "repo")
+    repo.commit({"package.json": '{"dependencies": {"@playwright/test": "^1.40.0"}}'})
+    settings = Settings.resolve(
+        repo=str(repo.root), db=str(tmp_path / "memory.duckdb"),
+        env=settings_env(ANCHORMEM_VERIFY_BUDGET_MS="30000"),
+    )  # fmt: skip
+    text = "@playwright/test sits in the runtime dependencies"
+    async with Client(build_server(settings)) as client:
+        made = await call(client, "remember", text=text)
+        assert made["status"] == "VERIFIED", made
+    repo.commit({"package.json": '{"devDependencies": {"@playwright/test": "^1.41.0"}}'})
+    async with Client(build_server(settings)) as client:
+        found = await call(client, "recall", query=text, include_refuted=True, detail=True)
+    [served] = [m for m in found["memories"] if m["id"] == made["id"]]
+    assert served["status"] == "ACTIVE" and served["anchors"][0]["verdict"] == "drifted", served
