@@ -327,6 +327,13 @@ class GitRepository:
         ref = self._run("symbolic-ref", "-q", "HEAD", check=False).stdout.decode().strip()
         return replace(base, commit=done.stdout.decode().strip(), ref=ref or None, detached=not ref)
 
+    def first_commit(self) -> str | None:
+        """The repository's first commit (the smallest id among its root commits): the same
+        in every clone of it, whatever its path (a shared store's project, store/pg)."""
+        done = self._run("rev-list", "--max-parents=0", "HEAD", "--", check=False)
+        roots = sorted(done.stdout.decode().split()) if done.returncode == 0 else []
+        return roots[0] if roots else None
+
     # -- trees and blobs -----------------------------------------------------------------
     def ls_tree(self, commit: str) -> TreeListing:
         """Every file of ``commit``. Submodules (mode 160000) are left out; symlinks (120000)

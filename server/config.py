@@ -1,7 +1,14 @@
 """Settings: command-line flags over ``ANCHORMEM_*`` environment variables over defaults.
 
 ANCHORMEM_REPO            the repository (default: the one containing the cwd)
-ANCHORMEM_DB              the store file (default: this user's data folder, below)
+ANCHORMEM_DB              the store file (default: this user's data folder, below), or a
+                          shared store: postgresql://user@host/db (store/pg, adr/0034; the
+                          password from the URL or libpq's PGPASSWORD / ~/.pgpass)
+ANCHORMEM_ORIGIN          who this server's notes and observations are from when a caller
+                          names no one (default: the source, "agent"); in a shared store,
+                          each person's or agent's identity counts as an independent origin
+ANCHORMEM_PROJECT         a shared store's project: its memories' schema (default: taken
+                          from the repository's first commit, the same in every clone)
 ANCHORMEM_HOME            this user's anchormem data folder, where each repository's store
                           lives (default: $XDG_DATA_HOME/anchormem, ~/.local/share/anchormem;
                           server/store_location.py, adr/0022)
@@ -53,6 +60,7 @@ from store.errors import InvalidInput, RepositoryError, StoreUnavailable
 from store.evidence.confidence import DEFAULT_HALF_LIVES
 from store.evidence.observations import DEFAULT_SOURCE_WEIGHTS, RECORD_SOURCES
 from store.evidence.settings import EvidenceSettings
+from store.pg.url import is_postgres_url
 from store.safe_files import SIDE_SUFFIXES, check_folder, check_store_files
 
 __all__ = ["AGENT", "PERSON", "Settings", "find_repository_root"]
@@ -173,6 +181,18 @@ class Settings:
     owner_idle_s: float = 60.0
     owner_standby: bool | None = None  # None: once an owner was killed (server/standby.py)
     standby_after_s: float = 10.0
+    pg_url: str | None = None  # a shared store (never printed: ``store_label``)
+    project: str | None = None  # a shared store's project; None: from the first commit
+    origin: str | None = None  # ANCHORMEM_ORIGIN
+
+    @property
+    def store_label(self) -> str:
+        """The store, for messages: a path, or a shared store's address without secrets."""
+        if self.pg_url is None:
+            return str(self.db)
+        from store.pg.url import shown
+
+        return shown(self.pg_url) + (f" (project {self.project})" if self.project else "")
 
     @classmethod
     def resolve(
@@ -202,7 +222,17 @@ class Settings:
         else:
             root = find_repository_root(cwd)
         default = repository_store(root, env) if root is not None else None
-        if db_arg:
+        pg_url = None
+        if is_postgres_url(db_arg):
+            pg_url, db_arg = db_arg, None
+            if root is None and not env.get("ANCHORMEM_PROJECT"):
+                raise RepositoryError(
+                    "a shared store needs a project: run anchormem inside a git repository,"
+                    " or set ANCHORMEM_PROJECT"
+                )
+        if pg_url is not None:
+            path = default if default is not None else Path(os.devnull)
+        elif db_arg:
             path = Path(db_arg).expanduser()
             path = path if path.is_absolute() else (cwd / path)
             if path == default:  # the owner is started with --db naming the default store
@@ -217,10 +247,18 @@ class Settings:
             raise RepositoryError(
                 "not inside a git repository: run anchormem inside one, or pass --repo or --db"
             )
+        project = (env.get("ANCHORMEM_PROJECT") or "").strip() or None
+        if project is not None:
+            from store.pg.url import project_schema
+
+            project_schema(project)  # refused now if it cannot name a schema
         return cls(
             repo=root,
             db=path,
-            default_store=path == default,
+            pg_url=pg_url,
+            project=project,
+            origin=(env.get("ANCHORMEM_ORIGIN") or "").strip() or None,
+            default_store=path == default and pg_url is None,
             verify_budget_s=_float(env, "ANCHORMEM_VERIFY_BUDGET_MS", 50.0) / 1000.0,
             head_ttl_s=_float(env, "ANCHORMEM_HEAD_TTL", 0.0),
             watch=_flag(env, "ANCHORMEM_WATCH", True),
@@ -232,7 +270,8 @@ class Settings:
             conflicts=_flag(env, "ANCHORMEM_CONFLICTS", True),
             http_allowed_hosts=_list(env, "ANCHORMEM_ALLOWED_HOSTS"),
             http_allowed_origins=_list(env, "ANCHORMEM_ALLOWED_ORIGINS"),
-            share=_flag(env, "ANCHORMEM_SHARE", True),
+            # a shared store has no owner process: every server talks to it directly
+            share=_flag(env, "ANCHORMEM_SHARE", True) and pg_url is None,
             relay=_flag(env, "ANCHORMEM_RELAY", True),
             owner_idle_s=_float(env, "ANCHORMEM_OWNER_IDLE", 60.0),
             owner_standby=_optional_flag(env, "ANCHORMEM_OWNER_STANDBY"),
@@ -246,6 +285,8 @@ class Settings:
         git, a link or another user's (adr/0022). The sentence to tell the user about a
         store moved or left behind, if any."""
         said = None
+        if self.pg_url is not None:
+            return None  # nothing on this machine: the store is the server's
         if self.default_store and self.repo is not None:
             prepare_folder(self.db.parent)
             if not os.path.lexists(self.db):

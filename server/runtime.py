@@ -7,10 +7,11 @@ import gc
 import sys
 import threading
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from server.config import Settings
-from store.errors import AnchormemError
+from store.errors import AnchormemError, RepositoryError, StoreUnavailable
 from store.sharing.remote import RemoteService
 
 if TYPE_CHECKING:
@@ -18,7 +19,7 @@ if TYPE_CHECKING:
     # served by the store's owner never loads DuckDB, the claim readers or the
     # fingerprint's parser (a third of ``anchormem serve``'s start-up, adr/0021).
     from anchors.fingerprint import CodeSource
-    from store.db import Database
+    from store.backend import Store
     from store.service import MemoryService, ServiceSettings
 
 __all__ = [
@@ -42,7 +43,7 @@ QUIET_LOOK_S = 0.5
 @dataclass
 class Runtime:
     settings: Settings
-    db: Database
+    db: Store
     code: CodeSource | None
     service: MemoryService
     # Set when the process stops: store calls that have not reached the database yet
@@ -121,12 +122,16 @@ def open_runtime(settings: Settings, stopping: threading.Event | None = None) ->
     said = settings.prepare_store_dir()
     if said:
         print(f"anchormem: {said}", file=sys.stderr)
-    db = Database(
-        settings.db,
-        wait_limit_s=settings.lock_wait_s,
-        stopping=stopping,
-        sync_interval_s=settings.sync_interval_s,
-    )
+    db: Store
+    if settings.pg_url is not None:
+        db = open_shared_store(settings)
+    else:
+        db = Database(
+            settings.db,
+            wait_limit_s=settings.lock_wait_s,
+            stopping=stopping,
+            sync_interval_s=settings.sync_interval_s,
+        )
     code = None
     if settings.repo is not None:
         try:
@@ -143,6 +148,34 @@ def open_runtime(settings: Settings, stopping: threading.Event | None = None) ->
     return Runtime(settings, db, code, service, stopping)
 
 
+def open_shared_store(settings: Settings) -> Store:
+    """The PostgreSQL store ``settings.pg_url`` names, for the project of this repository
+    (``ANCHORMEM_PROJECT``, else one named by the repository's first commit)."""
+    assert settings.pg_url is not None
+    try:
+        from store.pg.database import PgDatabase
+    except ImportError as exc:
+        raise StoreUnavailable(
+            "a postgresql:// store needs psycopg: pip install 'anchormem[postgresql]'"
+        ) from exc
+    project = settings.project or repository_project(settings.repo)
+    return PgDatabase(settings.pg_url, project, wait_limit_s=min(settings.lock_wait_s, 30.0))
+
+
+def repository_project(repo: Path | None) -> str:
+    """A shared store's default project: ``repo-`` and the start of the repository's first
+    commit, which every clone of it shares whatever its folder is called."""
+    from anchors.gitrepo import GitRepository
+
+    first = None if repo is None else GitRepository(repo).first_commit()
+    if first is None:
+        raise RepositoryError(
+            "a shared store's project is named by the repository's first commit, and there"
+            " is none yet: commit, or set ANCHORMEM_PROJECT"
+        )
+    return f"repo-{first[:16]}"
+
+
 def service_settings(settings: Settings) -> ServiceSettings:
     from store.service import ServiceSettings
 
@@ -152,6 +185,7 @@ def service_settings(settings: Settings) -> ServiceSettings:
         evidence=settings.evidence,
         verify=settings.verify,
         conflicts=settings.conflicts,
+        origin=settings.origin,
     )
 
 

@@ -71,7 +71,7 @@ def startup_line(settings: Settings) -> str:
     stderr is not a terminal: a client's log stays clean)."""
     repo = settings.repo if settings.repo is not None else "no repository"
     return (
-        f"anchormem: serving MCP on stdin/stdout for {repo} (store {settings.db});"
+        f"anchormem: serving MCP on stdin/stdout for {repo} (store {settings.store_label});"
         " an MCP client starts this itself (anchormem setup CLIENT) - press Ctrl-C to stop"
     )
 

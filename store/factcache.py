@@ -8,7 +8,7 @@ from collections.abc import Mapping, Sequence
 
 from anchors.facts import FileFacts
 from anchors.fingerprint import facts_from_json, facts_to_json
-from store.db import Database
+from store.backend import Store
 
 __all__ = ["StoreFactsCache"]
 
@@ -16,7 +16,7 @@ __all__ = ["StoreFactsCache"]
 class StoreFactsCache:
     """``anchors.fingerprint.BlobFactsCache`` backed by the ``blob_facts`` table."""
 
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: Store) -> None:
         self._db = db
 
     def load(self, blob_ids: Sequence[str]) -> dict[str, FileFacts]:

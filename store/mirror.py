@@ -14,10 +14,9 @@ It decides nothing: it answers lookups by id, claim hash, shared keys and terms.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from datetime import datetime
-
-import duckdb
+from typing import Any
 
 from store.evidence.observing import observed
 from store.model import FORGOTTEN_REASON, Memory, MemoryCheck, Receipt, StoredAnchor
@@ -35,6 +34,9 @@ from store.rows import (
 from store.search import TermIndex
 
 __all__ = ["AnchorKey", "Mirror"]
+
+# A DuckDB connection or store.pg's cursor: both take ``?`` parameters.
+Cursor = Any
 
 AnchorKey = tuple[str, str, str, str]  # kind, value, scope ("" when none), expectation
 Pair = tuple[str, str]
@@ -67,50 +69,91 @@ class Mirror:
 
     # -- loading ------------------------------------------------------------------------
     @classmethod
-    def load(cls, cur: duckdb.DuckDBPyConnection) -> Mirror:
+    def load(cls, cur: Cursor) -> Mirror:
         m = cls()
+        m._read_rows(cur, None)
+        m._read_seqs(cur)
+        return m
+
+    def refresh(self, cur: Cursor, ids: Collection[str]) -> None:
+        """Read ``ids`` again from the tables (another process wrote them: a shared store,
+        store/pg), with the conflict-log rows and sequence numbers written since."""
+        for memory_id in ids:
+            self._drop(memory_id)
+        self._read_rows(cur, sorted(ids))
+        for row in cur.execute(
+            f"SELECT {CONFLICT_COLUMNS} FROM conflict_log WHERE seq > ? ORDER BY seq",
+            [self.conflict_seq],
+        ).fetchall():
+            self._add_conflict(conflict_from_row(row))
+        self._read_seqs(cur)
+
+    def _read_rows(self, cur: Cursor, ids: Sequence[str] | None) -> None:
+        """The rows of ``ids`` (of every memory when None) into the copy. The SQL is
+        what DuckDB and PostgreSQL both read."""
+        of, on, params = "", "", []
+        if ids is not None:
+            if not ids:
+                return
+            marks = ", ".join("?" for _ in ids)
+            of, on, params = f" WHERE memory_id IN ({marks})", f" WHERE id IN ({marks})", list(ids)
         anchors: dict[str, list[StoredAnchor]] = {}
         for row in cur.execute(
-            f"SELECT {ANCHOR_COLUMNS} FROM anchors ORDER BY memory_id, position"
+            f"SELECT {ANCHOR_COLUMNS} FROM anchors{of} ORDER BY memory_id, position", params
         ).fetchall():
             anchors.setdefault(row[0], []).append(stored_anchor_from_row(row))
         parents: dict[str, list[str]] = {}
         for mid, target, relation in cur.execute(
-            "SELECT memory_id, target_id, relation FROM links ORDER BY target_id"
+            f"SELECT memory_id, target_id, relation FROM links{of} ORDER BY target_id", params
         ).fetchall():
             if relation == "derived_from":
                 parents.setdefault(mid, []).append(target)
-                m.children.setdefault(target, []).append(mid)
+                children = self.children.setdefault(target, [])
+                if mid not in children:
+                    children.append(mid)
         rows = cur.execute(
-            f"SELECT {MEMORY_COLUMNS}, text_hash, core FROM memories ORDER BY created_at, id"
+            f"SELECT {MEMORY_COLUMNS}, text_hash, core FROM memories{on} ORDER BY created_at, id",
+            params,
         ).fetchall()
         for row in rows:
             mem = memory_from_row(row[:-2], anchors.get(row[0], ()), parents.get(row[0], ()))
-            m._add(mem, row[-2], row[-1])
+            self._add(mem, row[-2], row[-1])
         for row in cur.execute(
-            f"SELECT {RECEIPT_COLUMNS} FROM receipts ORDER BY created_at, id"
+            f"SELECT {RECEIPT_COLUMNS} FROM receipts{of} ORDER BY created_at, id", params
         ).fetchall():
-            m.receipts.setdefault(row[1], []).append(receipt_from_row(row))
+            self.receipts.setdefault(row[1], []).append(receipt_from_row(row))
         for memory_id, terms, counts in cur.execute(
-            "SELECT memory_id, list(term), list(tf) FROM terms GROUP BY memory_id"
-            " ORDER BY memory_id"
+            f"SELECT memory_id, array_agg(term), array_agg(tf) FROM terms{of}"
+            " GROUP BY memory_id ORDER BY memory_id",
+            params,
         ).fetchall():
-            m.index.add(memory_id, dict(zip(terms, counts, strict=True)))
-        for mem in m.memories.values():
-            m._stand(mem)
-        for row in cur.execute(
-            f"SELECT {CONFLICT_COLUMNS} FROM conflict_log"
-            " QUALIFY row_number() OVER (PARTITION BY a_id, b_id ORDER BY seq DESC) = 1"
-            " ORDER BY seq"
-        ).fetchall():
-            m._add_conflict(conflict_from_row(row))
+            self.index.add(memory_id, dict(zip(terms, counts, strict=True)))
+        for row in rows:
+            self._stand(self.memories[row[0]])
+        if ids is None:
+            for row in cur.execute(
+                f"SELECT {CONFLICT_COLUMNS} FROM conflict_log WHERE seq IN"
+                " (SELECT max(seq) FROM conflict_log GROUP BY a_id, b_id) ORDER BY seq"
+            ).fetchall():
+                self._add_conflict(conflict_from_row(row))
+
+    def _read_seqs(self, cur: Cursor) -> None:
         seqs = cur.execute(
             "SELECT (SELECT coalesce(max(seq), 0) FROM audit),"
             " (SELECT coalesce(max(seq), 0) FROM conflict_log)"
         ).fetchone()
         assert seqs is not None
-        m.audit_seq, m.conflict_seq = int(seqs[0]), int(seqs[1])
-        return m
+        self.audit_seq, self.conflict_seq = int(seqs[0]), int(seqs[1])
+
+    def _drop(self, memory_id: str) -> None:
+        """``memory_id`` out of the copy and its indexes (to be read again)."""
+        mem = self.memories.pop(memory_id, None)
+        if mem is None:
+            return
+        self._unindex(memory_id, mem)
+        self.receipts.pop(memory_id, None)
+        for cached in self.verdicts.values():
+            cached.pop(memory_id, None)
 
     def _add(self, mem: Memory, text_hash: str | None, core: str | None) -> None:
         self.memories[mem.id] = mem
@@ -223,16 +266,7 @@ class Mirror:
 
     def _forget(self, memory_id: str, receipt: Receipt, at: datetime) -> None:
         mem = self.memories[memory_id]
-        text_hash, attribute, core = self.keys_of.pop(memory_id, (None, None, None))
-        if text_hash and memory_id in self.by_hash.get(text_hash, []):
-            self.by_hash[text_hash].remove(memory_id)
-        if attribute:
-            self.by_attribute.get(attribute, set()).discard(memory_id)
-        if core:
-            self.by_core.get(core, set()).discard(memory_id)
-        for stored in mem.anchors:
-            self.by_anchor.get(anchor_key(stored), set()).discard(memory_id)
-        self.index.remove(memory_id)
+        self._unindex(memory_id, mem)
         for cached in self.verdicts.values():
             cached.pop(memory_id, None)
         for pair in self.pairs_of.get(memory_id, ()):
@@ -259,3 +293,15 @@ class Mirror:
             for r in self.receipts.get(memory_id, ())
         ]
         self.receipts[memory_id].append(receipt)
+
+    def _unindex(self, memory_id: str, mem: Memory) -> None:
+        text_hash, attribute, core = self.keys_of.pop(memory_id, (None, None, None))
+        if text_hash and memory_id in self.by_hash.get(text_hash, []):
+            self.by_hash[text_hash].remove(memory_id)
+        if attribute:
+            self.by_attribute.get(attribute, set()).discard(memory_id)
+        if core:
+            self.by_core.get(core, set()).discard(memory_id)
+        for stored in mem.anchors:
+            self.by_anchor.get(anchor_key(stored), set()).discard(memory_id)
+        self.index.remove(memory_id)

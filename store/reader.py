@@ -5,12 +5,14 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
-from store.db import Database, utcnow
+from store.backend import Store
+from store.db import utcnow
 from store.errors import InvalidInput, NotFound, StalePlan
 from store.evidence.settings import EvidenceSettings
+from store.lifecycle import code_verdict_change
 from store.model import Memory, Receipt, ReceiptAction, RefutedBy, Status
 from store.reading import Reading, partners, read, serve
 from store.verification import Checked, Verifier
@@ -32,6 +34,10 @@ class ServiceSettings:
     verify: bool = True
     # False: a new memory is not checked for contradictions (ANCHORMEM_CONFLICTS=0).
     conflicts: bool = True
+    # Who a note or an observation is from when the caller names no one: a person's or
+    # an agent's identity in a team's shared store (ANCHORMEM_ORIGIN), each an independent
+    # origin for evidence gating; None: the source ("agent").
+    origin: str | None = None
 
 
 _RECEIPTS_FOR: dict[RefutedBy | None, tuple[ReceiptAction, ...]] = {
@@ -43,7 +49,7 @@ _RECEIPTS_FOR: dict[RefutedBy | None, tuple[ReceiptAction, ...]] = {
 
 
 class Reader:
-    def __init__(self, db: Database, verifier: Verifier, settings: ServiceSettings) -> None:
+    def __init__(self, db: Store, verifier: Verifier, settings: ServiceSettings) -> None:
         self.db = db
         self.verifier = verifier
         self.settings = settings
@@ -107,10 +113,15 @@ class Reader:
             mem = memories.get(mid)
             if mem is None:
                 continue
+            check = checked.checks.get(mid)
+            change = None if check is None else code_verdict_change(mem, check, now)
+            if change is not None:
+                # The status this HEAD's verdict gives it, whatever a server at another
+                # commit wrote since (a shared store: adr/0034).
+                mem = replace(mem, status=change.to_status, refuted_by=change.refuted_by)
             receipt = None
             if mem.status is Status.REFUTED:
                 receipt = self.latest_receipt(mem.id, *_RECEIPTS_FOR[mem.refuted_by])
-            check = checked.checks.get(mid)
             result.append(
                 read(
                     mem,

@@ -150,7 +150,7 @@ class Remembering:
             kind=parse_choice(Kind, kind, "kind"),
             scope=clean_subject(scope, "scope"),
             source=the_source,
-            origin=clean_actor(origin, the_source.value, "origin"),
+            origin=clean_actor(origin, self._settings.origin or the_source.value, "origin"),
             given=tuple(given),
             attribute=the_attribute,
             value=the_value,

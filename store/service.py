@@ -21,7 +21,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING
 
 from anchors.fingerprint import CodeSource
-from store.db import Database
+from store.backend import Store
 from store.errors import AnchormemError
 from store.mirror import Mirror
 from store.model import Memory, Status
@@ -113,7 +113,7 @@ class MemoryService:
 
     def __init__(
         self,
-        db: Database,
+        db: Store,
         code: CodeSource | None,
         settings: ServiceSettings | None = None,
         activity: Activity | None = None,
@@ -178,6 +178,7 @@ class MemoryService:
         """One call: HEAD resolved once, every memory checked against that commit."""
         self.activity.enter()
         try:
+            self.db.begin_call()
             if self.code is None:
                 yield
                 return

@@ -25,7 +25,8 @@ from anchors.verify import (
     rejudge_drift,
 )
 from anchors.vocabulary import VOCABULARY_VERSION
-from store.db import Database, utcnow
+from store.backend import Store
+from store.db import utcnow
 from store.lifecycle import code_verdict_change
 from store.model import Memory, MemoryCheck, StoredAnchor
 from store.plan import Plan, VerdictRecord
@@ -61,7 +62,7 @@ class ForWrite:
 
 
 class Verifier:
-    def __init__(self, db: Database, code: CodeSource | None, budget_s: float, on: bool) -> None:
+    def __init__(self, db: Store, code: CodeSource | None, budget_s: float, on: bool) -> None:
         self._db = db
         self._code = code
         self._budget_s = budget_s

@@ -362,7 +362,7 @@ class PlanWriter:
         )
 
 
-def write_forgets(cur: duckdb.DuckDBPyConnection, plan: Plan, step: Callable[[str], None]) -> None:
+def write_forgets(cur: Any, plan: Plan, step: Callable[[str], None]) -> None:
     """Erase what each forgotten memory said, from every table that holds it, in the
     caller's transaction (its receipt and audit row are among the plan's effects)."""
     for forget in plan.forgets:
@@ -392,8 +392,6 @@ def write_forgets(cur: duckdb.DuckDBPyConnection, plan: Plan, step: Callable[[st
         # The conflict log keeps that a pair was decided, not what the claims said.
         cur.execute("UPDATE conflict_log SET claim_a = NULL, slot = NULL WHERE a_id = ?", [mid])
         cur.execute("UPDATE conflict_log SET claim_b = NULL, slot = NULL WHERE b_id = ?", [mid])
-    if plan.forgets:  # owed until the file is rewritten (``Database._compact``)
-        cur.execute("INSERT OR REPLACE INTO meta VALUES ('compact_pending', '1')")
 
 
 def write_verdicts(cur: duckdb.DuckDBPyConnection, plan: Plan) -> None:

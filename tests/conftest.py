@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import atexit
 import os
+import secrets
 import shutil
 import tempfile
 from collections.abc import Iterator
@@ -11,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from benchmarks.pg_cluster import Cluster, PgUnavailable, start_cluster
 from experiments.scratch import ScratchRepo
 
 IDENTITY = ("Test Author", "author@example.com")
@@ -72,3 +74,23 @@ def git_repo(tmp_path: Path) -> Iterator[GitRepo]:
     root = tmp_path / "repo"
     root.mkdir()
     yield GitRepo(root)
+
+
+@pytest.fixture(scope="session")
+def pg_cluster() -> Iterator[Cluster]:
+    """A throwaway PostgreSQL server for this test process (benchmarks/pg_cluster.py);
+    the tests that need it are skipped, saying why, where none can be started."""
+    try:
+        cluster = start_cluster()
+    except PgUnavailable as exc:
+        pytest.skip(f"no PostgreSQL server here: {exc}")
+    try:
+        yield cluster
+    finally:
+        cluster.close()
+
+
+@pytest.fixture
+def pg_project() -> str:
+    """A project of its own in the shared store (its own schema): no test sees another's."""
+    return "t" + secrets.token_hex(6)

@@ -46,6 +46,11 @@ OPTIONAL = {
     ("scripts/refresh_vocabulary.py", "wordfreq"): "a maintainer's source of word frequencies; "
     "--frequencies FILE gives them instead, and the script says so when it is missing",
 }
+# Files installed with anchormem that run only with an extra installed: prefix -> extra. The
+# shared store's package is imported only for a postgresql:// store (server/runtime.py
+# says to install the extra when psycopg is missing); the throwaway server for its tests
+# and benchmarks likewise.
+NEEDS_EXTRA = {"store/pg/": "postgresql", "benchmarks/pg_": "postgresql"}
 # Files that run in an environment of their own, not anchormem's: file -> reason.
 OWN_ENVIRONMENT = {
     "scripts/measure_engines.py": "weighs DuckLake and PostgreSQL, which anchormem does not "
@@ -133,11 +138,22 @@ def undeclared(root: Path, packages: tuple[str, ...], extras: tuple[str, ...]) -
         if distributions & names or canonicalize_name(module) in elsewhere:
             continue
         optional = [f for f, guarded in files.items() if guarded and (f, module) in OPTIONAL]
+        optional += [f for f in files if _from_extra(f, distributions)]
         rest = sorted(set(files) - set(optional))
         if rest:
             source = ", ".join(sorted(distributions)) or "no installed distribution"
             problems.append(f"{module} (from {source}) is imported by {', '.join(rest)}")
     return problems
+
+
+def _from_extra(file: str, distributions: set[str]) -> bool:
+    """``file`` needs an extra (``NEEDS_EXTRA``) that provides one of ``distributions``."""
+    for prefix, extra in NEEDS_EXTRA.items():
+        if file.startswith(prefix):
+            names = {canonicalize_name(r.name) for r in declared((extra,))}
+            if distributions & names:
+                return True
+    return False
 
 
 def test_the_shipped_packages_import_only_what_the_dependencies_provide() -> None:

@@ -10,8 +10,9 @@ from dataclasses import replace
 from datetime import datetime
 from typing import TYPE_CHECKING
 
+from store.backend import Store
 from store.contradictions.outcomes import ConflictKind, ConflictState
-from store.db import Database, utcnow
+from store.db import utcnow
 from store.evidence.settings import EvidenceSettings
 from store.mirror import Mirror
 from store.model import Memory, Status
@@ -43,7 +44,7 @@ def asked(records: Sequence[ConflictRecord]) -> tuple[ConflictRecord, ...]:
 
 
 class Contradictions:
-    def __init__(self, db: Database, settings: EvidenceSettings) -> None:
+    def __init__(self, db: Store, settings: EvidenceSettings) -> None:
         self._db = db
         self._settings = settings
 

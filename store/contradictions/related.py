@@ -25,12 +25,12 @@ import math
 import re
 from collections.abc import Callable, Collection, Mapping
 
+from store.backend import Store
 from store.contradictions.related_note import LIMIT, Related
 from store.contradictions.resolving import claim_of
 from store.contradictions.rules import Claim
 from store.contradictions.slots import Match, relate
 from store.contradictions.values import Relation, compare
-from store.db import Database
 from store.mirror import Mirror
 from store.model import Memory, is_retracted
 from store.search import memory_terms, query_terms, query_tokens
@@ -128,7 +128,7 @@ def settled(a: Claim, b: Claim) -> bool:
 
 
 def related(
-    db: Database, new: Memory, skip: Collection[str], limit: int = LIMIT
+    db: Store, new: Memory, skip: Collection[str], limit: int = LIMIT
 ) -> tuple[Related, ...]:
     """The live notes closest to ``new`` (not itself, nor ``skip``: those the rules
     already put to the agent or decided), best first, at most ``limit``."""

@@ -41,6 +41,7 @@ class EvidenceCuration:
         self._remembering = remembering
         self._db = reader.db
         self._evidence = reader.settings.evidence
+        self._origin = reader.settings.origin
 
     def observe(
         self,
@@ -61,7 +62,7 @@ class EvidenceCuration:
         the_kind = parse_choice(ObservationKind, kind, "observation kind")
         the_source = parse_choice(Source, source, "source")
         check_claimed_source(the_source.value, self._evidence.trusted_sources)
-        who = clean_actor(origin, the_source.value, "origin")
+        who = clean_actor(origin, self._origin or the_source.value, "origin")
         text = clean_text(note, "note") if note is not None else None
         w = parse_weight(weight)
         routing = route(the_kind, agrees, the_source.value, self._evidence.source_weights, w)

@@ -1,0 +1,368 @@
+"""The shared store on PostgreSQL: every server process talks to it directly, no owner.
+
+It decides nothing, as ``store.db.Database`` decides nothing. The differences:
+
+* **Writing.** ``apply`` writes a plan in one transaction holding the project's write lock
+  (a transaction-scoped advisory lock): the copy is brought current inside it, the plan's
+  guards are checked against that copy, its rows written, and one row added to
+  ``changes``: the plan's number and the memories it touched. Plans of one project are
+  thereby written one at a time across all servers, each against the latest state, so a
+  retraction racing a verification is never lost: whichever comes second finds its guard
+  broken (``StalePlan``) and is decided again.
+* **Reading.** Each server keeps a copy (``store.mirror``). At the first read of every
+  call (``begin_call``) it asks for ``changes`` after the last it knows: one indexed query,
+  and when other servers wrote, their memories are read again (``Mirror.refresh``). So a
+  retraction through one server hides the memory from every other at its next call.
+* **Verdicts** belong to a commit: written at once (an upsert, outside the write lock: a
+  cache) and read by (commit, checker) for the memories the copy has none for, so two
+  servers at the same commit share the work and two at different commits never mix.
+* **Errors.** A lost connection (the server restarted, the network) fails that call with
+  ``StoreUnavailable`` saying so, without the password; the pool checks each connection
+  before lending it, so the next call after the server is back works, without a restart.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import sys
+import threading
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from typing import Any
+
+import psycopg
+from psycopg_pool import ConnectionPool, PoolTimeout
+
+from store.backend import Store
+from store.db import FaultHook, utcnow
+from store.effects import TABLES, Effects
+from store.errors import StoreError, StoreUnavailable
+from store.mirror import Mirror
+from store.model import MemoryCheck
+from store.pg.cursor import PgCursor
+from store.pg.schema import migrate
+from store.pg.url import project_schema, shown
+from store.plan import Plan, VerdictRecord
+from store.rows import check_from_json, check_to_json
+from store.writes import PlanWriter, check_guards, write_forgets
+
+__all__ = ["PgDatabase"]
+
+# A server this many changes behind reads its whole copy again rather than the memories
+# one by one; ``changes`` keeps about this many rows.
+_REFRESH_MOST = 2000
+_KEEP_CHANGES = 10000
+_STEP = {
+    "memories": "memory",
+    "anchors": "anchor",
+    "links": "link",
+    "terms": "terms",
+    "observations": "observation",
+    "conflict_log": "conflict",
+    "questions": "question",
+    "receipts": "receipt",
+    "audit": "audit",
+}
+
+
+class PgDatabase(Store):
+    """One project's store in a PostgreSQL database (the schema ``anchormem_<project>``)."""
+
+    def __init__(
+        self,
+        url: str,
+        project: str,
+        wait_limit_s: float = 30.0,
+        fault: FaultHook | None = None,
+        pool_size: int = 4,
+    ) -> None:
+        self.url_shown = shown(url)
+        self.project = project
+        self.schema = project_schema(project)
+        self._fault = fault
+        self._state = threading.RLock()  # the copy, and the call's freshness
+        self._mirror: Mirror | None = None
+        self._change_seq = 0  # the last change the copy holds
+        self._fresh = False  # the copy was brought current during this call
+        self.transactions = 0
+        self._closed = False
+        try:
+            self._pool = ConnectionPool(
+                url,
+                min_size=1,
+                max_size=pool_size,
+                timeout=wait_limit_s,
+                kwargs={"autocommit": True, "application_name": "anchormem"},
+                configure=self._configure,
+                check=ConnectionPool.check_connection,
+                open=False,
+                name="anchormem",
+            )
+            self._pool.open(wait=True, timeout=wait_limit_s)
+        except (psycopg.Error, PoolTimeout) as exc:
+            raise StoreUnavailable(
+                f"cannot reach the shared store {self.url_shown}: {_why(exc)}"
+            ) from exc
+        try:
+            with self._connection() as con, con.transaction():
+                migrate(PgCursor(con), self.schema)
+        except BaseException:
+            self._pool.close()
+            raise
+
+    def _configure(self, con: psycopg.Connection[Any]) -> None:
+        con.execute(f'SET search_path TO "{self.schema}"')
+        con.execute("SET TIME ZONE 'UTC'")
+
+    @property
+    def label(self) -> str:
+        return f"{self.url_shown} (project {self.project})"
+
+    @property
+    def path(self) -> str:
+        return self.label
+
+    def close(self) -> None:
+        if not self._closed:
+            self._closed = True
+            self._pool.close()
+
+    # -- connections --------------------------------------------------------------------------
+    @contextmanager
+    def _connection(self) -> Iterator[psycopg.Connection[Any]]:
+        """A pooled connection; any failure of the server or the network as
+        ``StoreUnavailable``, the address shown without its password."""
+        if self._closed:
+            raise StoreUnavailable("the shared store was closed")
+        try:
+            with self._pool.connection() as con:
+                yield con
+        except PoolTimeout as exc:
+            raise StoreUnavailable(
+                f"the shared store {self.url_shown} cannot be reached: {_why(exc)}"
+            ) from exc
+        except psycopg.OperationalError as exc:
+            print(f"anchormem: shared store error: {_why(exc)}", file=sys.stderr)
+            raise StoreUnavailable(
+                f"the shared store {self.url_shown} could not answer: {_why(exc)}"
+            ) from exc
+        except psycopg.Error as exc:
+            raise StoreError(f"the shared store could not answer: {_why(exc)}") from exc
+
+    # -- keeping the copy current ----------------------------------------------------------------
+    def begin_call(self) -> None:
+        with self._state:
+            self._fresh = False
+
+    def _current(self, cur: PgCursor) -> Mirror:
+        """The copy, with every change other servers committed read in (``_state`` held)."""
+        if self._mirror is None:
+            return self._reload(cur)
+        rows = cur.execute(
+            "SELECT seq, ids FROM changes WHERE seq > ? ORDER BY seq", [self._change_seq]
+        ).fetchall()
+        if not rows:
+            return self._mirror
+        if rows[0][0] != self._change_seq + 1 or len(rows) > _REFRESH_MOST:
+            return self._reload(cur)  # too far behind: the rows in between are gone
+        ids: set[str] = set()
+        for _seq, touched in rows:
+            ids.update(json.loads(touched))
+        if len(ids) > _REFRESH_MOST:
+            return self._reload(cur)
+        self._mirror.refresh(cur, ids)
+        self._change_seq = int(rows[-1][0])
+        return self._mirror
+
+    def _reload(self, cur: PgCursor) -> Mirror:
+        row = cur.execute("SELECT coalesce(max(seq), 0) FROM changes").fetchone()
+        self._mirror = Mirror.load(cur)
+        self._change_seq = int(row[0]) if row else 0
+        return self._mirror
+
+    @contextmanager
+    def _read(self) -> Iterator[Mirror]:
+        with self._state:
+            if self._mirror is None or not self._fresh:
+                with self._connection() as con:
+                    self._current(PgCursor(con))
+                self._fresh = True
+            assert self._mirror is not None
+            yield self._mirror
+
+    @contextmanager
+    def _query(self, drained: bool = True) -> Iterator[PgCursor]:
+        with self._connection() as con:
+            yield PgCursor(con)
+
+    def read(self) -> Any:
+        return self._query()
+
+    @contextmanager
+    def transaction(self) -> Iterator[PgCursor]:
+        with self._connection() as con, con.transaction():
+            yield PgCursor(con)
+        with self._state:
+            self._mirror = None
+
+    def load_copy(self) -> None:
+        with self._read():
+            pass
+
+    # -- writing ---------------------------------------------------------------------------------
+    def apply(self, plan: Plan) -> None:
+        if plan.empty:
+            return
+        if plan.verdicts:
+            self._write_verdicts(plan.verdicts)
+            plan = dataclasses.replace(plan, verdicts=())
+        if plan.empty:
+            return
+        with self._state, self._connection() as con:
+            cur = PgCursor(con)
+            at = utcnow()
+            with con.transaction():
+                cur.execute("SELECT pg_advisory_xact_lock(hashtextextended(?, 0))", [self.schema])
+                mirror = self._current(cur)
+                check_guards(plan, mirror)
+                writer = PlanWriter(mirror, at)
+                effects, seqs = writer.effects(plan)
+                _execute(cur, effects, self._step)
+                if plan.forgets:
+                    write_forgets(cur, plan, self._step)
+                seq = self._change_seq + 1
+                cur.execute(
+                    "INSERT INTO changes VALUES (?, ?, ?)", [seq, json.dumps(_touched(plan)), at]
+                )
+                if seq % 500 == 0:
+                    cur.execute("DELETE FROM changes WHERE seq <= ?", [seq - _KEEP_CHANGES])
+                self._step("commit")
+            self.transactions += 1
+            self._change_seq = seq
+            try:
+                mirror.audit_seq = writer.audit_seq
+                mirror.apply(plan, at, seqs)
+            except BaseException:
+                self._mirror = None  # the tables are right; read them again
+                raise
+
+    def _write_verdicts(self, verdicts: Sequence[VerdictRecord]) -> None:
+        """Upserted at once: a cache, keyed by commit, so never held to the write lock. A
+        failure is said and dropped (the next read computes them again)."""
+        kept = {(v.memory_id, v.check.commit, v.key): v for v in verdicts}
+        rows = [
+            [v.memory_id, v.check.commit, v.key, *check_to_json(v.check), v.at]
+            for v in kept.values()
+        ]
+        try:
+            with self._connection() as con:
+                PgCursor(con).executemany(
+                    "INSERT INTO verdicts VALUES (?, ?, ?, ?, ?, ?)"
+                    " ON CONFLICT (commit_id, overlay, memory_id) DO UPDATE SET"
+                    " status = EXCLUDED.status, checks = EXCLUDED.checks,"
+                    " checked_at = EXCLUDED.checked_at",
+                    rows,
+                )
+        except StoreError as exc:
+            print(f"anchormem: verdicts not cached: {exc}", file=sys.stderr)
+            return
+        with self._state:
+            if self._mirror is not None:
+                for v in kept.values():
+                    cached = self._mirror.verdicts.setdefault((v.check.commit, v.key), {})
+                    cached[v.memory_id] = v.check
+
+    def _step(self, name: str) -> None:
+        if self._fault is not None:
+            self._fault(name)
+
+    def drain(self) -> None:
+        """Nothing is kept unwritten: every plan is in the tables when ``apply`` returns."""
+
+    def drain_idle(self) -> bool:
+        return False
+
+    def backlog(self) -> int:
+        return 0
+
+    # -- verdicts ---------------------------------------------------------------------------------
+    def verdicts(self, ids: Sequence[str], commit: str, key: str) -> dict[str, MemoryCheck]:
+        """Cached checks at (commit, key): the copy's, and the table's for the rest (another
+        server at the same commit may have computed them)."""
+        with self._read() as m:
+            cached = m.verdicts.setdefault((commit, key), {})
+            missing = [i for i in ids if i not in cached and i in m.memories]
+            if missing:
+                with self._query() as cur:
+                    rows = cur.execute(
+                        "SELECT memory_id, status, checks FROM verdicts"
+                        " WHERE commit_id = ? AND overlay = ? AND memory_id = ANY(?)",
+                        [commit, key, missing],
+                    ).fetchall()
+                for memory_id, verdict, checks in rows:
+                    mem = m.memories[memory_id]
+                    check = check_from_json(verdict, checks, mem.anchors, commit)
+                    if check is not None:
+                        cached[memory_id] = check
+            return {i: cached[i] for i in ids if i in cached}
+
+    # -- reads whose SQL differs from DuckDB's -------------------------------------------------
+    def event_counts(self) -> dict[str, int]:
+        with self._query() as cur:
+            rows = cur.execute(
+                "SELECT CASE WHEN action = 'verify' THEN 'verify:' || to_status"
+                " WHEN action = 'observe' THEN 'observe:' || (detail::jsonb ->> 'kind')"
+                " ELSE action END, count(*) FROM audit GROUP BY 1"
+            ).fetchall()
+        return {r[0]: int(r[1]) for r in rows}
+
+    def load_blob_facts(self, blob_ids: Sequence[str]) -> dict[str, str]:
+        if not blob_ids:
+            return {}
+        with self._query() as cur:
+            rows = cur.execute(
+                "SELECT blob_id, facts FROM blob_facts WHERE blob_id = ANY(?)", [list(blob_ids)]
+            ).fetchall()
+        return {r[0]: r[1] for r in rows}
+
+    def save_blob_facts(self, facts: Mapping[str, str]) -> None:
+        if not facts:
+            return
+        with self._connection() as con, con.transaction():
+            PgCursor(con).executemany(
+                "INSERT INTO blob_facts VALUES (?, ?)"
+                " ON CONFLICT (blob_id) DO UPDATE SET facts = EXCLUDED.facts",
+                list(facts.items()),
+            )
+
+
+def _execute(cur: PgCursor, effects: Effects, step: Callable[[str], None]) -> None:
+    """``effects`` in the caller's transaction: each table's rows, then the updates."""
+    for table, columns in TABLES.items():
+        rows = effects.rows.get(table)
+        if not rows:
+            continue
+        marks = ", ".join("?" for _ in columns)
+        cur.executemany(f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({marks})", rows)
+        step(_STEP[table])
+    for name, sql, params in effects.updates:
+        cur.execute(sql, params)
+        step(name)
+
+
+def _touched(plan: Plan) -> list[str]:
+    """The memories whose rows ``plan`` writes (their conflicts are read by sequence)."""
+    ids = {n.memory.id for n in plan.memories}
+    ids.update(i.new.memory.id for i in plan.imported)
+    ids.update(c.memory_id for c in plan.changes)
+    ids.update(o.memory_id for o in plan.observations)
+    ids.update(f.memory_id for f in plan.forgets)
+    return sorted(ids)
+
+
+def _why(exc: BaseException) -> str:
+    """The error in one line, never the connection string (libpq's messages name the host
+    and port, not the password)."""
+    text = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+    return f"{type(exc).__name__}: {text}"[:300]
