@@ -327,6 +327,13 @@ class GitRepository:
         ref = self._run("symbolic-ref", "-q", "HEAD", check=False).stdout.decode().strip()
         return replace(base, commit=done.stdout.decode().strip(), ref=ref or None, detached=not ref)
 
+    def is_ancestor(self, older: str, newer: str) -> bool | None:
+        """``older`` is ``newer`` or an ancestor of it; None when git does not know one of
+        them here (a commit of another clone, not fetched)."""
+        older, newer = _checked_object_id(older), _checked_object_id(newer)
+        done = self._run("merge-base", "--is-ancestor", older, newer, check=False)
+        return {0: True, 1: False}.get(done.returncode)
+
     def first_commit(self) -> str | None:
         """The repository's first commit (the smallest id among its root commits): the same
         in every clone of it, whatever its path (a shared store's project, store/pg)."""

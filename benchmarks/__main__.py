@@ -32,6 +32,10 @@ COMMANDS = {
         "benchmarks.footprint_takeover",
         "the wait after the store's owner is killed: standby always, by default, never",
     ),
+    "shared-store": (
+        "benchmarks.shared_store",
+        "DuckDB beside PostgreSQL: one process at 10k/100k memories; 8 servers on two clones",
+    ),
     "ui": ("benchmarks.ui", "the web inspector's pages at 10,000 memories, beside a floor page"),
 }
 

@@ -94,7 +94,10 @@ def build_parser(with_bench: bool = True) -> argparse.ArgumentParser:
             "--repo", help="the git repository (default: the one around the cwd)", **extra
         )
         opts.add_argument(
-            "--db", help="the store file (default: this checkout's, in ANCHORMEM_HOME)", **extra
+            "--db",
+            help="the store file (default: this checkout's, in ANCHORMEM_HOME), or a team's"
+            " shared store: postgresql://user@host/db",
+            **extra,
         )
         opts.add_argument(
             "--json", action="store_true", help="print JSON (default when piped)", **extra
@@ -130,6 +133,39 @@ def build_parser(with_bench: bool = True) -> argparse.ArgumentParser:
             p.add_argument("--out", metavar="FILE", help="the file to write (default: stdout)")
             p = add("import", "read memories from an export file; importing twice changes nothing")
             p.add_argument("file", metavar="FILE", help="an export file ('-': stdin)")
+            p = add(
+                "migrate",
+                "copy the memories of one store into another: this repository's into a shared"
+                " store (--to postgresql://...), or back (--from postgresql://...); the source"
+                " is only read, and running it again adds nothing",
+            )
+            p.add_argument(
+                "--to",
+                dest="target",
+                metavar="STORE",
+                help="the destination: a postgresql:// address or a .duckdb file (default:"
+                " this repository's embedded store, or --db FILE)",
+            )
+            p.add_argument(
+                "--from",
+                dest="source",
+                metavar="STORE",
+                help="the source: a postgresql:// address or a .duckdb file (default: this"
+                " repository's embedded store, or --db FILE)",
+            )
+            p.add_argument(
+                "--project",
+                metavar="NAME",
+                help="the shared store's project (default: ANCHORMEM_PROJECT, else named by"
+                " the repository's first commit, as for serve)",
+            )
+            p.add_argument(
+                "--progress-every",
+                type=int,
+                default=1000,
+                metavar="N",
+                help="say on stderr every N memories read (default 1000; 0: never)",
+            )
 
     add("doctor", "check the store, its lock, its schema and the repository")
 
@@ -272,6 +308,10 @@ def _main(argv: Sequence[str] | None) -> int:
 
             sys.stdout.write(script(parser, args.shell))
             return EXIT_OK
+        if args.command == "migrate":  # two stores, each resolved and opened by it
+            from server.cli_migrate import run_migrate
+
+            return run_migrate(args, as_json)
         if args.command == "export" and args.out is None and sys.stdout.isatty():
             raise InvalidInput(
                 "export writes JSON Lines, not text for a terminal: give --out FILE,"

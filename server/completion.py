@@ -17,7 +17,7 @@ SHELLS = ("bash", "zsh", "fish")
 _SAFE = re.compile(r"^[\w.:@/+=-]+$")  # a word written into a script without quoting
 # Values that are paths: a folder, or any file.
 _DIRS = frozenset({"repo"})
-_FILES = frozenset({"db", "out", "facts", "file"})
+_FILES = frozenset({"db", "out", "facts", "file", "source", "target"})
 
 
 @dataclass(frozen=True)

@@ -26,6 +26,8 @@ def run_doctor(settings: Settings) -> dict[str, Any]:
     """Check the repository, the store path, its lock and schema, then round-trip
     remember / recall / retract on a scratch store beside it (removed afterwards)."""
     checks = [_repository(settings.repo)]
+    if settings.pg_url is not None:
+        return {"checks": [*checks, _shared_store(settings)]}
     try:
         said = settings.prepare_store_dir()
     except AnchormemError as exc:  # a file where the folder goes, a link, a tracked store
@@ -52,6 +54,28 @@ def run_doctor(settings: Settings) -> dict[str, Any]:
     checks.extend(_recoveries(settings.db))
     checks.append(_round_trip(settings.db.parent / f"doctor-{os.getpid()}.duckdb"))
     return {"checks": checks}
+
+
+def _shared_store(settings: Settings) -> dict[str, Any]:
+    """A PostgreSQL store: reached, its schema current (applied now if older), its
+    project's memories counted. Only the address without its password is ever shown."""
+    from server.runtime import open_shared_store
+    from store.pg.schema import PG_SCHEMA_VERSION
+
+    try:
+        db = open_shared_store(settings)
+    except AnchormemError as exc:
+        return _check("shared store", False, str(exc))
+    try:
+        counts = db.count()
+        detail = (
+            f"{db.label}: schema version {PG_SCHEMA_VERSION}; {sum(counts.values())} memories"
+        )
+        return _check("shared store", True, detail)
+    except AnchormemError as exc:
+        return _check("shared store", False, str(exc))
+    finally:
+        db.close()
 
 
 def _sharing(settings: Settings) -> dict[str, Any]:

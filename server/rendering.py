@@ -286,7 +286,7 @@ _FULL: dict[type, tuple[str, Callable[[Any], View]]] = {
     ),
     ForgetResult: (
         "ForgetOut",
-        lambda r: {"id": r.id, "forgotten": True, "receipt": receipt(r.receipt)},
+        lambda r: {"id": r.id, "forgotten": True, "receipt": receipt(r.receipt), "note": r.reach},
     ),
     AuditResult: ("AuditOut", _plain),
     ObserveResult: (

@@ -114,7 +114,6 @@ def open_runtime(settings: Settings, stopping: threading.Event | None = None) ->
     """Open the store (creating it on first use) and the repository's code source.
     ``stopping``: the process's stop signal (``Runtime.stopping``); by default a fresh one."""
     from anchors.fingerprint import CodeSource
-    from store.db import Database
     from store.factcache import StoreFactsCache
     from store.service import MemoryService
 
@@ -126,6 +125,8 @@ def open_runtime(settings: Settings, stopping: threading.Event | None = None) ->
     if settings.pg_url is not None:
         db = open_shared_store(settings)
     else:
+        from store.db import Database
+
         db = Database(
             settings.db,
             wait_limit_s=settings.lock_wait_s,

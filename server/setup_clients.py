@@ -220,6 +220,7 @@ def merge_entry(config: object, key: str, name: str, entry: dict[str, Any]) -> M
 
 def run_setup(args: argparse.Namespace) -> int:
     from server.config import Settings
+    from store.pg.url import has_password, is_postgres_url
 
     settings = Settings.resolve(args.repo, None)
     if settings.repo is None:
@@ -229,7 +230,18 @@ def run_setup(args: argparse.Namespace) -> int:
     path = config_path(args.client, scope, repo, sys.platform, os.environ)
     command, prefix = launcher()
     entry = server_entry(args.client, command, prefix, repo, scope)
-    if getattr(args, "db", None):  # a store named on the command line is named in the entry
+    named = getattr(args, "db", None)
+    if named and is_postgres_url(named):
+        # A team's shared store: its address may go in a shared config, its password never
+        # (libpq reads PGPASSWORD or ~/.pgpass).
+        if has_password(named):
+            raise SetupError(
+                "the --db address holds a password, which is never written to a client's"
+                " config: give it without one and put the password in ~/.pgpass (or"
+                " PGPASSWORD in the client's environment)"
+            )
+        entry["args"] += ["--db", named]
+    elif named:  # a store named on the command line is named in the entry
         if scope == "project" and not args.print_only:
             raise SetupError(
                 f"--db names a path of this machine, and {path} is shared by your team; it"

@@ -8,7 +8,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from contextlib import AbstractContextManager
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any, TypeVar
 
 from store import queries
@@ -17,15 +17,26 @@ from store.model import AuditEntry, Memory, MemoryCheck, Receipt, Status
 from store.plan import ConflictRecord, Plan
 from store.rows import CONFLICT_COLUMNS, conflict_from_row
 
-__all__ = ["Store"]
+__all__ = ["FaultHook", "Store", "utcnow"]
 
 _Found = TypeVar("_Found")
+
+# Called with the name of each step of ``apply`` right after it ran (tests inject a fault
+# there to show that a plan is written whole or not at all).
+FaultHook = Callable[[str], None]
+
+
+def utcnow() -> datetime:
+    return datetime.now(UTC)
 
 
 class Store(ABC):
     """A store: reads from this process's copy, plans written whole or not at all."""
 
     transactions: int = 0  # write transactions this process committed (benchmarks)
+    # Servers at other commits write to it too (store.pg): a code verdict changes a stored
+    # status only going forward in history (``lifecycle.moves_forward``).
+    shared: bool = False
     compact_pending: bool = False
     _mirror: Mirror | None = None
 
@@ -71,6 +82,12 @@ class Store(ABC):
         """A tool call starts: a shared store looks for other processes' writes at the
         first read after this (an embedded one holds the file and knows them)."""
         return
+
+    # What a forget erases, and what it cannot (said with every forget).
+    forget_reach = (
+        "the text is erased from this store's file; copies of the file made before"
+        " (backups, exports) are beyond anchormem's reach"
+    )
 
     @property
     def label(self) -> str:

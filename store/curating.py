@@ -3,8 +3,8 @@ each one plan, with receipts."""
 
 from __future__ import annotations
 
+from store.backend import utcnow
 from store.contradictions.judging import Judgement, judgement_plan
-from store.db import utcnow
 from store.errors import InvalidInput, StalePlan
 from store.inputs import clean_actor, clean_reason, clean_text, parse_choice
 from store.lifecycle import forget_plan, restore_plan, retraction_plan
@@ -81,7 +81,7 @@ class Curating:
         who = clean_actor(actor, self._reader.settings.actor)
         plan = forget_plan(mem, who, why, utcnow())
         self._db.apply(plan)
-        return ForgetResult(mem.id, plan.forgets[0].receipt)
+        return ForgetResult(mem.id, plan.forgets[0].receipt, self._db.forget_reach)
 
     def resolve(
         self,

@@ -22,13 +22,12 @@ import sys
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager, suppress
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import TypeVar
 
 import duckdb
 
-from store.backend import Store
+from store.backend import FaultHook, Store, utcnow
 from store.effects import Effects, execute
 from store.errors import StoreError, StoreUnavailable
 from store.journal import BATCH, MAX_ENTRY, Entry, Journal
@@ -45,15 +44,6 @@ from store.writes import PlanWriter, check_guards, write_forgets, write_verdicts
 __all__ = ["Database", "FaultHook", "utcnow"]
 
 _Found = TypeVar("_Found")
-
-# Called with the name of each step of ``apply`` right after it ran (tests inject a fault
-# there to show that a plan is written whole or not at all).
-FaultHook = Callable[[str], None]
-
-
-def utcnow() -> datetime:
-    return datetime.now(UTC)
-
 
 def connect_locked_down(path: Path) -> duckdb.DuckDBPyConnection:
     """Open the store file with DuckDB able to touch no other file, load no extension,

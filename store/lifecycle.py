@@ -11,7 +11,7 @@ from __future__ import annotations
 import hashlib
 import re
 import unicodedata
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
@@ -87,6 +87,20 @@ def code_status(memory: Memory, check: MemoryCheck) -> Status:
     if check.verdict is MemoryVerdict.VERIFIED and not NOT_ALL_CHECKED.intersection(memory.flags):
         return Status.VERIFIED
     return Status.ACTIVE
+
+
+def moves_forward(
+    memory: Memory, commit: str, is_ancestor: Callable[[str, str], bool | None]
+) -> bool:
+    """In a shared store, whether the code's verdict at ``commit`` may change ``memory``'s
+    stored status: when no code verdict set it yet, or the one that did was at ``commit``
+    or before it. A server behind, or on a commit the other never had, serves its own
+    verdict without writing it, so two clones at different commits do not overwrite each
+    other's status on every read (adr/0034)."""
+    last = memory.code_commit
+    if last is None or last == commit:
+        return True
+    return is_ancestor(last, commit) is True
 
 
 def code_verdict_change(memory: Memory, check: MemoryCheck, now: datetime) -> StatusChange | None:

@@ -20,7 +20,7 @@ from typing import Any
 
 from store.evidence.observing import observed
 from store.model import FORGOTTEN_REASON, Memory, MemoryCheck, Receipt, StoredAnchor
-from store.plan import ConflictRecord, NewMemory, Plan
+from store.plan import ConflictRecord, NewMemory, Plan, code_commit_after
 from store.rows import (
     ANCHOR_COLUMNS,
     CONFLICT_COLUMNS,
@@ -226,13 +226,18 @@ class Mirror:
         for new in plan.memories:
             self._insert(new)
         for imp in plan.imported:  # receipts in the order ``load`` reads them
-            self._insert(imp.new)
+            memory = dataclasses.replace(imp.new.memory, code_commit=imp.code_commit)
+            self._insert(dataclasses.replace(imp.new, memory=memory))
             kept = [*self.receipts.get(imp.new.memory.id, ()), *imp.receipts]
             self.receipts[imp.new.memory.id] = sorted(kept, key=lambda r: (r.created_at, r.id))
         for change in plan.changes:
             mem = self.memories[change.memory_id]
             self.memories[mem.id] = mem = dataclasses.replace(
-                mem, status=change.to_status, refuted_by=change.refuted_by, updated_at=at
+                mem,
+                status=change.to_status,
+                refuted_by=change.refuted_by,
+                updated_at=at,
+                code_commit=code_commit_after(mem, change),
             )
             self._stand(mem)
             if change.receipt is not None:

@@ -133,6 +133,8 @@ class Memory:
     expires_at: datetime | None = None
     attribute: str | None = None
     slot_value: str | None = None
+    # The commit whose verdict last set the status (a code transition), if any.
+    code_commit: str | None = None
 
     @property
     def retracted(self) -> bool:

@@ -203,3 +203,11 @@ class Plan:
     @property
     def empty(self) -> bool:
         return not any(getattr(self, f.name) for f in fields(self))
+
+
+def code_commit_after(memory: Memory, change: StatusChange) -> str | None:
+    """The commit that set ``memory``'s status once ``change`` is written: a code verdict's
+    commit, else the one before (``effects.STATUS_UPDATE`` writes it so)."""
+    if change.action is AuditAction.VERIFY and change.commit:
+        return change.commit
+    return memory.code_commit

@@ -8,8 +8,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
-from store.backend import Store
-from store.db import utcnow
+from store.backend import Store, utcnow
 from store.errors import InvalidInput, NotFound, StalePlan
 from store.evidence.settings import EvidenceSettings
 from store.lifecycle import code_verdict_change

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from store.db import utcnow
+from store.backend import utcnow
 from store.hostile import reveal
 from store.inputs import clean_text, parse_choice, parse_limit, parse_score
 from store.limits import MAX_QUERY_CHARS, MAX_QUERY_TOKENS

@@ -26,13 +26,13 @@ from anchors.value_claims import (
     values_stated_by,
 )
 from anchors.verify import capture
+from store.backend import utcnow
 from store.contradictions.checking import asked
 from store.contradictions.claims import slot_key
 from store.contradictions.outcomes import ConflictState
 from store.contradictions.related import related
 from store.contradictions.related_note import Related
 from store.contradictions.resolving import claim_keys
-from store.db import utcnow
 from store.errors import InvalidInput, StalePlan
 from store.evidence.observations import ObservationKind, check_claimed_source
 from store.evidence.observing import observation

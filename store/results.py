@@ -133,6 +133,7 @@ class RestoreResult:
 class ForgetResult:
     id: str
     receipt: Receipt
+    reach: str = ""  # where the text is gone from, and what is beyond the store's reach
 
 
 @dataclass(frozen=True)

@@ -45,7 +45,7 @@ MEMORY_COLUMNS = (
     "id, text, subject, kind, scope, source, origin, created_at, commit_id, status, "
     "refuted_by, confidence, support, contradiction, supersedes, flags, forgotten_at, "
     "updated_at, observations, origins, evidence_at, last_confirmed_at, expires_at, "
-    "attribute, slot_value"
+    "attribute, slot_value, code_commit"
 )
 _MEMORY_NAMES = tuple(c.strip() for c in MEMORY_COLUMNS.split(","))
 ANCHOR_COLUMNS = (
@@ -90,6 +90,7 @@ def memory_from_row(
         expires_at=r["expires_at"],
         attribute=r["attribute"],
         slot_value=r["slot_value"],
+        code_commit=r["code_commit"],
     )
 
 

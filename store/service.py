@@ -305,6 +305,7 @@ class MemoryService:
             return self.recalling.list_memories(status, limit, wait_s)
 
     def audit(self, memory_id: object = None, limit: int = 1000) -> AuditResult:
+        self.db.begin_call()  # a shared store's copy: others' writes first
         return self.recalling.audit(memory_id, limit)
 
     def stored(self, ids: Sequence[str] | None = None) -> dict[str, Memory]:
@@ -333,6 +334,7 @@ class MemoryService:
             return self.curating.restore(memory_id, reason, actor)
 
     def forget(self, memory_id: object, reason: object, actor: object = None) -> ForgetResult:
+        self.db.begin_call()  # a shared store's copy: others' writes first
         return self.curating.forget(memory_id, reason, actor)
 
     def resolve(
@@ -344,6 +346,7 @@ class MemoryService:
         reason: object = None,
         actor: object = None,
     ) -> ResolveResult:
+        self.db.begin_call()  # a shared store's copy: others' writes first
         return self.curating.resolve(first_id, second_id, verdict, winner, reason, actor)
 
     def observe(
@@ -360,21 +363,26 @@ class MemoryService:
             return self.evidence.observe(memory_id, agrees, kind, source, origin, note, weight)
 
     def review(self, record_questions: bool = True) -> ReviewResult:
+        self.db.begin_call()  # a shared store's copy: others' writes first
         return self.evidence.review(record_questions)
 
     def stats(self) -> StatsResult:
+        self.db.begin_call()  # a shared store's copy: others' writes first
         return self.evidence.stats()
 
     def consolidate(self) -> ConsolidateResult:
+        self.db.begin_call()  # a shared store's copy: others' writes first
         plan, result = self.contradictions.consolidate()
         self.db.apply(plan)
         return result
 
     def conflicts(self) -> ConflictsResult:
+        self.db.begin_call()  # a shared store's copy: others' writes first
         return self.contradictions.report()
 
     def export(self, statuses: Sequence[object] | None = None) -> Iterator[str]:
         """The lines of an export file (JSON Lines, header first; ``store.transfer``)."""
+        self.db.begin_call()  # a shared store's copy: others' writes first
         return self.transfer.export(statuses)
 
     def import_lines(self, lines: Iterable[str], actor: object = None) -> ImportReport:

@@ -8,7 +8,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
-from store.db import utcnow
+from store.backend import utcnow
 from store.errors import InvalidInput, StalePlan
 from store.evidence.observations import ObservationKind
 from store.inputs import clean_actor, clean_reason, clean_text

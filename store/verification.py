@@ -14,6 +14,7 @@ from collections.abc import Mapping, Sequence
 from contextlib import suppress
 from dataclasses import dataclass, field
 
+from anchors.errors import CodeError
 from anchors.facts import Fingerprint
 from anchors.fingerprint import CodeSource, FingerprintUnavailable
 from anchors.verify import (
@@ -25,9 +26,8 @@ from anchors.verify import (
     rejudge_drift,
 )
 from anchors.vocabulary import VOCABULARY_VERSION
-from store.backend import Store
-from store.db import utcnow
-from store.lifecycle import code_verdict_change
+from store.backend import Store, utcnow
+from store.lifecycle import code_verdict_change, moves_forward
 from store.model import Memory, MemoryCheck, StoredAnchor
 from store.plan import Plan, VerdictRecord
 from store.reading import Unchecked, UncheckedReason
@@ -67,6 +67,20 @@ class Verifier:
         self._code = code
         self._budget_s = budget_s
         self._on = on
+        self._ancestry: dict[tuple[str, str], bool] = {}
+
+    def _is_ancestor(self, older: str, newer: str) -> bool | None:
+        """Asked of this checkout's git, once per pair (history does not change; a commit
+        not known here may be fetched later, so that answer is not kept)."""
+        known = self._ancestry.get((older, newer))
+        if known is None and self._code is not None:
+            try:
+                known = self._code.repo.is_ancestor(older, newer)
+            except (CodeError, ValueError):
+                known = None
+            if known is not None:
+                self._ancestry[(older, newer)] = known
+        return known
 
     def head(self) -> str | None:
         return None if self._code is None else self._code.head().commit
@@ -108,7 +122,9 @@ class Verifier:
         for mem in checkable:
             if mem.id in verdicts:
                 change = code_verdict_change(mem, verdicts[mem.id], now)
-                if change is not None:
+                if change is not None and (
+                    not self._db.shared or moves_forward(mem, base.commit, self._is_ancestor)
+                ):
                     changes.append(change)
         plan = Plan(changes=tuple(changes), verdicts=tuple(fresh))
         return Checked(base.commit, Unchecked(UncheckedReason.UNCHECKED), verdicts, plan)

@@ -43,6 +43,8 @@ OPTIONAL = {
     "without it that package is refused with a CorpusError that names the module",
     ("benchmarks/ui.py", "selenium"): "the page-load timing runs only where Chromium and "
     "Selenium are (the dev extra has Selenium); without them it reports no timing",
+    ("server/cli_migrate.py", "psycopg"): "only `migrate` to or from a postgresql:// store "
+    "needs it (the postgresql extra); without it that is refused saying to install the extra",
     ("scripts/refresh_vocabulary.py", "wordfreq"): "a maintainer's source of word frequencies; "
     "--frequencies FILE gives them instead, and the script says so when it is missing",
 }
@@ -50,7 +52,11 @@ OPTIONAL = {
 # shared store's package is imported only for a postgresql:// store (server/runtime.py
 # says to install the extra when psycopg is missing); the throwaway server for its tests
 # and benchmarks likewise.
-NEEDS_EXTRA = {"store/pg/": "postgresql", "benchmarks/pg_": "postgresql"}
+NEEDS_EXTRA = {
+    "store/pg/": "postgresql",
+    "benchmarks/pg_": "postgresql",
+    "benchmarks/shared_store.py": "postgresql",
+}
 # Files that run in an environment of their own, not anchormem's: file -> reason.
 OWN_ENVIRONMENT = {
     "scripts/measure_engines.py": "weighs DuckLake and PostgreSQL, which anchormem does not "

@@ -10,9 +10,8 @@ from dataclasses import replace
 from datetime import datetime
 from typing import TYPE_CHECKING
 
-from store.backend import Store
+from store.backend import Store, utcnow
 from store.contradictions.outcomes import ConflictKind, ConflictState
-from store.db import utcnow
 from store.evidence.settings import EvidenceSettings
 from store.mirror import Mirror
 from store.model import Memory, Status

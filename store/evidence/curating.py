@@ -7,7 +7,7 @@ from collections.abc import Callable
 from datetime import timedelta
 from typing import TYPE_CHECKING
 
-from store.db import utcnow
+from store.backend import utcnow
 from store.errors import InvalidInput
 from store.evidence.observations import Effect, ObservationKind, check_claimed_source, route
 from store.evidence.observing import observation

@@ -27,6 +27,8 @@ import dataclasses
 import json
 import sys
 import threading
+import time
+import weakref
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import Any
@@ -34,8 +36,7 @@ from typing import Any
 import psycopg
 from psycopg_pool import ConnectionPool, PoolTimeout
 
-from store.backend import Store
-from store.db import FaultHook, utcnow
+from store.backend import FaultHook, Store, utcnow
 from store.effects import TABLES, Effects
 from store.errors import StoreError, StoreUnavailable
 from store.mirror import Mirror
@@ -53,6 +54,8 @@ __all__ = ["PgDatabase"]
 # one by one; ``changes`` keeps about this many rows.
 _REFRESH_MOST = 2000
 _KEEP_CHANGES = 10000
+# A connection idle longer than this is checked before it is lent (``_check``).
+_CHECK_IDLE_S = 1.0
 _STEP = {
     "memories": "memory",
     "anchors": "anchor",
@@ -68,6 +71,12 @@ _STEP = {
 
 class PgDatabase(Store):
     """One project's store in a PostgreSQL database (the schema ``anchormem_<project>``)."""
+
+    shared = True
+    forget_reach = (
+        "the text is erased from the shared store, for every server at its next call; the"
+        " database's backups, WAL archives and replicas' history are beyond anchormem's reach"
+    )
 
     def __init__(
         self,
@@ -87,18 +96,29 @@ class PgDatabase(Store):
         self._fresh = False  # the copy was brought current during this call
         self.transactions = 0
         self._closed = False
+        self._new_pool = lambda: ConnectionPool(
+            url,
+            min_size=1,
+            max_size=pool_size,
+            timeout=wait_limit_s,
+            kwargs={"autocommit": True, "application_name": "anchormem"},
+            configure=self._configure,
+            check=self._check,
+            reset=self._returned,
+            open=False,
+            name="anchormem",
+        )
+        self._last_use: weakref.WeakKeyDictionary[psycopg.Connection[Any], float] = (
+            weakref.WeakKeyDictionary()
+        )
+        self._pool_lock = threading.Lock()
+        self._pool_failed = False  # the pool gave no connection: a new one at the next call
         try:
-            self._pool = ConnectionPool(
-                url,
-                min_size=1,
-                max_size=pool_size,
-                timeout=wait_limit_s,
-                kwargs={"autocommit": True, "application_name": "anchormem"},
-                configure=self._configure,
-                check=ConnectionPool.check_connection,
-                open=False,
-                name="anchormem",
-            )
+            # Once by hand first: a refusal (a wrong password, TLS required, no such
+            # database) is said at once with libpq's reason, where the pool would retry it
+            # until the wait limit and say only that it timed out.
+            psycopg.connect(url, application_name="anchormem").close()
+            self._pool = self._new_pool()
             self._pool.open(wait=True, timeout=wait_limit_s)
         except (psycopg.Error, PoolTimeout) as exc:
             raise StoreUnavailable(
@@ -111,22 +131,35 @@ class PgDatabase(Store):
             self._pool.close()
             raise
 
+    def _check(self, con: psycopg.Connection[Any]) -> None:
+        """Before a connection is lent: one that has been idle a while is asked whether
+        the server is still there (a restart between calls then goes unnoticed); one in
+        use a moment ago is not, which saves a round trip on most calls. A server lost
+        within that moment fails one call, and the next gets a new pool
+        (``_renew_pool``)."""
+        if time.monotonic() - self._last_use.get(con, 0.0) > _CHECK_IDLE_S:
+            ConnectionPool.check_connection(con)
+
+    def _returned(self, con: psycopg.Connection[Any]) -> None:
+        self._last_use[con] = time.monotonic()
+
     def _configure(self, con: psycopg.Connection[Any]) -> None:
         con.execute(f'SET search_path TO "{self.schema}"')
         con.execute("SET TIME ZONE 'UTC'")
 
     @property
     def label(self) -> str:
-        return f"{self.url_shown} (project {self.project})"
+        return f"{self.url_shown} (project {self.project}, schema {self.schema})"
 
     @property
     def path(self) -> str:
         return self.label
 
     def close(self) -> None:
-        if not self._closed:
-            self._closed = True
-            self._pool.close()
+        with self._pool_lock:  # not while a new pool replaces a failed one
+            if not self._closed:
+                self._closed = True
+                self._pool.close()
 
     # -- connections --------------------------------------------------------------------------
     @contextmanager
@@ -135,14 +168,18 @@ class PgDatabase(Store):
         ``StoreUnavailable``, the address shown without its password."""
         if self._closed:
             raise StoreUnavailable("the shared store was closed")
+        if self._pool_failed:
+            self._renew_pool()
         try:
             with self._pool.connection() as con:
                 yield con
         except PoolTimeout as exc:
+            self._pool_failed = True
             raise StoreUnavailable(
                 f"the shared store {self.url_shown} cannot be reached: {_why(exc)}"
             ) from exc
         except psycopg.OperationalError as exc:
+            self._pool_failed = True  # its other connections are likely gone too
             print(f"anchormem: shared store error: {_why(exc)}", file=sys.stderr)
             raise StoreUnavailable(
                 f"the shared store {self.url_shown} could not answer: {_why(exc)}"
@@ -150,13 +187,33 @@ class PgDatabase(Store):
         except psycopg.Error as exc:
             raise StoreError(f"the shared store could not answer: {_why(exc)}") from exc
 
+    def _renew_pool(self) -> None:
+        """A new pool in place of one that could give no connection. The pool retries a
+        lost server with a growing delay, up to minutes after it is back; a new pool
+        connects at once, so the first call after an outage works."""
+        with self._pool_lock:
+            if not self._pool_failed or self._closed:
+                return
+            old, self._pool = self._pool, self._new_pool()
+            self._pool.open(wait=False)
+            self._pool_failed = False
+        old.close(timeout=1.0)  # a connection still lent is closed when it is given back
+
     # -- keeping the copy current ----------------------------------------------------------------
     def begin_call(self) -> None:
         with self._state:
             self._fresh = False
 
     def _current(self, cur: PgCursor) -> Mirror:
-        """The copy, with every change other servers committed read in (``_state`` held)."""
+        """The copy, with every change other servers committed read in (``_state`` held).
+        A copy left half-refreshed by a failure is dropped (read whole next time)."""
+        try:
+            return self._catch_up(cur)
+        except BaseException:
+            self._mirror = None
+            raise
+
+    def _catch_up(self, cur: PgCursor) -> Mirror:
         if self._mirror is None:
             return self._reload(cur)
         rows = cur.execute(
@@ -185,8 +242,17 @@ class PgDatabase(Store):
     def _read(self) -> Iterator[Mirror]:
         with self._state:
             if self._mirror is None or not self._fresh:
-                with self._connection() as con:
-                    self._current(PgCursor(con))
+                for attempt in range(2):
+                    try:
+                        with self._connection() as con:
+                            self._current(PgCursor(con))
+                        break
+                    except StoreUnavailable:
+                        # A connection lost since its last use (the server restarted
+                        # between calls): once more, on the new pool. Reading changes
+                        # nothing, so it may be asked again.
+                        if attempt or not self._pool_failed:
+                            raise
                 self._fresh = True
             assert self._mirror is not None
             yield self._mirror
@@ -214,62 +280,82 @@ class PgDatabase(Store):
     def apply(self, plan: Plan) -> None:
         if plan.empty:
             return
-        if plan.verdicts:
-            self._write_verdicts(plan.verdicts)
-            plan = dataclasses.replace(plan, verdicts=())
+        verdicts = _latest(plan.verdicts)
+        plan = dataclasses.replace(plan, verdicts=())
         if plan.empty:
+            self._write_verdicts(verdicts)
             return
-        with self._state, self._connection() as con:
+        with self._state:
+            for attempt in range(2):
+                began: list[bool] = []
+                try:
+                    self._write(plan, verdicts, began)
+                    return
+                except StoreUnavailable:
+                    # Lost before the transaction began (a connection the server dropped
+                    # since its last use): nothing was written, so once more on a new pool.
+                    if attempt or began or not self._pool_failed:
+                        raise
+
+    def _write(self, plan: Plan, verdicts: list[VerdictRecord], began: list[bool]) -> None:
+        """``plan`` in one transaction; ``began`` is appended to once it holds the lock."""
+        with self._connection() as con:
             cur = PgCursor(con)
             at = utcnow()
             with con.transaction():
                 cur.execute("SELECT pg_advisory_xact_lock(hashtextextended(?, 0))", [self.schema])
+                began.append(True)
                 mirror = self._current(cur)
                 check_guards(plan, mirror)
                 writer = PlanWriter(mirror, at)
                 effects, seqs = writer.effects(plan)
-                _execute(cur, effects, self._step)
-                if plan.forgets:
-                    write_forgets(cur, plan, self._step)
                 seq = self._change_seq + 1
-                cur.execute(
-                    "INSERT INTO changes VALUES (?, ?, ?)", [seq, json.dumps(_touched(plan)), at]
-                )
-                if seq % 500 == 0:
-                    cur.execute("DELETE FROM changes WHERE seq <= ?", [seq - _KEEP_CHANGES])
+                # Sent without waiting for each answer: nothing below reads one back.
+                with con.pipeline():
+                    _execute(cur, effects, self._step)
+                    if plan.forgets:
+                        write_forgets(cur, plan, self._step)
+                    forgotten = {f.memory_id for f in plan.forgets}
+                    kept = [v for v in verdicts if v.memory_id not in forgotten]
+                    if kept:
+                        cur.executemany(_UPSERT_VERDICT, _verdict_rows(kept))
+                    cur.execute(
+                        "INSERT INTO changes VALUES (?, ?, ?)",
+                        [seq, json.dumps(_touched(plan)), at],
+                    )
+                    if seq % 500 == 0:
+                        cur.execute("DELETE FROM changes WHERE seq <= ?", [seq - _KEEP_CHANGES])
                 self._step("commit")
             self.transactions += 1
             self._change_seq = seq
             try:
                 mirror.audit_seq = writer.audit_seq
-                mirror.apply(plan, at, seqs)
+                mirror.apply(dataclasses.replace(plan, verdicts=tuple(kept)), at, seqs)
             except BaseException:
                 self._mirror = None  # the tables are right; read them again
                 raise
 
     def _write_verdicts(self, verdicts: Sequence[VerdictRecord]) -> None:
-        """Upserted at once: a cache, keyed by commit, so never held to the write lock. A
-        failure is said and dropped (the next read computes them again)."""
-        kept = {(v.memory_id, v.check.commit, v.key): v for v in verdicts}
-        rows = [
-            [v.memory_id, v.check.commit, v.key, *check_to_json(v.check), v.at]
-            for v in kept.values()
-        ]
+        """Verdicts alone (a read's): upserted at once, holding the project's lock shared
+        (never waiting for another read's, and a forget's erasure never running beside
+        it). A cache: a failure is said and dropped (the next read computes them again)."""
+        if not verdicts:
+            return
         try:
-            with self._connection() as con:
-                PgCursor(con).executemany(
-                    "INSERT INTO verdicts VALUES (?, ?, ?, ?, ?, ?)"
-                    " ON CONFLICT (commit_id, overlay, memory_id) DO UPDATE SET"
-                    " status = EXCLUDED.status, checks = EXCLUDED.checks,"
-                    " checked_at = EXCLUDED.checked_at",
-                    rows,
-                )
+            with self._connection() as con, con.transaction():
+                cur = PgCursor(con)
+                with con.pipeline():
+                    cur.execute(
+                        "SELECT pg_advisory_xact_lock_shared(hashtextextended(?, 0))",
+                        [self.schema],
+                    )
+                    cur.executemany(_UPSERT_VERDICT, _verdict_rows(verdicts))
         except StoreError as exc:
             print(f"anchormem: verdicts not cached: {exc}", file=sys.stderr)
             return
         with self._state:
             if self._mirror is not None:
-                for v in kept.values():
+                for v in verdicts:
                     cached = self._mirror.verdicts.setdefault((v.check.commit, v.key), {})
                     cached[v.memory_id] = v.check
 
@@ -335,6 +421,27 @@ class PgDatabase(Store):
                 " ON CONFLICT (blob_id) DO UPDATE SET facts = EXCLUDED.facts",
                 list(facts.items()),
             )
+
+
+_UPSERT_VERDICT = (
+    "INSERT INTO verdicts SELECT ?, ?, ?, ?, ?, ?"
+    " WHERE EXISTS (SELECT 1 FROM memories WHERE id = ? AND forgotten_at IS NULL)"
+    " ON CONFLICT (commit_id, overlay, memory_id) DO UPDATE SET"
+    " status = EXCLUDED.status, checks = EXCLUDED.checks, checked_at = EXCLUDED.checked_at"
+)
+
+
+def _latest(verdicts: Sequence[VerdictRecord]) -> list[VerdictRecord]:
+    """One verdict per (memory, commit, key): the last."""
+    return list({(v.memory_id, v.check.commit, v.key): v for v in verdicts}.values())
+
+
+def _verdict_rows(verdicts: Sequence[VerdictRecord]) -> list[list[Any]]:
+    """Rows for ``_UPSERT_VERDICT``: a forgotten memory's verdict is never written back."""
+    return [
+        [v.memory_id, v.check.commit, v.key, *check_to_json(v.check), v.at, v.memory_id]
+        for v in verdicts
+    ]
 
 
 def _execute(cur: PgCursor, effects: Effects, step: Callable[[str], None]) -> None:

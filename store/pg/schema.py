@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from store.errors import SchemaTooNew
+from store.errors import SchemaTooNew, StoreUnavailable
 
 __all__ = ["PG_SCHEMA_VERSION", "migrate"]
 
@@ -107,7 +107,18 @@ def migrate(cur: Any, schema: str) -> int:
     transaction, holding the schema's lock (the first server applies, the others wait and
     find it done); refuse, unchanged, a store newer than this code."""
     cur.execute("SELECT pg_advisory_xact_lock(hashtextextended(?, 1))", [schema])
-    cur.execute(f'CREATE SCHEMA IF NOT EXISTS "{schema}"')
+    # Created only when missing: CREATE SCHEMA IF NOT EXISTS asks for the database's CREATE
+    # privilege even when the schema exists, and a least-privileged role has only the
+    # schema an administrator made for it (docs/postgresql.md).
+    found = cur.execute("SELECT 1 FROM pg_namespace WHERE nspname = ?", [schema]).fetchone()
+    if found is None:
+        cur.execute(f'CREATE SCHEMA "{schema}"')
+    usable = cur.execute("SELECT has_schema_privilege(?, 'USAGE')", [schema]).fetchone()
+    if not (usable and usable[0]):  # else every table would seem missing
+        raise StoreUnavailable(
+            f'permission denied for schema "{schema}": this database role may not use this'
+            " project's memories (an administrator grants USAGE and CREATE on the schema)"
+        )
     cur.execute(f'SET LOCAL search_path TO "{schema}"')
     version = read_version(cur)
     if version > PG_SCHEMA_VERSION:

@@ -8,7 +8,7 @@ from urllib.parse import urlsplit
 
 from store.errors import InvalidInput
 
-__all__ = ["is_postgres_url", "project_schema", "shown"]
+__all__ = ["has_password", "is_postgres_url", "project_schema", "shown"]
 
 _SCHEMES = ("postgresql://", "postgres://")
 _PROJECT = re.compile(r"^[a-z0-9][a-z0-9_-]{0,47}$")
@@ -38,6 +38,15 @@ def shown(url: str) -> str:
     if secret:
         user = f"{parts.username or ''}{secret}@"
     return f"{parts.scheme}://{user}{host}{port}{parts.path}" + (f"?{query}" if query else "")
+
+
+def has_password(url: str) -> bool:
+    """The address carries a password (in its user part or as a parameter)."""
+    try:
+        parts = urlsplit(url)
+    except ValueError:
+        return True  # unreadable: treated as if it might
+    return bool(parts.password) or bool(re.search(r"(?i)(?:^|&)password=", parts.query))
 
 
 def project_schema(project: str) -> str:

@@ -37,8 +37,10 @@ def project(git_repo: GitRepo) -> GitRepo:
 
 
 @pytest.fixture
-def settings(project: GitRepo) -> Settings:
-    return Settings.resolve(repo=str(project.root), env=settings_env())
+def settings(project: GitRepo, store_env: dict[str, str]) -> Settings:
+    """Settings for ``project`` on the test's store (tests/conftest.py ``store_backend``):
+    the repository's DuckDB file, or a project of its own on the throwaway PostgreSQL."""
+    return Settings.resolve(repo=str(project.root), env=settings_env(**store_env))
 
 
 @pytest.fixture

@@ -13,17 +13,23 @@ from mcp import Client
 
 from server.app import build_server
 from server.config import Settings
-from tests.conftest import GitRepo, anchormem_env
+from tests.conftest import BACKENDS, GitRepo, anchormem_env, store_settings
 from tests.mcp_calls import call
 
-pytestmark = pytest.mark.anyio
+pytestmark = [pytest.mark.anyio, pytest.mark.backends(*BACKENDS)]
 
 
-def conflicts_json(repo: Path) -> dict[str, Any]:
+def conflicts_json(settings: Settings) -> dict[str, Any]:
+    """``anchormem conflicts --json`` run in the repository, on the store ``settings`` name."""
     exe = str(Path(sys.executable).with_name("anchormem"))
-    env = anchormem_env()
+    env = anchormem_env(**store_settings(settings))
     done = subprocess.run(
-        [exe, "conflicts", "--json"], cwd=repo, env=env, capture_output=True, text=True, check=True
+        [exe, "conflicts", "--json"],
+        cwd=settings.repo,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
     )
     return json.loads(done.stdout)
 
@@ -38,8 +44,7 @@ async def test_temporal_supersession_refutes_the_older_value_with_a_receipt(sett
     assert by_id[new["id"]]["status"] != "REFUTED"
     assert by_id[old["id"]]["status"] == "REFUTED"
     assert by_id[old["id"]]["receipt"]["cause"] == new["id"]  # linked, never deleted
-    assert settings.repo is not None
-    rows = conflicts_json(settings.repo)["conflicts"]
+    rows = conflicts_json(settings)["conflicts"]
     assert rows == [
         {
             "ids": [old["id"], new["id"]],
@@ -160,7 +165,7 @@ async def test_an_anchored_conflict_is_decided_by_the_code_and_again_after_it_ch
         found = await call(client, "recall", query="redis", include_refuted=True)
     by_id = {m["id"]: m for m in found["memories"]}
     assert by_id[uses["id"]]["status"] == "REFUTED" and by_id[dropped["id"]]["status"] == "VERIFIED"
-    rows = conflicts_json(project.root)["conflicts"]
+    rows = conflicts_json(settings)["conflicts"]
     assert [(r["reason_code"], r["winner"]) for r in rows] == [("CODE_VERDICT", dropped["id"])]
 
 
@@ -170,8 +175,7 @@ async def test_a_slot_that_keeps_flipping_is_reported(settings: Settings):
         await call(client, "remember", text="We upgraded to Python 3.12", origin="alice")
         await call(client, "remember", text="We moved back to Python 3.8 now", origin="alice")
         await call(client, "remember", text="We switched to Python 3.12 again", origin="alice")
-    assert settings.repo is not None
-    report = conflicts_json(settings.repo)
+    report = conflicts_json(settings)
     assert report["flipping_slots"][0]["slot"] == "|python version"
     assert report["flipping_slots"][0]["reversals"] >= 1
 
@@ -264,8 +268,7 @@ async def test_a_note_meeting_many_others_lists_ten_decisions_and_counts_the_res
     assert len(removed["conflicts"]) == 10 and removed["more_conflicts"] == 3
     listed = {i for c in removed["conflicts"] for i in c["ids"]}
     assert listed <= {u["id"] for u in users} | {removed["id"]}
-    assert settings.repo is not None
-    logged = [c for c in conflicts_json(settings.repo)["conflicts"] if removed["id"] in c["ids"]]
+    logged = [c for c in conflicts_json(settings)["conflicts"] if removed["id"] in c["ids"]]
     assert len(logged) == 13  # every decision is in the log
     (text,) = [c.text for c in result.content if c.type == "text"]
     assert "and 3 more conflicts decided (in the conflict log)" in text

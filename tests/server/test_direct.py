@@ -17,6 +17,7 @@ from server.app import build_server
 from server.config import Settings
 from server.direct import DirectAnswers, _checked_call, _plain_call, _shaped
 from server.runtime import open_runtime
+from tests.conftest import BACKENDS
 
 VERSIONS = sorted(HANDSHAKE_PROTOCOL_VERSIONS)
 
@@ -79,6 +80,7 @@ def test_the_models_still_take_a_call_that_is_not_plain() -> None:
 
 
 @pytest.mark.anyio
+@pytest.mark.backends(*BACKENDS)
 async def test_direct_answers_are_the_sdk_servers_answers(settings: Settings) -> None:
     """The same calls, on one store, answered directly and by the SDK server: the same
     results, refusals included (``ToolServer.call_tool_unchecked`` skips only a check

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import duckdb
 import pytest
 from mcp import Client
 
@@ -12,10 +11,10 @@ from server.app import build_server
 from server.config import Settings
 from server.rendering import Rendered
 from store.errors import InvalidInput
-from tests.conftest import anchormem_env, settings_env
+from tests.conftest import BACKENDS, anchormem_env, run_sql, settings_env
 from tests.mcp_calls import call, record, remember_full
 
-pytestmark = pytest.mark.anyio
+pytestmark = [pytest.mark.anyio, pytest.mark.backends(*BACKENDS)]
 
 CLAIM = "Releases are cut from the main branch on Thursdays"
 
@@ -127,11 +126,11 @@ async def test_an_explained_exception_leaves_the_memory_and_stores_an_expiring_e
         found = await call(client, "recall", query="vendor shim requests", detail=True)
         assert [m["id"] for m in found["memories"]] == [episode_id]
         assert found["memories"][0]["kind"] == "episode" and found["memories"][0]["expires_at"]
-    con = duckdb.connect(str(settings.db))
-    con.execute(
-        "UPDATE memories SET expires_at = now() - INTERVAL 1 DAY WHERE id = ?", [episode_id]
+    run_sql(
+        settings,
+        "UPDATE memories SET expires_at = now() - INTERVAL '1 day' WHERE id = ?",
+        [episode_id],
     )
-    con.close()
     async with Client(build_server(settings)) as client:
         found = await call(client, "recall", query="vendor shim requests", detail=True)
     assert found["memories"] == []
@@ -235,14 +234,16 @@ async def test_observing_a_forgotten_memory_is_an_error(settings: Settings):
     assert result.is_error
 
 
-def test_stats_and_review_through_the_cli_count_wrong_and_missed_fact_signals(project):
+def test_stats_and_review_through_the_cli_count_wrong_and_missed_fact_signals(
+    project: Any, store_env: dict[str, str]
+):
     import json
     import subprocess
     import sys
     from pathlib import Path
 
     exe = str(Path(sys.executable).with_name("anchormem"))
-    env = anchormem_env()
+    env = anchormem_env(**store_env)
 
     def run(*args: str) -> dict[str, Any]:
         done = subprocess.run(
@@ -305,9 +306,9 @@ async def test_a_tool_caller_cannot_speak_for_the_code_or_ci_to_promote_a_memory
     assert "record_confirmed" not in memory["flags"]
 
 
-async def test_a_trusted_caller_may_speak_for_ci(project: Any):
+async def test_a_trusted_caller_may_speak_for_ci(project: Any, store_env: dict[str, str]):
     trusted = Settings.resolve(
-        repo=str(project.root), env=settings_env(ANCHORMEM_TRUSTED_SOURCES="ci")
+        repo=str(project.root), env=settings_env(ANCHORMEM_TRUSTED_SOURCES="ci", **store_env)
     )
     async with Client(build_server(trusted)) as client:
         made = await remember(client, "alice")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from typing import Any
+from urllib.parse import urlsplit
 
 import pytest
 from mcp import Client
@@ -11,9 +12,10 @@ from mcp.shared.exceptions import MCPError
 from server.app import build_server
 from server.config import Settings
 from server.rendering import Rendered
+from tests.conftest import BACKENDS
 from tests.mcp_calls import call, record
 
-pytestmark = pytest.mark.anyio
+pytestmark = [pytest.mark.anyio, pytest.mark.backends(*BACKENDS)]
 
 
 async def test_tools_are_listed_with_annotations_and_output_schemas(settings: Settings):
@@ -103,6 +105,8 @@ async def test_bad_input_is_an_error_the_model_can_read_and_stores_nothing(
         text = " ".join(getattr(c, "text", "") for c in result.content)
         assert "Traceback" not in text and "SELECT" not in text
         assert str(settings.db) not in text
+        if settings.pg_url is not None:  # nor the shared store's password
+            assert str(urlsplit(settings.pg_url).password) not in text
         listed = await call(client, "recall", query="ok x", include_refuted=True)
     assert listed["memories"] == []
 

@@ -29,7 +29,7 @@ pytestmark = pytest.mark.anyio
 TOOLS = {name for name, op in OPERATIONS.items() if op.tool is not None}
 # The subcommands that are not a call of the service: they run elsewhere.
 NOT_STORE_CALLS = {"export", "import", "doctor", "completion", "bench", "serve", "ui", "setup"}
-NOT_STORE_CALLS |= {"experiment"}
+NOT_STORE_CALLS |= {"experiment", "migrate"}
 
 
 def subcommands(parser: argparse.ArgumentParser) -> dict[str, argparse.ArgumentParser]:

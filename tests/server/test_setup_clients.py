@@ -233,6 +233,25 @@ def test_a_store_path_is_refused_in_a_project_file(
     assert not (git_repo.root / ".vscode").exists()
 
 
+def test_a_shared_stores_address_is_written_but_never_its_password(
+    git_repo: GitRepo, homes: dict[str, Path], monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+):  # fmt: skip
+    git_repo.commit({"app.py": "print(1)\n"}, "initial")
+    monkeypatch.setenv("PATH", _on_path(homes))
+    secret = "s3cret-Pw-9"
+    with_password = f"postgresql://team:{secret}@db.internal:5432/memory"
+    assert main(["--db", with_password, "setup", "vscode", "--repo", str(git_repo.root)]) == 1
+    err = capsys.readouterr().err
+    assert "~/.pgpass" in err and secret not in err
+    assert not (git_repo.root / ".vscode").exists()
+
+    address = "postgresql://team@db.internal:5432/memory?sslmode=verify-full"
+    assert main(["--db", address, "setup", "vscode", "--repo", str(git_repo.root)]) == 0
+    written = (git_repo.root / ".vscode" / "mcp.json").read_text()
+    assert address in written
+
+
 def test_print_shows_the_snippet_and_writes_nothing(
     git_repo: GitRepo, homes: dict[str, Path], capsys: pytest.CaptureFixture[str]
 ):

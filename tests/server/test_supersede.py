@@ -12,11 +12,11 @@ from mcp import Client
 from server.app import build_server
 from server.config import Settings
 from server.runtime import open_runtime
-from tests.conftest import GitRepo
+from tests.conftest import BACKENDS, GitRepo, store_settings
 from tests.mcp_calls import call, record
 from tests.server.test_transfer import anchormem
 
-pytestmark = pytest.mark.anyio
+pytestmark = [pytest.mark.anyio, pytest.mark.backends(*BACKENDS)]
 
 
 async def test_supersede_through_mcp_is_one_new_memory_and_a_receipt(settings: Settings):
@@ -66,7 +66,15 @@ def test_supersede_through_the_cli(project: GitRepo, settings: Settings):
     finally:
         rt.close()
     root: Path = project.root
-    done = anchormem("supersede", old, "Deploys happen on Mondays", "--reason", "moved", cwd=root)
+    done = anchormem(
+        "supersede",
+        old,
+        "Deploys happen on Mondays",
+        "--reason",
+        "moved",
+        cwd=root,
+        env=store_settings(settings),
+    )
     assert done.returncode == 0, done.stderr
     new = json.loads(done.stdout)
     assert new["text"] == "Deploys happen on Mondays" and new["scope"] == "external"

@@ -1,5 +1,6 @@
 """Export and import (JSON Lines), and supersede: real stores in tmp_path, a real git
-repository, the CLI run as a user would for the file round trip."""
+repository, the CLI run as a user would for the file round trip. The file is written once,
+from a DuckDB store; it is imported into the test's store, DuckDB or PostgreSQL."""
 
 from __future__ import annotations
 
@@ -17,26 +18,48 @@ from server.rendering import dump, render_result
 from server.runtime import Runtime, open_runtime
 from store.errors import InvalidInput
 from store.transfer_format import FORMAT, HEADER_TYPE, ImportOutcome
-from tests.conftest import GitRepo, anchormem_env, settings_env
+from tests.conftest import BACKENDS, GitRepo, anchormem_env, run_sql, settings_env
 from tests.server.conftest import PROJECT
 
 SECRET = "the vault code is orchid-7731"  # forgotten: must never come back
+pytestmark = pytest.mark.backends(*BACKENDS)
 
 
-def anchormem(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    env = anchormem_env()
+def anchormem(
+    *args: str, cwd: Path, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
+    """The CLI run as a user runs it in ``cwd``, with the settings ``env`` (a store)."""
     return subprocess.run(
         [str(Path(sys.executable).with_name("anchormem")), *args],
         cwd=cwd,
         capture_output=True,
         text=True,
-        env=env,
+        env=anchormem_env(**(env or {})),
         timeout=120,
     )
 
 
-def _open(repo: Path, db: Path) -> Runtime:
-    return open_runtime(Settings.resolve(repo=str(repo), db=str(db), env=settings_env()))
+def _open(repo: Path, db: Path | None, env: dict[str, str] | None = None) -> Runtime:
+    """The runtime on the store ``db`` names, or on the one ``env`` names."""
+    db_arg = None if db is None else str(db)
+    return open_runtime(
+        Settings.resolve(repo=str(repo), db=db_arg, env=settings_env(**(env or {})))
+    )
+
+
+@pytest.fixture
+def target(
+    store_backend: str, tmp_path: Path, store_env: dict[str, str]
+) -> tuple[Path | None, dict[str, str]]:
+    """The store a test imports into, as (``--db`` file, environment): a new DuckDB file,
+    or a project of the test's own on the throwaway PostgreSQL server."""
+    if store_backend == "duckdb":
+        return tmp_path / "target.duckdb", {}
+    return None, store_env
+
+
+def _db_args(target: tuple[Path | None, dict[str, str]]) -> list[str]:
+    return [] if target[0] is None else ["--db", str(target[0])]
 
 
 def _views(rt: Runtime) -> dict[str, Any]:
@@ -124,24 +147,29 @@ def test_the_export_is_versioned_json_lines_and_carries_no_forgotten_text(source
     assert any(r["type"] == "conflict" for r in records)
 
 
-def test_a_round_trip_gives_the_same_list_show_and_audit(source, tmp_path: Path):
-    target = tmp_path / "b.duckdb"
+def test_a_round_trip_gives_the_same_list_show_and_audit(source, target, tmp_path: Path):
     root = source["root"]
-    done = anchormem("import", str(source["file"]), "--db", str(target), "--json", cwd=root)
+    done = anchormem(
+        "import", str(source["file"]), *_db_args(target), "--json", cwd=root, env=target[1]
+    )
     assert done.returncode == 0, done.stderr
     report = json.loads(done.stdout)
     assert report["added"] == len(source["ids"]) and report["refused"] == 0
     assert report["conflicts"] >= 1
-    rt = _open(root, target)
+    rt = _open(root, *target)
     try:
         after = _views(rt)
         conflicts = dump(render_result(rt.service.conflicts()))
         again = rt.service.import_lines(source["file"].read_text().splitlines())
         assert again.count(ImportOutcome.UNCHANGED) == len(source["ids"])
         assert _views(rt) == after  # importing twice changes nothing
+        exported = _records(list(rt.service.export()))
+        stored = _store_text(rt.settings) if target[0] is None else b""
     finally:
         rt.close()
     assert after == source["before"]
+    # Written out again, the same records: nothing was lost or changed on the way.
+    assert exported == _records(_export_lines(source))
     a = _open(root, source["db"])
     try:
         assert dump(render_result(a.service.conflicts())) == conflicts
@@ -149,11 +177,31 @@ def test_a_round_trip_gives_the_same_list_show_and_audit(source, tmp_path: Path)
         a.close()
     for path in tmp_path.iterdir():  # the store and its journal
         assert b"orchid-7731" not in path.read_bytes(), path.name
+    assert b"orchid-7731" not in stored
+
+
+def _records(lines: list[str]) -> list[dict[str, Any]]:
+    """An export's records but the header, without the confidence (it decays with the
+    clock, and is computed again on import)."""
+    records = [json.loads(line) for line in lines[1:]]
+    for record in records:
+        record.pop("confidence", None)
+    return records
+
+
+def _store_text(settings: Settings) -> bytes:
+    """Every row of every table of the PostgreSQL project ``settings`` names, as text."""
+    tables = run_sql(
+        settings,
+        "SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema()",
+    )
+    text = [run_sql(settings, f"SELECT t::text FROM {name} t") for (name,) in tables]
+    return repr(text).encode()
 
 
 @pytest.fixture
-def store(tmp_path: Path, source) -> Iterator[Runtime]:
-    rt = _open(source["root"], tmp_path / "c.duckdb")
+def store(target, source) -> Iterator[Runtime]:
+    rt = _open(source["root"], *target)
     yield rt
     rt.close()
 
@@ -238,10 +286,10 @@ def test_a_file_that_is_not_an_export_is_refused_whole(source, store, first, mes
     assert store.db.all_memories() == []
 
 
-def test_import_cli_reports_refused_lines_and_exits_1(source, tmp_path: Path):
+def test_import_cli_reports_refused_lines_and_exits_1(source, target, tmp_path: Path):
     bad = tmp_path / "bad.jsonl"
     bad.write_text(_export_lines(source)[0] + "\n[1, 2]\n")
-    done = anchormem("import", str(bad), "--db", str(tmp_path / "d.duckdb"), cwd=source["root"])
+    done = anchormem("import", str(bad), *_db_args(target), cwd=source["root"], env=target[1])
     assert done.returncode == 1
     report = json.loads(done.stdout)  # piped: JSON, as every command
     assert report["refused"] == 1 and report["lines"][0]["line"] == 2

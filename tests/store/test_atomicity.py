@@ -1,9 +1,10 @@
 """Compound operations are one plan in one transaction: a fault after the first write (an
 exception, or the process killed) leaves the whole operation or nothing.
 
-Each case runs the operation with a fault hook on the store (``Database(fault=...)``):
-the hook fails at the first write step of the plan, then the store is reopened by a
-fresh process and compared with the state before the operation.
+Each case runs the operation with a fault hook on the store (``Database(fault=...)``,
+``PgDatabase(fault=...)``): the hook fails at the first write step of the plan, then the
+store's tables are read by a fresh process and compared with the state before the
+operation. On PostgreSQL a killed process's transaction dies with its connection.
 """
 
 from __future__ import annotations
@@ -18,16 +19,45 @@ from typing import Any
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
+from tests.conftest import BACKENDS
 
-PRELUDE = """
+ROOT = Path(__file__).resolve().parents[2]
+pytestmark = pytest.mark.backends(*BACKENDS)
+
+# Every row of the store's tables, as strings, read straight from DuckDB's file or the
+# project's schema: ``read_tables(backend, target, project)``.
+TABLES = """
+TABLES = ("memories", "receipts", "audit", "conflict_log", "observations", "terms",
+          "anchors", "links")
+
+def read_tables(backend, target, project):
+    out = {}
+    if backend == "duckdb":
+        import duckdb
+        con = duckdb.connect(target, read_only=True)
+        for table in TABLES:
+            rows = con.execute(f"SELECT * FROM {table} ORDER BY ALL").fetchall()
+            out[table] = [[str(v) for v in row] for row in rows]
+        con.close()
+        return out
+    import psycopg
+    from store.pg.url import project_schema
+    with psycopg.connect(target, autocommit=True) as con:
+        con.execute(f'SET search_path TO "{project_schema(project)}"')
+        for table in (*TABLES, "changes"):  # and the list other servers read changes by
+            rows = con.execute(f"SELECT * FROM {table}").fetchall()
+            out[table] = sorted([str(v) for v in row] for row in rows)
+    return out
+"""
+
+PRELUDE = (
+    """
 import json, os, sys
 from pathlib import Path
 from server.rendering import Rendered
 from store.db import Database
 from store.service import MemoryService
-DB = Path(sys.argv[1])
-MODE = sys.argv[2]
+BACKEND, TARGET, PROJECT, MODE, TMP = sys.argv[1:6]
 FAULT = {"armed": False}
 
 def fault(step):
@@ -36,23 +66,25 @@ def fault(step):
             os._exit(9)
         raise RuntimeError(f"fault injected after {step}")
 
-db = Database(DB, fault=fault)
-svc = Rendered(MemoryService(db, None))
-TABLES = ("memories", "receipts", "audit", "conflict_log", "observations", "terms",
-          "anchors", "links")
-"""
+def open_store():
+    if BACKEND == "duckdb":
+        return Database(Path(TARGET), fault=fault)
+    from store.pg.database import PgDatabase
+    return PgDatabase(TARGET, PROJECT, fault=fault)
 
-SNAPSHOT = """
-import json, sys
-import duckdb
-con = duckdb.connect(sys.argv[1], read_only=True)
-out = {}
-for table in ("memories", "receipts", "audit", "conflict_log", "observations", "terms",
-              "anchors", "links"):
-    rows = con.execute(f"SELECT * FROM {table} ORDER BY ALL").fetchall()
-    out[table] = [[str(v) for v in row] for row in rows]
-print(json.dumps(out))
+db = open_store()
+svc = Rendered(MemoryService(db, None))
 """
+    + TABLES
+)
+
+SNAPSHOT = (
+    TABLES
+    + """
+import json, sys
+print(json.dumps(read_tables(*sys.argv[1:4])))
+"""
+)
 
 # Each case: setup (returns ids in a dict named S), then the operation under test.
 CASES = {
@@ -103,7 +135,7 @@ svc.supersede(S["old"], "Releases ship on Fridays", "moved")
     ),
     "import": (  # memories added, a retraction carried over: one plan
         """
-side = Database(DB.with_name("side.duckdb"))
+side = Database(Path(TMP) / "side.duckdb")  # only the file's source: DuckDB will do
 other = MemoryService(side, None)
 gone = other.remember("Deploys happen on Fridays").reading.memory.id
 other.retract(gone, "Mondays now")
@@ -131,30 +163,38 @@ def _run(script: str, *args: str) -> subprocess.CompletedProcess[str]:
     )
 
 
-def _snapshot(db: Path) -> dict[str, Any]:
-    done = _run(SNAPSHOT, str(db))
+@pytest.fixture
+def target(store_backend: str, tmp_path: Path, request: pytest.FixtureRequest) -> list[str]:
+    """The store the scripts open: backend, then its file or server, then the project."""
+    if store_backend == "duckdb":
+        return [store_backend, str(tmp_path / "store.duckdb"), ""]
+    cluster = request.getfixturevalue("pg_cluster")
+    return [store_backend, cluster.url(), request.getfixturevalue("pg_project")]
+
+
+def _snapshot(target: list[str]) -> dict[str, Any]:
+    done = _run(SNAPSHOT, *target)
     assert done.returncode == 0, done.stderr
     snap: dict[str, Any] = json.loads(done.stdout)
     return snap
 
 
-def _operate(db: Path, case: str, mode: str) -> subprocess.CompletedProcess[str]:
+def _operate(
+    target: list[str], tmp_path: Path, case: str, mode: str
+) -> subprocess.CompletedProcess[str]:
     setup, operation = CASES[case]
     script = (
         PRELUDE
         + textwrap.dedent(setup)
         + "db.close()\n"
-        + "import duckdb\n"
-        + "with duckdb.connect(str(DB)) as con:\n"
-        + "    counts = {t: con.execute(f'SELECT count(*) FROM {t}').fetchone()[0]\n"
-        + "              for t in TABLES}\n"
+        + "counts = {t: len(rows) for t, rows in read_tables(BACKEND, TARGET, PROJECT).items()}\n"
         + "print(json.dumps(counts), flush=True)\n"
-        + "db = Database(DB, fault=fault)\nsvc = Rendered(MemoryService(db, None))\n"
+        + "db = open_store()\nsvc = Rendered(MemoryService(db, None))\n"
         + ("FAULT['armed'] = True\n" if mode != "none" else "")
         + textwrap.dedent(operation)
         + "db.close()\nprint('done')\n"
     )
-    return _run(script, str(db), mode)
+    return _run(script, *target, mode, str(tmp_path))
 
 
 def _counts_before(done: subprocess.CompletedProcess[str]) -> dict[str, int]:
@@ -165,30 +205,32 @@ def _counts_before(done: subprocess.CompletedProcess[str]) -> dict[str, int]:
 @pytest.mark.parametrize("case", sorted(CASES))
 @pytest.mark.parametrize("mode", ["raise", "kill"])
 def test_a_fault_after_the_first_write_leaves_nothing_of_the_operation(
-    tmp_path: Path, case: str, mode: str
+    target: list[str], tmp_path: Path, case: str, mode: str
 ):
-    db = tmp_path / "store.duckdb"
-    done = _operate(db, case, mode)
+    done = _operate(target, tmp_path, case, mode)
     if mode == "kill":
         assert done.returncode == 9, done.stderr
     else:
         assert done.returncode != 0 and "fault injected" in done.stderr, done.stderr
     before = _counts_before(done)
-    after = _snapshot(db)
+    after = _snapshot(target)
     for table, count in before.items():
         assert len(after[table]) == count, (table, after[table])
 
 
 @pytest.mark.parametrize("case", sorted(CASES))
-def test_without_a_fault_the_whole_operation_is_written(tmp_path: Path, case: str):
-    db = tmp_path / "store.duckdb"
-    done = _operate(db, case, "none")
+def test_without_a_fault_the_whole_operation_is_written(
+    target: list[str], tmp_path: Path, case: str
+):
+    done = _operate(target, tmp_path, case, "none")
     assert done.returncode == 0 and "done" in done.stdout, done.stderr
     before = _counts_before(done)
-    after = _snapshot(db)
+    after = _snapshot(target)
     grew = {t for t, count in before.items() if len(after[t]) != count}
     # Every operation writes its audit rows and receipts together with its changes.
     assert "audit" in grew
+    if target[0] == "postgresql":  # and says so to the other servers
+        assert "changes" in grew
     if case in ("correction", "cascade", "forget", "supersede", "import"):
         assert "receipts" in grew
     if case == "resolved_conflict":

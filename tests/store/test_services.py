@@ -1,32 +1,31 @@
-"""The services on their own: a real store in tmp_path, no MCP, no repository. Each
-operation is one plan: one write transaction (``Database.transactions``)."""
+"""The services on their own: a real store (a DuckDB file in tmp_path, a project on a
+throwaway PostgreSQL server), no MCP, no repository. Each operation is one plan: one write
+transaction (``Store.transactions``)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
 
+from store.backend import Store
 from store.contradictions.rules import ConflictState, Outcome, ReasonCode
-from store.db import Database
 from store.errors import StalePlan
 from store.evidence.observations import Effect
 from store.model import AuditAction, ReceiptAction, RefutedBy, Status
 from store.plan import Plan, StatusChange
 from store.results import RememberOutcome, RetractOutcome
 from store.service import MemoryService
-from tests.conftest import GitRepo
+from tests.conftest import BACKENDS, GitRepo
+
+pytestmark = pytest.mark.backends(*BACKENDS)
+MakeStore = Callable[..., Store]
 
 
 @pytest.fixture
-def svc(tmp_path: Path) -> Iterator[MemoryService]:
-    db = Database(tmp_path / "store.duckdb")
-    try:
-        yield MemoryService(db, None)
-    finally:
-        db.close()
+def svc(make_store: MakeStore) -> Iterator[MemoryService]:
+    yield MemoryService(make_store(), None)
 
 
 def _writes(svc: MemoryService) -> int:
@@ -142,13 +141,13 @@ def test_recall_ranks_by_the_index_and_reads_each_memory_once(svc: MemoryService
 
 
 def test_one_call_resolves_head_once_and_checks_everything_against_it(
-    tmp_path: Path, git_repo: GitRepo
+    make_store: MakeStore, git_repo: GitRepo
 ):
     from anchors.fingerprint import CodeSource
     from store.factcache import StoreFactsCache
 
     git_repo.commit({"app/db.py": "import duckdb\n"}, "one")
-    db = Database(tmp_path / "store.duckdb")
+    db = make_store()
     with CodeSource(git_repo.root, StoreFactsCache(db)) as code:
         service = MemoryService(db, code)
         service.remember("The app stores data in DuckDB", anchors=["import:duckdb@app/db.py"])
@@ -166,11 +165,10 @@ def test_one_call_resolves_head_once_and_checks_everything_against_it(
         resolved.clear()
         service.remember("The app keeps its DuckDB file in data/", anchors=["file:app/db.py"])
         assert len(resolved) == 1
-    db.close()
 
 
 def test_warming_reads_every_live_memory_into_the_conflict_caches_once_the_copy_is_loaded(
-    tmp_path: Path,
+    make_store: MakeStore,
 ):
     import threading
 
@@ -178,7 +176,7 @@ def test_warming_reads_every_live_memory_into_the_conflict_caches_once_the_copy_
 
     # A fresh process on a store written by another: nothing of it is in the caches.
     texts = [f"The service number {i} reads its timeout from warmcfg{i}.toml" for i in range(30)]
-    db = Database(tmp_path / "store.duckdb")
+    db = make_store()
     writer = MemoryService(db, None)
     ids = [writer.remember(t, origin="alice").reading.id for t in texts]
     writer.forget(ids[0], "a mistake")
@@ -186,7 +184,7 @@ def test_warming_reads_every_live_memory_into_the_conflict_caches_once_the_copy_
     resolving._slots.cache_clear()
     resolving._KEPT.cache_clear()
 
-    db = Database(tmp_path / "store.duckdb")
+    db = make_store()
     try:
         svc = MemoryService(db, None)
         stop = threading.Event()
@@ -208,12 +206,12 @@ def test_warming_reads_every_live_memory_into_the_conflict_caches_once_the_copy_
         db.close()
 
 
-def test_services_sharing_an_activity_see_each_others_calls(tmp_path: Path):
+def test_services_sharing_an_activity_see_each_others_calls(make_store: MakeStore):
     """The owner keeps a service per client's settings over one store: warming and the
     idle drain must step aside for a call on any of them, not only on their own."""
     from store.service import Activity
 
-    db = Database(tmp_path / "store.duckdb")
+    db = make_store()
     try:
         shared = Activity()
         first = MemoryService(db, None, activity=shared)
