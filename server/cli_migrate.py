@@ -20,11 +20,10 @@ import sys
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
-from urllib.parse import parse_qs, unquote, urlsplit
 
 from server.cli_tables import table, terminal_width
 from store.errors import InvalidInput, StoreUnavailable
-from store.pg.url import is_postgres_url, project_schema, shown
+from store.pg.url import is_postgres_url, project_schema, reason, shown
 
 if TYPE_CHECKING:
     from server.config import Settings
@@ -156,23 +155,9 @@ def _reach(url: str, project: str) -> bool:
             row = con.execute("SELECT to_regclass(%s)", [meta]).fetchone()
     except (psycopg.Error, ValueError) as exc:
         raise StoreUnavailable(
-            f"cannot connect to the shared store {shown(url)}: {_reason(exc, url)}"
+            f"cannot connect to the shared store {shown(url)}: {reason(exc, url)}"
         ) from None
     return bool(row and row[0] is not None)
-
-
-def _reason(exc: BaseException, url: str) -> str:
-    """The error's first line, without the address's password in any spelling."""
-    text = next((line.strip() for line in str(exc).splitlines() if line.strip()), "")
-    try:
-        parts = urlsplit(url)
-        hidden = [parts.password or "", *parse_qs(parts.query).get("password", [])]
-    except ValueError:
-        hidden = []
-    for secret in hidden:
-        for spelling in {secret, unquote(secret)} - {""}:
-            text = text.replace(spelling, "***")
-    return (text or type(exc).__name__)[:300]
 
 
 def _read(lines: Iterable[str], label: str, every: int) -> Iterator[str]:

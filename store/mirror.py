@@ -81,6 +81,10 @@ class Mirror:
         for memory_id in ids:
             self._drop(memory_id)
         self._read_rows(cur, sorted(ids))
+        for memory_id in ids:  # forgotten by another process: its claims go here too
+            mem = self.memories.get(memory_id)
+            if mem is not None and mem.forgotten_at is not None:
+                self._erase_claims(memory_id)
         for row in cur.execute(
             f"SELECT {CONFLICT_COLUMNS} FROM conflict_log WHERE seq > ? ORDER BY seq",
             [self.conflict_seq],
@@ -274,14 +278,7 @@ class Mirror:
         self._unindex(memory_id, mem)
         for cached in self.verdicts.values():
             cached.pop(memory_id, None)
-        for pair in self.pairs_of.get(memory_id, ()):
-            record = self.conflicts[pair]
-            self.conflicts[pair] = dataclasses.replace(
-                record,
-                claim_a=None if record.a_id == memory_id else record.claim_a,
-                claim_b=None if record.b_id == memory_id else record.claim_b,
-                slot=None,
-            )
+        self._erase_claims(memory_id)
         self.memories[memory_id] = dataclasses.replace(
             mem,
             text="",
@@ -310,3 +307,15 @@ class Mirror:
         for stored in mem.anchors:
             self.by_anchor.get(anchor_key(stored), set()).discard(memory_id)
         self.index.remove(memory_id)
+
+    def _erase_claims(self, memory_id: str) -> None:
+        """The conflict log keeps that a forgotten memory's pairs were decided, not what it
+        claimed (``writes.write_forgets``)."""
+        for pair in self.pairs_of.get(memory_id, ()):
+            record = self.conflicts[pair]
+            self.conflicts[pair] = dataclasses.replace(
+                record,
+                claim_a=None if record.a_id == memory_id else record.claim_a,
+                claim_b=None if record.b_id == memory_id else record.claim_b,
+                slot=None,
+            )

@@ -43,7 +43,7 @@ from store.mirror import Mirror
 from store.model import MemoryCheck
 from store.pg.cursor import PgCursor
 from store.pg.schema import migrate
-from store.pg.url import project_schema, shown
+from store.pg.url import project_schema, reason, shown
 from store.plan import Plan, VerdictRecord
 from store.rows import check_from_json, check_to_json
 from store.writes import PlanWriter, check_guards, write_forgets
@@ -87,6 +87,7 @@ class PgDatabase(Store):
         pool_size: int = 4,
     ) -> None:
         self.url_shown = shown(url)
+        self._url = url  # never shown: ``url_shown``, and ``reason`` for errors
         self.project = project
         self.schema = project_schema(project)
         self._fault = fault
@@ -122,7 +123,7 @@ class PgDatabase(Store):
             self._pool.open(wait=True, timeout=wait_limit_s)
         except (psycopg.Error, PoolTimeout) as exc:
             raise StoreUnavailable(
-                f"cannot reach the shared store {self.url_shown}: {_why(exc)}"
+                f"cannot reach the shared store {self.url_shown}: {reason(exc, self._url)}"
             ) from exc
         try:
             with self._connection() as con, con.transaction():
@@ -176,16 +177,17 @@ class PgDatabase(Store):
         except PoolTimeout as exc:
             self._pool_failed = True
             raise StoreUnavailable(
-                f"the shared store {self.url_shown} cannot be reached: {_why(exc)}"
+                f"the shared store {self.url_shown} cannot be reached: {reason(exc, self._url)}"
             ) from exc
         except psycopg.OperationalError as exc:
             self._pool_failed = True  # its other connections are likely gone too
-            print(f"anchormem: shared store error: {_why(exc)}", file=sys.stderr)
+            print(f"anchormem: shared store error: {reason(exc, self._url)}", file=sys.stderr)
             raise StoreUnavailable(
-                f"the shared store {self.url_shown} could not answer: {_why(exc)}"
+                f"the shared store {self.url_shown} could not answer: {reason(exc, self._url)}"
             ) from exc
         except psycopg.Error as exc:
-            raise StoreError(f"the shared store could not answer: {_why(exc)}") from exc
+            why = reason(exc, self._url)
+            raise StoreError(f"the shared store could not answer: {why}") from exc
 
     def _renew_pool(self) -> None:
         """A new pool in place of one that could give no connection. The pool retries a
@@ -466,10 +468,3 @@ def _touched(plan: Plan) -> list[str]:
     ids.update(o.memory_id for o in plan.observations)
     ids.update(f.memory_id for f in plan.forgets)
     return sorted(ids)
-
-
-def _why(exc: BaseException) -> str:
-    """The error in one line, never the connection string (libpq's messages name the host
-    and port, not the password)."""
-    text = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-    return f"{type(exc).__name__}: {text}"[:300]

@@ -4,11 +4,11 @@
 from __future__ import annotations
 
 import re
-from urllib.parse import urlsplit
+from urllib.parse import parse_qs, unquote, urlsplit
 
 from store.errors import InvalidInput
 
-__all__ = ["has_password", "is_postgres_url", "project_schema", "shown"]
+__all__ = ["has_password", "is_postgres_url", "project_schema", "reason", "shown"]
 
 _SCHEMES = ("postgresql://", "postgres://")
 _PROJECT = re.compile(r"^[a-z0-9][a-z0-9_-]{0,47}$")
@@ -38,6 +38,22 @@ def shown(url: str) -> str:
     if secret:
         user = f"{parts.username or ''}{secret}@"
     return f"{parts.scheme}://{user}{host}{port}{parts.path}" + (f"?{query}" if query else "")
+
+
+def reason(exc: BaseException, url: str) -> str:
+    """An error about ``url`` in one line: its type and first line, with the address's
+    password taken out in any spelling (libpq's messages name the host, never the password,
+    but a message of another kind might repeat what it was given)."""
+    text = next((line.strip() for line in str(exc).splitlines() if line.strip()), "")
+    try:
+        parts = urlsplit(url)
+        hidden = [parts.password or "", *parse_qs(parts.query).get("password", [])]
+    except ValueError:
+        hidden = []
+    for secret in hidden:
+        for spelling in {secret, unquote(secret)} - {""}:
+            text = text.replace(spelling, "***")
+    return f"{type(exc).__name__}: {text}"[:300] if text else type(exc).__name__
 
 
 def has_password(url: str) -> bool:

@@ -137,3 +137,17 @@ def test_every_call_sees_the_other_servers_writes(team: tuple[Runtime, Runtime])
     trail = [e.action.value for e in alice.service.audit(made.reading.id).entries]
     assert trail[-1] == "retract"
     assert not alice.service.recall("redis sessions").readings
+
+
+def test_a_forget_through_one_server_erases_its_claims_from_the_others_conflicts(
+    team: tuple[Runtime, Runtime],
+):
+    alice, bob = team
+    first = alice.service.remember("The nightly export job for account ACME-7781 runs at 02:00 UTC")
+    alice.service.remember("The nightly export job runs at 03:00 UTC")
+    logged = alice.service.conflicts().conflicts
+    assert logged and "ACME-7781" in str(logged)  # the pair is logged with both claims
+    bob.service.forget(first.reading.id, "an account id")
+    after = alice.service.conflicts().conflicts
+    assert [(c.a_id, c.b_id) for c in after] == [(c.a_id, c.b_id) for c in logged]
+    assert "7781" not in str(after)  # neither the claim nor the slot it was read into
