@@ -197,6 +197,8 @@ def _result(report: ImportReport, source: _End, target: _End, read: int) -> dict
 
 def _text(result: dict[str, Any]) -> str:
     """The result for a person: what was added, merged, already there, refused."""
+    from server.cli_transfer import line_detail
+
     counts = (
         f"added {result['added']}, merged {result['merged']},"
         f" already present {result['unchanged']}, refused {result['refused']};"
@@ -223,15 +225,7 @@ def _text(result: dict[str, Any]) -> str:
         [
             line.get("id", "-"),
             line["outcome"] if line["outcome"] != "unchanged" else "already present",
-            "; ".join(
-                p
-                for p in (
-                    f"into {line['into']}" if "into" in line else "",
-                    line.get("detail", ""),
-                    "downgraded: " + "; ".join(line["downgraded"]) if "downgraded" in line else "",
-                )
-                if p
-            ),
+            line_detail(line),
         ]
         for line in shown_lines
     ]

@@ -144,16 +144,19 @@ def _report_text(result: dict[str, Any]) -> str:
             str(line["line"]),
             line.get("id", "-"),
             line["outcome"],
-            "; ".join(
-                p
-                for p in (
-                    f"into {line['into']}" if "into" in line else "",
-                    line.get("detail", ""),
-                    "downgraded: " + "; ".join(line["downgraded"]) if "downgraded" in line else "",
-                )
-                if p
-            ),
+            line_detail(line),
         ]
         for line in shown
     ]
     return head + "\n" + table(["LINE", "ID", "OUTCOME", "DETAIL"], rows, terminal_width())
+
+
+def line_detail(line: dict[str, Any]) -> str:
+    """What an import's report says of one line beyond its outcome: the memory it was
+    merged into, why, what was downgraded."""
+    parts = (
+        f"into {line['into']}" if "into" in line else "",
+        line.get("detail", ""),
+        "downgraded: " + "; ".join(line["downgraded"]) if "downgraded" in line else "",
+    )
+    return "; ".join(p for p in parts if p)

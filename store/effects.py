@@ -25,7 +25,7 @@ from typing import Any
 import duckdb
 import numpy as np
 
-__all__ = ["TABLES", "Effects", "decode_data", "dumps", "encode_data", "execute"]
+__all__ = ["STEPS", "TABLES", "Effects", "decode_data", "dumps", "encode_data", "execute"]
 
 # Each table's columns in the order its rows hold them, in the order tables are written.
 TABLES: dict[str, tuple[str, ...]] = {
@@ -63,7 +63,7 @@ TABLES: dict[str, tuple[str, ...]] = {
 }  # fmt: skip
 
 # The step reported to the fault hook after each table's insert (tests/store/test_atomicity).
-_STEP = {
+STEPS = {
     "memories": "memory",
     "anchors": "anchor",
     "links": "link",
@@ -117,7 +117,7 @@ def execute(cur: duckdb.DuckDBPyConnection, effects: Effects, step: Callable[[st
             )
         finally:
             cur.unregister(scanned)
-        step(_STEP[table])
+        step(STEPS[table])
     for name, sql, params in effects.updates:
         cur.execute(sql, params)
         step(name)

@@ -37,7 +37,7 @@ import psycopg
 from psycopg_pool import ConnectionPool, PoolTimeout
 
 from store.backend import FaultHook, Store, utcnow
-from store.effects import TABLES, Effects
+from store.effects import STEPS, TABLES, Effects
 from store.errors import StoreError, StoreUnavailable
 from store.mirror import Mirror
 from store.model import MemoryCheck
@@ -56,17 +56,6 @@ _REFRESH_MOST = 2000
 _KEEP_CHANGES = 10000
 # A connection idle longer than this is checked before it is lent (``_check``).
 _CHECK_IDLE_S = 1.0
-_STEP = {
-    "memories": "memory",
-    "anchors": "anchor",
-    "links": "link",
-    "terms": "terms",
-    "observations": "observation",
-    "conflict_log": "conflict",
-    "questions": "question",
-    "receipts": "receipt",
-    "audit": "audit",
-}
 
 
 class PgDatabase(Store):
@@ -454,7 +443,7 @@ def _execute(cur: PgCursor, effects: Effects, step: Callable[[str], None]) -> No
             continue
         marks = ", ".join("?" for _ in columns)
         cur.executemany(f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({marks})", rows)
-        step(_STEP[table])
+        step(STEPS[table])
     for name, sql, params in effects.updates:
         cur.execute(sql, params)
         step(name)

@@ -15,7 +15,6 @@ import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import psycopg
 import pytest
@@ -26,6 +25,7 @@ from store.pg.database import PgDatabase
 from store.pg.url import project_schema
 from tests.conftest import GitRepo, anchormem_env
 from tests.server.conftest import PROJECT
+from tests.stdio_session import StdioSession
 
 SCRIPT = Path(sys.executable).with_name("anchormem")
 CLAIM = "The store layer opens DuckDB in store/db.py"
@@ -118,57 +118,6 @@ def test_a_wrong_password_is_refused_clearly_without_being_repeated(
 
 
 # -- the password is never said nor written ----------------------------------------------------
-class Served:
-    """``anchormem serve`` over stdio, spoken to with JSON-RPC lines."""
-
-    def __init__(self, repo: GitRepo, env: dict[str, str], errlog: Path) -> None:
-        self.err = errlog.open("w")
-        self.proc = subprocess.Popen(
-            [str(SCRIPT), "serve"],
-            cwd=repo.root,
-            env=env,
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=self.err,
-            text=True,
-        )
-        self.rid = 0
-        self.request(
-            "initialize",
-            {
-                "protocolVersion": "2025-06-18",
-                "capabilities": {},
-                "clientInfo": {"name": "security", "version": "1"},
-            },
-        )
-        self.send({"jsonrpc": "2.0", "method": "notifications/initialized"})
-
-    def send(self, msg: dict[str, Any]) -> None:
-        assert self.proc.stdin is not None
-        self.proc.stdin.write(json.dumps(msg) + "\n")
-        self.proc.stdin.flush()
-
-    def request(self, method: str, params: dict[str, Any]) -> dict[str, Any]:
-        assert self.proc.stdout is not None
-        self.rid += 1
-        self.send({"jsonrpc": "2.0", "id": self.rid, "method": method, "params": params})
-        while True:
-            line = self.proc.stdout.readline()
-            assert line, "the server went away"
-            msg = json.loads(line)
-            if msg.get("id") == self.rid:
-                assert "error" not in msg, msg
-                return dict(msg["result"])
-
-    def call(self, tool: str, **arguments: Any) -> dict[str, Any]:
-        return self.request("tools/call", {"name": tool, "arguments": arguments})
-
-    def close(self) -> int:
-        assert self.proc.stdin is not None
-        self.proc.stdin.close()
-        code = self.proc.wait(timeout=30)
-        self.err.close()
-        return code
 
 
 @pytest.fixture
@@ -195,7 +144,7 @@ def test_a_served_session_through_an_outage_never_says_or_writes_the_password(
     )
     secret = pg_cluster.password
     said: list[str] = []
-    server = Served(repo, env, tmp_path / "serve.err")
+    server = StdioSession(repo.root, env, tmp_path / "serve.err", "security")
     try:
         made = server.call("remember", text=CLAIM, anchors=[ANCHOR])
         assert made["structuredContent"]["status"] == "VERIFIED", made

@@ -25,6 +25,7 @@ from store.db import Database
 from tests.conftest import GitRepo, anchormem_env
 from tests.conftest import store_file as default_store
 from tests.server.conftest import PROJECT
+from tests.stdio_session import StdioSession
 
 SCRIPT = Path(sys.executable).with_name("anchormem")
 ROOT = Path(__file__).resolve().parents[2]
@@ -240,62 +241,15 @@ def test_after_duckdb_invalidates_the_database_the_next_call_reopens(tmp_path: P
 
 
 # -- disk full --------------------------------------------------------------------------
-class StdioServer:
-    """``anchormem serve`` over stdio, spoken to with plain JSON-RPC lines."""
+class StdioServer(StdioSession):
+    """``anchormem serve`` over stdio, with writes past ``fsize`` bytes failing (EFBIG)."""
 
     def __init__(self, repo: GitRepo, errlog: Path, fsize: int | None = None) -> None:
         def limit() -> None:
-            if fsize is not None:  # writes past ``fsize`` bytes fail with EFBIG
+            if fsize is not None:
                 resource.setrlimit(resource.RLIMIT_FSIZE, (fsize, resource.RLIM_INFINITY))
 
-        self.err = errlog.open("a")
-        self.proc = subprocess.Popen(
-            [str(SCRIPT), "serve"],
-            cwd=repo.root,
-            env=server_env(),
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=self.err,
-            text=True,
-            preexec_fn=limit,
-        )
-        self.rid = 0
-        self.request(
-            "initialize",
-            {
-                "protocolVersion": "2025-06-18",
-                "capabilities": {},
-                "clientInfo": {"name": "faults", "version": "1"},
-            },
-        )
-        self.send({"jsonrpc": "2.0", "method": "notifications/initialized"})
-
-    def send(self, msg: dict[str, Any]) -> None:
-        assert self.proc.stdin is not None
-        self.proc.stdin.write(json.dumps(msg) + "\n")
-        self.proc.stdin.flush()
-
-    def request(self, method: str, params: dict[str, Any]) -> dict[str, Any]:
-        assert self.proc.stdout is not None
-        self.rid += 1
-        self.send({"jsonrpc": "2.0", "id": self.rid, "method": method, "params": params})
-        while True:
-            line = self.proc.stdout.readline()
-            assert line, "the server went away"
-            msg = json.loads(line)
-            if msg.get("id") == self.rid:
-                assert "error" not in msg, msg
-                return dict(msg["result"])
-
-    def call(self, tool: str, **arguments: Any) -> dict[str, Any]:
-        return self.request("tools/call", {"name": tool, "arguments": arguments})
-
-    def close(self) -> int:
-        assert self.proc.stdin is not None
-        self.proc.stdin.close()
-        code = self.proc.wait(timeout=30)
-        self.err.close()
-        return code
+        super().__init__(repo.root, server_env(), errlog, "faults", limit)
 
 
 def big_note(i: int) -> str:
