@@ -38,7 +38,7 @@ from psycopg_pool import ConnectionPool, PoolTimeout
 
 from store.backend import FaultHook, Store, utcnow
 from store.effects import STEPS, TABLES, Effects
-from store.errors import StoreError, StoreUnavailable
+from store.errors import StalePlan, StoreError, StoreUnavailable
 from store.mirror import Mirror
 from store.model import MemoryCheck
 from store.pg.cursor import PgCursor
@@ -290,6 +290,9 @@ class PgDatabase(Store):
 
     def _write(self, plan: Plan, verdicts: list[VerdictRecord], began: list[bool]) -> None:
         """``plan`` in one transaction; ``began`` is appended to once it holds the lock."""
+        claims = {n.text_hash for n in plan.memories}
+        planned_on = self._mirror  # the copy the plan was made from
+        held = {h for h in claims if planned_on is not None and planned_on.by_hash.get(h)}
         with self._connection() as con:
             cur = PgCursor(con)
             at = utcnow()
@@ -298,6 +301,11 @@ class PgDatabase(Store):
                 began.append(True)
                 mirror = self._current(cur)
                 check_guards(plan, mirror)
+                if planned_on is not None and any(mirror.by_hash.get(h) for h in claims - held):
+                    # Another server stored the same claim since this one was planned:
+                    # planned again, it is a restatement of that one (one memory, two
+                    # origins), not a second copy.
+                    raise StalePlan("another server stored this claim meanwhile")
                 writer = PlanWriter(mirror, at)
                 effects, seqs = writer.effects(plan)
                 seq = self._change_seq + 1

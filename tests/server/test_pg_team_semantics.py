@@ -14,7 +14,7 @@ import pytest
 from benchmarks.pg_cluster import Cluster
 from server.config import Settings
 from server.runtime import Runtime, open_runtime
-from store.errors import InvalidInput
+from store.errors import InvalidInput, StalePlan
 from store.pg.url import project_schema
 from tests.conftest import GitRepo, settings_env
 
@@ -151,3 +151,19 @@ def test_a_forget_through_one_server_erases_its_claims_from_the_others_conflicts
     after = alice.service.conflicts().conflicts
     assert [(c.a_id, c.b_id) for c in after] == [(c.a_id, c.b_id) for c in logged]
     assert "7781" not in str(after)  # neither the claim nor the slot it was read into
+
+
+def test_two_servers_stating_one_claim_at_once_make_one_memory(team: tuple[Runtime, Runtime]):
+    """Alice's note is planned as new; before it is written, Bob stores the same claim.
+    Written, hers would be a second copy: it is planned again, as a restatement."""
+    alice, bob = team
+    claim = "We cache sessions in Redis (app/cache.py)"
+    note = alice.service.remembering.note(claim)
+    planned = alice.service.remembering.prepare(note)
+    assert planned.outcome.value == "stored"
+    theirs = bob.service.remember(claim)
+    with pytest.raises(StalePlan):
+        alice.service.db.apply(planned.plan)
+    again = alice.service.remembering.remember(note)  # what remember does next
+    assert again.reading.id == theirs.reading.id
+    assert sorted(again.reading.memory.origins) == ["alice", "bob"]
