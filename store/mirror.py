@@ -14,7 +14,7 @@ It decides nothing: it answers lookups by id, claim hash, shared keys and terms.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from datetime import datetime
 from typing import Any
 
@@ -50,6 +50,57 @@ def anchor_key(stored: StoredAnchor, opposite: bool = False) -> AnchorKey:
     return a.kind.value, a.value, a.scope or "", expect
 
 
+Row = tuple[Any, ...]
+Query = tuple[str, list[Any]]
+# Runs statements in order and gives each one's rows.
+Run = Callable[[Sequence[Query]], list[list[Row]]]
+
+_SEQS: Query = (
+    "SELECT (SELECT coalesce(max(seq), 0) FROM audit),"
+    " (SELECT coalesce(max(seq), 0) FROM conflict_log)",
+    [],
+)
+
+
+def _one_by_one(cur: Cursor) -> Run:
+    def run(queries: Sequence[Query]) -> list[list[Row]]:
+        return [list(cur.execute(sql, params).fetchall()) for sql, params in queries]
+
+    return run
+
+
+def _row_queries(ids: Sequence[str] | None) -> list[Query]:
+    """The reads of the rows of ``ids`` (of every memory, and the latest resolution of
+    each pair, when None), in the order ``Mirror._take_rows`` takes them."""
+    of, on, params = "", "", []
+    if ids is not None:
+        marks = ", ".join("?" for _ in ids) or "NULL"
+        of, on, params = f" WHERE memory_id IN ({marks})", f" WHERE id IN ({marks})", list(ids)
+    queries = [
+        (f"SELECT {ANCHOR_COLUMNS} FROM anchors{of} ORDER BY memory_id, position", params),
+        (f"SELECT memory_id, target_id, relation FROM links{of} ORDER BY target_id", params),
+        (
+            f"SELECT {MEMORY_COLUMNS}, text_hash, core FROM memories{on} ORDER BY created_at, id",
+            params,
+        ),
+        (f"SELECT {RECEIPT_COLUMNS} FROM receipts{of} ORDER BY created_at, id", params),
+        (
+            f"SELECT memory_id, array_agg(term), array_agg(tf) FROM terms{of}"
+            " GROUP BY memory_id ORDER BY memory_id",
+            params,
+        ),
+    ]
+    if ids is None:
+        queries.append(
+            (
+                f"SELECT {CONFLICT_COLUMNS} FROM conflict_log WHERE seq IN"
+                " (SELECT max(seq) FROM conflict_log GROUP BY a_id, b_id) ORDER BY seq",
+                [],
+            )
+        )
+    return queries
+
+
 class Mirror:
     def __init__(self) -> None:
         self.memories: dict[str, Memory] = {}
@@ -68,85 +119,65 @@ class Mirror:
         self.verdicts: dict[tuple[str, str], dict[str, MemoryCheck]] = {}
 
     # -- loading ------------------------------------------------------------------------
+    # The reads are data (statement, parameters) run by ``run``: one after another on a
+    # DuckDB connection, all in one round trip on PostgreSQL (``store.pg``). The SQL is
+    # what both read.
     @classmethod
-    def load(cls, cur: Cursor) -> Mirror:
+    def load(cls, cur: Cursor, run: Run | None = None) -> Mirror:
         m = cls()
-        m._read_rows(cur, None)
-        m._read_seqs(cur)
+        queries = [*_row_queries(None), _SEQS]
+        m._take_rows(None, (run or _one_by_one(cur))(queries))
         return m
 
-    def refresh(self, cur: Cursor, ids: Collection[str]) -> None:
+    def refresh(self, cur: Cursor, ids: Collection[str], run: Run | None = None) -> None:
         """Read ``ids`` again from the tables (another process wrote them: a shared store,
         store/pg), with the conflict-log rows and sequence numbers written since."""
+        wanted = sorted(ids)
+        queries = [
+            *_row_queries(wanted),
+            (
+                f"SELECT {CONFLICT_COLUMNS} FROM conflict_log WHERE seq > ? ORDER BY seq",
+                [self.conflict_seq],
+            ),
+            _SEQS,
+        ]
+        results = (run or _one_by_one(cur))(queries)
         for memory_id in ids:
             self._drop(memory_id)
-        self._read_rows(cur, sorted(ids))
+        self._take_rows(wanted, results[:-2] + results[-1:])
         for memory_id in ids:  # forgotten by another process: its claims go here too
             mem = self.memories.get(memory_id)
             if mem is not None and mem.forgotten_at is not None:
                 self._erase_claims(memory_id)
-        for row in cur.execute(
-            f"SELECT {CONFLICT_COLUMNS} FROM conflict_log WHERE seq > ? ORDER BY seq",
-            [self.conflict_seq],
-        ).fetchall():
+        for row in results[-2]:
             self._add_conflict(conflict_from_row(row))
-        self._read_seqs(cur)
 
-    def _read_rows(self, cur: Cursor, ids: Sequence[str] | None) -> None:
-        """The rows of ``ids`` (of every memory when None) into the copy. The SQL is
-        what DuckDB and PostgreSQL both read."""
-        of, on, params = "", "", []
-        if ids is not None:
-            if not ids:
-                return
-            marks = ", ".join("?" for _ in ids)
-            of, on, params = f" WHERE memory_id IN ({marks})", f" WHERE id IN ({marks})", list(ids)
+    def _take_rows(self, ids: Sequence[str] | None, results: Sequence[Sequence[Row]]) -> None:
+        """The rows ``_row_queries(ids)`` read, then ``_SEQS``'s, into the copy."""
+        anchor_rows, link_rows, rows, receipt_rows, term_rows, *rest = results
         anchors: dict[str, list[StoredAnchor]] = {}
-        for row in cur.execute(
-            f"SELECT {ANCHOR_COLUMNS} FROM anchors{of} ORDER BY memory_id, position", params
-        ).fetchall():
+        for row in anchor_rows:
             anchors.setdefault(row[0], []).append(stored_anchor_from_row(row))
         parents: dict[str, list[str]] = {}
-        for mid, target, relation in cur.execute(
-            f"SELECT memory_id, target_id, relation FROM links{of} ORDER BY target_id", params
-        ).fetchall():
+        for mid, target, relation in link_rows:
             if relation == "derived_from":
                 parents.setdefault(mid, []).append(target)
                 children = self.children.setdefault(target, [])
                 if mid not in children:
                     children.append(mid)
-        rows = cur.execute(
-            f"SELECT {MEMORY_COLUMNS}, text_hash, core FROM memories{on} ORDER BY created_at, id",
-            params,
-        ).fetchall()
         for row in rows:
             mem = memory_from_row(row[:-2], anchors.get(row[0], ()), parents.get(row[0], ()))
             self._add(mem, row[-2], row[-1])
-        for row in cur.execute(
-            f"SELECT {RECEIPT_COLUMNS} FROM receipts{of} ORDER BY created_at, id", params
-        ).fetchall():
+        for row in receipt_rows:
             self.receipts.setdefault(row[1], []).append(receipt_from_row(row))
-        for memory_id, terms, counts in cur.execute(
-            f"SELECT memory_id, array_agg(term), array_agg(tf) FROM terms{of}"
-            " GROUP BY memory_id ORDER BY memory_id",
-            params,
-        ).fetchall():
+        for memory_id, terms, counts in term_rows:
             self.index.add(memory_id, dict(zip(terms, counts, strict=True)))
         for row in rows:
             self._stand(self.memories[row[0]])
         if ids is None:
-            for row in cur.execute(
-                f"SELECT {CONFLICT_COLUMNS} FROM conflict_log WHERE seq IN"
-                " (SELECT max(seq) FROM conflict_log GROUP BY a_id, b_id) ORDER BY seq"
-            ).fetchall():
+            for row in rest[0]:
                 self._add_conflict(conflict_from_row(row))
-
-    def _read_seqs(self, cur: Cursor) -> None:
-        seqs = cur.execute(
-            "SELECT (SELECT coalesce(max(seq), 0) FROM audit),"
-            " (SELECT coalesce(max(seq), 0) FROM conflict_log)"
-        ).fetchone()
-        assert seqs is not None
+        seqs = rest[-1][0]
         self.audit_seq, self.conflict_seq = int(seqs[0]), int(seqs[1])
 
     def _drop(self, memory_id: str) -> None:

@@ -39,7 +39,7 @@ from psycopg_pool import ConnectionPool, PoolTimeout
 from store.backend import FaultHook, Store, utcnow
 from store.effects import STEPS, TABLES, Effects
 from store.errors import StalePlan, StoreError, StoreUnavailable
-from store.mirror import Mirror
+from store.mirror import Mirror, Query, Row, Run
 from store.model import MemoryCheck
 from store.pg.cursor import PgCursor
 from store.pg.schema import migrate
@@ -219,13 +219,13 @@ class PgDatabase(Store):
             ids.update(json.loads(touched))
         if len(ids) > _REFRESH_MOST:
             return self._reload(cur)
-        self._mirror.refresh(cur, ids)
+        self._mirror.refresh(cur, ids, _pipelined(cur))
         self._change_seq = int(rows[-1][0])
         return self._mirror
 
     def _reload(self, cur: PgCursor) -> Mirror:
         row = cur.execute("SELECT coalesce(max(seq), 0) FROM changes").fetchone()
-        self._mirror = Mirror.load(cur)
+        self._mirror = Mirror.load(cur, _pipelined(cur))
         self._change_seq = int(row[0]) if row else 0
         return self._mirror
 
@@ -441,6 +441,17 @@ def _verdict_rows(verdicts: Sequence[VerdictRecord]) -> list[list[Any]]:
         [v.memory_id, v.check.commit, v.key, *check_to_json(v.check), v.at, v.memory_id]
         for v in verdicts
     ]
+
+
+def _pipelined(cur: PgCursor) -> Run:
+    """Statements sent together and answered together: one round trip, not one each."""
+
+    def run(queries: Sequence[Query]) -> list[list[Row]]:
+        with cur.connection.pipeline():
+            sent = [cur.execute(sql, params) for sql, params in queries]
+        return [list(c.fetchall()) for c in sent]
+
+    return run
 
 
 def _execute(cur: PgCursor, effects: Effects, step: Callable[[str], None]) -> None:
