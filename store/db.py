@@ -23,7 +23,6 @@ import threading
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager, suppress
 from pathlib import Path
-from typing import TypeVar
 
 import duckdb
 
@@ -43,7 +42,6 @@ from store.writes import PlanWriter, check_guards, write_forgets, write_verdicts
 
 __all__ = ["Database", "FaultHook", "utcnow"]
 
-_Found = TypeVar("_Found")
 
 def connect_locked_down(path: Path) -> duckdb.DuckDBPyConnection:
     """Open the store file with DuckDB able to touch no other file, load no extension,
