@@ -37,14 +37,15 @@ def _env(**extra: str) -> dict[str, str]:
     return env
 
 
-def on_tty(args: list[str], cwd: Path, stdin_tty: bool = True) -> tuple[int, str]:
-    """Run ``args`` with stdout and stderr on a pseudo-terminal; its whole output."""
+def on_tty(args: list[str], cwd: Path, stdin_tty: bool = True, **extra: str) -> tuple[int, str]:
+    """Run ``args`` with stdout and stderr on a pseudo-terminal (``extra``: more settings);
+    its exit code and whole output."""
     master, slave = os.openpty()
     try:
         proc = subprocess.Popen(
             args,
             cwd=cwd,
-            env=_env(),
+            env=_env(**extra),
             stdin=slave if stdin_tty else subprocess.DEVNULL,
             stdout=slave,
             stderr=slave,

@@ -5,7 +5,6 @@ DuckDB files, the throwaway PostgreSQL server of tests/conftest.py)."""
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 from pathlib import Path
@@ -22,6 +21,7 @@ from store.pg.url import project_schema
 from tests.conftest import GitRepo, anchormem_env, settings_env, store_file
 from tests.mcp_calls import call
 from tests.server.conftest import PROJECT
+from tests.server.test_cli_terminal import on_tty as terminal
 
 SCRIPT = str(Path(sys.executable).with_name("anchormem"))
 SECRET = "the vault code is orchid-7731"  # forgotten: its words must never travel
@@ -313,28 +313,6 @@ def test_the_text_report_says_what_was_added_and_that_a_second_run_added_nothing
 
 def on_tty(repo: GitRepo, args: list[str]) -> str:
     """The command's output on a pseudo-terminal (text, not JSON), as a person sees it."""
-    import select
-
-    master, slave = os.openpty()
-    try:
-        proc = subprocess.Popen(
-            [SCRIPT, *args], cwd=repo.root,
-            env=anchormem_env(ANCHORMEM_SHARE="0", COLUMNS="200", TERM="dumb"),
-            stdin=subprocess.DEVNULL, stdout=slave, stderr=slave, close_fds=True,
-        )  # fmt: skip
-    finally:
-        os.close(slave)
-    chunks = []
-    try:
-        while select.select([master], [], [], 120)[0]:
-            try:
-                data = os.read(master, 65536)
-            except OSError:  # EIO: the child closed the terminal
-                break
-            if not data:
-                break
-            chunks.append(data)
-    finally:
-        os.close(master)
-    assert proc.wait(timeout=60) == 0
-    return b"".join(chunks).decode("utf-8", "replace").replace("\r\n", "\n")
+    code, out = terminal([SCRIPT, *args], repo.root, False, ANCHORMEM_SHARE="0", COLUMNS="200")
+    assert code == 0, out
+    return out
