@@ -60,7 +60,7 @@ from store.errors import InvalidInput, RepositoryError, StoreUnavailable
 from store.evidence.confidence import DEFAULT_HALF_LIVES
 from store.evidence.observations import DEFAULT_SOURCE_WEIGHTS, RECORD_SOURCES
 from store.evidence.settings import EvidenceSettings
-from store.pg.url import is_postgres_url
+from store.pg.url import is_postgres_url, project_schema, shown
 from store.safe_files import SIDE_SUFFIXES, check_folder, check_store_files
 
 __all__ = ["AGENT", "PERSON", "Settings", "find_repository_root"]
@@ -190,8 +190,6 @@ class Settings:
         """The store, for messages: a path, or a shared store's address without secrets."""
         if self.pg_url is None:
             return str(self.db)
-        from store.pg.url import shown
-
         return shown(self.pg_url) + (f" (project {self.project})" if self.project else "")
 
     @classmethod
@@ -249,8 +247,6 @@ class Settings:
             )
         project = (env.get("ANCHORMEM_PROJECT") or "").strip() or None
         if project is not None:
-            from store.pg.url import project_schema
-
             project_schema(project)  # refused now if it cannot name a schema
         return cls(
             repo=root,

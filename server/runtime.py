@@ -168,7 +168,10 @@ def repository_project(repo: Path | None) -> str:
     commit, which every clone of it shares whatever its folder is called."""
     from anchors.gitrepo import GitRepository
 
-    first = None if repo is None else GitRepository(repo).first_commit()
+    first = None
+    if repo is not None:
+        with GitRepository(repo, watch=False) as git:
+            first = git.first_commit()
     if first is None:
         raise RepositoryError(
             "a shared store's project is named by the repository's first commit, and there"

@@ -103,15 +103,26 @@ def moves_forward(
     return is_ancestor(last, commit) is True
 
 
-def code_verdict_change(memory: Memory, check: MemoryCheck, now: datetime) -> StatusChange | None:
-    """The transition (if any) that the code's verdict at ``check.commit`` causes. A
-    retracted or forgotten memory is left as it is whatever the code says."""
+def code_standing(memory: Memory, check: MemoryCheck) -> tuple[Status, RefutedBy | None] | None:
+    """The status (and why refuted) the code's verdict at ``check.commit`` gives ``memory``
+    when it differs from the stored one; None when it does not, or when the memory is
+    retracted or forgotten (left as it is whatever the code says)."""
     if memory.retracted or memory.forgotten:
         return None
     status = code_status(memory, check)
     refuted_by = RefutedBy.CODE if status is Status.REFUTED else None
     if memory.status is status and memory.refuted_by is refuted_by:
         return None
+    return status, refuted_by
+
+
+def code_verdict_change(memory: Memory, check: MemoryCheck, now: datetime) -> StatusChange | None:
+    """The transition (if any) that the code's verdict at ``check.commit`` causes
+    (``code_standing``), with its receipt and audit detail."""
+    standing = code_standing(memory, check)
+    if standing is None:
+        return None
+    status, refuted_by = standing
     broken = [c for c in check.checks if c.verdict is Verdict.BROKEN]
     receipt = None
     reason = None

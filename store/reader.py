@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 from store.backend import Store, utcnow
 from store.errors import InvalidInput, NotFound, StalePlan
 from store.evidence.settings import EvidenceSettings
-from store.lifecycle import code_verdict_change
+from store.lifecycle import code_standing
 from store.model import Memory, Receipt, ReceiptAction, RefutedBy, Status
 from store.reading import Reading, partners, read, serve
 from store.verification import Checked, Verifier
@@ -113,11 +113,11 @@ class Reader:
             if mem is None:
                 continue
             check = checked.checks.get(mid)
-            change = None if check is None else code_verdict_change(mem, check, now)
-            if change is not None:
+            standing = None if check is None else code_standing(mem, check)
+            if standing is not None:
                 # The status this HEAD's verdict gives it, whatever a server at another
                 # commit wrote since (a shared store: adr/0034).
-                mem = replace(mem, status=change.to_status, refuted_by=change.refuted_by)
+                mem = replace(mem, status=standing[0], refuted_by=standing[1])
             receipt = None
             if mem.status is Status.REFUTED:
                 receipt = self.latest_receipt(mem.id, *_RECEIPTS_FOR[mem.refuted_by])

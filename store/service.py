@@ -305,8 +305,8 @@ class MemoryService:
             return self.recalling.list_memories(status, limit, wait_s)
 
     def audit(self, memory_id: object = None, limit: int = 1000) -> AuditResult:
-        self.db.begin_call()  # a shared store's copy: others' writes first
-        return self.recalling.audit(memory_id, limit)
+        with self._call():
+            return self.recalling.audit(memory_id, limit)
 
     def stored(self, ids: Sequence[str] | None = None) -> dict[str, Memory]:
         """Memories as stored, neither checked nor changed (every one not forgotten when
@@ -334,8 +334,8 @@ class MemoryService:
             return self.curating.restore(memory_id, reason, actor)
 
     def forget(self, memory_id: object, reason: object, actor: object = None) -> ForgetResult:
-        self.db.begin_call()  # a shared store's copy: others' writes first
-        return self.curating.forget(memory_id, reason, actor)
+        with self._call():
+            return self.curating.forget(memory_id, reason, actor)
 
     def resolve(
         self,
@@ -346,8 +346,8 @@ class MemoryService:
         reason: object = None,
         actor: object = None,
     ) -> ResolveResult:
-        self.db.begin_call()  # a shared store's copy: others' writes first
-        return self.curating.resolve(first_id, second_id, verdict, winner, reason, actor)
+        with self._call():
+            return self.curating.resolve(first_id, second_id, verdict, winner, reason, actor)
 
     def observe(
         self,
@@ -363,26 +363,27 @@ class MemoryService:
             return self.evidence.observe(memory_id, agrees, kind, source, origin, note, weight)
 
     def review(self, record_questions: bool = True) -> ReviewResult:
-        self.db.begin_call()  # a shared store's copy: others' writes first
-        return self.evidence.review(record_questions)
+        with self._call():
+            return self.evidence.review(record_questions)
 
     def stats(self) -> StatsResult:
-        self.db.begin_call()  # a shared store's copy: others' writes first
-        return self.evidence.stats()
+        with self._call():
+            return self.evidence.stats()
 
     def consolidate(self) -> ConsolidateResult:
-        self.db.begin_call()  # a shared store's copy: others' writes first
-        plan, result = self.contradictions.consolidate()
-        self.db.apply(plan)
-        return result
+        with self._call():
+            plan, result = self.contradictions.consolidate()
+            self.db.apply(plan)
+            return result
 
     def conflicts(self) -> ConflictsResult:
-        self.db.begin_call()  # a shared store's copy: others' writes first
-        return self.contradictions.report()
+        with self._call():
+            return self.contradictions.report()
 
     def export(self, statuses: Sequence[object] | None = None) -> Iterator[str]:
         """The lines of an export file (JSON Lines, header first; ``store.transfer``)."""
-        self.db.begin_call()  # a shared store's copy: others' writes first
+        # a generator, read after this returns: the store's copy is brought current now
+        self.db.begin_call()
         return self.transfer.export(statuses)
 
     def import_lines(self, lines: Iterable[str], actor: object = None) -> ImportReport:

@@ -13,12 +13,14 @@ It decides nothing, as ``store.db.Database`` decides nothing. The differences:
   call (``begin_call``) it asks for ``changes`` after the last it knows: one indexed query,
   and when other servers wrote, their memories are read again (``Mirror.refresh``). So a
   retraction through one server hides the memory from every other at its next call.
-* **Verdicts** belong to a commit: written at once (an upsert, outside the write lock: a
-  cache) and read by (commit, checker) for the memories the copy has none for, so two
-  servers at the same commit share the work and two at different commits never mix.
+* **Verdicts** belong to a commit: written with the plan that carries them, or alone
+  holding the project's lock shared (a forget's erasure never runs beside them), and read
+  by (commit, checker) for the memories the copy has none for, so two servers at the same
+  commit share the work and two at different commits never mix.
 * **Errors.** A lost connection (the server restarted, the network) fails that call with
-  ``StoreUnavailable`` saying so, without the password; the pool checks each connection
-  before lending it, so the next call after the server is back works, without a restart.
+  ``StoreUnavailable`` saying so, without the password. A connection idle for a while is
+  checked before it is lent, a read or a write that failed before it began is asked once
+  more on a new pool, and the next call after the server is back works, without a restart.
 """
 
 from __future__ import annotations
@@ -86,18 +88,8 @@ class PgDatabase(Store):
         self._fresh = False  # the copy was brought current during this call
         self.transactions = 0
         self._closed = False
-        self._new_pool = lambda: ConnectionPool(
-            url,
-            min_size=1,
-            max_size=pool_size,
-            timeout=wait_limit_s,
-            kwargs={"autocommit": True, "application_name": "anchormem"},
-            configure=self._configure,
-            check=self._check,
-            reset=self._returned,
-            open=False,
-            name="anchormem",
-        )
+        self._pool_size = pool_size
+        self._wait_limit_s = wait_limit_s
         self._last_use: weakref.WeakKeyDictionary[psycopg.Connection[Any], float] = (
             weakref.WeakKeyDictionary()
         )
@@ -121,6 +113,20 @@ class PgDatabase(Store):
             self._pool.close()
             raise
 
+    def _new_pool(self) -> ConnectionPool:
+        return ConnectionPool(
+            self._url,
+            min_size=1,
+            max_size=self._pool_size,
+            timeout=self._wait_limit_s,
+            kwargs={"autocommit": True, "application_name": "anchormem"},
+            configure=self._configure,
+            check=self._check,
+            reset=self._returned,
+            open=False,
+            name="anchormem",
+        )
+
     def _check(self, con: psycopg.Connection[Any]) -> None:
         """Before a connection is lent: one that has been idle a while is asked whether
         the server is still there (a restart between calls then goes unnoticed); one in
@@ -140,10 +146,6 @@ class PgDatabase(Store):
     @property
     def label(self) -> str:
         return f"{self.url_shown} (project {self.project}, schema {self.schema})"
-
-    @property
-    def path(self) -> str:
-        return self.label
 
     def close(self) -> None:
         with self._pool_lock:  # not while a new pool replaces a failed one
@@ -197,9 +199,12 @@ class PgDatabase(Store):
 
     def _current(self, cur: PgCursor) -> Mirror:
         """The copy, with every change other servers committed read in (``_state`` held).
-        A copy left half-refreshed by a failure is dropped (read whole next time)."""
+        Every read is answered before the copy changes (``Mirror.refresh``), so a lost
+        connection leaves it whole; any other failure drops it (read whole next time)."""
         try:
             return self._catch_up(cur)
+        except psycopg.Error:
+            raise
         except BaseException:
             self._mirror = None
             raise
@@ -262,10 +267,6 @@ class PgDatabase(Store):
             yield PgCursor(con)
         with self._state:
             self._mirror = None
-
-    def load_copy(self) -> None:
-        with self._read():
-            pass
 
     # -- writing ---------------------------------------------------------------------------------
     def apply(self, plan: Plan) -> None:
