@@ -32,6 +32,10 @@ Definitions:
   ``remember`` hands the agent at all: in its ``related`` notes, or in its conflicts or
   possible conflicts. Measured apart from the rules' decisions: a candidate is asked,
   never decided. *Look-alikes related*: the same share of look-alike pairs (the cost).
+- *related per remember*: the mean number of related notes the second ``remember`` lists;
+  *strangers related*: the share of them that are notes of other pairs (only with
+  ``--crowd``): the noise an agent is asked about. Other pairs' notes are about other
+  subjects by construction, though a few may share one.
 """
 
 from __future__ import annotations
@@ -77,6 +81,8 @@ class Outcome:
     changed: bool
     reason_codes: tuple[str, ...]
     candidate: bool = False  # the first note is among the second remember's candidates
+    related: int = 0  # notes the second remember lists as related
+    strangers: int = 0  # ... of them, notes of other pairs (with ``crowd``)
 
 
 def load(path: Path = PAIRS) -> list[Pair]:
@@ -126,13 +132,20 @@ async def _one(settings: Settings, pair: Pair, crowd: Sequence[str] = ()) -> Out
         changed,
         tuple(sorted({r["reason_code"] for r in mine})),
         first["id"] in _candidates(second),
+        len(second.get("related", [])),
+        len(_related_ids(second) - ids),
     )
 
 
+def _related_ids(answer: dict[str, Any]) -> set[str]:
+    """The ids of a remember's related notes (each line "id: text")."""
+    return {line.split(":", 1)[0] for line in answer.get("related", [])}
+
+
 def _candidates(answer: dict[str, Any]) -> set[str]:
-    """The ids a remember's answer hands the agent: its related notes ("id: text") and
-    the notes of its conflicts and possible conflicts."""
-    ids = {line.split(":", 1)[0] for line in answer.get("related", [])}
+    """The ids a remember's answer hands the agent: its related notes and the notes of
+    its conflicts and possible conflicts."""
+    ids = _related_ids(answer)
     for record in (*answer.get("conflicts", []), *answer.get("possible_conflicts", [])):
         ids.update(record["ids"])
     return ids
@@ -171,6 +184,10 @@ def summarise(outcomes: Sequence[Outcome]) -> dict[str, Any]:
         "lookalikes_surfaced": round(sum(o.found for o in lookalikes) / max(1, len(lookalikes)), 3),
         "candidate_recall": _share(o.candidate for o in conflicts),
         "lookalikes_related": _share(o.candidate for o in lookalikes),
+        "related_per_remember": round(sum(o.related for o in outcomes) / max(1, len(outcomes)), 2),
+        "strangers_related": _ratio(
+            sum(o.strangers for o in outcomes), sum(o.related for o in outcomes)
+        ),
         "ambiguous": len(ambiguous),
         "ambiguous_surfaced": sum(o.found for o in ambiguous),
         "ambiguous_changed": sum(o.changed for o in ambiguous),
@@ -187,6 +204,10 @@ def summarise(outcomes: Sequence[Outcome]) -> dict[str, Any]:
         "wrong": [o.pair.id for o in outcomes if o.wrong],
         "changed": [o.pair.id for o in outcomes if o.changed and o.pair.category != "conflict"],
     }
+
+
+def _ratio(part: int, whole: int) -> float:
+    return round(part / whole, 3) if whole else 0.0
 
 
 def _share(flags: Iterable[bool]) -> float:

@@ -8,10 +8,15 @@ question; it answers with ``resolve``. A related note is only a candidate: nothi
 logged or changed until the agent judges the pair.
 
 Closeness is lexical, with recall's own terms (``store.search``: stems, parts of
-compounds such as paths and symbols, synonyms): what the two notes share, weighted by how
-rare each term is in the store, over the smaller note's weight. Before that, what agents
-wrap a claim in is cut away (who said it, why, "we switched to"), and numbers are left
-out: they are the values that differ, not the thing the notes are about.
+compounds such as paths and symbols, synonyms) and the families of the products a note
+names (``families``: Sentry and Rollbar both track errors): what the two notes share,
+weighted by how rare each term is in the store, over the smaller note's weight. Before
+that, what agents wrap a claim in is cut away (who said it, why, "we switched to"), and
+numbers are left out: they are the values that differ, not the thing the notes are about.
+Two notes naming products of one family are as close as the threshold. The threshold is
+low, because a conflict missed is silent and agents reword what they note; a note much
+closer than the others leaves them out (``OF_BEST``), so a project's common words do not
+fill the list.
 
 Rules decide what they can: a pair they found is reported as theirs (a conflict, or a
 possible one), and a pair they are sure holds together (``settled``) is not asked. A pair
@@ -26,6 +31,7 @@ import re
 from collections.abc import Callable, Collection, Mapping
 
 from store.backend import Store
+from store.contradictions.families import FAMILIES, FAMILY, families_of
 from store.contradictions.related_note import LIMIT, Related
 from store.contradictions.resolving import claim_of
 from store.contradictions.rules import Claim
@@ -33,12 +39,15 @@ from store.contradictions.slots import Match, relate
 from store.contradictions.values import Relation, compare
 from store.mirror import Mirror
 from store.model import Memory, is_retracted
-from store.search import memory_terms, query_terms, query_tokens
+from store.search import SYNONYM_WEIGHT, memory_terms, query_terms, query_tokens
 from store.text import stem, words
 
 __all__ = ["THRESHOLD", "normalised", "related", "settled", "similarity"]
 
-THRESHOLD = 0.34  # the least share of the smaller note's weight the two must hold
+THRESHOLD = 0.2  # the least share of the smaller note's weight the two must hold
+# ... and the least share of the best note's score: a close note leaves out the ones that
+# only share the project's common words with the new one.
+OF_BEST = 0.6
 _CANDIDATES = 8  # notes sharing the rarest terms, scored
 
 # What an agent wraps a claim in: the reason and who said it. A clause from one of these
@@ -77,20 +86,37 @@ def normalised(text: str) -> str:
 
 @functools.lru_cache(maxsize=1 << 14)  # a stored note is met again by later notes
 def _terms(text: str) -> frozenset[str]:
-    """The terms of a stored note: no numbers, no filler."""
-    return frozenset(
-        t for t in memory_terms(normalised(text)) if not t.isdigit() and t not in _FILLER
-    )
+    """The terms of a stored note: no numbers, no filler; the families of the
+    technologies it names."""
+    claim = normalised(text)
+    kept = (t for t in memory_terms(claim) if not t.isdigit() and t not in _FILLER)
+    return frozenset(kept) | families_of(claim)
 
 
 def _query(text: str) -> dict[str, float]:
     """The terms of the new note, as recall looks for them: parts of compounds at half
     weight, synonyms of what it says a little less."""
-    return {
-        t: w
-        for t, w in query_terms(query_tokens(normalised(text)))
-        if not t.isdigit() and t not in _FILLER
+    claim = normalised(text)
+    terms = {
+        t: w for t, w in query_terms(query_tokens(claim)) if not t.isdigit() and t not in _FILLER
     }
+    return {**{f: SYNONYM_WEIGHT for f in families_of(claim)}, **terms}
+
+
+def _lookup(query: Mapping[str, float]) -> list[str]:
+    """The index terms that find a note sharing ``query``'s terms: its own, and the names
+    of the members of each technology family it names (the index holds words only)."""
+    found = [t for t in query if not t.startswith(FAMILY)]
+    for term in query:
+        if term.startswith(FAMILY):
+            found.extend(_member_terms(term))
+    return found
+
+
+@functools.cache
+def _member_terms(family: str) -> tuple[str, ...]:
+    members = FAMILIES.get(family.removeprefix(FAMILY), frozenset())
+    return tuple(sorted({t for m in members for t in memory_terms(m)}))
 
 
 def similarity(
@@ -136,7 +162,9 @@ def related(
     if not query:
         return ()
 
-    def closest(m: Mirror) -> list[Related]:
+    families = [t for t in query if t.startswith(FAMILY)]
+
+    def closest(m: Mirror) -> list[tuple[float, Memory]]:
         index = m.index
         documents = max(1, index.documents)
         rarity: dict[str, float] = {}
@@ -150,19 +178,30 @@ def related(
 
         most = max(_CANDIDATES, 0.05 * documents)
         scored = []
-        for memory_id in index.rare_overlap(list(query), most, _CANDIDATES):
+        for memory_id in index.rare_overlap(_lookup(query), most, _CANDIDATES):
             mem = m.memories.get(memory_id)
             if mem is None or memory_id == new.id or memory_id in skip:
                 continue
             if mem.forgotten or is_retracted(mem.status, mem.refuted_by):
                 continue
-            score = similarity(query, _terms(f"{mem.text} {mem.subject or ''}"), weight)
-            # The new note's claim is made only for a close note: most remembers have
-            # none, and a claim made is kept (``resolving.claim_of``).
-            if score >= THRESHOLD and not settled(claim_of(new), claim_of(mem)):
-                scored.append(Related(mem.id, mem.text, round(score, 3)))
+            terms = _terms(f"{mem.text} {mem.subject or ''}")
+            score = similarity(query, terms, weight)
+            if score < THRESHOLD and any(t in terms for t in families):
+                # Two products for one job: as close as the threshold, whatever else
+                # the notes say ("we got rid of Sentry" and "errors go to Rollbar").
+                score = THRESHOLD
+            if score >= THRESHOLD:
+                scored.append((round(score, 3), mem))
         return scored
 
-    scored = db.search(closest)
-    scored.sort(key=lambda r: (-r.score, r.id))
-    return tuple(scored[:limit])
+    close = db.search(closest)
+    close.sort(key=lambda pair: (-pair[0], pair[1].id))
+    kept: list[Related] = []
+    for score, mem in close:
+        if len(kept) == limit or (kept and score < OF_BEST * kept[0].score):
+            break
+        # Claims are read only for the notes that would be shown, best first: most
+        # remembers have none, and a claim made is kept (``resolving.claim_of``).
+        if not settled(claim_of(new), claim_of(mem)):
+            kept.append(Related(mem.id, mem.text, score))
+    return tuple(kept)

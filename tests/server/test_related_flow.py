@@ -146,3 +146,48 @@ async def test_a_pair_the_rules_read_as_one_value_is_not_asked(settings: Setting
         await call(client, "remember", text="The request timeout is 30 seconds.")
         new = await call(client, "remember", text="The request timeout is 30 s.")
     assert "related" not in new and "possible_conflicts" not in new
+
+
+# Two products that do one job, named by notes that share no other word of weight.
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        (
+            "Errors from the web app land in Sentry, the DSN comes from SENTRY_DSN.",
+            "We got rid of it after the pricing change: exceptions are reported to Rollbar.",
+        ),
+        (
+            "The storefront's typo-tolerant search box is backed by Algolia.",
+            "Product lookups now run on a self-hosted Meilisearch next to the API.",
+        ),
+        (
+            "Pipelines are defined in the Jenkinsfile at the repository root.",
+            "Every pipeline is a GitHub Actions workflow under .github/workflows.",
+        ),
+    ],
+)
+async def test_a_note_naming_another_product_for_the_same_job_is_related(
+    settings: Settings, old: str, new: str
+) -> None:
+    async with Client(build_server(settings)) as client:
+        first = await call(client, "remember", text=old, scope="external")
+        await call(client, "remember", text=OTHER, scope="external")
+        second = await call(client, "remember", text=new, scope="external")
+    assert _ids(second) == [first["id"]]
+
+
+async def test_a_close_note_leaves_out_notes_that_share_only_common_words(
+    settings: Settings,
+) -> None:
+    async with Client(build_server(settings)) as client:
+        close = await call(client, "remember", text=OLD, scope="external")
+        # Shares "pod" and "agent" with the new note, nothing it is about.
+        loose = await call(
+            client,
+            "remember",
+            text="Each pod runs a health agent that restarts the worker after three failed probes.",
+            scope="external",
+        )
+        alone = await call(client, "remember", text=NEW.replace("Grafana Loki", "Loki"))
+        assert close["id"] in _ids(alone)
+        assert loose["id"] not in _ids(alone)

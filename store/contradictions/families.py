@@ -1,0 +1,143 @@
+"""Technologies that do one job: two notes naming different members of a family are
+likely about the same thing ("errors go to Sentry" and "we report exceptions to Rollbar"),
+though they share no word.
+
+``related`` adds a note's families to its terms, so such a pair becomes a candidate for the
+agent to judge; nothing is decided from a family. The table is curated from the categories
+projects and tool directories use for these products (error tracking, search, CI, ...):
+only well-known members, and a product in every family whose job it does (Datadog ships
+logs and metrics). A name is matched as whole words, case-blind; a dotted or spaced name
+also without its punctuation ("next.js", "nextjs").
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+
+__all__ = ["FAMILIES", "FAMILY", "families_of"]
+
+FAMILY = "family:"  # the prefix of a family's term
+
+# family: members
+_TABLE = """
+error-tracking: sentry, rollbar, bugsnag, honeybadger, raygun, airbrake, glitchtip, crashlytics
+monitoring: datadog, new relic, newrelic, prometheus, grafana, dynatrace, appdynamics, honeycomb,
+  opentelemetry, statsd, cloudwatch, stackdriver, zabbix, nagios, elastic apm
+log-shipping: loki, logstash, fluentd, fluent bit, papertrail, splunk, graylog,
+  cloudwatch logs, datadog, elk, kibana, logtail
+search-engine: elasticsearch, opensearch, algolia, meilisearch, typesense, solr,
+  full-text search, pg_trgm, vespa
+message-broker: rabbitmq, kafka, sqs, sns, nats, pulsar, activemq, kinesis, pubsub, pub/sub,
+  redis streams, eventbridge, zeromq, mqtt
+task-queue: celery, rq, sidekiq, dramatiq, huey, bull, bullmq, resque, arq,
+  taskiq, django-q, apscheduler
+ci: jenkins, jenkinsfile, github actions, .github/workflows, gitlab ci, .gitlab-ci.yml,
+  circleci, travis, buildkite, azure pipelines, teamcity, bitbucket pipelines, woodpecker
+hosting: aws lambda, heroku, fly.io, vercel, netlify, kubernetes, k8s, docker compose,
+  docker-compose, ecs, fargate, elastic beanstalk, app engine, cloud run,
+  digitalocean, eks, gke, aks, openshift, ec2
+deploy-tool: argocd, argo cd, helm, spinnaker, capistrano, ansible, kustomize
+database: postgres, postgresql, mysql, mariadb, sqlite, mongodb, dynamodb, cockroachdb,
+  cassandra, oracle, sql server, mssql, firestore, couchdb, neo4j,
+  supabase, planetscale, rds, timescaledb, clickhouse, snowflake, bigquery, redshift
+cache: redis, memcached, varnish, valkey, elasticache
+object-storage: s3, gcs, google cloud storage, azure blob, minio, r2, backblaze, b2
+email-delivery: sendgrid, ses, mailgun, postmark, mailchimp, mandrill, sparkpost, smtp,
+  mailjet
+payments: stripe, braintree, adyen, paypal, paddle, chargebee, recurly, mollie
+identity: auth0, okta, keycloak, cognito, firebase auth, clerk, supabase auth,
+  azure ad, entra
+ui-framework: react, vue, angular, svelte, nuxt, next.js, preact, htmx,
+  alpine.js, sveltekit, astro, django templates, jinja, blazor, backbone, jquery
+ui-state: redux, redux toolkit, zustand, mobx, pinia, vuex, recoil, jotai, xstate, ngrx
+css: tailwind, bootstrap, sass, scss, css modules, styled-components, bulma,
+  material ui, mui, chakra
+bundler: webpack, vite, esbuild, turbopack, snowpack, rspack, browserify
+js-test: jest, vitest, mocha, jasmine
+browser-automation: cypress, playwright, selenium, puppeteer, webdriver, testcafe,
+  nightwatch
+python-test: pytest, unittest, nose, nose2, doctest
+python-packaging: pip, poetry, uv, pipenv, pdm, conda, pip-tools, setuptools
+js-packaging: npm, yarn, pnpm, bun
+schema-migrations: alembic, django migrations, flyway, liquibase, prisma migrate, knex,
+  sqitch, dbmate, yoyo
+orm: sqlalchemy, django orm, prisma, typeorm, sequelize, peewee, tortoise, sqlmodel,
+  hibernate, gorm, diesel, ecto, activerecord, drizzle
+python-web: django, flask, fastapi, starlette, pyramid, aiohttp, sanic, litestar
+node-web: koa, fastify, hapi, nestjs, adonis
+http-client: httpx, aiohttp, urllib3, axios, ofetch, superagent,
+  urllib
+feature-flags: launchdarkly, unleash, flagsmith, split.io, growthbook
+experiment-tracking: mlflow, weights & biases, wandb, tensorboard, clearml
+secrets: hashicorp vault, secrets manager, doppler, sops, 1password, parameter store,
+  sealed secrets, infisical
+infrastructure-as-code: terraform, pulumi, cloudformation, cdk, opentofu, crossplane,
+  bicep
+edge-proxy: cloudflare, fastly, cloudfront, akamai, nginx, haproxy, traefik, envoy, caddy,
+  alb, elb, load balancer, istio, linkerd
+api-style: rest api, restful, grpc, graphql, json-rpc, thrift, soap, trpc, websocket, websockets
+mobile-stack: flutter, react native, swiftui, uikit, jetpack compose, xamarin,
+  cordova, kotlin multiplatform
+scheduler: cron, crontab, airflow, dagster, prefect, luigi, celery beat, argo workflows,
+  kubernetes cronjob, systemd timer
+linter: ruff, flake8, pylint, isort, eslint, prettier, biome, rubocop, golangci-lint,
+  clippy, stylelint
+type-checker: mypy, pyright, pytype
+chat-ops: slack, microsoft teams, discord, mattermost, zulip, pagerduty, opsgenie,
+  victorops, incident.io
+issue-tracker: jira, github issues, trello, asana, youtrack, clubhouse,
+  gitlab issues
+analytics: google analytics, mixpanel, amplitude, posthog, plausible, matomo,
+  fathom
+ml-framework: pytorch, tensorflow, jax, keras, scikit-learn, sklearn, xgboost, lightgbm
+model-serving: triton, torchserve, tf serving, bentoml, ray serve, vllm, seldon, kserve,
+  sagemaker
+"""
+
+
+def _parse(table: str) -> dict[str, frozenset[str]]:
+    families: dict[str, set[str]] = {}
+    name = ""
+    for line in table.strip().splitlines():
+        head, sep, rest = line.partition(":")
+        if sep and not line.startswith(" ") and "/" not in head and " " not in head:
+            name, members = head.strip(), rest
+        else:
+            members = line
+        families.setdefault(name, set()).update(
+            m.strip().lower() for m in members.split(",") if m.strip()
+        )
+    return {family: frozenset(members) for family, members in families.items()}
+
+
+FAMILIES = _parse(_TABLE)
+
+
+def _spellings(member: str) -> set[str]:
+    spaced = re.sub(r"[.\-_/]+", " ", member).strip()
+    return {member, spaced, spaced.replace(" ", "")}
+
+
+@functools.cache
+def _matcher() -> tuple[re.Pattern[str], dict[str, frozenset[str]]]:
+    owners: dict[str, set[str]] = {}
+    for family, members in FAMILIES.items():
+        for member in members:
+            for spelling in _spellings(member):
+                owners.setdefault(spelling, set()).add(family)
+    names = sorted(owners, key=len, reverse=True)  # the longest name at a place wins
+    pattern = re.compile(
+        r"(?<![\w.-])(?:" + "|".join(re.escape(n) for n in names) + r")(?![\w-])", re.I
+    )
+    return pattern, {n: frozenset(f) for n, f in owners.items()}
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def families_of(text: str) -> frozenset[str]:
+    """The families of the technologies ``text`` names, as terms (``family:ci``)."""
+    pattern, owners = _matcher()
+    found: set[str] = set()
+    for match in pattern.finditer(text):
+        found.update(owners.get(match.group(0).lower(), ()))
+    return frozenset(FAMILY + f for f in found)
