@@ -1,9 +1,10 @@
-"""The owner's relayed calls, answered by one thread (adr/0017).
+"""The owner's hot calls, answered by one thread (adr/0017).
 
-Every relay connection has a thread that receives its frames; none of them answers. They
-hand each frame's work to an ``Answerer``, whose one thread runs the works one at a time:
-the connections in turn, each connection's works in the order they came (a connection's
-answers must go back in its frames' order). One interpreter answering in one thread
+Every serving process's session (``server.sessions``) has a thread that receives its
+frames; none of them answers a hot call. They hand each such frame's work to an
+``Answerer``, whose one thread runs the works one at a time: the connections in turn,
+each connection's works in the order they came (a connection's answers must go back in
+its frames' order). One interpreter answering in one thread
 stays warm; threads that take turns hand the interpreter to each other on every call,
 and four clients' calls then cost ~20% more each (4 servers × 300 alternating calls: 308
 calls/s against 259, eight runs each way).

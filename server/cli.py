@@ -335,6 +335,14 @@ def _main(argv: Sequence[str] | None) -> int:
                     allowed_origins=args.allowed_origin or settings.http_allowed_origins,
                     exposed=args.exposed,
                 )
+            if args.transport == "stdio" and settings.share and settings.relay:
+                # The owner runs the session; this process only pipes (adr/0035).
+                from server.pipe import serve_piped, startup_line
+                from server.sharing import owner_link
+
+                if sys.stderr.isatty():
+                    print(startup_line(settings), file=sys.stderr, flush=True)
+                return serve_piped(settings, owner_link(settings))
             if settings.share:
                 from server.sharing import start_owner_early
 

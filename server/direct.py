@@ -1,7 +1,8 @@
-"""The store's owner answering a relayed ``tools/call`` frame itself (adr/0017).
+"""The store's owner answering a hot ``tools/call`` frame itself (adr/0017).
 
-An ``anchormem serve`` process sends the frames of its hot tools (``RELAYED_TOOLS``)
-straight to the owner (``server.relay``). The owner answers each one with the frame the
+An ``anchormem serve`` process pipes every frame to the owner, which runs its session
+(``server.sessions``, adr/0035); the frames of the hot tools (``RELAYED_TOOLS``) are
+answered here, without the SDK's dispatch. The owner answers each one with the frame the
 SDK's server would have written for it, built by the SDK's own parts: the request is
 parsed and checked by the SDK's models (``jsonrpc_message_adapter``, the per-version
 request surface, ``CallToolRequestParams``), unless it has the one plain shape all of them
@@ -13,12 +14,12 @@ SDK's runner shapes it (``model_dump`` then ``serialize_server_result`` for the 
 protocol version) and framed as its dispatcher frames it (the members of
 ``JSONRPCResponse``, by pydantic's serializer).
 
-Whatever this path does not cover is *declined* (``None``), and the serving process hands
-the frame to its SDK server instead: a session of the 2026-07-28 era (per-request
+Whatever this path does not cover is *declined* (``None``), and the session's SDK server
+answers the frame instead: a session of the 2026-07-28 era (per-request
 envelopes), a frame that is not a call of a relayed tool, a request the SDK would refuse
 with a protocol error, and a tool body that would have to wait on the event loop. So an
-agent sees the same answers either way; only the SDK's dispatch and the second process's
-hop are skipped (and, with them, the SDK's OpenTelemetry span for the call).
+agent sees the same answers either way; only the SDK's dispatch is skipped (and, with it,
+the SDK's OpenTelemetry span for the call).
 """
 
 from __future__ import annotations
@@ -55,7 +56,7 @@ log = logging.getLogger("anchormem.direct")
 
 # The calls of an agent's every turn (``Tool.relayed``). Each may be sent again to the
 # next owner when the one running them dies (``Operation.resendable``), which is what the
-# relay does with the frames it had in flight.
+# pipe does with the frames it had in flight (``server.pipe``).
 RELAYED_TOOLS = frozenset(
     name for name, op in OPERATIONS.items() if op.tool is not None and op.tool.relayed
 )

@@ -65,9 +65,10 @@ from store.service import MemoryService
 from store.sharing import platform
 from store.sharing.client import standby_pid
 from store.sharing.codec import decode, encode, encode_error
-from store.sharing.protocol import MAX_MESSAGE, PROTOCOL, Files, read_key, recv, send, version
+from store.sharing.protocol import PROTOCOL, Files, read_key, recv, send, version
 
-if TYPE_CHECKING:  # the MCP SDK is imported with the first relay (``Owner._direct_answers``)
+if TYPE_CHECKING:  # the MCP SDK is imported with the first session (``Owner._sdk``)
+    from server.app import ToolServer
     from server.direct import DirectAnswers
 
 __all__ = ["CALLS", "main"]
@@ -99,10 +100,10 @@ class Owner:
         self._in_flight = 0
         self._idle_since = time.monotonic()
         self.calls = 0
-        self.relayed = 0  # calls answered on a relay connection (server.direct)
-        self._answerer = Answerer()  # runs the relayed calls, one at a time (``_relay``)
-        self._direct: DirectAnswers | None = None
-        self._direct_lock = threading.Lock()
+        self.relayed = 0  # calls answered in the sessions of serving processes
+        self._answerer = Answerer()  # runs the sessions' hot calls, one at a time
+        self._parts: tuple[ToolServer, DirectAnswers] | None = None
+        self._parts_lock = threading.Lock()
         self.started = time.time()
         self.key = b""
         self.listener: Listener | None = None  # Windows' named pipe
@@ -331,9 +332,7 @@ class Owner:
             answer_challenge(conn, self.key)
             hello = recv(conn)
             if hello.get("relay") is True and hello.get("admin") is not True:
-                # Loaded before the hello is answered: until then the client's calls take
-                # its SDK server's path instead of waiting behind the import.
-                self._direct_answers()
+                self._sdk()  # loaded before the hello is answered: it is the session's
             service = self._hello(conn, hello)
             if service is None:
                 return
@@ -342,7 +341,7 @@ class Owner:
                     self._connections[id(conn)] = int(hello.get("pid") or 0)
             try:
                 if service is not _ADMIN and hello.get("relay") is True:
-                    self._relay(conn, service)
+                    self._session(conn, service)
                     return
                 while not self.stopping.is_set():
                     message = recv(conn)
@@ -366,54 +365,42 @@ class Owner:
         finally:
             conn.close()
 
-    def _relay(self, conn: Connection, service: MemoryService) -> None:
-        """A relay connection (``server.relay``): MCP frames answered as the SDK would
-        (``server.direct``), in order; an empty answer declines a frame. This thread
-        only receives: the owner's one answering thread runs the calls (``Answerer``)."""
-        direct = self._direct_answers()
-        while not self.stopping.is_set():
-            frame = conn.recv_bytes(MAX_MESSAGE)
-            with self._mutex:
-                if self.stopping.is_set():  # not started: the client's SDK sends it on
-                    conn.send_bytes(b"")
-                    return
-                self._in_flight += 1
-            work = functools.partial(self._answer_frame, conn, frame, direct, service)
-            self._answerer.submit(conn, work)
+    def _session(self, conn: Connection, service: MemoryService) -> None:
+        """A serving process's MCP session (``server.sessions``): this thread receives its
+        frames; the SDK's session answers them, and the answering thread the hot calls."""
+        from server.sessions import Session
 
-    def _answer_frame(
-        self, conn: Connection, frame: bytes, direct: DirectAnswers, service: MemoryService
-    ) -> None:
-        """One relayed frame answered and sent back (in the answering thread). A
-        connection whose answer cannot be sent, or whose call failed outside the tool's
-        own error handling, is closed: its client hands what it had in flight to its SDK
-        server, which sends it to the next owner (``server.relay``)."""
-        answer = None
-        try:
-            version, _, line = frame.partition(b"\n")
-            answer = direct.answer(line, version.decode("ascii", "replace"), service)
-            conn.send_bytes(answer or b"")
-        except BaseException as exc:
-            with contextlib.suppress(OSError):
-                conn.close()
-            if not isinstance(exc, _LINK_ERRORS):  # else: the client went away
-                raise
-        finally:
-            with self._mutex:
-                self._in_flight -= 1
+        server, direct = self._sdk()
+        Session(
+            conn,
+            service,
+            server,
+            direct,
+            functools.partial(self._answerer.submit, conn),
+            self.stopping,
+            self._count_call,
+        ).run()
+
+    def _count_call(self, change: int) -> None:
+        """A session's call started (+1) or answered (-1)."""
+        with self._mutex:
+            self._in_flight += change
+            if change < 0:
                 self.calls += 1
-                self.relayed += answer is not None
+                self.relayed += 1
 
-    def _direct_answers(self) -> DirectAnswers:
-        """The SDK's answers, built for the first relay: an owner started by the CLI never
-        imports the MCP SDK, a second or more of its start-up (adr/0017)."""
-        with self._direct_lock:  # not ``_mutex``: the other connections go on meanwhile
-            if self._direct is None:
+    def _sdk(self) -> tuple[ToolServer, DirectAnswers]:
+        """The sessions' server and the direct answers, built for the first session: an
+        owner started by the CLI never imports the MCP SDK, a second or more of its
+        start-up (adr/0017)."""
+        with self._parts_lock:  # not ``_mutex``: the other connections go on meanwhile
+            if self._parts is None:
                 from server.app import build_server
                 from server.direct import DirectAnswers
 
-                self._direct = DirectAnswers(build_server(self.settings))
-            return self._direct
+                server = build_server(self.settings)
+                self._parts = server, DirectAnswers(server)
+            return self._parts
 
     def _hello(self, conn: Connection, hello: dict[str, Any]) -> MemoryService | None:
         mine = {"protocol": PROTOCOL, "version": version(), "pid": os.getpid()}

@@ -205,12 +205,20 @@ class SharedRuntime:
         self.service.close()
 
 
-AnyRuntime = Runtime | SharedRuntime
+@dataclass
+class SessionRuntime:
+    """The runtime of a session the store's owner runs for a serving process
+    (``server.sessions``): that client's service, over the owner's own runtime."""
+
+    service: MemoryService
+
+
+AnyRuntime = Runtime | SharedRuntime | SessionRuntime
 
 
 def open_any_runtime(
     settings: Settings, stopping: threading.Event | None = None, shared: bool = False
-) -> AnyRuntime:
+) -> Runtime | SharedRuntime:
     """The store owner's service when ``shared`` and ``settings.share`` (starting the
     owner if none runs), else ``open_runtime``."""
     if not (shared and settings.share):

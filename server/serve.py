@@ -51,7 +51,7 @@ from server.http_security import (
     refuse_unsafe,
     uvicorn_config,
 )
-from server.relay import Relay
+from server.pipe import startup_line
 from server.stdio_guard import WireOut, guarded_stdio
 from store.errors import AnchormemError, StoreUnavailable
 
@@ -64,16 +64,6 @@ DRAIN_S = 10.0  # at stdin EOF, how long the requests already read may take to b
 _SIGNALS = tuple(
     sig for sig in (signal.SIGTERM, signal.SIGINT, getattr(signal, "SIGHUP", None)) if sig
 )
-
-
-def startup_line(settings: Settings) -> str:
-    """One line for a person who started ``serve`` in a terminal (nothing is printed when
-    stderr is not a terminal: a client's log stays clean)."""
-    repo = settings.repo if settings.repo is not None else "no repository"
-    return (
-        f"anchormem: serving MCP on stdin/stdout for {repo} (store {settings.store_label});"
-        " an MCP client starts this itself (anchormem setup CLIENT) - press Ctrl-C to stop"
-    )
 
 
 def _say(message: str) -> None:
@@ -102,12 +92,11 @@ def serve(
     # its store refuse new work from then on. Made here: a signal may come first.
     stopping = threading.Event()
     if transport == "stdio":
-        # The hot tools' frames go straight to the store's owner (adr/0017).
-        relay = Relay() if settings.share and settings.relay else None
-        mcp = build_server(settings, stopping, shared=True, background=True, relay=relay)
-        # stdio_guard: malformed frames answered; the relay offered every valid one
-        with guarded_stdio(hook=relay) as wire, _plain_errors():
-            anyio.run(_serve_stdio, mcp, stopping, wire, relay)
+        # This process's own SDK server: with a store of its own (ANCHORMEM_SHARE=0), or
+        # calling the owner (ANCHORMEM_RELAY=0); else ``server.pipe`` serves stdio.
+        mcp = build_server(settings, stopping, shared=True, background=True)
+        with guarded_stdio() as wire, _plain_errors():  # malformed frames answered
+            anyio.run(_serve_stdio, mcp, stopping, wire)
         _fast_exit()
         return 0
     hosts = list(allowed_hosts) or list(settings.http_allowed_hosts)
@@ -254,13 +243,9 @@ async def _serve_http(app: Any, sock: socket.socket, stopping: threading.Event) 
 
 
 async def _serve_stdio(
-    mcp: MCPServer[Any],
-    stopping: threading.Event,
-    wire: WireOut | None = None,
-    relay: Relay | None = None,
+    mcp: MCPServer[Any], stopping: threading.Event, wire: WireOut | None = None
 ) -> None:
-    """``wire``: the guard's writer of frames (else the SDK claims fd 1 and writes it);
-    ``relay``: told of each answer (the handshake's starts it)."""
+    """``wire``: the guard's writer of frames (else the SDK claims fd 1 and writes it)."""
     stdin = _StdinLines.claim()
     try:
         async with anyio.create_task_group() as tg:
@@ -276,7 +261,7 @@ async def _serve_stdio(
                 # Every answer the server writes is noted, so that at EOF the input ends
                 # only once the requests read before it are answered (_StdinLines.drain).
                 answers, answered = anyio.create_memory_object_stream[SessionMessage](0)
-                tg.start_soon(_forward_answers, answered, writes, stdin, relay)
+                tg.start_soon(_forward_answers, answered, writes, stdin)
                 # MCPServer.run_stdio_async on our own streams: the SDK has no public way
                 # to run a server on streams it did not open (tests/test_public_apis.py).
                 lowlevel = mcp._lowlevel_server
@@ -291,12 +276,9 @@ async def _forward_answers(
     answered: MemoryObjectReceiveStream[SessionMessage],
     writes: MemoryObjectSendStream[SessionMessage],
     stdin: _StdinLines,
-    relay: Relay | None = None,
 ) -> None:
     async with answered, writes:
         async for message in answered:
-            if relay is not None:
-                relay.saw_answer(message.message)
             await writes.send(message)
             if isinstance(message.message, JSONRPCResponse | JSONRPCError):
                 stdin.answered(message.message.id)

@@ -60,8 +60,9 @@ __all__ = [
 LOOK_S = 0.2  # how often a waiting standby looks at the owner's files and its stop
 # Modules a call imports on first use: the standby loads them while it waits.
 PRELOAD = (
-    "server.app",  # the MCP SDK, for the first relayed call (the owner imports it then)
+    "server.app",  # the MCP SDK, for the first session (the owner imports it then)
     "server.direct",
+    "server.sessions",
     "server.cli_facts",  # what a CLI command's answer adds (``server.operations``)
     "server.agent_text",
     "store.contradictions.rules",

@@ -35,9 +35,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, Protocol, cast
 
-from mcp_types import INVALID_REQUEST, PARSE_ERROR, JSONRPCNotification, jsonrpc_message_adapter
-from pydantic import ValidationError
-
+from server.jsonrpc_shape import INVALID_REQUEST, PARSE_ERROR, kind_of, parse
 from store.limits import MAX_FRAME_BYTES
 
 __all__ = ["FrameGuard", "FrameHook", "Refusal", "WireOut", "guarded_stdio", "recover_id"]
@@ -253,23 +251,20 @@ class FrameGuard:
         except UnicodeDecodeError:
             return [self._refuse(line, PARSE_ERROR, "Parse error: the frame is not valid UTF-8")]
         try:
-            message = jsonrpc_message_adapter.validate_json(text, by_name=False)  # as the SDK
-        except ValidationError as exc:
-            errors = exc.errors(include_url=False, include_input=False)
-            if any(e["type"] == "json_invalid" for e in errors):
-                detail = str(errors[0].get("ctx", {}).get("error", "invalid JSON"))
-                return [self._refuse(line, PARSE_ERROR, f"Parse error: {detail[:200]}")]
-            return self._invalid(line, text)
-        except (ValueError, RecursionError):
-            return [self._refuse(line, PARSE_ERROR, "Parse error")]
-        if isinstance(message, JSONRPCNotification) and b'"id"' in line:
+            message = parse(text)
+        except RecursionError:
+            return [self._refuse(line, PARSE_ERROR, "Parse error: nested too deeply")]
+        except ValueError as exc:
+            return [self._refuse(line, PARSE_ERROR, f"Parse error: {str(exc)[:200]}")]
+        kind = kind_of(message)  # as the SDK reads it (``server.jsonrpc_shape``)
+        if kind is None:
+            return self._invalid(line, message)
+        if kind == "notification" and isinstance(message, dict) and "id" in message:
             # The SDK reads a request whose id is null, a float or an object as a
             # notification (the id is ignored) and never answers it.
-            raw = json.loads(text)
-            if isinstance(raw, dict) and "id" in raw:
-                why = "Invalid Request: the id must be a string or an integer"
-                _note("answered an invalid request (id %r): %s", raw["id"], why)
-                return [Refusal(None, INVALID_REQUEST, why)]
+            why = "Invalid Request: the id must be a string or an integer"
+            _note("answered an invalid request (id %r): %s", message["id"], why)
+            return [Refusal(None, INVALID_REQUEST, why)]
         return [line + b"\n"]
 
     def _refuse(self, line: bytes, code: int, message: str) -> Refusal:
@@ -284,12 +279,8 @@ class FrameGuard:
         _note("answered a malformed frame (id %r): %s", request_id, message)
         return Refusal(request_id, code, message)
 
-    def _invalid(self, line: bytes, text: str) -> list[Item]:
+    def _invalid(self, line: bytes, message: object) -> list[Item]:
         """Valid JSON that is not a JSON-RPC message."""
-        try:
-            message = json.loads(text)
-        except (ValueError, RecursionError):
-            return [self._refuse(line, INVALID_REQUEST, "Invalid Request")]
         if isinstance(message, list):  # a batch: MCP has had none since 2025-06-18
             why = "Invalid Request: batches are not supported; send one message per line"
             ids = [_valid_id(m.get("id")) for m in message if isinstance(m, dict) and "id" in m]
@@ -316,7 +307,7 @@ def _is_frame(line: bytes) -> bool:
 
 
 class FrameHook(Protocol):
-    """What may take frames before the server does (``server.relay``)."""
+    """What may take frames before the server does (``server.pipe``)."""
 
     def wire(self, emit: Callable[[bytes], None], inject: Callable[[bytes], None]) -> None:
         """Given the writers of a frame to the wire and into the server's input."""
@@ -331,8 +322,14 @@ class FrameHook(Protocol):
 class _StdioProxy:
     """The two pipes and threads of ``guarded_stdio``."""
 
-    def __init__(self, max_frame_bytes: int, hook: FrameHook | None = None) -> None:
+    def __init__(
+        self,
+        max_frame_bytes: int,
+        hook: FrameHook | None = None,
+        ended: threading.Event | None = None,
+    ) -> None:
         self.max_frame_bytes = max_frame_bytes
+        self._ended = ended
         self._lock = threading.Lock()  # one writer on the wire at a time, whole lines only
         self._in_lock = threading.Lock()  # one writer into the server's input, whole frames
         self._in_open = True
@@ -396,6 +393,8 @@ class _StdioProxy:
             with self._in_lock:
                 self._in_open = False
                 os.close(self._in_w)  # end of input for the server
+            if self._ended is not None:
+                self._ended.set()
 
     def _pump_out(self) -> None:
         pending = bytearray()
@@ -458,15 +457,18 @@ class WireOut:
 
 @contextmanager
 def guarded_stdio(
-    max_frame_bytes: int = MAX_FRAME_BYTES, hook: FrameHook | None = None
+    max_frame_bytes: int = MAX_FRAME_BYTES,
+    hook: FrameHook | None = None,
+    ended: threading.Event | None = None,
 ) -> Iterator[WireOut | None]:
     """Serve stdio through the guard while the block runs (see the module docstring); the
     block gets the writer of the server's frames (``WireOut``). Without usable fds 0 and
     1 the block runs unguarded, and gets None. ``hook`` is offered every valid frame
-    before the server (``server.relay``)."""
+    before the server (``server.pipe``); ``ended`` is set once the input has ended and
+    the hook has settled what it took."""
     sys.stdout.flush()
     try:
-        proxy = _StdioProxy(max_frame_bytes, hook)
+        proxy = _StdioProxy(max_frame_bytes, hook, ended)
     except OSError as exc:
         log.warning("stdio guard not installed: %s", exc)
         yield None

@@ -40,6 +40,11 @@ MCP_PRIVATE_ALLOWED: dict[tuple[str, str], str] = {
         "client reads this attribute too (mcp/client/_memory.py: 'Make lowlevel_server "
         "public')"
     ),
+    ("server/sessions.py", "_lowlevel_server"): (
+        "the owner runs each serving process's session on streams fed from its socket "
+        "(serve_dual_era_loop, public, takes the low-level server): the same need, and the "
+        "same missing accessor, as server/serve.py"
+    ),
 }
 
 

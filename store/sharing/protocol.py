@@ -26,11 +26,11 @@ Messages are JSON objects sent with ``send_bytes`` (one message per frame), afte
                     {"op": "stop"}      stop after the calls in flight (a newer client)
     owner → client  {"ok": true, "result": ...} or {"ok": false, "error": {...}}
 
-A hello with ``"relay": true`` makes a relay connection (protocol 3, ``server.relay``):
-after the hello its frames are raw bytes, not JSON messages. Each request is the
-session's protocol version, a newline, and one MCP frame (a ``tools/call``); each answer
-is the MCP frame that answers it, or an empty frame when the owner declines it (the
-client's own SDK server answers it then). Answers come in the order of the requests.
+A hello with ``"relay": true`` makes a session connection (protocol 4, ``server.pipe``
+and ``server.sessions``): after the hello its messages are raw bytes, not JSON messages.
+The client sends each MCP frame its own client wrote; the owner runs the MCP session and
+sends every frame it writes, and ``{"anchormem": "unstarted", "id": ID}`` for a request
+it did not start because it is stopping.
 
 Every version of the protocol answers ``hello`` with its own number and honours
 ``stop``: a newer client meeting an older owner asks it to stop and starts its own; an
@@ -51,7 +51,7 @@ from store.safe_files import open_private, read_private
 
 __all__ = ["PROTOCOL", "Files", "read_key", "recv", "send", "version"]
 
-PROTOCOL = 3  # 2: the tool op, rendered by the owner; 3: relay connections
+PROTOCOL = 4  # 2: the tool op, rendered by the owner; 3: relay connections; 4: sessions
 MAX_MESSAGE = 64 * 1024 * 1024
 
 

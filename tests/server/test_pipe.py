@@ -1,8 +1,10 @@
-"""The stdio fast path (server/relay.py, server/direct.py, adr/0017), through real
-processes: ``anchormem serve`` started as a client starts it, spoken to one JSON-RPC line
-at a time, with the store's owner answering the hot tools' frames itself. What the agent
-gets must be what the SDK's server gives for the same frame; what the owner cannot
-answer exactly goes to the SDK; nothing is lost when the owner dies."""
+"""``anchormem serve`` as a pipe to the store's owner (server/pipe.py, server/sessions.py,
+adr/0035), and the owner's direct answers to the hot tools (server/direct.py, adr/0017),
+through real processes: ``anchormem serve`` started as a client starts it, spoken to one
+JSON-RPC line at a time. What the agent gets must be what a serving process's own SDK
+server gives for the same frame (``ANCHORMEM_RELAY=0``); what the direct path cannot
+answer exactly goes to the session's SDK server; when the owner dies the session goes on
+with the next one, every request answered once, none run twice."""
 
 from __future__ import annotations
 
@@ -76,6 +78,18 @@ class Lines:
             if message.get("id") == wanted and "method" not in message:
                 return message
 
+    def answers(self, wanted: set[int]) -> dict[int, dict[str, Any]]:
+        """The answers to ``wanted``, in whatever order they come."""
+        assert self.process.stdout is not None
+        found: dict[int, dict[str, Any]] = {}
+        while set(found) != wanted:
+            line = self.process.stdout.readline()
+            assert line, "the server closed its stdout"
+            message: dict[str, Any] = json.loads(line)
+            if message.get("id") in wanted and "method" not in message:
+                found[message["id"]] = message
+        return found
+
     def call(self, tool: str, arguments: dict[str, Any]) -> dict[str, Any]:
         answer = self.request("tools/call", {"name": tool, "arguments": arguments})
         result: dict[str, Any] = answer["result"]
@@ -97,6 +111,10 @@ def servers(project: GitRepo, owner_env: dict[str, str]) -> Iterator[tuple[Lines
     fast.close()
     sdk.close()
     OwnerLink(Files(store(project)), None, env=settings_env(), wait_s=20, version="t").stop_owner()
+
+
+def stop_owner(repo: GitRepo) -> None:
+    OwnerLink(Files(store(repo)), None, env=settings_env(), wait_s=20, version="t").stop_owner()
 
 
 def wait_dead(pid: int, within: float) -> None:
@@ -278,3 +296,91 @@ def test_a_server_served_by_the_owner_never_loads_the_store(
         server.close()
         assert "_duckdb" not in maps and "numpy" not in maps
     OwnerLink(Files(store(project)), None, env=settings_env(), wait_s=20, version="t").stop_owner()
+
+
+def test_an_owner_killed_mid_session_leaves_every_request_answered_once(
+    project: GitRepo, owner_env: dict[str, str]
+) -> None:
+    """Requests the owner had received but not answered when it died: the ones that may
+    run twice are answered by the next owner; a call that may not (``observe``) is
+    answered with an error saying it may or may not have been done. The session goes on
+    (the handshake is sent again, its answer never reaches the client)."""
+    env = {**owner_env, "ANCHORMEM_OWNER_STANDBY": "0"}
+    server = Lines(project, env)
+    try:
+        made = server.call("remember", {"text": "Search indexes products nightly"})
+        memory = made["structuredContent"]["id"]
+        owner = owner_pid(project)
+        os.kill(owner, signal.SIGSTOP)  # what is sent now is received, never answered
+        server.send({"jsonrpc": "2.0", "id": 50, "method": "tools/call",
+                     "params": {"name": "recall", "arguments": {"query": "search"}}})  # fmt: skip
+        server.send({"jsonrpc": "2.0", "id": 51, "method": "tools/call",
+                     "params": {"name": "observe",
+                                "arguments": {"id": memory, "confirms": True,
+                                              "note": "seen in the cron table"}}})  # fmt: skip
+        server.send({"jsonrpc": "2.0", "id": 52, "method": "tools/list"})
+        os.kill(owner, signal.SIGKILL)
+        wait_dead(owner, within=10)
+        answers = server.answers({50, 51, 52})
+        recalled = answers[50]["result"]["structuredContent"]["memories"]
+        assert [m["id"] for m in recalled] == [memory]
+        cut = answers[51]["result"]
+        assert cut["isError"] is True and "may or may not have been done" in str(cut)
+        assert {t["name"] for t in answers[52]["result"]["tools"]} >= {"remember", "recall"}
+        assert owner_pid(project) != owner
+        after = server.call("remember", {"text": "Search reindexes on deploy"})
+        assert after["isError"] is False
+    finally:
+        assert server.process.stdin is not None
+        server.process.stdin.close()
+        assert server.process.stdout is not None
+        rest = [json.loads(line) for line in server.process.stdout.read().splitlines()]
+        server.process.wait(timeout=30)
+        OwnerLink(
+            Files(store(project)), None, env=settings_env(), wait_s=20, version="t"
+        ).stop_owner()
+    # Nothing but answers to the client's own requests: no second answer to any.
+    assert all(str(m.get("id", "")).isdigit() for m in rest), rest
+
+
+def test_the_serving_process_loads_no_mcp_sdk_and_serves_every_kind_of_request(
+    project: GitRepo, owner_env: dict[str, str]
+) -> None:
+    server = Lines(project, owner_env)
+    try:
+        server.call("remember", {"text": "Billing posts charges with httpx"})
+        digest = server.request("resources/read", {"uri": "anchormem://digest"})
+        assert "httpx" in digest["result"]["contents"][0]["text"]
+        prompts = server.request("prompts/list", {})
+        assert prompts["result"]["prompts"]
+        assert server.request("ping", {})["result"] == {}
+        unknown = server.request("no/such/method", {})
+        assert unknown["error"]["code"] == -32601
+        maps = Path(f"/proc/{server.process.pid}/maps").read_text()
+    finally:
+        server.close()
+        OwnerLink(
+            Files(store(project)), None, env=settings_env(), wait_s=20, version="t"
+        ).stop_owner()
+    assert "pydantic_core" not in maps and "_duckdb" not in maps
+
+
+def test_a_session_goes_on_when_its_owner_is_stopped_for_another(
+    project: GitRepo, owner_env: dict[str, str]
+) -> None:
+    server = Lines(project, owner_env)
+    try:
+        made = server.call(
+            "remember", {"text": "Invoices are rendered with WeasyPrint", "scope": "external"}
+        )
+        first = owner_pid(project)
+        stop_owner(project)  # as a newer client asks, or `anchormem stop`
+        wait_dead(first, within=20)
+        found = server.call("recall", {"query": "invoices weasyprint"})
+        assert [m["id"] for m in found["structuredContent"]["memories"]] == [
+            made["structuredContent"]["id"]
+        ]
+        assert owner_pid(project) != first
+    finally:
+        server.close()
+        stop_owner(project)
