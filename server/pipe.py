@@ -22,7 +22,6 @@ import json
 import logging
 import os
 import signal
-import sys
 import threading
 import time
 from collections.abc import Callable
@@ -33,6 +32,7 @@ from typing import Any
 from server.config import Settings
 from server.operations import OPERATIONS
 from server.stdio_guard import guarded_stdio
+from server.stopping import GRACE_S, HARD_EXIT_S, SIGNALS, exit_later, say, watch_parent
 from store.errors import AnchormemError
 from store.sharing.client import OwnerLink
 from store.sharing.protocol import MAX_MESSAGE
@@ -45,10 +45,6 @@ CUT_OFF = (
     "the store's owner stopped during this call, which may or may not have been done:"
     " check (show, list) before repeating it"
 )
-GRACE_S = 2.0  # after a signal, how long the answers owed may take
-HARD_EXIT_S = 4.0  # after a signal, end the process regardless
-PARENT_POLL_S = 0.5  # how often the parent is looked for
-FINISH_S = 10.0  # at the end of the input, how long the answers owed may take
 _RETRY_S = 1.0  # after a failed connection, the next attempt waits this long at least
 _LINK_ERRORS = (OSError, EOFError, AuthenticationError, ValueError)
 _UNSTARTED = "unstarted"  # the owner's word for a request it did not start
@@ -241,7 +237,7 @@ class Pipe:
         try:
             conn = self._link.connect(relay=True)
         except (*_LINK_ERRORS, AnchormemError) as exc:
-            print(f"anchormem: cannot reach the store's owner: {exc}", file=sys.stderr)
+            say(f"cannot reach the store's owner: {exc}")
             self._fail_pending(f"the store is unavailable: {exc}")
             with self._lock:
                 self._connecting = False
@@ -311,15 +307,14 @@ def serve_piped(settings: Settings, link: OwnerLink) -> int:
     def on_signal(signum: int, _frame: object) -> None:
         if stopping.is_set():
             os._exit(1)  # a second signal: stop waiting
-        print(f"anchormem: {signal.Signals(signum).name} received; stopping", file=sys.stderr)
+        say(f"{signal.Signals(signum).name} received; stopping")
         stopping.set()
         ended.set()
-        _exit_later(HARD_EXIT_S)
+        exit_later(HARD_EXIT_S)
 
-    for sig in (signal.SIGTERM, signal.SIGINT, getattr(signal, "SIGHUP", None)):
-        if sig is not None:
-            signal.signal(sig, on_signal)
-    _watch_parent()
+    for sig in SIGNALS:
+        signal.signal(sig, on_signal)
+    watch_parent()
     try:
         with guarded_stdio(hook=pipe, ended=ended) as wire:
             if wire is None:
@@ -331,27 +326,3 @@ def serve_piped(settings: Settings, link: OwnerLink) -> int:
         pipe.close()
         link.close()
     return 0
-
-
-def _watch_parent() -> None:
-    """In a daemon thread: when the parent process goes away, stop as on SIGTERM."""
-    parent = os.getppid()
-    if parent <= 1:  # started by init (or a container's first process): nothing to watch
-        return
-
-    def watch() -> None:
-        while os.getppid() == parent:
-            time.sleep(PARENT_POLL_S)
-        print(f"anchormem: the parent process ({parent}) is gone; stopping", file=sys.stderr)
-        os.kill(os.getpid(), signal.SIGTERM)
-
-    threading.Thread(target=watch, name="anchormem-parent", daemon=True).start()
-
-
-def _exit_later(delay: float) -> None:
-    def hard_exit() -> None:
-        time.sleep(delay)
-        print(f"anchormem: not stopped {delay:.0f} s after a signal; exiting", file=sys.stderr)
-        os._exit(1)
-
-    threading.Thread(target=hard_exit, name="anchormem-exit", daemon=True).start()

@@ -26,7 +26,6 @@ import signal
 import socket
 import sys
 import threading
-import time
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import CancelledError
@@ -53,21 +52,12 @@ from server.http_security import (
 )
 from server.pipe import startup_line
 from server.stdio_guard import WireOut, guarded_stdio
+from server.stopping import GRACE_S, HARD_EXIT_S, SIGNALS, exit_later, say, watch_parent
 from store.errors import AnchormemError, StoreUnavailable
 
-__all__ = ["DRAIN_S", "GRACE_S", "HARD_EXIT_S", "PARENT_POLL_S", "serve", "startup_line"]
+__all__ = ["DRAIN_S", "serve", "startup_line"]
 
-GRACE_S = 2.0  # after the first signal, cancel what still runs
-HARD_EXIT_S = 4.0  # after the first signal, end the process regardless
-PARENT_POLL_S = 0.5  # how often a stdio server checks that its parent is alive
 DRAIN_S = 10.0  # at stdin EOF, how long the requests already read may take to be answered
-_SIGNALS = tuple(
-    sig for sig in (signal.SIGTERM, signal.SIGINT, getattr(signal, "SIGHUP", None)) if sig
-)
-
-
-def _say(message: str) -> None:
-    print(f"anchormem: {message}", file=sys.stderr, flush=True)
 
 
 def serve(
@@ -121,7 +111,7 @@ def serve(
         app = _StartupErrors(GuardMiddleware(sdk_app, policy))
         shown = f"[{address}]" if ":" in address else address
         mode = "bearer token required" if policy.auth else "no token: loopback clients only"
-        _say(f"serving MCP on http://{shown}:{bound_port}/mcp ({mode})")
+        say(f"serving MCP on http://{shown}:{bound_port}/mcp ({mode})")
         try:
             with _plain_errors():
                 anyio.run(_serve_http, app, sock, stopping)
@@ -250,7 +240,7 @@ async def _serve_stdio(
     try:
         async with anyio.create_task_group() as tg:
             stdin.start(anyio.lowlevel.current_token())
-            tg.start_soon(_on_signals, stopping, stdin.stop, tg.cancel_scope.cancel, _watch_parent)
+            tg.start_soon(_on_signals, stopping, stdin.stop, tg.cancel_scope.cancel, watch_parent)
             # The SDK claims fd 1 (stray prints go to stderr); stdin is ours, so that a
             # signal can end it: the SDK reads stdin in a thread no cancellation reaches.
             out = cast("anyio.AsyncFile[str] | None", wire)
@@ -419,21 +409,6 @@ class _StdinLines:
         self._pending.discard(json.dumps(request_id))
 
 
-def _watch_parent() -> None:
-    """In a daemon thread: when the parent process goes away, stop like on SIGTERM."""
-    parent = os.getppid()
-    if parent <= 1:  # started by init (or a container's first process): nothing to watch
-        return
-
-    def watch() -> None:
-        while os.getppid() == parent:
-            time.sleep(PARENT_POLL_S)
-        _say(f"the parent process ({parent}) is gone; stopping")
-        os.kill(os.getpid(), signal.SIGTERM)
-
-    threading.Thread(target=watch, name="anchormem-parent", daemon=True).start()
-
-
 # -- both -----------------------------------------------------------------------------
 
 
@@ -443,26 +418,17 @@ async def _on_signals(
     force: Callable[[], None],
     started: Callable[[], None] | None,
 ) -> None:
-    with anyio.open_signal_receiver(*_SIGNALS) as signals:
+    with anyio.open_signal_receiver(*SIGNALS) as signals:
         if started is not None:
             started()
         async for signum in signals:
-            _say(f"{signal.Signals(signum).name} received; stopping")
+            say(f"{signal.Signals(signum).name} received; stopping")
             stopping.set()  # calls still queued for the store fail now, not in turn
-            _exit_later(HARD_EXIT_S)
+            exit_later(HARD_EXIT_S)
             graceful()
             break
         with anyio.move_on_after(GRACE_S):
             async for _ in signals:  # a second signal: stop waiting
                 break
-        _say("still running; cancelling")
+        say("still running; cancelling")
         force()
-
-
-def _exit_later(delay: float) -> None:
-    def hard_exit() -> None:
-        time.sleep(delay)
-        _say(f"not stopped {delay:.0f} s after the signal; exiting now")
-        os._exit(1)
-
-    threading.Thread(target=hard_exit, name="anchormem-exit", daemon=True).start()

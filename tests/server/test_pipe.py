@@ -384,3 +384,33 @@ def test_a_session_goes_on_when_its_owner_is_stopped_for_another(
     finally:
         server.close()
         stop_owner(project)
+
+
+@pytest.mark.parametrize(
+    "signum", [signal.SIGTERM, signal.SIGINT, signal.SIGHUP], ids=lambda s: s.name
+)
+def test_a_signal_stops_the_pipe_cleanly_and_its_owner_goes_on(
+    project: GitRepo, owner_env: dict[str, str], signum: signal.Signals
+) -> None:
+    process = subprocess.Popen(
+        [SCRIPT, "serve"], cwd=project.root, env=owner_env, stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+    )  # fmt: skip
+    try:
+        assert process.stdin is not None and process.stdout is not None
+        hello = {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+            "protocolVersion": VERSION, "capabilities": {},
+            "clientInfo": {"name": "signal-test", "version": "0"}}}  # fmt: skip
+        process.stdin.write(json.dumps(hello).encode() + b"\n")
+        process.stdin.flush()
+        assert json.loads(process.stdout.readline())["id"] == 1
+        owner = owner_pid(project)
+        process.send_signal(signum)
+        assert process.wait(timeout=30) == 0
+        assert process.stderr is not None
+        assert f"anchormem: {signum.name} received; stopping" in process.stderr.read().decode()
+        os.kill(owner, 0)  # the owner serves on (it idles out by itself)
+    finally:
+        if process.poll() is None:
+            process.kill()
+        stop_owner(project)
