@@ -97,7 +97,7 @@ class Pipe:
         self._closed = False
 
     # -- the stdin guard's hook ----------------------------------------------------------
-    def wire(self, emit: Callable[[bytes], None], inject: Callable[[bytes], None]) -> None:
+    def wire(self, emit: Callable[[bytes], None]) -> None:
         self._emit = emit
 
     def offer(self, frame: bytes) -> bool:

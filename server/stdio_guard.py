@@ -309,8 +309,8 @@ def _is_frame(line: bytes) -> bool:
 class FrameHook(Protocol):
     """What may take frames before the server does (``server.pipe``)."""
 
-    def wire(self, emit: Callable[[bytes], None], inject: Callable[[bytes], None]) -> None:
-        """Given the writers of a frame to the wire and into the server's input."""
+    def wire(self, emit: Callable[[bytes], None]) -> None:
+        """Given the writer of a whole frame to the wire."""
 
     def offer(self, frame: bytes) -> bool:
         """Whether it took ``frame`` (a valid frame, with its newline) and will answer it."""
@@ -343,7 +343,7 @@ class _StdioProxy:
         os.close(in_r)
         os.dup2(self._out_w, 1)
         if hook is not None:
-            hook.wire(self.emit, self.inject)
+            hook.wire(self.emit)
         self._inbound = threading.Thread(target=self._pump_in, name="anchormem-stdin-guard")
         self._outbound = threading.Thread(target=self._pump_out, name="anchormem-stdout-guard")
         self._inbound.daemon = self._outbound.daemon = True
