@@ -36,6 +36,8 @@ Definitions:
   *strangers related*: the share of them that are notes of other pairs (only with
   ``--crowd``): the noise an agent is asked about. Other pairs' notes are about other
   subjects by construction, though a few may share one.
+- *asked after consolidate*: the share of conflict pairs found, a candidate, or among
+  ``consolidate``'s related pairs: what the agent has been asked about once both calls ran.
 """
 
 from __future__ import annotations
@@ -83,6 +85,7 @@ class Outcome:
     candidate: bool = False  # the first note is among the second remember's candidates
     related: int = 0  # notes the second remember lists as related
     strangers: int = 0  # ... of them, notes of other pairs (with ``crowd``)
+    consolidated: bool = False  # the pair is among consolidate's related pairs
 
 
 def load(path: Path = PAIRS) -> list[Pair]:
@@ -134,12 +137,20 @@ async def _one(settings: Settings, pair: Pair, crowd: Sequence[str] = ()) -> Out
         first["id"] in _candidates(second),
         len(second.get("related", [])),
         len(_related_ids(second) - ids),
+        ids in _related_pairs(report),
     )
 
 
 def _related_ids(answer: dict[str, Any]) -> set[str]:
     """The ids of a remember's related notes (each line "id: text")."""
     return {line.split(":", 1)[0] for line in answer.get("related", [])}
+
+
+def _related_pairs(report: dict[str, Any]) -> list[set[str]]:
+    """The pairs of ids of consolidate's related lines ("id: text ~ id: text")."""
+    return [
+        {side.split(":", 1)[0] for side in line.split(" ~ ")} for line in report.get("related", [])
+    ]
 
 
 def _candidates(answer: dict[str, Any]) -> set[str]:
@@ -184,6 +195,9 @@ def summarise(outcomes: Sequence[Outcome]) -> dict[str, Any]:
         "lookalikes_surfaced": round(sum(o.found for o in lookalikes) / max(1, len(lookalikes)), 3),
         "candidate_recall": _share(o.candidate for o in conflicts),
         "lookalikes_related": _share(o.candidate for o in lookalikes),
+        "asked_after_consolidate": _share(
+            o.found or o.candidate or o.consolidated for o in conflicts
+        ),
         "related_per_remember": round(sum(o.related for o in outcomes) / max(1, len(outcomes)), 2),
         "strangers_related": _ratio(
             sum(o.strangers for o in outcomes), sum(o.related for o in outcomes)

@@ -70,8 +70,8 @@ When to use it:
   A note about something outside this repository (infrastructure, a team habit) takes
   `scope: "external"`: it is then never checked against the code.
 - Call `retract` when you find a note is wrong, with the reason and your evidence.
-- When `remember` or `consolidate` returns `possible_conflicts`, or `remember` returns
-  `related` notes (perhaps about the same thing), read both notes and call `resolve`
+- When `remember` or `consolidate` returns `possible_conflicts` or `related` notes
+  (perhaps about the same thing), read both notes and call `resolve`
   for each pair: `conflict` with the `winner` if one note is wrong now, `compatible`
   if both hold (different subjects, several values), `same` if they say one thing.
   The server never guesses: until you judge, neither note is changed.

@@ -16,7 +16,9 @@ from typing import Any
 from anchors.spec import Anchor
 from anchors.verify import AnchorCheck, Verdict
 from store.contradictions.outcomes import question_text
+from store.contradictions.related_note import PAIR_QUESTION as RELATED_PAIR_QUESTION
 from store.contradictions.related_note import QUESTION as RELATED_QUESTION
+from store.contradictions.related_note import Related, RelatedPair
 from store.hostile import reveal_all
 from store.model import AuditEntry, Receipt, Status, StoredAnchor
 from store.plan import ConflictRecord
@@ -216,6 +218,19 @@ _AS: dict[type, Callable[[Any], Any]] = {
 }
 
 
+def _related_pairs(result: ConsolidateResult) -> View:
+    """The close pairs nobody judged, one line each, and the question (none: left out)."""
+    if not result.related:
+        return {"related": None, "related_question": None, "more_related": None}
+    return {
+        "related_compared": result.related_compared,
+        # Through the owner's socket a pair comes back as plain tuples (``store.sharing.codec``).
+        "related": [RelatedPair(*(Related(*n) for n in pair)).line() for pair in result.related],
+        "related_question": RELATED_PAIR_QUESTION,
+        "more_related": result.more_related or None,
+    }
+
+
 def _related(result: RememberResult) -> View:
     """The close notes the rules did not judge, one short line each, and the one question
     they put to the agent (none: both left out)."""
@@ -305,6 +320,7 @@ _FULL: dict[type, tuple[str, Callable[[Any], View]]] = {
         lambda r: {
             **_plain(r),  # its pairs are questions, not decisions:
             "possible_conflicts": [possible_conflict(c) for c in r.possible_conflicts],
+            **_related_pairs(r),
         },
     ),
     ResolveResult: ("ResolveOut", _plain),
@@ -549,6 +565,7 @@ _AGENT: dict[type, tuple[str, Callable[[Any, bool], View]]] = {
             "conflicts": [_decided(c) for c in r.conflicts],
             "seconds": r.seconds,
             "possible_conflicts": [_pair(c) for c in r.possible_conflicts] or None,
+            **_related_pairs(r),
         },
     ),
 }

@@ -282,7 +282,7 @@ async def review(ctx: Context[Runtime, Any]) -> Annotated[CallToolResult, Review
 
 
 async def consolidate(ctx: Context[Runtime, Any]) -> Annotated[CallToolResult, Consolidated]:
-    """Find and settle contradictions; judge possible_conflicts with resolve."""
+    """Find and settle contradictions; judge possible_conflicts and related pairs with resolve."""
     return await _call(ctx, "consolidate")
 
 

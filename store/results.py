@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 
 from anchors.spec import Anchor, Provenance
-from store.contradictions.related_note import Related
+from store.contradictions.related_note import Related, RelatedPair
 from store.evidence.observations import Effect
 from store.evidence.review import ReviewAction
 from store.model import AuditEntry, Receipt
@@ -189,6 +189,11 @@ class ConsolidateResult:
     conflicts: tuple[ConflictRecord, ...]
     seconds: float
     possible_conflicts: tuple[ConflictRecord, ...] = ()
+    # Close pairs nobody has judged (``store.contradictions.related``): asked of the agent,
+    # the closest first; ``more_related``: how many are left for the next consolidate.
+    related: tuple[RelatedPair, ...] = ()
+    more_related: int = 0
+    related_compared: int = 0  # notes compared for them: the newest, within the pass's time
 
 
 @dataclass(frozen=True)

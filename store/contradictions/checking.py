@@ -131,6 +131,8 @@ class Contradictions:
     def consolidate(self) -> tuple[Plan, ConsolidateResult]:
         """One pass over the whole store: candidate pairs by shared keys, detected and
         decided; earlier decisions are re-decided and logged again only if they change."""
+        from store.contradictions.related import related_pairs
+        from store.contradictions.related_note import PAIRS
         from store.contradictions.resolving import all_pairs, settle
 
         started = time.perf_counter()
@@ -139,9 +141,16 @@ class Contradictions:
         memories = self._db.load(ids)
         live, pairs = all_pairs(list(memories.values()))
         plan, found = settle(pairs, memories, self._latest(pairs), now, self._settings)
+        # What the rules could not read is put to the agent: the close pairs nobody judged.
+        close, more, compared = related_pairs(
+            self._db, list(memories.values()), [(r.a_id, r.b_id) for r in found], PAIRS
+        )
         seconds = round(time.perf_counter() - started, 4)
         decided = tuple(r for r in found if r.state is not ConflictState.POSSIBLE)
-        return plan, ConsolidateResult(live, len(pairs), decided, seconds, asked(found))
+        result = ConsolidateResult(
+            live, len(pairs), decided, seconds, asked(found), close, more, compared
+        )
+        return plan, result
 
     def report(self) -> ConflictsResult:
         """Open and resolved conflicts, and slots whose value keeps flipping."""

@@ -119,25 +119,42 @@ def _spellings(member: str) -> set[str]:
     return {member, spaced, spaced.replace(" ", "")}
 
 
+# A word as a name is written in prose: letters, digits and the marks names keep inside
+# ("next.js", "pip-tools", "pub/sub", ".gitlab-ci.yml"), without the punctuation around.
+_WORD = re.compile(r"[\w.+#/&-]*[\w+#]|&")
+_LONGEST = 3  # words in the longest name
+
+
 @functools.cache
-def _matcher() -> tuple[re.Pattern[str], dict[str, frozenset[str]]]:
-    owners: dict[str, set[str]] = {}
+def _owners() -> dict[tuple[str, ...], frozenset[str]]:
+    """Each spelling of a member, as its words, and the families it belongs to."""
+    owners: dict[tuple[str, ...], set[str]] = {}
     for family, members in FAMILIES.items():
         for member in members:
             for spelling in _spellings(member):
-                owners.setdefault(spelling, set()).add(family)
-    names = sorted(owners, key=len, reverse=True)  # the longest name at a place wins
-    pattern = re.compile(
-        r"(?<![\w.-])(?:" + "|".join(re.escape(n) for n in names) + r")(?![\w-])", re.I
-    )
-    return pattern, {n: frozenset(f) for n, f in owners.items()}
+                words = tuple(_WORD.findall(spelling))
+                if words:
+                    owners.setdefault(words, set()).add(family)
+    if max(map(len, owners)) > _LONGEST:
+        raise ValueError("a family member is longer than _LONGEST words")
+    return {words: frozenset(f) for words, f in owners.items()}
 
 
 @functools.lru_cache(maxsize=1 << 14)
 def families_of(text: str) -> frozenset[str]:
-    """The families of the technologies ``text`` names, as terms (``family:ci``)."""
-    pattern, owners = _matcher()
+    """The families of the technologies ``text`` names, as terms (``family:ci``): the
+    longest name at each place, so "React Native" is a mobile stack, not React."""
+    owners = _owners()
+    words = [w.rstrip(".") for w in _WORD.findall(text.lower())]
     found: set[str] = set()
-    for match in pattern.finditer(text):
-        found.update(owners.get(match.group(0).lower(), ()))
+    i = 0
+    while i < len(words):
+        for n in range(min(_LONGEST, len(words) - i), 0, -1):
+            families = owners.get(tuple(words[i : i + n]))
+            if families is not None:
+                found.update(families)
+                i += n
+                break
+        else:
+            i += 1
     return frozenset(FAMILY + f for f in found)

@@ -28,11 +28,12 @@ from __future__ import annotations
 import functools
 import math
 import re
+import time
 from collections.abc import Callable, Collection, Mapping
 
 from store.backend import Store
 from store.contradictions.families import FAMILIES, FAMILY, families_of
-from store.contradictions.related_note import LIMIT, Related
+from store.contradictions.related_note import LIMIT, Related, RelatedPair
 from store.contradictions.resolving import claim_of
 from store.contradictions.rules import Claim
 from store.contradictions.slots import Match, relate
@@ -42,8 +43,11 @@ from store.model import Memory, is_retracted
 from store.search import SYNONYM_WEIGHT, memory_terms, query_terms, query_tokens
 from store.text import stem, words
 
-__all__ = ["THRESHOLD", "normalised", "related", "settled", "similarity"]
+__all__ = ["THRESHOLD", "normalised", "related", "related_pairs", "settled", "similarity"]
 
+# A consolidate compares the newest notes for this long at most: at 10,000 notes it then
+# stays within the pass's 5 s (adr/0010), the rules' own pass taking most of it.
+PAIRS_BUDGET_S = 1.5
 THRESHOLD = 0.2  # the least share of the smaller note's weight the two must hold
 # ... and the least share of the best note's score: a close note leaves out the ones that
 # only share the project's common words with the new one.
@@ -120,16 +124,20 @@ def _member_terms(family: str) -> tuple[str, ...]:
 
 
 def similarity(
-    new: Mapping[str, float], other: Collection[str], weight: Callable[[str], float]
+    new: Mapping[str, float],
+    other: Collection[str],
+    weight: Callable[[str], float],
+    own_new: float | None = None,
 ) -> float:
     """The weight the two share over the smaller one's own (0-1): a short note inside a
     long one is as close as two short ones saying the same thing. ``new``: the new
     note's terms and how much each counts (a synonym less); ``weight``: how rare a
-    term is in the store."""
+    term is in the store; ``own_new``: the new note's own weight, if already summed."""
     shared = sum(w * weight(t) for t, w in new.items() if t in other)
     if not shared:
         return 0.0
-    own_new = sum(weight(t) for t, w in new.items() if w >= 1.0)
+    if own_new is None:
+        own_new = sum(weight(t) for t, w in new.items() if w >= 1.0)
     smaller = min(own_new, sum(weight(t) for t in other))
     return min(1.0, shared / smaller) if smaller else 0.0
 
@@ -153,49 +161,60 @@ def settled(a: Claim, b: Claim) -> bool:
     return False
 
 
-def related(
-    db: Store, new: Memory, skip: Collection[str], limit: int = LIMIT
-) -> tuple[Related, ...]:
-    """The live notes closest to ``new`` (not itself, nor ``skip``: those the rules
-    already put to the agent or decided), best first, at most ``limit``."""
+class _Rarity:
+    """How rare each term is in the store (its weight), read once per term: a store of two
+    notes still rates every term alike. ``kept``: weights already read, shared by the
+    searches of one pass."""
+
+    def __init__(self, m: Mirror, kept: dict[str, float] | None = None) -> None:
+        self._index = m.index
+        self._documents = max(1, m.index.documents)
+        self._found: dict[str, float] = {} if kept is None else kept
+        self.most = max(_CANDIDATES, 0.05 * self._documents)  # terms held by more: skipped
+
+    def __call__(self, term: str) -> float:
+        found = self._found.get(term)
+        if found is None:
+            held = self._index.count(term) or 1
+            found = self._found[term] = math.log(1.0 + (self._documents + 1) / held)
+        return found
+
+
+def _closest(
+    m: Mirror, new: Memory, skip: Collection[str], weight: _Rarity
+) -> list[tuple[float, Memory]]:
+    """The live notes at least ``THRESHOLD`` close to ``new``, with their scores."""
     query = _query(f"{new.text} {new.subject or ''}")
     if not query:
-        return ()
-
+        return []
     families = [t for t in query if t.startswith(FAMILY)]
+    own = sum(weight(t) for t, w in query.items() if w >= 1.0)
+    scored = []
+    for memory_id in m.index.rare_overlap(_lookup(query), weight.most, _CANDIDATES):
+        mem = m.memories.get(memory_id)
+        if mem is None or memory_id == new.id or memory_id in skip:
+            continue
+        if mem.forgotten or is_retracted(mem.status, mem.refuted_by):
+            continue
+        terms = _terms(f"{mem.text} {mem.subject or ''}")
+        score = similarity(query, terms, weight, own)
+        if score < THRESHOLD and any(t in terms for t in families):
+            # Two products for one job: as close as the threshold, whatever else the
+            # notes say ("we got rid of Sentry" and "errors go to Rollbar").
+            score = THRESHOLD
+        if score >= THRESHOLD:
+            scored.append((round(score, 3), mem))
+    scored.sort(key=lambda pair: (-pair[0], pair[1].id))
+    return scored
 
-    def closest(m: Mirror) -> list[tuple[float, Memory]]:
-        index = m.index
-        documents = max(1, index.documents)
-        rarity: dict[str, float] = {}
 
-        def weight(term: str) -> float:
-            # A common term still counts: a store of two notes rates every term alike.
-            found = rarity.get(term)
-            if found is None:
-                found = rarity[term] = math.log(1.0 + (documents + 1) / (index.count(term) or 1))
-            return found
+def _close_in(m: Mirror, new: Memory, kept: dict[str, float]) -> list[tuple[float, Memory]]:
+    return _closest(m, new, (), _Rarity(m, kept))
 
-        most = max(_CANDIDATES, 0.05 * documents)
-        scored = []
-        for memory_id in index.rare_overlap(_lookup(query), most, _CANDIDATES):
-            mem = m.memories.get(memory_id)
-            if mem is None or memory_id == new.id or memory_id in skip:
-                continue
-            if mem.forgotten or is_retracted(mem.status, mem.refuted_by):
-                continue
-            terms = _terms(f"{mem.text} {mem.subject or ''}")
-            score = similarity(query, terms, weight)
-            if score < THRESHOLD and any(t in terms for t in families):
-                # Two products for one job: as close as the threshold, whatever else
-                # the notes say ("we got rid of Sentry" and "errors go to Rollbar").
-                score = THRESHOLD
-            if score >= THRESHOLD:
-                scored.append((round(score, 3), mem))
-        return scored
 
-    close = db.search(closest)
-    close.sort(key=lambda pair: (-pair[0], pair[1].id))
+def _shown(new: Memory, close: list[tuple[float, Memory]], limit: int) -> tuple[Related, ...]:
+    """The few ``close`` notes put to the agent: at most ``limit``, none much further than
+    the best, none the rules are sure holds with ``new`` (``settled``)."""
     kept: list[Related] = []
     for score, mem in close:
         if len(kept) == limit or (kept and score < OF_BEST * kept[0].score):
@@ -205,3 +224,52 @@ def related(
         if not settled(claim_of(new), claim_of(mem)):
             kept.append(Related(mem.id, mem.text, score))
     return tuple(kept)
+
+
+def related(
+    db: Store, new: Memory, skip: Collection[str], limit: int = LIMIT
+) -> tuple[Related, ...]:
+    """The live notes closest to ``new`` (not itself, nor ``skip``: those the rules
+    already put to the agent or decided), best first, at most ``limit``."""
+    close = db.search(lambda m: _closest(m, new, skip, _Rarity(m)))
+    return _shown(new, close, limit)
+
+
+def related_pairs(
+    db: Store,
+    memories: Collection[Memory],
+    decided: Collection[tuple[str, str]],
+    limit: int,
+    budget_s: float = PAIRS_BUDGET_S,
+) -> tuple[tuple[RelatedPair, ...], int, int]:
+    """Over the store, the pairs a ``remember`` of either note would have put to the agent
+    (``related``) that nobody has judged: none in the conflict log, none of ``decided``
+    (what this pass's rules found). The ``limit`` closest, how many more, and how many
+    notes were compared: the newest first, for at most ``budget_s`` (each remember
+    compared its note with the older ones already). What ``consolidate`` adds for notes
+    copied in by an import, or whose neighbours a remember's search missed."""
+    deadline = time.monotonic() + budget_s
+    kept: dict[str, float] = {}
+    found: dict[tuple[str, str], RelatedPair] = {}
+    compared = 0
+    newest = sorted(memories, key=lambda mem: (mem.created_at, mem.id), reverse=True)
+    for mem in newest:
+        if mem.forgotten or is_retracted(mem.status, mem.refuted_by):
+            continue
+        if time.monotonic() > deadline:
+            break
+        compared += 1
+        close = db.search(functools.partial(_close_in, new=mem, kept=kept))
+        for near in _shown(mem, close, LIMIT):
+            key = (min(mem.id, near.id), max(mem.id, near.id))
+            if key in found:
+                continue
+            this = Related(mem.id, mem.text, near.score)
+            found[key] = RelatedPair(*((this, near) if key[0] == mem.id else (near, this)))
+    judged = {tuple(sorted(k)) for k in db.latest_conflicts(list(found))}
+    judged |= {(min(a, b), max(a, b)) for a, b in decided}
+    open_pairs = sorted(
+        (pair for key, pair in found.items() if key not in judged),
+        key=lambda pair: (-pair.score, pair.first.id, pair.second.id),
+    )
+    return tuple(open_pairs[:limit]), max(0, len(open_pairs) - limit), compared

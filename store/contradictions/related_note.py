@@ -9,11 +9,25 @@ from typing import NamedTuple
 
 from store.hostile import reveal
 
-__all__ = ["BYTES", "LIMIT", "LINE_CHARS", "QUESTION", "Related"]
+__all__ = [
+    "BYTES",
+    "LIMIT",
+    "LINE_CHARS",
+    "PAIRS",
+    "PAIR_QUESTION",
+    "QUESTION",
+    "Related",
+    "RelatedPair",
+]
 
 LIMIT = 3  # at most this many related notes on one remember
+PAIRS = 5  # at most this many related pairs on one consolidate (the closest first)
 LINE_CHARS = 56  # a related note is shown as its id and this much of its text (``BYTES``)
 QUESTION = "Does the new note contradict, update or agree with these? Answer with resolve."
+PAIR_QUESTION = (
+    "Does one note of each pair contradict, update or agree with the other? Answer each with"
+    " resolve."
+)
 # What ``related`` may add to a remember's answer at most, as compact JSON (three lines,
 # the question and the two keys): a remember stays a short answer.
 BYTES = 350
@@ -41,3 +55,19 @@ class Related(NamedTuple):
 
 def _served(text: str) -> int:
     return len(json.dumps(text, ensure_ascii=False).encode()) - 2
+
+
+class RelatedPair(NamedTuple):
+    """Two live notes close to each other that nobody has judged (``consolidate``)."""
+
+    first: Related
+    second: Related
+
+    @property
+    def score(self) -> float:
+        return self.first.score
+
+    def line(self) -> str:
+        """Both notes' lines, the first's id first."""
+        return f"{self.first.line()} ~ {self.second.line()}"
+

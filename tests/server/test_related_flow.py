@@ -12,7 +12,7 @@ from mcp import Client
 
 from server.app import build_server
 from server.config import Settings
-from store.contradictions.related_note import BYTES, LIMIT, QUESTION
+from store.contradictions.related_note import BYTES, LIMIT, PAIR_QUESTION, PAIRS, QUESTION
 from tests.mcp_calls import call
 
 pytestmark = pytest.mark.anyio
@@ -191,3 +191,46 @@ async def test_a_close_note_leaves_out_notes_that_share_only_common_words(
         alone = await call(client, "remember", text=NEW.replace("Grafana Loki", "Loki"))
         assert close["id"] in _ids(alone)
         assert loose["id"] not in _ids(alone)
+
+
+def _pairs(report: dict[str, Any]) -> list[set[str]]:
+    return [
+        {side.split(":", 1)[0] for side in line.split(" ~ ")} for line in report.get("related", [])
+    ]
+
+
+async def test_consolidate_asks_about_close_pairs_until_they_are_judged(
+    settings: Settings,
+) -> None:
+    async with Client(build_server(settings)) as client:
+        old = await call(client, "remember", text=OLD, scope="external")
+        other = await call(client, "remember", text=OTHER, scope="external")
+        new = await call(client, "remember", text=NEW, scope="external")
+        before = await _standing(client, [old["id"], new["id"], other["id"]])
+        report = await call(client, "consolidate")
+        assert _pairs(report) == [{old["id"], new["id"]}]  # the esbuild note pairs with none
+        assert report["related_question"] == PAIR_QUESTION
+        assert await _standing(client, [old["id"], new["id"], other["id"]]) == before
+        await call(
+            client,
+            "resolve",
+            first=new["id"],
+            second=old["id"],
+            verdict="compatible",
+            reason="both sidecars ship logs: one to Datadog, one to Loki",
+        )
+        again = await call(client, "consolidate")
+    assert "related" not in again  # judged: never asked again
+
+
+async def test_consolidate_lists_the_closest_pairs_and_counts_the_rest(
+    settings: Settings,
+) -> None:
+    services = ["billing", "search", "checkout", "catalog", "mailer", "invoicing", "reports"]
+    async with Client(build_server(settings)) as client:
+        for name in services[: PAIRS + 2]:  # every two of them are close: more than shown
+            text = f"Logs of the {name} service are shipped by the sidecar agent in every pod."
+            await call(client, "remember", text=text, scope="external")
+        report = await call(client, "consolidate")
+    assert len(report["related"]) == PAIRS
+    assert report["more_related"] > 0
