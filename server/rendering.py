@@ -16,7 +16,6 @@ from typing import Any
 from anchors.spec import Anchor
 from anchors.verify import AnchorCheck, Verdict
 from store.contradictions.outcomes import question_text
-from store.contradictions.related_note import PAIR_QUESTION as RELATED_PAIR_QUESTION
 from store.contradictions.related_note import QUESTION as RELATED_QUESTION
 from store.contradictions.related_note import Related, RelatedPair
 from store.hostile import reveal_all
@@ -219,14 +218,14 @@ _AS: dict[type, Callable[[Any], Any]] = {
 
 
 def _related_pairs(result: ConsolidateResult) -> View:
-    """The close pairs nobody judged, one line each, and the question (none: left out)."""
+    """The close pairs nobody judged, one line each (none: left out). The question is the
+    tool's own (its description), as for ``possible_conflicts``."""
     if not result.related:
-        return {"related": None, "related_question": None, "more_related": None}
+        return {"related": None, "more_related": None}
     return {
         "related_compared": result.related_compared,
         # Through the owner's socket a pair comes back as plain tuples (``store.sharing.codec``).
         "related": [RelatedPair(*(Related(*n) for n in pair)).line() for pair in result.related],
-        "related_question": RELATED_PAIR_QUESTION,
         "more_related": result.more_related or None,
     }
 

@@ -191,8 +191,7 @@ class Consolidated(_Model):
     conflicts: list[DecisionOut] = Field(description="decided now")
     seconds: float
     possible_conflicts: list[PairOut] | None = Field(None, description="judge with resolve")
-    related: list[str] | None = Field(None, description="close pairs nobody judged")
-    related_question: str | None = Field(None, description="answer it with resolve")
+    related: list[str] | None = Field(None, description="close pairs nobody judged: resolve")
     more_related: int | None = Field(None, description="the next consolidate lists them")
     related_compared: int | None = Field(None, description="notes compared, the newest first")
 

@@ -14,7 +14,6 @@ __all__ = [
     "LIMIT",
     "LINE_CHARS",
     "PAIRS",
-    "PAIR_QUESTION",
     "QUESTION",
     "Related",
     "RelatedPair",
@@ -24,10 +23,6 @@ LIMIT = 3  # at most this many related notes on one remember
 PAIRS = 5  # at most this many related pairs on one consolidate (the closest first)
 LINE_CHARS = 56  # a related note is shown as its id and this much of its text (``BYTES``)
 QUESTION = "Does the new note contradict, update or agree with these? Answer with resolve."
-PAIR_QUESTION = (
-    "Does one note of each pair contradict, update or agree with the other? Answer each with"
-    " resolve."
-)
 # What ``related`` may add to a remember's answer at most, as compact JSON (three lines,
 # the question and the two keys): a remember stays a short answer.
 BYTES = 350

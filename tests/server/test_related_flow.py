@@ -12,7 +12,7 @@ from mcp import Client
 
 from server.app import build_server
 from server.config import Settings
-from store.contradictions.related_note import BYTES, LIMIT, PAIR_QUESTION, PAIRS, QUESTION
+from store.contradictions.related_note import BYTES, LIMIT, PAIRS, QUESTION
 from tests.mcp_calls import call
 
 pytestmark = pytest.mark.anyio
@@ -209,7 +209,7 @@ async def test_consolidate_asks_about_close_pairs_until_they_are_judged(
         before = await _standing(client, [old["id"], new["id"], other["id"]])
         report = await call(client, "consolidate")
         assert _pairs(report) == [{old["id"], new["id"]}]  # the esbuild note pairs with none
-        assert report["related_question"] == PAIR_QUESTION
+        assert report["related_compared"] == 3
         assert await _standing(client, [old["id"], new["id"], other["id"]]) == before
         await call(
             client,
