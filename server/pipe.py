@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import contextlib
 import json
-import logging
 import os
 import signal
 import threading
@@ -39,7 +38,6 @@ from store.sharing.protocol import MAX_MESSAGE
 
 __all__ = ["CUT_OFF", "Pipe", "serve_piped", "startup_line"]
 
-log = logging.getLogger("anchormem.pipe")
 
 CUT_OFF = (
     "the store's owner stopped during this call, which may or may not have been done:"
