@@ -20,6 +20,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
 import signal
 import threading
 import time
@@ -48,6 +49,9 @@ _LINK_ERRORS = (OSError, EOFError, AuthenticationError, ValueError)
 _UNSTARTED = "unstarted"  # the owner's word for a request it did not start
 _REPLAY = "anchormem-replay-"  # the ids of the handshakes sent again
 _INTERNAL_ERROR = -32603
+# The start of an answer as the owner writes it (the SDK's serializer and the direct answers
+# both put these members first): enough to know which request it answers.
+_ANSWER = re.compile(rb'\{"jsonrpc":"2\.0","id":(-?[0-9]+|"(?:[^"\\]|\\.)*"),"(?:result|error)":')
 
 
 def startup_line(settings: Settings) -> str:
@@ -176,6 +180,14 @@ class Pipe:
 
     def _take(self, data: bytes) -> bool:
         """Whether ``data`` is for the client; an answer settles its request."""
+        head = _ANSWER.match(data)
+        if head is not None:  # an answer as the owner writes them: its id read, not the rest
+            key = _key(json.loads(head.group(1)))
+            with self._lock:
+                asked = self._pending.get(key, {}).get("method")
+                if key not in self._replays and asked != "initialize":
+                    self._forget(key)
+                    return True
         try:
             message = json.loads(data)
         except (ValueError, RecursionError):
