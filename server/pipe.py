@@ -268,8 +268,9 @@ class Pipe:
 
     def _resume_locked(self, conn: Connection) -> None:
         """Open the session again on a new owner and send what it must answer."""
-        if self._handshake:
-            initialize = json.loads(self._handshake[0])
+        initialize = json.loads(self._handshake[0]) if self._handshake else None
+        # The client's own initialize, if still unanswered, is sent on below as it is.
+        if initialize is not None and _key(initialize.get("id")) not in self._pending:
             self._replayed += 1
             initialize["id"] = f"{_REPLAY}{self._replayed}"
             self._replays.add(_key(initialize["id"]))
@@ -278,8 +279,6 @@ class Pipe:
                 conn.send_bytes(frame)
         for key in list(self._pending):
             message = self._pending[key]
-            if message.get("method") == "initialize":
-                continue  # the client's own, if unanswered: the replay answers nothing
             if key in self._unstarted or _resendable(message):
                 self._unstarted.discard(key)
                 conn.send_bytes(self._frames[key])

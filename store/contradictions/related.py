@@ -127,17 +127,16 @@ def similarity(
     new: Mapping[str, float],
     other: Collection[str],
     weight: Callable[[str], float],
-    own_new: float | None = None,
+    own_new: float,
 ) -> float:
     """The weight the two share over the smaller one's own (0-1): a short note inside a
     long one is as close as two short ones saying the same thing. ``new``: the new
     note's terms and how much each counts (a synonym less); ``weight``: how rare a
-    term is in the store; ``own_new``: the new note's own weight, if already summed."""
+    term is in the store; ``own_new``: the new note's own weight (its terms said, not
+    their synonyms), summed once per note."""
     shared = sum(w * weight(t) for t, w in new.items() if t in other)
     if not shared:
         return 0.0
-    if own_new is None:
-        own_new = sum(weight(t) for t, w in new.items() if w >= 1.0)
     smaller = min(own_new, sum(weight(t) for t in other))
     return min(1.0, shared / smaller) if smaller else 0.0
 

@@ -414,3 +414,45 @@ def test_a_signal_stops_the_pipe_cleanly_and_its_owner_goes_on(
         if process.poll() is None:
             process.kill()
         stop_owner(project)
+
+
+def test_an_initialize_cut_off_by_the_owner_is_answered_by_the_next_one(
+    project: GitRepo, owner_env: dict[str, str]
+) -> None:
+    env = {**owner_env, "ANCHORMEM_OWNER_STANDBY": "0"}
+    first = Lines(project, env)  # starts the owner
+    process = subprocess.Popen(
+        [SCRIPT, "serve"], cwd=project.root, env=env, stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+    try:
+        assert process.stdin is not None and process.stdout is not None
+        owner = owner_pid(project)
+        wait_connected(process.pid)  # the second pipe holds its connection to the owner
+        os.kill(owner, signal.SIGSTOP)
+        hello = {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+            "protocolVersion": VERSION, "capabilities": {},
+            "clientInfo": {"name": "late", "version": "0"}}}  # fmt: skip
+        process.stdin.write(json.dumps(hello).encode() + b"\n")
+        process.stdin.flush()
+        os.kill(owner, signal.SIGKILL)
+        wait_dead(owner, within=10)
+        answer = json.loads(process.stdout.readline())
+        assert answer["id"] == 1 and answer["result"]["protocolVersion"] == VERSION
+    finally:
+        process.kill()
+        process.wait(timeout=30)
+        first.process.kill()
+        first.process.wait(timeout=30)
+        stop_owner(project)
+
+
+def wait_connected(pid: int, within: float = 20.0) -> None:
+    """Until the process ``pid`` holds a socket (its connection to the store's owner)."""
+    deadline = time.monotonic() + within
+    while time.monotonic() < deadline:
+        links = [os.readlink(fd) for fd in Path(f"/proc/{pid}/fd").iterdir()]
+        if any(link.startswith("socket:") for link in links):
+            return
+        time.sleep(0.05)
+    raise AssertionError(f"process {pid} holds no socket after {within} s")
