@@ -24,7 +24,7 @@ from collections.abc import Callable
 
 from anchors.candidates import _Cand, _Form, _Mode
 from anchors.facts import Fingerprint
-from anchors.mentions import subproject_of, tool_area
+from anchors.mentions import runs
 from anchors.spec import Anchor, AnchorKind, Expect
 from anchors.subject import Spans
 from anchors.technology import BESIDE_DETAIL, find_technology
@@ -85,7 +85,7 @@ def _present(anchor: Anchor, fp: Fingerprint) -> bool:
 
 def runtime_import(c: _Cand, text: str, spans: Spans, fp: Fingerprint) -> Anchor | None:
     """A name said not to be imported at run time ("X is only a type-checking dependency;
-    nothing imports it at runtime"). When a file that runs imports X (``_runs``: not a
+    nothing imports it at runtime"). When a file that runs imports X (``runs``: not a
     test, and the import not under ``if TYPE_CHECKING:``): an absent import anchor on the
     first such file, which breaks and says where. Else None, and the claim stays an
     uncovered part: no anchor can check "nowhere at run time". ``c`` is a name its clause
@@ -101,19 +101,9 @@ def runtime_import(c: _Cand, text: str, spans: Spans, fp: Fingerprint) -> Anchor
     modules = c.tech.imports if c.tech is not None else (c.text.strip("`"),)
     for module in modules:
         for path, fact in fp.importers(module):
-            if not fact.typing and _runs(path):
+            if not fact.typing and runs(path):
                 return Anchor(AnchorKind.IMPORT, module, Expect.ABSENT, scope=path)
     return None
-
-
-_TEST_FILE = re.compile(r"(?:conftest|test_\w*|\w*_tests?|noxfile|tasks)\.pyi?|\w*\.pyi")
-
-
-def _runs(path: str) -> bool:
-    """Whether a Python file is code the application runs: not a test, a test helper, a
-    stub, a task file, nor anything in a test folder or a sub-project (docs, examples)."""
-    directory, _, name = path.rpartition("/")
-    return not (_TEST_FILE.fullmatch(name) or tool_area(directory) or subproject_of(path))
 
 
 # "...; only regexp.go does", "..., but route.go does": a path doing what the negated

@@ -75,6 +75,7 @@ class _Cand:
     object: bool = False  # it follows a usage verb or a preposition ("by a |Jenkins| job")
     runtime: bool = False  # "depends on |X|", "requires |X|": a dependency at run time
     modifies: bool = False  # a plain word follows it, which it qualifies ("no |build| script")
+    builds: bool = False  # ... a word for software made with it ("a |React| app")
 
 
 # -- scanning ----------------------------------------------------------------------------

@@ -22,6 +22,7 @@ from anchors.wordlists import FUNCTION_WORDS
 _WINDOW = 80
 # The plain word right after a name, if nothing stands between them.
 _NEXT_WORD = re.compile(r"[ ]([a-z]+)\b(?![-.:/(`])")
+_NEXT_NOUN = re.compile(r"[ ]([a-z][a-z-]*)\b(?![-:/(`]|\.\w)")  # "app", "app." ends it
 _BE_WORDS = frozenset({"is", "are", "was", "were", "be", "been", "being", "get", "gets", "got"})
 # Matched as written (never case-blind), on the text or on its lower-cased form.
 _WE = re.compile(r"\s*(?:we|our|i|us)\b")
@@ -47,6 +48,19 @@ class _Cue:
     neg: _Neg
     replacement: bool = False
     targets: bool = True  # False: marks the clause as negated, governs no name
+
+
+# The things a product's name qualifies when they are made with it ("a React app", "the
+# Redis cache", "our Celery workers"), unlike a format's or a class's ("a Markdown string",
+# "urllib3's Retry class", "its Stripe key").
+_MADE_WITH = frozenset({
+    "app", "apps", "application", "applications", "frontend", "front-end", "backend",
+    "component", "components", "widget", "widgets", "spa", "site", "ui", "client", "clients",
+    "server", "servers", "service", "services", "cluster", "clusters", "instance", "instances",
+    "cache", "database", "db", "queue", "queues", "worker", "workers", "broker", "store",
+    "hooks", "plugin", "plugins", "integration", "project", "projects", "codebase", "stack",
+    "deployment", "container", "containers", "pipeline", "pipelines", "job", "jobs",
+})  # fmt: skip
 
 
 def _cues(k: Cues, low: str, start: int, end: int) -> list[_Cue]:
@@ -132,6 +146,8 @@ def _read_clause(k: Cues, low: str, start: int, end: int, cands: list[_Cand],
         slot, strong, preposition = (None, None, None) if closed else before_cues(before)
         following = _NEXT_WORD.match(after)
         c.modifies = following is not None and following.group(1) not in FUNCTION_WORDS
+        noun = _NEXT_NOUN.match(after)
+        c.builds = noun is not None and noun.group(1) in _MADE_WITH
         runtime, dep_before, import_before = window_cues(window)
         c.slot, c.strong, c.runtime = slot is not None, strong is not None, runtime is not None
         c.object = c.slot or preposition is not None

@@ -17,7 +17,7 @@ from enum import StrEnum
 from typing import Literal
 
 from anchors.facts import Fingerprint
-from anchors.mentions import tool_area
+from anchors.mentions import runs, tool_area
 from anchors.projects import holds_python
 from anchors.spec import (
     Anchor,
@@ -107,6 +107,15 @@ def _management_command(fp: Fingerprint, name: str) -> str | None:
         p for p in fp.basename_paths(f"{name}.py")
         if f"/{p}".endswith(f"/management/commands/{name}.py")
     ]  # fmt: skip
+    return found[0] if len(found) == 1 else None
+
+
+def _module_named(fp: Fingerprint, name: str) -> str | None:
+    """The one Python module of the application called ``name`` ("settings_global" for
+    ``wger/settings_global.py``): a name with an underscore, tests left out, or None."""
+    if "." in name or "_" not in name.strip("_"):
+        return None
+    found = [p for p in fp.basename_paths(f"{name}.py") if runs(p)]
     return found[0] if len(found) == 1 else None
 
 
@@ -427,6 +436,9 @@ class CodeNames:
         command = _management_command(self.fp, qual)
         if command is not None and expect is Expect.PRESENT:
             return [Anchor(AnchorKind.FILE, command)]  # "the `sync_users` management command"
+        module = _module_named(self.fp, qual)
+        if module is not None and expect is Expect.PRESENT:
+            return [Anchor(AnchorKind.FILE, module)]  # "settings_global sets ..."
         return DropReason.UNRESOLVED, f"no definition named {qual}"
 
     def dotted(self, name: str, *, claimed: bool = False, loose: bool = False) -> Outcome:

@@ -39,6 +39,7 @@ from anchors.development import (
     role_unchecked,
     tool_like,
 )
+from anchors.durations import same_duration
 from anchors.facts import Fingerprint
 from anchors.infra_binding import bind_infra
 from anchors.negated_parts import Negated, negated_clauses
@@ -232,8 +233,9 @@ def _technology(c: _Cand, tech: Technology, names: CodeNames, absent: bool) -> O
     if c.common and absent and c.neg is _Neg.WEAK and c.modifies and not (c.code or c.pref):
         # "the crate has no build script": the word qualifies a noun, it names no package
         return DropReason.COMMON_WORD, f"{c.text!r} qualifies the word after it here"
-    if (c.common or by_import) and not (c.strong or (c.object and proper) or c.code or c.pref
-                                        or absent):  # fmt: skip
+    # "uses Stripe", "a React app": capitalised as a name, as the object or before a noun
+    named = proper and (c.object or c.builds)
+    if (c.common or by_import) and not (c.strong or named or c.code or c.pref or absent):
         scoped = _imported_in_scope(tech, names) if c.object and not absent else None
         if scoped is not None:  # "shop/cli.py is written with click": it imports click
             return [scoped]
@@ -411,18 +413,22 @@ def infer_anchors(text: str, fp: Fingerprint, subject: str | None = None, *,
     dropped = [d for d in dropped if d.candidate not in checked]
     # A value stated for a constant or an environment variable the code gives a literal is
     # checked by a value anchor, which finds the thing too: it replaces the existence one.
-    for bound in bind_values(text, fp, scope, spans):
+    values = bind_values(text, fp, scope, spans)
+    for bound in values:
         kept = [(a, o) for a, o in kept if not _same_thing(a, bound.anchor)]
         kept.append((bound.anchor, bound.name))
         checked_values.append(bound.span)
-        uncovered = [u for u in uncovered if u != bound.name]
-        dropped = [d for d in dropped if d.candidate != bound.name]
+        # "(REST_FRAMEWORK PAGE_SIZE)": the dict and its key are both the bound name
+        parts = {bound.name, *bound.name.split(".")}
+        uncovered = [u for u in uncovered if u not in parts]
+        dropped = [d for d in dropped if d.candidate not in parts]
     # A value stated of a Dockerfile, a compose service or a CI matrix, in a sentence that
     # names it, is checked against that file (anchors.infra_binding).
     infra = bind_infra(text, fp, spans, checked_values)
     # "the rate limit is 2 ([guard] ratelimit = 2 in isso.cfg)": the value said twice
-    said = {b.anchor.version for b in infra}
-    checked_values += [(v.start, v.end) for v in stated_values(text) if v.text in said]
+    said = {b.anchor.version for b in (*values, *infra)}
+    checked_values += [(v.start, v.end) for v in stated_values(text)
+                       if v.text in said or any(same_duration(v.text, s or "") for s in said)]
     # "CI tests on Python 3.8", "the CI job uses Node 18" say what CI runs, not what the
     # project declares or imports: the toolchain's value anchor is the check.
     answered = {_TOOLCHAIN[b.anchor.value] for b in infra if b.anchor.value in _TOOLCHAIN}

@@ -330,6 +330,15 @@ class Fingerprint:
         return index
 
     @cached_property
+    def _members(self) -> dict[str, list[tuple[str, ValueFact]]]:
+        index: dict[str, list[tuple[str, ValueFact]]] = {}
+        for name, found in self._constants.items():
+            _, dot, last = name.rpartition(".")
+            if dot:
+                index.setdefault(last, []).extend(found)
+        return index
+
+    @cached_property
     def _env_defaults(self) -> dict[str, list[tuple[str, ValueFact]]]:
         index: dict[str, list[tuple[str, ValueFact]]] = {}
         for path, facts in self.code.items():
@@ -518,6 +527,11 @@ class Fingerprint:
     def constant_values(self, name: str) -> list[tuple[str, ValueFact]]:
         """Where a constant (``NAME`` or ``Class.ATTR``) is assigned, and what."""
         return self._constants.get(name, [])
+
+    def members_named(self, name: str) -> list[tuple[str, ValueFact]]:
+        """The class attributes and dict keys called ``name`` (``Paging.LIMIT`` and
+        ``REST_FRAMEWORK.PAGE_SIZE`` for ``LIMIT``, ``PAGE_SIZE``), with their values."""
+        return self._members.get(name, [])
 
     def signature(self, path: str, function: str) -> Signature | None:
         """The parameters of ``function`` (a qualified name) defined in ``path``."""

@@ -9,11 +9,18 @@ A wrong binding would refute a true note, so a value is bound to a key only when
   "tested on");
 - the fingerprint has such a file stating that key (a base image of that repository, a
   service running that image or named in the sentence, a CI ``python-version`` list);
+  a Dockerfile's USER is bound where it states none too (its image runs as its base
+  image's user: ``anchors.infra_check``), and a base image is bound against every
+  Dockerfile when the sentence is about building one and no infrastructure file uses an
+  image of that repository at all ("built FROM python:3.10" beside FROM ubuntu);
 - nothing in the sentence makes it a plan, a condition, the past, a negation or an
-  example, or places it elsewhere (production, staging, a deployment, Kubernetes);
+  example, or places it elsewhere (production, staging, a deployment, Kubernetes); the
+  only negations read are of the image's user: "doesn't run as root" (``USER=!root``)
+  and "has no USER directive" (``!config:Dockerfile::USER``);
 - the value has the key's form: an image reference, a version ("Python 3.8", "3.10
   through 3.12", "3.8+"), a port after "port" / "expose" / "listens on", an assignment
-  the file's ``ENV`` or ``environment`` has, a runner name, a user after "runs as".
+  the file's ``ENV`` or ``environment`` has, a runner name, a user after "runs as"
+  ("runs as a non-root user", "drops root": ``!root``).
 
 The binding is a ``config:`` anchor whose span covers the value, so the value is no longer
 an uncovered part. Anything else stays uncovered (ACTIVE, the value named), as before.
@@ -25,10 +32,11 @@ import re
 from collections.abc import Sequence
 
 from anchors.facts import Fingerprint
-from anchors.infra_compare import Match, compare_image
+from anchors.infra_check import default_user
+from anchors.infra_compare import NOT_ROOT, Match, compare_image
 from anchors.infra_facts import InfraKind, infra_kind
 from anchors.ini_binding import bind_settings, ini_files
-from anchors.spec import Anchor, AnchorKind
+from anchors.spec import Anchor, AnchorKind, Expect
 from anchors.value_binding import Binding
 from anchors.value_claims import StatedValue, stated_values
 
@@ -136,13 +144,17 @@ def bind_infra(
         if question:
             continue
         sentence = text[start:end]
-        if _ELSEWHERE.search(sentence) or _NEGATED.search(sentence):
+        # "doesn't run as root", "has no USER directive": the only negations read; the
+        # rest of the sentence is read without them
+        plain, negations = _user_negations(text, start, end, fp)
+        if _ELSEWHERE.search(sentence) or _NEGATED.search(plain, start, end):
             continue
         here = [v for v in values if start <= v.start < end]
-        bound = _sentence(text, start, end, here, fp)
+        bound = _sentence(plain, start, end, here, fp)
+        bound = _without_root_claim(bound, negations, fp)
         # "[markup] renderer = mistune in isso/isso.cfg": an application's settings file
         bound += bind_settings(text, start, end, fp, settings, [*taken, *(b.span for b in bound)])
-        found += [b for b in bound if not _NOT_PLAIN.search(text, start, b.span[0])]
+        found += [b for b in bound if not _NOT_PLAIN.search(plain, start, b.span[0])]
     return found
 
 
@@ -207,8 +219,9 @@ def _dockerfile(
     sentence says ("the demo image" and ``docker/demo/Dockerfile``, "the e2e testbed
     image" and ``docker/Dockerfile-js-testbed``); else, when it names no Dockerfile at all,
     the only candidate, or (``root``) the one at the repository's root. None when the
-    sentence names a Dockerfile that is not a candidate: it is about that one."""
-    words = {w.lower() for w in re.findall(r"[A-Za-z][A-Za-z0-9]+", sentence)}
+    sentence names a Dockerfile that is not a candidate: it is about that one. An image
+    reference names none (``wger/base:2.1-dev`` is not ``extras/docker/base/Dockerfile``)."""
+    words = {w.lower() for w in re.findall(r"[A-Za-z][A-Za-z0-9]+", _without_images(sentence))}
     named = [p for p in _files(fp, InfraKind.DOCKERFILE) if _path_words(p) & words]
     if named:
         chosen = [p for p in named if p in candidates]
@@ -217,6 +230,11 @@ def _dockerfile(
         return candidates[0]
     at_root = [p for p in candidates if "/" not in p]
     return at_root[0] if root and len(at_root) == 1 else None
+
+
+def _without_images(sentence: str) -> str:
+    """The sentence without its image references (``wger/base:2.1-dev``)."""
+    return " ".join(w for w in sentence.split() if not _TAG.match(w.strip("`'\".,;:()")))
 
 
 def _path_words(path: str) -> set[str]:
@@ -297,6 +315,8 @@ def _image(tag: str, sentence: str, fp: Fingerprint, *, compose: bool, docker: b
             for v in fp.infra[p] or () if v.key.startswith("FROM."))]  # fmt: skip
         # Another repository's image may be another image altogether ("the e2e testbed
         # image is FROM node:20" beside a python Dockerfile): left unbound.
+        if not matching:
+            return _unused_base(tag, sentence, fp)
         picked = _dockerfile(sentence, matching, fp, root=False)
         return _anchor(picked, "FROM", tag) if picked else None
     if ci:
@@ -305,6 +325,98 @@ def _image(tag: str, sentence: str, fp: Fingerprint, *, compose: bool, docker: b
         if len(files) == 1:
             return _anchor(files[0], "image", tag)
     return None
+
+
+# "built FROM x", "the base image is x", "based on x", "the image is FROM x"
+_BUILDS_FROM = re.compile(
+    r"(?-i:\bFROM\b)|\bbase\s+images?\b|\bbuilt\s+(?:from|on(?:\s+top\s+of)?)\b|"
+    r"\bbased\s+on\b",
+    _I,
+)
+# An image built somewhere else than the repository's Dockerfiles
+_OTHER_IMAGE = re.compile(
+    r"\b(?:production|prod|staging|release|deploy\w*|upstream|official|vendor|third[\s-]party|"
+    r"external|public|published)\s+(?:docker\s+|container\s+)?images?\b",
+    _I,
+)
+_IMAGE_KINDS = (InfraKind.DOCKERFILE, InfraKind.COMPOSE, InfraKind.GITHUB_WORKFLOW,
+                InfraKind.GITLAB_CI)  # fmt: skip
+
+
+def _unused_base(tag: str, sentence: str, fp: Fingerprint) -> Anchor | None:
+    """ "The base image is built FROM python:3.10" where no infrastructure file uses a
+    ``python`` image at all (no stage of a Dockerfile, no compose service, no CI job): a
+    ``FROM`` anchor the Dockerfiles break, scoped to the one the sentence names, else to
+    them all (unscoped: any one built FROM it would hold it, or leave it unknown). None
+    when a file uses that repository's image (it may be the one meant), computes one or
+    could not be read, or a Dockerfile template could be the one meant."""
+    dockerfiles = _files(fp, InfraKind.DOCKERFILE)
+    if not dockerfiles or not _BUILDS_FROM.search(sentence) or _OTHER_IMAGE.search(sentence):
+        return None
+    if _another_image(sentence, dockerfiles, fp):
+        return None
+    repo = _repository(tag)
+    for path, read in fp.infra.items():
+        if infra_kind(path) not in _IMAGE_KINDS:
+            continue
+        if read is None:
+            return None
+        images = [v.text for v in read if v.key in ("FROM", "image")
+                  or v.key.startswith("FROM.") or v.key.endswith(".image")]  # fmt: skip
+        if any(t is None or _repository(t) == repo for t in images):
+            return None
+    if any(_template(p) for p in fp.blobs):
+        return None
+    # "the base image": the base image of any of them, not extras/docker/base's
+    words = _BASE_IMAGE.sub(" ", _without_images(sentence))
+    named = [p for p in dockerfiles if _path_words(p) & {w.lower() for w in _WORD.findall(words)}]
+    if len(named) == 1:
+        return _anchor(named[0], "FROM", tag)
+    if len(dockerfiles) == 1:
+        return _anchor(dockerfiles[0], "FROM", tag)
+    return None if named else Anchor(AnchorKind.CONFIG, "FROM", version=tag)
+
+
+_BASE_IMAGE = re.compile(r"\bbase\s+(?=images?\b)", _I)
+_IMAGE_WORD = re.compile(r"\b(?:images?|containers?)\b", _I)
+# Where the words qualifying "image" stop, walking back from it
+_NOT_QUALIFYING = frozenset({
+    "the", "a", "an", "our", "its", "this", "that", "their", "your", "my", "each", "every",
+    "is", "are", "was", "of", "for", "from", "in", "on", "with", "and", "or", "to", "by",
+    "built", "uses", "use", "runs", "run",
+})  # fmt: skip
+# What any of the repository's images is called
+_ANY_IMAGE = frozenset({"base", "docker", "container", "app", "application", "project", "main",
+                        "final", "runtime", "resulting", "own", "built", "oci"})  # fmt: skip
+
+
+def _another_image(sentence: str, dockerfiles: list[str], fp: Fingerprint) -> bool:
+    """Whether the sentence calls the image something no Dockerfile of the repository is
+    called ("the e2e testbed image" with no testbed Dockerfile): an image built
+    elsewhere, perhaps, whose base the Dockerfiles here do not say."""
+    known = set(_ANY_IMAGE)
+    for path in dockerfiles:
+        known |= _path_words(path)
+        stages = [v.key for v in fp.infra[path] or () if v.key.startswith("FROM.")]
+        known |= {k.partition(".")[2] for k in stages}
+    sentence = _without_images(sentence)
+    for m in _IMAGE_WORD.finditer(sentence):
+        for word in reversed(sentence[: m.start()].split()[-3:]):
+            word = re.sub(r"['’]s$", "", word.strip("`'\".,;:()")).lower()
+            if word in _NOT_QUALIFYING or not word:
+                break
+            if word not in known:
+                return True
+    return False
+
+
+def _template(path: str) -> bool:
+    """A Dockerfile's template (``Dockerfile.j2``, ``Dockerfile.in``): what it builds from
+    is not read."""
+    name = path.rpartition("/")[2].lower()
+    return name.startswith(("dockerfile", "containerfile")) and (
+        infra_kind(path) is not InfraKind.DOCKERFILE
+    )
 
 
 # -- versions ------------------------------------------------------------------------------
@@ -491,14 +603,103 @@ def _assignment(assigned: str, sentence: str, fp: Fingerprint, *, compose: bool,
 
 
 def _runs_as(text: str, start: int, end: int, fp: Fingerprint) -> list[Binding]:
-    """ "The container runs as user `app`" / "runs as root": the built image's USER."""
-    picked = _dockerfile(text[start:end], _having(fp, "USER"), fp)
+    """ "The container runs as user `app`" / "runs as root" / "runs as a non-root user" /
+    "drops root": the built image's USER, of any Dockerfile (one that states none runs as
+    its base image's user: ``anchors.infra_check``)."""
+    picked = _dockerfile(text[start:end], _files(fp, InfraKind.DOCKERFILE), fp)
     if picked is None:
         return []
     out = []
     for m in _RUNS_AS.finditer(text, start, end):
         group = next(g for g in ("u", "t", "x", "root") if m[g])
+        if group == "u" and m[group].lower() in _NOT_A_USER:
+            continue  # "runs as a non-root user and listens on 8080"
         anchor = _anchor(picked, "USER", m[group])
         if anchor is not None:
             out.append(Binding(anchor, m[group], m.span(group)))
+    for m in _NON_ROOT.finditer(text, start, end):
+        anchor = _anchor(picked, "USER", NOT_ROOT)
+        if anchor is not None and anchor not in (b.anchor for b in out):
+            out.append(Binding(anchor, m.group(), m.span()))
     return out
+
+
+_NOT_A_USER = frozenset({"and", "or", "but", "so", "with", "in", "on", "at", "for", "to", "by",
+                        "that", "which", "who", "when", "while", "inside", "instead"})  # fmt: skip
+# "runs as a non-root user" (no name), "drops root privileges"
+_NON_ROOT = re.compile(
+    r"\bruns?\s+as\s+(?:an?\s+)?(?:unprivileged|non-?root|non-privileged)\s+user\b"
+    r"(?!\s*\(?\s*`?(?-i:USER\b)|\s+`?(?!(?:and|or|but|so|with|in|on|inside)\b)[\w-]+`?"
+    r"\s*(?:$|[.,;:)]))|\bdrops?\s+root\b",
+    _I,
+)
+# The only negations read, both of the built image's user: "doesn't run as root" (any user
+# but root) and "has no USER directive" (its last stage states none).
+_NOT_AS_ROOT = re.compile(
+    r"\b(?:does\s+not|doesn['’]t|do\s+not|don['’]t|never|is\s+not|isn['’]t)\s+"
+    r"(?:runs?|be\s+run)\s+as\s+(?:the\s+)?(?:root|uid\s+0|user\s+(?:root|0))\b"
+    r"(?:\s+user\b)?",
+    _I,
+)
+_NO_USER = re.compile(
+    r"\b(?:(?:has|have|states?|sets?|contains?|declares?|with|there\s+is|there['’]s)\s+no"
+    r"|(?:does\s+not|doesn['’]t|never)\s+(?:set|have|state|contain|declare|specify)"
+    r"(?:\s+(?:a|any))?|without(?:\s+(?:a|any))?)\s+"
+    r"(?:(?-i:USER)\b|user\b(?=\s+(?:directive|instruction|line|statement)))"
+    r"(?:\s+(?:directive|instruction|line|statement)s?\b)?",
+    _I,
+)
+
+
+def _without_root_claim(bound: list[Binding], negations: list[Binding],
+                        fp: Fingerprint) -> list[Binding]:  # fmt: skip
+    """``bound`` and ``negations``, one claim of the user where the sentence makes two:
+    "has no USER directive, so it runs as root" states the same of the Dockerfile both
+    ways, and an absent and a present anchor of one key would cancel out. Where the base
+    image runs as root (``default_user``), the absence says it all and checks the
+    negation; else "runs as root" is the claim, which the Dockerfile cannot settle."""
+    absent = [n for n in negations if n.anchor.expect is Expect.ABSENT]
+    if not absent:
+        return bound + [n for n in negations if n.anchor not in {b.anchor for b in bound}]
+    scope = absent[0].anchor.scope or ""
+    rooted = [b for b in bound if b.anchor.value == "USER" and b.anchor.scope == scope]
+    if not rooted:
+        return bound + negations
+    built = _keyed(fp, scope, "FROM")
+    if built and default_user(built[0]) == "root":
+        return [b for b in bound if b not in rooted] + negations
+    return bound + [n for n in negations if n not in absent]
+
+
+def _user_negations(text: str, start: int, end: int,
+                    fp: Fingerprint) -> tuple[str, list[Binding]]:  # fmt: skip
+    """``text`` with the sentence's plain USER negations blanked, and their bindings: "the
+    container doesn't run as root" a user other than root (``USER=!root``); "the Dockerfile
+    has no USER directive" none (``!config:Dockerfile::USER``, which checks the negation:
+    it is read from the word USER)."""
+    forms: list[tuple[re.Match[str], str | None]] = [
+        (m, NOT_ROOT) for m in _NOT_AS_ROOT.finditer(text, start, end)
+    ]
+    forms += [(m, None) for m in _NO_USER.finditer(text, start, end)]
+    if not forms:
+        return text, []
+    plain = text
+    for m, _ in forms:
+        plain = plain[: m.start()] + " " * (m.end() - m.start()) + plain[m.end() :]
+    sentence = text[start:end]
+    if _COMPOSE.search(sentence) or not _DOCKER.search(sentence):
+        return plain, []
+    picked = _dockerfile(sentence, _files(fp, InfraKind.DOCKERFILE), fp)
+    if picked is None or _anchor(picked, "USER", "") is None:
+        return plain, []
+    out: list[Binding] = []
+    for m, user in forms:
+        if user is None:
+            anchor = Anchor(AnchorKind.CONFIG, "USER", Expect.ABSENT, scope=picked)
+            binding = Binding(anchor, "USER", m.span())
+        else:
+            anchor = Anchor(AnchorKind.CONFIG, "USER", scope=picked, version=user)
+            binding = Binding(anchor, m.group(), m.span())
+        if anchor not in (b.anchor for b in out):
+            out.append(binding)
+    return plain, out

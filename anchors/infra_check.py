@@ -6,27 +6,36 @@ Unknown (never broken) when the files in scope were not read, state no value for
 state one the repository computes (``${TAG}``, an unexpanded expression) or disagree with
 each other; a Dockerfile whose built image differs but an earlier stage matches cannot
 tell which stage a note means.
+
+A Dockerfile that states no USER runs as its base image's user: root for an official
+image known to set none (``default_user``), so "USER=root" holds and any other user is
+broken, with the file quoted; for any other base image, or an entrypoint that changes
+user itself (``gosu``), it cannot be told.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from anchors.facts import Fingerprint
 from anchors.finding import Finding, listed
 from anchors.infra_compare import (
+    NOT_ROOT,
     VERSION_KEYS,
     Match,
+    compare_user,
     comparison_for,
+    image_repository,
     is_list_key,
     missing_versions,
     versions_cover,
 )
-from anchors.infra_facts import InfraValue, infra_kind
+from anchors.infra_facts import InfraKind, InfraValue, infra_kind
 from anchors.spec import Anchor
 from anchors.toolchain_files import compared_text
 
-__all__ = ["find_config", "quoted"]
+__all__ = ["default_user", "find_config", "quoted"]
 
 _VERSION_KEYS = VERSION_KEYS
 _NONE_READ = "no Dockerfile, compose file, CI workflow, toolchain file or manifest"
@@ -82,7 +91,12 @@ def find_config(anchor: Anchor, fp: Fingerprint) -> Finding:
         if unread:
             detail = f"{listed(unread)} could not be read (too large or not valid); cannot tell"
             return Finding((), None, detail, False)
+        if key == "USER" and stated is not None:
+            return _no_user(stated, files, fp)
         if stated is None:
+            root = _no_user("root", files, fp) if key == "USER" else None
+            if root is not None and root.found_in:  # what the absence means: root
+                return Finding((), None, root.detail)
             return Finding((), None, f"{where} states no {key}")
         return Finding((), None, f"{where} states no {key}; cannot tell whether it is {stated}",
                        False)  # fmt: skip
@@ -102,8 +116,7 @@ def find_config(anchor: Anchor, fp: Fingerprint) -> Finding:
         paths = tuple(sorted({p for p, _ in same}))
         return Finding(paths, None, f"{path}:{value.line} says {quoted(key, value)}{more}")
     if different and len(different) == len(judged):
-        path, value = different[0]
-        if key == "FROM":
+        for path, value in different if key == "FROM" else ():
             stage = _matching_stage(stated, path, fp)
             if stage is not None:
                 detail = (f"{path}:{value.line} builds the image FROM {value.text}, but "
@@ -111,7 +124,7 @@ def find_config(anchor: Anchor, fp: Fingerprint) -> Finding:
                           "which stage is meant")  # fmt: skip
                 return Finding((), None, detail, False)
         said = "; ".join(f"{p}:{v.line} says {quoted(key, v)}" for p, v in different[:3])
-        return Finding((), None, f"{said}, not {stated}")
+        return Finding((), None, f"{said}, not {_shown(key, stated)}")
     if same and different:
         (p1, v1), (p2, v2) = same[0], different[0]
         detail = (f"{p1}:{v1.line} says {quoted(key, v1)}, but {p2}:{v2.line} says "
@@ -120,6 +133,70 @@ def find_config(anchor: Anchor, fp: Fingerprint) -> Finding:
     path, value = next((p, v) for p, v, m in judged if m is Match.UNKNOWN)
     detail = f"{path}:{value.line} says {quoted(key, value)}; cannot tell whether it is {stated}"
     return Finding((), None, detail, False)
+
+
+def _shown(key: str, stated: str) -> str:
+    """The stated value as a receipt says it: ``!root`` is "a user other than root"."""
+    return "a user other than root" if key == "USER" and stated == NOT_ROOT else stated
+
+
+# Official Docker Hub images that set no USER: a container of one runs as root unless the
+# Dockerfile says otherwise. Any other base image (a distroless ``nonroot``, bitnami's, an
+# organisation's own, or one of the official images that do set a user, such as
+# elasticsearch or odoo) may set one: what it runs as cannot be told from the Dockerfile.
+_ROOT_BY_DEFAULT = frozenset({
+    "alpine", "almalinux", "amazonlinux", "archlinux", "busybox", "centos", "debian",
+    "fedora", "oraclelinux", "rockylinux", "ubuntu", "buildpack-deps", "scratch",
+    "python", "pypy", "node", "golang", "rust", "ruby", "php", "perl", "openjdk",
+    "eclipse-temurin", "amazoncorretto", "gcc", "erlang", "elixir", "haskell", "julia",
+    "swift", "nginx", "httpd", "tomcat",
+})  # fmt: skip
+# An entrypoint that changes the user itself: the image's USER is not the process's.
+_DROPS_PRIVILEGES = re.compile(
+    r"(?:^|[\s/])(?:gosu|su-exec|setpriv|runuser|setuidgid|s6-setuidgid|chpst|su|sudo)\s"
+)
+
+
+def default_user(image: str | None) -> str | None:
+    """The user a container of ``image`` runs as when no USER says otherwise: ``root`` for
+    an official image known to set none (``python:3.11-slim``, ``ubuntu:22.04``,
+    ``docker.io/library/node:20``); None when it cannot be told (another image, a
+    computed reference)."""
+    if image is None or "$" in image:
+        return None
+    return "root" if image_repository(image) in _ROOT_BY_DEFAULT else None
+
+
+def _no_user(stated: str, files: list[str], fp: Fingerprint) -> Finding:
+    """A stated USER where the Dockerfiles in scope state none: the image runs as its base
+    image's user, root for an official image that sets none (``default_user``)."""
+    dockerfiles = [p for p in files if infra_kind(p) is InfraKind.DOCKERFILE]
+    where = listed(files)
+    if not dockerfiles:
+        return Finding((), None, f"{where} states no USER; cannot tell whether it is "
+                       f"{_shown('USER', stated)}", False)  # fmt: skip
+    bases: list[str] = []
+    for path in dockerfiles:
+        values = fp.infra[path] or ()
+        built = next((v for v in values if v.key == "FROM"), None)
+        if built is None:
+            return Finding((), None, f"{path} builds no image; cannot tell", False)
+        said = f"{path} states no USER and {path}:{built.line} says {quoted('FROM', built)}"
+        if default_user(built.text) != "root":
+            detail = f"{said}, an image that may set its own user; cannot tell"
+            return Finding((), None, detail, False)
+        command = [v for v in values if v.key in ("ENTRYPOINT", "CMD") and v.text is not None
+                   and _DROPS_PRIVILEGES.search(f" {v.text} ")]  # fmt: skip
+        if command:
+            run = command[0]
+            detail = (f"{said}, but {path}:{run.line} says {quoted(run.key, run)}, which "
+                      "changes user; cannot tell")  # fmt: skip
+            return Finding((), None, detail, False)
+        bases.append(said)
+    said = "; ".join(bases[:3]) + ", so the image runs as root"
+    if compare_user(stated, "root") is Match.SAME:
+        return Finding(tuple(dockerfiles), None, said)
+    return Finding((), None, said if stated == NOT_ROOT else f"{said}, not as {stated}")
 
 
 def _matching_stage(stated: str, path: str, fp: Fingerprint) -> InfraValue | None:

@@ -14,7 +14,8 @@ value is never compared as a string where the thing has a structure:
   and Rust versions (``VERSION_KEYS``);
 - ports: ``8000``, ``8000/tcp``, compose's ``"8080:8000"`` (either side is "port 8000" or
   "port 8080"; a stated mapping must match both sides);
-- users: ``app`` is ``app:app``'s user; a uid against a name cannot be told;
+- users: ``app`` is ``app:app``'s user, ``root`` is uid 0, ``!root`` any other user; a
+  uid against a name cannot be told;
 - commands: the stated words appear, in order, in the command.
 """
 
@@ -29,6 +30,7 @@ from anchors.semver import allowed, relate
 from anchors.versions import Relation
 
 __all__ = [
+    "NOT_ROOT",
     "VERSION_KEYS",
     "Match",
     "compare_command",
@@ -39,6 +41,7 @@ __all__ = [
     "compare_user",
     "compare_version",
     "comparison_for",
+    "image_repository",
     "is_list_key",
     "missing_versions",
     "versions_cover",
@@ -77,6 +80,12 @@ def _image(text: str) -> tuple[str, str | None, bool]:
     if colon and "/" not in tag:
         return head, tag, bool(at)
     return ref, None, bool(at)
+
+
+def image_repository(text: str) -> str:
+    """An image reference's repository, lower-cased, without Docker Hub's prefixes, a tag
+    or a digest: ``python`` of ``docker.io/library/python:3.11``, ``ghcr.io/org/app``."""
+    return _image(text)[0]
 
 
 def _version(text: str) -> tuple[int, ...] | None:
@@ -263,15 +272,24 @@ def compare_port(stated: str, actual: str | None) -> Match:
     return _S if _in(s_port, a_port) or _in(s_port, a_host) else _D
 
 
+NOT_ROOT = "!root"  # a USER value a note states: any user but root ("drops root")
+_ROOT = ("root", "0")
+
+
 def compare_user(stated: str, actual: str | None) -> Match:
-    """``app`` against ``USER app:app``; a numeric uid against a name cannot be told."""
+    """``app`` against ``USER app:app``; ``root`` is uid ``0``; ``!root`` (``NOT_ROOT``) is
+    any user but root; a numeric uid against a name cannot be told."""
     if _computed(actual):
         return _U
     assert actual is not None
     s = stated.strip().strip("`'\"").partition(":")[0]
     a = actual.strip().partition(":")[0]
+    if s.startswith("!"):  # "!" is in no user's name: the user is anyone but that one
+        return {_S: _D, _D: _S}.get(compare_user(s[1:], a), _U)
     if s == a:
         return _S
+    if s in _ROOT or a in _ROOT:
+        return _S if s in _ROOT and a in _ROOT else _D
     if s.isdigit() != a.isdigit():
         return _U
     return _D

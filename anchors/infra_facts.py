@@ -7,7 +7,9 @@ Keys (what a ``config:`` anchor names, ``anchors.spec``):
 - Dockerfile (``Dockerfile``, ``Dockerfile.*``, ``*.Dockerfile``, ``Containerfile``):
   ``FROM`` (the built image: the last stage's base, followed through ``FROM <stage>``),
   ``FROM.<stage>`` for every stage (``AS name``, else its index), and for the last stage
-  ``EXPOSE``, ``USER``, ``CMD``, ``ENTRYPOINT``, ``ENV.<NAME>``; ``ARG.<NAME>`` (defaults);
+  ``EXPOSE``, ``USER``, ``CMD``, ``ENTRYPOINT`` (the last of each), ``ENV.<NAME>``, with
+  what a stage it is built ``FROM`` set (an earlier stage's USER is not the image's
+  otherwise: Docker starts each ``FROM <image>`` afresh); ``ARG.<NAME>`` (defaults);
   ``python-version`` when the built image is an official ``python:`` image;
   ``node-version``, ``go-version``, ``rust-version`` for every stage built from an
   official ``node:``, ``golang:`` or ``rust:`` image (a compiler in a build stage is what
@@ -246,6 +248,9 @@ def _substituted(text: str, args: dict[str, str | None]) -> str:
 def _dockerfile(text: str) -> Iterator[InfraValue]:
     stages: list[tuple[str, str | None, int]] = []  # (name, image, line)
     last: list[InfraValue] = []  # the instructions of the stage being read
+    # Each stage's configuration: a stage built FROM an earlier one starts with it (its
+    # USER, ENV, EXPOSE, CMD), as Docker builds it; FROM an image, it starts empty.
+    configured: dict[str, list[InfraValue]] = {}
     # Build arguments' defaults: those before the first FROM are FROM's; a stage sees its
     # own, and a global one it declares again without a default.
     global_args: dict[str, str | None] = {}
@@ -269,7 +274,8 @@ def _dockerfile(text: str) -> Iterator[InfraValue]:
             stages.append((name.lower(), None if resolved is None or _computed(resolved)
                            else resolved, line))  # fmt: skip
             yield InfraValue(f"FROM.{name.lower()}", stages[-1][1], line)
-            last = []
+            last = list(configured.get(image.lower(), ())) if image.lower() in known else []
+            configured[name.lower()] = last
         elif op == "ARG":
             key, eq, default = rest.partition("=")
             key = key.strip()
@@ -285,11 +291,11 @@ def _dockerfile(text: str) -> Iterator[InfraValue]:
         elif op == "EXPOSE":
             last.extend(InfraValue("EXPOSE", None if _computed(p) else p, line)
                         for p in rest.split())  # fmt: skip
-        elif op == "USER":
-            last.append(InfraValue("USER", None if _computed(rest) or not rest else rest, line))
-        elif op in ("CMD", "ENTRYPOINT"):
-            last = [v for v in last if v.key != op]  # the last one counts
-            last.append(InfraValue(op, _command(rest), line))
+        elif op in ("USER", "CMD", "ENTRYPOINT"):
+            last[:] = [v for v in last if v.key != op]  # the last one counts
+            said = (None if _computed(rest) or not rest else rest) if op == "USER" else (
+                _command(rest))  # fmt: skip
+            last.append(InfraValue(op, said, line))
         elif op == "ENV":
             try:
                 pairs = _env_pairs(rest)
@@ -297,7 +303,7 @@ def _dockerfile(text: str) -> Iterator[InfraValue]:
                 continue
             for key, value in pairs:
                 if _NAME.match(key):
-                    last = [v for v in last if v.key != f"ENV.{key}"]
+                    last[:] = [v for v in last if v.key != f"ENV.{key}"]
                     last.append(InfraValue(f"ENV.{key}", None if _computed(value) else value,
                                            line))  # fmt: skip
     if not stages:

@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from anchors.facts import Fingerprint
 from anchors.infra_facts import infra_kind
 from anchors.infra_values import InfraKind
+from anchors.mentions import subproject_of, tool_area
 from anchors.spec import Anchor, AnchorKind
 from anchors.value_binding import Binding
 
@@ -77,4 +78,23 @@ def _setting(fp: Fingerprint, files: Sequence[str], section: str | None,
         for value in fp.infra.get(path) or ()
         if value.key == wanted or (wanted is None and value.key.rpartition(".")[2] == key)
     }
+    if len(places) > 1:  # the application's own file, not a sample or a developer's copy
+        places = {(path, key) for path, key in places if _primary(path)}
     return places.pop() if len(places) == 1 else None
+
+
+_SECONDARY = re.compile(
+    r"(?:^|[._\-])(?:sample|example|dev|devel|test|tests|local|demo)(?:$|[._\-])"
+)
+
+
+def _primary(path: str) -> bool:
+    """Whether ``path`` is the settings the application ships, not an example of them:
+    nothing in a contrib, example, test or docs folder, nor a name saying sample or dev."""
+    directory, _, name = path.rpartition("/")
+    folders = set(directory.lower().split("/")) if directory else set()
+    return not (folders & _ASIDE or tool_area(directory) or subproject_of(path)
+                or _SECONDARY.search(name.lower().rpartition(".")[0]))  # fmt: skip
+
+
+_ASIDE = frozenset({"contrib", "examples", "example", "samples", "sample", "extras", "share"})

@@ -15,6 +15,7 @@ import configparser
 from collections.abc import Iterable
 from dataclasses import replace
 
+from anchors.classifiers import python_from_classifiers
 from anchors.facts import Dependency
 from anchors.requirement_strings import PYTHON, development_group, parse_requirement
 
@@ -53,6 +54,7 @@ def parse_setup_py(data: bytes, path: str) -> list[Dependency]:
     found: list[str] = []
     other: list[str] = []
     python: list[str] = []
+    classifiers: list[str] = []
     for node in ast.walk(tree):
         if isinstance(node, ast.Call) and _called(node) == "setup":
             for keyword in node.keywords:
@@ -62,7 +64,10 @@ def parse_setup_py(data: bytes, path: str) -> list[Dependency]:
                     other.extend(_strings(keyword.value, names))
                 elif keyword.arg == "python_requires":
                     python.extend(_literal(keyword.value, names))
+                elif keyword.arg == "classifiers":
+                    classifiers.extend(_strings(keyword.value, names))
     declared = [Dependency(PYTHON, spec.strip(), path) for spec in python if spec.strip()]
+    declared = declared or python_from_classifiers(classifiers, path)
     return declared + _deps(found, path) + [replace(d, runtime=False) for d in _deps(other, path)]
 
 
@@ -106,6 +111,9 @@ def parse_setup_cfg(data: bytes, path: str) -> list[Dependency]:
     if parser.has_option("options", "python_requires"):
         spec = parser.get("options", "python_requires").strip()
         runtime = [Dependency(PYTHON, spec, path), *runtime] if spec else runtime
+    elif parser.has_option("metadata", "classifiers"):
+        listed = parser.get("metadata", "classifiers").splitlines()
+        runtime = [*python_from_classifiers(listed, path), *runtime]
     return (runtime + [replace(d, runtime=False) for d in extra]
             + [replace(d, runtime=False, optional=True) for d in optional])  # fmt: skip
 

@@ -21,6 +21,7 @@ from dataclasses import replace
 from typing import Any, Literal
 
 from anchors.cargo_toml import parse_cargo_toml
+from anchors.classifiers import python_from_classifiers
 from anchors.facts import Dependency
 from anchors.gomod import parse_go_mod
 from anchors.legacy_manifests import parse_setup_cfg, parse_setup_py
@@ -144,6 +145,8 @@ def parse_pyproject(data: bytes, path: str) -> list[Dependency]:
     python = project.get("requires-python")
     if isinstance(python, str) and python.strip():
         found.append(Dependency(PYTHON, python.strip(), path))
+    elif isinstance(classifiers := project.get("classifiers"), list):
+        found += python_from_classifiers(classifiers, path)
     for table, is_runtime in poetry_tables:
         for name, value in _table(table).items():
             if name.lower() == "python":

@@ -26,9 +26,11 @@ __all__ = [
     "SUBPROJECT_DIRS",
     "Role",
     "config_tokens",
+    "documentation",
     "in_area",
     "is_text_path",
     "role_of",
+    "runs",
     "scan_code_mentions",
     "scan_mentions",
     "subproject_of",
@@ -198,6 +200,38 @@ def tool_area(directory: str) -> bool:
     return subproject_of(directory + "/x") is not None or bool(
         _TEST_DIRS & set(directory.split("/"))
     )
+
+
+_TEST_FILE = re.compile(r"(?:conftest|test_\w*|\w*_tests?|noxfile|tasks)\.pyi?|\w*\.pyi")
+
+
+def runs(path: str) -> bool:
+    """Whether a Python file is code the application runs: not a test, a test helper, a
+    stub, a task file, nor anything in a test folder or a sub-project (docs, examples)."""
+    directory, _, name = path.rpartition("/")
+    return not (_TEST_FILE.fullmatch(name) or tool_area(directory) or subproject_of(path))
+
+
+_DOC_SUFFIXES = frozenset(["md", "rst", "txt", "adoc", "asciidoc", "textile", "org", "rdoc"])
+_DOC_NAMES = re.compile(
+    r"(?:readme|changelog|changes|history|news|authors|contributors|license|licence|notice|"
+    r"contributing|security|support|code_of_conduct)(?:[.\-_]\w+)?",
+    re.IGNORECASE,
+)
+_DOC_DIRS = frozenset(["docs", "doc", "documentation"])
+
+
+def documentation(path: str) -> bool:
+    """Whether ``path`` is written for people to read about the project: a Markdown or
+    reStructuredText page, a README or changelog, anything in a docs folder. Templates and
+    other HTML outside the docs render pages of the application, and are not."""
+    name = path.rpartition("/")[2].lower()
+    suffix = name.rpartition(".")[2] if "." in name else ""
+    if role_of(path) is not Role.PROSE:
+        return False
+    folders = {part.lower() for part in path.split("/")[:-1]}
+    return suffix in _DOC_SUFFIXES or bool(folders & _DOC_DIRS) or bool(
+        _DOC_NAMES.fullmatch(name))
 
 
 def in_area(path: str, scope: str | None) -> bool:

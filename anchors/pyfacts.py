@@ -67,6 +67,10 @@ _COMPOUND = frozenset(
 _DEF_TYPES = frozenset({"function_definition", "class_definition"})
 _TYPE_CHECKING = frozenset({b"TYPE_CHECKING", b"typing.TYPE_CHECKING"})
 _NESTED_HINT = re.compile(rb"\b(?:import|def|class)\b")
+# The keys of a module- or class-level dict literal read as constants (``_Walker._keys``).
+_KEY = re.compile(r"[A-Za-z_]\w*")
+_KEY_DEPTH = 3
+_MAX_KEYS = 200
 _ENV_WORD = re.compile(rb"\b(?:environ|getenv)\b")
 _ENV_METHODS = frozenset({b"get", b"setdefault"})
 _TRAILING_WS = re.compile(rb"[ \t\r\f\v]+\n")
@@ -254,6 +258,25 @@ class _Walker:
         if right is not None:
             qualname = f"{within}.{name}" if within else name
             self.constants.append(ValueFact(qualname, literal_text(right), line))
+            if right.type == "dictionary":
+                self._keys(right, qualname, _KEY_DEPTH)
+
+    def _keys(self, mapping: Node, qualname: str, depth: int) -> None:
+        """``REST_FRAMEWORK = {"PAGE_SIZE": 20}``: each key a name could be (a settings
+        dict's entries, ``DEFAULT_SETTINGS``), a constant ``REST_FRAMEWORK.PAGE_SIZE``; a
+        nested dict's keys too, a few levels deep; a large table is data, not settings."""
+        pairs = [p for p in mapping.named_children if p.type == "pair"]
+        if len(pairs) > _MAX_KEYS:
+            return
+        for pair in pairs:
+            key, value = pair.child_by_field_name("key"), pair.child_by_field_name("value")
+            name = string_value(key) if key is not None else None
+            if name is None or value is None or not _KEY.fullmatch(name):
+                continue
+            keyed = f"{qualname}.{name}"
+            self.constants.append(ValueFact(keyed, literal_text(value), pair.start_point[0] + 1))
+            if value.type == "dictionary" and depth > 1:
+                self._keys(value, keyed, depth - 1)
 
     def _type_checking_block(self, node: Node) -> None:
         """Record the lines of ``if TYPE_CHECKING:``'s body (not its ``else``)."""

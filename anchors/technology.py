@@ -23,7 +23,7 @@ from anchors.facts import Fingerprint
 from anchors.finding import Finding
 from anchors.languages import language_of
 from anchors.manifests import manifest_kind
-from anchors.mentions import Role, config_tokens, in_area, role_of, tool_area
+from anchors.mentions import Role, config_tokens, documentation, in_area, role_of, tool_area
 from anchors.projects import declares_above
 from anchors.vocabulary import TechKind, Technology, by_name
 
@@ -159,6 +159,12 @@ def _tokens(tech: Technology | None) -> Sequence[str]:
     return tech.mention_tokens if tech else ()
 
 
+def _product(tech: Technology | None) -> bool:
+    """A system (a datastore, a service, a framework) or a package with a brand's spelling
+    ("MongoDB", "jQuery"), which a text names as that product."""
+    return tech is not None and (tech.kind is TechKind.SYSTEM or tech.display != tech.name)
+
+
 def find_technology(name: str, scope: str | None, fp: Fingerprint) -> Finding:
     """Whether the project (or the directory ``scope``) uses the technology ``name``."""
     tech = by_name(name)
@@ -188,11 +194,20 @@ def find_technology(name: str, scope: str | None, fp: Fingerprint) -> Finding:
     elsewhere = sorted({p for p, _ in uses} | set(mentions))
     if elsewhere and all(role_of(p) is Role.DATA for p in elsewhere):
         # A lock file, a generated bundle or a fixture names what something else resolved,
-        # bundled or recorded: the code does not touch it. (A changelog or other prose stays
-        # weak: it names ordinary words that are package names too.)
+        # bundled or recorded: the code does not touch it.
         detail = (f"{label} is not used {where}: it is named only in {_list(elsewhere)} "
                   f"(a lock file, generated file or data, which is never a use) "
                   f"at {fp.commit[:12]} ({EXTERNAL_HINT})")  # fmt: skip
+        return Finding((), None, detail)
+    read_only = all(role_of(p) is Role.DATA or documentation(p) for p in elsewhere)
+    if elsewhere and read_only and _product(tech):
+        # A page of the docs, a README or a changelog says what was considered, dropped or
+        # planned ("we considered Celery", "Elasticsearch was not adopted"); a product is
+        # used only where code imports, declares or configures it. (A package named by a
+        # plain lower-case word, "deprecation", is as often the word itself: weak.)
+        detail = (f"{label} is not used {where}: it is named only in {_list(elsewhere)} "
+                  f"(documentation or data, which is never a use) at {fp.commit[:12]} "
+                  f"({EXTERNAL_HINT})")  # fmt: skip
         return Finding((), None, detail)
     if elsewhere:
         shown = _list(elsewhere)

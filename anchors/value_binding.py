@@ -23,7 +23,9 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from anchors.durations import in_units_of
 from anchors.facts import Fingerprint
+from anchors.mentions import runs
 from anchors.spec import Anchor, AnchorKind
 from anchors.value_claims import StatedValue, bare_value, stated_values
 
@@ -39,7 +41,7 @@ class Binding:
     span: tuple[int, int]
 
 
-_NAME = r"[A-Za-z_][\w]*(?:\.[A-Za-z_]\w*)?"
+_NAME = r"[A-Za-z_][\w]*(?:\.[A-Za-z_]\w*){0,3}"
 _COPULA = r"(?:is|equals|defaults\s+to|is\s+set\s+to|is\s+by\s+default|is\s+configured\s+as)"
 # "`PAGE_SIZE` defaults to `50`", "MAX_RETRIES is 3", "TIMEOUT = 30", "workers: 4"
 _NAME_BEFORE = re.compile(
@@ -47,19 +49,24 @@ _NAME_BEFORE = re.compile(
     rf"(?:\s+{_COPULA}\s+|\s*[=:]\s*)`?$",
     re.IGNORECASE,
 )
+_HOLDER = re.compile(r"(?:^|[\s(])`?(?P<holder>[A-Za-z_]\w*)`?(?:\[|\s+)`?\Z")
 _COPULA_BEFORE = re.compile(rf"(?:\b{_COPULA}|\bof|=)\s*`?$", re.IGNORECASE)
+# In parentheses: "(`MAX_PAGE_SIZE` in `app/paging.py`)", "(REST_FRAMEWORK PAGE_SIZE)" (a
+# dict and its key), "(batch_max_requests in kinto.core's DEFAULT_SETTINGS)"
+_PARENTHESISED = (
+    rf"\s*\(\s*`?(?:(?P<holder>{_NAME})`?\s+`?)?(?P<name>{_NAME})`?"
+    rf"(?:\s+(?:in|from|at|of)\s+(?:the\s+)?`?(?P<path>[\w./\-]*[\w/])`?"
+    rf"(?:['’]s\s+`?(?P<within>{_NAME})`?)?)?\s*\)"
+)
 # "... is 500 (`MAX_PAGE_SIZE` in `app/paging.py`)"
-_NAME_AFTER = re.compile(
-    rf"`?\s*\(\s*`?(?P<name>{_NAME})`?(?:\s+(?:in|from|at)\s+`?(?P<path>[\w./\-]+)`?)?\s*\)"
-)
+_NAME_AFTER = re.compile(rf"`?{_PARENTHESISED}")
 # "... retries up to 3 times (`MAX_RETRY_COUNT`)", "... 25 objects per page
-# (PAGINATION_OBJECTS_PER_PAGE in wger/utils/constants.py)": a few words without a number,
-# a comma or a clause's end between the value and the name it is stated for
-_NAME_LATER = re.compile(
-    r"(?:\s+[A-Za-z][A-Za-z/'\-]*){0,5}?"
-    rf"\s*\(\s*`?(?P<name>{_NAME})`?(?:\s+(?:in|from|at)\s+`?(?P<path>[\w./\-]+)`?)?\s*\)"
-)
+# (PAGINATION_OBJECTS_PER_PAGE in wger/utils/constants.py)", "100 likes + dislikes per
+# comment (MAX_VOTES)": a few words without a number, a comma or a clause's end between
+# the value and the name it is stated for
+_NAME_LATER = re.compile(r"(?:\s+(?:[A-Za-z][A-Za-z/'\-]*|[+&])){0,5}?" + _PARENTHESISED)
 _ASSIGNED = re.compile(rf"^(?P<name>{_NAME})\s?=")
+_OWNER = re.compile(r"`?(?P<owner>(?:[A-Za-z_]\w*\.)+)\Z")
 _DEFAULTS_TO = re.compile(r"\b(?:defaults?|defaulting)\s+to\s*`?$", re.IGNORECASE)
 _CODE_NAME = re.compile(rf"(?<![\w./-])`?(?P<name>{_NAME})`?(?![\w/-])")
 # A condition, a plan, the past or a negation before the value: not what the code says now.
@@ -85,10 +92,9 @@ def bind_values(
     for (see the module docstring). ``scope`` is the note's resolved subject path."""
     found = []
     for value in stated_values(text):
-        bare = bare_value(value)
         sentence = next(((a, b) for a, b, question in spans if a <= value.start < b
                          and not question), None)  # fmt: skip
-        if bare is None or sentence is None:
+        if sentence is None:
             continue
         if _NOT_PLAIN.search(text, sentence[0], value.start) or _ELSEWHERE.search(
             text, sentence[0], sentence[1]
@@ -98,10 +104,13 @@ def bind_values(
         if named is None:
             continue
         name, _, path = named
+        bare = bare_value(value) or in_units_of(value.text, name)
+        if bare is None:
+            continue
         # The environment's value is what a deployment sets; the code only says its default:
         # a value is bound to an environment variable only where the note says "default".
         default = _DEFAULT.search(text, sentence[0], sentence[1]) is not None
-        anchor = _resolve(name, path or scope, fp, bare, default)
+        anchor = _resolve(name, _file_of(path, fp) or scope, fp, bare, default)
         if anchor is not None:
             found.append(Binding(anchor, name, (value.start, value.end)))
     return found
@@ -114,18 +123,27 @@ def _named(
     name before the copula, else the one in parentheses after the value; code-like only."""
     assigned = _ASSIGNED.match(value.text)
     if assigned:
+        # "(SQLite3.MAX_VERSION = 3)": the assignment's name with what it is an attribute of
+        owner = _OWNER.search(text, sentence[0], value.start)
+        if owner:
+            return owner.group("owner") + assigned.group("name"), owner.start(), None
         return assigned.group("name"), value.start, None
     before = text[sentence[0] : value.start]
     m = _NAME_BEFORE.search(before)
     if m and _code_like(text, m.group("name"), sentence[0] + m.start("name")):
-        return m.group("name"), sentence[0] + m.start("name"), None
+        name, at = m.group("name"), sentence[0] + m.start("name")
+        # "(WGER_SETTINGS ALLOW_UPLOAD_VIDEOS is True)": the dict written before its key
+        holder = _HOLDER.search(text, sentence[0], at)
+        if holder and holder.group("holder").isupper() and "_" in holder.group("holder"):
+            return f"{holder.group('holder')}.{name}", holder.start("holder"), None
+        return name, at, None
     after = _NAME_AFTER.match(text, value.end, sentence[1])
     if (after and _COPULA_BEFORE.search(before)
             and _code_like(text, after.group("name"), after.start("name"))):  # fmt: skip
-        return after.group("name"), after.start("name"), after.group("path")
+        return _parenthesised(after)
     later = _NAME_LATER.match(text, value.end, sentence[1])
     if later and _code_like(text, later.group("name"), later.start("name")):
-        return later.group("name"), later.start("name"), later.group("path")
+        return _parenthesised(later)
     # "TIME_ZONE comes from the environment and defaults to Europe/Berlin": the one name
     # written as code earlier in the sentence is what defaults to the value
     if _DEFAULTS_TO.search(before):
@@ -140,6 +158,31 @@ def _named(
     return None
 
 
+def _file_of(named: str | None, fp: Fingerprint) -> str | None:
+    """The tracked file a note names as a path (``app/paging.py``) or as a Python module
+    (``kinto.core``, ``app.paging``); the text as written when it is neither."""
+    if named is None:
+        return None
+    if fp.tracked_path(named) is not None:
+        return fp.tracked_path(named)
+    base = named.replace(".", "/")
+    for candidate in (f"{base}.py", f"{base}/__init__.py"):
+        if "/" in named or "." in named:
+            found = fp.tracked_path(candidate)
+            if found is not None:
+                return found
+    return named
+
+
+def _parenthesised(m: re.Match[str]) -> tuple[str, int, str | None]:
+    """(name, where it starts, the path or module named) from a parenthesis: the key of the
+    dict named before it ("REST_FRAMEWORK PAGE_SIZE") or after the module ("in kinto.core's
+    DEFAULT_SETTINGS") qualified by that dict."""
+    holder = m.group("holder") or m.group("within")
+    name = f"{holder}.{m.group('name')}" if holder else m.group("name")
+    return name, m.start("name"), m.group("path")
+
+
 def _code_like(text: str, name: str, at: int) -> bool:
     """Written as code: in backticks, in capitals, with an underscore or a dot."""
     ticked = text[at - 1 : at] == "`"
@@ -152,22 +195,29 @@ def _resolve(name: str, where: str | None, fp: Fingerprint, value: str,
     """The value anchor for ``name``: an environment default when the note says "default",
     else a constant in one file (``where`` first). None when the code has no literal."""
     constant = _constant(name, where, fp)
-    env = fp.env_default_values(name)
+    env = fp.env_default_values(name) if "." not in name else []  # a dict's key: a constant
     if default and any(v.text is not None for _, v in env):
         return Anchor(AnchorKind.ENV, name, version=value)
     if constant is not None:
-        return Anchor(AnchorKind.SYMBOL, name, scope=constant, version=value)
+        path, qualname = constant
+        return Anchor(AnchorKind.SYMBOL, qualname, scope=path, version=value)
     return None
 
 
-def _constant(name: str, where: str | None, fp: Fingerprint) -> str | None:
-    """The one file that gives constant ``name`` a literal value (``where`` when it does)."""
+def _constant(name: str, where: str | None, fp: Fingerprint) -> tuple[str, str] | None:
+    """(file, qualified name) of the one constant ``name`` that the code gives a literal
+    (in ``where`` when it is assigned there): the name itself, else the one class attribute
+    or dict key so called ("PAGE_SIZE" for ``REST_FRAMEWORK = {"PAGE_SIZE": 20}``)."""
     found = fp.constant_values(name)
+    if not found and "." not in name:
+        found = [(p, v) for p, v in fp.members_named(name) if v.text is not None]
+    # the application's own value, not a test's fixture of it
+    found = [(p, v) for p, v in found if runs(p)] or found
     if where is not None:
-        here = [v for p, v in found if p == where]
+        here = [(p, v) for p, v in found if p == where]
         if here:
-            return where if all(v.text is not None for v in here) else None
-    paths = {p for p, _ in found}
-    if len(paths) != 1 or any(v.text is None for _, v in found):
+            found = here
+    places = {(p, v.name) for p, v in found}
+    if len(places) != 1 or any(v.text is None for _, v in found):
         return None
-    return paths.pop()
+    return places.pop()

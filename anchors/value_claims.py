@@ -11,7 +11,8 @@ A value here is what a sentence asserts of a thing, read by its form:
 - a number, with or without a unit (``500``, ``30 s``, ``10MB``, ``5%``, ``3.9``, ``v2``);
 - an image or package tag (``postgres:12``, ``python:3.9-slim``);
 - an assignment (``DEBUG=False``, ``pool_pre_ping=True``);
-- a code literal after a verb of value ("defaults to ``json``", "is set to ``False``");
+- a code literal after a verb of value ("defaults to ``json``", "is set to ``False``",
+  "is True");
 - an upper-case token with digits that names a variant (``RS256``, ``SHA512``, ``UTF8``);
 - a Dockerfile instruction written as in the file (``USER isso``, ``EXPOSE 8000``);
 - a path or a capitalised word after "defaults to" (``/etc/app.cfg``, ``UTC``);
@@ -77,6 +78,13 @@ _LITERAL_AFTER = re.compile(
     rf"\b(?:{_DEFAULTS}|is\s+set\s+to|set\s+to|is|=|equals|of)\s+"
     r"`(?P<v>[^`\n]{1,40})`",
     re.IGNORECASE,
+)
+# "ALLOW_UPLOAD_VIDEOS is True", "defaults to None": Python's literals, written as code
+# ("... when it is None" is a condition on something unnamed, not a value stated of it)
+_PYTHON_LITERAL = re.compile(
+    r"(?<!\bit\s)(?<!\bthis\s)(?<!\bthat\s)(?<!\bthey\s)"
+    r"\b(?:is|=|equals|(?:defaults?|defaulting)\s+to|set\s+to|is\s+set\s+to)\s+"
+    r"(?P<v>True|False|None)\b"
 )
 # "defaults to /etc/app.cfg", "defaults to UTC", "defaults to Europe/Berlin": a path or a
 # capitalised word after "defaults to" is the default the note states.
@@ -149,6 +157,8 @@ def _stated_values(text: str) -> tuple[StatedValue, ...]:
     for m in (*_QUOTED_OF.finditer(text), *_QUOTED_BEFORE.finditer(text)) if quoted else ():
         if _names_code(m.group("name")):
             add(m.start("v"), m.end("v"), m.group("v"))
+    for m in _PYTHON_LITERAL.finditer(text):
+        add(m.start("v"), m.end("v"), m.group("v"))
     for m in _LITERAL_AFTER.finditer(text):
         value = m.group("v").strip()
         if _CODE_LITERAL.match(value):
@@ -198,7 +208,8 @@ def uncovered_values(text: str, covered: Iterable[tuple[int, int]]) -> list[Stat
 _VERSION_TAIL = re.compile(
     r"(?:[\s`]*(?:version|requirement|pin|constraint|is|pinned|to|at|below|above|under|"
     r"over|from|between|and|or|newer|older|later|earlier|higher|lower|[<>=!~^]{1,2}))*"
-    r"[\s`]*v?\d[\w.*+]*(?:\s*(?:,|and|or|to)\s*[<>=!~^]{0,2}\s*v?\d[\w.*+]*)*`?\+?",
+    r"[\s`]*v?\d[\w.*+]*(?:\s*(?:,|and|or|to|through|until|–)\s*[<>=!~^]{0,2}\s*v?\d[\w.*+]*)*"
+    r"`?\+?",
     re.IGNORECASE,
 )
 

@@ -246,9 +246,12 @@ def _find_symbol(qualname: str, scope: str | None, fp: Fingerprint, before: bool
         if facts is None:
             return Finding((), None, f"{scope} {_NOT_CODE}; cannot tell", False)
         constant = next((c for c in facts.constants if c.name == qualname), None)
+        if constant is None and "." not in qualname:  # ``DEFAULT_SETTINGS = {"ttl": 3}``
+            constant = next((c for c in facts.constants if c.name.endswith(f".{qualname}")),
+                            None)  # fmt: skip
         if constant is not None:  # ``MAX_RETRY_COUNT = 3``, ``Class.ATTR = 5``: assigned there
             hashed = hashlib.blake2b(f"{constant.text}".encode(), digest_size=8).hexdigest()
-            detail = f"{scope} assigns {qualname}{_line(constant.line)}"
+            detail = f"{scope} assigns {constant.name}{_line(constant.line)}"
             return Finding((scope,), hashed, detail)
         argument = _argument_named(facts, qualname)
         if argument:  # a keyword or a parameter: a symbol anchor cannot check what is said
@@ -418,6 +421,26 @@ def _declares_for(source: str, scope: str | None, fp: Fingerprint) -> bool:
     return in_area(source, scope) or declares_above(source, scope, fp)
 
 
+_DEPENDENCY_KEYWORDS = frozenset({"install_requires", "extras_require", "tests_require"})
+
+
+def _declares_none(path: str, fp: Fingerprint) -> bool:
+    """Whether a ``setup.py`` or ``setup.cfg`` that yielded no requirement declares none at
+    all: a ``setup()`` passed no requirement keyword ("all configuration is now in
+    pyproject.toml"), a ``setup.cfg`` with no requirement option. One that computes them
+    (``install_requires=read_requirements()``) may declare anything."""
+    facts = fp.code.get(path)
+    if facts is not None:
+        return facts.parsed and not any(
+            keyword in _DEPENDENCY_KEYWORDS or keyword.startswith("**")
+            for call in facts.calls if call.callee.rpartition(".")[2] == "setup"
+            for keyword, _ in call.keywords)  # fmt: skip
+    values = fp.infra.get(path)
+    return values is not None and not any(
+        v.key.rpartition(".")[2] in _DEPENDENCY_KEYWORDS or v.key.startswith("options.extras")
+        for v in values)  # fmt: skip
+
+
 def _find_dep(name: str, scope: str | None, fp: Fingerprint) -> Finding:
     everywhere = sorted({dep.source for dep in fp.dependency(name)})
     if name == PYTHON and not everywhere:
@@ -445,10 +468,12 @@ def _find_dep(name: str, scope: str | None, fp: Fingerprint) -> Finding:
     if everywhere:
         detail = f"{name} is declared only in {listed(everywhere)}, outside the main project"
         return Finding((), None, detail, weak=True)
-    declaring = {dep.source for dep in fp.dependencies}
+    # (a Python version from classifiers is no requirement: it says nothing of the others)
+    declaring = {dep.source for dep in fp.dependencies if dep.name != PYTHON}
     unread = sorted(
         p for name in (*_UNREAD_MANIFESTS, *_LITERAL_MANIFESTS) for p in fp.basename_paths(name)
-        if in_area(p, None) and (name in _UNREAD_MANIFESTS or p not in declaring)
+        if in_area(p, None) and (name in _UNREAD_MANIFESTS
+                                 or (p not in declaring and not _declares_none(p, fp)))
     )  # fmt: skip
     if unread:
         detail = f"{name} is not in the manifests read; {listed(unread)} may declare it"

@@ -39,13 +39,21 @@ _EXACT_VERSION = re.compile(
 )
 
 
+# "bleach is pinned to ~=3.3", "django is constrained to >=4.2,<5": a specifier after a verb
+_PINNED_SPEC = re.compile(
+    r"\s+(?:is\s+|are\s+)?(?:pinned|constrained|locked|capped|declared|required)\s+"
+    r"(?:to|at|as|with)\s+`?(?=[<>=!~])", _I
+)
+
+
 def _version_after(text: str, at: int) -> str | None:
     """A version constraint stated right after a package name: ``httpx>=0.27``, Poetry's
     ``^2.6.0`` ("the pygments requirement is ^2.6.0"), or in words ("idna is pinned below 3",
-    "pytest 8 or newer"), as a PEP 440 specifier."""
-    m = _SPEC_AFTER.match(text, at)
-    if m:
-        return re.sub(r"\s+", "", m.group("spec"))
+    "pytest 8 or newer", "bleach is pinned to ~=3.3"), as a PEP 440 specifier."""
+    pinned = _PINNED_SPEC.match(text, at)
+    m = _SPEC_AFTER.match(text, pinned.end() - 1 if pinned else at)
+    if m:  # (not the full stop ending the sentence: "pinned to ~=3.3.")
+        return re.sub(r"\s+", "", m.group("spec")).rstrip(".")
     p = _POETRY_AFTER.match(text, at)
     if p:
         return poetry_to_pep440(re.sub(r"\s+", "", p.group("spec")).rstrip(".")) or ""
@@ -70,6 +78,11 @@ def _with_version(outcome: list[Anchor], spec: str, c: _Cand) -> list[Anchor]:
 
 
 _BARE_VERSION = re.compile(r"\s+v?(?P<v>\d+(?:\.\d+){0,2})(?P<plus>\+)?(?!\w|\.\d)")
+# The next version of a list or a range after the first: ", 3.9", " and 3.12", " to 3.12"
+_MORE_VERSIONS = re.compile(
+    r"(?:\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or|through|to|until)\s+|\s*[-–]\s*)"
+    r"(?:python\s+)?v?(?P<v>\d+\.\d+)(?!\w|\.\d)", _I
+)
 _DROPPED_SUPPORT = re.compile(
     r"\b(?:dropped|removed|ended|no\s+longer|(?:does|do)\s*(?:not|n[’']t))\s+(?:\w+\s+){0,2}"
     r"support|\bsupport\b[^.;]{0,30}\b(?:was|is|has\s+been|got)\s+(?:dropped|removed|ended)"
@@ -85,16 +98,21 @@ def _python_claim(text: str, c: _Cand, spans: Spans) -> list[Anchor] | None:
     if c.text.lower() != "python" or c.mode not in (_Mode.PRESENT, _Mode.ABSENT, _Mode.UNCLEAR):
         return None
     spec = _version_after(text, c.end)
+    more: list[str] = []
     if not spec:
         bare = _BARE_VERSION.match(text, c.end)
         if bare is None:
             return None
         spec = f">={bare['v']}" if bare["plus"] else f"=={bare['v']}.*"
+        at = bare.end()
+        while not bare["plus"] and (listed := _MORE_VERSIONS.match(text, at)):
+            more.append(f"=={listed['v']}.*")  # "3.8, 3.9 and 3.12": each one is claimed
+            at = listed.end()
     sentence = next((text[a:b] for a, b, _ in spans if a <= c.start < b), "")
     dropped = bool(_DROPPED_SUPPORT.search(sentence))
     if c.mode is _Mode.UNCLEAR and not dropped:
         return None
     absent = c.mode is _Mode.ABSENT or dropped
-    return [Anchor(AnchorKind.DEP, "python", Expect.ABSENT if absent else Expect.PRESENT,
-                   version=spec)]  # fmt: skip
+    expect = Expect.ABSENT if absent else Expect.PRESENT
+    return [Anchor(AnchorKind.DEP, "python", expect, version=v) for v in (spec, *more)]
 

@@ -38,8 +38,9 @@ __all__ = ["CHECKER_VERSION", "Checked", "Verifier"]
 # and the cached form are part of the key, so an upgrade never serves a verdict computed
 # by other rules.
 # c5: lines quoted; c6: value anchors; c7: what a claim says is checked (adr/0025);
-# c8: a technology named only by lock files, generated files or data is unused
-CHECKER_VERSION = f"c8.{VOCABULARY_VERSION}"
+# c8: a technology named only by lock files, generated files or data is unused;
+# c9: settings dicts, classifiers, durations, a Dockerfile's user, documentation (adr/0037)
+CHECKER_VERSION = f"c9.{VOCABULARY_VERSION}"
 
 
 @dataclass(frozen=True)

@@ -555,10 +555,12 @@ SEVERAL = {
          ["config:.github/workflows::python-version=3.10-3.12"]),
         ("The Python test matrix in CI includes windows-latest.",
          ["config:.github/workflows::runs-on=windows-latest"]),
-        # not bound: a user no image sets, several images, a negation, production, a plan
-        ("The image runs as root.", []),
+        # the Dockerfile at the root, which states no USER: its image runs as root
+        ("The image runs as root.", ["config:Dockerfile::USER=root"]),
+        ("The Dockerfile has no USER directive, so it runs as root.",
+         ["!config:Dockerfile::USER"]),
+        # not bound: several images, a negation, production, a plan
         ("The images are based on node:22.", []),
-        ("The Dockerfile has no USER directive, so it runs as root.", []),
         ("The e2e testbed image exposes port 9000.", []),
         ("Production runs the image on python:3.13.", []),
         ("We plan to move the image to python:3.13.", []),

@@ -221,15 +221,19 @@ async def test_a_default_stated_in_words_is_a_value(
 
 
 # A value stated a few words before the constant named in parentheses is that constant's
-# value: "retries up to 3 times (MAX_RETRY_COUNT)". A value with a unit is not bound (the
-# constant may count in another unit): named, never refuted by a bare number.
+# value: "retries up to 3 times (MAX_RETRY_COUNT)". A value with a unit is bound only to a
+# constant whose name says its unit (``_SECONDS``), converted to it; else it is named,
+# never refuted by a bare number.
 CONSTANTS_NAMED_AFTER: list[tuple[str, str]] = [
     ("The client retries a connection up to 3 times (MAX_RETRY_COUNT).", "VERIFIED"),
     ("The client retries a connection up to 5 times (MAX_RETRY_COUNT).", "REFUTED"),
     ("List views show 25 objects per page (PER_PAGE in app/limits.py).", "VERIFIED"),
     ("The server listens on port 8080 by default (DEFAULT_PORT in app/limits.py).", "REFUTED"),
     ("Votes stop at 25 (`PER_PAGE`).", "VERIFIED"),
-    ("Tokens stay valid for 10 minutes (TOKEN_TTL_SECONDS).", "ACTIVE"),
+    # a duration in the unit the constant's name carries: 10 minutes is 600 seconds
+    ("Tokens stay valid for 10 minutes (TOKEN_TTL_SECONDS).", "VERIFIED"),
+    ("Tokens stay valid for 5 minutes (TOKEN_TTL_SECONDS).", "REFUTED"),
+    ("Votes stay open for 25 minutes (`PER_PAGE`).", "ACTIVE"),
 ]  # fmt: skip
 
 

@@ -108,7 +108,8 @@ async def test_the_same_line_uncommented_is_a_use(
     assert it["status"] != "REFUTED", it["anchors"]
 
 
-async def test_a_heading_in_the_documentation_is_still_a_mention(git_repo: GitRepo):
+async def test_a_heading_in_the_documentation_is_named_and_is_not_a_use(git_repo: GitRepo):
     git_repo.commit({**BASE, "docs/cache.md": "# Redis\n\nHow the cache works.\n"}, "docs")
     it = await served(git_repo, "The default cache backend is Redis")
-    assert it["status"] != "REFUTED", it["anchors"]
+    assert it["status"] == "REFUTED", it["anchors"]
+    assert "named only in docs/cache.md" in str(it["anchors"]), it["anchors"]
