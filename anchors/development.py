@@ -7,7 +7,8 @@ development ("tests run with pytest", "CI lints with ruff", "typescript is a
 devDependency") and a tool configured by its own files (pytest, black, eslint); it leaves
 any other claim of use uncovered: "wger keeps its data in MongoDB through pymongo" is not
 made true by ``pymongo`` in ``requirements_dev.txt``, nor "isso is a Flask application" by a
-``tox.ini`` list.
+``tox.ini`` list. Where no code that runs imports such a library, the claim is checked as
+an import by the application's package, which breaks (``run_time_import``, adr/0037).
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ import re
 
 from anchors.facts import Dependency, Fingerprint
 from anchors.manifests import manifest_kind
-from anchors.mentions import config_tokens, in_area, tool_area
+from anchors.mentions import config_tokens, in_area, runs, tool_area
 from anchors.spec import Anchor, AnchorKind, Expect
 from anchors.technology import find_technology
 from anchors.vocabulary import Technology, by_name
@@ -24,8 +25,10 @@ from anchors.vocabulary import Technology, by_name
 __all__ = [
     "RUNTIME_AFTER",
     "about_development",
+    "application_package",
     "development_only",
     "role_unchecked",
+    "run_time_import",
     "tool_like",
 ]
 
@@ -134,4 +137,44 @@ def role_unchecked(sentence: str, name: str, runtime: bool) -> str | None:
         return f"that {name} is a development dependency"
     if run_time and not development and not runtime:
         return f"that {name} is a run-time dependency"
+    return None
+
+
+def application_package(fp: Fingerprint) -> str | None:
+    """The one Python package the application runs from (``isso``, ``src/kinto``): the one
+    top-level directory with an ``__init__.py`` whose modules are not tests, examples or
+    tools. None when there are several (a monorepo) or none."""
+    return fp.derived("development.package", _application_package)
+
+
+def _application_package(fp: Fingerprint) -> str | None:
+    found: set[str] = set()
+    for path in fp.code:
+        parts = path.split("/")
+        top = "/".join(parts[:2]) if parts[0] == "src" and len(parts) > 2 else parts[0]
+        if top != path and path.endswith(".py") and runs(path) and f"{top}/__init__.py" in fp.code:
+            found.add(top)
+    return found.pop() if len(found) == 1 else None
+
+
+def run_time_import(outcome: list[Anchor], fp: Fingerprint) -> Anchor | None:
+    """For a library claimed as used by the application ("isso is a Flask application")
+    whose evidence is development-only: an import anchor on the application's package that
+    no file of it satisfies today, so the claim is refuted with where it is declared. None
+    when code that runs imports it, or the application's package cannot be told."""
+    package = application_package(fp)
+    if package is None:
+        return None
+    for anchor in outcome:
+        tech = by_name(anchor.value) if anchor.kind is AnchorKind.TECH else None
+        modules = tech.imports if tech is not None else (
+            (anchor.value.replace("-", "_"),) if anchor.kind is AnchorKind.DEP else ())
+        # a Python package, declared as one: an npm or crate dependency is imported elsewhere
+        python = all(d.ecosystem == "pypi" for d in fp.dependency(
+            tech.dists[0] if tech is not None and tech.dists else anchor.value))
+        if anchor.expect is not Expect.PRESENT or not modules or not python:
+            continue
+        if any(runs(path) for module in modules for path, _ in fp.importers(module)):
+            return None
+        return Anchor(AnchorKind.IMPORT, modules[0], scope=package)
     return None

@@ -37,6 +37,7 @@ from anchors.development import (
     about_development,
     development_only,
     role_unchecked,
+    run_time_import,
     tool_like,
 )
 from anchors.durations import same_duration
@@ -378,6 +379,9 @@ def infer_anchors(text: str, fp: Fingerprint, subject: str | None = None, *,
                 continue
         if c.mode is _Mode.PRESENT and _development_use(c, outcome, text, spans, fp, scope):
             uncovered.append(f"{c.text} (declared for development only)")
+            # a library the application would import: none of its code that runs does
+            if not tool_like(outcome) and (not_imported := run_time_import(outcome, fp)):
+                kept.append((not_imported, c.text))
         spec = (_version_after(text, c.end)
                 if c.form in (_Form.WORD, _Form.TECH) and not python else None)  # fmt: skip
         if spec is not None and c.mode is _Mode.PRESENT:
@@ -416,6 +420,10 @@ def infer_anchors(text: str, fp: Fingerprint, subject: str | None = None, *,
     values = bind_values(text, fp, scope, spans)
     for bound in values:
         kept = [(a, o) for a, o in kept if not _same_thing(a, bound.anchor)]
+        # "falls back to config/kinto.ini": a path that is the value, not a file of the tree
+        value = text[bound.span[0] : bound.span[1]]
+        kept = [(a, o) for a, o in kept if not (a.kind is AnchorKind.FILE and o == value
+                                                and not fp.has_path(a.value))]  # fmt: skip
         kept.append((bound.anchor, bound.name))
         checked_values.append(bound.span)
         # "(REST_FRAMEWORK PAGE_SIZE)": the dict and its key are both the bound name
@@ -437,6 +445,10 @@ def infer_anchors(text: str, fp: Fingerprint, subject: str | None = None, *,
     # "Node 18 or later": the version the toolchain's value anchor checks is covered
     uncovered = [u for u in uncovered if u.split(" ", 1)[0] not in answered_by]
     for bound in infra:
+        # "DJANGO_SETTINGS_MODULE=shop.settings_test": a name inside the value is the value
+        value = text[bound.span[0] : bound.span[1]]
+        kept = [(a, o) for a, o in kept if not (o != value and o in value
+                                                and a.kind is AnchorKind.SYMBOL)]  # fmt: skip
         kept.append((bound.anchor, bound.name))
         checked_values.append(bound.span)
     # Parameters and keyword arguments are their own anchors, never symbols (issue #31).

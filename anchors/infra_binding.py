@@ -35,7 +35,7 @@ from anchors.facts import Fingerprint
 from anchors.infra_check import default_user
 from anchors.infra_compare import NOT_ROOT, Match, compare_image
 from anchors.infra_facts import InfraKind, infra_kind
-from anchors.ini_binding import bind_settings, ini_files
+from anchors.ini_binding import bind_named_settings, bind_settings, ini_files
 from anchors.spec import Anchor, AnchorKind, Expect
 from anchors.value_binding import Binding
 from anchors.value_claims import StatedValue, stated_values
@@ -154,6 +154,9 @@ def bind_infra(
         bound = _without_root_claim(bound, negations, fp)
         # "[markup] renderer = mistune in isso/isso.cfg": an application's settings file
         bound += bind_settings(text, start, end, fp, settings, [*taken, *(b.span for b in bound)])
+        # "SMTP defaults to port 465": the [smtp] section's port
+        bound += bind_named_settings(text, start, end, fp, settings,
+                                     [*taken, *(b.span for b in bound)])  # fmt: skip
         found += [b for b in bound if not _NOT_PLAIN.search(plain, start, b.span[0])]
     return found
 
@@ -169,6 +172,7 @@ def _sentence(text: str, start: int, end: int, values: list[StatedValue],
         if not docker:  # "CI builds the image on Python 3.12": which one is meant?
             out += _ci_versions(text, start, end, fp)
         out += _runners(text, start, end, fp)
+        out += _actions(text, start, end, fp)
     # (a compose "service" states no toolchain version: only an image would)
     if not ci and not docker and (_SUPPORT.search(sentence) or _BUILT.search(sentence)):
         # "the Go service is built with Go 1.21": go.mod's go line; "needs Node 18":
@@ -188,7 +192,7 @@ def _sentence(text: str, start: int, end: int, values: list[StatedValue],
         if _TAG.match(raw):
             bound = _image(raw, sentence, fp, compose=compose, docker=docker, ci=ci)
         elif _ASSIGN.match(raw):
-            bound = _assignment(raw, sentence, fp, compose=compose, docker=docker)
+            bound = _assignment(raw, sentence, fp, compose=compose, docker=docker, ci=ci)
         elif raw.isdigit() and _port_cued(text, start, value.start, value.end):
             bound = _port(raw, sentence, fp, compose=compose, docker=docker)
         if bound is not None:
@@ -528,6 +532,32 @@ def _docker_python(text: str, start: int, end: int, fp: Fingerprint,
     return out
 
 
+_ACTION = re.compile(r"(?<![\w./@-])`?(?P<a>[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+(?:@[\w.\-]+)?)`?"
+                     r"(?![\w/-])")  # fmt: skip
+
+
+def _actions(text: str, start: int, end: int, fp: Fingerprint) -> list[Binding]:
+    """ "CI sets Python up with actions/setup-python": an action the workflows' steps run,
+    named as ``owner/name`` of an owner whose actions they use (``actions/checkout``), and
+    not a path of the repository."""
+    scope = _ci_scope(fp, "uses")
+    if scope is None:
+        return []
+    owners = {(v.text or "").partition("/")[0].casefold()
+              for p in _files(fp, InfraKind.GITHUB_WORKFLOW) for v in fp.infra[p] or ()
+              if v.key == "uses"}  # fmt: skip
+    out = []
+    for m in _ACTION.finditer(text, start, end):
+        action = m["a"].rstrip(".")
+        if fp.has_path(action) or fp.has_directory(action.partition("@")[0]):
+            continue
+        if action.partition("/")[0].casefold() in owners:
+            anchor = _anchor(scope, "uses", action)
+            if anchor is not None:
+                out.append(Binding(anchor, action, (m.start("a"), m.start("a") + len(action))))
+    return out
+
+
 def _runners(text: str, start: int, end: int, fp: Fingerprint) -> list[Binding]:
     scope = _ci_scope(fp, "runs-on")
     if scope is None:
@@ -580,11 +610,14 @@ def _mappings(text: str, start: int, end: int, fp: Fingerprint) -> list[Binding]
 
 
 def _assignment(assigned: str, sentence: str, fp: Fingerprint, *, compose: bool,
-                docker: bool) -> Anchor | None:  # fmt: skip
+                docker: bool, ci: bool = False) -> Anchor | None:  # fmt: skip
     m = _ASSIGN.match(assigned)
     if m is None:
         return None
     name, value = m["name"], m["value"]
+    if ci and not (compose or docker):  # "the CI tests run with PYTHONHASHSEED=random"
+        scope = _ci_scope(fp, f"env.{name}")
+        return _anchor(scope, f"env.{name}", value) if scope else None
     if compose:
         named = _named_service(sentence, fp)
         services = [named] if named is not None else _services(fp)

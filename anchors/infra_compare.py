@@ -33,6 +33,7 @@ __all__ = [
     "NOT_ROOT",
     "VERSION_KEYS",
     "Match",
+    "compare_action",
     "compare_command",
     "compare_image",
     "compare_plain",
@@ -351,10 +352,27 @@ def comparison_for(key: str) -> Comparison:
         return compare_command
     if key == "runs-on":
         return compare_runner
+    if key == "uses":
+        return compare_action
     return compare_plain
+
+
+def compare_action(stated: str, actual: str | None) -> Match:
+    """A CI step's action: ``actions/setup-python`` is every ref of it; a stated ref
+    (``@v5``) must be the same."""
+    if _computed(actual):
+        return _U
+    assert actual is not None
+    s_name, s_at, s_ref = stated.strip().strip("`'\"").casefold().partition("@")
+    a_name, _, a_ref = actual.strip().casefold().partition("@")
+    if s_name != a_name:
+        return _D
+    return _S if not s_at or s_ref == a_ref else _D
 
 
 def is_list_key(key: str) -> bool:
     """Whether a file gives ``key`` several values of which a stated one need be only one
-    (ports, a matrix of versions or runners, the CI jobs' images)."""
-    return key in ("EXPOSE", *VERSION_KEYS, "runs-on", "image") or key.endswith(".ports")
+    (ports, a matrix of versions or runners, the CI jobs' images, the actions their steps
+    run, a variable the jobs set)."""
+    return key in ("EXPOSE", *VERSION_KEYS, "runs-on", "image", "uses") or key.endswith(
+        ".ports") or key.startswith("env.")

@@ -452,8 +452,10 @@ _EXPRESSION = re.compile(r"\$\{\{\s*(?P<expr>[^}]*?)\s*\}\}")
 
 def _github(root: Node) -> Iterator[InfraValue]:
     env: Values = _env_of(_get(root, "env"))
+    yield from _env_values(env)
     for _, job in _items(_get(root, "jobs")):
         scope = {**env, **_env_of(_get(job, "env"))}
+        yield from _env_values(_env_of(_get(job, "env")))
         matrix = _matrix(_get(_get(job, "strategy"), "matrix"))
         for node in _scalars(_get(job, "runs-on")):
             yield from _expanded("runs-on", node, matrix, scope)
@@ -464,6 +466,10 @@ def _github(root: Node) -> Iterator[InfraValue]:
         given = False
         for step in _nodes(_get(job, "steps")):
             with_ = _get(step, "with")
+            yield from _env_values(_env_of(_get(step, "env")))
+            uses = _get(step, "uses")
+            if isinstance(uses, yaml.ScalarNode) and not uses.value.startswith("./"):
+                yield InfraValue("uses", str(uses.value), _line(uses))  # the actions it runs
             yield from _rust_toolchain_step(step, with_, matrix, scope)
             for key in _VERSION_KEYS:
                 for node in _scalars(_get(with_, key)):
@@ -500,6 +506,13 @@ def _rust_toolchain_step(step: Node, with_: Node | None, matrix: Values,
 
 # A variable's values, each with the line that gives it.
 Values = dict[str, list[tuple[str, int]]]
+
+
+def _env_values(env: Values) -> Iterator[InfraValue]:
+    """``env.NAME``: what a workflow, a job or a step sets in the environment."""
+    for name, given in env.items():
+        for value, line in given:
+            yield InfraValue(f"env.{name}", _literal(value), line)
 
 
 def _env_of(node: Node | None) -> Values:

@@ -22,7 +22,7 @@ from anchors.mentions import subproject_of, tool_area
 from anchors.spec import Anchor, AnchorKind
 from anchors.value_binding import Binding
 
-__all__ = ["bind_settings", "ini_files"]
+__all__ = ["bind_named_settings", "bind_settings", "ini_files"]
 
 _STATED = re.compile(
     r"(?:\[(?P<section>[^\]\n]{1,60})\]\s*)?`?(?P<key>[A-Za-z_][\w.\-]{0,80})\s?=\s?"
@@ -65,6 +65,46 @@ def bind_settings(
         path, key = place
         anchor = Anchor(AnchorKind.CONFIG, key, scope=path, version=m.group("value").rstrip("."))
         found.append(Binding(anchor, m.group("key"), (m.start(), m.end())))
+    return found
+
+
+# "port 465", "timeout of 30", "limit is 2": the setting's own word right before a number
+_KEYED_NUMBER = re.compile(
+    r"\b(?P<key>[A-Za-z][\w\-]{1,40})(?:\s+(?:of|is|to|at|=|:))?\s+`?(?P<value>\d+(?:\.\d+)?)`?"
+    r"(?![\w.:/%]|\.\d)"
+)
+_WORD = re.compile(r"[A-Za-z][\w\-]*")
+
+
+def bind_named_settings(
+    text: str,
+    start: int,
+    end: int,
+    fp: Fingerprint,
+    files: Sequence[str],
+    taken: Sequence[tuple[int, int]] = (),
+) -> list[Binding]:
+    """ "SMTP defaults to port 465": a number after a setting's own word, in a sentence
+    that names the setting's section ("smtp", "moderation"), checked against the one
+    settings file that gives ``section.word`` (``anchors.infra_binding`` decides which
+    sentences state what the files say now)."""
+    words = {w.lower() for w in _WORD.findall(text, start, end)}
+    found: list[Binding] = []
+    for m in _KEYED_NUMBER.finditer(text, start, end):
+        if any(a <= m.start("value") < b for a, b in taken):
+            continue
+        key = m.group("key").lower()
+        sections = {v.key.rpartition(".")[0] for path in files for v in fp.infra.get(path) or ()
+                    if v.key.rpartition(".")[2] == key}  # fmt: skip
+        named = [s for s in sections if s and s.lower() in words and s.lower() != key]
+        if len(named) != 1:
+            continue
+        place = _setting(fp, files, named[0], key)
+        if place is None or "=" in place[0] or "::" in place[0]:
+            continue
+        path, setting = place
+        anchor = Anchor(AnchorKind.CONFIG, setting, scope=path, version=m.group("value"))
+        found.append(Binding(anchor, m.group("key"), m.span("value")))
     return found
 
 

@@ -67,7 +67,9 @@ _NAME_AFTER = re.compile(rf"`?{_PARENTHESISED}")
 _NAME_LATER = re.compile(r"(?:\s+(?:[A-Za-z][A-Za-z/'\-]*|[+&])){0,5}?" + _PARENTHESISED)
 _ASSIGNED = re.compile(rf"^(?P<name>{_NAME})\s?=")
 _OWNER = re.compile(r"`?(?P<owner>(?:[A-Za-z_]\w*\.)+)\Z")
-_DEFAULTS_TO = re.compile(r"\b(?:defaults?|defaulting)\s+to\s*`?$", re.IGNORECASE)
+_DEFAULTS_TO = re.compile(
+    r"\b(?:defaults?|defaulting|falls?\s+back|falling\s+back)\s+to\s*`?$", re.IGNORECASE
+)
 _CODE_NAME = re.compile(rf"(?<![\w./-])`?(?P<name>{_NAME})`?(?![\w/-])")
 # A condition, a plan, the past or a negation before the value: not what the code says now.
 _NOT_PLAIN = re.compile(
@@ -82,7 +84,7 @@ _ELSEWHERE = re.compile(
     r"\b(?:e\.g\.|for\s+example|such\s+as)",
     re.IGNORECASE,
 )
-_DEFAULT = re.compile(r"\bdefault", re.IGNORECASE)
+_DEFAULT = re.compile(r"\bdefault|\bfalls?\s+back|\bfalling\s+back", re.IGNORECASE)
 
 
 def bind_values(
@@ -152,6 +154,8 @@ def _named(
                  if _code_like(text, m.group("name"), sentence[0] + m.start("name"))}  # fmt: skip
         if len(names) > 1:  # "... DJANGO_DEBUG with os.environ.get, defaulting to": the setting
             names = {n: at for n, at in names.items() if n.isupper()}
+        if len(names) > 1:  # "the CLI reads KINTO_INI and falls back to": not an acronym
+            names = {n: at for n, at in names.items() if "_" in n}
         if len(names) == 1:
             [(name, at)] = names.items()
             return name, at, None

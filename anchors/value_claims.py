@@ -73,7 +73,10 @@ _ASSIGN = re.compile(r"\b[A-Za-z_]\w*\s?=\s?(?!=)[\"']?[\w.\-:/]+[\"']?")
 # ``RS256``, ``HS512``, ``SHA256``, ``UTF8``: a variant named in capitals with digits
 _VARIANT = re.compile(r"(?<![\w\-])[A-Z]{2,}\d{1,4}(?![\w\-])")
 # "defaults to `json`", "is set to `False`", "is `'info'`"
-_DEFAULTS = r"(?:defaults?|defaulting|defaulted)\s+to|(?:its|the|a|with\s+a)\s+default\s+(?:of|is)"
+_DEFAULTS = (
+    r"(?:defaults?|defaulting|defaulted|falls?\s+back|falling\s+back)\s+to"
+    r"|(?:its|the|a|with\s+a)\s+default\s+(?:of|is)"
+)
 _LITERAL_AFTER = re.compile(
     rf"\b(?:{_DEFAULTS}|is\s+set\s+to|set\s+to|is|=|equals|of)\s+"
     r"`(?P<v>[^`\n]{1,40})`",
@@ -86,10 +89,12 @@ _PYTHON_LITERAL = re.compile(
     r"\b(?:is|=|equals|(?:defaults?|defaulting)\s+to|set\s+to|is\s+set\s+to)\s+"
     r"(?P<v>True|False|None)\b"
 )
-# "defaults to /etc/app.cfg", "defaults to UTC", "defaults to Europe/Berlin": a path or a
-# capitalised word after "defaults to" is the default the note states.
+# "defaults to /etc/app.cfg", "falls back to config/app.ini", "defaults to UTC", "defaults
+# to Europe/Berlin": a path or a capitalised word after "defaults to" is the default the
+# note states.
 _DEFAULT_WORD = re.compile(
-    rf"\b(?:{_DEFAULTS})\s+(?P<v>~?/[\w.\-/]+|[A-Z][A-Za-z0-9_+\-]*(?:/[A-Za-z0-9_+\-]+)*)"
+    rf"\b(?:{_DEFAULTS})\s+`?(?P<v>~?/[\w.\-/]+|[\w.\-]+/[\w.\-/]*\.\w+"
+    r"|[A-Z][A-Za-z0-9_+\-]*(?:/[A-Za-z0-9_+\-]+)*)"
     r"(?![\w/])"
 )
 # "capture groups are named var0, var1": the name a thing is given, a value the note states

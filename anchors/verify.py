@@ -24,7 +24,7 @@ from anchors.finding import Finding, listed
 from anchors.infra_check import find_config
 from anchors.literals import same_value
 from anchors.manifests import PYTHON, manifest_kind
-from anchors.mentions import in_area
+from anchors.mentions import in_area, runs
 from anchors.projects import declares_above
 from anchors.pyfacts import package_of
 from anchors.spec import Anchor, AnchorKind, Expect
@@ -520,6 +520,7 @@ def _find_value(anchor: Anchor, stated: str, fp: Fingerprint) -> Finding:
     name = anchor.value
     if anchor.kind is AnchorKind.ENV:
         found = fp.env_default_values(name)
+        found = [(p, v) for p, v in found if runs(p)] or found  # not a test's own default
         if not found:
             reads = fp.env_sources(name)
             where = f"{name} is read in {listed(reads)} with no default" if reads else (

@@ -65,10 +65,16 @@ SYSTEMS: tuple[System, ...] = (
       "serverless.yml serverless.yaml", ""),
     S("aws-sam", "AWS SAM", "aws sam", "aws-sam-cli aws-sam-translator", "", "samconfig.toml",
       "samconfig"),
-    S("docker", "Docker", "docker|docker compose|docker-compose|dockerfile", "docker", "",
+    S("docker", "Docker", "docker|dockerfile", "docker", "",
       "Dockerfile **/Dockerfile *.Dockerfile **/*.Dockerfile Dockerfile.* "
       "docker-compose.yml docker-compose.yaml docker-compose.*.yml compose.yaml compose.yml "
       ".dockerignore", "docker dockerfile docker-compose"),
+    # Compose is used where a compose file is: a Dockerfile alone says nothing of it.
+    S("docker-compose", "Docker Compose", "docker compose|docker-compose|compose file",
+      "docker-compose", "compose",
+      "docker-compose.yml docker-compose.yaml docker-compose.*.yml docker-compose.*.yaml "
+      "compose.yaml compose.yml **/docker-compose.yml **/docker-compose.yaml "
+      "**/compose.yaml **/compose.yml", "docker-compose"),
     S("podman", "Podman", "podman", "podman", "", "Containerfile **/Containerfile", "podman"),
     S("kubernetes", "Kubernetes", "kubernetes|k8s", "kubernetes kubernetes-asyncio", "", "",
       "kubernetes k8s kubectl"),

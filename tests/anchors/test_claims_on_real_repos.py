@@ -135,6 +135,11 @@ ABSENT_NAMES = [
 ]
 PRESENT_SYSTEMS = [
     R("The app ships as a Docker image", {}, {"tech:docker"}, VERIFIED, id="footprint-file"),
+    # Compose is its own: a Dockerfile is no compose file
+    R("We run the shop locally with docker-compose", {}, {"tech:docker-compose"}, REFUTED,
+      id="compose-is-not-a-dockerfile"),
+    R("There is no docker-compose setup", {}, {"!tech:docker-compose"}, VERIFIED,
+      id="no-compose-beside-a-dockerfile"),
     R("CI runs on GitHub Actions", {}, {"tech:github-actions"}, VERIFIED,
       id="footprint-directory"),
     R("Coverage is uploaded to Codecov", {}, {"tech:codecov"}, VERIFIED,
@@ -276,16 +281,18 @@ async def test_remember_says_which_names_it_could_not_type_and_how_to_anchor_the
     assert "scope 'external'" in reason
 
 
-async def test_depends_on_a_test_only_requirement_is_not_verified(
+async def test_depends_on_a_test_only_requirement_is_refuted(
     shop: GitRepo, tmp_path: Any
 ) -> None:
     settings = Settings.resolve(repo=str(shop.root), db=str(tmp_path / "memory.duckdb"))
     async with Client(build_server(settings)) as client:
         made = await remember_full(client, text="The shop depends on responses")
         runtime = await remember_full(client, text="The shop depends on httpx")
-    # responses is an optional test extra: the dependency holds, the sentence does not
-    assert [a["anchor"] for a in made["anchors"]] == ["dep:responses"]
-    assert made["status"] == "ACTIVE" and "uncovered" in made["flags"]
+    # responses is an optional test extra: the declaration holds, but the shop's package
+    # imports none of it, so the shop does not depend on it as it runs
+    assert [a["anchor"] for a in made["anchors"]] == ["import:responses@shop", "dep:responses"]
+    assert made["status"] == "REFUTED" and "uncovered" in made["flags"]
+    assert "responses is not imported in shop" in str(made["anchors"])
     assert runtime["status"] == "VERIFIED"
 
 

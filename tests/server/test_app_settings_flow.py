@@ -57,7 +57,9 @@ APP = {
     "gym/settings_global.py": (
         "GYM_SETTINGS = {\n    'ALLOW_UPLOAD_VIDEOS': False,\n    'EXERCISE_CACHE_TTL': 3600,\n}\n"
     ),
-    "gym/gym.cfg": "[moderation]\nenabled = false\npurge-after = 30d\n",
+    "gym/gym.cfg": (
+        "[moderation]\nenabled = false\npurge-after = 30d\n\n[smtp]\nport = 587\ntimeout = 10\n"
+    ),
     "contrib/gym-dev.cfg": "[moderation]\npurge-after = 1d\n",
     "gym/templates/base.html": (
         "<html><head><script src=\"{% static 'js/htmx.min.js' %}\"></script></head></html>\n"
@@ -69,6 +71,7 @@ APP = {
     "docs/search.rst": "Search\n======\n\nElasticsearch was considered and not adopted.\n",
     "README.md": "# gym\n\nErrors may one day be reported to Sentry.\n",
     "CHANGELOG.md": "# Changes\n\n## 2.0\n\n- Dropped ujson: the standard json is enough.\n",
+    "tox.ini": "[testenv]\ndeps =\n    pytest\n    flask-caching>=1.9\ncommands = pytest\n",
     "frontend/package.json": '{"name": "gym-ui", "dependencies": {"vue": "^3.4.0"}}\n',
     "frontend/src/main.js": "import { createApp } from 'vue'\n\ncreateApp({}).mount('#app')\n",
 }
@@ -126,6 +129,11 @@ NOTES: list[tuple[str, list[str] | None, str, str]] = [
      None, "VERIFIED", "gym/gym.cfg:3 says moderation.purge-after: 30d"),
     ("Old comments are purged after 7 days by default ([moderation] purge-after = 7d).",
      None, "REFUTED", "gym/gym.cfg:3 says moderation.purge-after: 30d, not 7d"),
+    # a number after a setting's word, in a sentence naming its section
+    ("SMTP defaults to port 465.", None, "REFUTED", "gym/gym.cfg:6 says smtp.port: 587, not 465"),
+    ("The SMTP port is 587.", None, "VERIFIED", "gym/gym.cfg:6 says smtp.port: 587"),
+    ("Mail delivery gives up after a timeout of 30 in the smtp settings.", None, "REFUTED",
+     "says smtp.timeout: 10, not 30"),
     # Python versions from the classifiers, every listed one checked
     ("setup.py's classifiers list Python 3.9, 3.10 and 3.11.", None, "VERIFIED",
      "python==3.11.* is satisfied by"),
@@ -146,6 +154,10 @@ NOTES: list[tuple[str, list[str] | None, str, str]] = [
     ("Errors are reported to Sentry.", None, "REFUTED", "named only in README.md"),
     ("JSON responses are serialised with ujson.", None, "ACTIVE",
      "ujson is mentioned only in CHANGELOG.md"),  # a plain lower-case word: weak
+    # a library declared only for development, claimed as the application's: none of the
+    # application's code imports it
+    ("Responses are cached with flask-caching.", None, "REFUTED",
+     "flask_caching is not imported in gym"),
     # a product capitalised before a noun: that product
     ("The dashboard is a React app.", None, "REFUTED", "React is not used by the project"),
     ("The dashboard is a Vue app.", None, "VERIFIED", "frontend/package.json declares vue"),
@@ -202,3 +214,16 @@ async def test_a_setup_py_stub_declares_nothing(git_repo: GitRepo):
     present = await remembered(git_repo, "blog depends on Flask.", None)
     assert present["status"] == "REFUTED", present
     assert "flask is not a declared dependency" in receipts(present), present
+
+
+async def test_a_development_library_said_to_serve_the_tests_is_not_refuted(app_repo: GitRepo):
+    served = await remembered(app_repo, "The test suite runs with flask-caching installed.", None)
+    assert served["status"] != "REFUTED", served
+    assert "is not imported in gym" not in receipts(served), served
+
+
+async def test_a_number_after_a_settings_word_needs_its_section_named(app_repo: GitRepo):
+    """"port 25" names no section: which file's port is meant cannot be told."""
+    served = await remembered(app_repo, "The relay listens on port 25.", None)
+    assert served["status"] == "ACTIVE", served
+    assert "smtp.port" not in receipts(served), served

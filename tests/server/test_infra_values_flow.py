@@ -75,12 +75,16 @@ APP = {
         "    strategy:\n"
         "      matrix:\n"
         '        python-version: ["3.10", "3.11", "3.12"]\n'
+        "    env:\n"
+        "      PYTHONHASHSEED: random\n"
         "    steps:\n"
         "      - uses: actions/checkout@v4\n"
         "      - uses: actions/setup-python@v5\n"
         "        with:\n"
         "          python-version: ${{ matrix.python-version }}\n"
         "      - run: pip install -e . && pytest\n"
+        "        env:\n"
+        "          DJANGO_SETTINGS_MODULE: shop.settings_test\n"
     ),
     ".github/workflows/frontend.yml": (
         "name: frontend\n"
@@ -170,6 +174,21 @@ CHECKED: list[tuple[str, list[str] | None, str, str]] = [
     # a toolchain named in a sentence about CI is what CI runs (not a package to import)
     ("The frontend CI job uses Node 20", None, "VERIFIED", "node-version 20.x"),
     ("The frontend CI job builds with Node 18", None, "REFUTED", "not 18"),
+    # what the CI steps run and set
+    ("CI sets Python up with actions/setup-python", None, "VERIFIED",
+     ".github/workflows/ci.yml:13 says uses: actions/setup-python@v5"),
+    ("CI sets Python up with actions/setup-python@v5", None, "VERIFIED", "actions/setup-python"),
+    ("CI sets Python up with actions/setup-python@v4", None, "REFUTED",
+     "not actions/setup-python@v4"),
+    ("CI installs Python with astral-sh/setup-uv", None, "ACTIVE", ""),  # an owner CI never uses
+    ("CI uses actions/cache to keep pip's downloads", None, "REFUTED",
+     "not actions/cache"),
+    ("The CI tests run with PYTHONHASHSEED=random", None, "VERIFIED",
+     ".github/workflows/ci.yml:10 says env.PYTHONHASHSEED: random"),
+    ("The CI tests run with PYTHONHASHSEED=0", None, "REFUTED",
+     "says env.PYTHONHASHSEED: random, not 0"),
+    ("CI runs pytest with DJANGO_SETTINGS_MODULE=shop.settings_test", None, "VERIFIED",
+     "env.DJANGO_SETTINGS_MODULE: shop.settings_test"),
     # .env.example below the root
     ("Sentry is configured through SENTRY_DSN", ["env:SENTRY_DSN"], "VERIFIED",
      "docker/.env.example"),
