@@ -16,10 +16,11 @@ import re
 from typing import NamedTuple
 
 from anchors.facts import Fingerprint
-from anchors.spec import normalize_dist_name
+from anchors.spec import Anchor, AnchorKind, normalize_dist_name
 from anchors.value_claims import stated_values
+from anchors.vocabulary import TechKind, by_name
 
-__all__ = ["DeclaredSpec", "declared_specs"]
+__all__ = ["DeclaredSpec", "as_wanted", "bare_version", "declared_specs"]
 
 # The package name and the operator right before a version, with the earlier clauses of
 # the same spec between them ("jupyter_server>=2.0.1,<" before "3").
@@ -73,3 +74,43 @@ def _holds(spec: str, op: str, number: str) -> bool:
         return False
     bare = spec.lstrip("^~v")
     return bare == number or bare.startswith(number + ".")
+
+
+def as_wanted(spec: str, dependency: str, fp: Fingerprint) -> str | None:
+    """A spec as its manifest writes it, as an anchor states it: Cargo's bare ``0.4.21``
+    is ``^0.4.21`` there, while an anchor's bare full version is that version only."""
+    if not spec:
+        return None
+    cargo = any(d.ecosystem == "cargo" for d in fp.dependency(dependency))
+    return f"^{spec}" if cargo and spec[:1].isdigit() and "*" not in spec else spec
+
+
+# "env_logger depends on env_filter 0.2", "needs log 0.4.20": a version right after the name
+_BARE = re.compile(r"\s+(?:version\s+)?v?(?P<v>\d+(?:\.\d+){0,2})(?![\w%]|\.\d|\s+%)")
+
+
+def bare_version(text: str, at: int, outcome: list[Anchor], fp: Fingerprint) -> Anchor | None:
+    """The dependency anchor for a version a note states right after a dependency's name:
+    ``4.2`` is the series ``==4.2.*`` and ``4.2.1`` exactly ``==4.2.1``, for a PyPI, npm
+    or Cargo package (compared in its manifest's dialect, ``anchors.semver``). None where
+    the name is no declared dependency of one ecosystem, or a system (a server's version is
+    not its client library's: "we run Redis 7")."""
+    m = _BARE.match(text, at)
+    if m is None or len(outcome) != 1 or outcome[0].version is not None:
+        return None
+    [anchor] = outcome
+    tech = by_name(anchor.value) if anchor.kind is AnchorKind.TECH else None
+    if anchor.kind is AnchorKind.DEP:
+        name = anchor.value
+    elif tech is not None and tech.kind is TechKind.PACKAGE and tech.dists:
+        name = tech.dists[0]  # "wger uses bleach 5": the package's declaration
+    elif tech is not None and not tech.dists and len(tech.packages) == 1:
+        name = tech.packages[0].partition(":")[2]  # "axios 1", "tokio 1": a library's
+    else:
+        return None
+    ecosystems = {d.ecosystem for d in fp.dependency(name)}
+    version = m.group("v")
+    if len(ecosystems) != 1 or not ecosystems <= {"pypi", "npm", "cargo"}:
+        return None
+    spec = f"=={version}.*" if version.count(".") < 2 else f"=={version}"
+    return Anchor(AnchorKind.DEP, name, scope=anchor.scope, version=spec)

@@ -31,7 +31,7 @@ from anchors.candidates import _SNAKE, _Cand, _Form, _Mode, _Neg, _scan
 from anchors.ci_binding import read_ci_claim
 from anchors.clauses import _narrowed_by_subject, _negated_references, _read_modes
 from anchors.codenames import CodeNames, DropReason, Outcome
-from anchors.declared_specs import declared_specs
+from anchors.declared_specs import as_wanted, bare_version, declared_specs
 from anchors.development import (
     RUNTIME_AFTER,
     about_development,
@@ -392,7 +392,13 @@ def infer_anchors(text: str, fp: Fingerprint, subject: str | None = None, *,
                 # satisfies the anchor without making the sentence true, so never VERIFIED
                 uncovered.append(f"{c.text} {spec or 'version'}")
             checked_values.append(version_span(text, c.end))  # named above if unchecked
-        if local(c.start).scope is None and c.object and c.mode is _Mode.PRESENT:
+        elif c.mode is _Mode.PRESENT and not python and (
+                bare := bare_version(text, c.end, outcome, fp)) is not None:  # fmt: skip
+            outcome = [bare]  # "depends on env_filter 0.2": that series of the dependency
+            checked_values.append(version_span(text, c.end))
+        if (local(c.start).scope is None and c.object and c.mode is _Mode.PRESENT
+                and not any(a.kind is AnchorKind.DEP and a.version for a in outcome)):
+            # (a version claim is the declaration's: its anchor is not moved to a component)
             objects.append((c, outcome))
         for anchor in outcome:
             try:  # the parser is the one gate every anchor passes, inferred ones included
@@ -470,8 +476,9 @@ def infer_anchors(text: str, fp: Fingerprint, subject: str | None = None, *,
         checked_values.append(declared.span)
         # the spec rides on the anchor: a later declaration that no longer allows it breaks
         # the note (a narrower one still holds, as for any dependency anchor with a range)
-        versioned = Anchor(AnchorKind.DEP, declared.dependency, version=declared.spec or None)
-        kept = [(a, o) for a, o in kept if not (a.kind is AnchorKind.DEP and a.version is None
+        versioned = Anchor(AnchorKind.DEP, declared.dependency,
+                           version=as_wanted(declared.spec, declared.dependency, fp))
+        kept = [(a, o) for a, o in kept if not (a.kind is AnchorKind.DEP
                                                 and a.value == declared.dependency)]  # fmt: skip
         if versioned not in (a for a, _ in kept):
             kept.append((versioned, declared.written))

@@ -65,7 +65,7 @@ _ELSEWHERE = re.compile(
     r"\bkubernetes\b|^\W*(?:production|prod|staging)\b|\boverrid|\bexport\b|\blocally\b|"
     r"\b(?:production|prod|staging)\s+(?:servers?|clusters?|environments?|env|deployments?|"
     r"databases?|db|hosts?|stacks?|instances?|runs?)\b|"
-    r"\b(?:e\.g\.|for\s+example|for\s+instance|such\s+as)|(?<![\w./])(?:example|sample)\b",
+    r"\b(?:e\.g\.|for\s+example|for\s+instance|such\s+as)|(?<![\w./])(?:example|sample)\b(?!\.\w)",
     _I,
 )
 # A negation or an ending anywhere in the sentence: "support for Python 2 was dropped",
@@ -178,6 +178,8 @@ def _sentence(text: str, start: int, end: int, values: list[StatedValue],
         # "the Go service is built with Go 1.21": go.mod's go line; "needs Node 18":
         # engines.node, .nvmrc; "Rust 1.70": rust-version, rust-toolchain
         out += _declared_toolchains(text, start, end, fp)
+    if not ci and not docker:
+        out += _manifest_keys(text, start, end, fp)  # "edition 2021", "the module path is"
     if not ci and not docker and not compose and _SUPPORT.search(sentence) and not (
         fp.dependency("python")
     ):
@@ -439,8 +441,14 @@ _KEY_OF_LANG = {"python": "python-version", "py": "python-version", "node": "nod
 # The files that declare a toolchain's version for a project (not CI, not an image).
 _DECLARING = (InfraKind.NODE_VERSION_FILE, InfraKind.TOOL_VERSIONS, InfraKind.RUST_TOOLCHAIN,
               InfraKind.PACKAGE_JSON, InfraKind.GO_MOD, InfraKind.CARGO_TOML)  # fmt: skip
+# What a file declares, as written: "go.mod declares go 1.21", "the MSRV is 1.74"; not a
+# minimum that a newer toolchain satisfies ("built with Go 1.21")
+_DECLARED = re.compile(r"\bdeclar\w*|\bmsrv\b|\bminimum\s+supported\b|\brust-version\b"
+                       r"|\bgo\s+(?:line|directive)\b", _I)  # fmt: skip
+_AS_WRITTEN = {"go-version": "go", "rust-version": "package.rust-version"}
 _BUILT = re.compile(r"\b(?:built|builds?|compiled?|compiles|targets?|pinned|uses?)\s+"
-                    r"(?:with|using|on|to|against)?\b", _I)  # fmt: skip
+                    r"(?:with|using|on|to|against)?\b|\bdeclar\w*|\bmsrv\b|\bminimum\s+"
+                    r"supported\b|\brust-version\b|\bgo\s+(?:line|directive)\b", _I)  # fmt: skip
 _NAMED_PATH = re.compile(r"[\w.-]+(?:/[\w.-]+)+|[\w.-]+/")
 
 
@@ -463,6 +471,8 @@ def _declared_toolchains(text: str, start: int, end: int, fp: Fingerprint) -> li
         key = _KEY_OF_LANG.get(m["lang"].lower())
         if key is None or key == "python-version":
             continue
+        if _DECLARED.search(text, start, end):  # "go.mod declares go 1.21": that value
+            key = _AS_WRITTEN.get(key, key)
         files = [p for kind in _DECLARING for p in _files(fp, kind) if _keyed(fp, p, key)]
         there = [p for p in files if any(p == n or p.startswith(n + "/") for n in named)]
         picked = there if there else files
@@ -471,6 +481,29 @@ def _declared_toolchains(text: str, start: int, end: int, fp: Fingerprint) -> li
         anchor = _anchor(picked[0], key, _spec(m["lo"], m["hi"], m["plus"]))
         if anchor is not None:
             out.append(Binding(anchor, m.group(), (m.start("lo"), m.end())))
+    return out
+
+
+# "the crate is on edition 2021", "the 2018 edition"; "the module path is example.com/x"
+_EDITION = re.compile(r"\bedition\s+(?P<v>20\d\d)\b|\b(?P<w>20\d\d)\s+edition\b", _I)
+_MODULE = re.compile(
+    r"\bmodule(?:\s+path)?\s+(?:is\s+|=\s*)?`?(?P<v>[\w.\-~]+(?:/[\w.\-~]+)+)`?", _I
+)
+
+
+def _manifest_keys(text: str, start: int, end: int, fp: Fingerprint) -> list[Binding]:
+    """A Rust edition and a Go module path, stated of the one ``Cargo.toml`` or ``go.mod``
+    that gives them."""
+    out: list[Binding] = []
+    for pattern, key, kind in ((_EDITION, "edition", InfraKind.CARGO_TOML),
+                               (_MODULE, "module", InfraKind.GO_MOD)):  # fmt: skip
+        files = [p for p in _files(fp, kind) if _keyed(fp, p, key)]
+        for m in pattern.finditer(text, start, end) if len(files) == 1 else ():
+            group = "v" if m["v"] else "w"
+            value = m[group].rstrip(".")
+            anchor = _anchor(files[0], key, value)
+            if anchor is not None:
+                out.append(Binding(anchor, value, (m.start(group), m.start(group) + len(value))))
     return out
 
 

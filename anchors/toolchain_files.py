@@ -12,7 +12,9 @@ read by ``anchors.infra_facts.read_infra`` beside Dockerfiles and CI workflows:
 - ``package.json``: ``engines.node`` -> ``node-version``, a range (``>=18``);
 - ``go.mod``: ``go 1.21`` -> ``go-version``, ``toolchain go1.21.3`` -> ``go-toolchain``;
 - ``Cargo.toml``: ``package.rust-version`` (or ``[workspace.package]``'s) ->
-  ``rust-version``.
+  ``rust-version``; ``package.edition`` -> ``edition``; a ``go.mod``'s ``module`` path ->
+  ``module``. The ``go`` line and the ``rust-version`` are also given as written (``go``,
+  ``package.rust-version``): what a note says the file declares is that value exactly.
 
 A value is kept as the file writes it: an alias (``stable``, ``lts/*``, ``system``) is a
 value that compares as unknown (``anchors.infra_compare``). ``go.mod``'s ``go`` and
@@ -87,8 +89,11 @@ def _package_json(text: str) -> Iterator[InfraValue]:
 
 def _go_mod(text: str) -> Iterator[InfraValue]:
     mod = read_go_mod(text.encode())
+    if mod.module is not None:
+        yield InfraValue("module", mod.module, _line_of(text, r"^\s*module\s", after=r"\A"))
     if mod.go is not None:
         yield InfraValue("go-version", mod.go, mod.go_line)
+        yield InfraValue("go", mod.go, mod.go_line)  # the line as written, not a minimum
     if mod.toolchain is not None:
         yield InfraValue("go-toolchain", mod.toolchain, mod.toolchain_line)
 
@@ -129,11 +134,16 @@ def _cargo(text: str) -> Iterator[InfraValue]:
     doc = tomllib.loads(text)
     tables = [("package", doc.get("package")),
               ("workspace.package", _get(doc.get("workspace"), "package"))]  # fmt: skip
+    edition = _get(doc.get("package"), "edition")
+    if isinstance(edition, str) and edition.strip():
+        at = _line_of(text, r"^\s*edition\s*=", after=r"^\s*\[package\]")
+        yield InfraValue("edition", edition.strip(), at)
     for header, table in tables:
         value = _get(table, "rust-version")
         if isinstance(value, str) and value.strip():
             at = _line_of(text, r"^\s*rust-version\s*=", after=rf"^\s*\[{re.escape(header)}\]")
             yield InfraValue("rust-version", value.strip(), at)
+            yield InfraValue("package.rust-version", value.strip(), at)  # as written
             return
 
 

@@ -79,16 +79,19 @@ def test_toolchain_files_are_known_by_their_names(path, kind):
          '  "engines": {\n    "npm": ">=9",\n    "node": ">=18"\n  }\n}\n',
          [("node-version", ">=18", 6)]),
         ("package.json", '{"name": "shop", "dependencies": {"vue": "^3"}}', []),
+        # the go line and the rust-version twice: as a minimum, and as written
         ("go.mod", "module example.com/shop\n\ngo 1.21\n\ntoolchain go1.21.3\n",
-         [("go-version", "1.21", 3), ("go-toolchain", "go1.21.3", 5)]),
-        ("go.mod", "module example.com/shop\n", []),
+         [("module", "example.com/shop", 1), ("go-version", "1.21", 3), ("go", "1.21", 3),
+          ("go-toolchain", "go1.21.3", 5)]),
+        ("go.mod", "module example.com/shop\n", [("module", "example.com/shop", 1)]),
         ("Cargo.toml",
          '[package]\nname = "shop"\nedition = "2021"\nrust-version = "1.70"\n\n'
          '[dependencies]\nserde = "1"\n',
-         [("rust-version", "1.70", 4)]),
+         [("edition", "2021", 3), ("rust-version", "1.70", 4),
+          ("package.rust-version", "1.70", 4)]),
         ("Cargo.toml",
          '[workspace]\nmembers = ["a"]\n[workspace.package]\nrust-version = "1.74"\n',
-         [("rust-version", "1.74", 4)]),
+         [("rust-version", "1.74", 4), ("package.rust-version", "1.74", 4)]),
     ],
 )  # fmt: skip
 def test_each_toolchain_file_states_its_version_with_its_line(path, data, expected):

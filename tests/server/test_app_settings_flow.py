@@ -143,6 +143,9 @@ NOTES: list[tuple[str, list[str] | None, str, str]] = [
      "python==3.9.* is satisfied by"),
     ("gym still supports Python 3.7 (setup.py classifiers).", None, "REFUTED",
      "which excludes python==3.7.*"),
+    # a bare version after a package's name: that series
+    ("gym uses bleach 6.", None, "VERIFIED", "bleach==6.* is satisfied by bleach~=6.0"),
+    ("gym uses bleach 3.", None, "REFUTED", "which excludes bleach==3.*"),
     # a pin stated after "pinned to"
     ("bleach is pinned to ~=3.3.", None, "REFUTED",
      "declared as bleach~=6.0 in requirements.txt, which excludes bleach~=3.3"),

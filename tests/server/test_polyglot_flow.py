@@ -248,6 +248,21 @@ async def test_an_edit_to_a_typescript_file_is_seen_before_it_is_committed(
 # Notes as agents write them: the technology, the project and the version are read from
 # the words.
 PROSE: list[tuple[str, str, str]] = [
+    # what go.mod and Cargo.toml declare, as written; a minimum where the toolchain builds
+    ("svc/go.mod declares go 1.21", "VERIFIED", "svc/go.mod:3 lists go 1.21"),
+    ("svc/go.mod declares go 1.22", "REFUTED", "svc/go.mod:3 lists go 1.21, not 1.22"),
+    ("The Go service is built with Go 1.22", "VERIFIED", "go-version 1.21"),
+    ("The svc module path is example.com/svc", "VERIFIED", "svc/go.mod:1 says module"),
+    ("The svc module path is example.com/svc/v2", "REFUTED", "not example.com/svc/v2"),
+    ("The worker crate is on edition 2021", "VERIFIED", "worker/Cargo.toml:4 says edition"),
+    ("The worker crate is on edition 2018", "REFUTED", "says edition: 2021, not 2018"),
+    # a bare version after a dependency: its series (exactly it when full), compared in the
+    # manifest's own dialect (Cargo's "0.1" is ^0.1; npm's ^1.6.0)
+    ("The worker depends on env_filter 0.2", "REFUTED", "which excludes env-filter==0.2.*"),
+    ("The worker depends on tokio 1", "VERIFIED", "worker/Cargo.toml"),
+    ("The worker depends on tokio 0.2", "REFUTED", "which excludes tokio==0.2.*"),
+    ("The web client uses axios 0.27", "REFUTED", "which excludes axios==0.27.*"),
+    ("The web client uses axios 1", "VERIFIED", "web/package.json"),
     ("The web client calls the API with ofetch rather than axios", "REFUTED",
      "web/src/api/client.ts"),
     ("The frontend does not use axios", "REFUTED", "web/src/api/client.ts"),
