@@ -115,6 +115,47 @@ def bind_values(
         anchor = _resolve(name, _file_of(path, fp) or scope, fp, bare, default)
         if anchor is not None:
             found.append(Binding(anchor, name, (value.start, value.end)))
+    taken = [b.span for b in found]
+    return found + [b for b in _words_for_strings(text, fp, scope, spans)
+                    if not any(a <= b.span[0] < z for a, z in taken)]  # fmt: skip
+
+
+# "The filter variable is RUST_LOG_FILTER (DEFAULT_FILTER_ENV)", "mounted under /api/git
+# (NAMESPACE)": a word or a path right before a constant named in parentheses
+_WORD_BEFORE_NAME = re.compile(
+    rf"(?<![\w./-])`?(?P<v>/?[A-Za-z_][\w.\-]*(?:/[\w.\-]+)*/?)`?\s*\(\s*`?(?P<name>{_NAME})`?"
+    r"(?:\s+(?:in|from|at)\s+`?(?P<path>[\w./\-]*[\w/])`?)?\s*\)"
+)
+
+
+def _words_for_strings(text: str, fp: Fingerprint, scope: str | None,
+                       spans: Sequence[tuple[int, int, bool]]) -> list[Binding]:  # fmt: skip
+    """A word stated right before a string constant named in parentheses is that
+    constant's value: bound when the constant is one the code gives a string literal."""
+    found = []
+    for m in _WORD_BEFORE_NAME.finditer(text):
+        sentence = next(((a, b) for a, b, question in spans if a <= m.start() < b
+                         and not question), None)  # fmt: skip
+        value = m["v"]
+        if sentence is None or value == m["name"] or not _code_like(
+                text, m["name"], m.start("name")):  # fmt: skip
+            continue
+        if "/" not in value and not (_code_like(text, value, m.start("v")) and (
+                value.isupper() or "_" in value or text[m.start("v") - 1 : m.start("v")] == "`")):
+            continue  # "the media folder (MEDIA_ROOT)": a word for the thing, not its value
+        if _NOT_PLAIN.search(text, sentence[0], m.start("v")) or _ELSEWHERE.search(
+            text, sentence[0], sentence[1]
+        ):
+            continue
+        constant = _constant(m["name"], _file_of(m["path"], fp) or scope, fp)
+        if constant is None:
+            continue
+        path, qualname = constant
+        literal = next((v.text for p, v in fp.constant_values(qualname) if p == path), None)
+        if literal is None or literal[:1] not in "\"'":
+            continue  # a number or a name: the word is no string it holds
+        anchor = Anchor(AnchorKind.SYMBOL, qualname, scope=path, version=m["v"])
+        found.append(Binding(anchor, m["name"], m.span("v")))
     return found
 
 

@@ -54,6 +54,7 @@ APP = {
         "    'DEFAULT_THROTTLE_RATES': {'login': '3/min'},\n}\n"
     ),
     "gym/db.py": "class Schema:\n    MAX_VERSION = 5\n",
+    "gym/api.py": 'NAMESPACE = "/gym"\nMEDIA_ROOT = "/var/gym/media"\nFILTER_ENV = "GYM_LOG"\n',
     "gym/settings_global.py": (
         "GYM_SETTINGS = {\n    'ALLOW_UPLOAD_VIDEOS': False,\n    'EXERCISE_CACHE_TTL': 3600,\n}\n"
     ),
@@ -134,6 +135,12 @@ NOTES: list[tuple[str, list[str] | None, str, str]] = [
     ("The SMTP port is 587.", None, "VERIFIED", "gym/gym.cfg:6 says smtp.port: 587"),
     ("Mail delivery gives up after a timeout of 30 in the smtp settings.", None, "REFUTED",
      "says smtp.timeout: 10, not 30"),
+    # a value written right before the string constant it is
+    ("The API is mounted under /api/gym (NAMESPACE).", None, "REFUTED",
+     'gym/api.py:1 sets NAMESPACE = "/gym", not /api/gym'),
+    ("The API is mounted under /gym (NAMESPACE).", None, "VERIFIED", '`NAMESPACE = "/gym"`'),
+    ("The filter variable is GYM_LOG_FILTER (FILTER_ENV).", None, "REFUTED",
+     'sets FILTER_ENV = "GYM_LOG", not GYM_LOG_FILTER'),
     # Python versions from the classifiers, every listed one checked
     ("setup.py's classifiers list Python 3.9, 3.10 and 3.11.", None, "VERIFIED",
      "python==3.11.* is satisfied by"),
@@ -230,3 +237,10 @@ async def test_a_number_after_a_settings_word_needs_its_section_named(app_repo: 
     served = await remembered(app_repo, "The relay listens on port 25.", None)
     assert served["status"] == "ACTIVE", served
     assert "smtp.port" not in receipts(served), served
+
+
+async def test_a_word_for_the_thing_is_not_its_value(app_repo: GitRepo):
+    """"the media folder (MEDIA_ROOT)": "folder" names what the constant is, not what it
+    holds, so it is never compared with ``/var/gym/media``."""
+    served = await remembered(app_repo, "Uploads go to the media folder (MEDIA_ROOT).", None)
+    assert served["status"] != "REFUTED", served
