@@ -119,6 +119,21 @@ def _module_named(fp: Fingerprint, name: str) -> str | None:
     return found[0] if len(found) == 1 else None
 
 
+def _own_names(fp: Fingerprint) -> frozenset[str]:
+    """The names the repository's own Rust crates, npm packages and Go modules go by
+    (``env_logger`` for the crate ``env-logger`` or ``env_logger``, ``mux`` for the module
+    ``github.com/gorilla/mux``)."""
+    found: set[str] = set()
+    for values in fp.infra.values():
+        for v in values or ():
+            if v.text and v.key in ("package.name", "name"):
+                found.update({v.text, v.text.replace("-", "_")})
+            elif v.text and v.key == "module":
+                last = re.sub(r"/v\d+$", "", v.text).rpartition("/")[2]
+                found.add(last)
+    return frozenset(n for n in found if n)
+
+
 def _top_of_path(path: str) -> str:
     first = path.removeprefix("src/").split("/", 1)[0]
     return first.removesuffix(".py")
@@ -439,6 +454,8 @@ class CodeNames:
         module = _module_named(self.fp, qual)
         if module is not None and expect is Expect.PRESENT:
             return [Anchor(AnchorKind.FILE, module)]  # "settings_global sets ..."
+        if qual in self.fp.derived("codenames.own", _own_names):
+            return DropReason.OWN_PACKAGE, f"{qual} is this repository's own crate or package"
         return DropReason.UNRESOLVED, f"no definition named {qual}"
 
     def dotted(self, name: str, *, claimed: bool = False, loose: bool = False) -> Outcome:

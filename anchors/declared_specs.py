@@ -76,13 +76,18 @@ def _holds(spec: str, op: str, number: str) -> bool:
     return bare == number or bare.startswith(number + ".")
 
 
-def as_wanted(spec: str, dependency: str, fp: Fingerprint) -> str | None:
-    """A spec as its manifest writes it, as an anchor states it: Cargo's bare ``0.4.21``
-    is ``^0.4.21`` there, while an anchor's bare full version is that version only."""
+def as_wanted(spec: str, stated: str) -> str | None:
+    """A spec as its manifest writes it, as the anchor states it. A bare series the note
+    names of a longer bare requirement ("tokio 1" of Cargo's ``1.35``) is that series
+    (``==1.*``); else the spec itself, which a bare full version states exactly (Cargo's
+    ``0.4.21`` allows 0.4.22 too: "needs log 0.4.21" is then never VERIFIED, and a later
+    ``0.4.30`` does not pass for it)."""
     if not spec:
         return None
-    cargo = any(d.ecosystem == "cargo" for d in fp.dependency(dependency))
-    return f"^{spec}" if cargo and spec[:1].isdigit() and "*" not in spec else spec
+    bare = stated.strip("`").lstrip("v")
+    if spec[:1].isdigit() and spec != bare and spec.startswith(f"{bare}.") and "*" not in spec:
+        return f"=={bare}.*"
+    return spec
 
 
 # "env_logger depends on env_filter 0.2", "needs log 0.4.20": a version right after the name

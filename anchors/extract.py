@@ -476,8 +476,9 @@ def infer_anchors(text: str, fp: Fingerprint, subject: str | None = None, *,
         checked_values.append(declared.span)
         # the spec rides on the anchor: a later declaration that no longer allows it breaks
         # the note (a narrower one still holds, as for any dependency anchor with a range)
+        stated = text[declared.span[0] : declared.span[1]]
         versioned = Anchor(AnchorKind.DEP, declared.dependency,
-                           version=as_wanted(declared.spec, declared.dependency, fp))
+                           version=as_wanted(declared.spec, stated))
         kept = [(a, o) for a, o in kept if not (a.kind is AnchorKind.DEP
                                                 and a.value == declared.dependency)]  # fmt: skip
         if versioned not in (a for a, _ in kept):
@@ -490,6 +491,9 @@ def infer_anchors(text: str, fp: Fingerprint, subject: str | None = None, *,
     anchored = {o for _, o in kept}
     uncovered += [v.phrase for v in uncovered_values(text, checked_values)
                   if v.text not in anchored]  # fmt: skip
+    # "needs log 0.4.21 with the std feature": which features a dependency enables is
+    # read by no anchor
+    uncovered += [f"the feature {m['f']}" for m in _FEATURE.finditer(text)]
     # "route.go doesn't touch regular expressions": a negation only an absent anchor checks
     absent = [o for a, o in kept if a.expect is Expect.ABSENT]
     clauses = negated_clauses(text, spans, absent + negated, uncovered)
@@ -737,6 +741,10 @@ _INSTRUMENT = re.compile(r"\b(?:with|using|via|through)\s+(?:the\s+)?$", re.IGNO
 _CODE_UNFOUND = (DropReason.UNRESOLVED, DropReason.AMBIGUOUS, DropReason.NOT_IN_SCOPE)
 # A tuple: membership by identity, where a set would hash each Enum member in Python.
 _CODE_FORMS = (_Form.DOTTED, _Form.CALL, _Form.PATH_SYMBOL, _Form.PATH)
+
+
+_FEATURE = re.compile(r"\b(?:with|without|behind|enables?)\s+(?:the\s+)?`?(?P<f>[\w\-/]+)`?"
+                      r"\s+(?:cargo\s+)?features?\b", re.IGNORECASE)  # fmt: skip
 
 
 def _uncovered(c: _Cand, reason: DropReason, text: str, in_file: bool) -> bool:

@@ -13,7 +13,8 @@ read by ``anchors.infra_facts.read_infra`` beside Dockerfiles and CI workflows:
 - ``go.mod``: ``go 1.21`` -> ``go-version``, ``toolchain go1.21.3`` -> ``go-toolchain``;
 - ``Cargo.toml``: ``package.rust-version`` (or ``[workspace.package]``'s) ->
   ``rust-version``; ``package.edition`` -> ``edition``; a ``go.mod``'s ``module`` path ->
-  ``module``. The ``go`` line and the ``rust-version`` are also given as written (``go``,
+  ``module``; a crate's and a package's own name -> ``package.name``, ``name``. The ``go``
+  line and the ``rust-version`` are also given as written (``go``,
   ``package.rust-version``): what a note says the file declares is that value exactly.
 
 A value is kept as the file writes it: an alias (``stable``, ``lts/*``, ``system``) is a
@@ -81,6 +82,9 @@ def _package_json(text: str) -> Iterator[InfraValue]:
     doc = json.loads(text)
     if not isinstance(doc, dict):
         raise ValueError("package.json is not an object")
+    name = doc.get("name")
+    if isinstance(name, str) and name.strip():
+        yield InfraValue("name", name.strip(), _line_of(text, r'"name"\s*:', after=r"\A"))
     node = engines(doc).get("node")
     if node is not None:
         at = _line_of(text, r'"node"\s*:', after=r'"engines"')
@@ -134,6 +138,10 @@ def _cargo(text: str) -> Iterator[InfraValue]:
     doc = tomllib.loads(text)
     tables = [("package", doc.get("package")),
               ("workspace.package", _get(doc.get("workspace"), "package"))]  # fmt: skip
+    name = _get(doc.get("package"), "name")
+    if isinstance(name, str) and name.strip():
+        yield InfraValue("package.name", name.strip(), _line_of(
+            text, r"^\s*name\s*=", after=r"^\s*\[package\]"))  # fmt: skip
     edition = _get(doc.get("package"), "edition")
     if isinstance(edition, str) and edition.strip():
         at = _line_of(text, r"^\s*edition\s*=", after=r"^\s*\[package\]")

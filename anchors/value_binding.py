@@ -8,12 +8,16 @@ value REFUTES. A wrong binding would refute a true note, so a value is bound onl
 - the name is written as code (in backticks, ALL_CAPS, with ``_`` or ``Class.ATTR``);
 - the value follows it in the same clause after a copula, "defaults to", "=" or ":", or the
   name stands in parentheses right after the value ("... is 500 (`MAX_PAGE_SIZE`)");
-- the name resolves in the fingerprint to one file's constant, or, where the note says
-  "default", to an environment default, and the code gives it a literal (a computed value
-  cannot be compared: left unbound);
+- the name resolves in the fingerprint to one file's constant (a class attribute or a
+  settings dict's key by its own name: ``PAGE_SIZE`` of ``REST_FRAMEWORK``, adr/0037), or,
+  where the note says "default", to an environment default, and the code gives it a
+  literal (a computed value cannot be compared: left unbound); a duration is converted to
+  the unit the name carries (``anchors.durations``);
 - nothing in the sentence places the value elsewhere (production, the tests, an override,
   an example, ``export X=...``) or makes it a condition, a plan, the past or a negation.
 
+A word written as code or a path right before a string constant named in parentheses
+("the filter variable is RUST_LOG_FILTER (DEFAULT_FILTER_ENV)") is that constant's value.
 Anything else stays an uncovered value: the note is ACTIVE and the value is named.
 """
 

@@ -77,8 +77,8 @@ def test_toolchain_files_are_known_by_their_names(path, kind):
         ("package.json",
          '{\n  "name": "shop",\n  "scripts": {"node": "node server.js"},\n'
          '  "engines": {\n    "npm": ">=9",\n    "node": ">=18"\n  }\n}\n',
-         [("node-version", ">=18", 6)]),
-        ("package.json", '{"name": "shop", "dependencies": {"vue": "^3"}}', []),
+         [("name", "shop", 2), ("node-version", ">=18", 6)]),
+        ("package.json", '{"name": "shop", "dependencies": {"vue": "^3"}}', [("name", "shop", 1)]),
         # the go line and the rust-version twice: as a minimum, and as written
         ("go.mod", "module example.com/shop\n\ngo 1.21\n\ntoolchain go1.21.3\n",
          [("module", "example.com/shop", 1), ("go-version", "1.21", 3), ("go", "1.21", 3),
@@ -87,7 +87,7 @@ def test_toolchain_files_are_known_by_their_names(path, kind):
         ("Cargo.toml",
          '[package]\nname = "shop"\nedition = "2021"\nrust-version = "1.70"\n\n'
          '[dependencies]\nserde = "1"\n',
-         [("edition", "2021", 3), ("rust-version", "1.70", 4),
+         [("package.name", "shop", 2), ("edition", "2021", 3), ("rust-version", "1.70", 4),
           ("package.rust-version", "1.70", 4)]),
         ("Cargo.toml",
          '[workspace]\nmembers = ["a"]\n[workspace.package]\nrust-version = "1.74"\n',

@@ -358,3 +358,28 @@ async def test_a_run_time_dependency_moved_to_dev_dependencies_is_drifted_not_ve
         found = await call(client, "recall", query=text, include_refuted=True, detail=True)
     [served] = [m for m in found["memories"] if m["id"] == made["id"]]
     assert served["status"] == "ACTIVE" and served["anchors"][0]["verdict"] == "drifted", served
+
+
+async def test_the_repositorys_own_crate_is_no_missing_code_and_a_feature_is_named(
+    git_repo: GitRepo,
+) -> None:
+    """A crate's own name is the note's subject, not code the repository lacks; which
+    features a dependency enables is a part no anchor checks."""
+    git_repo.commit({
+        "Cargo.toml": (
+            '[package]\nname = "env-thing"\nversion = "0.1.0"\nedition = "2021"\n\n'
+            '[dependencies]\nlog = { version = "0.4.21", features = ["std"] }\n'
+        ),
+        "src/lib.rs": "use log::info;\n\npub fn start() {\n    info!(\"start\");\n}\n",
+    }, "a crate")  # fmt: skip
+    plain = await remember_and_serve(git_repo.root, "env_thing depends on log 0.4.")
+    assert plain["status"] == "VERIFIED", plain
+    assert "unresolved_code" not in plain["flags"], plain
+    # Cargo's "0.4.21" allows 0.4.30 too: the exact version is never VERIFIED by it
+    exact = await remember_and_serve(git_repo.root, "env_thing needs log 0.4.21.")
+    assert exact["status"] == "ACTIVE", exact
+    featured = await remember_and_serve(
+        git_repo.root, "env_thing depends on log 0.4 with the std feature."
+    )
+    assert featured["status"] == "ACTIVE", featured
+    assert "uncovered:the feature std" in featured["flags"], featured
