@@ -174,7 +174,8 @@ def _sentence(text: str, start: int, end: int, values: list[StatedValue],
         out += _runners(text, start, end, fp)
         out += _actions(text, start, end, fp)
     # (a compose "service" states no toolchain version: only an image would)
-    if not ci and not docker and (_SUPPORT.search(sentence) or _BUILT.search(sentence)):
+    if not ci and not docker and (_SUPPORT.search(sentence) or _BUILT.search(sentence)
+                                  or _DECLARED.search(sentence)):  # fmt: skip
         # "the Go service is built with Go 1.21": go.mod's go line; "needs Node 18":
         # engines.node, .nvmrc; "Rust 1.70": rust-version, rust-toolchain
         out += _declared_toolchains(text, start, end, fp)
@@ -447,8 +448,7 @@ _DECLARED = re.compile(r"\bdeclar\w*|\bmsrv\b|\bminimum\s+supported\b|\brust-ver
                        r"|\bgo\s+(?:line|directive)\b", _I)  # fmt: skip
 _AS_WRITTEN = {"go-version": "go", "rust-version": "package.rust-version"}
 _BUILT = re.compile(r"\b(?:built|builds?|compiled?|compiles|targets?|pinned|uses?)\s+"
-                    r"(?:with|using|on|to|against)?\b|\bdeclar\w*|\bmsrv\b|\bminimum\s+"
-                    r"supported\b|\brust-version\b|\bgo\s+(?:line|directive)\b", _I)  # fmt: skip
+                    r"(?:with|using|on|to|against)?\b", _I)  # fmt: skip
 _NAMED_PATH = re.compile(r"[\w.-]+(?:/[\w.-]+)+|[\w.-]+/")
 
 
