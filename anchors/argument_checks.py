@@ -59,11 +59,11 @@ def _no_function(fp: Fingerprint, function: str, scope: str | None) -> Finding:
         if fp.definitions(function) or any(not f.parsed for _, f in fp.unread()):
             return Finding((), None, f"no signature of {function} was read; cannot tell", False)
         return Finding((), None, f"no file defines {function}")
-    facts = fp.python.get(scope)
+    facts = fp.code.get(scope)
     if scope not in fp.blobs:
         return Finding((), None, f"{scope} is not in the repository")
     if facts is None or not facts.parsed:
-        return Finding((), None, f"{scope} was not read as Python; cannot tell", False)
+        return Finding((), None, f"{scope} was not read as code; cannot tell", False)
     if fp.definition(scope, function) is not None:
         detail = f"{scope} defines {function}, which is not a function; cannot tell"
         return Finding((), None, detail, False)

@@ -57,7 +57,8 @@ _NOUN = r"(?:argument|arg|parameter|param|kwarg|keyword(?:\s+argument)?|option|f
 _TAKE = r"(?P<verb>takes|accepts|receives|has|gets|expects|supports)"
 _NOUN_NEEDED = frozenset({"has", "gets", "expects", "supports", "receives"})
 _NEG_TAKE = (r"(?P<neg>no\s+longer\s+(?:takes|accepts|has)|(?:does\s+not|doesn't|doesn’t)\s+"
-             r"(?:take|accept|have)|(?:never|not)\s+(?:takes|accepts))")  # fmt: skip
+             r"(?:take|accept|have)|(?:never|not)\s+(?:takes|accepts)"
+             r"|(?:takes|accepts)\s+no)")  # fmt: skip
 # "`f` takes an optional `now` argument", "`f` accepts a `timeout` parameter defaulting to 30"
 _PARAM_NAMED_FIRST = re.compile(
     rf"{_FUNC}\s+(?:{_TAKE}|{_NEG_TAKE})\s+(?:(?:an?|the|one|its)\s+)?(?P<opt>optional\s+)?"
@@ -113,6 +114,12 @@ _IS_PASSED_TO = re.compile(
     rf"{_KWARGS}\s+(?:is|are)\s+(?P<neg>(?:not|never|no\s+longer)\s+)?(?:always\s+)?passed\s+"
     rf"(?:to|into)\s+`(?P<callee>{_ID}(?:\.{_ID})*)(?:\(\))?`"
 )
+# "builds its console with `Console(file=sys.stderr)`": a call written out with keywords
+_KW_EQ = rf"{_ID}\s?=\s?[^\s`,;()]+"
+_WITH_CALL = re.compile(
+    rf"\b(?:with|using|via|through|calls?|calling)\s+(?:an?\s+|the\s+)?"
+    rf"`(?P<callee>{_ID}(?:\.{_ID})*)\((?P<args>{_KW_EQ}(?:\s*,\s*{_KW_EQ})*)\)`"
+)
 _ONE_KWARG = re.compile(rf"`?(?P<kw>{_ID})\s?(?:=\s?(?P<value>[^\s`,;]+))?`?")
 # "always", "every call": a claim about all calls, which the calls kept cannot settle.
 _EVERY = re.compile(r"\b(?:always|every|all|each|everywhere|whenever)\b", re.IGNORECASE)
@@ -161,8 +168,20 @@ def read_arguments(
 _Read = tuple[Anchor | None, tuple[str, ...], tuple[tuple[int, int], ...], str]
 
 
+# "loads 50 commits by default (GitExtension.log(count = 50))": a default written as the
+# signature's code, in a sentence about a default, without backticks
+_LITERAL = _INLINE.replace("?P<inline>", "?:")
+_DEFAULT_SIGNATURE = re.compile(
+    rf"(?<![\w.`])(?P<func>{_ID}(?:\.{_ID})+)\((?P<params>{_ID}\s?=\s?{_LITERAL}"
+    rf"(?:\s*,\s*{_ID}\s?=\s?{_LITERAL})*)\)(?!`)"
+)
+
+
 def _sentence(sentence: str, fp: Fingerprint, scope: str | None) -> list[_Read]:
     out: list[_Read] = _unsigned(sentence, fp)
+    if "default" in sentence and not _NOT_PLAIN.search(sentence):
+        for m in _DEFAULT_SIGNATURE.finditer(sentence):
+            out.extend(_signature_claims(m, fp, scope))
     if "`" not in sentence:  # every statement read below names its parameter as code
         return out
     # A condition, a plan or the past before a statement leaves it unread (not uncovered).
@@ -186,6 +205,9 @@ def _sentence(sentence: str, fp: Fingerprint, scope: str | None) -> list[_Read]:
             or (_SIGNATURE_CUE.search(sentence))
         ):  # a call written out ("run `f(now=None)`") is not a signature
             out.extend(_signature_claims(m, fp, scope))
+    for m in _WITH_CALL.finditer(sentence):
+        if not any(a <= m.start() < b for a, b in taken):
+            out.extend(_written_call(sentence, m, fp, scope))
     for pattern in (_CALLED_WITH, _CALLS_WITH, _PASS_TO, _IS_PASSED_TO):
         for m in pattern.finditer(sentence):
             if not any(a <= m.start() < b for a, b in taken):
@@ -305,6 +327,28 @@ def _signature_claims(m: re.Match[str], fp: Fingerprint, scope: str | None) -> l
                                 stated))  # fmt: skip
         out.append((anchor, (name, func, m.group(0).strip("`")), ((m.start(), m.end()),), part))
     return out
+
+
+_SUBJECT_FUNCTION = re.compile(rf"^\W*(?:the\s+)?`(?P<func>{_ID}(?:\.{_ID})*)(?:\(\))?`")
+
+
+def _written_call(
+    sentence: str, m: re.Match[str], fp: Fingerprint, scope: str | None
+) -> list[_Read]:
+    """A call written out with its keywords ("`traceback.install` builds its console with
+    `Console(file=sys.stderr)`"), checked in the file that defines the function the sentence
+    is about: a call elsewhere is not this function's. With no such function, uncovered."""
+    subject = _SUBJECT_FUNCTION.match(sentence)
+    found = _function(subject["func"], fp, scope) if subject is not None else None
+    if found is None and subject is not None and "." in subject["func"]:
+        # "`traceback.install`": a module's function, the module named by its file's stem
+        module, _, name = subject["func"].rpartition(".")
+        files = {p for p, _ in fp.definitions(name)
+                 if p.rpartition("/")[2].removesuffix(".py") == module.rpartition(".")[2]}
+        found = (files.pop(), name) if len(files) == 1 else None
+    if found is None:
+        return [(None, (m["callee"],), (), f"{m['callee']} called with {m['args']}")]
+    return _call_claims(sentence, m, fp, found[0])
 
 
 def _call_claims(

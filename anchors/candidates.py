@@ -73,6 +73,7 @@ class _Cand:
     reads: bool = False  # its clause says the code reads it ("reads X from ENV_NAME")
     initial: bool = False  # it opens its sentence (a capital there says nothing)
     object: bool = False  # it follows a usage verb or a preposition ("by a |Jenkins| job")
+    instrument: bool = False  # ... a preposition of means ("decodes tokens with |jwt|")
     runtime: bool = False  # "depends on |X|", "requires |X|": a dependency at run time
     modifies: bool = False  # a plain word follows it, which it qualifies ("no |build| script")
     builds: bool = False  # ... a word for software made with it ("a |React| app")

@@ -11,17 +11,27 @@ true`` makes it a feature's, not runtime); ``workspace = true`` takes its versio
 same file's ``[workspace.dependencies]`` when it is there, else the spec is "". A path or
 git dependency without a version has the spec "". Crate names are lower case with "_" as
 "-", as crates.io treats them as one.
+
+``cargo_values`` gives what else the manifest states that a note may claim, as
+infrastructure values of the file (``config:Cargo.toml::KEY``): the default features
+(``features.default``, the set sorted and joined by ","; and ``features.default.NAME`` for
+each), and each optional crate (``dependencies.NAME.optional`` = ``true``). A key the file
+does not state is absent, which checks "has no default features" and "log is an optional
+dependency" both ways.
 """
 
 from __future__ import annotations
 
+import re
 import tomllib
 from collections.abc import Iterator, Mapping
 from typing import Any
 
 from anchors.facts import Dependency
+from anchors.infra_values import InfraValue
 
-__all__ = ["crate_name", "parse_cargo_toml", "read_cargo_toml"]
+__all__ = ["cargo_values", "crate_name", "default_features", "parse_cargo_toml",
+           "read_cargo_toml"]
 
 _TABLES = (("dependencies", True), ("dev-dependencies", False), ("dev_dependencies", False),
            ("build-dependencies", False), ("build_dependencies", False))  # fmt: skip
@@ -84,3 +94,36 @@ def _dependency(key: str, value: Any, path: str, runtime: bool) -> Dependency | 
 
 def _table(value: Any) -> Mapping[str, Any]:
     return value if isinstance(value, Mapping) else {}
+
+
+def default_features(names: list[str] | tuple[str, ...]) -> str:
+    """A set of features as ``features.default`` holds it: sorted, joined by ","."""
+    return ",".join(sorted({n.strip() for n in names if n.strip()}))
+
+
+def cargo_values(doc: Mapping[str, Any], text: str) -> Iterator[InfraValue]:
+    """The default features and the optional crates of a parsed ``Cargo.toml`` (see the
+    module docstring); ``text`` gives the lines."""
+    features = _table(doc.get("features"))
+    default = features.get("default")
+    if isinstance(default, list) and default and all(isinstance(f, str) for f in default):
+        line = _line(text, r"^\s*default\s*=", r"^\s*\[features\]")
+        yield InfraValue("features.default", default_features(default), line)
+        for feature in dict.fromkeys(default):
+            yield InfraValue(f"features.default.{feature.strip()}", "true", line)
+    for key, value, runtime in _entries(doc):
+        if runtime and isinstance(value, Mapping) and value.get("optional") is True:
+            real = value.get("package")
+            name = crate_name(real if isinstance(real, str) and real.strip() else key)
+            escaped = re.escape(key)
+            line = _line(text, rf"^\s*\[[^\]\n]*dependencies\.{escaped}\s*\]", r"\A")
+            if line == 1:  # an inline table: "humantime = { version = ..., optional = true }"
+                line = _line(text, rf"^\s*{escaped}\s*=\s*\{{", r"^\s*\[[^\]\n]*dependencies\]")
+            yield InfraValue(f"dependencies.{name}.optional", "true", line)
+
+
+def _line(text: str, pattern: str, after: str) -> int:
+    """The line of the first match of ``pattern`` after ``after`` (a section); 1 if none."""
+    section = re.search(after, text, re.MULTILINE)
+    found = re.compile(pattern, re.MULTILINE).search(text, section.end() if section else 0)
+    return text.count("\n", 0, found.start()) + 1 if found else 1

@@ -53,6 +53,9 @@ class _Cue:
 # The things a product's name qualifies when they are made with it ("a React app", "the
 # Redis cache", "our Celery workers"), unlike a format's or a class's ("a Markdown string",
 # "urllib3's Retry class", "its Stripe key").
+# The prepositions of means: "decodes tokens with jwt", "fetched via requests".
+_MEANS = ("with", "via", "through", "using")
+_CLAUSE_END = re.compile(r"[`'\"]?\s*(?:[.;,:!?)]|$)")
 _MADE_WITH = frozenset({
     "app", "apps", "application", "applications", "frontend", "front-end", "backend",
     "component", "components", "widget", "widgets", "spa", "site", "ui", "client", "clients",
@@ -151,6 +154,10 @@ def _read_clause(k: Cues, low: str, start: int, end: int, cands: list[_Cand],
         runtime, dep_before, import_before = window_cues(window)
         c.slot, c.strong, c.runtime = slot is not None, strong is not None, runtime is not None
         c.object = c.slot or preposition is not None
+        # ... only as the clause's last word: "floods the API with requests from clients"
+        # speaks of requests, "fetches the feeds with requests." of the package
+        c.instrument = (preposition is not None and preposition.group().startswith(_MEANS)
+                        and _CLAUSE_END.match(after) is not None)  # fmt: skip
         c.claimed = claims
         if dep_after(after) or dep_before is not None:
             c.pref = "dep"

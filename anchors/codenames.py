@@ -67,6 +67,17 @@ _FILE_NAME = re.compile(
 _BARE_FILE = re.compile(r"[\w-]\.(?:py|pyi|toml|cfg|ini|md|rst|txt|json|ya?ml|lock|sql|sh|typed)$")
 
 
+def _env_family(name: str, read: frozenset[str]) -> bool:
+    """Whether ``name`` is one more of a family of variables the code reads: RUST_LOG_COLOR
+    beside RUST_LOG and RUST_LOG_STYLE. A name that shares its whole stem (two words or
+    more) with a variable the code reads is a variable too, so a note naming one nothing
+    reads is about a variable that does not exist, not about some other kind of name."""
+    stem = name.rpartition("_")[0]
+    if stem.count("_") < 1:
+        return False
+    return any(other == stem or other.startswith(stem + "_") for other in read)
+
+
 def _as_path(name: str, fp: Fingerprint) -> str | None:
     """``name`` as a tracked file or directory (exact, or a unique basename)."""
     name = name.strip("`").rstrip("/")
@@ -541,7 +552,9 @@ class CodeNames:
         ):
             # "app/settings.py reads DATABASE_URL": the stated place is the claim
             return [Anchor(AnchorKind.ENV, name, scope=self.scope)]
-        if absent or claimed or name in self.fp.env_names():
+        if absent or claimed or name in self.fp.env_names() or (
+            _env_family(name, self.fp.env_names()) and not self.fp.definitions(name)
+        ):
             return [Anchor(AnchorKind.ENV, name, Expect.ABSENT if absent else Expect.PRESENT)]
         return DropReason.UNRESOLVED, f"no code reads {name} and .env.example lacks it"
 
@@ -606,6 +619,19 @@ class CodeNames:
                 source = self.fp.module_path(imp.module)
                 return source if source is not None else False
         return None
+
+    def package_member(self, name: str) -> Anchor | None:
+        """``strings.Join`` or ``bytes.Buffer`` in a note about one Go file: a member of a
+        package the repository imports, qualified by the package's name as Go code always
+        writes it. The note says the file uses it, so the file imports that package; an
+        anchor there breaks when it does not. None elsewhere: in Python and JavaScript the
+        qualifier is whatever the file binds, not the package."""
+        head, _, member = name.partition(".")
+        facts = self.fp.code.get(self.scope) if self.scope else None
+        if (facts is None or facts.language != "go" or not head.islower() or "." in member
+                or not self.fp.importers(head)):  # fmt: skip
+            return None
+        return Anchor(AnchorKind.IMPORT, head, scope=self.scope)
 
     def missing_in_scope(self, name: str, found: Outcome) -> Outcome:
         """A code name defined nowhere, in a note about one Python file: the claim is that

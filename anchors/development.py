@@ -18,6 +18,7 @@ import re
 from anchors.facts import Dependency, Fingerprint
 from anchors.manifests import manifest_kind
 from anchors.mentions import config_tokens, in_area, runs, tool_area
+from anchors.npm_application import for_development
 from anchors.spec import Anchor, AnchorKind, Expect
 from anchors.technology import find_technology
 from anchors.vocabulary import Technology, by_name
@@ -26,6 +27,7 @@ __all__ = [
     "RUNTIME_AFTER",
     "about_development",
     "application_package",
+    "claims_run_time",
     "development_only",
     "role_unchecked",
     "run_time_import",
@@ -95,7 +97,7 @@ def development_only(outcome: list[Anchor], fp: Fingerprint, scope: str | None) 
 
 
 def _for_development(dep: Dependency) -> bool:
-    return not dep.runtime and not dep.optional
+    return for_development(dep)  # an npm package in a test project's manifest is one too
 
 
 def _declares_for_development(path: str, declared: list[Dependency], fp: Fingerprint) -> bool:
@@ -125,6 +127,12 @@ _DEV_ROLE = re.compile(
 _RUN_TIME_ROLE = re.compile(
     r"\b(?:run-?\s?time|production|prod)\s+(?:dependenc(?:y|ies)|deps?)\b", re.IGNORECASE
 )
+
+
+def claims_run_time(sentence: str) -> bool:
+    """Whether ``sentence`` gives a declaration the run-time role ("a runtime dependency",
+    "in the production dependencies") and not the development one."""
+    return _RUN_TIME_ROLE.search(sentence) is not None and _DEV_ROLE.search(sentence) is None
 
 
 def role_unchecked(sentence: str, name: str, runtime: bool) -> str | None:
@@ -161,12 +169,14 @@ def run_time_import(outcome: list[Anchor], fp: Fingerprint) -> Anchor | None:
     """For a library claimed as used by the application ("isso is a Flask application")
     whose evidence is development-only: an import anchor on the application's package that
     no file of it satisfies today, so the claim is refuted with where it is declared. None
-    when code that runs imports it, or the application's package cannot be told."""
+    when the application's code imports it, or its package cannot be told."""
     package = application_package(fp)
     if package is None:
         return None
     for anchor in outcome:
-        tech = by_name(anchor.value) if anchor.kind is AnchorKind.TECH else None
+        # a dependency is imported by the names the vocabulary knows for it (PySocks as
+        # ``socks``), else by its own
+        tech = by_name(anchor.value) if anchor.kind in (AnchorKind.TECH, AnchorKind.DEP) else None
         modules = tech.imports if tech is not None else (
             (anchor.value.replace("-", "_"),) if anchor.kind is AnchorKind.DEP else ())
         # a Python package, declared as one: an npm or crate dependency is imported elsewhere
@@ -174,7 +184,10 @@ def run_time_import(outcome: list[Anchor], fp: Fingerprint) -> Anchor | None:
             tech.dists[0] if tech is not None and tech.dists else anchor.value))
         if anchor.expect is not Expect.PRESENT or not modules or not python:
             continue
-        if any(runs(path) for module in modules for path, _ in fp.importers(module)):
+        # the application's own code: its package and the files at the root (manage.py);
+        # a maintenance script under extras/ or scripts/ is not what the application uses
+        if any(runs(path) and (path.startswith(f"{package}/") or "/" not in path)
+               for module in modules for path, _ in fp.importers(module)):  # fmt: skip
             return None
         return Anchor(AnchorKind.IMPORT, modules[0], scope=package)
     return None

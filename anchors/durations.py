@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["in_units_of", "same_duration"]
+__all__ = ["in_plain_seconds", "in_units_of", "same_duration"]
 
 _SECONDS = {
     "ms": 0.001, "msec": 0.001, "millisecond": 0.001, "milliseconds": 0.001, "millis": 0.001,
@@ -31,20 +31,39 @@ _NAMED_UNIT = re.compile(
 def in_units_of(stated: str, name: str) -> str | None:
     """``stated`` ("10 minutes") as a number in the unit ``name`` ends with ("600" for
     ``validity_seconds``); None when either has no duration unit."""
-    m = _STATED.fullmatch(stated.strip("`"))
+    total = seconds(stated)
     unit = _NAMED_UNIT.search(name)
-    if m is None or unit is None:
+    wanted = _SECONDS.get(unit["unit"].lower()) if unit is not None else None
+    if total is None or wanted is None:
         return None
-    given = _SECONDS.get(m["unit"].lower())
-    wanted = _SECONDS.get(unit["unit"].lower())
-    if given is None or wanted is None:
-        return None
-    value = float(m["n"]) * given / wanted
+    value = total / wanted
     return str(int(value)) if value == int(value) else repr(round(value, 6))
 
 
+# "one hour", "a day", "ten minutes": a duration in words (``anchors.value_claims``)
+NUMBER_WORDS = {
+    "a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
+    "seven": 7, "eight": 8, "nine": 9, "ten": 10, "twelve": 12, "fifteen": 15, "twenty": 20,
+    "thirty": 30, "sixty": 60, "ninety": 90,
+}  # fmt: skip
+WORD_DURATION = re.compile(
+    # "half an hour", "an hour and a half"; "a second" is one only at the end of its phrase:
+    # "a second developer" is an ordinal
+    rf"\b(?P<half>half\s+)?(?P<n>{'|'.join(NUMBER_WORDS)})\s+"
+    r"(?P<unit>seconds|minutes?|hours?|days?|weeks?)\b(?P<more>\s+and\s+a\s+half)?"
+    r"|(?<!half\s)\b(?P<m>a|one)\s+(?P<s>second)\b(?![ \t]+[a-z])",
+    re.IGNORECASE,
+)
+
+
 def seconds(stated: str) -> float | None:
-    """``stated`` ("30 days", "30d", "1.5 h") in seconds; None when it is not a duration."""
+    """``stated`` ("30 days", "30d", "1.5 h", "one hour") in seconds; None when it is not a
+    duration."""
+    words = WORD_DURATION.fullmatch(stated.strip("`'\""))
+    if words is not None:
+        n, unit = (words["n"], words["unit"]) if words["n"] else (words["m"], words["s"])
+        times = 0.5 if words["half"] else 1.5 if words["more"] else 1
+        return times * NUMBER_WORDS[n.lower()] * _SECONDS[unit.lower()]
     m = _STATED.fullmatch(stated.strip("`'\""))
     unit = _SECONDS.get(m["unit"].lower()) if m else None
     return None if m is None or unit is None else float(m["n"]) * unit
@@ -54,3 +73,23 @@ def same_duration(one: str, other: str) -> bool:
     """Whether two texts state the same duration ("30 days" and ``30d``)."""
     a, b = seconds(one), seconds(other)
     return a is not None and a == b
+
+
+def in_plain_seconds(stated: str, name: str, literals: list[str]) -> str | None:
+    """``stated`` ("1 day") in seconds, for a Python setting whose name carries no unit
+    (``EXERCISE_CACHE_TTL``) and whose ``literals`` are what the code gives it: Python
+    code counts durations in seconds (``time.sleep``, cache timeouts). None when a literal
+    reads as the same duration in another unit (``86400000``: milliseconds; ``1440``:
+    minutes), or when ``stated`` is no whole number of seconds."""
+    total = seconds(stated)
+    if total is None or total != int(total) or _NAMED_UNIT.search(name):
+        return None
+    n = int(total)
+    other_units = {n * 1000, n / 60, n / 3600, n / 86400} - {n}
+    for literal in literals:
+        try:
+            if float(literal.replace("_", "")) in other_units:
+                return None
+        except ValueError:
+            continue
+    return str(n)

@@ -30,22 +30,30 @@ from anchors.argument_claims import read_arguments
 from anchors.candidates import _SNAKE, _Cand, _Form, _Mode, _Neg, _scan
 from anchors.ci_binding import read_ci_claim
 from anchors.clauses import _narrowed_by_subject, _negated_references, _read_modes
-from anchors.codenames import CodeNames, DropReason, Outcome
+from anchors.codenames import CodeNames, DropReason, Outcome, _own_names
 from anchors.declared_specs import as_wanted, bare_version, declared_specs
+from anchors.dependency_words import dependency_word
 from anchors.development import (
     RUNTIME_AFTER,
     about_development,
+    claims_run_time,
     development_only,
     role_unchecked,
     run_time_import,
     tool_like,
 )
 from anchors.durations import same_duration
+from anchors.ecosystem_words import ecosystem_library
 from anchors.facts import Fingerprint
 from anchors.infra_binding import bind_infra
+from anchors.manifest_binding import bind_manifest
+from anchors.mentions import runs
 from anchors.negated_parts import Negated, negated_clauses
+from anchors.npm_application import npm_development_only, npm_run_time_import
+from anchors.npm_negation import frontend_denial, frontend_subject
 from anchors.projects import holds_python
 from anchors.relations import bases_checked, read_relation, role_parts
+from anchors.rust_defaults import bind_rust_defaults
 from anchors.spec import (
     Anchor,
     AnchorKind,
@@ -171,6 +179,8 @@ def _resolve(c: _Cand, names: CodeNames, fp: Fingerprint, absent: bool) -> Outco
         if "." in name:
             found = names.dotted(name, claimed=c.claimed, loose=True)
             sure = c.code or c.form is _Form.CALL or name != name.lower() or "_" in name
+            if isinstance(found, tuple) and (member := names.package_member(name)):
+                return [member]  # "mux.go joins them with strings.Join"
             if sure and isinstance(found, tuple):
                 return names.missing_in_scope(name, names.missing_member(name))
             return found
@@ -221,6 +231,22 @@ def _imported_in_scope(tech: Technology, names: CodeNames) -> Anchor | None:
     return None
 
 
+def _means_in_file(tech: Technology, names: CodeNames) -> Anchor | None:
+    """An ordinary word that names a package the project's own running code imports, given
+    as the means of what one source file does ("utils.py decodes tokens with jwt"): that
+    file's import of it, broken when it does not import it. Nothing for a directory, a word
+    the project never imports (then it is only a word), or a package whose code is not the
+    file's language."""
+    scope = names.scope
+    facts = names.fp.code.get(scope) if scope else None
+    if facts is None or facts.language != "python" or tech.kind is not TechKind.PACKAGE:
+        return None
+    for module in tech.imports:
+        if any(runs(path) for path, _ in names.fp.importers(module)):
+            return Anchor(AnchorKind.IMPORT, module, scope=scope)
+    return None
+
+
 def _technology(c: _Cand, tech: Technology, names: CodeNames, absent: bool) -> Outcome:
     if names.own_package(tech):
         return DropReason.OWN_PACKAGE, f"{tech.display} is this repository's own package"
@@ -240,6 +266,8 @@ def _technology(c: _Cand, tech: Technology, names: CodeNames, absent: bool) -> O
         scoped = _imported_in_scope(tech, names) if c.object and not absent else None
         if scoped is not None:  # "shop/cli.py is written with click": it imports click
             return [scoped]
+        if c.instrument and not absent and (means := _means_in_file(tech, names)) is not None:
+            return [means]  # "ical.py fetches data with requests": it would import requests
         detail = (f"{c.text!r} is an ordinary word as well as {tech.display}; write it in "
                   "backticks, say 'the X package', or pass an anchor")  # fmt: skip
         return DropReason.COMMON_WORD, detail
@@ -342,6 +370,10 @@ def infer_anchors(text: str, fp: Fingerprint, subject: str | None = None, *,
         # _python_claim reads only "python" (a call saved for every other word)
         python = (_python_claim(text, c, spans)
                   if c.form is _Form.WORD and c.text.lower() == "python" else None)  # fmt: skip
+        if c.mode is _Mode.UNCLEAR and frontend_subject(text, spans, c.start) and (
+                in_frontend := frontend_denial(_resolve(c, local(c.start), fp, True), fp)):
+            kept += [(a, c.text) for a in in_frontend]  # "the frontend no longer uses X"
+            continue
         if c.mode is not _Mode.PRESENT and c.mode is not _Mode.ABSENT and not python:
             resolves = isinstance(_resolve(c, names, fp, absent=False), list)
             if resolves or _salient(c, names):
@@ -352,7 +384,18 @@ def infer_anchors(text: str, fp: Fingerprint, subject: str | None = None, *,
                 if (runtime := runtime_import(c, text, spans, fp)) is not None:
                     kept.append((runtime, c.text))  # "not at runtime", yet code that runs does
             continue
-        outcome = python or _resolve(c, local(c.start), fp, absent=c.mode is _Mode.ABSENT)
+        # "needs log 0.4.20", "regex is a direct optional dependency": the sentence names
+        # the word as a dependency (anchors.dependency_words); "goes through zap" in a Go
+        # repository: the library (anchors.ecosystem_words)
+        word = c.form in (_Form.WORD, _Form.TECH) and not python
+        as_dep = (dependency_word(text, c.start, c.end, c.mode is _Mode.ABSENT, fp)
+                  if word else None)  # fmt: skip
+        if as_dep is not None:
+            uncovered += as_dep.unchecked
+        elif word and ecosystem_library(text, c.start, c.end, fp) is not None:
+            c.strong = True
+        outcome = python or (list(as_dep.anchors) if as_dep else None) or _resolve(
+            c, local(c.start), fp, absent=c.mode is _Mode.ABSENT)  # fmt: skip
         if c.form in (_Form.WORD, _Form.TECH) and declared_unused(text, c, spans):
             # "humantime is declared but never used by the source": the declaration holds
             # as a dependency, the use is denied as an import
@@ -377,11 +420,19 @@ def infer_anchors(text: str, fp: Fingerprint, subject: str | None = None, *,
             if c.mode is _Mode.ABSENT:
                 dropped.append(DroppedCandidate(c.text, DropReason.BESIDE_THE_CODE, beside))
                 continue
-        if c.mode is _Mode.PRESENT and _development_use(c, outcome, text, spans, fp, scope):
+        development = c.mode is _Mode.PRESENT and _development_use(c, outcome, text, spans, fp,
+                                                                   scope)  # fmt: skip
+        if development:
             uncovered.append(f"{c.text} (declared for development only)")
             # a library the application would import: none of its code that runs does
             if not tool_like(outcome) and (not_imported := run_time_import(outcome, fp)):
                 kept.append((not_imported, c.text))
+        if c.mode is _Mode.PRESENT and _npm_run_time(c, outcome, text, spans, development) and (
+                npm_development_only(outcome, fp)):  # fmt: skip
+            # npm: declared for development only, and no running source imports it
+            uncovered.append(f"{c.text} (declared for development only)")
+            if (not_bundled := npm_run_time_import(outcome, fp)) is not None:
+                kept.append((not_bundled, c.text))
         spec = (_version_after(text, c.end)
                 if c.form in (_Form.WORD, _Form.TECH) and not python else None)  # fmt: skip
         if spec is not None and c.mode is _Mode.PRESENT:
@@ -439,6 +490,21 @@ def infer_anchors(text: str, fp: Fingerprint, subject: str | None = None, *,
     # A value stated of a Dockerfile, a compose service or a CI matrix, in a sentence that
     # names it, is checked against that file (anchors.infra_binding).
     infra = bind_infra(text, fp, spans, checked_values)
+    # "the default features are just color and humantime", "declares no MSRV": what a
+    # Cargo.toml or go.mod states, bound to it; the names it reads are its values
+    # (and "`Target::Stdout` is the #[default]": a Rust default, anchors.rust_defaults)
+    manifest = bind_manifest(text, fp, spans) + bind_rust_defaults(text, fp, spans)
+    read = frozenset().union(*(bound.names for bound in manifest))
+    kept = [(a, o) for a, o in kept if o not in read]
+    uncovered = [u for u in uncovered if u not in read]
+    negations = [n for n in negations if not any(f" {w}" in n for w in read)]
+    # "`Target::Stderr` is the #[default]" is no role of a definition: the value checks it
+    coded = [w for w in read if "::" in w or "_" in w]
+    roles = [r for r in roles if not any(w in r for w in coded)]
+    uncovered = [u for u in uncovered if u in roles or not any(w in u for w in coded)]
+    dropped = [d for d in dropped if d.candidate not in read]
+    kept += [(bound.anchor, bound.name) for bound in manifest]
+    checked_values += [s for bound in manifest for s in (bound.span, *bound.also)]
     # "the rate limit is 2 ([guard] ratelimit = 2 in isso.cfg)": the value said twice
     said = {b.anchor.version for b in (*values, *infra)}
     checked_values += [(v.start, v.end) for v in stated_values(text)
@@ -446,6 +512,13 @@ def infer_anchors(text: str, fp: Fingerprint, subject: str | None = None, *,
     # "CI tests on Python 3.8", "the CI job uses Node 18" say what CI runs, not what the
     # project declares or imports: the toolchain's value anchor is the check.
     answered = {_TOOLCHAIN[b.anchor.value] for b in infra if b.anchor.value in _TOOLCHAIN}
+    # "pins yarn 4 (packageManager yarn@4.x)": the manager's value anchor checks its use
+    answered |= {(AnchorKind.TECH, (b.anchor.version or "").partition("@")[0]) for b in infra
+                 if b.anchor.value == "packageManager"}  # fmt: skip
+    # "engines.node >= 18": the key the binding checks is named, not left uncovered
+    keys = {b.name for b in infra if b.name == b.anchor.value}
+    uncovered = [u for u in uncovered if u not in keys]
+    dropped = [d for d in dropped if d.candidate not in keys]
     answered_by = {o for a, o in kept if (a.kind, a.value) in answered}
     kept = [(a, o) for a, o in kept if (a.kind, a.value) not in answered]
     # "Node 18 or later": the version the toolchain's value anchor checks is covered
@@ -466,6 +539,9 @@ def infer_anchors(text: str, fp: Fingerprint, subject: str | None = None, *,
             and not _called_there(a, o, arguments.functions, fp)]  # fmt: skip
         kept += [(a, a.argument[1]) for a in arguments.anchors]
         checked_values += arguments.spans
+        # "loads 25 commits by default (log(count = 25))": the default said twice
+        defaults = {a.stated for a in arguments.anchors if a.stated not in (None, "?")}
+        checked_values += [(v.start, v.end) for v in stated_values(text) if v.text in defaults]
         uncovered = [u for u in uncovered if u not in arguments.names] + [*arguments.uncovered]
         dropped = [d for d in dropped if d.candidate not in arguments.names]
     # A value the note states (a number, a tag, a setting) is never checked by an anchor
@@ -495,8 +571,11 @@ def infer_anchors(text: str, fp: Fingerprint, subject: str | None = None, *,
     # read by no anchor
     uncovered += [f"the feature {m['f']}" for m in _FEATURE.finditer(text)]
     # "route.go doesn't touch regular expressions": a negation only an absent anchor checks
-    absent = [o for a, o in kept if a.expect is Expect.ABSENT]
+    absent = [o for a, o in kept  # ... or a value that is one ("USER=!root")
+              if a.expect is Expect.ABSENT or (a.version or "").startswith("!")]  # fmt: skip
     clauses = negated_clauses(text, spans, absent + negated, uncovered)
+    clauses = [c for c in clauses  # (a sentence bound to a manifest says what it checks)
+               if not any(a <= c.start < b for a, b in (m.sentence for m in manifest))]
     negations += dict.fromkeys(c.part for c in clauses if c.part)
     # "Sphinx is not a runtime requirement any more": a negated clause never gets a
     # positive anchor of use, which would check the opposite of what it says
@@ -557,6 +636,7 @@ _LOCATED = (AnchorKind.SYMBOL, AnchorKind.ENV, AnchorKind.IMPORT)
 _TOOLCHAIN = {
     "python-version": (AnchorKind.DEP, "python"),
     "node-version": (AnchorKind.TECH, "nodejs"),
+    "engines.node": (AnchorKind.TECH, "nodejs"),
     "go-version": (AnchorKind.TECH, "go"),
     "go-toolchain": (AnchorKind.TECH, "go"),
     "rust-version": (AnchorKind.TECH, "rust"),
@@ -659,7 +739,8 @@ def _relations(text: str, spans: Spans, fp: Fingerprint, names: CodeNames,
     """Each object of a verb of use whose subject is a component (``anchors.relations``):
     its anchors scoped to the component where that holds, else the relation uncovered."""
     parts: dict[int, str] = {}  # by where the subject starts: the last object says all
-    own = frozenset(names.first_party)
+    # (the repository's own crate or module is the project: "env_logger depends on log")
+    own = frozenset(names.first_party) | fp.derived("codenames.own", _own_names)
 
     def holds(anchor: Anchor) -> bool:
         return check_anchor(anchor, None, fp).verdict is Verdict.HOLDS
@@ -726,6 +807,18 @@ def _development_use(c: _Cand, outcome: list[Anchor], text: str, spans: Spans,
         if about_development(sentence) or tool_like(outcome):
             return False
     return development_only(outcome, fp, scope)
+
+
+def _npm_run_time(c: _Cand, outcome: list[Anchor], text: str, spans: Spans,
+                  development: bool) -> bool:  # fmt: skip
+    """Whether the sentence claims a run-time role of an npm package: said as such ("is a
+    runtime dependency"), or a use development-only evidence does not answer (as
+    ``_development_use``) in a sentence that is not about tests or tooling."""
+    start, end = next(((a, b) for a, b, _ in spans if a <= c.start < b), (0, len(text)))
+    if RUNTIME_AFTER.match(text, c.end) is not None or claims_run_time(text[start:end]):
+        return True
+    rest = text[start : c.start] + " " + text[c.end : end]
+    return development and not tool_like(outcome) and not about_development(rest)
 
 
 def _salient(c: _Cand, names: CodeNames) -> bool:

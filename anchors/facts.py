@@ -17,7 +17,7 @@ import fnmatch
 import re
 import unicodedata
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from functools import cached_property
 from typing import Any, TypeVar
@@ -91,11 +91,12 @@ class Signature:
     function: str
     text: str | None
     line: int
+    language: str = "python"  # of the file: the grammar ``text`` is read with
 
     @cached_property
     def params(self) -> tuple[Param, ...]:
         """The parameters, in order (none when ``text`` was not kept)."""
-        return () if self.text is None else parse_params(self.text, self.line)
+        return () if self.text is None else parse_params(self.text, self.line, self.language)
 
     def render(self) -> str:
         """``get_status(self, now=None, *, verbose=False)`` as a receipt quotes it."""
@@ -538,7 +539,10 @@ class Fingerprint:
         facts = self.code.get(self.tracked_path(path) or path)
         if facts is None:
             return None
-        return next((s for s in facts.signatures if s.function == function), None)
+        found = next((s for s in facts.signatures if s.function == function), None)
+        if found is not None and found.language != facts.language:
+            found = replace(found, language=facts.language)  # the cache keeps no language
+        return found
 
     def signatures_of(self, function: str) -> list[tuple[str, Signature]]:
         """Every file's signature of ``function`` (a qualified name), sorted by path."""

@@ -64,7 +64,7 @@ Progress = Callable[[int, int], None]
 
 # The shape of cached facts: an entry cached by another version lacks fields (the values
 # of constants and environment defaults, 2) and is extracted again.
-FACTS_VERSION = 4
+FACTS_VERSION = 7
 # Files to parse before two worker processes pay for their start-up: on two idle cores the
 # pool breaks even at 300-400 files (adr/0003; `python -m benchmarks.fingerprint --sweep`).
 POOL_THRESHOLD = 500

@@ -31,14 +31,16 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from anchors.command_flags import bind_command_flags, bind_command_literals
 from anchors.facts import Fingerprint
 from anchors.infra_check import default_user
 from anchors.infra_compare import NOT_ROOT, Match, compare_image
 from anchors.infra_facts import InfraKind, infra_kind
 from anchors.ini_binding import bind_named_settings, bind_settings, ini_files
+from anchors.npm_binding import bind_npm_values
 from anchors.spec import Anchor, AnchorKind, Expect
 from anchors.value_binding import Binding
-from anchors.value_claims import StatedValue, stated_values
+from anchors.value_claims import OPTION, StatedValue, stated_values
 
 __all__ = ["bind_infra"]
 
@@ -147,11 +149,15 @@ def bind_infra(
         # "doesn't run as root", "has no USER directive": the only negations read; the
         # rest of the sentence is read without them
         plain, negations = _user_negations(text, start, end, fp)
-        if _ELSEWHERE.search(sentence) or _NEGATED.search(plain, start, end):
+        # "--no-cache-dir" is an option's name, not a negation
+        unoptioned = OPTION.sub(lambda m: "x" * len(m.group()), plain)
+        if _ELSEWHERE.search(sentence) or _NEGATED.search(unoptioned, start, end):
             continue
         here = [v for v in values if start <= v.start < end]
         bound = _sentence(plain, start, end, here, fp)
         bound = _without_root_claim(bound, negations, fp)
+        # "package.json pins engines.node >= 18", "the tsconfig targets ES2020"
+        bound += bind_npm_values(text, start, end, fp, [*taken, *(b.span for b in bound)])
         # "[markup] renderer = mistune in isso/isso.cfg": an application's settings file
         bound += bind_settings(text, start, end, fp, settings, [*taken, *(b.span for b in bound)])
         # "SMTP defaults to port 465": the [smtp] section's port
@@ -204,6 +210,15 @@ def _sentence(text: str, start: int, end: int, values: list[StatedValue],
         out += _docker_python(text, start, end, fp, [b.span for b in out])
     if docker and not compose:
         out += _runs_as(text, start, end, fp)
+    if docker and not compose and not ci:
+        picked = _dockerfile(sentence, _files(fp, InfraKind.DOCKERFILE), fp)
+        if picked is not None:  # "the image starts kinto with --port 8888", "runs 2 workers"
+            covered = [b.span for b in out]
+            out += [b for b in bind_command_flags(text, start, end, fp, picked)
+                    if not any(a <= b.span[0] < z for a, z in covered)]  # fmt: skip
+            covered = [b.span for b in out]
+            out += bind_command_literals(text, [v for v in values if not any(
+                a <= v.start < z for a, z in covered)], fp, picked)  # fmt: skip
     if compose:
         out += _mappings(text, start, end, fp)
     return out
@@ -624,9 +639,15 @@ def _port(port: str, sentence: str, fp: Fingerprint, *, compose: bool,
         return None
     if docker:
         picked = _dockerfile(sentence, _having(fp, "EXPOSE"), fp)
+        if picked is None and _EXPOSE.search(sentence) and not _having(fp, "EXPOSE"):
+            # "the Dockerfile declares EXPOSE 8888": the instruction, which none states
+            picked = _dockerfile(sentence, _files(fp, InfraKind.DOCKERFILE), fp)
         if picked is not None:
             return _anchor(picked, "EXPOSE", port)
     return None
+
+
+_EXPOSE = re.compile(r"\bEXPOSE\b")  # the instruction, in capitals as a Dockerfile writes it
 
 
 def _mappings(text: str, start: int, end: int, fp: Fingerprint) -> list[Binding]:

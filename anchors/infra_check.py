@@ -33,7 +33,7 @@ from anchors.infra_compare import (
 )
 from anchors.infra_facts import InfraKind, InfraValue, infra_kind
 from anchors.spec import Anchor
-from anchors.toolchain_files import compared_text
+from anchors.toolchain_files import absence_settles, compared_text
 
 __all__ = ["default_user", "find_config", "quoted"]
 
@@ -98,6 +98,10 @@ def find_config(anchor: Anchor, fp: Fingerprint) -> Finding:
             if root is not None and root.found_in:  # what the absence means: root
                 return Finding((), None, root.detail)
             return Finding((), None, f"{where} states no {key}")
+        if key == "EXPOSE" and (said := _no_port(files, fp)) is not None:
+            return Finding((), None, f"{said}, not {stated}")
+        if absence_settles(key, [(infra_kind(p), fp.infra[p] or ()) for p in files]):
+            return Finding((), None, f"{where} states no {key}, not {stated}")  # engines.node
         return Finding((), None, f"{where} states no {key}; cannot tell whether it is {stated}",
                        False)  # fmt: skip
     if stated is None:
@@ -165,6 +169,27 @@ def default_user(image: str | None) -> str | None:
     if image is None or "$" in image:
         return None
     return "root" if image_repository(image) in _ROOT_BY_DEFAULT else None
+
+
+# Official images that expose no port of their own: an image built FROM one of them exposes
+# what its Dockerfile says, and nothing when that says nothing (a server image, nginx or
+# httpd, exposes its own).
+_NO_PORT_BY_DEFAULT = _ROOT_BY_DEFAULT - {"nginx", "httpd", "tomcat", "php"}
+
+
+def _no_port(files: list[str], fp: Fingerprint) -> str | None:
+    """What says that the Dockerfiles in scope, none of which states EXPOSE, expose no port:
+    each builds FROM an official image that exposes none. None when that cannot be told
+    (another base image, inherited EXPOSE)."""
+    said = []
+    for path in files:
+        built = next((v for v in fp.infra[path] or () if v.key == "FROM"), None)
+        if (infra_kind(path) is not InfraKind.DOCKERFILE or built is None or built.text is None
+                or image_repository(built.text) not in _NO_PORT_BY_DEFAULT):  # fmt: skip
+            return None
+        said.append(f"{path} states no EXPOSE and {path}:{built.line} says "
+                    f"{quoted('FROM', built)}, an image that exposes no port")  # fmt: skip
+    return "; ".join(said[:3]) if said else None
 
 
 def _no_user(stated: str, files: list[str], fp: Fingerprint) -> Finding:

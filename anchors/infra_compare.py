@@ -35,9 +35,12 @@ __all__ = [
     "Match",
     "compare_action",
     "compare_command",
+    "compare_compiler_option",
     "compare_image",
+    "compare_package_manager",
     "compare_plain",
     "compare_port",
+    "compare_range",
     "compare_runner",
     "compare_user",
     "compare_version",
@@ -298,19 +301,34 @@ def compare_user(stated: str, actual: str | None) -> Match:
 
 
 def _words(text: str) -> list[str]:
-    return [w.strip("'\"") for w in text.replace(",", " ").split() if w.strip("'\"[]")]
+    words = [w.strip("'\"") for w in text.replace(",", " ").split() if w.strip("'\"[]")]
+    # "--port=8000" is "--port 8000"
+    return [p for w in words for p in (w.split("=", 1) if w.startswith("--") else (w,))]
+
+
+_WHOLE_VARIABLE = re.compile(r"^\$(?:\{[^}]*\}|[A-Za-z_@*]\w*)$")
 
 
 def compare_command(stated: str, actual: str | None) -> Match:
-    """The stated command's words appear, in order and together, in the file's command."""
-    if _computed(actual):
+    """The stated command's words appear, in order and together, in the file's command.
+    Where the command holds variables, an option it never passes is still different
+    (``--host`` beside ``--port $PORT``), unless a variable stands for whole arguments
+    (``$GUNICORN_ARGS``); any other difference may be the variables' doing."""
+    if actual is None:
         return _U
-    assert actual is not None
     want, have = _words(stated.strip("`[]")), _words(actual)
     if not want:
         return _U
     n = len(want)
-    return _S if any(have[i : i + n] == want for i in range(len(have) - n + 1)) else _D
+    if any(have[i : i + n] == want for i in range(len(have) - n + 1)):
+        return _S
+    if not _computed(actual):
+        return _D
+    if any(_WHOLE_VARIABLE.match(w) and not (i and have[i - 1].startswith("-"))
+           for i, w in enumerate(have)):  # fmt: skip
+        return _U  # "$ARGS" may be options; "--port $PORT" is the option's value
+    options = {w for w in have if w.startswith("-")}
+    return _D if any(w.startswith("-") and w not in options for w in want) else _U
 
 
 def compare_runner(stated: str, actual: str | None) -> Match:
@@ -349,13 +367,86 @@ def comparison_for(key: str) -> Comparison:
         return compare_version
     if key == "USER":
         return compare_user
-    if key in ("CMD", "ENTRYPOINT") or last == "command":
+    if key in ("CMD", "ENTRYPOINT", "RUN") or last == "command":
         return compare_command
     if key == "runs-on":
         return compare_runner
     if key == "uses":
         return compare_action
+    if key.startswith("engines."):
+        return compare_range
+    if key == "packageManager":
+        return compare_package_manager
+    if key.startswith("compilerOptions."):
+        return compare_compiler_option
     return compare_plain
+
+
+_FLOOR_OF = re.compile(r"^\s*>=?\s*v?(?P<major>\d+)")
+
+
+def compare_range(stated: str, actual: str | None) -> Match:
+    """A stated ``engines`` range (``>=18``, or a version: its series) against the one a
+    ``package.json`` writes: SAME when they allow the same versions; DIFFERENT when they
+    share none, or both are floors of different major versions (``>=18`` is not
+    ``>=20``); else unknown (``>=18`` of ``>=18.12``: the note may round)."""
+    if _computed(actual):
+        return _U
+    assert actual is not None
+    stated = stated.strip().strip("`'\"")
+    if _version(stated.lstrip("vV")) is not None:  # "engines.node is 20": the series
+        return _in_range(stated, actual.strip())
+    said, have = allowed(stated, "npm"), allowed(actual.strip(), "npm")
+    if said is None or have is None:
+        return _U
+    if said == have:
+        return _S
+    if relate(said, have) is Relation.DISJOINT:
+        return _D
+    s, a = _FLOOR_OF.match(stated), _FLOOR_OF.match(actual)
+    if s and a and "||" not in actual and s["major"] != a["major"]:
+        return _D
+    return _U
+
+
+_MANAGER = re.compile(r"^(?P<tool>[a-z][\w.-]*)@v?(?P<v>\d+(?:\.(?:\d+|x|\*))*)", re.IGNORECASE)
+
+
+def compare_package_manager(stated: str, actual: str | None) -> Match:
+    """``yarn@4`` / ``yarn@4.x`` against ``packageManager``'s ``yarn@3.5.0+sha512...``: the
+    same tool, and the stated version's series."""
+    if _computed(actual):
+        return _U
+    assert actual is not None
+    s, a = _MANAGER.match(stated.strip().strip("`'\"")), _MANAGER.match(actual.strip())
+    if s is None or a is None:
+        return _U
+    if s["tool"].lower() != a["tool"].lower():
+        return _D
+    want = _version(re.sub(r"(?:\.(?:x|\*))+$", "", s["v"]))
+    have = _version(a["v"])
+    if want is None or have is None:
+        return _U
+    return _series(want, have)
+
+
+# The same ECMAScript edition under two names
+_ES_ALIASES = {"es6": "es2015", "es7": "es2016", "es8": "es2017", "es9": "es2018",
+               "es10": "es2019", "es11": "es2020", "es12": "es2021", "es13": "es2022"}  # fmt: skip
+
+
+def compare_compiler_option(stated: str, actual: str | None) -> Match:
+    """A tsconfig compiler option: names compared case-blind (``ES2020`` is ``es2020``,
+    ``ES6`` is ``ES2015``)."""
+    if _computed(actual):
+        return _U
+    assert actual is not None
+
+    def norm(text: str) -> str:
+        low = text.strip().strip("`'\"").lower()
+        return _ES_ALIASES.get(low, low)
+
+    return _S if norm(stated) == norm(actual) else _D
 
 
 def compare_action(stated: str, actual: str | None) -> Match:
@@ -375,5 +466,5 @@ def is_list_key(key: str) -> bool:
     """Whether a file gives ``key`` several values of which a stated one need be only one
     (ports, a matrix of versions or runners, the CI jobs' images, the actions their steps
     run, a variable the jobs set)."""
-    return key in ("EXPOSE", *VERSION_KEYS, "runs-on", "image", "uses") or key.endswith(
+    return key in ("EXPOSE", *VERSION_KEYS, "runs-on", "image", "uses", "RUN") or key.endswith(
         ".ports") or key.startswith("env.")

@@ -77,6 +77,8 @@ def infra_kind(path: str) -> InfraKind | None:
     if toolchain is not None:
         return None if _VENDORED.intersection(path.split("/")[:-1]) else toolchain
     low = name.lower()
+    if low.startswith(("tsconfig", "jsconfig")) and low.endswith(".json"):  # (JSON with comments)
+        return None if _VENDORED.intersection(path.split("/")[:-1]) else InfraKind.TSCONFIG
     if low.endswith((".cfg", ".ini")):
         return None if _VENDORED.intersection(path.split("/")[:-1]) else InfraKind.INI
     # Asked of every tracked path on every build: most are rejected by this test alone.
@@ -206,7 +208,8 @@ def _command(rest: str) -> str | None:
         if not isinstance(items, list) or not all(isinstance(i, str) for i in items):
             return None
         rest = " ".join(items)
-    return None if _computed(rest) else " ".join(rest.split())
+    # kept with its variables: the options it passes are literal (anchors.infra_compare)
+    return " ".join(rest.split())
 
 
 def _env_pairs(rest: str) -> list[tuple[str, str]]:
@@ -245,6 +248,12 @@ def _substituted(text: str, args: dict[str, str | None]) -> str:
     return _REFERENCE.sub(value, text)
 
 
+# A Dockerfile's RUN commands kept, and how much of each: enough for the options a note
+# quotes ("installs with uv sync --locked"), bounded for a generated file.
+_MAX_RUNS = 100
+_MAX_RUN_TEXT = 2000
+
+
 def _dockerfile(text: str) -> Iterator[InfraValue]:
     stages: list[tuple[str, str | None, int]] = []  # (name, image, line)
     last: list[InfraValue] = []  # the instructions of the stage being read
@@ -255,6 +264,7 @@ def _dockerfile(text: str) -> Iterator[InfraValue]:
     # own, and a global one it declares again without a default.
     global_args: dict[str, str | None] = {}
     args: dict[str, str | None] = global_args
+    runs: list[InfraValue] = []
     for line, instruction in _logical_lines(text):
         m = _INSTRUCTION.match(instruction)
         if m is None:
@@ -291,6 +301,8 @@ def _dockerfile(text: str) -> Iterator[InfraValue]:
         elif op == "EXPOSE":
             last.extend(InfraValue("EXPOSE", None if _computed(p) else p, line)
                         for p in rest.split())  # fmt: skip
+        elif op == "RUN" and len(runs) < _MAX_RUNS:  # how the image is built, every stage
+            runs.append(InfraValue("RUN", " ".join(rest.split())[:_MAX_RUN_TEXT], line))
         elif op in ("USER", "CMD", "ENTRYPOINT"):
             last[:] = [v for v in last if v.key != op]  # the last one counts
             said = (None if _computed(rest) or not rest else rest) if op == "USER" else (
@@ -311,6 +323,7 @@ def _dockerfile(text: str) -> Iterator[InfraValue]:
     _, image, line = stages[-1]
     yield InfraValue("FROM", image, line)
     yield from last
+    yield from runs
     version = _version_of_image("python", image)
     if version is not None:
         yield InfraValue("python-version", version or None, line)

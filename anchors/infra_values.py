@@ -26,6 +26,7 @@ class InfraKind(StrEnum):
     PACKAGE_JSON = "package_json"
     GO_MOD = "go_mod"
     CARGO_TOML = "cargo_toml"
+    TSCONFIG = "tsconfig"  # tsconfig.json, tsconfig.*.json, jsconfig.json
     INI = "ini"  # an application's own settings file: ``*.cfg``, ``*.ini``
 
 

@@ -19,9 +19,11 @@ from tree_sitter import Node
 
 from anchors.env_names import declares_env_name
 from anchors.facts import (
+    MAX_SIGNATURE_CHARS,
     Definition,
     FileFacts,
     ImportFact,
+    Signature,
     ValueFact,
     syntax_not_read,
     words_of,
@@ -98,7 +100,8 @@ def extract_js(source: bytes, dialect: str) -> FileFacts:
     for grammar, line_offset, text in blocks:
         root = parser(grammar).parse(text).root_node
         has_error = has_error or root.has_error
-        block = _Block(text, line_offset, out)
+        block = _Block(text, line_offset, out, "javascript" if grammar == "javascript" else
+                       "typescript")  # fmt: skip
         first = len(out.imports)
         block.statements(root, "", 0)
         block.triggered_reads(root)
@@ -112,6 +115,7 @@ def extract_js(source: bytes, dialect: str) -> FileFacts:
         env_reads=tuple(dict.fromkeys(out.env_reads)),
         constants=tuple(out.constants),
         env_defaults=tuple(out.env_defaults),
+        signatures=tuple(out.signatures),
         parsed=not_read is None,
         not_read=not_read,
         words=words_of(source) if not_read else None,
@@ -176,13 +180,16 @@ class _Facts:
     constants: list[ValueFact] = field(default_factory=list)
     env_reads: list[str] = field(default_factory=list)
     env_defaults: list[ValueFact] = field(default_factory=list)
+    signatures: list[Signature] = field(default_factory=list)
 
 
 class _Block:
     """Reads one tree (a file, or one script block ``line_offset`` lines into its file)."""
 
-    def __init__(self, source: bytes, line_offset: int, out: _Facts) -> None:
+    def __init__(self, source: bytes, line_offset: int, out: _Facts,
+                 language: str = "javascript") -> None:  # fmt: skip
         self.source = source
+        self.language = language  # the grammar a signature's parameters are read with
         self.offset = line_offset + 1  # tree-sitter rows are 0-based
         self.out = out
         # (start byte, end byte, qualname) of each definition a require() can sit in.
@@ -227,6 +234,7 @@ class _Block:
                 self._define(qualname, node)
                 if kind != "function_signature":
                     self._scope(node, qualname)
+                    self._signature(node, qualname)
         elif kind in _CLASS_TYPES:
             name = _name(node)
             if name:
@@ -249,6 +257,20 @@ class _Block:
     def _define(self, qualname: str, node: Node, bases: tuple[str, ...] | None = None) -> None:
         text = self.source[node.start_byte : node.end_byte]
         self.out.definitions.append(Definition(qualname, body_hash(text), self.line(node), bases))
+
+    def _signature(self, function: Node, qualname: str, at: Node | None = None) -> None:
+        """The text of a function's parameters (``(count = 25)``, an arrow function's lone
+        ``x``), read into parameters when a check asks (``anchors.parameters``); ``at`` is
+        the node whose line the definition is on (a ``const`` declarator)."""
+        node = function.child_by_field_name("parameters")
+        if node is None:
+            node = function.child_by_field_name("parameter")  # ``x => ...``
+            text = text_of(node) if node is not None else ""
+        else:
+            text = self.source[node.start_byte + 1 : node.end_byte - 1].decode(errors="replace")
+        line = self.line(node if node is not None else (at or function))
+        kept = text if len(text) <= MAX_SIGNATURE_CHARS else None
+        self.out.signatures.append(Signature(qualname, kept, line, self.language))
 
     def _parameter_properties(self, constructor: Node, qualname: str) -> None:
         """``constructor(private readonly model: Model)``: each parameter with an
@@ -304,6 +326,7 @@ class _Block:
                     self._define(f"{qualname}.{name}", member)
                     if kind == "method_definition":
                         self._scope(member, f"{qualname}.{name}")
+                        self._signature(member, f"{qualname}.{name}")
                     if name == "constructor":
                         self._parameter_properties(member, qualname)
             elif kind in _FIELD_TYPES:
@@ -314,6 +337,7 @@ class _Block:
                     self._define(f"{qualname}.{name}", member)
                     if value is not None and value.type in _FUNCTION_VALUES:
                         self._scope(member, f"{qualname}.{name}")
+                        self._signature(value, f"{qualname}.{name}", member)
 
     def _variables(self, node: Node, within: str) -> None:
         kind = node.child_by_field_name("kind")
@@ -336,6 +360,7 @@ class _Block:
             self._define(qualname, declarator)
             if value is not None and value.type in _FUNCTION_VALUES:
                 self._scope(declarator, qualname)
+                self._signature(value, qualname, declarator)
             elif value is not None and const:  # ``within``: a namespace, never a function
                 literal = _unwrap(value)
                 self.out.constants.append(

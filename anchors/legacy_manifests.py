@@ -53,6 +53,7 @@ def parse_setup_py(data: bytes, path: str) -> list[Dependency]:
                 names[target.id] = stmt.value
     found: list[str] = []
     other: list[str] = []
+    features: list[str] = []  # optional features of the application, not development
     python: list[str] = []
     classifiers: list[str] = []
     for node in ast.walk(tree):
@@ -60,6 +61,10 @@ def parse_setup_py(data: bytes, path: str) -> list[Dependency]:
             for keyword in node.keywords:
                 if keyword.arg == "install_requires":
                     found.extend(_strings(keyword.value, names))
+                elif keyword.arg == "extras_require":
+                    for group, value in _groups(keyword.value, names):
+                        dev = not group or development_group(group)
+                        (other if dev else features).extend(value)
                 elif keyword.arg in _KEYWORDS:
                     other.extend(_strings(keyword.value, names))
                 elif keyword.arg == "python_requires":
@@ -68,7 +73,19 @@ def parse_setup_py(data: bytes, path: str) -> list[Dependency]:
                     classifiers.extend(_strings(keyword.value, names))
     declared = [Dependency(PYTHON, spec.strip(), path) for spec in python if spec.strip()]
     declared = declared or python_from_classifiers(classifiers, path)
-    return declared + _deps(found, path) + [replace(d, runtime=False) for d in _deps(other, path)]
+    return (declared + _deps(found, path) + [replace(d, runtime=False) for d in _deps(other, path)]
+            + [replace(d, runtime=False, optional=True) for d in _deps(features, path)])
+
+
+def _groups(node: ast.AST | None, names: dict[str, ast.AST]) -> list[tuple[str, list[str]]]:
+    """``extras_require={"socks": [...], "tests": [...]}``: each group's name and strings;
+    a dict whose keys are not literals is one unnamed group (read as development)."""
+    if isinstance(node, ast.Name):
+        node = names.get(node.id)
+    if not isinstance(node, ast.Dict):
+        return [("", _strings(node, names))]
+    return [(k.value if isinstance(k, ast.Constant) and isinstance(k.value, str) else "",
+             _strings(v, names)) for k, v in zip(node.keys, node.values, strict=True)]
 
 
 def _literal(node: ast.AST, names: dict[str, ast.AST]) -> list[str]:

@@ -10,8 +10,9 @@ partly checked, never VERIFIED on the existence of the things it names. A restri
 that nothing else is: a negation too, named as a restriction.
 
 Not negations of the note's claim: words inside quotes or backticks (a message, a name),
-"yes/no", "not only", and conditions ("defaults to 20 when not set", "if no token is
-given"), which say when something happens, not that it does not.
+a command's option ("--no-cache-dir"), "yes/no", "not only", and conditions ("defaults to
+20 when not set", "if no token is given"), which say when something happens, not that it
+does not.
 """
 
 from __future__ import annotations
@@ -30,7 +31,8 @@ _NEGATION = re.compile(
     re.IGNORECASE,
 )
 # Quoted text (a message, a name) and code spans: what they hold is not the note's wording.
-_QUOTED = re.compile(r"`[^`]*`|\"[^\"]*\"|“[^”]*”|(?<!\w)'[^']*'(?!\w)|‘[^’]*’")
+_QUOTED = re.compile(r"`[^`]*`|\"[^\"]*\"|“[^”]*”|(?<!\w)'[^']*'(?!\w)|‘[^’]*’"
+                     r"|(?<![\w-])--[a-z][\w-]*")  # ... and a command's option: "--no-deps"
 _NOT_A_NEGATION = re.compile(
     r"yes\s*/\s*no|no\s*/\s*yes|not\s+only|no[.-]\s*\d|no-op|\bno\s+(?:more|less)\s+than\b"
     r"|\bnot\s+(?:more|less|later|earlier|fewer)\s+than\b",

@@ -46,11 +46,19 @@ class Param:
     line: int
 
 
-def parse_params(text: str, line: int) -> tuple[Param, ...]:
-    """The parameters in ``text`` (what stands between a ``def``'s parentheses), in order;
-    ``line`` is the line of the ``def``, which the first parameter's line offsets from."""
+def parse_params(text: str, line: int, language: str = "python") -> tuple[Param, ...]:
+    """The parameters in ``text`` (what stands between a ``def``'s parentheses, or a
+    JavaScript/TypeScript function's), in order; ``line`` is the line of the definition,
+    which the first parameter's line offsets from."""
     from anchors.grammars import parser
 
+    if language in ("javascript", "typescript"):
+        grammar = "javascript" if language == "javascript" else "typescript"
+        tree = parser(grammar).parse(f"function _({text}) {{}}\n".encode())
+        function = tree.root_node.children[0] if tree.root_node.children else None
+        if function is None or function.type != "function_declaration":
+            return ()
+        return _js_params(function.child_by_field_name("parameters"), line)
     tree = parser("python").parse(f"def _({text}): pass\n".encode())
     definition = tree.root_node.children[0] if tree.root_node.children else None
     if definition is None or definition.type != "function_definition":
@@ -86,6 +94,84 @@ def _params(node: Node | None, line: int) -> tuple[Param, ...]:
             default = short_literal(literal_text(value)) if value is not None else None
             params.append(Param(name, kind_of, default, value is not None, where))
     return tuple(params)
+
+
+def _js_params(node: Node | None, line: int) -> tuple[Param, ...]:
+    """JavaScript's and TypeScript's parameters: ``x``, ``x = 25``, ``x: number = 25``,
+    ``x?: number`` (optional: a default the code leaves ``undefined``), ``...rest``. A
+    destructured parameter has no one name: it is left out."""
+    params: list[Param] = []
+    bag = False  # whether a parameter may be an object of named options
+    for child in node.named_children if node is not None else ():
+        kind = child.type
+        where = line + child.start_point[0]
+        pattern: Node | None = child
+        value: Node | None = None
+        if kind in ("required_parameter", "optional_parameter"):
+            pattern = child.child_by_field_name("pattern")
+            value = child.child_by_field_name("value")
+        elif kind == "assignment_pattern":
+            pattern = child.child_by_field_name("left")
+            value = child.child_by_field_name("right")
+        if pattern is not None and pattern.type == "rest_pattern":
+            names = [c for c in pattern.named_children if c.type == "identifier"]
+            if names:
+                params.append(Param(_text(names[0]), ParamKind.ARGS, None, False, where))
+            continue
+        if pattern is not None and pattern.type in ("object_pattern", "array_pattern"):
+            # ``{ a, b } = {}``: names the caller passes inside one argument, like **kwargs
+            params.append(Param("{…}", ParamKind.KWARGS, None, value is not None, where))
+            continue
+        if pattern is None or pattern.type != "identifier":
+            continue  # ``this``: no parameter the caller passes
+        optional = kind == "optional_parameter"
+        default = short_literal(_js_literal(value)) if value is not None else None
+        params.append(Param(_text(pattern), ParamKind.POSITIONAL, default,
+                            value is not None or optional, where))  # fmt: skip
+        bag = bag or not _scalar(child.child_by_field_name("type"), value)
+    if bag and not any(p.kind is ParamKind.KWARGS for p in params):
+        # ``diff(options: DiffOptions)``: "diff takes a `staged` option" may name a member
+        params.append(Param("…", ParamKind.KWARGS, None, False, line))
+    return tuple(params)
+
+
+_SCALAR_TYPES = frozenset({"string", "number", "boolean", "bigint", "symbol", "void", "null",
+                           "undefined", "never"})  # fmt: skip
+
+
+def _scalar(annotation: Node | None, value: Node | None) -> bool:
+    """Whether a parameter surely holds no object whose members a note could call options:
+    a scalar type (``count: number``), or, untyped, a scalar literal default."""
+    if annotation is not None:
+        kinds = [c for c in annotation.named_children]
+        return len(kinds) == 1 and (kinds[0].type == "literal_type" or (
+            kinds[0].type == "predefined_type" and _text(kinds[0]) in _SCALAR_TYPES))
+    return value is not None and value.type in ("number", "string", "true", "false")
+
+
+_JS_LITERALS = frozenset({"number", "string", "true", "false", "null", "undefined"})
+
+
+def _js_literal(node: Node) -> str | None:
+    """A default's source text when it is a literal (``25``, ``-1``, ``'HEAD'``, ``true``,
+    ``null``, a template without substitutions), else None: computed."""
+    kind = node.type
+    if kind in _JS_LITERALS or (kind == "identifier" and _text(node) == "undefined"):
+        return _text(node)
+    if kind == "unary_expression" and node.named_child_count == 1:
+        operand = node.named_children[0]
+        if operand.type == "number" and _text(node).lstrip().startswith(("-", "+")):
+            return _text(node).replace(" ", "")
+    if kind == "template_string" and not any(
+            c.type == "template_substitution" for c in node.named_children):  # fmt: skip
+        return _text(node)
+    if kind == "parenthesized_expression" and node.named_child_count == 1:
+        return _js_literal(node.named_children[0])
+    return None
+
+
+def _text(node: Node) -> str:
+    return (node.text or b"").decode(errors="replace")
 
 
 def _name(splat: Node) -> str:

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from anchors.facts import Fingerprint
 from anchors.mentions import subproject_of
+from anchors.tooling_dirs import js_runs, test_directory
 
 __all__ = [
     "FRONTEND_WORDS",
@@ -82,7 +83,7 @@ def frontend_directory(fp: Fingerprint) -> str | None:
     or None when there is none or several. At the root, where a ``package.json`` sits beside
     the Python project (a Jupyter extension's ``src/``), it is the one top-level directory
     that holds JavaScript/TypeScript code."""
-    npm = [p.directory for p in projects(fp) if p.ecosystem == "npm"]
+    npm = [p.directory for p in projects(fp) if p.ecosystem == "npm" and _not_tooling(fp, p)]
     below = [d for d in npm if d and not _inside_any(d, npm)]
     if len(below) == 1:
         return below[0]
@@ -92,6 +93,17 @@ def frontend_directory(fp: Fingerprint) -> str | None:
             if facts.language in _JS and "/" in path and subproject_of(path) is None}  # fmt: skip
     tops.discard("node_modules")
     return tops.pop() if len(tops) == 1 else None
+
+
+def _not_tooling(fp: Fingerprint, project: Project) -> bool:
+    """Whether an npm project may be the application's: not a test project (``ui-tests/``),
+    nor a folder whose JavaScript is all a build's output (a Jupyter extension's
+    ``labextension/`` copy of its ``package.json`` beside its bundles)."""
+    if test_directory(project.directory):
+        return False
+    prefix = f"{project.directory}/" if project.directory else ""
+    code = [p for p, f in fp.code.items() if p.startswith(prefix) and f.language in _JS]
+    return not code or not project.directory or any(js_runs(p) for p in code)
 
 
 def _inside_any(directory: str, others: Sequence[str]) -> bool:

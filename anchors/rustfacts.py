@@ -179,7 +179,7 @@ class _Walker:
         if body is None:
             return
         if kind in ("struct_item", "union_item", "enum_item"):
-            self._members(body, qualname)
+            self._members(body, qualname, in_function)
             return
         if kind in ("trait_item", "mod_item"):
             self.items(body, qualname, in_function, depth + 1)
@@ -188,16 +188,20 @@ class _Walker:
         ):
             self.items(body, qualname, True, depth + 1)
 
-    def _members(self, body: Node, qualname: str) -> None:
+    def _members(self, body: Node, qualname: str, in_function: bool = False) -> None:
         """A struct's or union's named fields (``Env.filter``) and an enum's variants
-        (``Level.Warn``); a tuple struct's positional fields have no name a note uses."""
+        (``Level.Warn``); a tuple struct's positional fields have no name a note uses. The
+        variant marked ``#[default]`` is the value of ``Enum.default`` (``Target.default``
+        is ``Stderr``)."""
         member_type = "enum_variant" if body.type == "enum_variant_list" else "field_declaration"
         if body.type not in ("enum_variant_list", "field_declaration_list"):
             return
         start: int | None = None  # where the member's ``#[...]`` attributes begin
+        default = False  # one of them is ``#[default]``
         for member in body.children:
             if member.type == "attribute_item":
                 start = member.start_byte if start is None else start
+                default = default or _DEFAULT_ATTRIBUTE.fullmatch(text_of(member)) is not None
                 continue
             if member.type != member_type:
                 if member.type not in _COMMENTS:
@@ -211,13 +215,21 @@ class _Walker:
                 self.definitions.append(
                     Definition(f"{qualname}.{name}", body_hash(text), line_of(member))
                 )
+                if default and member_type == "enum_variant" and not in_function:
+                    self.constants.append(ValueFact(f"{qualname}.default", name, line_of(member)))
+            default = False
 
     def _impl(self, node: Node, within: str, in_function: bool, depth: int) -> None:
-        """``impl Type { fn m }`` and ``impl Trait for Type { fn m }``: ``Type.m``."""
+        """``impl Type { fn m }`` and ``impl Trait for Type { fn m }``: ``Type.m``. An
+        ``impl Default for Type`` whose ``default()`` returns a struct literal gives the
+        default of each field it sets (``_field_defaults``)."""
         body = node.child_by_field_name("body")
         type_name = _type_name(node.child_by_field_name("type"))
         if body is not None and type_name:
             self.items(body, _qualify(within, type_name), in_function, depth + 1)
+            trait = _type_name(node.child_by_field_name("trait"))
+            if trait == "Default" and not in_function:
+                self.constants.extend(_field_defaults(body, _qualify(within, type_name)))
 
     def _use(self, node: Node, within: str) -> None:
         argument = node.child_by_field_name("argument")
@@ -419,6 +431,57 @@ def _type_name(node: Node | None) -> str:
         else:
             return "".join(text_of(n) for n in _tokens(node))
     return ""
+
+
+_DEFAULT_ATTRIBUTE = re.compile(r"#\[\s*default\s*\]")
+
+
+def _field_defaults(body: Node, qualname: str) -> list[ValueFact]:
+    """``Type.default.field`` for each field ``fn default() -> Self { Type { field: v } }``
+    (or ``Self { .. }``) sets to a value ``_default_value`` reads, as the function's only
+    expression: a body that computes first, or a struct literal of another type, says
+    nothing read here. A field set to what is not read is computed (``text`` None). A body
+    that is one variant of the type (``Self::Seconds``) is ``Type.default``."""
+    function = next((f for f in _named(body) if f.type == "function_item"
+                     and text_of(f.child_by_field_name("name")) == "default"), None)  # fmt: skip
+    block = function.child_by_field_name("body") if function is not None else None
+    parts = list(_named(block)) if block is not None else []
+    if len(parts) != 1:
+        return []
+    if parts[0].type == "scoped_identifier":  # ``Self::Seconds``: an enum's default variant
+        path = parts[0].child_by_field_name("path")
+        variant = text_of(parts[0].child_by_field_name("name"))
+        if text_of(path) in ("Self", qualname.rpartition(".")[2]) and variant:
+            return [ValueFact(f"{qualname}.default", variant, line_of(parts[0]))]
+        return []
+    if parts[0].type != "struct_expression":
+        return []
+    literal = parts[0]
+    name = text_of(literal.child_by_field_name("name"))
+    fields = literal.child_by_field_name("body")
+    if name not in ("Self", qualname.rpartition(".")[2]) or fields is None:
+        return []
+    found: list[ValueFact] = []
+    for item in _named(fields):
+        field = item.child_by_field_name("field") if item.type == "field_initializer" else None
+        value = item.child_by_field_name("value")
+        if field is not None and value is not None:
+            found.append(ValueFact(f"{qualname}.default.{text_of(field)}", _default_value(value),
+                                   line_of(item)))  # fmt: skip
+    return found
+
+
+def _default_value(node: Node) -> str | None:
+    """A literal, ``None``, or ``Some(literal)`` as written (spaces left out); None for
+    anything else."""
+    if node.type == "identifier" and text_of(node) == "None":
+        return "None"
+    if node.type == "call_expression" and text_of(node.child_by_field_name("function")) == "Some":
+        arguments = node.child_by_field_name("arguments")
+        inner = list(_named(arguments)) if arguments is not None else []
+        value = literal_text(inner[0]) if len(inner) == 1 else None
+        return None if value is None else f"Some({value})"
+    return literal_text(node)
 
 
 def literal_text(node: Node) -> str | None:

@@ -239,6 +239,7 @@ def allowed(spec: str, dialect: str) -> Spans | None:
     return normalise(result)
 
 
+_SPACES = re.compile(r"\s+")
 _HYPHEN = re.compile(r"^(?P<lo>\S+)\s+-\s+(?P<hi>\S+)$")
 
 
@@ -291,6 +292,12 @@ def relation(wanted: str, declared: str, ecosystem: str) -> Relation:
         return pep440_relation(wanted, declared)
     if ecosystem not in ("npm", "cargo", "go"):
         return Relation.UNDECIDABLE
+    if declared.strip() and _SPACES.sub("", wanted) == _SPACES.sub("", declared):
+        # the requirement quoted as the manifest writes it ("needs log 0.4.21" of Cargo's
+        # ``0.4.21``): the same set in the manifest's own dialect, whatever the anchor's
+        # dialect reads the text as; a later ``0.4.30`` is another text, and read as the
+        # anchor's exact version it excludes the old one
+        return Relation.SUBSET
     w, d = allowed(wanted, "wanted"), allowed(declared, ecosystem)
     if w is None or d is None:
         return Relation.UNDECIDABLE

@@ -25,7 +25,7 @@ from anchors.languages import language_of
 from anchors.manifests import manifest_kind
 from anchors.mentions import Role, config_tokens, documentation, in_area, role_of, tool_area
 from anchors.projects import declares_above
-from anchors.vocabulary import TechKind, Technology, by_name
+from anchors.vocabulary import TechKind, Technology, by_name, english
 
 __all__ = ["BESIDE_DETAIL", "EXTERNAL_HINT", "find_technology"]
 
@@ -159,10 +159,40 @@ def _tokens(tech: Technology | None) -> Sequence[str]:
     return tech.mention_tokens if tech else ()
 
 
+_MANIFEST_OF = {"go": "go.mod", "cargo": "Cargo.toml"}
+
+
+def _ecosystem_manifests(tech: Technology, scope: str | None, fp: Fingerprint) -> list[str]:
+    """The read ``go.mod`` / ``Cargo.toml`` files of the project at ``scope`` that would
+    require ``tech``, a library only of Go or crates (no PyPI, npm or system side): where
+    there is one, its absence from them is an answer."""
+    ecosystems = {entry.partition(":")[0] for entry in tech.packages}
+    if tech.dists or tech.imports or not ecosystems or not ecosystems <= set(
+            _MANIFEST_OF):  # fmt: skip
+        return []
+    return sorted(p for e in ecosystems for p in fp.basename_paths(_MANIFEST_OF[e])
+                  if fp.infra.get(p) is not None
+                  and (in_area(p, scope) or (scope is not None and declares_above(p, scope, fp))))
+
+
 def _product(tech: Technology | None) -> bool:
-    """A system (a datastore, a service, a framework) or a package with a brand's spelling
-    ("MongoDB", "jQuery"), which a text names as that product."""
-    return tech is not None and (tech.kind is TechKind.SYSTEM or tech.display != tech.name)
+    """A system (a datastore, a service, a framework), a package with a brand's spelling
+    ("MongoDB", "jQuery") or one whose name is no English word ("ujson", "orjson"), which
+    a text names as that product."""
+    return tech is not None and (tech.kind is TechKind.SYSTEM or tech.display != tech.name
+                                 or not _english_like(tech.name.lower()))  # fmt: skip
+
+
+# The endings of English words the word list holds only in another form ("deprecation",
+# "warnings"): a package so named is as often the word itself.
+_ENGLISH_ENDING = re.compile(
+    r"(?:tion|sion|ment|ness|ing|ity|ance|ence|able|ible|ous|ive|ism|ship|hood|less|ful|"
+    r"ed|es|s|er|ly)$"
+)
+
+
+def _english_like(word: str) -> bool:
+    return word in english() or _ENGLISH_ENDING.search(word) is not None
 
 
 def find_technology(name: str, scope: str | None, fp: Fingerprint) -> Finding:
@@ -203,8 +233,8 @@ def find_technology(name: str, scope: str | None, fp: Fingerprint) -> Finding:
     if elsewhere and read_only and _product(tech):
         # A page of the docs, a README or a changelog says what was considered, dropped or
         # planned ("we considered Celery", "Elasticsearch was not adopted"); a product is
-        # used only where code imports, declares or configures it. (A package named by a
-        # plain lower-case word, "deprecation", is as often the word itself: weak.)
+        # used only where code imports, declares or configures it. (A package named by an
+        # English word, "arrow", is as often the word itself: weak.)
         detail = (f"{label} is not used {where}: it is named only in {_list(elsewhere)} "
                   f"(documentation or data, which is never a use) at {fp.commit[:12]} "
                   f"({EXTERNAL_HINT})")  # fmt: skip
@@ -214,6 +244,13 @@ def find_technology(name: str, scope: str | None, fp: Fingerprint) -> Finding:
         detail = (f"{label} is mentioned only in {shown}; not imported, declared or "
                   f"configured {where}")  # fmt: skip
         return Finding((), None, detail, weak=True)
+    if tech is not None and (manifests := _ecosystem_manifests(tech, scope, fp)):
+        # A Go module or a crate the code imports is required by go.mod or Cargo.toml:
+        # one they do not require is not used, however ordinary its name ("zap", "chi")
+        modules = " or ".join(p.partition(":")[2] for p in tech.packages)
+        detail = (f"{label} is not used {where}: {_list(manifests)} does not require "
+                  f"{modules} and no file imports it at {fp.commit[:12]} ({EXTERNAL_HINT})")
+        return Finding((), None, detail)
     if tech is None or not (tech.mention_tokens or _config_words(tech)):
         detail = (f"{label} is not imported, declared or configured {where}; it is not a "
                   "name the repository's text can be searched for, so absence proves nothing")

@@ -9,7 +9,14 @@ read by ``anchors.infra_facts.read_infra`` beside Dockerfiles and CI workflows:
   fallbacks);
 - ``rust-toolchain``, ``rust-toolchain.toml``: ``[toolchain] channel`` (or the legacy
   one-line file) -> ``rust-version`` (``1.75``, ``stable``, ``nightly-2024-01-01``);
-- ``package.json``: ``engines.node`` -> ``node-version``, a range (``>=18``);
+- ``package.json``: ``engines.node`` -> ``node-version``, a range (``>=18``); every
+  ``engines.<tool>`` as written (``engines.node``, ``engines.npm``), and
+  ``packageManager`` (``yarn@3.5.0``);
+- ``tsconfig.json`` (and ``tsconfig.*.json``, ``jsconfig.json``; JSON with comments and
+  trailing commas): ``compilerOptions.target``, ``compilerOptions.module``,
+  ``compilerOptions.moduleResolution``, ``compilerOptions.jsx``, ``compilerOptions.strict``
+  as written, and ``extends`` / ``references`` (where options it does not state may
+  come from: ``absence_settles``);
 - ``go.mod``: ``go 1.21`` -> ``go-version``, ``toolchain go1.21.3`` -> ``go-toolchain``;
 - ``Cargo.toml``: ``package.rust-version`` (or ``[workspace.package]``'s) ->
   ``rust-version``; ``package.edition`` -> ``edition``; a ``go.mod``'s ``module`` path ->
@@ -28,14 +35,16 @@ from __future__ import annotations
 import json
 import re
 import tomllib
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
+from anchors.cargo_toml import cargo_values
 from anchors.gomod import read_go_mod
 from anchors.infra_values import InfraKind, InfraValue
+from anchors.jsonc import loads_jsonc
 from anchors.package_json import engines
 
-__all__ = ["compared_text", "read_toolchain"]
+__all__ = ["absence_settles", "compared_text", "read_toolchain"]
 
 _ASDF_KEYS = {"nodejs": "node-version", "node": "node-version", "golang": "go-version",
               "go": "go-version", "rust": "rust-version", "python": "python-version"}  # fmt: skip
@@ -55,6 +64,8 @@ def read_toolchain(kind: InfraKind, text: str, path: str) -> tuple[InfraValue, .
             return tuple(_rust_toolchain(text, toml=name.endswith(".toml")))
         if kind is InfraKind.PACKAGE_JSON:
             return tuple(_package_json(text))
+        if kind is InfraKind.TSCONFIG:
+            return tuple(_tsconfig(text))
         if kind is InfraKind.GO_MOD:
             return tuple(_go_mod(text))
         if kind is InfraKind.CARGO_TOML:
@@ -85,10 +96,64 @@ def _package_json(text: str) -> Iterator[InfraValue]:
     name = doc.get("name")
     if isinstance(name, str) and name.strip():
         yield InfraValue("name", name.strip(), _line_of(text, r'"name"\s*:', after=r"\A"))
-    node = engines(doc).get("node")
+    stated = engines(doc)
+    node = stated.get("node")
     if node is not None:
         at = _line_of(text, r'"node"\s*:', after=r'"engines"')
         yield InfraValue("node-version", node or None, at)
+    for tool, spec in stated.items():  # as written: "engines.node is >=18"
+        if _KEY_WORD.fullmatch(tool) and spec:  # a key a config: anchor can carry
+            at = _line_of(text, rf'"{re.escape(tool)}"\s*:', after=r'"engines"')
+            yield InfraValue(f"engines.{tool.strip()}", spec, at)
+    manager = doc.get("packageManager")
+    if isinstance(manager, str) and manager.strip():
+        at = _line_of(text, r'"packageManager"\s*:', after=r"\A")
+        yield InfraValue("packageManager", manager.strip(), at)
+
+
+_KEY_WORD = re.compile(r"[\w@/-]+(?:\.[\w@/-]+)*")
+# The compiler options a note states of a tsconfig ("compiles to ES2020", "strict mode").
+_COMPILER_OPTIONS = ("target", "module", "moduleResolution", "jsx", "strict")
+
+
+def _tsconfig(text: str) -> Iterator[InfraValue]:
+    doc = loads_jsonc(text)
+    if not isinstance(doc, dict):
+        raise ValueError("tsconfig is not an object")
+    options = doc.get("compilerOptions")
+    options = options if isinstance(options, Mapping) else {}
+    for key in _COMPILER_OPTIONS:
+        value = options.get(key)
+        if isinstance(value, bool):
+            value = "true" if value else "false"
+        if isinstance(value, str) and value.strip():
+            at = _line_of(text, rf'"{key}"\s*:', after=r'"compilerOptions"')
+            yield InfraValue(f"compilerOptions.{key}", value.strip(), at)
+    extends = doc.get("extends")  # a path, or (TypeScript 5) a list of them
+    bases = [extends] if isinstance(extends, str) else extends if isinstance(extends, list) else []
+    for base in bases:
+        if isinstance(base, str) and base.strip():
+            at = _line_of(text, r'"extends"\s*:', after=r"\A")
+            yield InfraValue("extends", base.strip(), at)
+    if isinstance(doc.get("references"), list) and doc["references"]:
+        yield InfraValue("references", None, _line_of(text, r'"references"\s*:', after=r"\A"))
+
+
+def absence_settles(key: str, files: Iterable[tuple[InfraKind | None, tuple[InfraValue, ...]]]
+                    ) -> bool:  # fmt: skip
+    """Whether files (kind, values) that state no ``key`` say there is none: a
+    ``package.json``'s ``engines`` and ``packageManager`` are there or not at all; a
+    tsconfig's compiler option is set nowhere else when it extends no other configuration
+    and references no project (a compiler default is no value a note would state). False
+    when no file of the key's kind is among them."""
+    if key.startswith("engines.") or key == "packageManager":
+        kind = InfraKind.PACKAGE_JSON
+    elif key.partition(".")[::2] in (("compilerOptions", o) for o in _COMPILER_OPTIONS):
+        kind = InfraKind.TSCONFIG  # an option read (``_tsconfig``): one not read may be set
+    else:
+        return False
+    own = [values for k, values in files if k is kind]
+    return bool(own) and not any(v.key in ("extends", "references") for vs in own for v in vs)
 
 
 def _go_mod(text: str) -> Iterator[InfraValue]:
@@ -152,7 +217,8 @@ def _cargo(text: str) -> Iterator[InfraValue]:
             at = _line_of(text, r"^\s*rust-version\s*=", after=rf"^\s*\[{re.escape(header)}\]")
             yield InfraValue("rust-version", value.strip(), at)
             yield InfraValue("package.rust-version", value.strip(), at)  # as written
-            return
+            break
+    yield from cargo_values(doc, text)  # default features, optional crates
 
 
 def _get(table: Any, key: str) -> Any:

@@ -27,7 +27,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from anchors.durations import in_units_of
+from anchors.durations import in_plain_seconds, in_units_of
 from anchors.facts import Fingerprint
 from anchors.mentions import runs
 from anchors.spec import Anchor, AnchorKind
@@ -110,7 +110,8 @@ def bind_values(
         if named is None:
             continue
         name, _, path = named
-        bare = bare_value(value) or in_units_of(value.text, name)
+        bare = (bare_value(value) or in_units_of(value.text, name)
+                or _in_seconds(value.text, name, fp))  # fmt: skip
         if bare is None:
             continue
         # The environment's value is what a deployment sets; the code only says its default:
@@ -205,6 +206,17 @@ def _named(
             [(name, at)] = names.items()
             return name, at, None
     return None
+
+
+def _in_seconds(stated: str, name: str, fp: Fingerprint) -> str | None:
+    """A duration stated for a unit-less Python setting, in seconds (``in_plain_seconds``);
+    None where any literal the code gives it is outside Python files."""
+    given = [*fp.env_default_values(name), *fp.constant_values(name)]
+    if not given and "." not in name:
+        given = fp.members_named(name)
+    if not given or not all(p.endswith(".py") for p, _ in given):
+        return None
+    return in_plain_seconds(stated, name, [v.text for _, v in given if v.text is not None])
 
 
 def _file_of(named: str | None, fp: Fingerprint) -> str | None:

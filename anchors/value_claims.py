@@ -30,6 +30,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from anchors.durations import WORD_DURATION
 from anchors.literals import same_value
 
 __all__ = [
@@ -111,6 +112,13 @@ _NOT_AN_ARGUMENT = frozenset(
     {"line", "lines", "directive", "directives", "instruction", "instructions", "statement"}
 )
 _DOCKER_CONTEXT = re.compile(r"dockerfile|\bimage\b|\bcontainer", re.IGNORECASE)
+_IMAGE_CONTEXT = re.compile(r"docker|\bimage\b|\bcontainer", re.IGNORECASE)
+# "--host 0.0.0.0", "--port=8000", "`--preload`": a command-line option, with the value after
+# it when that is written like one (a number, a path, an address, a variable, code).
+OPTION = re.compile(
+    r"(?<![\w-])(?P<opt>--[a-z][a-z0-9-]*[a-z0-9])"
+    r"(?:(?:=|\s+)(?P<value>`[^`\s]+`|(?=\S*[\d$/:.])[^\s,;`'\")]+(?<![.,;:])))?",
+)
 _CODE_LITERAL = re.compile(r"^(?:True|False|None|true|false|null|['\"].*['\"]|-?\d[\w.]*)$")
 # ``07:30``, ``4:00 pm``, ``2024-01-05``: a time or a date, one value
 _CLOCK = re.compile(r"(?<![\w:.])\d{1,2}:\d{2}(?::\d{2})?(?:\s?[ap]\.?m\.?)?(?![\w:])", re.I)
@@ -172,6 +180,8 @@ def _stated_values(text: str) -> tuple[StatedValue, ...]:
         value = m.group("v").rstrip(".:")
         if value.lower() not in _NOT_AN_ARGUMENT:
             add(m.start("v"), m.start("v") + len(value), value)
+    for m in OPTION.finditer(text) if _IMAGE_CONTEXT.search(text) else ():
+        add(m.start(), m.end(), m.group())  # what the image runs with: a value to check
     for m in _DEFAULT_WORD.finditer(text):
         value = m.group("v").rstrip(".")
         add(m.start("v"), m.start("v") + len(value), value)
@@ -179,6 +189,8 @@ def _stated_values(text: str) -> tuple[StatedValue, ...]:
         add(m.start("v"), m.end("v"), m.group("v"))
     for m in _VARIANT.finditer(text):
         add(m.start(), m.end(), m.group())
+    for m in WORD_DURATION.finditer(text):
+        add(m.start(), m.end(), m.group())  # "defaults to one hour"
     for m in _NUMBER.finditer(text):
         if m.start() in markers or _in_line_ref(text, m.start()):
             continue

@@ -14,7 +14,11 @@ Sources:
   downloaded packages; for Go the web frameworks, drivers, CLI, config, logging and test
   modules that Go projects most often require (gin, echo, fiber, chi, gorilla/mux, pgx,
   gorm, cobra, viper, zap, logrus, testify...); for crates the most downloaded crates a
-  note would name (tokio, serde, axum, actix-web, reqwest, clap, anyhow, sqlx...). Display
+  note would name (tokio, serde, axum, actix-web, reqwest, clap, anyhow, sqlx, tracing,
+  env_logger, tower, rustls...), and for both the packages a service's notes name for
+  logging, HTTP (quic-go, fasthttp, gorilla/websocket), CLI, database drivers and
+  migrations (pkg.go.dev's "imported by" counts and crates.io's "most downloaded" list,
+  read by hand: no registry list is downloaded). Display
   names and prose spellings ("Vue.js", "Vue 3", "go-redis") are the projects' own.
 * ``ATTACHED``: the packages (and spellings and footprints) of technologies the vocabulary
   already has (a curated system of ``vocabulary_systems.py`` or a PyPI package row):
@@ -214,6 +218,20 @@ ECOSYSTEM_TECHS: tuple[EcoTech, ...] = (
     E("nodemon", "nodemon", "nodemon", "npm:nodemon", "nodemon.json"),
     E("pm2", "PM2", "pm2", "npm:pm2", "ecosystem.config.js"),
     E("ts-node", "ts-node", "ts-node", "npm:ts-node"),
+    # npm: tools configured by their own files, beside package.json (a spell checker, a
+    # commit-message linter, style and Markdown linters, a documentation generator)
+    E("cspell", "CSpell", "cspell", "npm:cspell", ".cspell.json cspell.json .cSpell.json "
+      "cSpell.json cspell.config.* .cspell.config.* cspell.yaml cspell.yml .cspellrc "
+      ".cspellrc.json"),
+    E("commitlint", "commitlint", "commitlint", "npm:@commitlint/cli npm:commitlint",
+      "commitlint.config.js commitlint.config.cjs commitlint.config.mjs commitlint.config.ts "
+      ".commitlintrc .commitlintrc.*"),
+    E("stylelint", "Stylelint", "stylelint", "npm:stylelint", ".stylelintrc .stylelintrc.* "
+      "stylelint.config.js stylelint.config.cjs stylelint.config.mjs"),
+    E("markdownlint", "markdownlint", "markdownlint", "npm:markdownlint npm:markdownlint-cli "
+      "npm:markdownlint-cli2", ".markdownlint.json .markdownlint.jsonc .markdownlint.yaml "
+      ".markdownlint.yml .markdownlintrc .markdownlint-cli2.*"),
+    E("typedoc", "TypeDoc", "typedoc", "npm:typedoc", "typedoc.json"),
     # Go modules
     E("gin", "Gin", "gin|gin-gonic|gin gonic", "go:github.com/gin-gonic/gin"),
     E("labstack-echo", "Echo", "labstack echo|labstack/echo|echo framework",
@@ -233,6 +251,19 @@ ECOSYSTEM_TECHS: tuple[EcoTech, ...] = (
     E("uber-fx", "Fx", "uber fx", "go:go.uber.org/fx"),
     E("bubbletea", "Bubble Tea", "bubbletea|bubble tea", "go:github.com/charmbracelet/bubbletea"),
     E("sqlx", "sqlx", "sqlx", "go:github.com/jmoiron/sqlx cargo:sqlx"),
+    E("quic-go", "quic-go", "quic-go|quic go", "go:github.com/quic-go/quic-go "
+      "go:github.com/lucas-clemente/quic-go"),
+    E("fasthttp", "fasthttp", "fasthttp", "go:github.com/valyala/fasthttp"),
+    E("gorilla-websocket", "Gorilla WebSocket", "gorilla websocket|gorilla/websocket",
+      "go:github.com/gorilla/websocket"),
+    E("urfave-cli", "urfave/cli", "urfave cli|urfave/cli", "go:github.com/urfave/cli"),
+    E("grpc-gateway", "gRPC-Gateway", "grpc-gateway|grpc gateway",
+      "go:github.com/grpc-ecosystem/grpc-gateway"),
+    E("go-kit", "Go kit", "go-kit|go kit|gokit", "go:github.com/go-kit/kit"),
+    E("golang-migrate", "golang-migrate", "golang-migrate|migrate/migrate",
+      "go:github.com/golang-migrate/migrate"),
+    E("bbolt", "bbolt", "bbolt|boltdb", "go:go.etcd.io/bbolt go:github.com/boltdb/bolt"),
+    E("badgerdb", "Badger", "badgerdb|dgraph badger", "go:github.com/dgraph-io/badger"),
     # crates
     E("tokio", "Tokio", "tokio", "cargo:tokio"),
     E("serde", "Serde", "serde|serde_json|serde json", "cargo:serde cargo:serde_json"),
@@ -259,6 +290,14 @@ ECOSYSTEM_TECHS: tuple[EcoTech, ...] = (
     E("leptos", "Leptos", "leptos", "cargo:leptos"),
     E("wasm-bindgen", "wasm-bindgen", "wasm-bindgen|wasm bindgen", "cargo:wasm-bindgen"),
     E("proptest", "proptest", "proptest", "cargo:proptest"),
+    E("env-logger", "env_logger", "env_logger|env-logger", "cargo:env_logger"),
+    E("tower-rs", "Tower", "tower-http", "cargo:tower cargo:tower-http"),
+    E("rustls", "rustls", "rustls", "cargo:rustls"),
+    E("async-std", "async-std", "async-std|async_std", "cargo:async-std"),
+    E("crossbeam", "crossbeam", "crossbeam", "cargo:crossbeam"),
+    E("criterion-rs", "Criterion.rs", "criterion.rs", "cargo:criterion"),
+    E("mockall", "mockall", "mockall", "cargo:mockall"),
+    E("indicatif", "indicatif", "indicatif", "cargo:indicatif"),
 )
 
 # Technologies the vocabulary has already (by their name there) and their packages here.
@@ -330,7 +369,7 @@ ORDINARY_ALIASES = frozenset(
     winston morgan bubble tea parcel nx lerna react hono koa
     """
     )
-) | {"bubble tea", "go lang", "go language", "rust lang", "rust language"}
+) | {"bubble tea", "go lang", "go language", "rust lang", "rust language", "go kit"}
 
 # PyPI distributions that the download ranks list under a technology's name but that are
 # not it: the vocabulary leaves them out, so the name is the technology's. ("rust" on PyPI

@@ -151,10 +151,10 @@ PRESENT_SYSTEMS = [
       id="mentioned-only-in-docs-is-not-a-use"),
     R("Errors are reported to Sentry", {}, {"tech:sentry"}, REFUTED,
       id="mentioned-only-in-the-readme-is-not-a-use"),
-    # A lock file says what a resolver pulled in; a package named by a plain lower-case
-    # word in a changelog may be the word itself (weak)
-    R("Responses are serialised with ujson", {}, {"tech:ujson"}, ACTIVE,
-      id="a-package-named-only-in-a-changelog-is-weak"),
+    # A lock file says what a resolver pulled in; a package whose name is no English word,
+    # named only in a changelog, is not used
+    R("Responses are serialised with ujson", {}, {"tech:ujson"}, REFUTED,
+      id="a-package-named-only-in-a-changelog-is-not-a-use"),
     R("Cache entries are packed with msgpack", {}, {"tech:msgpack"}, REFUTED,
       id="named-only-in-a-lock-file-is-not-used"),
     R("We no longer use ujson", {}, {"!tech:ujson"}, VERIFIED,

@@ -77,7 +77,8 @@ def test_toolchain_files_are_known_by_their_names(path, kind):
         ("package.json",
          '{\n  "name": "shop",\n  "scripts": {"node": "node server.js"},\n'
          '  "engines": {\n    "npm": ">=9",\n    "node": ">=18"\n  }\n}\n',
-         [("name", "shop", 2), ("node-version", ">=18", 6)]),
+         [("name", "shop", 2), ("node-version", ">=18", 6), ("engines.npm", ">=9", 5),
+          ("engines.node", ">=18", 6)]),
         ("package.json", '{"name": "shop", "dependencies": {"vue": "^3"}}', [("name", "shop", 1)]),
         # the go line and the rust-version twice: as a minimum, and as written
         ("go.mod", "module example.com/shop\n\ngo 1.21\n\ntoolchain go1.21.3\n",

@@ -208,7 +208,10 @@ def test_a_value_anchor_holds_on_the_same_value_and_breaks_on_another(
         ("DEBUG defaults to `False`", "env:DEBUG=False"),
         ("The client retries with MAX_RETRIES=4", "symbol:app/paging.py::MAX_RETRIES=4"),
         ("SHOP_POOL_SIZE defaults to 5 connections", "env:SHOP_POOL_SIZE=5"),
-        ("`TIMEOUT` defaults to 30 s", None),  # a unit: not a literal the code holds
+        # a duration for a unit-less Python setting: Python counts seconds
+        ("`TIMEOUT` defaults to 30 s", "env:TIMEOUT=30"),
+        ("`TIMEOUT` defaults to half a minute", "env:TIMEOUT=30"),
+        ("`TIMEOUT` defaults to 30 ms", None),  # no whole number of seconds
         ("`CACHE_TTL` is 3600", None),  # computed in the code: nothing to compare
         ("MAX_RETRIES is not 3", None),  # negated
         ("If MAX_RETRIES is 3, the client gives up", None),  # a condition

@@ -14,7 +14,7 @@ repository holding a small web application.
 - a version stated after "pinned to" is compared with the declaration;
 - a product named only in the docs, the README or the changelog is not used: the note
   saying it is is REFUTED, with the files named in the receipt; one named in a template
-  that renders the application's pages, or a package named by a plain lower-case word,
+  that renders the application's pages, or a package named by an English word ("marshmallow"),
   still says nothing either way;
 - a product name written capitalised before a noun ("a React app") is that product.
 """
@@ -71,7 +71,10 @@ APP = {
     "docs/faq.rst": "Can I store data in MongoDB?\n===========================\n\nNo.\n",
     "docs/search.rst": "Search\n======\n\nElasticsearch was considered and not adopted.\n",
     "README.md": "# gym\n\nErrors may one day be reported to Sentry.\n",
-    "CHANGELOG.md": "# Changes\n\n## 2.0\n\n- Dropped ujson: the standard json is enough.\n",
+    "CHANGELOG.md": (
+        "# Changes\n\n## 2.0\n\n- Dropped ujson: the standard json is enough.\n"
+        "- Payloads are no longer validated with marshmallow.\n"
+    ),
     "tox.ini": "[testenv]\ndeps =\n    pytest\n    flask-caching>=1.9\ncommands = pytest\n",
     "frontend/package.json": '{"name": "gym-ui", "dependencies": {"vue": "^3.4.0"}}\n',
     "frontend/src/main.js": "import { createApp } from 'vue'\n\ncreateApp({}).mount('#app')\n",
@@ -162,8 +165,11 @@ NOTES: list[tuple[str, list[str] | None, str, str]] = [
     ("Records are indexed in Elasticsearch for search.", None, "REFUTED",
      "named only in docs/search.rst (documentation or data, which is never a use)"),
     ("Errors are reported to Sentry.", None, "REFUTED", "named only in README.md"),
-    ("JSON responses are serialised with ujson.", None, "ACTIVE",
-     "ujson is mentioned only in CHANGELOG.md"),  # a plain lower-case word: weak
+    # a package whose name is no English word is that package wherever it is named
+    ("JSON responses are serialised with ujson.", None, "REFUTED",
+     "ujson is not used by the project: it is named only in CHANGELOG.md"),
+    ("Payloads are validated with marshmallow.", None, "ACTIVE",
+     "marshmallow is mentioned only in CHANGELOG.md"),  # an English word: weak
     # a library declared only for development, claimed as the application's: none of the
     # application's code imports it
     ("Responses are cached with flask-caching.", None, "REFUTED",

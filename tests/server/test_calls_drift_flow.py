@@ -78,7 +78,13 @@ NOTES: list[tuple[str, list[str] | None, str, str]] = [
      SIGNATURE),
     ("The signature is `get_status(self, verbose=True, *, now=None)`", None, "REFUTED",
      "verbose defaults to False, not True"),
+    ("`ping` takes no `timeout` argument", None, "VERIFIED", "defines ping(host)"),
+    ("`fetch` takes no `retries` argument", None, "REFUTED", "fetch(url, timeout=30, retries=3)"),
     # keyword arguments at calls
+    ("`get_json` fetches with `client.get(timeout=10)`", None, "VERIFIED",
+     "app/client.py:5 calls client.get(…, timeout=10)"),
+    ("`get_engine` builds the engine with `sa.create_engine(echo=True)`", None, "REFUTED",
+     "echo=False), not True"),
     ("`create_engine` is called with `pool_pre_ping=True`", None, "VERIFIED",
      "app/db.py:5 calls sa.create_engine(…, pool_pre_ping=True)"),
     ("`create_engine` is called with `pool_pre_ping=False`", None, "REFUTED",
@@ -190,6 +196,7 @@ GIVEN_STATUS = ["symbol:app/status.py::StatusService.get_status"]
 GIVEN_ENGINE = ["symbol:app/db.py::get_engine"]
 OPTIONAL_NOW = "`get_status` takes an optional `now` argument"
 PRE_PING = "`create_engine` is called with `pool_pre_ping=True`"
+WRITTEN_CALL = "`get_engine` builds the engine with `sa.create_engine(pool_recycle=3600)`"
 
 # (note, anchors given, file, (old, new) in it, status served after, text the details hold)
 DRIFT: list[tuple[str, list[str] | None, str, tuple[str, str], str, str]] = [
@@ -217,6 +224,17 @@ DRIFT: list[tuple[str, list[str] | None, str, tuple[str, str], str, str]] = [
      "VERIFIED", "re-judged at HEAD"),
     (PRE_PING, GIVEN_ENGINE, "app/db.py", ("pool_pre_ping=True, ", ""), "REFUTED",
      "without pool_pre_ping"),
+    # a call written out in a note about the function that makes it (its file, not any)
+    (WRITTEN_CALL, None, "app/db.py", ("pool_recycle=3600", "pool_recycle=1800"), "REFUTED",
+     "pool_recycle=1800), not 3600"),
+    (WRITTEN_CALL, None, "app/db.py", ("echo=False", "echo=True"), "VERIFIED",
+     "pool_recycle=3600"),
+    # a parameter the note says the function does not take, added since
+    ("`ping` takes no `timeout` argument", None, "app/status.py",
+     ("def ping(host):", "def ping(host, timeout=5):"), "REFUTED",
+     "defines ping(host, timeout=5)"),
+    ("`ping` takes no `timeout` argument", None, "app/status.py",
+     ("return host", "return host.strip()"), "VERIFIED", "defines ping(host)"),
 ]  # fmt: skip
 
 

@@ -179,8 +179,10 @@ async def test_a_false_relation_to_a_library_the_project_never_uses_is_refuted(
 
 
 # A package whose name is also a word ("requests", "click", "jwt"), named as what a file
-# does something with: read as the package where the file imports it; elsewhere it may be
-# the word, so it is neither an anchor that breaks nor left out: the note stays ACTIVE.
+# does something with: read as the package where the file imports it; as the means the
+# clause ends with ("with requests."), the package where the project's code imports it, so
+# a file that does not import it refutes the note; anywhere else it may be the word, so it
+# is neither an anchor that breaks nor left out: the note stays ACTIVE.
 WORD_PACKAGES = {
     "requirements.txt": "requests>=2\nclick>=8\n",
     "feeds/fetch.py": "import requests\n\n\ndef fetch(url):\n    return requests.get(url)\n",
@@ -192,7 +194,9 @@ WORD_NOTES = [
      "import:requests@feeds/fetch.py"),
     ("The command line in cli/main.py is written with click", "VERIFIED",
      "import:click@cli/main.py"),
-    ("feeds/parse.py fetches the feeds with requests", "ACTIVE", "uncovered:requests"),
+    ("feeds/parse.py fetches the feeds with requests", "REFUTED",
+     "import:requests@feeds/parse.py"),
+    # no code of the project imports jwt: the word may be the word
     ("cli/main.py decodes tokens with jwt", "ACTIVE", "uncovered:jwt"),
 ]  # fmt: skip
 
@@ -208,11 +212,25 @@ async def test_a_package_that_is_also_a_word_is_checked_in_the_file_that_uses_it
     assert mark in seen, served
 
 
+async def test_a_word_that_is_no_means_of_the_clause_is_not_the_package(
+    git_repo: GitRepo,
+) -> None:
+    """ "floods the server with requests from many clients": the word, not the package, so
+    a file that does not import requests is no refutation."""
+    git_repo.commit(WORD_PACKAGES, "word packages")
+    served = await remember_and_serve(
+        git_repo.root, "feeds/parse.py floods the server with requests from many clients", None
+    )
+    assert served["status"] != "REFUTED", served["anchors"]
+    assert "import:requests@feeds/parse.py" not in [a["anchor"] for a in served["anchors"]]
+
+
 @pytest.mark.parametrize(
     ("text", "anchors", "status"),
     [
-        # the file the agent gives exists; what it does with requests is still unchecked
-        ("feeds/parse.py fetches the feeds with requests", ["file:feeds/parse.py"], "ACTIVE"),
+        # the file the agent gives exists, and does not import the package it is said to
+        # fetch with
+        ("feeds/parse.py fetches the feeds with requests", ["file:feeds/parse.py"], "REFUTED"),
         ("feeds/fetch.py fetches the feeds with requests", ["file:feeds/fetch.py"], "VERIFIED"),
         # the agent's own anchor says which package the word is
         ("feeds/fetch.py fetches the feeds with requests",

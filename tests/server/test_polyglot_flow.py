@@ -300,14 +300,15 @@ PROSE: list[tuple[str, str, str]] = [
 ]  # fmt: skip
 
 
-# A development dependency is not a run-time one: the claim is named, never VERIFIED.
+# A development dependency is not a run-time one: the claim is named, never VERIFIED; said
+# of a package no running source of the frontend imports, it is refuted.
 RUNTIME: list[tuple[str, str, str]] = [
-    ("vitest is a runtime dependency of the frontend", "ACTIVE",
+    ("vitest is a runtime dependency of the frontend", "REFUTED",
      "uncovered:vitest (declared for development only)"),
     ("The frontend depends on vitest at runtime", "ACTIVE",
      "uncovered:vitest (declared for development only)"),
     ("vue is a runtime dependency of the frontend", "VERIFIED", ""),
-    ("@playwright/test sits in the frontend's runtime dependencies", "ACTIVE",
+    ("@playwright/test sits in the frontend's runtime dependencies", "REFUTED",
      "uncovered:@playwright/test (declared for development only)"),
 ]  # fmt: skip
 
@@ -375,9 +376,10 @@ async def test_the_repositorys_own_crate_is_no_missing_code_and_a_feature_is_nam
     plain = await remember_and_serve(git_repo.root, "env_thing depends on log 0.4.")
     assert plain["status"] == "VERIFIED", plain
     assert "unresolved_code" not in plain["flags"], plain
-    # Cargo's "0.4.21" allows 0.4.30 too: the exact version is never VERIFIED by it
+    # Cargo's "0.4.21" quoted as Cargo writes it is that requirement (a later "0.4.30" is
+    # another one, which excludes the exact version: tests/anchors/test_cargo_claims.py)
     exact = await remember_and_serve(git_repo.root, "env_thing needs log 0.4.21.")
-    assert exact["status"] == "ACTIVE", exact
+    assert exact["status"] == "VERIFIED", exact
     featured = await remember_and_serve(
         git_repo.root, "env_thing depends on log 0.4 with the std feature."
     )

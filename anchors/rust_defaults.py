@@ -1,0 +1,109 @@
+"""Defaults a note states of Rust code, bound to what the code gives them (read by
+``anchors.rustfacts``):
+
+- **an enum's default variant**: "logs go to stdout by default (``Target::Stdout`` is the
+  ``#[default]``)" is ``symbol:PATH::Target.default=Stdout``, where one file gives
+  ``Target`` a default (its ``#[default]`` variant, or an ``impl Default`` returning
+  ``Self::Variant``);
+- **a struct field's default** in its ``impl Default``: "continuation lines are indented 2
+  spaces by default (``format_indent: Some(2)``)" is
+  ``symbol:PATH::Builder.default.format_indent=Some(2)``, where exactly one type's
+  ``default()`` sets a field so named to a literal (``Some(literal)`` and ``None`` too).
+
+Only in a sentence that says "default", is no question, plan, condition or negation, and
+names one variant of the enum. The words bound (the path, the variant as prose writes it,
+the field) are the binding's: the extractor anchors nothing else on them, and a number the
+sentence repeats ("indented 2 spaces ... Some(2)") is the value said twice.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from anchors.facts import Fingerprint
+from anchors.manifest_binding import ManifestBinding
+from anchors.spec import Anchor, AnchorKind
+from anchors.value_claims import stated_values
+
+__all__ = ["bind_rust_defaults"]
+
+_I = re.IGNORECASE
+_DEFAULT = re.compile(r"\bdefault(?:s|ed)?\b|#\[default\]", _I)
+_NOT_PLAIN = re.compile(
+    r"\b(?:if|unless|whether|should|would|could|might|will|was|were|not|no|never|n['’]t|"
+    r"no\s+longer|used\s+to|previously|formerly|plan\w*|propos\w*|consider\w*|instead)\b"
+    r"|n['’]t\b",
+    _I,
+)
+_VARIANT = re.compile(r"`?(?<![\w:])(?P<type>[A-Z]\w*)::(?P<variant>[A-Z]\w*)`?(?![\w:(])")
+_VALUE = r"Some\(\s*[^()\s]{1,40}\s*\)|None|true|false|-?\d+(?:\.\d+)?|\"[^\"\n]{0,80}\""
+_FIELD = re.compile(
+    rf"`?(?<![\w.:])(?P<field>[a-z_][a-z0-9_]*)`?\s*(?::|=|\s+(?:is|defaults\s+to))\s*`?"
+    rf"(?P<value>{_VALUE})`?"
+)
+
+
+def bind_rust_defaults(
+    text: str, fp: Fingerprint, spans: Sequence[tuple[int, int, bool]]
+) -> list[ManifestBinding]:
+    """The value anchors of the defaults ``text`` states (see the module docstring)."""
+    if not fp.derived("rust_defaults.any", _has_rust_defaults):
+        return []
+    out: list[ManifestBinding] = []
+    for start, end, question in spans:
+        sentence = text[start:end]
+        if question or not _DEFAULT.search(sentence) or _NOT_PLAIN.search(sentence):
+            continue
+        out += _variants(text, start, end, fp)
+        out += _fields(text, start, end, fp)
+    return out
+
+
+def _has_rust_defaults(fp: Fingerprint) -> bool:
+    return any(facts.language == "rust" and any(".default" in v.name for v in facts.constants)
+               for facts in fp.code.values())  # fmt: skip
+
+
+def _variants(text: str, start: int, end: int, fp: Fingerprint) -> list[ManifestBinding]:
+    found = list(_VARIANT.finditer(text, start, end))
+    out: list[ManifestBinding] = []
+    for m in found:
+        enum, variant = m["type"], m["variant"]
+        if len({f["variant"] for f in found if f["type"] == enum}) != 1:
+            continue  # "Pipe falls back to Target::Stderr, not Target::Stdout": which one?
+        given = {(p, v.name) for p, v in fp.constant_values(f"{enum}.default")
+                 if v.text is not None}  # fmt: skip
+        if len(given) != 1:
+            continue
+        [(path, name)] = given
+        anchor = Anchor(AnchorKind.SYMBOL, name, scope=path, version=variant)
+        if any(b.anchor == anchor for b in out):
+            continue
+        words = frozenset({m.group().strip("`"), variant, variant.lower()})
+        span = (m.start("variant"), m.end("variant"))
+        out.append(ManifestBinding(anchor, m.group().strip("`"), span, (start, end), words))
+    return out
+
+
+def _fields(text: str, start: int, end: int, fp: Fingerprint) -> list[ManifestBinding]:
+    out: list[ManifestBinding] = []
+    for m in _FIELD.finditer(text, start, end):
+        field = m["field"]
+        given = {(p, v.name) for p, v in fp.members_named(field)
+                 if v.name.endswith(f".default.{field}") and v.text is not None}  # fmt: skip
+        if len(given) != 1:
+            continue
+        [(path, name)] = given
+        value = re.sub(r"\s+", "", m["value"])
+        anchor = Anchor(AnchorKind.SYMBOL, name, scope=path, version=value)
+        inner = value.removeprefix("Some(").removesuffix(")")
+        span = (m.start("value"), m.end("value"))
+        # "indented 2 spaces by default (format_indent: Some(2))": the value said twice
+        said = [(v.start, v.end) for v in stated_values(text)
+                if start <= v.start < end and (v.text.strip("`") == inner
+                                               or span[0] <= v.start < span[1])]  # fmt: skip
+        binding = ManifestBinding(anchor, field, span, (start, end), frozenset({field}),
+                                  tuple(said))  # fmt: skip
+        out.append(binding)
+    return out

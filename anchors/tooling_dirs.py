@@ -1,0 +1,51 @@
+"""Folders and files that hold tests, test tooling or a build's output rather than the
+JavaScript/TypeScript application: ``tests/``, ``ui-tests/``, ``e2e/``, ``__tests__/``,
+``*.spec.ts``, ``jest.config.js``, ``dist/``. A ``package.json`` in a test folder is a test
+project's (its packages are for development, whatever table declares them), and never the
+application's frontend; a file that is none of these is code the application runs
+(``js_runs``)."""
+
+from __future__ import annotations
+
+import re
+
+from anchors.mentions import subproject_of
+
+__all__ = ["BUILT_DIRS", "js_runs", "test_directory"]
+
+# A folder's words, split at ``-``, ``_`` and ``.``, that say it holds tests or their tools
+_TEST_WORDS = frozenset(
+    {"test", "tests", "testing", "e2e", "spec", "specs", "__tests__", "__mocks__", "__fixtures__",
+     "testutils", "cypress", "playwright", "storybook", ".storybook", "mocks"}
+)  # fmt: skip
+_WORD_SPLIT = re.compile(r"[-_.]")
+
+
+def test_directory(directory: str) -> bool:
+    """Whether ``directory`` (a path) is, or lies in, a test or test-tooling folder."""
+    for part in directory.lower().split("/"):
+        if part in _TEST_WORDS or set(_WORD_SPLIT.split(part)) & _TEST_WORDS:
+            return True
+    return False
+
+
+# A file that tests, or configures a tool, rather than runs in the application.
+_TOOL_FILE = re.compile(
+    r"[^/]*(?:\.(?:test|spec|stories|story|e2e|cy)\.[cm]?[jt]sx?"
+    r"|\.config\.[cm]?[jt]s|\.d\.ts|rc\.[cm]?js|setup[\w-]*\.[cm]?[jt]s)$"
+    r"|(?:gulpfile|gruntfile|webpack|rollup|vite|babel|jest|karma|eslint|prettier)"
+    r"[\w.-]*\.[cm]?[jt]s$",
+    re.IGNORECASE,
+)
+# Folders a build writes its output to: what is there was built from the sources.
+BUILT_DIRS = frozenset({"dist", "build", "lib", "static", "out", "node_modules", "coverage"})
+
+
+def js_runs(path: str) -> bool:
+    """Whether a JavaScript/TypeScript file is code the application runs: not a test, a
+    story, a type declaration or a tool's configuration, nor anything in a test folder, a
+    sub-project (docs, examples) or a build's output."""
+    directory, _, name = path.rpartition("/")
+    parts = set(directory.lower().split("/")) if directory else set()
+    return not (_TOOL_FILE.fullmatch(name) or test_directory(directory)
+                or subproject_of(path) is not None or parts & BUILT_DIRS)  # fmt: skip
