@@ -33,7 +33,7 @@ __all__ = ["bind_command_flags", "bind_command_literals"]
 _COMMANDS = ("ENTRYPOINT", "CMD")
 _RUNS = re.compile(r"\b(?:runs?|starts?|started|launch\w*|serves?|boots?|entrypoint|"
                    r"command|cmd)\b", re.IGNORECASE)  # fmt: skip
-_BUILDS = re.compile(r"\b(?:build\w*|built|install\w*|compil\w*|cop(?:y|ies)|RUN)\b")
+_BUILDS = re.compile(r"\b(?:(?i:build\w*|built|install\w*|compil\w*|cop(?:y|ies))|RUN)\b")
 _PORT_AFTER = re.compile(r":\d{2,5}\b")
 _NUMBERS = {"one": "1", "two": "2", "three": "3", "four": "4", "five": "5", "six": "6",
             "seven": "7", "eight": "8", "nine": "9", "ten": "10", "twelve": "12",
