@@ -14,6 +14,9 @@ or is built with, bound to a RUN (issue #31): "the image starts kinto with `--po
   the option. A command that passes none leaves it uncovered: the value may come from the
   environment or a configuration file.
 
+- "The image doesn't use gunicorn" (a program the clause ends with): refuted where CMD or
+  ENTRYPOINT runs it (``!gunicorn``), never verified, since a script the command runs may.
+
 The caller (``anchors.infra_binding``) reads only plain sentences about the image, and
 picks the Dockerfile the sentence is about.
 """
@@ -28,7 +31,7 @@ from anchors.spec import Anchor, AnchorKind
 from anchors.value_binding import Binding
 from anchors.value_claims import OPTION, StatedValue
 
-__all__ = ["bind_command_flags", "bind_command_literals"]
+__all__ = ["bind_command_flags", "bind_command_literals", "not_run"]
 
 _COMMANDS = ("ENTRYPOINT", "CMD")
 _RUNS = re.compile(r"\b(?:runs?|starts?|started|launch\w*|serves?|boots?|entrypoint|"
@@ -139,4 +142,27 @@ def bind_command_literals(text: str, values: list[StatedValue], fp: Fingerprint,
                 anchor = Anchor(AnchorKind.CONFIG, command.key, scope=dockerfile, version=raw)
                 out.append(Binding(anchor, raw, (value.start, end)))
                 break
+    return out
+
+
+# "the production image doesn't use gunicorn", "the container no longer runs celery."
+NOT_RUN = re.compile(
+    r"\b(?:does\s+not|doesn['’]t|do\s+not|don['’]t|never|no\s+longer)\s+(?:uses?|runs?|"
+    r"starts?|launch(?:es)?)\s+(?:with\s+|through\s+|via\s+)?`?(?P<x>[a-z][\w-]*[a-z0-9])`?"
+    r"(?=\s*(?:[.;,)](?![\w/])|$))",
+    re.IGNORECASE,
+)
+
+
+def not_run(text: str, start: int, end: int, fp: Fingerprint, dockerfile: str) -> list[Binding]:
+    """The programs the sentence says the image does not run, one anchor for each command
+    ``dockerfile`` has: ``CMD=!gunicorn`` (``anchors.infra_compare.compare_command``)."""
+    commands = [v for v in fp.infra.get(dockerfile) or () if v.key in _COMMANDS and v.text]
+    if _BUILDS.search(text, start, end):  # "the build no longer uses ...": not what it runs
+        return []
+    out = []
+    for m in NOT_RUN.finditer(text, start, end):
+        for key in dict.fromkeys(v.key for v in commands):
+            anchor = Anchor(AnchorKind.CONFIG, key, scope=dockerfile, version=f"!{m['x']}")
+            out.append(Binding(anchor, m.group(), m.span()))
     return out

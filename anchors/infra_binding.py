@@ -31,7 +31,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from anchors.command_flags import bind_command_flags, bind_command_literals
+from anchors.command_flags import NOT_RUN, bind_command_flags, bind_command_literals, not_run
 from anchors.facts import Fingerprint
 from anchors.infra_check import default_user
 from anchors.infra_compare import NOT_ROOT, Match, compare_image
@@ -149,6 +149,8 @@ def bind_infra(
         # "doesn't run as root", "has no USER directive": the only negations read; the
         # rest of the sentence is read without them
         plain, negations = _user_negations(text, start, end, fp)
+        # "the production image doesn't use gunicorn": the program it runs (command_flags)
+        plain, negations = _program_negations(plain, start, end, fp, negations)
         # "--no-cache-dir" is an option's name, not a negation
         unoptioned = OPTION.sub(lambda m: "x" * len(m.group()), plain)
         if _ELSEWHERE.search(sentence) or _NEGATED.search(unoptioned, start, end):
@@ -736,6 +738,23 @@ _NO_USER = re.compile(
     r"(?:\s+(?:directive|instruction|line|statement)s?\b)?",
     _I,
 )
+
+
+def _program_negations(text: str, start: int, end: int, fp: Fingerprint,
+                       negations: list[Binding]) -> tuple[str, list[Binding]]:  # fmt: skip
+    """``text`` with "doesn't use gunicorn" blanked in a sentence about the image, and
+    ``negations`` with the bindings of the programs it says the image does not run."""
+    sentence = text[start:end]
+    if (not NOT_RUN.search(sentence) or _COMPOSE.search(sentence) or _CI.search(sentence)
+            or not _DOCKER.search(sentence)):  # fmt: skip
+        return text, negations
+    picked = _dockerfile(sentence, _files(fp, InfraKind.DOCKERFILE), fp)
+    if picked is None or _anchor(picked, "CMD", "") is None:
+        return text, negations
+    found = not_run(text, start, end, fp, picked)
+    for b in found:
+        text = text[: b.span[0]] + " " * (b.span[1] - b.span[0]) + text[b.span[1] :]
+    return text, negations + found
 
 
 def _without_root_claim(bound: list[Binding], negations: list[Binding],

@@ -140,8 +140,13 @@ def find_config(anchor: Anchor, fp: Fingerprint) -> Finding:
 
 
 def _shown(key: str, stated: str) -> str:
-    """The stated value as a receipt says it: ``!root`` is "a user other than root"."""
-    return "a user other than root" if key == "USER" and stated == NOT_ROOT else stated
+    """The stated value as a receipt says it: ``!root`` is "a user other than root",
+    ``!gunicorn`` of a command "a command that does not run gunicorn"."""
+    if key == "USER" and stated == NOT_ROOT:
+        return "a user other than root"
+    if key in ("CMD", "ENTRYPOINT") and stated.startswith("!"):
+        return f"a command that does not run {stated[1:]}"
+    return stated
 
 
 # Official Docker Hub images that set no USER: a container of one runs as root unless the

@@ -310,12 +310,17 @@ _WHOLE_VARIABLE = re.compile(r"^\$(?:\{[^}]*\}|[A-Za-z_@*]\w*)$")
 
 
 def compare_command(stated: str, actual: str | None) -> Match:
-    """The stated command's words appear, in order and together, in the file's command.
+    """The stated command's words appear, in order and together, in the file's command;
+    ``!program`` is different where the command runs that program, and otherwise unknown.
     Where the command holds variables, an option it never passes is still different
     (``--host`` beside ``--port $PORT``), unless a variable stands for whole arguments
     (``$GUNICORN_ARGS``); any other difference may be the variables' doing."""
     if actual is None:
         return _U
+    if stated.startswith("!"):  # "doesn't run gunicorn": different where the command does
+        program = stated[1:].strip("`").casefold()
+        ran = {w.rpartition("/")[2].casefold() for w in _words(actual)}
+        return _D if program in ran else _U  # a script it runs may: never the same
     want, have = _words(stated.strip("`[]")), _words(actual)
     if not want:
         return _U

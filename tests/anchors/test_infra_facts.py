@@ -455,6 +455,10 @@ def check(source: CodeSource, text: str) -> tuple[Verdict, str]:
         ("config:Dockerfile::ENV.PYTHONUNBUFFERED=1", Verdict.HOLDS,
          "Dockerfile:9 says ENV PYTHONUNBUFFERED=1"),
         ("config:Dockerfile::CMD=gunicorn shop.wsgi:application", Verdict.HOLDS, "Dockerfile:14"),
+        # a program the command does not run: refuted where it does, never verified
+        ("config:Dockerfile::CMD=!gunicorn", Verdict.BROKEN,
+         "not a command that does not run gunicorn"),
+        ("config:Dockerfile::CMD=!uvicorn", Verdict.UNKNOWN, "cannot tell"),
         ("config:docker-compose.yml::services.db.image=postgres:15", Verdict.HOLDS,
          "docker-compose.yml:15 says services.db.image"),
         ("config:services.db.image=postgres:12", Verdict.BROKEN,

@@ -85,6 +85,9 @@ NOTES = [
     # a value the command passes word for word; one it does not pass is not refuted
     ("The image runs gunicorn with 4 workers and 0.0.0.0:8000.", "VERIFIED",
      "0.0.0.0:8000"),
+    # a program the image does not run: refuted where its command runs it, else unknown
+    ("The image doesn't use gunicorn.", "REFUTED", "a command that does not run gunicorn"),
+    ("The image no longer runs uwsgi.", "ACTIVE", "cannot tell whether it is !uwsgi"),
     # "doesn't run as root" is checked by the image's user, whatever it is called
     ("The worker container doesn't run as root.", "REFUTED", "runs as root"),
     ("The worker image starts svc-worker with --queue default.", "VERIFIED", "--queue default"),
