@@ -15,7 +15,7 @@ module resolves each candidate and settles what the text states both ways.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, replace
 from enum import Enum
 
@@ -62,6 +62,7 @@ from anchors.spec import (
     normalize_dist_name,
     parse_anchor,
 )
+from anchors.status_claims import read_statuses
 from anchors.subject import Spans, resolve_name, resolve_subject, sentence_spans
 from anchors.value_binding import bind_values
 from anchors.value_claims import stated_values, uncovered_values, version_span
@@ -544,6 +545,12 @@ def infer_anchors(text: str, fp: Fingerprint, subject: str | None = None, *,
         checked_values += [(v.start, v.end) for v in stated_values(text) if v.text in defaults]
         uncovered = [u for u in uncovered if u not in arguments.names] + [*arguments.uncovered]
         dropped = [d for d in dropped if d.candidate not in arguments.names]
+    # "methodNotAllowed answers with 405": the HTTP status a named function sets (issue #32)
+    statuses = read_statuses(text, fp, kept, spans)
+    kept += statuses.anchors
+    checked_values += statuses.spans
+    dropped = [d for d in dropped if d.candidate not in statuses.constants]
+    uncovered = [u for u in uncovered if u not in statuses.constants]
     # A value the note states (a number, a tag, a setting) is never checked by an anchor
     # that a thing exists: the note stays ACTIVE and says which value (adr/0025).
     # "jest ^29.2.0 is a devDependency": the spec as its manifest writes it, which
@@ -573,6 +580,7 @@ def infer_anchors(text: str, fp: Fingerprint, subject: str | None = None, *,
     # "route.go doesn't touch regular expressions": a negation only an absent anchor checks
     absent = [o for a, o in kept  # ... or a value that is one ("USER=!root")
               if a.expect is Expect.ABSENT or (a.version or "").startswith("!")]  # fmt: skip
+    absent += statuses.phrases  # "answers 404 Not Found": a status's name, no negation
     clauses = negated_clauses(text, spans, absent + negated, uncovered)
     clauses = [c for c in clauses  # (a sentence bound to a manifest says what it checks)
                if not any(a <= c.start < b for a, b in (m.sentence for m in manifest))]
@@ -646,8 +654,9 @@ _TOOLCHAIN = {
 def read_given(text: str, fp: Fingerprint, subject: str | None, scope: str | None,
                given: tuple[Anchor, ...], inference: Inference | None = None,
                ) -> tuple[tuple[Anchor, ...], list[str]]:  # fmt: skip
-    """Given anchors with the place the text states bound, and the parts of the text they
-    leave unchecked (roles; relations, unless a given anchor is scoped). "`ping` is
+    """Given anchors with the place the text states bound and the negation it states
+    applied (``_denied``), and the parts of the text they leave unchecked (roles;
+    relations, unless a given anchor is scoped). "`ping` is
     implemented in `app/front/views.py`" with ``symbol:ping`` is a claim about that file:
     the anchor becomes ``symbol:app/front/views.py::ping``, which the code breaks.
     ``inference`` is the text's own reading, when the caller has it."""
@@ -659,11 +668,43 @@ def read_given(text: str, fp: Fingerprint, subject: str | None, scope: str | Non
     bound = tuple(placed.get((a.kind, a.value), a)
                   if a.scope is None and a.expect is Expect.PRESENT and a.stated is None else a
                   for a in given)  # fmt: skip
+    denied = [c for c in negated_clauses(text, sentence_spans(text), ()) if not c.restriction]
+    left = {d.candidate.casefold() for d in inference.dropped if d.reason in _UNKNOWN_WORD}
+    bound = tuple(_denied(a, inference.anchors, text, denied, left) for a in bound)
     parts = list(inference.roles)
     if not any(a.scope is not None for a in bound if a.kind in (AnchorKind.IMPORT,
                                                                  AnchorKind.TECH)):  # fmt: skip
         parts += inference.relations
     return tuple(dict.fromkeys(bound)), parts
+
+
+# Why a reading leaves a word that an agent's anchor may name: it did not know the word as
+# a package (as against a negation it could not tell the object of).
+_UNKNOWN_WORD = frozenset({DropReason.COMMON_WORD, DropReason.UNRESOLVED, DropReason.UNTYPED,
+                           DropReason.STDLIB_NOT_DEPENDENCY})  # fmt: skip
+
+
+def _denied(given: Anchor, inferred: Sequence[Anchor], text: str,
+            denied: Sequence[Negated], left: Collection[str]) -> Anchor:  # fmt: skip
+    """The text's own negation of a given anchor, where it reads one: "mux.go doesn't
+    import regexp" given ``import:regexp@mux.go`` (or ``import:regexp``) is
+    ``!import:regexp@mux.go``. The agent's anchor names the thing; what the note claims of
+    it is what the text says, and checking the anchor as given would refute the true note
+    and let the false one stand. A package the reading left alone (``left``: "route.go
+    doesn't import sort", a common word) and the text names only inside negated clauses
+    is, as for an inferred anchor, never a positive anchor of use (adr/0031); one the
+    reading named as an unchecked claim ("nothing imports respx at runtime") stays as
+    given. An anchor the agent gives as absent stays as given."""
+    if given.expect is not Expect.PRESENT or given.version is not None:
+        return given
+    for a in inferred:
+        if (a.expect is Expect.ABSENT and (a.kind, a.value) == (given.kind, given.value)
+                and given.scope in (None, a.scope)):  # fmt: skip
+            return a
+    if (given.kind in _USE_KINDS and given.value.casefold() in left
+            and _only_within(given.value, text, denied)):  # fmt: skip
+        return replace(given, expect=Expect.ABSENT)
+    return given
 
 
 def beside_given(given: Sequence[Anchor], inferred: Sequence[Anchor]) -> tuple[Anchor, ...]:

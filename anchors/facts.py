@@ -24,6 +24,7 @@ from typing import Any, TypeVar
 
 from anchors.env_records import EnvCall, EnvWrapper, ValueFact
 from anchors.env_wrappers import wrapped_reads
+from anchors.http_status import StatusFact
 from anchors.infra_values import InfraValue
 from anchors.parameters import Param, ParamKind, parse_params
 from anchors.spec import package_key
@@ -46,6 +47,7 @@ __all__ = [
     "Param",
     "ParamKind",
     "Signature",
+    "StatusFact",
     "ValueFact",
     "derive_indexes",
     "npm_package",
@@ -196,6 +198,8 @@ class FileFacts:
     # "typescript", "go" or "rust". Imports, definitions and environment reads are kept in
     # every language; values, signatures, calls and wrappers are read from Python only.
     language: str = "python"
+    # The HTTP statuses each function sets in its own body (``anchors.http_status``).
+    statuses: tuple[StatusFact, ...] = ()
 
     def __post_init__(self) -> None:
         if not self.parsed and self.not_read is None:

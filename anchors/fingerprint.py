@@ -31,6 +31,7 @@ from anchors.facts import (
     ImportFact,
     NotRead,
     Signature,
+    StatusFact,
     ValueFact,
     derive_indexes,
 )
@@ -63,8 +64,9 @@ __all__ = [
 Progress = Callable[[int, int], None]
 
 # The shape of cached facts: an entry cached by another version lacks fields (the values
-# of constants and environment defaults, 2) and is extracted again.
-FACTS_VERSION = 7
+# of constants and environment defaults, 2; the HTTP statuses functions set, 8) and is
+# extracted again.
+FACTS_VERSION = 8
 # Files to parse before two worker processes pay for their start-up: on two idle cores the
 # pool breaks even at 300-400 files (adr/0003; `python -m benchmarks.fingerprint --sweep`).
 POOL_THRESHOLD = 500
@@ -139,6 +141,8 @@ def facts_to_json(facts: FileFacts) -> str:
     if facts.env_calls:
         data["ec"] = [[c.callee, c.name, list(c.args), [list(kw) for kw in c.keywords], c.line]
                       for c in facts.env_calls]  # fmt: skip
+    if facts.statuses:
+        data["hs"] = [[h.function, h.status, h.line, h.written] for h in facts.statuses]
     if facts.not_read is not None:
         data["r"] = facts.not_read.value
         data["s"] = facts.size
@@ -191,6 +195,9 @@ def facts_from_json(text: str) -> FileFacts:
                 for c, n, a, kws, ln in data.get("ec", ())
             ),
             language=str(data.get("l", "python")),
+            statuses=tuple(
+                StatusFact(str(f), int(s), int(ln), str(w)) for f, s, ln, w in data.get("hs", ())
+            ),
         )
     except (AttributeError, KeyError, TypeError, ValueError) as exc:
         raise ValueError(f"not serialised FileFacts: {exc}") from exc

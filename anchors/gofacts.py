@@ -24,6 +24,7 @@ from anchors.facts import (
     words_of,
 )
 from anchors.grammars import line_of, named_children, parser, text_of
+from anchors.http_status import statuses_in
 from anchors.mentions import scan_code_mentions
 from anchors.pyfacts import body_hash
 
@@ -77,6 +78,7 @@ def extract_go(source: bytes) -> FileFacts:
         words=words_of(source) if not_read else None,
         mentions=mentions,
         language="go",
+        statuses=statuses_in(source, root, walker.definitions, "go"),
     )
 
 

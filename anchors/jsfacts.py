@@ -29,6 +29,7 @@ from anchors.facts import (
     words_of,
 )
 from anchors.grammars import named_children, parser, text_of
+from anchors.http_status import StatusFact, statuses_in
 from anchors.mentions import scan_code_mentions
 from anchors.pyfacts import body_hash
 
@@ -105,6 +106,7 @@ def extract_js(source: bytes, dialect: str) -> FileFacts:
         first = len(out.imports)
         block.statements(root, "", 0)
         block.triggered_reads(root)
+        out.statuses += statuses_in(text, root, out.definitions, "javascript", line_offset)
         # Calls are found after the statements: keep the block's imports in line order.
         out.imports[first:] = sorted(out.imports[first:], key=lambda fact: fact.line)
     not_read = syntax_not_read(has_error, source)
@@ -121,6 +123,7 @@ def extract_js(source: bytes, dialect: str) -> FileFacts:
         words=words_of(source) if not_read else None,
         mentions=scan_code_mentions(source),
         language="typescript" if typescript else "javascript",
+        statuses=tuple(out.statuses),
     )
 
 
@@ -181,6 +184,7 @@ class _Facts:
     env_reads: list[str] = field(default_factory=list)
     env_defaults: list[ValueFact] = field(default_factory=list)
     signatures: list[Signature] = field(default_factory=list)
+    statuses: list[StatusFact] = field(default_factory=list)
 
 
 class _Block:

@@ -37,6 +37,7 @@ from anchors.facts import (
     words_of,
 )
 from anchors.grammars import named_children, parser
+from anchors.http_status import statuses_in
 from anchors.mentions import scan_mentions
 from anchors.python_literals import literal_text, string_value
 from anchors.settings_strings import settings_imports
@@ -137,6 +138,7 @@ def extract_file_facts(source: bytes, path: str = "") -> FileFacts:
         calls=keyword_calls(source, root, literal_text),
         env_wrappers=wrappers,
         env_calls=env_calls(source, root, literal_text),
+        statuses=statuses_in(source, root, walker.definitions, "python"),
     )
     return resolve_relative_imports(facts, path) if path else facts
 

@@ -26,6 +26,7 @@ from anchors.facts import (
     words_of,
 )
 from anchors.grammars import line_of, parser, text_of
+from anchors.http_status import statuses_in
 from anchors.mentions import scan_code_mentions
 from anchors.pyfacts import body_hash
 
@@ -102,6 +103,7 @@ def extract_rust(source: bytes) -> FileFacts:
         words=words_of(source) if not_read else None,
         mentions=mentions,
         language="rust",
+        statuses=statuses_in(source, root, walker.definitions, "rust"),
     )
 
 

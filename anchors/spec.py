@@ -46,6 +46,10 @@ Syntax (one anchor per string; a leading ``!`` means the thing is expected to be
                                    ``runs-on``, ``image``
     config:KEY=VALUE               ... in any infrastructure file that states KEY
     config:PATH::KEY               PATH states some value for KEY (``!``: it states none)
+    status:PATH::Qual.func=404     the function Qual.func in PATH sets the HTTP status 404 in
+                                   its own body (``anchors.http_status``); ``!status:...=405``:
+                                   it never sets 405 (a status is the one value that can be
+                                   negated: "never answers 405")
 
 A parameter or a keyword argument is never a symbol: ``symbol:app/db.py::pool_pre_ping``
 names a definition, and a keyword is not one (``anchors.normalize`` rewrites such a given
@@ -101,6 +105,7 @@ class AnchorKind(StrEnum):
     PARAM = "param"
     CALL = "call"
     CONFIG = "config"
+    STATUS = "status"
 
 
 class Expect(StrEnum):
@@ -121,7 +126,7 @@ class AnchorSyntaxError(InvalidInput):
 
 
 _STATING = (AnchorKind.SYMBOL, AnchorKind.ENV, AnchorKind.PARAM, AnchorKind.CALL,
-            AnchorKind.CONFIG)  # fmt: skip
+            AnchorKind.CONFIG, AnchorKind.STATUS)  # fmt: skip
 
 
 @dataclass(frozen=True, order=True)
@@ -153,7 +158,7 @@ class Anchor:
             body = f"{self.scope}::{self.value}" if self.scope else self.value
             said = "" if self.version is None else f"={self.version}"
             return f"{bang}config:{body}{said}"
-        if self.kind is AnchorKind.SYMBOL:
+        if self.kind in (AnchorKind.SYMBOL, AnchorKind.STATUS):
             body = f"{self.scope}::{self.value}" if self.scope else self.value
         elif self.kind in (AnchorKind.IMPORT, AnchorKind.TECH, AnchorKind.ENV):
             body = f"{self.value}@{self.scope}" if self.scope else self.value
@@ -161,7 +166,8 @@ class Anchor:
             body = f"{self.value}{self.version or ''}" + (f"@{self.scope}" if self.scope else "")
         else:
             body = self.value
-        if self.version is not None and self.kind in (AnchorKind.SYMBOL, AnchorKind.ENV):
+        if self.version is not None and self.kind in (AnchorKind.SYMBOL, AnchorKind.ENV,
+                                                      AnchorKind.STATUS):
             body = f"{body}={self.version}"
         return f"{bang}{self.kind.value}:{body}"
 
@@ -436,6 +442,17 @@ def _parse_config(body: str, expect: Expect, text: str) -> Anchor:
     return Anchor(AnchorKind.CONFIG, key, expect, scope, stated)
 
 
+def _parse_status(body: str, expect: Expect, text: str) -> Anchor:
+    """``status:[PATH::]Qual.func=NNN``: a status from 100 to 599, negated or not."""
+    head, stated = split_stated(body)
+    if stated is None or not stated.isdigit() or not 100 <= int(stated) <= 599:
+        raise AnchorSyntaxError(f"anchor {text!r} is not status:[PATH::]func=NNN (100-599)")
+    path, qual = _symbol_parts(head)
+    where = validate_repo_path(path) if path is not None else None
+    return Anchor(AnchorKind.STATUS, _check_code_name(qual, "function"), expect, where,
+                  str(int(stated)))  # fmt: skip
+
+
 _KINDS = {kind.value: kind for kind in AnchorKind}  # AnchorKind(value), without the Enum call
 
 
@@ -472,6 +489,8 @@ def parse_anchor(text: str) -> Anchor:
         return _parse_argument(kind, body, expect, text)
     if kind is AnchorKind.CONFIG:
         return _parse_config(body, expect, text)
+    if kind is AnchorKind.STATUS:
+        return _parse_status(body, expect, text)
     env_scope = None
     if kind is AnchorKind.ENV and (placed := _ENV_AT.match(body)) is not None:
         # ``NAME@PATH`` before any ``=VALUE``: a value may hold "@", a path never holds "="

@@ -28,6 +28,7 @@ from anchors.mentions import in_area, runs
 from anchors.projects import declares_above
 from anchors.pyfacts import package_of
 from anchors.spec import Anchor, AnchorKind, Expect
+from anchors.status_checks import find_status
 from anchors.technology import find_technology
 from anchors.versions import Relation, bound_mismatch, relation
 
@@ -137,7 +138,8 @@ def memory_verdict(checks: Sequence[AnchorCheck]) -> MemoryVerdict:
 
 def rejudge_drift(checks: Sequence[AnchorCheck]) -> tuple[AnchorCheck, ...]:
     """``checks`` with each drifted definition re-judged at HEAD where the memory says what
-    it says of that definition through anchors checked against the code now: a parameter
+    it says of that definition through anchors checked against the code now: an HTTP
+    status it sets (``status:PATH::f=404``), a parameter
     of it or of a method of it (``param:PATH::f(now)`` beside ``symbol:PATH::f``; unscoped,
     where found in that file), a keyword argument of a call
     in its file, or a value it assigns (``symbol:PATH::C.LIMIT=50`` beside
@@ -169,6 +171,8 @@ def _says_of(check: AnchorCheck, drifted: Anchor) -> bool:
         return here and (function == drifted.value or function.startswith(f"{drifted.value}."))
     if part.kind is AnchorKind.CALL:  # a call in the definition's file
         return drifted.scope is not None and here
+    if part.kind is AnchorKind.STATUS:  # a status the function sets, read at HEAD
+        return here and part.value == drifted.value
     if part.kind is AnchorKind.SYMBOL and part.stated is not None:
         return part.scope == drifted.scope and part.value.startswith(f"{drifted.value}.")
     return False
@@ -182,6 +186,8 @@ def _find(anchor: Anchor, fp: Fingerprint, before: bool) -> Finding:
         return find_call(anchor, fp)
     if anchor.kind is AnchorKind.CONFIG:
         return find_config(anchor, fp)
+    if anchor.kind is AnchorKind.STATUS:
+        return find_status(anchor, fp)
     if anchor.stated is not None:
         return _find_value(anchor, anchor.stated, fp)
     if anchor.kind is AnchorKind.FILE:

@@ -19,9 +19,6 @@ import stat
 from functools import cache
 from pathlib import Path
 
-from anchors.manifests import ENV_EXAMPLE_NAMES, manifest_kind
-from anchors.mentions import is_text_path
-
 __all__ = [
     "MAX_PARSED_BYTES",
     "MAX_TEXT_BYTES",
@@ -121,6 +118,11 @@ def refuse_special(path: str | os.PathLike[str]) -> None:
 
 def content_limit(path: str) -> int:
     """The most bytes of ``path`` the fingerprint parses (0: it never reads it)."""
+    # Imported here: a process that only opens git's own files (a server's pipe checking
+    # where its store is) never needs the manifest parsers or the vocabulary.
+    from anchors.manifests import ENV_EXAMPLE_NAMES, manifest_kind
+    from anchors.mentions import is_text_path
+
     name = path.rpartition("/")[2]
     if name.endswith(".py") or manifest_kind(path) is not None or name in ENV_EXAMPLE_NAMES:
         return MAX_PARSED_BYTES

@@ -7,6 +7,8 @@ The tools are the operations ``server.operations`` offers as tools, their functi
 from __future__ import annotations
 
 import contextlib
+import copy
+import functools
 import inspect
 import json
 import threading
@@ -207,11 +209,18 @@ class ToolServer(MCPServer[Runtime]):
 
 
 def _registrations() -> list[Tool]:
+    """The tools of ``_registered``, copied for one server: no server's changes to a
+    schema reach another's."""
+    return copy.deepcopy(_registered())
+
+
+@functools.cache
+def _registered() -> list[Tool]:
     """The SDK's registration of each tool of ``server.operations``: its function in
     ``server.tools``, its docstring, dedented, as the description the model reads, and its
     schemas as tools/list sends them, without pydantic's titles and null branches
-    (``wire_schema``). Each call derives new schemas, so a server's changes reach no other
-    server's."""
+    (``wire_schema``). Made once a process: deriving the argument and result models is
+    most of the cost of building a server, and the same for every one."""
     made = []
     for name, op in operations.OPERATIONS.items():
         if op.tool is None:

@@ -40,7 +40,9 @@ __all__ = ["CHECKER_VERSION", "Checked", "Verifier"]
 # c5: lines quoted; c6: value anchors; c7: what a claim says is checked (adr/0025);
 # c8: a technology named only by lock files, generated files or data is unused;
 # c9: settings dicts, classifiers, durations, a Dockerfile's user, documentation (adr/0037)
-CHECKER_VERSION = f"c10.{VOCABULARY_VERSION}"
+# c10: what an image runs with, what a file uses (adr/0038); c11: the HTTP statuses a
+# function sets (adr/0039)
+CHECKER_VERSION = f"c11.{VOCABULARY_VERSION}"
 
 
 @dataclass(frozen=True)

@@ -170,3 +170,56 @@ async def test_a_given_anchor_on_a_tool_beside_the_code_is_unknown_either_way(
         assert served["status"] == "ACTIVE", served
         [anchor] = served["anchors"]
         assert BESIDE.strip("()") in anchor["detail"], served
+
+
+# A given anchor the text says the opposite of: what is checked is what the text says.
+# (note, given anchors, status served, the anchor that must be served, a receipt it holds)
+GIVEN_AGAINST_THE_TEXT: list[tuple[str, list[str], str, str, str]] = [
+    # false: app/client.py imports httpx (was served ACTIVE, "partly checked")
+    ("app/client.py doesn't import httpx; only app/main.py talks to the network.",
+     ["import:httpx@app/client.py"], "REFUTED", "!import:httpx@app/client.py",
+     "imported by app/client.py"),
+    # the text's reading is of the technology: checked beside the declaration given
+    ("We don't use httpx.", ["dep:httpx"], "REFUTED", "!tech:httpx",
+     "app/client.py imports httpx"),
+    # true: app/main.py does not import httpx (was REFUTED by the positive anchor)
+    ("app/main.py doesn't import httpx.", ["import:httpx@app/main.py"], "VERIFIED",
+     "!import:httpx@app/main.py", "not imported in app/main.py"),
+    # a word the reading leaves alone ("json" is no package of this project) is read from
+    # the agent's anchor: true, so never refuted
+    ("app/client.py doesn't import json.", ["import:json@app/client.py"], "VERIFIED",
+     "!import:json@app/client.py", "not imported in app/client.py"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("text", "given", "status", "anchor", "receipt"),
+                         GIVEN_AGAINST_THE_TEXT)  # fmt: skip
+async def test_a_given_anchor_the_text_negates_is_checked_as_the_text_says(
+    app_repo: GitRepo, text: str, given: list[str], status: str, anchor: str, receipt: str
+) -> None:
+    served = await remember_and_serve(app_repo.root, text, given)
+    assert served["status"] == status, served
+    [checked] = [a for a in served["anchors"] if a["anchor"] == anchor]
+    assert receipt in checked["detail"], served
+    assert not any(a["anchor"] == anchor.removeprefix("!") for a in served["anchors"]), served
+
+
+async def test_a_negation_the_reading_names_unchecked_keeps_the_given_anchor(
+    app_repo: GitRepo,
+) -> None:
+    # Only the tests import respx: true, since tests are not run time. The reading names
+    # the claim unchecked, so the given anchor is not turned into !import:respx, which the
+    # test file would break.
+    served = await remember_and_serve(
+        app_repo.root, "Nothing imports respx at runtime.", ["import:respx"]
+    )
+    assert served["status"] == "ACTIVE", served
+    assert [a["anchor"] for a in served["anchors"]] == ["import:respx"], served
+
+
+async def test_an_anchor_the_agent_gives_as_absent_stays_as_given(app_repo: GitRepo) -> None:
+    served = await remember_and_serve(
+        app_repo.root, "app/client.py imports httpx.", ["!import:httpx@app/client.py"]
+    )
+    assert served["status"] == "REFUTED", served
+    assert "!import:httpx@app/client.py" in [a["anchor"] for a in served["anchors"]]

@@ -8,6 +8,7 @@ with the next one, every request answered once, none run twice."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
@@ -451,8 +452,17 @@ def wait_connected(pid: int, within: float = 20.0) -> None:
     """Until the process ``pid`` holds a socket (its connection to the store's owner)."""
     deadline = time.monotonic() + within
     while time.monotonic() < deadline:
-        links = [os.readlink(fd) for fd in Path(f"/proc/{pid}/fd").iterdir()]
-        if any(link.startswith("socket:") for link in links):
+        if any(link.startswith("socket:") for link in _fd_links(pid)):
             return
         time.sleep(0.05)
     raise AssertionError(f"process {pid} holds no socket after {within} s")
+
+
+def _fd_links(pid: int) -> list[str]:
+    """What the open descriptors of ``pid`` point to; one closed while they are listed (a
+    file read at start-up) is passed over."""
+    links = []
+    for fd in Path(f"/proc/{pid}/fd").iterdir():
+        with contextlib.suppress(FileNotFoundError):
+            links.append(os.readlink(fd))
+    return links
