@@ -3,8 +3,8 @@ exception, or the process killed) leaves the whole operation or nothing.
 
 Each case runs the operation with a fault hook on the store (``Database(fault=...)``,
 ``PgDatabase(fault=...)``): the hook fails at the first write step of the plan, then the
-store's tables are read by a fresh process and compared with the state before the
-operation. On PostgreSQL a killed process's transaction dies with its connection.
+store's tables are read once that process has ended and compared with the state before
+the operation. On PostgreSQL a killed process's transaction dies with its connection.
 """
 
 from __future__ import annotations
@@ -76,14 +76,6 @@ db = open_store()
 svc = Rendered(MemoryService(db, None))
 """
     + TABLES
-)
-
-SNAPSHOT = (
-    TABLES
-    + """
-import json, sys
-print(json.dumps(read_tables(*sys.argv[1:4])))
-"""
 )
 
 # Each case: setup (returns ids in a dict named S), then the operation under test.
@@ -173,9 +165,11 @@ def target(store_backend: str, tmp_path: Path, request: pytest.FixtureRequest) -
 
 
 def _snapshot(target: list[str]) -> dict[str, Any]:
-    done = _run(SNAPSHOT, *target)
-    assert done.returncode == 0, done.stderr
-    snap: dict[str, Any] = json.loads(done.stdout)
+    """The tables as the operating process left them, read here once it has ended (on
+    DuckDB, by a connection of this process's own; on PostgreSQL, by a new session)."""
+    scope: dict[str, Any] = {}
+    exec(TABLES, scope)  # the same reader the operating script uses
+    snap: dict[str, Any] = json.loads(json.dumps(scope["read_tables"](*target)))
     return snap
 
 
