@@ -668,8 +668,10 @@ def read_given(text: str, fp: Fingerprint, subject: str | None, scope: str | Non
     bound = tuple(placed.get((a.kind, a.value), a)
                   if a.scope is None and a.expect is Expect.PRESENT and a.stated is None else a
                   for a in given)  # fmt: skip
-    denied = [c for c in negated_clauses(text, sentence_spans(text), ()) if not c.restriction]
     left = {d.candidate.casefold() for d in inference.dropped if d.reason in _UNKNOWN_WORD}
+    # The text's negated clauses, read only when a given anchor names a word it left alone.
+    denied = [c for c in negated_clauses(text, sentence_spans(text), ()) if not c.restriction
+              ] if any(a.value.casefold() in left for a in bound) else []  # fmt: skip
     bound = tuple(_denied(a, inference.anchors, text, denied, left) for a in bound)
     parts = list(inference.roles)
     if not any(a.scope is not None for a in bound if a.kind in (AnchorKind.IMPORT,

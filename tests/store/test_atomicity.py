@@ -169,7 +169,7 @@ def _snapshot(target: list[str]) -> dict[str, Any]:
     DuckDB, by a connection of this process's own; on PostgreSQL, by a new session)."""
     scope: dict[str, Any] = {}
     exec(TABLES, scope)  # the same reader the operating script uses
-    snap: dict[str, Any] = json.loads(json.dumps(scope["read_tables"](*target)))
+    snap: dict[str, Any] = scope["read_tables"](*target)
     return snap
 
 
