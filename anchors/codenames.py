@@ -31,7 +31,7 @@ from anchors.vocabulary import TechKind, Technology, lookup_word
 from anchors.vocabulary import english as vocabulary_english
 from anchors.wordlists import COMMON_WORDS, DIST_TO_IMPORT
 
-__all__ = ["CodeNames", "DropReason", "Outcome", "Pref"]
+__all__ = ["CodeNames", "DropReason", "Outcome", "Pref", "own_names"]
 
 
 class DropReason(StrEnum):
@@ -128,6 +128,12 @@ def _module_named(fp: Fingerprint, name: str) -> str | None:
         return None
     found = [p for p in fp.basename_paths(f"{name}.py") if runs(p)]
     return found[0] if len(found) == 1 else None
+
+
+def own_names(fp: Fingerprint) -> frozenset[str]:
+    """The names the repository's own crates, npm packages and Go modules go by, once a
+    fingerprint (``_own_names``)."""
+    return fp.derived("codenames.own", _own_names)
 
 
 def _own_names(fp: Fingerprint) -> frozenset[str]:
@@ -465,7 +471,7 @@ class CodeNames:
         module = _module_named(self.fp, qual)
         if module is not None and expect is Expect.PRESENT:
             return [Anchor(AnchorKind.FILE, module)]  # "settings_global sets ..."
-        if qual in self.fp.derived("codenames.own", _own_names):
+        if qual in own_names(self.fp):
             return DropReason.OWN_PACKAGE, f"{qual} is this repository's own crate or package"
         return DropReason.UNRESOLVED, f"no definition named {qual}"
 

@@ -14,6 +14,7 @@ text, and that no other character folds to an ASCII letter.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -194,8 +195,28 @@ class Cues:
         return cls(**made)
 
 
+class _ByCase(Mapping[bool, Cues]):
+    """Each set compiled when a text first asks for it: most notes are case-safe, and a
+    process that reads none compiles neither."""
+
+    def __init__(self) -> None:
+        self._made: dict[bool, Cues] = {}
+
+    def __getitem__(self, sensitive: bool) -> Cues:
+        made = self._made.get(sensitive)
+        if made is None:
+            made = self._made[sensitive] = Cues.compiled(sensitive=bool(sensitive))
+        return made
+
+    def __iter__(self) -> Iterator[bool]:
+        return iter((True, False))
+
+    def __len__(self) -> int:
+        return 2
+
+
 # By ``case_safe(low)`` of the lower-cased text the patterns are matched against.
-CUES = {True: Cues.compiled(sensitive=True), False: Cues.compiled(sensitive=False)}
+CUES: Mapping[bool, Cues] = _ByCase()
 # The characters besides the ASCII letters that a case-blind [a-z] matches (a test checks
 # every code point).
 FOLDS_TO_ASCII = "".join(ASCII_FOLDS)

@@ -30,7 +30,8 @@ from anchors.argument_claims import read_arguments
 from anchors.candidates import _SNAKE, _Cand, _Form, _Mode, _Neg, _scan
 from anchors.ci_binding import read_ci_claim
 from anchors.clauses import _narrowed_by_subject, _negated_references, _read_modes
-from anchors.codenames import CodeNames, DropReason, Outcome, _own_names
+from anchors.codenames import CodeNames, DropReason, Outcome, own_names
+from anchors.concept_negations import concept_negations
 from anchors.declared_specs import as_wanted, bare_version, declared_specs
 from anchors.dependency_words import dependency_word
 from anchors.development import (
@@ -47,6 +48,7 @@ from anchors.ecosystem_words import ecosystem_library
 from anchors.facts import Fingerprint
 from anchors.infra_binding import bind_infra
 from anchors.manifest_binding import bind_manifest
+from anchors.member_claims import missing_member
 from anchors.mentions import runs
 from anchors.negated_parts import Negated, negated_clauses
 from anchors.npm_application import npm_development_only, npm_run_time_import
@@ -54,6 +56,7 @@ from anchors.npm_negation import frontend_denial, frontend_subject
 from anchors.projects import holds_python
 from anchors.relations import bases_checked, read_relation, role_parts
 from anchors.rust_defaults import bind_rust_defaults
+from anchors.setting_values import bind_setting_values
 from anchors.spec import (
     Anchor,
     AnchorKind,
@@ -67,7 +70,13 @@ from anchors.subject import Spans, resolve_name, resolve_subject, sentence_spans
 from anchors.value_binding import bind_values
 from anchors.value_claims import stated_values, uncovered_values, version_span
 from anchors.verify import Verdict, check_anchor
-from anchors.version_claims import _EXACT_VERSION, _python_claim, _version_after, _with_version
+from anchors.version_claims import (
+    _EXACT_VERSION,
+    PYTHON_NAMES,
+    _python_claim,
+    _version_after,
+    _with_version,
+)
 from anchors.vocabulary import TechKind, Technology, by_name, for_import, lookup_word
 from anchors.wordlists import COMMON_WORDS
 
@@ -79,6 +88,7 @@ __all__ = [
     "disagreements",
     "infer_anchors",
     "read_given",
+    "unchecked_code",
     "unchecked_words",
 ]
 
@@ -158,6 +168,9 @@ def _resolve(c: _Cand, names: CodeNames, fp: Fingerprint, absent: bool) -> Outco
             # defines it now, and a later move would refute a note that named no file)
             dotted = replace(c, text=text.replace("::", "."), form=_Form.DOTTED)
             return _resolve(dotted, names, fp, absent)
+        owner, _, part = text.partition("::")
+        if not absent and (lacked := missing_member(fp, owner, part)) is not None:
+            return [lacked.anchor()]  # "Builder::parse_default_filters": a type lacking it
         return names.path_symbol(text, absent)
     if c.form is _Form.SCOPED_PACKAGE:
         return names.scoped_package(text, absent, c.pref)
@@ -183,7 +196,7 @@ def _resolve(c: _Cand, names: CodeNames, fp: Fingerprint, absent: bool) -> Outco
             if isinstance(found, tuple) and (member := names.package_member(name)):
                 return [member]  # "mux.go joins them with strings.Join"
             if sure and isinstance(found, tuple):
-                return names.missing_in_scope(name, names.missing_member(name))
+                return names.missing_in_scope(name, _lacking(name, names, fp))
             return found
         return names.missing_in_scope(name, names.symbol(name, claimed=c.claimed))
     if c.code and c.pref == "import" and re.fullmatch(r"[A-Za-z_]\w*", text):
@@ -207,6 +220,27 @@ def _resolve(c: _Cand, names: CodeNames, fp: Fingerprint, absent: bool) -> Outco
         # "a duckdb-backed store": the compound names duckdb.
         outcome = _word(c, head, names, absent)
     return outcome
+
+
+def _lacking(name: str, names: CodeNames, fp: Fingerprint) -> Outcome:
+    """``Type.member`` that no definition has: broken where the type is one whose members
+    the facts see in full and nothing names the member (``anchors.member_claims``);
+    left alone where the type may get it from outside (``Muscle.objects`` from Django's
+    ``Model``). A module's missing name stays ``missing_member``'s."""
+    found = names.missing_member(name)
+    owner, _, member = name.partition(".")
+    if not fp.definitions(owner) or "." in member:
+        return found
+    if isinstance(found, list) and not (len(found) == 1 and found[0].value == name):
+        return found  # a name of a module (``pkg.module.Name``), not a type's member
+    if isinstance(found, list) and check_anchor(found[0], None, fp).verdict is not Verdict.BROKEN:
+        return found  # ``Order.total = Column(...)``: assigned in the class's file
+    if isinstance(found, list) and names.scope is not None and found[0].scope == names.scope:
+        return found  # "Order.total in shop/db/models.py": the stated file is the claim
+    missing = missing_member(fp, owner, member)
+    if missing is not None:
+        return [missing.anchor()]
+    return DropReason.AMBIGUOUS, f"{owner} may have {member} from outside what the code defines"
 
 
 def _ordinary(word: str, names: CodeNames) -> bool:
@@ -368,9 +402,9 @@ def infer_anchors(text: str, fp: Fingerprint, subject: str | None = None, *,
             detail = "next to a control character"
             dropped.append(DroppedCandidate(c.text, DropReason.UNSAFE, detail))
             continue
-        # _python_claim reads only "python" (a call saved for every other word)
+        # _python_claim reads only "python" and its keys (a call saved for every other word)
         python = (_python_claim(text, c, spans)
-                  if c.form is _Form.WORD and c.text.lower() == "python" else None)  # fmt: skip
+                  if c.text.lower().replace("-", "_") in PYTHON_NAMES else None)  # fmt: skip
         if c.mode is _Mode.UNCLEAR and frontend_subject(text, spans, c.start) and (
                 in_frontend := frontend_denial(_resolve(c, local(c.start), fp, True), fp)):
             kept += [(a, c.text) for a in in_frontend]  # "the frontend no longer uses X"
@@ -476,6 +510,8 @@ def infer_anchors(text: str, fp: Fingerprint, subject: str | None = None, *,
     # A value stated for a constant or an environment variable the code gives a literal is
     # checked by a value anchor, which finds the thing too: it replaces the existence one.
     values = bind_values(text, fp, scope, spans)
+    # a setting named by its own words, a rate by its key (anchors.setting_values)
+    values += bind_setting_values(text, fp, scope, spans, [b.span for b in values])
     for bound in values:
         kept = [(a, o) for a, o in kept if not _same_thing(a, bound.anchor)]
         # "falls back to config/kinto.ini": a path that is the value, not a file of the tree
@@ -484,8 +520,9 @@ def infer_anchors(text: str, fp: Fingerprint, subject: str | None = None, *,
                                                 and not fp.has_path(a.value))]  # fmt: skip
         kept.append((bound.anchor, bound.name))
         checked_values.append(bound.span)
-        # "(REST_FRAMEWORK PAGE_SIZE)": the dict and its key are both the bound name
-        parts = {bound.name, *bound.name.split(".")}
+        # "(REST_FRAMEWORK PAGE_SIZE)": the dict and its key are both the bound name; the
+        # value it checks ("is `sessionid`") is no name left unchecked
+        parts = {bound.name, *bound.name.split("."), value}
         uncovered = [u for u in uncovered if u not in parts]
         dropped = [d for d in dropped if d.candidate not in parts]
     # A value stated of a Dockerfile, a compose service or a CI matrix, in a sentence that
@@ -592,6 +629,10 @@ def infer_anchors(text: str, fp: Fingerprint, subject: str | None = None, *,
             if not (a.kind in _USE_KINDS and a.expect is Expect.PRESENT
                     and _only_within(o, text, denied))]  # fmt: skip
     uncovered += negations
+    # "src/logger.rs never touches the environment": that file's absent anchors for the
+    # concept (anchors.concept_negations), read after the clauses so the negation stays an
+    # uncovered part: they refute, they never verify
+    kept += concept_negations(text, fp, spans, scope)
     settled = _settle(kept, dropped, scope, tuple(dict.fromkeys(uncovered)))
     return replace(settled, relations=tuple(relations), roles=tuple(roles),
                    arguments=tuple(arguments.uncovered), words=tuple(words),
@@ -749,6 +790,19 @@ def unchecked_words(given: Sequence[Anchor], words: Sequence[str]) -> list[str]:
     return [w for w in words if re.sub(r"[-_.]+", "-", w.lower()) not in named]
 
 
+def unchecked_code(given: Sequence[Anchor], inference: Inference) -> list[str]:
+    """Of the names written as code that the reading found nowhere (``pkg_resources`` in
+    "config.py finds the default file through pkg_resources"), those no given anchor
+    names: an anchor of the file the note is about checks the file, not what the note
+    says the file does with them."""
+    unfound = {d.candidate for d in inference.dropped if d.reason in _CODE_UNFOUND}
+    named = {part.casefold() for g in given
+             for part in (g.value, *re.split(r"::|[./@]", g.value)) if part}  # fmt: skip
+    return [u for u in inference.uncovered if u in unfound
+            and u.casefold() not in named
+            and re.split(r"::|[./]", u)[-1].casefold() not in named]  # fmt: skip
+
+
 def _implies(g: Anchor, a: Anchor) -> bool:
     """Whether given ``g`` holding means inferred ``a`` holds: the same thing in the same
     place or a narrower one (``import:httpx@billing/client.py`` implies
@@ -783,7 +837,7 @@ def _relations(text: str, spans: Spans, fp: Fingerprint, names: CodeNames,
     its anchors scoped to the component where that holds, else the relation uncovered."""
     parts: dict[int, str] = {}  # by where the subject starts: the last object says all
     # (the repository's own crate or module is the project: "env_logger depends on log")
-    own = frozenset(names.first_party) | fp.derived("codenames.own", _own_names)
+    own = frozenset(names.first_party) | own_names(fp)
 
     def holds(anchor: Anchor) -> bool:
         return check_anchor(anchor, None, fp).verdict is Verdict.HOLDS

@@ -284,6 +284,9 @@ class Fingerprint:
     texts: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     # The values each infrastructure file states (``anchors.infra_facts``); None: not read.
     infra: Mapping[str, tuple[InfraValue, ...] | None] = field(default_factory=dict)
+    # The settings each JSON settings schema declares, by path: facts whose ``constants``
+    # are the defaults (``anchors.settings_schemas``).
+    settings: Mapping[str, FileFacts] = field(default_factory=dict)
 
     @cached_property
     def python(self) -> Mapping[str, FileFacts]:

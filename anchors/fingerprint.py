@@ -48,6 +48,7 @@ from anchors.pyfacts import (
     facts_key,
     resolve_relative_imports,
 )
+from anchors.settings_schemas import schema_defaults
 from anchors.vocabulary import VOCABULARY_VERSION
 from anchors.worktree import content_limit
 
@@ -66,7 +67,7 @@ Progress = Callable[[int, int], None]
 # The shape of cached facts: an entry cached by another version lacks fields (the values
 # of constants and environment defaults, 2; the HTTP statuses functions set, 8) and is
 # extracted again.
-FACTS_VERSION = 8
+FACTS_VERSION = 9
 # Files to parse before two worker processes pay for their start-up: on two idle cores the
 # pool breaks even at 300-400 files (adr/0003; `python -m benchmarks.fingerprint --sweep`).
 POOL_THRESHOLD = 500
@@ -361,10 +362,11 @@ class CodeSource:
             for path, key in changed.items():
                 code[path] = resolve_relative_imports(facts.get(key, _UNREADABLE), path)
             dependencies, env_example = self._declarations(readable, {})
-            texts = self._texts(readable, previous)
+            settings: dict[str, FileFacts] = {}
+            texts = self._texts(readable, previous, settings)
             fingerprint = Fingerprint(
                 commit, tree.blobs, code, dependencies, env_example, texts=texts,
-                infra=self._infra_files(readable, {}),
+                infra=self._infra_files(readable, {}), settings=settings,
             )
             # Here, not on the first read: that read has a verification budget to keep.
             derive_indexes(fingerprint, previous)
@@ -403,7 +405,7 @@ class CodeSource:
         return found
 
     def _texts(
-        self, readable: Mapping[str, str], previous: Fingerprint
+        self, readable: Mapping[str, str], previous: Fingerprint, settings: dict[str, FileFacts]
     ) -> dict[str, tuple[str, ...]]:
         """Mention tokens of every text file that is not source code: kept from the previous
         build for unchanged blobs, else from memory or the shared cache (keyed ``t:<blob>``, or
@@ -415,6 +417,8 @@ class CodeSource:
                 continue
             if previous.blobs.get(path) == blob and path in previous.texts:
                 texts[path] = previous.texts[path]
+                if path in previous.settings:  # a JSON settings schema's defaults, kept
+                    settings[path] = previous.settings[path]
             else:  # a comment is searched in prose and data only (``t:``), not code (``c:``)
                 todo.setdefault(f"{'t' if reads_comments(path) else 'c'}:{blob}", []).append(path)
         if not todo:
@@ -432,7 +436,8 @@ class CodeSource:
             self._check_open()
             chunk = unread[start : start + _CHUNK]
             data = self.repo.read_blobs([k[2:] for k in chunk])
-            scanned = {k: FileFacts(mentions=scan_mentions(data.get(k[2:], b""), k[0] == "t"))
+            scanned = {k: FileFacts(mentions=scan_mentions(data.get(k[2:], b""), k[0] == "t"),
+                                    constants=schema_defaults(data.get(k[2:], b"")))
                        for k in chunk}  # fmt: skip
             self._cache.save(scanned)
             self._remember(scanned)
@@ -440,6 +445,8 @@ class CodeSource:
         for key, paths in todo.items():
             for path in paths:
                 texts[path] = found[key].mentions
+                if found[key].constants:
+                    settings[path] = found[key]
         return texts
 
     def _parse_blobs(self, blob_ids: list[str]) -> Iterator[dict[str, FileFacts]]:
@@ -542,13 +549,14 @@ class CodeSource:
                 return self._overlaid[key]
         blobs, code = dict(base.blobs), dict(base.code)
         contents: dict[str, bytes] = {}
-        texts = dict(base.texts)
+        texts, settings = dict(base.texts), dict(base.settings)
         symlinks: set[str] = set()
         budget = MAX_OVERLAY_CONTENT_BYTES
         for entry in overlay.entries:
             blobs.pop(entry.path, None)
             code.pop(entry.path, None)
             texts.pop(entry.path, None)
+            settings.pop(entry.path, None)
             if entry.blob_id is None:
                 continue
             blobs[entry.path] = entry.blob_id
@@ -573,6 +581,8 @@ class CodeSource:
                 if _is_declaration(entry.path) or infra_kind(entry.path) is not None:
                     contents[entry.blob_id] = content
                 texts[entry.path] = scan_mentions(content, reads_comments(entry.path))
+                if declared := schema_defaults(content):
+                    settings[entry.path] = FileFacts(constants=declared)
         dependencies, env_example = base.dependencies, base.env_example
         if any(_is_declaration(entry.path) for entry in overlay.entries):
             readable = {p: b for p, b in blobs.items() if p not in symlinks}
@@ -582,7 +592,8 @@ class CodeSource:
             infra = self._infra_files({p: b for p, b in blobs.items() if p not in symlinks},
                                       contents)  # fmt: skip
         fingerprint = Fingerprint(
-            base.commit, blobs, code, dependencies, env_example, overlay.key, texts, infra=infra
+            base.commit, blobs, code, dependencies, env_example, overlay.key, texts, infra=infra,
+            settings=settings,
         )
         derive_indexes(fingerprint, base)
         with self._lock:

@@ -61,7 +61,13 @@ def needles(source: str, flags: int = 0) -> Needles | None:
     ``flags`` has no ``IGNORECASE``; None when no such strings can be named."""
     if flags & re.IGNORECASE:
         return None
-    parsed = parse(source, flags)
+    return _needles_of(source, flags, compiled=True)
+
+
+def _needles_of(source: str, flags: int, compiled: bool = False) -> Needles | None:
+    """``needles``; ``compiled`` False for a pattern not compiled here (a ``Guarded``
+    compiles its own when a text needs it, and a wrong one fails there)."""
+    parsed = parse(source, flags, compiled=compiled)
     if parsed is None or "i" in parsed.global_flags:  # (?i): the whole pattern case-blind
         return None
     return _sequence(parsed.sequence)
@@ -190,42 +196,70 @@ def _trie(node: dict[str, Any]) -> str:
 
 
 class Guarded:
-    """A compiled pattern that is not searched in a text holding none of its needles: such
-    a text cannot match, so ``search`` gives None, ``finditer`` nothing and ``sub`` the
-    text itself, at the cost of a few substring tests. Every answer is the pattern's own.
+    """A pattern that is not searched in a text holding none of its needles: such a text
+    cannot match, so ``search`` gives None, ``finditer`` nothing and ``sub`` the text
+    itself, at the cost of a few substring tests. Every answer is the pattern's own.
 
     A case-blind pattern (``IGNORECASE``) matches a literal in any case, and ``ſ``, ``ı``,
     ``İ`` or the Kelvin sign for an ``s``, ``i`` or ``k``: its needles (lower-cased, all
     ASCII) are looked for in the lower-cased text only when that text is ASCII; any other
-    text is searched. A pattern without needles is always searched."""
+    text is searched. A pattern without needles is always searched.
 
-    __slots__ = ("_blind", "_find", "needles", "pattern")
+    Nothing is done until a text is looked at: the needles are read then, and the pattern
+    compiled for the first text that holds one. The readers hold dozens of these; a
+    process pays only for those its texts reach (``re`` compiles in Python, and a command
+    that never reads a note would otherwise compile them all at start)."""
 
-    def __init__(self, pattern: re.Pattern[str]) -> None:
-        self.pattern = pattern
-        self._blind = bool(pattern.flags & re.IGNORECASE)
-        found = needles(pattern.pattern, pattern.flags & ~re.IGNORECASE)
+    __slots__ = ("_blind", "_flags", "_looked", "_pattern", "_source")
+
+    def __init__(self, source: str, flags: int = 0) -> None:
+        self._source = source
+        self._flags = flags
+        self._blind = bool(flags & re.IGNORECASE)
+        self._pattern: re.Pattern[str] | None = None
+        # (needles, their test) once read; a read twice by two threads gives the same.
+        self._looked: tuple[tuple[str, ...] | None, Callable[[str], bool] | None] | None = None
+
+    @property
+    def pattern(self) -> re.Pattern[str]:
+        pattern = self._pattern
+        if pattern is None:
+            pattern = self._pattern = re.compile(self._source, self._flags)
+        return pattern
+
+    def _read(self) -> tuple[tuple[str, ...] | None, Callable[[str], bool] | None]:
+        looked = self._looked
+        if looked is not None:
+            return looked
+        found = _needles_of(self._source, self._flags & ~re.IGNORECASE)
         if found is not None and self._blind:
             found = frozenset(n.lower() for n in found) if all(map(str.isascii, found)) else None
         # What is looked for in a text (lower-cased first for a case-blind pattern).
-        self.needles: tuple[str, ...] | None = None
-        self._find: Callable[[str], bool] | None = None
+        find: Callable[[str], bool] | None = None
+        wanted: tuple[str, ...] | None = None
         if found is not None:
-            looked = self.needles = tuple(sorted(found))
-            if len(looked) > _MAX_LOOKED:
+            wanted = tuple(sorted(found))
+            if len(wanted) > _MAX_LOOKED:
                 trie = re.compile(alternation(found))
-                self._find = lambda text: trie.search(text) is not None
+                find = lambda text: trie.search(text) is not None  # noqa: E731
             else:
-                self._find = lambda text: any(map(text.__contains__, looked))
+                find = lambda text: any(map(text.__contains__, wanted))  # noqa: E731
+        looked = self._looked = (wanted, find)
+        return looked
+
+    @property
+    def needles(self) -> tuple[str, ...] | None:
+        """What is looked for in a text (lower-cased for a case-blind pattern), or None."""
+        return self._read()[0]
 
     @property
     def needled(self) -> bool:
         """Whether a text is ever left unsearched (the pattern has needles)."""
-        return self._find is not None
+        return self._read()[1] is not None
 
     def cannot_match(self, text: str) -> bool:
         """Whether ``text`` holds none of the needles, so that no part of it matches."""
-        find = self._find
+        find = self._read()[1]
         if find is None:
             return False
         if self._blind:
@@ -255,9 +289,10 @@ class Guarded:
         return text if self.cannot_match(text) else self.pattern.sub(repl, text, count)
 
     def __repr__(self) -> str:
-        return f"Guarded({self.pattern!r})"
+        return f"Guarded({self._source!r}, {self._flags})"
 
 
 def guarded(source: str, flags: int = 0) -> Guarded:
-    """``re.compile(source, flags)``, searched only in texts that hold one of its needles."""
-    return Guarded(re.compile(source, flags))
+    """``re.compile(source, flags)``, searched only in texts that hold one of its needles
+    (compiled when a text first needs it)."""
+    return Guarded(source, flags)

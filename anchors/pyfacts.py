@@ -42,6 +42,7 @@ from anchors.mentions import scan_mentions
 from anchors.python_literals import literal_text, string_value
 from anchors.settings_strings import settings_imports
 from anchors.signatures import keyword_calls, signature_of
+from anchors.trait_defaults import traitlets_names, with_trait_defaults
 
 __all__ = [
     "MAX_SOURCE_BYTES",
@@ -236,6 +237,11 @@ class _Walker:
                 self.settings.add(qualname)
                 self._prefix[qualname] = _env_prefix(self.source[body.start_byte : body.end_byte])
             self.statements(body, qualname)
+            if b"traitlets" in self.source:  # a trait's default (``anchors.trait_defaults``)
+                names = traitlets_names((i.module, i.names) for i in self.imports)
+                self.constants = with_trait_defaults(
+                    self.constants, qualname, body, names, literal_text
+                )
         elif _NESTED_HINT.search(self.source, body.start_byte, body.end_byte):
             self.statements(body, qualname)
 

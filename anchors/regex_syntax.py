@@ -115,13 +115,16 @@ class _Source:
         return taken
 
 
-def parse(source: str, flags: int = 0) -> Parsed | None:
+def parse(source: str, flags: int = 0, compiled: bool = True) -> Parsed | None:
     """The tree of ``re.compile(source, flags)``; None for a pattern ``re`` rejects or
-    whose syntax this does not read (``re.VERBOSE``, conditional groups)."""
-    try:
-        re.compile(source, flags)
-    except (re.error, OverflowError, RecursionError):
-        return None
+    whose syntax this does not read (``re.VERBOSE``, conditional groups). ``compiled``:
+    ask ``re`` first whether it takes the pattern; without it, one it rejects may still
+    be given a tree (for a caller that compiles the pattern itself)."""
+    if compiled:
+        try:
+            re.compile(source, flags)
+        except (re.error, OverflowError, RecursionError):
+            return None
     if flags & re.VERBOSE:
         return None
     text = _Source(source)

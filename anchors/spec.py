@@ -442,15 +442,23 @@ def _parse_config(body: str, expect: Expect, text: str) -> Anchor:
     return Anchor(AnchorKind.CONFIG, key, expect, scope, stated)
 
 
+_ANY_FUNCTION = re.compile(r"^(?:(?P<path>[^=]*?)::)?\*\s*=(?P<value>.*)$")
+
+
 def _parse_status(body: str, expect: Expect, text: str) -> Anchor:
-    """``status:[PATH::]Qual.func=NNN``: a status from 100 to 599, negated or not."""
-    head, stated = split_stated(body)
+    """``status:[PATH::]Qual.func=NNN`` or ``status:[PATH::]*=NNN``: a status from 100 to
+    599, negated or not."""
+    if (every := _ANY_FUNCTION.match(body)) is not None:  # ``*`` is no name ``split_stated`` reads
+        head, stated = f"{every['path']}::*" if every["path"] else "*", every["value"].strip()
+    else:
+        head, stated = split_stated(body)
     if stated is None or not stated.isdigit() or not 100 <= int(stated) <= 599:
         raise AnchorSyntaxError(f"anchor {text!r} is not status:[PATH::]func=NNN (100-599)")
     path, qual = _symbol_parts(head)
     where = validate_repo_path(path) if path is not None else None
-    return Anchor(AnchorKind.STATUS, _check_code_name(qual, "function"), expect, where,
-                  str(int(stated)))  # fmt: skip
+    # ``*``: any function of PATH, or of the project's code (``anchors.status_anywhere``)
+    function = qual if qual == "*" else _check_code_name(qual, "function")
+    return Anchor(AnchorKind.STATUS, function, expect, where, str(int(stated)))
 
 
 _KINDS = {kind.value: kind for kind in AnchorKind}  # AnchorKind(value), without the Enum call

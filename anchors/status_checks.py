@@ -16,6 +16,7 @@ from anchors.facts import FileFacts, Fingerprint
 from anchors.finding import Finding
 from anchors.http_status import CALLS, COMPUTED, StatusFact, may_answer
 from anchors.spec import Anchor, Expect
+from anchors.status_anywhere import ANY, find_anywhere
 
 __all__ = ["find_status"]
 
@@ -27,6 +28,8 @@ _IMPLIED = {200: "what a response has when nothing sets a status",
 def find_status(anchor: Anchor, fp: Fingerprint) -> Finding:
     """``status:[PATH::]func=NNN``: found where ``func``'s own body sets NNN."""
     function, stated = anchor.value, int(anchor.version or 0)
+    if function == ANY:  # "the router never writes a 405": any function of the place
+        return find_anywhere(anchor, fp)
     places = _places(fp, function, anchor.scope)
     if not places:
         return Finding((), None, f"no definition of {function} was read; cannot tell", False)

@@ -22,9 +22,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from http import HTTPStatus
 
+from anchors.codenames import own_names
 from anchors.facts import Fingerprint
 from anchors.http_status import status_number
 from anchors.spec import Anchor, AnchorKind, Expect
+from anchors.status_anywhere import ANY, sets_anywhere, unnamed_subject
 
 __all__ = ["StatusReading", "read_statuses"]
 
@@ -102,22 +104,25 @@ def read_statuses(
     phrases: list[str] = []
     functions = [(a, o) for a, o in kept if a.kind is AnchorKind.SYMBOL
                  and a.expect is Expect.PRESENT and a.stated is None]  # fmt: skip
+    own = own_names(fp)
     for start, end, question in spans:
         sentence = text[start:end]
         if question or _NOT_PLAIN.search(sentence):
             continue
         for m in _CUE.finditer(sentence):
+            negated = _NEGATION.search(sentence, max(0, m.start() - 30), m.start()) is not None
             found = _function(sentence, m.start(), functions, fp)
+            if found is None and negated:  # "the router never writes a 405": no function named
+                found = unnamed_subject(sentence, m.start(), fp, own)
             if found is None:
                 continue
             function, scope = found
-            stated = _stated(sentence, m, _sets_statuses(fp, function, scope))
+            stated = _stated(sentence, m, _sets_statuses(fp, function, scope, m))
             if stated is None:
                 continue
             number, phrase = stated
             if phrase:
                 phrases.append(phrase)
-            negated = _NEGATION.search(sentence, max(0, m.start() - 30), m.start()) is not None
             expect = Expect.ABSENT if negated else Expect.PRESENT
             value_at = m.start("num") if m["num"] else m.start("const")
             written = m["num"] or m["const"]
@@ -137,8 +142,13 @@ def read_statuses(
     )
 
 
-def _sets_statuses(fp: Fingerprint, function: str, scope: str | None) -> bool:
-    """Whether the code has ``function`` set an HTTP status: then "writes a 405" is one."""
+def _sets_statuses(fp: Fingerprint, function: str, scope: str | None,
+                   m: re.Match[str]) -> bool:  # fmt: skip
+    """Whether the code has ``function`` set an HTTP status: then "writes a 405" is one.
+    Of any function (``ANY``): whether one of the place sets the very status ``m`` reads."""
+    if function == ANY:
+        number = int(m["num"]) if m["num"] else status_number(m["const"])
+        return number is not None and sets_anywhere(fp, scope, number)
     paths = [scope] if scope is not None else [p for p, _ in fp.definitions(function)]
     return any(s.function == function for p in paths if (facts := fp.code.get(p)) is not None
                for s in facts.statuses)  # fmt: skip

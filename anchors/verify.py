@@ -24,6 +24,7 @@ from anchors.finding import Finding, listed
 from anchors.infra_check import find_config
 from anchors.literals import same_value
 from anchors.manifests import PYTHON, manifest_kind
+from anchors.member_claims import lacking
 from anchors.mentions import in_area, runs
 from anchors.projects import declares_above
 from anchors.pyfacts import package_of
@@ -270,6 +271,8 @@ def _find_symbol(qualname: str, scope: str | None, fp: Fingerprint, before: bool
         unread = _unread_holding(fp, lambda path, facts: facts.could_mention(parts))
         if unread:
             return Finding((), None, f"no file read defines {qualname}; {unread}", False)
+        if not before and (owned := lacking(fp, qualname)):
+            return Finding((), None, owned)  # "Builder is defined in ... but none has ..."
         return Finding((), None, f"no file defines {qualname}{' any more' if before else ''}")
     paths = tuple(path for path, _ in found)
     if len(found) == 1:
@@ -540,7 +543,7 @@ def _find_value(anchor: Anchor, stated: str, fp: Fingerprint) -> Finding:
             return Finding((), None, detail, False)
         return _compare(name, stated, found, env=False)
     scope = fp.tracked_path(anchor.scope) or anchor.scope
-    facts = fp.code.get(scope)
+    facts = fp.code.get(scope) or fp.settings.get(scope)  # a JSON settings schema's defaults
     if facts is None:
         where = "not source code the fingerprint reads" if scope in fp.blobs else (
             "not in the repository")  # fmt: skip

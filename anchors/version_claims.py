@@ -90,14 +90,24 @@ _DROPPED_SUPPORT = re.compile(
 )
 
 
+# "Python 3.8+", and the keys that declare it: "setup.py declares python_requires >= 3.7"
+PYTHON_NAMES = frozenset({"python", "python_requires", "requires_python"})
+# What joins such a key to its value: "`requires-python` is >=3.10", "set to >=3.10"
+_KEY_JOIN = re.compile(r"`?\s*(?:is|was|=|:|to|at|as)(?=\s*[<>=!~])", _I)
+
+
 def _python_claim(text: str, c: _Cand, spans: Spans) -> list[Anchor] | None:
     """"Requires Python 3.8+", "supports Python 3.6", "Python 2 support was dropped": the
     Python versions the project declares (``requires-python``, ``python_requires``), as a
     dependency on ``python``. A bare version means that series (``==3.6.*``). ``spans``: the
     text's ``sentence_spans``."""
-    if c.text.lower() != "python" or c.mode not in (_Mode.PRESENT, _Mode.ABSENT, _Mode.UNCLEAR):
+    if (c.text.lower().replace("-", "_") not in PYTHON_NAMES
+            or c.mode not in (_Mode.PRESENT, _Mode.ABSENT, _Mode.UNCLEAR)):  # fmt: skip
         return None
     spec = _version_after(text, c.end)
+    if not spec and c.text.lower() != "python":  # "`requires-python` is >=3.10", "... to >=3.10"
+        joined = _KEY_JOIN.match(text, c.end)
+        spec = _version_after(text, joined.end()) if joined else None
     more: list[str] = []
     if not spec:
         bare = _BARE_VERSION.match(text, c.end)

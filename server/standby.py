@@ -72,7 +72,7 @@ PRELOAD = (
     "store.transferring",
     "anchors.vocabulary",
     "anchors.legacy_manifests",
-    "detect_secrets.plugins.jwt",
+    "store.secret_patterns",
 )
 
 

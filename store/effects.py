@@ -20,10 +20,12 @@ import json
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import duckdb
-import numpy as np
+
+if TYPE_CHECKING:
+    import numpy as np
 
 __all__ = ["STEPS", "TABLES", "Effects", "decode_data", "dumps", "encode_data", "execute"]
 
@@ -124,7 +126,10 @@ def execute(cur: duckdb.DuckDBPyConnection, effects: Effects, step: Callable[[st
 
 
 def _columns(rows: list[list[Any]], columns: tuple[str, ...]) -> dict[str, np.ndarray]:
-    """The rows as one array of Python values per column, for DuckDB to scan."""
+    """The rows as one array of Python values per column, for DuckDB to scan (NumPy is
+    imported by the first write, not by a command that only reads)."""
+    import numpy as np
+
     arrays: dict[str, np.ndarray] = {}
     for name, values in zip(columns, zip(*rows, strict=True), strict=True):
         array = np.empty(len(rows), dtype=object)

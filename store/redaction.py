@@ -31,6 +31,8 @@ never redacted again, so redacting twice changes nothing.
 
 from __future__ import annotations
 
+import base64
+import json
 import math
 import re
 from collections import Counter
@@ -167,20 +169,31 @@ _PLUGIN_CHECKS: dict[str, _Check] = {"artifactory-token": _random}
 
 @cache
 def _format_patterns() -> tuple[tuple[re.Pattern[str], str], ...]:
-    import importlib
+    from store.secret_patterns import PLUGIN_PATTERNS
 
-    patterns: list[tuple[re.Pattern[str], str]] = []
-    for dotted, kind in _PLUGINS.items():
-        module, _, name = dotted.rpartition(".")
-        plugin = getattr(importlib.import_module(f"detect_secrets.plugins.{module}"), name)
-        patterns.extend((regex, kind) for regex in plugin.denylist)
-    return tuple(patterns)
+    return tuple(
+        (re.compile(source, flags), _PLUGINS[plugin])
+        for plugin, source, flags in PLUGIN_PATTERNS
+        if plugin in _PLUGINS
+    )
 
 
 def _jwt_valid(token: str) -> bool:
-    from detect_secrets.plugins.jwt import JwtTokenDetector
-
-    return bool(JwtTokenDetector.is_formally_valid(token))
+    """Whether each part of a JWT-shaped token decodes as base64url, the first two as JSON
+    (detect-secrets' ``JwtTokenDetector.is_formally_valid``): a word that merely begins
+    ``eyJ`` stays."""
+    for at, part in enumerate(token.split(".")):
+        try:
+            raw = part.encode("ascii")
+            if len(raw) % 4 == 1:
+                return False
+            # padded as detect-secrets pads it (three for a remainder of three)
+            decoded = base64.urlsafe_b64decode(raw + b"=" * (len(raw) % 4))
+            if at < 2:
+                json.loads(decoded.decode("utf-8"))
+        except (ValueError, UnicodeError):  # binascii.Error and JSONDecodeError included
+            return False
+    return True
 
 
 _Span = tuple[int, int, str]

@@ -13,6 +13,7 @@ from anchors.extract import (
     disagreements,
     infer_anchors,
     read_given,
+    unchecked_code,
     unchecked_words,
 )
 from anchors.facts import Fingerprint
@@ -276,6 +277,9 @@ class Remembering:
                     uncovered += inference.arguments
                 # "utils.py decodes tokens with jwt" given file:utils.py: jwt is not checked
                 uncovered += unchecked_words(scoped, inference.words)
+                # "config.py finds it through pkg_resources" given file:config.py: code the
+                # reading found nowhere is not checked by the file's anchor either
+                uncovered += unchecked_code(scoped, inference)
                 # "mux.go doesn't import regexp" given import:regexp@mux.go: not what it says
                 uncovered += [] if external else disagreements(scoped, inference.anchors)
                 # "route.go doesn't touch regexes" given file:route.go: a negation only an

@@ -13,14 +13,21 @@ from __future__ import annotations
 import functools
 import math
 import sys
+from array import array
 from collections import Counter
 from collections.abc import Mapping, Sequence
-
-import numpy as np
+from typing import TYPE_CHECKING
 
 from anchors.spec import Anchor
 from store.model import Status
 from store.text import STOP, SYNONYMS, parts, stem, tokens
+
+if TYPE_CHECKING:
+    import numpy as np
+
+# NumPy is imported by the first search, not with this module: a command that only lists
+# or shows memories loads the index (``store.mirror``) but never searches it, and NumPy's
+# import is a large share of such a command's start.
 
 __all__ = [
     "DIGITS",
@@ -156,6 +163,13 @@ def prior(status: Status, confidence: float) -> float:
     return STATUS_PRIOR.get(status, 0.0) * (1.0 - CONFIDENCE_SHARE + CONFIDENCE_SHARE * share)
 
 
+def _floats(values: array[float]) -> np.ndarray:
+    """A copy of ``values`` as an array (a copy: a view would stop ``values`` growing)."""
+    import numpy as np
+
+    return np.array(values, dtype=np.float64)
+
+
 class TermIndex:
     """The recall index of every live memory, as arrays: a term's postings are the rows of
     the memories holding it and their counts, and ``top`` scores them all with BM25 in a
@@ -164,11 +178,11 @@ class TermIndex:
     def __init__(self) -> None:
         self._row: dict[str, int] = {}
         self._ids: list[str] = []
-        self._lengths = np.zeros(1024)
+        self._lengths = array("d")
         # Per row, for ``ranked``: the prior of the memory's standing (0 until ``stand``
         # says it) and when it was made (ties go to the newest).
-        self._weights = np.zeros(1024)
-        self._created = np.zeros(1024)
+        self._weights = array("d")
+        self._created = array("d")
         self._postings: dict[str, _Postings] = {}
         self._terms: dict[int, tuple[str, ...]] = {}  # row -> its terms (interned), for remove
         self.documents = 0
@@ -180,13 +194,10 @@ class TermIndex:
         row = len(self._ids)
         self._ids.append(memory_id)
         self._row[memory_id] = row
-        if row >= len(self._lengths):
-            more = np.zeros(len(self._lengths))
-            self._lengths = np.concatenate([self._lengths, more])
-            self._weights = np.concatenate([self._weights, more])
-            self._created = np.concatenate([self._created, more])
         length = sum(terms.values())
-        self._lengths[row] = length
+        self._lengths.append(length)
+        self._weights.append(0.0)
+        self._created.append(0.0)
         self.documents += 1
         self.total_length += length
         held = []
@@ -231,6 +242,8 @@ class TermIndex:
         """The ``limit`` memories that share the most weight of ``terms`` (best first, ties
         by id): a term held by ``held`` memories, at most ``most``, adds ``1 / held`` to
         each of them. Summed in the order of ``terms``, as a loop over them would."""
+        import numpy as np
+
         rows: list[np.ndarray] = []
         weights: list[np.ndarray] = []
         for term in terms:
@@ -284,6 +297,8 @@ class TermIndex:
     def top(self, terms: Sequence[tuple[str, float]], k: int) -> list[tuple[str, float]]:
         """The ``k`` best-scoring memories for ``terms`` ((term, weight) pairs), with their
         BM25 scores, best first; only memories holding at least one term."""
+        import numpy as np
+
         scores = self._scores(terms)
         hit = np.flatnonzero(scores != 0)  # the same rows: on floats, ~10x slower
         if len(hit) > k > 0:
@@ -304,8 +319,10 @@ class TermIndex:
         as it, or as one above it, so those are ordered exactly (rounded one distinct
         value at a time, then by age): notes written from one template tie by the
         hundred, and ranking them all would cost more than the rest of a recall."""
+        import numpy as np
+
         scores = self._scores(terms)
-        weighed = scores * self._weights[: len(scores)]
+        weighed = scores * _floats(self._weights)
         hit = np.flatnonzero(weighed > 0)
         if floor > 0:
             hit = hit[weighed[hit] >= floor - _TIE]
@@ -319,7 +336,7 @@ class TermIndex:
             if len(band) > room:
                 distinct, which = np.unique(weighed[band], return_inverse=True)
                 rounded = np.array([round(v, DIGITS) for v in distinct.tolist()])[which]
-                created = self._created[band]
+                created = _floats(self._created)[band]
                 order = np.lexsort((-created, -rounded))  # the last key sorts first
                 rounded, created, band = rounded[order], created[order], band[order]
                 # The first ``room``, and those after them tied with the last on score and age.
@@ -335,9 +352,12 @@ class TermIndex:
 
     def _scores(self, terms: Sequence[tuple[str, float]]) -> np.ndarray:
         """The BM25 score of every row for ``terms`` (0: no term held)."""
+        import numpy as np
+
         documents = self.documents or 1
         avg = (self.total_length / documents) or 1.0
         scores = np.zeros(len(self._ids))
+        lengths = _floats(self._lengths)
         for term, weight in terms:
             arrays = self._array(term)
             if arrays is None:
@@ -345,7 +365,7 @@ class TermIndex:
             rows, tfs = arrays
             df = len(rows)
             idf = math.log(1.0 + (documents - df + 0.5) / (df + 0.5))
-            norm = tfs + K1 * (1.0 - B + B * self._lengths[rows] / avg)
+            norm = tfs + K1 * (1.0 - B + B * lengths[rows] / avg)
             # A term's rows are distinct, so the indexed add is exact.
             scores[rows] += weight * idf * tfs * (K1 + 1) / norm
         return scores
@@ -360,8 +380,8 @@ class _Postings:
     __slots__ = ("_added", "_counts", "_rows", "_size")
 
     def __init__(self) -> None:
-        self._rows = np.empty(0, dtype=np.int64)
-        self._counts = np.empty(0)
+        self._rows: np.ndarray | None = None  # made by the first read
+        self._counts: np.ndarray | None = None
         self._size = 0  # in the arrays
         self._added: list[tuple[int, int]] = []
 
@@ -372,36 +392,41 @@ class _Postings:
     def append(self, row: int, count: int) -> None:
         self._added.append((row, count))
 
-    def _flush(self) -> None:
-        added, self._added = self._added, []
-        end = self._size + len(added)
-        if end > len(self._rows):
-            room = max(end, 2 * len(self._rows), 4)
-            rows, counts = np.empty(room, dtype=np.int64), np.empty(room)
-            rows[: self._size], counts[: self._size] = self.rows(), self.counts()
-            self._rows, self._counts = rows, counts
-        self._rows[self._size : end] = [r for r, _ in added]
-        self._counts[self._size : end] = [c for _, c in added]
-        self._size = end
+    def _arrays(self) -> tuple[np.ndarray, np.ndarray]:
+        """The arrays, with what was added since the last read moved into them."""
+        import numpy as np
+
+        rows, counts = self._rows, self._counts
+        if rows is None or counts is None:
+            rows, counts = np.empty(0, dtype=np.int64), np.empty(0)
+        if self._added:
+            added, self._added = self._added, []
+            end = self._size + len(added)
+            if end > len(rows):
+                room = max(end, 2 * len(rows), 4)
+                grown, grown_counts = np.empty(room, dtype=np.int64), np.empty(room)
+                grown[: self._size] = rows[: self._size]
+                grown_counts[: self._size] = counts[: self._size]
+                rows, counts = grown, grown_counts
+            rows[self._size : end] = [r for r, _ in added]
+            counts[self._size : end] = [c for _, c in added]
+            self._size = end
+        self._rows, self._counts = rows, counts
+        return rows, counts
 
     def drop(self, row: int) -> bool:
         """Take ``row`` out; whether it was there."""
-        if self._added:
-            self._flush()
-        keep = self._rows[: self._size] != row
+        rows, counts = self._arrays()
+        keep = rows[: self._size] != row
         if keep.all():
             return False
-        rows, counts = self._rows[: self._size][keep], self._counts[: self._size][keep]
-        self._size = len(rows)
-        self._rows[: self._size], self._counts[: self._size] = rows, counts
+        kept, kept_counts = rows[: self._size][keep], counts[: self._size][keep]
+        self._size = len(kept)
+        rows[: self._size], counts[: self._size] = kept, kept_counts
         return True
 
     def rows(self) -> np.ndarray:
-        if self._added:
-            self._flush()
-        return self._rows[: self._size]
+        return self._arrays()[0][: self._size]
 
     def counts(self) -> np.ndarray:
-        if self._added:
-            self._flush()
-        return self._counts[: self._size]
+        return self._arrays()[1][: self._size]

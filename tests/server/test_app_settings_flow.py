@@ -153,6 +153,10 @@ NOTES: list[tuple[str, list[str] | None, str, str]] = [
      "python==3.9.* is satisfied by"),
     ("gym still supports Python 3.7 (setup.py classifiers).", None, "REFUTED",
      "which excludes python==3.7.*"),
+    # the key that declares it, named as code
+    ("setup.py declares python_requires >= 3.7.", None, "REFUTED",
+     "the lower bound is 3.9, not 3.7"),
+    ("The `requires-python` is >=3.8.", None, "REFUTED", "the lower bound is 3.9, not 3.8"),
     # a bare version after a package's name: that series
     ("gym uses bleach 6.", None, "VERIFIED", "bleach==6.* is satisfied by bleach~=6.0"),
     ("gym uses bleach 3.", None, "REFUTED", "which excludes bleach==3.*"),

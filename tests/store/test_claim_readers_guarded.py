@@ -7,6 +7,7 @@ sign) is read, never an internal error, through the service and the CLI alike.""
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -72,6 +73,8 @@ def test_most_of_the_readers_patterns_are_guarded() -> None:
     a class of characters) are left as they were, searched always."""
     assert len(GUARDS) >= 40
     assert all(g.needled for g in GUARDS)
+    for guard in GUARDS:  # compiled on first need: each must compile
+        assert isinstance(guard.pattern, re.Pattern), guard
     assert slots._OWNER_WORDS.cannot_match("The cache is Redis")
     assert not slots._OWNER_WORDS.cannot_match("Payments is owned by Alice")
 
