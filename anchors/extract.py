@@ -797,7 +797,7 @@ def unchecked_code(given: Sequence[Anchor], inference: Inference) -> list[str]:
     says the file does with them."""
     unfound = {d.candidate for d in inference.dropped if d.reason in _CODE_UNFOUND}
     named = {part.casefold() for g in given
-             for part in (g.value, *re.split(r"::|[./@]", g.value)) if part}  # fmt: skip
+             for part in (g.value, *re.findall(r"[\w-]+", g.value)) if part}  # fmt: skip
     return [u for u in inference.uncovered if u in unfound
             and u.casefold() not in named
             and re.split(r"::|[./]", u)[-1].casefold() not in named]  # fmt: skip

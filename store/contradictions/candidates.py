@@ -23,6 +23,7 @@ MAX_GROUP = 200
 MAX_WORD_GROUP = 40  # an attribute with one subject word: narrower, or it is no lead
 RARE = 12  # a word held by at most this many claims is rare enough to pair on
 _RARE_SHARED = 2
+_LATE = ("kin:", "polar:")
 
 
 def keys(claim: Claim) -> Iterable[tuple[str, str]]:
@@ -67,10 +68,12 @@ def candidate_pairs(
             seen.add(pair_id)
             pairs.append(ordered(a, b))
 
-    for key, sides in groups.items():
+    # The keys of slots read in other words (``kin``, ``polar``) pair last: the pairs of
+    # the other keys are made, and so settled, in the order they always were.
+    for key, sides in sorted(groups.items(), key=lambda group: group[0].startswith(_LATE)):
         if "" in sides:
             members = sides[""]
-            cap = MAX_WORD_GROUP if key.startswith("attr:") else MAX_GROUP
+            cap = MAX_WORD_GROUP if key.startswith(("attr:", *_LATE)) else MAX_GROUP
             if 2 <= len(members) <= cap:
                 for a, b in _within(members, fresh):
                     add(a, b)

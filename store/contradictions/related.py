@@ -9,10 +9,12 @@ logged or changed until the agent judges the pair.
 
 Closeness is lexical, with recall's own terms (``store.search``: stems, parts of
 compounds such as paths and symbols, synonyms) and the families of the products a note
-names (``families``: Sentry and Rollbar both track errors): what the two notes share,
-weighted by how rare each term is in the store, over the smaller note's weight. Before
-that, what agents wrap a claim in is cut away (who said it, why, "we switched to"), and
-numbers are left out: they are the values that differ, not the thing the notes are about.
+names (``families``: Sentry and Rollbar both track errors), and what ``related_words``
+reads as one thing (an acronym and the words it stands for, a few generic names of one
+thing, one word's derived forms): what the two notes share, weighted by how rare each
+term is in the store, over the smaller note's weight. Before that, what agents wrap a
+claim in is cut away (who said it, why, "we switched to"), and numbers and the words of
+polarity are left out: they are the values that differ, not the thing the notes are about.
 Two notes naming products of one family are as close as the threshold. The threshold is
 low, because a conflict missed is silent and agents reword what they note; a note much
 closer than the others leaves them out (``OF_BEST``), so a project's common words do not
@@ -34,6 +36,7 @@ from collections.abc import Callable, Collection, Mapping
 from store.backend import Store
 from store.contradictions.families import FAMILIES, FAMILY, families_of
 from store.contradictions.related_note import LIMIT, Related, RelatedPair
+from store.contradictions.related_words import acronyms, initials, root, synonyms_of
 from store.contradictions.resolving import claim_of
 from store.contradictions.rules import Claim
 from store.contradictions.slots import Match, relate
@@ -56,26 +59,34 @@ _CANDIDATES = 8  # notes sharing the rarest terms, scored
 
 # What an agent wraps a claim in: the reason and who said it. A clause from one of these
 # on says why, not what.
-_REASON = re.compile(
-    r"(?:[,;(]\s*|\s)(?:because|which is why|which means|so that|so|now that|as the user"
-    r"|per (?:the|our)|the user (?:said|says|confirmed|asked|explained|prefers|wants)"
-    r"|to (?:simplify|cut|reduce|save|avoid|speed up|make sure)"
-    r"|after (?:the|we|customers|users|it|they))\b.*$",
+_WHY = (
+    r"(?:because|which is why|which means|so that|so|now that|as the user"
+    r"|per (?:the|our)|the user (?:said|says|confirmed|asked|explained|prefers|wants|likes?)"
+    r"|to (?:simplify|cut|reduce|save|avoid|speed up|make sure|fight|prevent|protect)"
+    r"|after (?:the|we|customers|users|it|they))\b.*$"
+)
+_REASON = re.compile(r"(?:[,;(]\s*|\s)" + _WHY, re.IGNORECASE)
+# ... and a sentence after the first that is all reason or preference ("...; the user
+# likes to keep it short"). Not what was said or when: "The user said the pool is 6" and
+# "After the outage we capped the pool at 6" go on with the claim itself.
+_REASON_AFTER = re.compile(
+    r"^(?:because|which is why|which means|the user (?:prefers|wants|likes?))\b.*$",
     re.IGNORECASE,
 )
-# Words that say a note is news or from a chat, not what it is about.
-# Units go too: like numbers, they are how a value is written ("nine retries", "3 times").
+# Words that say a note is news, not what it is about, and the words of polarity: two
+# notes about one thing say it is or is not so. Units go too: like numbers, they are how
+# a value is written ("nine retries", "3 times").
 _FILLER = frozenset(
     stem(w)
     for w in words(
-        """note notes today chat heads up user users now still currently actually
+        """note notes today up user users now still currently actually always never
     confirmed said says asked explained told mentioned team sprint last
     migrated migrate switched switch dropped drop replaced replace moved move changed
     change instead anymore longer handled handle managed manage done make made goes go
     get gets via out into over under down not no all every each only also then there
     here but if than after before per one two three four five six seven eight nine ten
     twenty times second seconds minute minutes hour hours day days week weeks month months
-    year years ms s kb mb gb"""
+    year years ms s kb mb gb percent"""
     )
 )
 
@@ -83,37 +94,67 @@ _FILLER = frozenset(
 def normalised(text: str) -> str:
     """The claim of each sentence of a note, without the reason or who said it."""
     kept = []
-    for sentence in re.split(r"(?<=[.;:!?])\s+", text):
-        kept.append(_REASON.sub("", sentence))
-    return " ".join(kept)
+    for n, sentence in enumerate(re.split(r"(?<=[.;:!?])\s+", text)):
+        claim = _REASON.sub("", sentence)
+        kept.append(_REASON_AFTER.sub("", claim) if n else claim)
+    return " ".join(k for k in kept if k)
+
+
+# Terms that say what a note's words stand for, not words it holds: an acronym it writes
+# (``ACRONYM``), and one its words spell (``SPELLED``). Only the one meets the other.
+ACRONYM = "acronym:"
+SPELLED = "spelled:"
+_ALIASES = (FAMILY, ACRONYM, SPELLED)
+_SPELLINGS = (ACRONYM, SPELLED)  # what a stored note's words stand for: no weight of its own
+
+
+def _kept(term: str) -> bool:
+    """A term that says what a note is about: not filler, not a number ("0.1", "1/10")."""
+    return term not in _FILLER and any(c.isalpha() for c in term)
 
 
 @functools.lru_cache(maxsize=1 << 14)  # a stored note is met again by later notes
 def _terms(text: str) -> frozenset[str]:
-    """The terms of a stored note: no numbers, no filler; the families of the
-    technologies it names."""
+    """The terms of a stored note: no numbers, no filler; each also without a
+    derivational ending; the families of the technologies it names; its acronyms and the
+    acronyms its words spell."""
     claim = normalised(text)
-    kept = (t for t in memory_terms(claim) if not t.isdigit() and t not in _FILLER)
-    return frozenset(kept) | families_of(claim)
+    kept = frozenset(t for t in memory_terms(claim) if _kept(t))
+    return (
+        kept
+        | {root(t) for t in kept}
+        | families_of(claim)
+        | {ACRONYM + a for a in acronyms(claim)}
+        | {SPELLED + a for a in initials(claim)}
+    )
 
 
 def _query(text: str) -> dict[str, float]:
     """The terms of the new note, as recall looks for them: parts of compounds at half
-    weight, synonyms of what it says a little less."""
+    weight; a little less, synonyms of what it says, its words without a derivational
+    ending, the families it names and what its acronyms stand for or its words spell."""
     claim = normalised(text)
-    terms = {
-        t: w for t, w in query_terms(query_tokens(claim)) if not t.isdigit() and t not in _FILLER
-    }
-    return {**{f: SYNONYM_WEIGHT for f in families_of(claim)}, **terms}
+    terms = {t: w for t, w in query_terms(query_tokens(claim)) if _kept(t)}
+    aliases = [
+        *families_of(claim),
+        *synonyms_of(frozenset(terms)),
+        *(root(t) for t in terms),
+        *(SPELLED + a for a in acronyms(claim)),
+        *(ACRONYM + a for a in initials(claim)),
+    ]
+    return {**dict.fromkeys(aliases, SYNONYM_WEIGHT), **terms}
 
 
 def _lookup(query: Mapping[str, float]) -> list[str]:
-    """The index terms that find a note sharing ``query``'s terms: its own, and the names
-    of the members of each technology family it names (the index holds words only)."""
-    found = [t for t in query if not t.startswith(FAMILY)]
+    """The index terms that find a note sharing ``query``'s terms: its own, the acronyms
+    its words spell, and the names of the members of each technology family it names
+    (the index holds words only)."""
+    found = [t for t in query if not t.startswith(_ALIASES)]
     for term in query:
         if term.startswith(FAMILY):
             found.extend(_member_terms(term))
+        elif term.startswith(ACRONYM):
+            found.append(term.removeprefix(ACRONYM))
     return found
 
 
@@ -137,7 +178,7 @@ def similarity(
     shared = sum(w * weight(t) for t, w in new.items() if t in other)
     if not shared:
         return 0.0
-    smaller = min(own_new, sum(weight(t) for t in other))
+    smaller = min(own_new, sum(weight(t) for t in other if not t.startswith(_SPELLINGS)))
     return min(1.0, shared / smaller) if smaller else 0.0
 
 

@@ -65,4 +65,3 @@ class RelatedPair(NamedTuple):
     def line(self) -> str:
         """Both notes' lines, the first's id first."""
         return f"{self.first.line()} ~ {self.second.line()}"
-

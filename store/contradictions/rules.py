@@ -11,13 +11,15 @@ different qualifiers never conflict.
 from __future__ import annotations
 
 import functools
+import itertools
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from typing import NamedTuple
 
 from anchors.needles import guarded
+from store.contradictions.kin import akin, family, name_words, shared_words
 from store.contradictions.outcomes import (
     ConflictKind,
     ConflictState,
@@ -138,6 +140,11 @@ class Claim:
             found += ((f"attr:{slot.attribute}|{word}", "") for word in slot.about)
             # A name replaced meets the notes that name it; what something was moved to
             # meets the notes naming a technology for it, whatever their verbs (``_moved``)
+            if slot.attribute.startswith(_POLAR):  # a rule or property, in any words
+                found.append((f"polar:{slot.attribute}", ""))
+            kind = family(slot.attribute) if slot.named and not slot.many else None
+            if kind is not None:  # slots about one attribute in other words (``kin``)
+                found += ((f"kin:{kind}|{word}", "") for word in name_words(slot.about))
             if slot.replaces is not None and slot.replaces.text:
                 found.append((f"attr:name|{slot.replaces.text}", ""))
             if slot.value.type is ValueType.NAME and slot.value.text and slot.named:
@@ -223,11 +230,11 @@ def _by_slots(a: Claim, b: Claim, ambiguous: bool) -> tuple[Conflict | Question 
     else about the pair is a conflict)."""
     question: Question | None = None
     apart = False  # a rule or a property of other things ("on feature branches", "on release")
+    replaced = _best(_replaced(a, b, sa, sb, ambiguous) for sa in a.slots for sb in b.slots)
+    if replaced is not None:
+        return replaced, False
     for sa in a.slots:
         for sb in b.slots:
-            replaced = _replaced(a, b, sa, sb, ambiguous)
-            if replaced is not None:
-                return replaced, False
             match = relate(sa, sb)
             if match is Match.DIFFERENT and sa.attribute.startswith(_POLAR):
                 apart = apart or sa.attribute == sb.attribute
@@ -255,7 +262,63 @@ def _by_slots(a: Claim, b: Claim, ambiguous: bool) -> tuple[Conflict | Question 
                 continue
             scope = ambiguous or match is Match.AMBIGUOUS
             return Conflict(a, b, ConflictKind.SLOT, scope_ambiguous=scope, slot=sa.key), False
-    return question or _moved(a, b), apart and question is None
+    found = question or _moved(a, b) or _gone_named(a, b) or _akin(a, b)
+    return found, apart and question is None
+
+
+def _akin(a: Claim, b: Claim) -> Question | None:
+    """Slots about one attribute in other words (``kin.akin``): only a question."""
+    for sa in a.slots:
+        for sb in b.slots:
+            if akin(sa, sb, a.text, b.text):
+                about = " ".join(sorted(shared_words(sa, sb, a.text, b.text)))
+                return Question(a, b, ConflictKind.SLOT, f"{family(sa.attribute)} of {about}")
+    return None
+
+
+def _best(found: Iterable[Conflict | Question | None]) -> Conflict | Question | None:
+    """The surest of the verdicts of a pair's slots: a conflict on one slot, then one
+    whose scope is ambiguous, then a question ("we dropped Redis; sessions are in
+    Postgres now": the sessions' slot decides, not the bare "dropped Redis")."""
+
+    def rank(verdict: Conflict | Question) -> int:
+        if isinstance(verdict, Question):
+            return 2
+        return 1 if verdict.scope_ambiguous else 0
+
+    verdicts = [v for v in found if v is not None]
+    return min(verdicts, key=rank) if verdicts else None
+
+
+def _gone_named(a: Claim, b: Claim) -> Question | None:
+    """One note says a name is gone ("reports-v1 was decommissioned", "we removed
+    --legacy-format from exportctl"), the other names it as something that is, about
+    what the first says it was gone from if it says, and states no change of its own:
+    whether it still exists is asked, never decided."""
+    for new_side, old_side in ((b, a), (a, b)):
+        if old_side.states_change:
+            continue
+        for slot in new_side.slots:
+            gone = slot.replaces
+            if gone is None or len(gone.text) < 3:
+                continue
+            if slot.about and not name_words(slot.about) & name_words(old_side.words):
+                continue  # "dropped Datadog for metrics" says nothing of its logs
+            if any(s.replaces is not None and s.replaces.text == gone.text for s in old_side.slots):
+                continue
+            if gone.text in _names_in(old_side.text):
+                return Question(a, b, ConflictKind.SLOT, f"whether {gone.text} is still in use")
+    return None
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def _names_in(text: str) -> frozenset[str]:
+    """The names a text holds as values are written (``parse_value``): each word and
+    each two words together, lower case, letters and digits only ("Docker Hub":
+    dockerhub)."""
+    tokens = [re.sub(r"[^a-z0-9]", "", t) for t in re.findall(r"[\w.+#/-]+", text.lower())]
+    tokens = [t for t in tokens if t]
+    return frozenset(tokens) | {x + y for x, y in itertools.pairwise(tokens)}
 
 
 def _moved(a: Claim, b: Claim) -> Question | None:
@@ -275,8 +338,9 @@ def _moved(a: Claim, b: Claim) -> Question | None:
                     so.value, sn.value
                 ):
                     continue
-                about = _about(so)
-                if about & sn.about and (about <= sn.about or sn.about <= about):
+                # a word in common, names and paths read as their parts ("image storage"
+                # moved, "container images are pushed to ..."): only a question
+                if name_words(_about(so)) & name_words(sn.about):
                     return Question(
                         a, b, ConflictKind.SLOT, f"what {' '.join(sorted(sn.about))} uses"
                     )
@@ -319,8 +383,11 @@ def _replaced(
         if match in (Match.SAME, Match.AMBIGUOUS):
             scope = ambiguous or match is Match.AMBIGUOUS
             return Conflict(a, b, ConflictKind.SLOT, scope_ambiguous=scope, slot=new.key)
-        if old.about & new.about:
-            return asked  # the name it replaced, about something the two share a word of
+        # the name it replaced, with nothing said of what for, or said of something the
+        # two share a word of (names and paths read as their parts): asked. "We dropped
+        # Datadog for metrics" says nothing of the logs shipped to it.
+        if not new.about or name_words(_about(old)) & name_words(new.about):
+            return asked
     return None
 
 

@@ -47,6 +47,7 @@ __all__ = [
     "FLOWS",
     "Match",
     "Slot",
+    "attribute_named",
     "clauses",
     "compare_names",
     "content_words",
@@ -87,16 +88,23 @@ class Match(StrEnum):
 
 
 _ATTRIBUTES: tuple[tuple[str, str], ...] = (
-    ("timeout", r"time[- ]?outs?|timing out|times? out|timed out|gives? up after|gave up after"),
+    (
+        "timeout",
+        r"time[- ]?outs?|timing out|times? out|timed out|gives? up(?: on [\w\s-]{1,40}?)? after|"
+        r"gave up(?: on [\w\s-]{1,40}?)? after|waits? up to",
+    ),
     (
         "lifetime",
         r"ttls?|lifetimes?|expir(?:y|ation|es|e)|lives? for|valid for|good for|"
-        r"last(?:s)? for|lasts?",
+        r"last(?:s)? for|lasts|"
+        # "sessions last 8 hours", never "the last Friday" nor "last week"
+        r"(?<!the )(?<!this )(?<!each )last(?! (?:week|month|year|night|time|sprint|quarter)\b)",
     ),
     (
         "retention",
         r"retention|retain(?:ed|s)?|kept|keeps?|stored for|held for|deleted after|"
-        r"purged after|archived after|deleted|purged|rotated after",
+        r"purged after|archived after|deleted|purged|rotated after|torn down after|"
+        r"destroyed after|removed after|reaped after",
     ),
     ("interval", r"intervals?|frequency|every|polls?|polled|refresh(?:ed|es)?"),
     ("delay", r"delays?|backoffs?|waits?|cooldown|grace period"),
@@ -105,7 +113,7 @@ _ATTRIBUTES: tuple[tuple[str, str], ...] = (
         r"limits?|limited|limiting|cap|caps|capped|max(?:imum)?|quotas?|ceiling|at most|up to|"
         r"no more than",
     ),
-    ("threshold", r"thresholds?|at least|minimum|min"),
+    ("threshold", r"thresholds?|at least|minimum|min|more than|above|exceeds?|below|less than"),
     ("size", r"sizes?|lengths?"),
     ("duration", r"takes|took|duration"),
 )
@@ -197,10 +205,47 @@ _BOOLEAN = guarded(
     r"required|optional|mandatory|allowed|forbidden|disallowed|active|inactive)\b",
     re.I,
 )
+# What a thing lets in, said of the thing let in ("compressed payloads are rejected by
+# the API") or of the one letting it in ("the ingestion API accepts gzip bodies")
+_LETS_IN = guarded(
+    r"\b(?:is|are|was|were|gets?|get)\s+(?:now\s+|still\s+|always\s+)?(?P<neg>not\s+)?"
+    r"(?P<val>accepted|rejected|refused|denied)\b",
+    re.I,
+)
+_ACCEPTS = guarded(
+    r"^(?P<who>(?:[\w.`'/-]+\s+){0,4}?[\w.`'/-]+)\s+(?:now\s+|still\s+|always\s+)?"
+    r"(?P<neg>)(?P<val>accepts|rejects|refuses|allows|forbids|denies)\s+(?P<what>\w.*)$",
+    re.I,
+)
+# What makes a clause of letting in a bound or a count, not a yes or no
+_BOUND = guarded(
+    r"\b(?:larger|bigger|smaller|longer|shorter|more|less|fewer|over|above|below|under|"
+    r"up to|at most|beyond|exceeds?|exceeding)\b",
+    re.I,
+)
+
+
+def _lets_in(clean: str) -> re.Match[str] | None:
+    """A clause that says whether a thing lets something in ("the API rejects gzip
+    bodies", "compressed payloads are rejected"), never one that bounds or counts what
+    it lets in ("payloads over 1 MB are rejected", "allows 5 attempts")."""
+    m = _LETS_IN.search(clean) or _ACCEPTS.match(clean)
+    if m is None or _VALUE_WORD.match(clean[m.end("val") :].strip()):
+        return None
+    return None if _BOUND.search(clean) or parse_quantity(clean) is not None else m
+
+
 _HAS_BOOLEAN = guarded(
-    r"\b(?:has|have|had|with)\s+(?:[\w/.-]+\s+){1,4}?(?P<neg>not\s+)?"
+    r"\b(?:has|have|had|with)\s+(?:[\w/.-]+\s+){1,5}?(?P<neg>not\s+)?"
     r"(?P<val>enabled|disabled|turned on|turned off|switched on|switched off)\b",
     re.I,
+)
+# "the user disabled bf16", "we turned off retries": a flag set by someone
+_TOGGLED = guarded(
+    r"\b(?:[Ww]e|I|[Tt]hey|[Tt]he user|[Ss]omeone|[A-Z][a-z]+)\s+(?:have\s+|had\s+|just\s+)?"
+    r"(?P<val>enabled|disabled|turned on|turned off|switched on|switched off)\s+"
+    r"(?:the\s+|our\s+|all\s+)?(?P<what>[\w./-]+(?:\s+(?!(?:after|before|for|on|in|at|because|"
+    r"since|when|so|to|as|and|but|now)\b)[\w./-]+){0,2})",
 )
 _BOOL_ATTR = {
     "enabled": "enabled",
@@ -219,9 +264,31 @@ _BOOL_ATTR = {
     "allowed": "allowed",
     "forbidden": "allowed",
     "disallowed": "allowed",
+    "accepted": "allowed",
+    "rejected": "allowed",
+    "refused": "allowed",
+    "denied": "allowed",
+    "accepts": "allowed",
+    "rejects": "allowed",
+    "refuses": "allowed",
+    "allows": "allowed",
+    "forbids": "allowed",
+    "denies": "allowed",
 }
 _TRUE = frozenset(
-    {"enabled", "turned on", "switched on", "on", "active", "required", "mandatory", "allowed"}
+    {
+        "enabled",
+        "turned on",
+        "switched on",
+        "on",
+        "active",
+        "required",
+        "mandatory",
+        "allowed",
+        "accepted",
+        "accepts",
+        "allows",
+    }
 )
 _JOB = guarded(
     r"\b(?!(?:switched|moved|migrated|changed|upgraded|downgraded|ported|replaced|dropped|"
@@ -234,7 +301,8 @@ _JOB = guarded(
     r"branches|cut)"
     r"\s+(?:out\s+|up\s+)?(?P<prep>through|via|with|in|on|by|using|to|into|onto|behind|from|as|"
     r"off)\s+"
-    r"(?:the\s+|a\s+|an\s+|our\s+)?(?:python3?\s+-m\s+|npx\s+|(?:poetry|uv|pipenv)\s+run\s+)?"
+    r"(?:the\s+|a\s+|an\s+|our\s+)?(?:latest\s+|last\s+|current\s+|newest\s+)?"
+    r"(?:python3?\s+-m\s+|npx\s+|(?:poetry|uv|pipenv)\s+run\s+)?"
     r"(?P<val>[\w.+#/-]+(?:\s+(?-i:[A-Z])[\w.+#/-]*){0,2})",
     re.I,
 )
@@ -271,7 +339,7 @@ _COPULA = guarded(
     r"orm|runner|registry|cdn|provider|host|hosting|scheduler|timezone|time zone|format|"
     r"encoding|backend|store|bucket|mailer|datastore|search engine|web server|server|"
     r"package manager|linter|formatter|test runner|bundler|algorithm|strategy|mode|level|"
-    r"engine|platform|cloud|tool|library|client|driver|storage))\s+(?:is|=|:)\s+(?:now\s+)?"
+    r"engine|platform|cloud|tool|library|client|driver|storage|warehouse))\s+(?:is|=|:)\s+(?:now\s+)?"
     r"(?:the\s+|a\s+|an\s+)?(?P<val>[\w.+#/-]+)\s*(?P<rest>.*)$",
     re.I,
 )
@@ -291,15 +359,17 @@ _LEAD_IN = guarded(
     r"^(?:(?:quick\s+|important\s+|small\s+)?(?:note|fyi|heads[- ]up|reminder|important|btw|"
     r"update|correction|context|summary|recap|finding|learned|tl;?dr)"
     r"(?:\s+(?:from|for|about|on|re|after|of)\b[^:]{0,40}?)?\s*[:,-]\s*|"
-    r"(?:as of [^,]+|for the record|turns out|it turns out|today|yesterday|earlier)\s*[:,-]?\s*)"
+    r"(?:as of [^,]+|for the record|turns out|it turns out|today|yesterday|earlier|"
+    r"for now|right now|at the moment|as things stand)\s*[:,-]?\s*)"
     r"(?:that\s+)?",
     re.I,
 )
 # "After debugging X with the user, we found (that) ...": how it was learned, not what
 _FOUND = guarded(
-    r"^(?:(?:after|when|while|during|on)\b[^,]{0,120},\s*)?(?:we|i|the user|they)\s+"
+    r"^(?:(?:after|when|while|during|on)\b[^,]{0,120}?(?:,\s*|\s+(?=(?:we|i|the user|they)\s)))?"
+    r"(?:we|i|the user|they)\s+(?:all\s+|have\s+|had\s+)?"
     r"(?:found|learned|noticed|saw|realized|realised|confirmed|discovered|verified|checked|"
-    r"figured out|established)(?:\s+out)?(?:\s+that)?\s+",
+    r"figured out|established|agreed|decided|settled on)(?:\s+out)?(?:\s+(?:that|to|on))?\s+",
     re.I,
 )
 # A clause that only refers back to what was said ("the user confirmed this when ...")
@@ -324,7 +394,8 @@ _REASON = guarded(
 )
 _SO = guarded(
     r"(?:,\s*so\b|\s+so\s+(?:that|we|they|it|the|nothing|no|there|he|she|you|people|users?|"
-    r"[A-Z]{2,})\b).*$",
+    r"[A-Z]{2,})\b|\s+so\s+[\w-]+(?:\s+[\w-]+)?\s+(?:can|could|will|would|won't|can't|does|"
+    r"doesn't|don't|never|always|stays?|gets?)\b).*$",
 )
 # "after/before <an event>" with no value in it, behind a clause that states one: when or
 # why, not what ("6 replicas after the load test"; "3 times before giving up")
@@ -350,6 +421,11 @@ _WHEN_SAID = guarded(
 _WHERE_SET = guarded(
     r",?\s*\b(?:as\s+)?(?:configured|defined|set|declared|specified|see)\s+(?:in\s+)?"
     r"(?:the\s+)?[\w./-]*(?:\w/|\.\w{2,4}\b)[\w./-]*",
+    re.I,
+)
+# How a claim stated before it is carried out ("is 7, enforced by the depthLimit rule")
+_CARRIED_OUT = guarded(
+    r",\s*(?:enforced|checked|validated|implemented|applied)\s+(?:by|in|via|through)\b.*$",
     re.I,
 )
 _VALUE_WORD = re.compile(  # a digit has no needle: searched always
@@ -410,14 +486,54 @@ def clauses(text: str) -> list[str]:
 
 def _clauses(text: str) -> list[tuple[str, bool]]:
     """``clauses``, each with whether it shares the verb of the one before it (``_gapped``)."""
-    parts = [p for p in _CLAUSE.split(_clean(text)) if p and p.strip()]
+    parts = [
+        r
+        for p in _CLAUSE.split(_clean(text))
+        if p and p.strip()
+        for q in _explained(p)
+        for r in _two_subjects(q)
+    ]
     kept = [(without_context(q), i > 0) for p in parts for i, q in enumerate(_gapped(p))]
     return [(k, gapped) for k, gapped in kept if k]
+
+
+# "X is idempotent: a retry ...": what follows a colon explains the claim before it
+_COLON = re.compile(
+    r"(?<=[a-z]):\s+(?=(?:a|an|the|it|we|they|its|our|their|this|there|nothing|every|each|no|"
+    r"only)\s)"
+)
+
+
+def _explained(part: str) -> list[str]:
+    """A part cut at a colon when what stands before it is a claim of its own (it has a
+    verb): "Rate limiting: each key ..." names a topic, and stays whole."""
+    m = _COLON.search(part) if ":" in part else None
+    before = part[: m.start()] if m is not None else ""
+    if m is None or (_VERB_AT.search(before) is None and _IMPERATIVE.match(before) is None):
+        return [part]
+    return [part[: m.start()], *_explained(part[m.end() :])]
 
 
 _AND = re.compile(
     r",?\s+and\s+(?!(?:a half|an?\s|\d|one|two|three|four|five|six|seven|eight|nine|ten)\b)"
 )
+# "... is built on Apollo Server and query depth is limited to 10": after a claim, "and"
+# opens another with a subject of its own, a few words before its copula
+_AND_SUBJECT = re.compile(
+    r",?\s+and\s+(?=(?:(?!(?:is|are|was|were|a|an|\d\S*)\s)[\w.`'-]+\s+){1,3}(?:is|are|was|were)\s)",
+    re.I,
+)
+
+
+def _two_subjects(part: str) -> list[str]:
+    """A part that holds two claims of two subjects, each with its copula ("the gateway is
+    built on Apollo and query depth is limited to 10"): two clauses. Only when what stands
+    before "and" is a claim of its own (a verb), so that two subjects of one copula ("the
+    API and the worker are on Python 3.12") stay one."""
+    m = _AND_SUBJECT.search(part)
+    if m is None or _VERB_AT.search(part[: m.start()]) is None:
+        return [part]
+    return [part[: m.start()], *_two_subjects(part[m.end() :])]
 
 
 def _gapped(clause: str) -> list[str]:
@@ -461,6 +577,7 @@ def without_context(clause: str) -> str:
             text,
         )
     text = _WHERE_SET.sub("", text)
+    text = _CARRIED_OUT.sub("", text)
     text = _WHEN_SAID.sub("", text)
     text = _REASON.sub("", text)
     text = _SO.sub("", text)
@@ -512,6 +629,30 @@ def _attribute_near(text: str, start: int) -> tuple[str, tuple[int, int]] | None
     return (best[1], best[2]) if best else None
 
 
+_BOUNDS = frozenset({"limit", "threshold", "duration"})
+_IDENTITY = frozenset({"id", "ids", "key", "name", "url", "uri", "path", "dir", "file", "arn"})
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def attribute_named(name: str) -> str | None:
+    """The attribute a setting's name names by its words ("refresh_interval": interval,
+    "limits.memory": limit, "save_steps": count step, "max_attempts": count retry), as
+    the attributes read from prose are named; None if no word of it names one. A counted
+    noun says more than a bound ("max", "limit") does."""
+    spaced = re.sub(r"([a-z])([A-Z])", r"\1 \2", name).lower()
+    parts = [p for p in re.split(r"[^a-z0-9]+", spaced) if p]
+    if not parts or parts[-1] in _IDENTITY:
+        return None  # "user_id", "broker.id": which one, not how many
+    families = [n for p in parts for n, pattern in _ATTR_RE if pattern.fullmatch(p)]
+    counted = [_COUNTED[stem(p)] for p in parts if stem(p) in _COUNTED]
+    kinds = [n for n in families if n not in _BOUNDS]
+    if kinds:
+        return kinds[0]
+    if counted:
+        return f"count {counted[0]}"
+    return families[0] if families else None
+
+
 def _words_of(text: str, span: tuple[int, int]) -> frozenset[str]:
     return content_words(text[span[0] : span[1]])
 
@@ -524,7 +665,7 @@ _QUANTITY_HINT = guarded(
 )
 _DIGIT = re.compile(r"\d")
 _NAME = r"[\w.+#/-]+(?:\s+(?-i:[A-Z])[\w.+#/-]*){0,2}"
-_CHANGE_HINT = guarded(r"from|replac|instead|rather|in place", re.I)
+_CHANGE_HINT = guarded(r"from|replac|instead|rather|in place|\boff\b|away|out of", re.I)
 _CODE_LIKE = re.compile(r"--|_|=|\b[A-Z][A-Z0-9]{2,}\b|\w\.\w")
 _OWNER_WORDS = guarded(r"own|maintain|responsib|look|belong|contact|lead|\bdri\b|\bby\b", re.I)
 _NOON_WORDS = guarded(r"noon|midday|midnight", re.I)
@@ -575,7 +716,10 @@ def read_slots(text: str) -> tuple[Slot, ...]:
 
 
 # "handled by Django's migrate command, not Alembic": the name it is not, as replaced
-_NOT_NAME = guarded(r",\s*(?:and\s+)?not\s+(?:the\s+|by\s+|with\s+)?(?P<old>" + _NAME + r")\s*$")
+_NOT_NAME = guarded(
+    r",\s*(?:and\s+)?(?:not|never)\s+(?:in\s+|on\s+|from\s+)?(?:the\s+|by\s+|with\s+)?"
+    r"(?P<old>" + _NAME + r")\s*$"
+)
 
 
 def _bare(clause: str) -> Slot | None:
@@ -625,8 +769,17 @@ def _clause_slots(clean: str) -> tuple[Slot, ...]:
                 drop=frozenset({"port"}),
             )
         )
-    boolean = _BOOLEAN.search(clean) or _HAS_BOOLEAN.search(clean)
-    if boolean and not found:
+    boolean = _BOOLEAN.search(clean) or _HAS_BOOLEAN.search(clean) or _lets_in(clean)
+    toggled = _TOGGLED.search(clean) if boolean is None and not found else None
+    if toggled is not None:
+        truth = ascii_key(toggled.group("val")) in _TRUE
+        words = content_words(toggled.group("what"))
+        qualifiers = _qualifiers(clean[toggled.end() :]) & content_words(clean[toggled.end() :])
+        value = Value(ValueType.BOOLEAN, text=str(truth).lower())
+        found.append(Slot(words - qualifiers, qualifiers, "enabled", value))
+    # "retries switched off (`max_attempts=1`)": the flag, beside the setting that sets it
+    settings_only = bool(found) and all(s.attribute.startswith("setting ") for s in found)
+    if boolean and (not found or settings_only):
         val = ascii_key(boolean.group("val"))
         truth = (val in _TRUE) != bool(boolean.group("neg"))
         found.append(
@@ -655,13 +808,17 @@ def _clause_slots(clean: str) -> tuple[Slot, ...]:
     if not found and (digits or _QUANTITY_HINT.search(clean)):
         found += _measured(clean)
     if all(s.attribute == "interval duration" for s in found):  # "Nightly reports run on X"
-        found += _job(clean, many)
+        found += _job(clean, many) or _object_job(clean, many)
     if not found:
-        found += _copula(clean, many)
+        found += _reads(clean, many) or _copula(clean, many)
     if not found:
         found += _uses(clean, many)
     if not found:
+        found += _located(clean, many)
+    if not found:
         found += _predicate(clean)
+    if not any(s.value.type is ValueType.NAME for s in found):  # "mail goes through SES"
+        found += _through(clean)
     return _marked(clean, found, many)
 
 
@@ -669,6 +826,12 @@ _CHANGE = [
     guarded(
         r"\b(?:switched|moved|migrated|changed|went|upgraded|downgraded|ported)\s+(?:\w+\s+){0,3}?"
         r"from\s+(?:the\s+)?(?P<old>[\w.+#/-]+)\s+to\s+(?:the\s+)?"
+        r"(?P<new>[\w.+#/-]+(?:\s+(?-i:[A-Z])[\w.+#/-]*){0,2})",
+        re.I,
+    ),
+    guarded(  # "moved the warehouse off Redshift onto BigQuery"
+        r"\b(?:switched|moved|migrated|ported)\s+(?:\w+\s+){0,3}?(?:off|away from|out of)\s+"
+        r"(?:the\s+)?(?P<old>[\w.+#/-]+)\s+(?:on)?to\s+(?:the\s+)?"
         r"(?P<new>[\w.+#/-]+(?:\s+(?-i:[A-Z])[\w.+#/-]*){0,2})",
         re.I,
     ),
@@ -706,7 +869,38 @@ def _marked(text: str, found: list[Slot], many: bool) -> tuple[Slot, ...]:
         break
     if many:
         found = [dataclasses.replace(s, many=True, exclusive=False) for s in found]
+    elif _RANGE.search(_PARENTHESES.sub("", text)):  # a range holds every value within it
+        found = [
+            dataclasses.replace(s, many=True, exclusive=False) if s.value.type in _RANGED else s
+            for s in found
+        ]
     return tuple(found)
+
+
+_N = r"(?:\d+(?:[.:]\d+)*|one|two|three|four|five|six|seven|eight|nine|ten|twelve|twenty)"
+# "between 3 and 12 pods", "from 1 s up to 60 s", "12 to 128 characters", "Node 18 through
+# 22", "Tuesday to Thursday"; never a change ("bumped from 3 to 5")
+# digits have no needle: a plain pattern, its case folded in ASCII only
+_RANGE = re.compile(
+    rf"\bbetween\s+(?:\w+\s+)?{_N}\b.{{0,20}}?\s+and\s+(?:\w+\s+)?{_N}\b"
+    rf"|\bfrom\s+(?:\w+\s+)?{_N}\b.{{0,20}}?\s+up\s+to\b"
+    rf"|(?<!from\s)\b{_N}(?:\s*[a-z]{{1,7}})?\s*(?:to|through|until|\u2013|\s-\s)\s*{_N}\b"
+    r"|\b(?:mon|tues|wednes|thurs|fri|satur|sun)day\s+(?:to|through|-)\s+\w+day\b",
+    re.I | re.ASCII,
+)
+_RANGED = frozenset(
+    {
+        ValueType.COUNT,
+        ValueType.NUMBER,
+        ValueType.DURATION,
+        ValueType.SIZE,
+        ValueType.VERSION,
+        ValueType.CLOCK,
+        ValueType.DAY,
+        ValueType.PERCENT,
+        ValueType.RATE,
+    }
+)
 
 
 # A note that says a name no longer holds: dropped, removed, shut down, cancelled, gone.
@@ -715,6 +909,8 @@ _KIND_OF = (
     r"(?:\s+(?:server|servers|service|cluster|instance|box|integration|account|subscription|"
     r"plan|setup|stack|gateway|proxy|layer|backend|frontend|sidecar|agent|deployment|pipeline))?"
 )
+# What stands before a name: an article, a possessive, a hyphenated kind ("a self-hosted")
+_ARTICLE = r"(?:(?:the|a|an|our|their)\s+)?(?:[a-z]+-[a-z]+\s+)?"
 _DROPPED = [
     guarded(
         r"\b(?:dropped|removed|retired|decommissioned|deprecated|ditched|got rid of|shut down|"
@@ -723,7 +919,9 @@ _DROPPED = [
         + _NAME
         + r")"
         + _KIND_OF
-        + r"(?:\s+(?:for|in favou?r of|with)\s+(?:the\s+)?(?P<new>"
+        + r"(?:\s+(?:for|in favou?r of|with)\s+"
+        + _ARTICLE
+        + r"(?P<new>"
         + _NAME
         + r"))?",
         re.I,
@@ -735,14 +933,25 @@ _DROPPED = [
         + _KIND_OF
         + r"\s+(?:was|were|is|are|has been|have been|got)\s+"
         r"(?:now\s+)?"
-        r"(?:dropped|removed|retired|decommissioned|deprecated|cancelled|canceled|shut down|"
-        r"sunset|killed|abandoned|gone|phased out|no longer used|"
-        r"replaced(?:\s+(?:by|with)\s+(?:the\s+)?(?P<new>" + _NAME + r"))?)\b",
+        r"(?:(?:replaced\s+(?:by|with)|dropped in favou?r of)\s+"
+        + _ARTICLE
+        + r"(?P<new>"
+        + _NAME
+        + r")|"
+        r"dropped|removed|retired|decommissioned|deprecated|cancelled|canceled|shut down|"
+        r"sunset|killed|abandoned|gone|phased out|no longer used|closed|deleted|"
+        r"replaced)\b",
         re.I,
     ),
     guarded(
-        r"\bswapped\s+(?:out\s+)?(?:the\s+)?(?P<old>" + _NAME + r")\s+(?:for|with)\s+"
-        r"(?:the\s+)?(?P<new>" + _NAME + r")",
+        r"\bswapped\s+(?:out\s+)?(?:the\s+)?(?P<old>"
+        + _NAME
+        + r")\s+(?:for|with)\s+"
+        + _ARTICLE
+        + r"(?P<new>"
+        + _NAME
+        + r")"
+        + _KIND_OF,
         re.I,
     ),
     guarded(r"\btook over\s+(?:[\w-]+\s+){0,3}?from\s+(?:the\s+)?(?P<old>" + _NAME + r")", re.I),
@@ -750,7 +959,7 @@ _DROPPED = [
 # "switched log shipping to Grafana Loki", "moved CI to GitLab CI": what is now used for it
 _MOVED_TO = guarded(
     r"\b(?:switched|moved|migrated|ported|changed|transitioned|converted)\s+"
-    r"(?P<what>(?:(?!from\b|to\b)[\w.+#/-]+\s+){0,4}?)(?:over\s+)?to\s+(?:the\s+|a\s+)?"
+    r"(?P<what>(?:(?!from\b|to\b)[\w.+#/'-]+\s+){0,4}?)(?:over\s+)?to\s+(?:the\s+|a\s+)?"
     r"(?P<new>" + _NAME + r")",
     re.I,
 )
@@ -758,6 +967,11 @@ _DROP_HINT = guarded(
     r"drop|remov|retir|decommission|deprecat|ditch|got rid|shut down|sunset|kill|abandon|"
     r"stopped using|no longer|uninstall|cancel|phased out|gone|replaced|swapped|took over|"
     r"switched|moved|migrated|ported|changed|transitioned|converted",
+    re.I,
+)
+# When a change was made ("after the pricing change", "at the end of Q2"): not what changed
+_WHEN_DONE = guarded(
+    r"^\s*(?:after|before|during|since|at the (?:end|start) of|in|last|this|earlier)\b.*$",
     re.I,
 )
 _CHANGE_WORDS = frozenset({"instead", "rather", "place", "favour", "favor", "gone"})
@@ -785,7 +999,7 @@ def _dropped(clause: str, found: list[Slot]) -> tuple[Value | None, list[Slot]]:
         if new and named and not any(s.named for s in found):
             found = [_slot(clause, m.span(), "uses", parse_value(new), drop=gone), *found]
         if not found:
-            rest = clause[: m.start()] + " " + clause[end:]
+            rest = clause[: m.start()] + " " + _WHEN_DONE.sub("", clause[end:])
             words = content_words(rest) - gone
             qualifiers = _qualifiers(rest) & words
             none = Value(ValueType.NAME, text="")
@@ -809,12 +1023,13 @@ def _moved_to(clause: str, found: list[Slot]) -> list[Slot]:
     if moved is None or any(s.replaces for s in found):
         return found
     new = moved.group("new")
-    if not _is_name(new.split()[0], new) or _VALUE_WORD.search(new):
+    if not _is_name(new.split()[0], new) or parse_value(new).type is not ValueType.NAME:
         return found
     value = parse_value(new)
     if any(s.named for s in found):
         return found  # "upgraded to Python 3.12": the version read says what it moved to
-    around = moved.group("what") + " " + clause[moved.end() :]
+    # "Avatars were moved to S3": what was moved may stand before the verb
+    around = clause[: moved.start()] + " " + moved.group("what") + " " + clause[moved.end() :]
     words = content_words(around) - _CHANGE_WORDS
     qualifiers = _qualifiers(around) & words
     return [Slot(words - qualifiers, qualifiers, "uses", value, changed=True), *found]
@@ -855,6 +1070,41 @@ _FLAG_SET = re.compile(
 )
 
 
+# The unit a setting's name states ("MAX_ATTACHMENT_BYTES", "TTL_SECONDS", "timeout_ms")
+_NAMED_UNITS = {
+    "bytes": "bytes",
+    "kb": "KB",
+    "kib": "KiB",
+    "mb": "MB",
+    "mib": "MiB",
+    "gb": "GB",
+    "gib": "GiB",
+    "ms": "ms",
+    "millis": "ms",
+    "msec": "ms",
+    "sec": "s",
+    "secs": "s",
+    "seconds": "s",
+    "minutes": "minutes",
+    "mins": "minutes",
+    "hours": "hours",
+    "days": "days",
+    "percent": "%",
+    "pct": "%",
+}
+
+
+def _in_unit_of(key: str, value: Value, raw: str) -> Value:
+    """A bare number set to a setting whose name states its unit, in that unit
+    (`IDEMPOTENCY_TTL_SECONDS = 86400` is a day); any other value as it is."""
+    if value.type not in (ValueType.COUNT, ValueType.NUMBER):
+        return value
+    unit = _NAMED_UNITS.get(re.split(r"[^a-z0-9]+", key.lower())[-1])
+    if unit is None:
+        return value
+    return parse_value(f"{raw}{'' if unit == '%' else ' '}{unit}")
+
+
 def _setting(text: str) -> list[Slot]:
     flag = _FLAG_SET.search(text)
     if flag is not None:
@@ -870,9 +1120,11 @@ def _setting(text: str) -> list[Slot]:
             continue
         if key.upper() == key and m.group(0)[len(key) :].strip()[:1] not in ("i", "=", ":"):
             continue  # "AWS SES": an acronym, not a setting
+        if re.split(r"[^a-z0-9]+", key.lower())[-1] in _IDENTITY:
+            continue  # "user_id is 0.05", "broker.id 1": which one, never a setting's value
         if key.lower() in _ATTRIBUTE_ACRONYMS or _FILE.search(key) or text[: m.start()][-1:] == "/":
             continue  # "the TTL is 15 minutes", "api/client.py times out": no setting
-        value = parse_value(raw)
+        value = _in_unit_of(key, parse_value(raw), raw)
         if value.type is ValueType.NAME and not re.search(r"\d", raw) and not _is_name(raw, raw):
             continue
         if value.type is ValueType.BOOLEAN:  # a flag: on or off, however it is set
@@ -970,7 +1222,8 @@ def _measured(text: str) -> list[Slot]:
         drop |= frozenset().union(
             *(_words_of(text, m.span()) for p in named_by for m in p.finditer(text))
         )
-        if len(between) > 40:  # far apart: cut out both, keep the words between
+        # far apart, or what it is of between them: cut out both, keep the words between
+        if len(between) > 40 or _OF_THING.search(between):
             rest_span = (start, end)
             slot = _slot(
                 text[: span[0]] + " " * (span[1] - span[0]) + text[span[1] :],
@@ -982,6 +1235,11 @@ def _measured(text: str) -> list[Slot]:
             return [slot]
         return [_slot(text, (lo, hi), f"{name} {value.type.value}", value, drop=drop)]
     return _counted(text)
+
+
+# "the refresh interval *of the products index* is 1s": what it is of stands between the
+# attribute and its value, and is kept
+_OF_THING = re.compile(r"^\s*(?:of|for|on)\s+(?:the\s+|our\s+|its\s+)?[\w`'./-]+", re.I)
 
 
 def _counted(text: str) -> list[Slot]:
@@ -1041,39 +1299,61 @@ _WHO = (
     r"@[\w.-]+|(?-i:(?!(?:The|A|An|This|That|These|Those|Our|Its|It|We|They|Each|Every|All)\b)"
     r"[A-Z][\w.-]*(?:\s+[A-Z][\w-]*)?)|(?:the\s+)?(?:[\w-]+\s+){0,2}?"
     r"(?:team|squad|engineer|lead|manager|commander|owner|developer|sre|admin|person|on-?call|"
-    r"maintainers?|reviewer|captain|shepherd|champion|guild|chapter)"
+    r"maintainer|reviewer|captain|shepherd|champion|guild|chapter)s?"
 )
 _DUTIES = (
     r"cut|approve|review|write|own|maintain|triage|merge|deploy|release|tag|lead|sign off on|"
     r"sign off|publish|rotate|page"
 )
-_DUTY_DONE = {"written": "write", "led": "lead", "cut": "cut"}
+_DUTY_DONE = {
+    "written": "write",
+    "led": "lead",
+    "cut": "cut",
+    "done": "handle",
+    "handled": "handle",
+    "executed": "handle",
+    "performed": "handle",
+    "run": "handle",
+    "applied": "handle",
+    "updated": "update",
+    "submitted": "submit",
+    "submits": "submit",
+    "handles": "handle",
+    "applies": "handle",
+    "executes": "handle",
+    "updates": "update",
+    "posts": "update",  # posting the updates is updating
+}
 _DUTY_HINT = guarded(
     r"\bby\b|on[- ]?call|\b(?:cuts|approves|reviews|writes|owns|maintains|triages|merges|"
-    r"deploys|releases|tags|leads|signs off|publishes|rotates|goes to|go to)\b",
+    r"deploys|releases|tags|leads|signs off|publishes|rotates|goes to|go to|submits|handles|"
+    r"updates|posts|executes|applies)\b",
     re.I,
 )
 _DUTY_BY = guarded(
     r"^(?P<what>.+?)\s+(?:is|are|was|were|gets?|get)\s+(?:now\s+|usually\s+|always\s+|"
     r"currently\s+|still\s+)?(?P<verb>cut|approved|reviewed|written|triaged|"
-    r"merged|deployed|released|tagged|led|signed off|published|rotated)\s+"
+    r"merged|deployed|released|tagged|led|signed off|published|rotated|done|handled|executed|"
+    r"performed|run|applied|updated|submitted)\s+"
     r"(?:only\s+)?by\s+(?P<who>" + _WHO + r")\b(?P<rest>.*)$",
     re.I,
 )
 _DUTY_DOES = guarded(
     r"^(?P<who>" + _WHO + r")\s+(?:now\s+|usually\s+|always\s+|currently\s+|still\s+|also\s+)?"
     r"(?P<verb>cuts|approves|reviews|writes|triages|merges|deploys|releases|tags|leads|"
-    r"signs off on|publishes|rotates)\s+(?P<what>(?!(?:to|from|in|on|with|into)\b).+)$",
+    r"signs off on|publishes|rotates|submits|handles|updates|applies|posts|executes)\s+"
+    r"(?P<what>(?!(?:to|from|in|on|with|into)\b).+)$",
     re.I,
 )
 _DUTY_GOES = guarded(
     r"^(?P<what>.*?\b(?P<duty>reviews?|approvals?|sign-?offs?|pages?|alerts?|escalations?|"
-    r"tickets?|incidents?)\b.*?)\s+(?:now\s+)?(?:go|goes|went|are routed|is routed|are sent|"
-    r"is sent|come|comes|came)\s+(?:to|from)\s+(?P<who>" + _WHO + r")\b(?P<rest>.*)$",
+    r"tickets?|incidents?|triage)\b.*?)\s+(?:now\s+)?(?:go|goes|went|are routed|is routed|"
+    r"are sent|is sent|come|comes|came|moved|moves|has moved|was moved)\s+(?:to|from)\s+"
+    r"(?P<who>" + _WHO + r")\b(?P<rest>.*)$",
     re.I,
 )
 # What a duty handed to someone is called: "approvals come from X" is X approving
-_DUTY_NOUNS = {"review": "review", "approval": "approve", "signoff": "sign off"}
+_DUTY_NOUNS = {"review": "review", "approval": "approve", "signoff": "sign off", "triage": "triage"}
 _ON_CALL = guarded(
     r"^(?P<who>" + _WHO + r")\s+(?:is|are)\s+(?:now\s+|currently\s+)?(?:the\s+)?(?:primary\s+)?"
     r"on[- ]?call\b(?P<rest>.*)$"
@@ -1183,12 +1463,36 @@ def _imperative(text: str) -> list[Slot]:
         verb = verb[:-3]
     rest = m.group("rest")
     words = content_words(rest)
-    if not words:
-        return []
+    if not words and verb in _VERBISH:
+        return []  # "never use it": a rule about nothing named
     qualifiers = _qualifiers(rest) & words
     truth = "false" if mode in _NEVER else "true"
-    attribute = f"rule {stem(verb).replace('-', '')}"
+    attribute = f"rule {stem(verb.split('-')[0])}"
     return [Slot(words - qualifiers, qualifiers, attribute, Value(ValueType.BOOLEAN, text=truth))]
+
+
+# "admin pages go through the same Varnish cache" / "... bypass the cache": whether a
+# thing is on for what passes through it, as "caching is disabled for admin pages" says
+_THROUGH = guarded(
+    r"^(?P<who>.+?)\s+(?:now\s+|still\s+|all\s+|also\s+|always\s+)?(?:(?P<on>go|goes|went|"
+    r"pass|passes)\s+through|(?P<off>bypass|bypasses|bypassed))\s+"
+    r"(?:the\s+|our\s+|its\s+|their\s+)?(?:same\s+|shared\s+)?(?P<what>[\w.-]+(?:\s+[\w.-]+)?)",
+    re.I,
+)
+
+
+def _through(text: str) -> list[Slot]:
+    """Whether what a clause names is on for its subject: the thing passed through (its
+    last word, "the Varnish cache": cache) is the flag, its subject's words narrow it."""
+    m = _THROUGH.match(text)
+    if m is None:
+        return []
+    thing = content_words(m.group("what").split()[-1])
+    who = content_words(m.group("who"))
+    if not thing or not who or thing & who:
+        return []
+    value = Value(ValueType.BOOLEAN, text="true" if m.group("on") else "false")
+    return [Slot(thing, who, "enabled", value)]
 
 
 def _predicate(text: str) -> list[Slot]:
@@ -1241,6 +1545,7 @@ def _job(text: str, many: bool) -> list[Slot]:
         if not re.search(r"[A-Z]", first):
             raw = first  # "bcrypt": one word; "HashiCorp Vault": the capitalised name
         verb = stem(ascii_key(m.group("verb"))).removesuffix("ed")
+        verb = _KEEPING.get(verb, verb)
         prep = _PREP[ascii_key(m.group("prep"))]
         if prep == "from" and verb in _BRANCHING:
             verb = "branch"  # "hotfixes start from main", "are branched off the release branch"
@@ -1254,6 +1559,76 @@ def _job(text: str, many: bool) -> list[Slot]:
             slot = dataclasses.replace(slot, subject=slot.subject - {"branch"})
         return [slot]
     return []
+
+
+# Verbs of keeping something somewhere, one job: "kept in", "stored in", "saved to"
+_KEEPING = {
+    "kept": "stor",
+    "keep": "stor",
+    "keeps": "stor",
+    "held": "stor",
+    "sav": "stor",
+    "persist": "stor",
+    "stores": "stor",
+    "store": "stor",
+}
+# "keeps its feature vectors in Redis", "reports exceptions to Rollbar", "caches downloads
+# in ~/.cache/x": a job with its object between the verb and where it is done
+_OBJECT_JOB = guarded(
+    r"\b(?P<verb>keeps|stores|saves|persists|caches|writes|sends|reports|pushes|logs|ships|"
+    r"publishes|puts|loads|streams)\s+(?:its\s+|the\s+|their\s+|our\s+|all\s+)?"
+    r"(?P<obj>(?:[\w-]+\s+){0,2}?[\w-]+)\s+(?P<prep>in|into|to|on|under)\s+"
+    r"(?:the\s+|a\s+)?(?P<val>" + _NAME + r")",
+    re.I,
+)
+# Where data is sent: one of several places (``FLOWS``), as "writes to" is
+_SENDING = {"send", "report", "push", "log", "ship", "publish", "load", "stream", "write"}
+
+
+def _object_job(text: str, many: bool) -> list[Slot]:
+    m = _OBJECT_JOB.search(text)
+    if m is None:
+        return []
+    raw = m.group("val")
+    first = raw.split()[0]
+    if not _is_name(first, first) or content_words(m.group("obj")) == frozenset():
+        return []
+    raw = raw if re.search(r"[A-Z]", first) else first
+    verb = ascii_key(m.group("verb")).lower()
+    verb = re.sub(r"(?:es|s)$", "", verb) if verb.endswith(("ches", "shes")) else verb[:-1]
+    prep = _PREP[ascii_key(m.group("prep"))] if m.group("prep").lower() != "under" else "in"
+    if verb in _SENDING:
+        verb, prep = "write", "to"  # where it goes: one of several places
+        exclusive = bool(_EXCLUSIVE_MARK.search(text)) and not many
+    else:
+        verb = "stor" if verb != "cach" and verb != "cache" else "cach"
+        exclusive = not many or bool(_EXCLUSIVE_MARK.search(text))
+    value = Value(ValueType.NAME, text=parse_value(raw).text or raw.lower())
+    # what is kept or sent is what the slot is about: only the verb and the value go
+    drop = content_words(m.group("val"))
+    span = (m.start("verb"), m.end("verb"))
+    return [_slot(text, span, f"{verb} {prep}", value, drop=drop, exclusive=exclusive)]
+
+
+# "consumes the Kafka topic orders.v1", "now reads orders.v2": where a thing reads from,
+# named as code names it (a dot, a slash, an underscore or a digit in it)
+_READS = guarded(
+    r"\b(?P<verb>reads|consumes|subscribes to|listens to)\s+(?:from\s+)?(?:the\s+|its\s+)?"
+    r"(?:(?:[\w-]+\s+){0,2}?(?:topic|queue|stream|subject|channel)\s+)?"
+    r"(?P<val>[\w+#-]*[./_\d][\w.+#/-]*)",
+    re.I,
+)
+
+
+def _reads(text: str, many: bool) -> list[Slot]:
+    """Where a thing reads from, said with no preposition ("reads orders.v2"): one of
+    the places it may read from (``FLOWS``), as "reads from" is."""
+    m = _READS.search(text)
+    if m is None or not re.search(r"[a-z]", m.group("val"), re.I):
+        return []
+    value = Value(ValueType.NAME, text=parse_value(m.group("val")).text or m.group("val").lower())
+    exclusive = bool(_EXCLUSIVE_MARK.search(text)) and not many
+    return [_slot(text, (m.start("verb"), m.end()), "read from", value, exclusive=exclusive)]
 
 
 def _copula(text: str, many: bool) -> list[Slot]:
@@ -1274,6 +1649,25 @@ def _copula(text: str, many: bool) -> list[Slot]:
 
 _WORDED = words("""branch region mode level strategy format encoding timezone algorithm""")
 _PROTOCOLS = words("""http https grpc websocket websockets tls ssh ftp sftp mqtt amqp""")
+
+
+# "sessions are in Postgres now", "the state is on S3": where something lives
+_LOCATED = guarded(
+    r"^(?P<subj>.+?)\s+(?:is|are)\s+(?:now\s+|still\s+|currently\s+)?(?:all\s+)?(?:in|on)\s+"
+    r"(?:the\s+)?(?P<val>" + _NAME + r")(?:\s+now)?$",
+    re.I,
+)
+
+
+def _located(text: str, many: bool) -> list[Slot]:
+    """Where a thing lives, said with a bare copula: the slot "live in", as "sessions
+    live in Redis" fills it."""
+    m = _LOCATED.match(text)
+    if m is None or not _is_name(m.group("val").split()[0], m.group("val")):
+        return []
+    value = Value(ValueType.NAME, text=parse_value(m.group("val")).text)
+    exclusive = not many or bool(_EXCLUSIVE_MARK.search(text))
+    return [_slot(text, m.span("val"), "live in", value, exclusive=exclusive)]
 
 
 def _uses(text: str, many: bool) -> list[Slot]:

@@ -205,6 +205,12 @@ _RATE = guarded(
 )
 _RPX = guarded(r"\b(?P<n>\d+(?:\.\d+)?)\s*(?P<u>rps|rpm|rph|qps)\b", re.I)
 _PERCENT = guarded(rf"\b(?P<n>{_NUM})\s*(?:%|per ?cent\b)", re.I)
+# A share written as a part of a whole: "one in ten", "3 out of 100", "1/10 of requests"
+_SHARE = guarded(
+    rf"\b(?P<part>{_NUM})\s+(?:in|out of)\s+(?P<whole>{_NUM})\b(?!\s*(?:%|{_DURATION_UNIT}\b))"
+    r"|\b(?P<p2>\d+)/(?P<w2>\d+)\s+of\b",
+    re.I,
+)
 _CLOCK = re.compile(
     r"\b(?P<h>[01]?\d|2[0-3])(?:[:.h](?P<m>[0-5]\d))?\s*(?P<ap>a\.?m\.?|p\.?m\.?)?"
     r"(?:\s*(?P<tz>utc|gmt|z|cet|cest|eet|est|edt|cst|cdt|mst|mdt|pst|pdt|bst|ist|jst|aest|"
@@ -302,6 +308,8 @@ def parse_duration(text: str) -> tuple[float, int, int] | None:
             n, u = _number(m.group("n")), _unit_seconds(m.group("u"))
             if n is None or u is None:
                 continue
+            if not m.group("n")[0].isdigit() and len(m.group("u")) < 3:
+                continue  # "an S3 bucket", "a m.2 drive": a number word takes a unit's word
             if m.group("u") in ("m", "M") and re.match(r"\s*b", text[m.end() :], re.I):
                 continue
             seconds = n * u
@@ -397,6 +405,12 @@ def parse_quantity(text: str) -> tuple[Value, int, int] | None:
         n = _number(m.group("n"))
         if n is not None:
             options.append((m.start(), m.end(), Value(ValueType.PERCENT, n)))
+            break
+    for m in _SHARE.finditer(text) if " in " in text or "/" in text or "out of" in text else ():
+        part = _number(m.group("part") or m.group("p2"))
+        whole = _number(m.group("whole") or m.group("w2"))
+        if part is not None and whole:
+            options.append((m.start(), m.end(), Value(ValueType.PERCENT, 100 * part / whole)))
             break
     duration = parse_duration(text)
     if duration is not None:

@@ -1,0 +1,109 @@
+"""Words two notes about one thing may use for it though they share none: a few generic
+names of one thing ("chats" / "conversations", "build agents" / "CI runners"), an
+acronym and the words it stands for ("OKRs" / "objectives and key results"), and the
+forms of one word recall's stemmer keeps apart ("classifier" / "classification").
+
+``related`` reads them to hand the agent a candidate; nothing is decided from them. The
+table is short on purpose: only names that programmers use for one thing in any project,
+never a product (``families`` holds those). Pure functions; no database.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+
+from store.search import memory_terms
+from store.text import STOP
+
+__all__ = ["acronyms", "initials", "root", "synonyms_of"]
+
+# Generic names of one thing: a note saying one of them is about what a note saying
+# another is about. Each line one group; a name of several words is a phrase.
+_GROUPS = """
+chat, conversation, thread
+meeting, call, huddle, sync, standup
+mobile, ios, android, iphone, phone
+runner, build agent, ci agent
+load balancer, alb, elb
+traffic, requests
+rollout, deploy, release
+"""
+
+
+def _group_terms(line: str) -> tuple[tuple[str, ...], ...]:
+    return tuple(tuple(memory_terms(name)) for name in line.split(",") if name.strip())
+
+
+_TABLE = tuple(_group_terms(line) for line in _GROUPS.strip().splitlines())
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def synonyms_of(terms: frozenset[str]) -> frozenset[str]:
+    """The terms of the other names of each group ``terms`` names (a phrase by all its
+    words), less ``terms`` themselves."""
+    found: set[str] = set()
+    for group in _TABLE:
+        if any(name and set(name) <= terms for name in group):
+            found.update(t for name in group for t in name)
+    return frozenset(found - terms)
+
+
+# Derivational endings recall's stemmer keeps: "classifier", "classification" and
+# "classify" are one word to a reader.
+_ENDINGS = re.compile(r"(?:ification|ifier|ifies|ify|ified)$")
+
+
+def root(term: str) -> str:
+    """A stemmed term without a derivational ending of ``_ENDINGS`` ("classif")."""
+    bare = _ENDINGS.sub("if", term)
+    return bare if len(bare) > 4 else term
+
+
+# An acronym as written: two to five capitals, a plural "s" after them ("OKRs", "ALB").
+_ACRONYM = re.compile(r"\b([A-Z]{2,5})s?\b")
+_WORD = re.compile(r"[A-Za-z][A-Za-z'-]*")
+_INSIDE = frozenset({"and", "of", "to", "for", "&"})  # words an acronym may skip or keep
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def acronyms(text: str) -> frozenset[str]:
+    """The acronyms ``text`` writes in capitals, folded ("okr")."""
+    return frozenset(a.casefold() for a in _ACRONYM.findall(text))
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def initials(text: str) -> frozenset[str]:
+    """The acronyms runs of two to five words of ``text`` would make, folded: "objectives
+    and key results" makes "okr" (the "and" skipped) and "time to live" "ttl" (kept).
+    Stop words other than ``_INSIDE`` end a run; a run's acronym that is itself a stop
+    word is left out."""
+    found: set[str] = set()
+    run: list[str] = []
+    for word in [*_WORD.findall(text), "."]:
+        low = word.casefold()
+        if (low in STOP and low not in _INSIDE) or word == ".":
+            found |= _run_initials(run)
+            run = []
+        else:
+            run.append(low)
+    found |= _run_initials(run)
+    return frozenset(a for a in found if a not in STOP)
+
+
+def _run_initials(run: list[str]) -> set[str]:
+    found: set[str] = set()
+    for start in range(len(run)):
+        if run[start] in _INSIDE:
+            continue
+        kept, skipped = "", ""
+        for end in range(start, min(len(run), start + 7)):
+            word = run[end]
+            kept += word[0]
+            if word not in _INSIDE:
+                skipped += word[0]
+            if end > start and run[end] not in _INSIDE:
+                for letters in (kept, skipped):
+                    if 2 <= len(letters) <= 5:
+                        found.add(letters)
+    return found

@@ -1,0 +1,89 @@
+"""Words two notes about one thing use though they share none (``related_words``), and the
+closeness ``related`` reads with them: an acronym and the words it stands for, generic
+names of one thing, one word in two derived forms, and a note's lead-in or reason that
+must not drown what the two share. Plain functions, no database."""
+
+from __future__ import annotations
+
+import pytest
+
+from store.contradictions.related import THRESHOLD, _query, _terms, normalised, similarity
+from store.contradictions.related_words import acronyms, initials, root, synonyms_of
+
+
+def _close(old: str, new: str) -> float:
+    """``new``'s closeness to ``old`` in a store where every term is as rare."""
+    query = _query(new)
+    own = sum(1.0 for w in query.values() if w >= 1.0)
+    return similarity(query, _terms(old), lambda _: 1.0, own)
+
+
+def test_an_acronym_is_read_where_it_is_written_in_capitals() -> None:
+    assert acronyms("Our SLOs and the ALB config, not an ordinary Word") == {"slo", "alb"}
+
+
+def test_words_in_a_row_spell_an_acronym_with_or_without_the_small_words() -> None:
+    spelled = initials("We go over the service level objectives and the time to live.")
+    assert {"slo", "ttl"} <= spelled
+    assert "so" not in spelled  # "service ... objectives" across a skipped word only
+    assert not initials("Logs")  # one word spells nothing
+
+
+def test_generic_names_of_one_thing_bring_the_others() -> None:
+    assert {"conversation", "thread"} <= synonyms_of(frozenset({"chat", "offlin"}))
+    assert "chat" not in synonyms_of(frozenset({"chat"}))  # what was said is not added
+    assert {"build", "agent"} <= synonyms_of(frozenset({"runner"}))
+    assert "runner" in synonyms_of(frozenset({"build", "agent"}))  # a phrase, all its words
+    assert not synonyms_of(frozenset({"build"}))
+
+
+def test_derived_forms_of_one_word_share_a_root() -> None:
+    assert root("classifier") == root("classification") == "classif"
+    assert root("notify") == root("notification")
+    assert root("spy") == "spy"  # too short to be derived
+
+
+def test_a_reason_is_cut_wherever_the_sentence_starts() -> None:
+    assert normalised("We use 30% dropout in the head to fight overfitting.") == (
+        "We use 30% dropout in the head"
+    )
+    assert "likes" not in normalised("The standup is at 9:30; the user likes to keep it short.")
+    # what was said, or when, goes on with the claim itself
+    assert "capped" in normalised("The pool runs 16. After the outage we capped it at 6.")
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        (
+            "The user mentioned that SLOs are reviewed quarterly in the leadership sync.",
+            "We go over the service level objectives every six weeks.",
+        ),
+        (
+            "The classifier head uses a dropout of 0.1.",
+            "We use 30% dropout in the classification head to fight overfitting.",
+        ),
+        (
+            "The support widget's offline cache holds the last 50 conversations.",
+            "For now the iOS client keeps 200 chats in local storage for offline reading.",
+        ),
+    ],
+)
+def test_notes_about_one_thing_in_other_words_are_close(old: str, new: str) -> None:
+    assert _close(old, new) >= THRESHOLD
+
+
+def test_numbers_and_polarity_are_not_what_a_note_is_about() -> None:
+    terms = _terms("Never retry more than 0.5 or 1/10 of the time; always log it.")
+    assert not {"0.5", "1/10", "never", "alway"} & terms
+    assert "head" in _terms("The classifier head is frozen.")  # a word, not "heads up"
+
+
+def test_notes_on_other_things_stay_apart() -> None:
+    assert (
+        _close(
+            "The mobile app's offline cache holds the last 50 conversations.",
+            "The billing worker retries failed charges three times.",
+        )
+        < THRESHOLD
+    )
