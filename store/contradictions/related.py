@@ -46,7 +46,15 @@ from store.model import Memory, is_retracted
 from store.search import SYNONYM_WEIGHT, memory_terms, query_terms, query_tokens
 from store.text import stem, words
 
-__all__ = ["THRESHOLD", "normalised", "related", "related_pairs", "settled", "similarity"]
+__all__ = [
+    "THRESHOLD",
+    "normalised",
+    "related",
+    "related_pairs",
+    "settled",
+    "similarity",
+    "stored_terms",
+]
 
 # A consolidate compares the newest notes for this long at most: at 10,000 notes it then
 # stays within the pass's 5 s (adr/0010), the rules' own pass taking most of it.
@@ -116,17 +124,26 @@ def _kept(term: str) -> bool:
 @functools.lru_cache(maxsize=1 << 14)  # a stored note is met again by later notes
 def _terms(text: str) -> frozenset[str]:
     """The terms of a stored note: no numbers, no filler; each also without a
-    derivational ending; the families of the technologies it names; its acronyms and the
-    acronyms its words spell."""
+    derivational ending; the families of the technologies it names; its acronyms. The
+    acronyms its words spell are ``_spelled``'s."""
     claim = normalised(text)
     kept = frozenset(t for t in memory_terms(claim) if _kept(t))
     return (
-        kept
-        | {root(t) for t in kept}
-        | families_of(claim)
-        | {ACRONYM + a for a in acronyms(claim)}
-        | {SPELLED + a for a in initials(claim)}
+        kept | {root(t) for t in kept} | families_of(claim) | {ACRONYM + a for a in acronyms(claim)}
     )
+
+
+def stored_terms(text: str, spells: bool) -> frozenset[str]:
+    """A stored note's terms (``_terms``), with the acronyms its words spell when the new
+    note writes one (``spells``)."""
+    return _terms(text) | _spelled(text) if spells else _terms(text)
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def _spelled(text: str) -> frozenset[str]:
+    """The acronyms a stored note's words spell: read only for a new note that writes an
+    acronym (most do not), being the dearest of its terms to read."""
+    return frozenset(SPELLED + a for a in initials(normalised(text)))
 
 
 def _query(text: str) -> dict[str, float]:
@@ -228,6 +245,7 @@ def _closest(
     if not query:
         return []
     families = [t for t in query if t.startswith(FAMILY)]
+    spells = any(t.startswith(SPELLED) for t in query)
     own = sum(weight(t) for t, w in query.items() if w >= 1.0)
     scored = []
     for memory_id in m.index.rare_overlap(_lookup(query), weight.most, _CANDIDATES):
@@ -236,7 +254,7 @@ def _closest(
             continue
         if mem.forgotten or is_retracted(mem.status, mem.refuted_by):
             continue
-        terms = _terms(f"{mem.text} {mem.subject or ''}")
+        terms = stored_terms(f"{mem.text} {mem.subject or ''}", spells)
         score = similarity(query, terms, weight, own)
         if score < THRESHOLD and any(t in terms for t in families):
             # Two products for one job: as close as the threshold, whatever else the

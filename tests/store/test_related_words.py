@@ -7,7 +7,15 @@ from __future__ import annotations
 
 import pytest
 
-from store.contradictions.related import THRESHOLD, _query, _terms, normalised, similarity
+from store.contradictions.related import (
+    SPELLED,
+    THRESHOLD,
+    _query,
+    _terms,
+    normalised,
+    similarity,
+    stored_terms,
+)
 from store.contradictions.related_words import acronyms, initials, root, synonyms_of
 
 
@@ -15,7 +23,8 @@ def _close(old: str, new: str) -> float:
     """``new``'s closeness to ``old`` in a store where every term is as rare."""
     query = _query(new)
     own = sum(1.0 for w in query.values() if w >= 1.0)
-    return similarity(query, _terms(old), lambda _: 1.0, own)
+    spells = any(t.startswith(SPELLED) for t in query)
+    return similarity(query, stored_terms(old, spells), lambda _: 1.0, own)
 
 
 def test_an_acronym_is_read_where_it_is_written_in_capitals() -> None:
