@@ -30,7 +30,7 @@ from dataclasses import dataclass
 
 from anchors.facts import Fingerprint
 from anchors.spec import Anchor, AnchorKind, Expect
-from anchors.subject import resolve_name
+from anchors.subject import CLAUSE_BREAK, CODE_FILE, clause_before, resolve_name
 
 __all__ = ["CONCEPTS", "Concept", "concept_negations"]
 
@@ -77,12 +77,9 @@ _CLAIM = re.compile(
 )
 # A word every concept's prose holds, searched before the whole pattern.
 _HINT = re.compile(r"environment|env\s+var|regex|regular\s+expression", re.IGNORECASE)
-# A file named as code is ("route.go", "src/logger.rs", "`app/settings.py`").
-_FILE = re.compile(r"`?(?P<path>[\w./-]*\w\.(?:py|go|rs|js|jsx|ts|tsx|mjs|cjs))`?(?![\w.])")
 # What stands between the file and the negation: a plan, a rule or a wish is no fact.
 _NOT_PLAIN = re.compile(r"\b(?:should|must|ought|shall|may|might|could|would|if|when|unless)\b",
                         re.IGNORECASE)  # fmt: skip
-_CLAUSE_BREAK = re.compile(r"[;:,!?]|\.(?=\s)|\s[-–—]\s")
 # What may follow the concept in its clause; anything else narrows what is denied
 # ("other than RUST_LOG", "at import time", "for host matching") and leaves it unread.
 _BARE_TAIL = re.compile(r"\s*(?:(?:itself|directly|at\s+all|anywhere|ever|whatsoever)\s*)*$",
@@ -103,7 +100,7 @@ def concept_negations(
         if question:
             continue
         for m in _CLAIM.finditer(text, start, end):
-            clause = _clause_before(text, start, m.start())
+            clause = clause_before(text, start, m.start())
             if _NOT_PLAIN.search(clause) or not _BARE_TAIL.match(_clause_after(text, m.end(), end)):
                 continue  # "never reads the environment at import time": not all of it
             path = _file_of(clause, fp, scope)
@@ -120,22 +117,15 @@ def concept_negations(
     return list(dict.fromkeys(found))
 
 
-def _clause_before(text: str, start: int, at: int) -> str:
-    """The words of the clause before ``at``, from the last break of the sentence on."""
-    before = text[start:at]
-    breaks = list(_CLAUSE_BREAK.finditer(before))
-    return before[breaks[-1].end() :] if breaks else before
-
-
 def _clause_after(text: str, at: int, end: int) -> str:
     """The words after ``at`` up to the end of its clause (or sentence)."""
-    stop = _CLAUSE_BREAK.search(text, at, end)
+    stop = CLAUSE_BREAK.search(text, at, end)
     return text[at : stop.start() if stop else end].rstrip(" .")
 
 
 def _file_of(clause: str, fp: Fingerprint, scope: str | None) -> str | None:
     """The one file the clause names as its subject, or the note's file when it names none."""
-    named = [m["path"] for m in _FILE.finditer(clause)]
+    named = [m["path"] for m in CODE_FILE.finditer(clause)]
     if len(named) > 1:
         return None
     if named:

@@ -21,7 +21,7 @@ from anchors.finding import Finding
 from anchors.http_status import StatusFact
 from anchors.mentions import runs
 from anchors.spec import Anchor, Expect
-from anchors.subject import resolve_name
+from anchors.subject import CODE_FILE, clause_before, resolve_name
 
 __all__ = ["ANY", "find_anywhere", "sets_anywhere", "unnamed_subject"]
 
@@ -31,9 +31,7 @@ ANY = "*"  # the function of a ``status:`` anchor about every function of its pl
 # No word may stand before the noun: "the billing service", "the admin app" are parts.
 _WHOLE = "router|server|service|app|application|api|library|crate|project|codebase|framework"
 _SUBJECT = re.compile(rf"^\s*(?:the|this|our)\s+(?:{_WHOLE})(?:\s+itself)?\s*$", re.IGNORECASE)
-_FILE = re.compile(r"`?(?P<path>[\w./-]*\w\.(?:py|go|rs|js|jsx|ts|tsx|mjs|cjs))`?(?![\w.])")
 _OWN = re.compile(r"^\s*`?(?P<name>[\w-]+)`?\s*$")
-_CLAUSE_BREAK = re.compile(r"[;:,!?]|\.(?=\s)|\s[-–—]\s")
 # What stands before the negation: "never" / "doesn't" and the like (``status_claims``).
 _NEGATION = re.compile(r"\s*\b(?:never|not|no\s+longer|(?:does|do|did|will|can)n[’']t|cannot|"
                        r"won[’']t|does\s+not|do\s+not)\b.*$", re.IGNORECASE)  # fmt: skip
@@ -49,11 +47,9 @@ def unnamed_subject(sentence: str, at: int, fp: Fingerprint,
     """(``ANY``, the file or None for the project) a negated status at ``at`` is said of,
     when the words before it are a file's name or the project's ("the router", ``own``:
     the names of the project's own packages); None otherwise."""
-    before = sentence[:at]
-    breaks = list(_CLAUSE_BREAK.finditer(before))
-    clause = before[breaks[-1].end() :] if breaks else before
+    clause = clause_before(sentence, 0, at)
     subject = _NEGATION.sub("", clause)
-    files = [m["path"] for m in _FILE.finditer(subject)]
+    files = [m["path"] for m in CODE_FILE.finditer(subject)]
     if len(files) == 1 and subject.strip(" `").endswith(files[0]):
         path = resolve_name(files[0], fp)
         return (ANY, path) if path is not None and path in fp.code else None
@@ -63,7 +59,6 @@ def unnamed_subject(sentence: str, at: int, fp: Fingerprint,
     if _SUBJECT.match(subject) or (named is not None and named["name"] in own):
         return ANY, None
     return None
-
 
 
 def _area(fp: Fingerprint, scope: str | None) -> list[str]:

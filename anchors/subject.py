@@ -22,10 +22,13 @@ from anchors.spec import Anchor, AnchorKind
 from anchors.wordlists import COMMON_WORDS, GENERIC_NOUNS, PRONOUNS, SUBJECT_VERBS
 
 __all__ = [
+    "CLAUSE_BREAK",
+    "CODE_FILE",
     "CodeNames",
     "DropReason",
     "Spans",
     "apply_scope",
+    "clause_before",
     "resolve_name",
     "resolve_subject",
     "sentence_spans",
@@ -266,3 +269,17 @@ def apply_scope(
         else a
         for a in anchors
     )
+
+
+# A file named as code is ("route.go", "src/logger.rs", "`app/settings.py`").
+CODE_FILE = re.compile(r"`?(?P<path>[\w./-]*\w\.(?:py|go|rs|js|jsx|ts|tsx|mjs|cjs))`?(?![\w.])")
+# Where a clause of a sentence ends: a stop, a colon, a comma, a dash between spaces.
+CLAUSE_BREAK = re.compile(r"[;:,!?]|\.(?=\s)|\s[-–—]\s")
+
+
+def clause_before(text: str, start: int, at: int) -> str:
+    """The words of the clause before ``at`` (the sentence starting at ``start``), from
+    its last break on: what a claim at ``at`` is said of."""
+    before = text[start:at]
+    breaks = list(CLAUSE_BREAK.finditer(before))
+    return before[breaks[-1].end() :] if breaks else before
