@@ -69,7 +69,8 @@ from anchors.status_claims import read_statuses
 from anchors.subject import Spans, resolve_name, resolve_subject, sentence_spans
 from anchors.value_binding import bind_values
 from anchors.value_claims import stated_values, uncovered_values, version_span
-from anchors.verify import Verdict, check_anchor
+from anchors.verdicts import Verdict
+from anchors.verify import check_anchor
 from anchors.version_claims import (
     _EXACT_VERSION,
     PYTHON_NAMES,

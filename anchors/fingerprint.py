@@ -4,7 +4,9 @@ Facts are keyed by blob id, so a new commit only parses the files whose content 
 they are kept in process and in a ``BlobFactsCache`` shared by every process. A build runs
 on one background thread (one build per commit at a time), so the read path can wait a
 bounded time and move on. Cold builds of many files parse in a 2-process pool: tree-sitter
-holds the GIL, so threads would not help.
+holds the GIL, so threads would not help. The readers of files (the grammars, manifests,
+infrastructure files, mentions) are imported by the first build, not with this module: a
+process that answers from verdicts already cached never builds one.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from concurrent.futures import CancelledError, Future, ThreadPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from anchors.errors import CodeError
 from anchors.facts import (
@@ -36,21 +38,10 @@ from anchors.facts import (
     derive_indexes,
 )
 from anchors.gitrepo import GitError, GitRepository, HeadInfo, Overlay, RepoStatus, git_blob_id
-from anchors.infra_facts import InfraValue, infra_kind, read_infra
-from anchors.languages import dialect_of, extract_facts
-from anchors.manifests import ENV_EXAMPLE_NAMES, manifest_kind, parse_env_example, parse_manifest
-from anchors.mentions import is_text_path, reads_comments, scan_mentions
-from anchors.pyfacts import (
-    ParsePool,
-    blob_of,
-    dialect_of_key,
-    extract_many,
-    facts_key,
-    resolve_relative_imports,
-)
-from anchors.settings_schemas import schema_defaults
 from anchors.vocabulary import VOCABULARY_VERSION
-from anchors.worktree import content_limit
+
+if TYPE_CHECKING:
+    from anchors.infra_facts import InfraValue
 
 __all__ = [
     "POOL_THRESHOLD",
@@ -279,6 +270,10 @@ class CodeSource:
             self._pinned.head = None
             self._pinned.overlays = None
 
+    def edited(self, commit: str) -> bool:
+        """Whether the work tree has edits against ``commit`` (read once inside ``one_head``)."""
+        return bool(self._overlay_of(commit, len(commit) == 64).key)
+
     def _overlay_of(self, commit: str, sha256: bool) -> Overlay:
         """The work tree's edits against ``commit``: read once inside ``one_head``."""
         pinned: dict[tuple[str, bool], Overlay] | None = getattr(self._pinned, "overlays", None)
@@ -340,6 +335,9 @@ class CodeSource:
 
     def _build(self, commit: str, progress: Progress | None) -> Fingerprint:
         """The fingerprint of ``commit`` without overlay; runs on the build thread."""
+        from anchors.languages import dialect_of
+        from anchors.pyfacts import facts_key, resolve_relative_imports
+
         try:
             tree = self.repo.ls_tree(commit)
             readable = {p: b for p, b in tree.blobs.items() if p not in tree.symlinks}
@@ -410,6 +408,10 @@ class CodeSource:
         """Mention tokens of every text file that is not source code: kept from the previous
         build for unchanged blobs, else from memory or the shared cache (keyed ``t:<blob>``, or
         ``c:<blob>`` when comment lines are left out), else read and searched here."""
+        from anchors.languages import dialect_of
+        from anchors.mentions import is_text_path, reads_comments, scan_mentions
+        from anchors.settings_schemas import schema_defaults
+
         texts: dict[str, tuple[str, ...]] = {}
         todo: dict[str, list[str]] = {}
         for path, blob in readable.items():
@@ -451,6 +453,8 @@ class CodeSource:
 
     def _parse_blobs(self, blob_ids: list[str]) -> Iterator[dict[str, FileFacts]]:
         """Parse in chunks, yielding each chunk's facts; a pool only for large cold builds."""
+        from anchors.pyfacts import ParsePool, extract_many
+
         done: set[str] = set()
         if len(blob_ids) >= self.pool_threshold:
             try:
@@ -471,6 +475,8 @@ class CodeSource:
 
     def _read_chunks(self, keys: list[str]) -> Iterator[list[tuple[str, bytes]]]:
         """(facts key, bytes of its blob) in chunks (``facts_key``)."""
+        from anchors.pyfacts import blob_of
+
         for start in range(0, len(keys), _CHUNK):
             chunk = keys[start : start + _CHUNK]
             data = self.repo.read_blobs(sorted({blob_of(key) for key in chunk}))
@@ -492,6 +498,8 @@ class CodeSource:
     ) -> tuple[tuple[Dependency, ...], dict[str, str]]:
         """Dependencies from manifests at any depth, and ``.env.example`` keys (any depth).
         ``contents`` holds work-tree bytes of overlaid blobs, which git does not have."""
+        from anchors.manifests import parse_env_example, parse_manifest
+
         wanted = {p: b for p, b in readable.items() if _is_declaration(p)}
         with self._lock:
             known = {p: self._declared[p, b] for p, b in wanted.items() if (p, b) in self._declared}
@@ -522,6 +530,8 @@ class CodeSource:
         """The values of every Dockerfile, compose file and CI workflow, by path: kept per
         (path, blob), so a new commit reads only the ones that changed. ``contents``: as
         for ``_declarations``."""
+        from anchors.infra_facts import infra_kind, read_infra
+
         wanted = {p: b for p, b in readable.items() if infra_kind(p) is not None}
         with self._lock:
             known = {p: self._infra_read[p, b] for p, b in wanted.items()
@@ -542,6 +552,13 @@ class CodeSource:
         overlay = self._overlay_of(base.commit, sha256)
         if not overlay.key:
             return base
+        from anchors.infra_facts import infra_kind
+        from anchors.languages import dialect_of
+        from anchors.mentions import reads_comments, scan_mentions
+        from anchors.pyfacts import facts_key, resolve_relative_imports
+        from anchors.settings_schemas import schema_defaults
+        from anchors.worktree import content_limit
+
         key = (base.commit, overlay.key)
         with self._lock:
             if key in self._overlaid:
@@ -609,6 +626,9 @@ class CodeSource:
         with self._lock:
             facts = self._facts.get(key) if exact else None
         if facts is None:
+            from anchors.languages import extract_facts
+            from anchors.pyfacts import dialect_of_key
+
             facts = extract_facts(content, dialect_of_key(key))
             if exact:
                 self._remember({key: facts})
@@ -621,13 +641,19 @@ _CLOSED = "the code source is closed"
 
 
 def _is_declaration(path: str) -> bool:
+    from anchors.manifests import manifest_kind
+
     return manifest_kind(path) is not None or _env_example(path)
 
 
 def _env_example(path: str) -> bool:
     """A ``.env.example`` / ``.env.sample`` / ``.env.template`` at any depth."""
+    from anchors.manifests import ENV_EXAMPLE_NAMES
+
     return path.rpartition("/")[2] in ENV_EXAMPLE_NAMES
 
 
 def _env_example_order(path: str) -> tuple[int, int, str]:
+    from anchors.manifests import ENV_EXAMPLE_NAMES
+
     return path.count("/"), ENV_EXAMPLE_NAMES.index(path.rpartition("/")[2]), path

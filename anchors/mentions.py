@@ -19,7 +19,7 @@ from enum import StrEnum
 from functools import cache
 
 from anchors.manifests import ENV_EXAMPLE_NAMES, manifest_kind
-from anchors.vocabulary import TechKind, all_technologies, mention_tokens
+from anchors.vocabulary import load, mention_tokens
 
 __all__ = [
     "MAX_TEXT_BYTES",
@@ -116,10 +116,7 @@ def _mention_bytes() -> frozenset[bytes]:
 def config_tokens() -> frozenset[str]:
     """Names of packages that are also ordinary words ("black", "falcon", "mock"): searched
     for too, but they count only where a configuration file or manifest names them."""
-    return frozenset(
-        name for tech in all_technologies() if tech.kind is TechKind.PACKAGE
-        for name in (*tech.dists, *tech.common_aliases) if " " not in name and len(name) > 2
-    )  # fmt: skip
+    return load().package_words()
 
 
 # A whole line that is a comment in configuration and code (``#``, ``//``).

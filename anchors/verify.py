@@ -1,4 +1,5 @@
-"""Verdicts: what the code at one fingerprint says about each anchor.
+"""Checking anchors: what the code at one fingerprint says about each anchor (the verdicts
+and how they combine: ``anchors.verdicts``).
 
 ``capture`` records, when a memory is written, where each anchor was found and a hash of the
 code it points at; ``check_anchor`` compares the code now with that capture, so a later read
@@ -15,8 +16,6 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-from enum import StrEnum
 
 from anchors.argument_checks import find_call, find_param
 from anchors.facts import SETTINGS_STRING, Dependency, FileFacts, Fingerprint, ValueFact
@@ -31,18 +30,10 @@ from anchors.pyfacts import package_of
 from anchors.spec import Anchor, AnchorKind, Expect
 from anchors.status_checks import find_status
 from anchors.technology import find_technology
+from anchors.verdicts import AnchorCheck, Capture, Verdict
 from anchors.versions import Relation, bound_mismatch, relation
 
-__all__ = [
-    "AnchorCheck",
-    "Capture",
-    "MemoryVerdict",
-    "Verdict",
-    "capture",
-    "check_anchor",
-    "memory_verdict",
-    "rejudge_drift",
-]
+__all__ = ["capture", "check_anchor"]
 
 # Files that can declare dependencies but that the fingerprint does not read.
 _UNREAD_MANIFESTS = frozenset({"Pipfile", "environment.yml"})
@@ -50,43 +41,6 @@ _UNREAD_MANIFESTS = frozenset({"Pipfile", "environment.yml"})
 _NOT_CODE = "is not source code the fingerprint reads"
 # Read, but only their literal requirements: one that yielded none may compute them.
 _LITERAL_MANIFESTS = frozenset({"setup.py", "setup.cfg"})
-
-
-class Verdict(StrEnum):
-    """What the code says about one anchor."""
-
-    HOLDS = "holds"
-    BROKEN = "broken"
-    DRIFTED = "drifted"
-    UNKNOWN = "unknown"
-
-
-class MemoryVerdict(StrEnum):
-    """What the code says about a memory as a whole, from its anchors' verdicts."""
-
-    VERIFIED = "VERIFIED"  # every anchor holds
-    REFUTED = "REFUTED"  # an anchor is broken
-    UNDECIDED = "ACTIVE"  # no anchors, unknowns or drift: not contradicted, not established
-
-
-@dataclass(frozen=True)
-class Capture:
-    """Where an anchor was found when its memory was written, and a hash of that code
-    (file: blob id; symbol: body hash; dep: what it is declared for, run time or
-    development; None for import and env anchors)."""
-
-    found_in: tuple[str, ...]
-    content_hash: str | None
-
-
-@dataclass(frozen=True)
-class AnchorCheck:
-    """One anchor checked against one fingerprint, with a short sentence saying why."""
-
-    anchor: Anchor
-    verdict: Verdict
-    found_in: tuple[str, ...]
-    detail: str
 
 
 def capture(anchor: Anchor, fp: Fingerprint) -> Capture:
@@ -123,60 +77,6 @@ def check_anchor(anchor: Anchor, captured: Capture | None, fp: Fingerprint) -> A
         detail = f"{finding.detail}, but it changed since the memory was written"
         return AnchorCheck(anchor, Verdict.DRIFTED, finding.found_in, detail)
     return AnchorCheck(anchor, Verdict.HOLDS, finding.found_in, finding.detail)
-
-
-def memory_verdict(checks: Sequence[AnchorCheck]) -> MemoryVerdict:
-    """REFUTED if any anchor is broken, VERIFIED if every one holds (drift re-judged at
-    HEAD: ``rejudge_drift``), else UNDECIDED (no anchors, unknowns, or drift the caller
-    flags)."""
-    verdicts = [check.verdict for check in rejudge_drift(checks)]
-    if Verdict.BROKEN in verdicts:
-        return MemoryVerdict.REFUTED
-    if verdicts and all(v is Verdict.HOLDS for v in verdicts):
-        return MemoryVerdict.VERIFIED
-    return MemoryVerdict.UNDECIDED
-
-
-def rejudge_drift(checks: Sequence[AnchorCheck]) -> tuple[AnchorCheck, ...]:
-    """``checks`` with each drifted definition re-judged at HEAD where the memory says what
-    it says of that definition through anchors checked against the code now: an HTTP
-    status it sets (``status:PATH::f=404``), a parameter
-    of it or of a method of it (``param:PATH::f(now)`` beside ``symbol:PATH::f``; unscoped,
-    where found in that file), a keyword argument of a call
-    in its file, or a value it assigns (``symbol:PATH::C.LIMIT=50`` beside
-    ``symbol:PATH::C``). When every such anchor holds, the drifted one stands only for the
-    existence of the thing the claim is about, which holds; when one is broken, the memory
-    is refuted by it anyway. Drift with nothing re-checked stays drifted."""
-    out = []
-    for check in checks:
-        if check.verdict is Verdict.DRIFTED:
-            parts = [c for c in checks if _says_of(c, check.anchor)]
-            if parts and all(c.verdict is Verdict.HOLDS for c in parts):
-                said = ", ".join(c.anchor.render() for c in parts[:3])
-                detail = f"{check.detail}; re-judged at HEAD: {said} holds"
-                check = AnchorCheck(check.anchor, Verdict.HOLDS, check.found_in, detail)
-        out.append(check)
-    return tuple(out)
-
-
-def _says_of(check: AnchorCheck, drifted: Anchor) -> bool:
-    """Whether ``check`` is of something said of the definition ``drifted`` names."""
-    part = check.anchor
-    if drifted.kind is not AnchorKind.SYMBOL or drifted.stated is not None:
-        return False
-    here = part.scope == drifted.scope or (
-        part.scope is None and drifted.scope is not None and check.found_in == (drifted.scope,)
-    )
-    if part.kind is AnchorKind.PARAM:  # of the function, or of a method of the class
-        function = part.argument[0]
-        return here and (function == drifted.value or function.startswith(f"{drifted.value}."))
-    if part.kind is AnchorKind.CALL:  # a call in the definition's file
-        return drifted.scope is not None and here
-    if part.kind is AnchorKind.STATUS:  # a status the function sets, read at HEAD
-        return here and part.value == drifted.value
-    if part.kind is AnchorKind.SYMBOL and part.stated is not None:
-        return part.scope == drifted.scope and part.value.startswith(f"{drifted.value}.")
-    return False
 
 
 # -- finding each kind ---------------------------------------------------------------------

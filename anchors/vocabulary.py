@@ -141,13 +141,9 @@ class Vocabulary:
         self.data_dir = data_dir
 
     @cached_property
-    def _tech_bytes(self) -> bytes:
-        return (self.data_dir / "technologies.tsv").read_bytes()
-
-    @cached_property
     def version(self) -> str:
         """A short hash of the data files."""
-        digest = hashlib.sha256(self._tech_bytes)
+        digest = hashlib.sha256((self.data_dir / "technologies.tsv").read_bytes())
         digest.update(b"\0")
         digest.update((self.data_dir / "english.txt").read_bytes())
         return digest.hexdigest()[:12]
@@ -158,25 +154,27 @@ class Vocabulary:
             return frozenset((self.data_dir / "english.txt").read_text("utf-8").split())
 
     @cached_property
-    def _rows(self) -> list[list[str]]:
-        """The technologies, by precedence (for when two claim one alias, import or token):
-        systems by name, then packages by download rank, as the file lists them."""
-        with _gc_paused():
-            return [
-                line.split("\t")
-                for line in self._tech_bytes.decode("utf-8").splitlines()
-                if line and line[0] != "#"
-            ]
+    def _lines(self) -> list[str]:
+        """The technologies' rows, by precedence (for when two claim one alias, import or
+        token): systems by name, then packages by download rank, as the file lists them.
+        Kept as lines (a row is split when its technology or an index is made): the split
+        rows would hold three times the memory for the life of the process."""
+        text = (self.data_dir / "technologies.tsv").read_text("utf-8")
+        return [line for line in text.splitlines() if line and line[0] != "#"]
+
+    def _rows(self) -> Iterator[list[str]]:
+        for line in self._lines:
+            yield line.split("\t")
 
     @cached_property
     def _techs(self) -> list[Technology | None]:
-        return [None] * len(self._rows)
+        return [None] * len(self._lines)
 
     @cached_property
     def _names(self) -> dict[str, int]:
         names: dict[str, int] = {}
         with _gc_paused():
-            for i, row in enumerate(self._rows):
+            for i, row in enumerate(self._rows()):
                 names.setdefault(row[0], i)
                 for dist in _split(_dists_column(row)):
                     names.setdefault(dist, i)
@@ -187,7 +185,7 @@ class Vocabulary:
         exact: dict[str, int] = {}
         lower: dict[str, int] = {}
         with _gc_paused():
-            for i, row in enumerate(self._rows):
+            for i, row in enumerate(self._rows()):
                 for module in _split(row[5]):
                     exact.setdefault(module, i)
                     lower.setdefault(module.lower(), i)
@@ -197,7 +195,7 @@ class Vocabulary:
     def _packages(self) -> dict[tuple[str, str], int]:
         index: dict[tuple[str, str], int] = {}
         with _gc_paused():
-            for i, row in enumerate(self._rows):
+            for i, row in enumerate(self._rows()):
                 if len(row) > 11 and row[11]:
                     for entry in row[11].split(_SEP):
                         ecosystem, _, name = entry.partition(":")
@@ -208,7 +206,7 @@ class Vocabulary:
     def _tokens(self) -> dict[str, tuple[int, ...]]:
         tokens: dict[str, list[int]] = {}
         with _gc_paused():
-            for i, row in enumerate(self._rows):
+            for i, row in enumerate(self._rows()):
                 if row[9]:
                     for token in row[9].split(_SEP):
                         tokens.setdefault(token, []).append(i)
@@ -220,11 +218,11 @@ class Vocabulary:
         several-word alias -> (its other words, row, common), longest first."""
         single: dict[str, tuple[int, bool]] = {}
         multi: dict[str, list[_Multi]] = {}
-        rows = self._rows
+        lines = self._lines
         with _gc_paused():
             # Backwards, so that an earlier row (higher precedence) overwrites a later one.
-            for i in range(len(rows) - 1, -1, -1):
-                row = rows[i]
+            for i in range(len(lines) - 1, -1, -1):
+                row = lines[i].split("\t")
                 dists = _dists_column(row)
                 keys = dists.split(_SEP) if dists else []  # already normalised
                 if row[5]:
@@ -254,9 +252,9 @@ class Vocabulary:
     def technology(self, i: int) -> Technology:
         tech = self._techs[i]
         if tech is None:
-            row = self._rows[i]
+            row = self._lines[i].split("\t")
             name, display, kind, rank, _, imports_col, more, common, feet, tokens = row[:10]
-            dists = _split(_dists_column(self._rows[i]))
+            dists = _split(_dists_column(row))
             imports = _split(imports_col)
             aliases = dict.fromkeys((*_split(more), *dists, *(m.lower() for m in imports)))
             tech = Technology(
@@ -278,7 +276,17 @@ class Vocabulary:
 
     def technologies(self) -> tuple[Technology, ...]:
         """Every technology, in file order (systems, then packages, each sorted by name)."""
-        return tuple(self.technology(i) for i in range(len(self._rows)))
+        return tuple(self.technology(i) for i in range(len(self._lines)))
+
+    def package_words(self) -> frozenset[str]:
+        """The one-word distribution names and common aliases of the packages, longer than
+        two letters: names that are also ordinary words ("black", "falcon", "mock")."""
+        with _gc_paused():
+            return frozenset(
+                name for row in self._rows() if row[2] == TechKind.PACKAGE
+                for name in (*_split(_dists_column(row)), *_split(row[7]))
+                if " " not in name and len(name) > 2
+            )  # fmt: skip
 
     def lookup(self, words: Sequence[str], start: int = 0) -> tuple[Technology, int, bool] | None:
         if start >= len(words):

@@ -26,10 +26,14 @@ Prints numbers only, no verdict:
   (``--reference-cache``); otherwise its line says it is not installed.
 * **cold read-only CLI**: ``anchormem list`` and ``anchormem recall QUERY`` on the same
   store, with no owner running before each call (the owner a call leaves is stopped, untimed,
-  before the next one); the median wall time of ``--runs`` runs, from spawn to exit, and
-  whether the call left an owner behind. Beside them, ``python -c pass`` and
-  ``python -c "import duckdb"``, timed the same way in the same run, and the same recall
-  while the server's owner still ran (timed in the memory step, after its reading).
+  before the next one) and every verdict cached at HEAD (an untimed ``anchormem verify``
+  first); then ``anchormem list`` just after a commit (an empty one, untimed, before each
+  call: nothing is cached at the new HEAD, so the call builds the fingerprint from the
+  cached facts of the files and checks the memories it lists). The median wall time of
+  ``--runs`` runs, from spawn to exit, and whether the call left an owner behind. Beside
+  them, ``python -c pass`` and ``python -c "import duckdb"``, timed the same way in the
+  same run, and the same recall while the server's owner still ran (timed in the memory
+  step, after its reading).
 
 The repository is a scratch copy of the experiments' shopfront fixture and the store a
 copy of a seeded one (``benchmarks/seed.py``; seeded stores are cached). Linux only
@@ -283,18 +287,32 @@ def _cold_cli(
     ):
         rows.append((label, [_timed([sys.executable, "-I", "-c", code], work, env)
                              for _ in range(runs)], 0))  # fmt: skip
-    for label, args in (
-        ("anchormem list", ["list", *where]),
-        (f"anchormem recall {query!r}", ["recall", query, *where]),
+    # Every verdict cached at HEAD first, untimed, as a stopped owner leaves them (the
+    # seeded store's may be a checker version old).
+    _timed([*_anchormem_command(), "verify", *where], work, env)
+    for label, args, commit in (
+        ("anchormem list", ["list", *where], False),
+        (f"anchormem recall {query!r}", ["recall", query, *where], False),
+        ("anchormem list, just after a commit", ["list", *where], True),
     ):
         times, left = [], 0
         for _ in range(runs):
             _stop_owner(store)  # no owner before the call
+            if commit:  # nothing cached at the new HEAD: the fingerprint is built
+                _commit(repo)
             times.append(_timed([*_anchormem_command(), *args], work, env))
             left += _owner_running(store)
         _stop_owner(store)
         rows.append((label, times, left))
     return rows
+
+
+def _commit(repo: Path) -> None:
+    subprocess.run(
+        ["git", "-c", "user.name=bench", "-c", "user.email=bench@example.invalid",
+         "commit", "-q", "--allow-empty", "-m", "a commit that moves HEAD"],
+        cwd=repo, check=True, capture_output=True,
+    )  # fmt: skip
 
 
 def _load() -> str:

@@ -32,7 +32,8 @@ from anchors.facts import Fingerprint
 from anchors.fingerprint import CodeSource, InMemoryFactsCache
 from anchors.spec import Anchor, AnchorKind, AnchorSyntaxError, Expect, parse_anchor
 from anchors.subject import apply_scope
-from anchors.verify import Verdict, check_anchor
+from anchors.verdicts import Verdict
+from anchors.verify import check_anchor
 from experiments.errors import EXIT_USAGE, ExperimentError
 from experiments.facts import Fact, FactsError
 from experiments.fixture import build_fixture

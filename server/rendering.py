@@ -14,7 +14,7 @@ from enum import Enum
 from typing import Any
 
 from anchors.spec import Anchor
-from anchors.verify import AnchorCheck, Verdict
+from anchors.verdicts import AnchorCheck, Verdict
 from store.contradictions.outcomes import question_text
 from store.contradictions.related_note import QUESTION as RELATED_QUESTION
 from store.contradictions.related_note import Related, RelatedPair

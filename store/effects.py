@@ -8,10 +8,12 @@ writes, so ten plans cost about what one does — then runs the updates in the o
 were planned. Inserts first is right: an update only ever touches a row that an earlier
 plan (or the same one) inserted. It decides nothing.
 
-The rows reach DuckDB as one NumPy array of Python values per column, which it scans:
-three times faster than binding each column as a list parameter (``unnest(?)``; adr/0009).
-DuckDB types such a column from its values, and is told to look at all of them, not a
-sample (a column of small numbers ending in a large one must not be typed from the small).
+The rows reach DuckDB as one list parameter per column (``unnest(?)``), or, from
+``ARRAYS_FROM`` values in one insert, as one NumPy array of Python values per column, which
+it scans: a few values are quicker as lists, many as arrays (adr/0044), and a process that
+writes a few rows at a time never imports NumPy. Either way DuckDB types a column from all
+of its values, not a sample (a column of small numbers ending in a large one must not be
+typed from the small).
 """
 
 from __future__ import annotations
@@ -27,7 +29,16 @@ import duckdb
 if TYPE_CHECKING:
     import numpy as np
 
-__all__ = ["STEPS", "TABLES", "Effects", "decode_data", "dumps", "encode_data", "execute"]
+__all__ = [
+    "ARRAYS_FROM",
+    "STEPS",
+    "TABLES",
+    "Effects",
+    "decode_data",
+    "dumps",
+    "encode_data",
+    "execute",
+]
 
 # Each table's columns in the order its rows hold them, in the order tables are written.
 TABLES: dict[str, tuple[str, ...]] = {
@@ -63,6 +74,10 @@ TABLES: dict[str, tuple[str, ...]] = {
         "reason", "receipt_id", "commit_id", "detail",
     ),
 }  # fmt: skip
+
+# From this many values (rows times columns) in one insert, DuckDB scans NumPy arrays
+# quicker than it reads list parameters.
+ARRAYS_FROM = 2_000
 
 # The step reported to the fault hook after each table's insert (tests/store/test_atomicity).
 STEPS = {
@@ -110,15 +125,19 @@ def execute(cur: duckdb.DuckDBPyConnection, effects: Effects, step: Callable[[st
         rows = effects.rows.get(table)
         if not rows:
             continue
-        scanned = f"anchormem_rows_{table}"
-        cur.register(scanned, _columns(rows, columns))
-        try:
+        names = ", ".join(columns)
+        if len(rows) * len(columns) < ARRAYS_FROM:
             cur.execute(
-                f"INSERT INTO {table} ({', '.join(columns)}) SELECT {', '.join(columns)}"
-                f" FROM {scanned}"
+                f"INSERT INTO {table} ({names}) SELECT {', '.join(['unnest(?)'] * len(columns))}",
+                [list(values) for values in zip(*rows, strict=True)],
             )
-        finally:
-            cur.unregister(scanned)
+        else:
+            scanned = f"anchormem_rows_{table}"
+            cur.register(scanned, _columns(rows, columns))
+            try:
+                cur.execute(f"INSERT INTO {table} ({names}) SELECT {names} FROM {scanned}")
+            finally:
+                cur.unregister(scanned)
         step(STEPS[table])
     for name, sql, params in effects.updates:
         cur.execute(sql, params)
@@ -126,8 +145,7 @@ def execute(cur: duckdb.DuckDBPyConnection, effects: Effects, step: Callable[[st
 
 
 def _columns(rows: list[list[Any]], columns: tuple[str, ...]) -> dict[str, np.ndarray]:
-    """The rows as one array of Python values per column, for DuckDB to scan (NumPy is
-    imported by the first write, not by a command that only reads)."""
+    """The rows as one array of Python values per column, for DuckDB to scan."""
     import numpy as np
 
     arrays: dict[str, np.ndarray] = {}

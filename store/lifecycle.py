@@ -15,7 +15,7 @@ from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
-from anchors.verify import MemoryVerdict, Verdict
+from anchors.verdicts import MemoryVerdict, Verdict
 from store.errors import InvalidInput
 from store.ids import new_id
 from store.model import (

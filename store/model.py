@@ -7,7 +7,7 @@ from datetime import datetime
 from enum import StrEnum
 
 from anchors.spec import Anchor, Provenance
-from anchors.verify import AnchorCheck, MemoryVerdict
+from anchors.verdicts import AnchorCheck, MemoryVerdict
 
 __all__ = [
     "FORGOTTEN_REASON",

@@ -15,7 +15,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 from enum import StrEnum
 
-from anchors.verify import Verdict
+from anchors.verdicts import Verdict
 from store.contradictions.outcomes import ConflictKind, ReasonCode
 from store.evidence.confidence import Band, band, memory_confidence
 from store.evidence.settings import EvidenceSettings

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from anchors.spec import Anchor, AnchorKind, Expect, Provenance
-from anchors.verify import AnchorCheck, MemoryVerdict, Verdict
+from anchors.verdicts import AnchorCheck, MemoryVerdict, Verdict
 from store.bounded_json import shown_detail
 from store.contradictions.outcomes import ConflictKind, ConflictState, Outcome, ReasonCode, Rule
 from store.model import (

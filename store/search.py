@@ -11,6 +11,7 @@ the store.
 from __future__ import annotations
 
 import functools
+import heapq
 import math
 import sys
 from array import array
@@ -25,9 +26,6 @@ from store.text import STOP, SYNONYMS, parts, stem, tokens
 if TYPE_CHECKING:
     import numpy as np
 
-# NumPy is imported by the first search, not with this module: a command that only lists
-# or shows memories loads the index (``store.mirror``) but never searches it, and NumPy's
-# import is a large share of such a command's start.
 
 __all__ = [
     "DIGITS",
@@ -48,6 +46,9 @@ DIGITS = 9  # a recall score is rounded to this many decimals (ties compare roun
 _TIE = 2.0 * 10.0**-DIGITS
 PART_WEIGHT = 0.5  # a query word matched only as part of a compound counts half
 SYNONYM_WEIGHT = 0.7  # a word the query did not say, but a synonym of one it did
+# The memories from which the index scores with NumPy (``TermIndex``): below, a loop over
+# the postings is about as quick, and NumPy's import costs more than the searches save.
+NUMPY_FROM = 1_000
 
 
 @functools.lru_cache(maxsize=1 << 16)  # a token is expanded the same way every time
@@ -170,12 +171,21 @@ def _floats(values: array[float]) -> np.ndarray:
     return np.array(values, dtype=np.float64)
 
 
-class TermIndex:
-    """The recall index of every live memory, as arrays: a term's postings are the rows of
-    the memories holding it and their counts, and ``top`` scores them all with BM25 in a
-    few array operations, not one posting at a time (a common term has thousands)."""
+def _ints(values: array[int]) -> np.ndarray:
+    import numpy as np
 
-    def __init__(self) -> None:
+    return np.array(values, dtype=np.int64)
+
+
+class TermIndex:
+    """The recall index of every live memory: a term's postings are the rows of the
+    memories holding it and their counts, in arrays. From ``numpy_from`` memories, ``top``
+    and ``ranked`` score every posting at once with NumPy (a common term has thousands);
+    below it, a loop over the postings scores them as quickly, to the same floating-point
+    values, and a process that never holds that many never imports NumPy (adr/0044)."""
+
+    def __init__(self, numpy_from: int = NUMPY_FROM) -> None:
+        self.numpy_from = numpy_from
         self._row: dict[str, int] = {}
         self._ids: list[str] = []
         self._lengths = array("d")
@@ -207,7 +217,8 @@ class TermIndex:
             postings = self._postings.get(term)
             if postings is None:
                 postings = self._postings[term] = _Postings()
-            postings.append(row, tf)
+            postings.rows.append(row)
+            postings.counts.append(tf)
         self._terms[row] = tuple(held)
 
     def remove(self, memory_id: str) -> None:
@@ -221,7 +232,7 @@ class TermIndex:
         self._weights[row] = 0.0
         for term in self._terms.pop(row, ()):
             postings = self._postings.get(term)
-            if postings is not None and postings.drop(row) and not postings.size:
+            if postings is not None and postings.drop(row) and not postings.rows:
                 del self._postings[term]
 
     def stand(self, memory_id: str, status: Status, confidence: float, created: float) -> None:
@@ -236,74 +247,52 @@ class TermIndex:
     def holders(self, term: str) -> list[str]:
         """The memories holding ``term``, in the order they were added."""
         postings = self._postings.get(term)
-        return [self._ids[row] for row in postings.rows().tolist()] if postings else []
+        return [self._ids[row] for row in postings.rows] if postings else []
 
     def rare_overlap(self, terms: Sequence[str], most: float, limit: int) -> list[str]:
         """The ``limit`` memories that share the most weight of ``terms`` (best first, ties
         by id): a term held by ``held`` memories, at most ``most``, adds ``1 / held`` to
         each of them. Summed in the order of ``terms``, as a loop over them would."""
-        import numpy as np
-
-        rows: list[np.ndarray] = []
-        weights: list[np.ndarray] = []
+        scores: dict[int, float] = {}
+        get = scores.get
         for term in terms:
             postings = self._postings.get(term)
-            if postings is None or postings.size > most:
+            if postings is None or len(postings.rows) > most:
                 continue
-            rows.append(postings.rows())
-            weights.append(np.full(postings.size, 1.0 / postings.size))
-        if not rows:
-            return []
-        scores = np.bincount(np.concatenate(rows), np.concatenate(weights))
-        hit = np.flatnonzero(scores != 0)  # the same rows: on floats, ~10x slower
+            share = 1.0 / len(postings.rows)
+            for row in postings.rows:
+                scores[row] = get(row, 0.0) + share
         ids = self._ids
-        tied: list[int] = []
-        if len(hit) > limit:
+        tied: list[str] = []
+        if len(scores) > limit:
             # Those above the limit-th best score are all in (fewer than ``limit``); the
             # rest are the lowest ids of those tied at it, often hundreds (one term's
             # holders), whose ids alone are sorted: no score to pair each with.
-            values = scores[hit]
-            cut = np.partition(values, len(hit) - limit)[len(hit) - limit]
-            tied = hit[values == cut].tolist()
-            hit = hit[values > cut]
-        negated = [-score for score in scores[hit].tolist()]  # Python floats, in one pass
-        best = sorted(zip(negated, [ids[i] for i in hit.tolist()], strict=True))
-        found = [memory_id for _, memory_id in best]
-        found += sorted([ids[i] for i in tied])[: limit - len(found)]
-        return found
-
-    def terms(self) -> list[str]:
-        return list(self._postings)
-
-    def settle(self, terms: Sequence[str]) -> None:
-        """Move what was added to ``terms`` into their arrays now (a server warming up),
-        instead of at their first read."""
-        for term in terms:
-            postings = self._postings.get(term)
-            if postings is not None:
-                postings.rows()
+            cut = heapq.nlargest(limit, scores.values())[-1]
+            tied = [ids[row] for row, score in scores.items() if score == cut]
+            scores = {row: score for row, score in scores.items() if score > cut}
+        found = [memory_id for _, memory_id in sorted((-s, ids[r]) for r, s in scores.items())]
+        return found + sorted(tied)[: limit - len(found)]
 
     def count(self, term: str) -> int:
         """How many memories hold ``term``."""
         postings = self._postings.get(term)
-        return postings.size if postings else 0
-
-    def _array(self, term: str) -> tuple[np.ndarray, np.ndarray] | None:
-        postings = self._postings.get(term)
-        if postings is None:
-            return None
-        return postings.rows(), postings.counts()
+        return len(postings.rows) if postings else 0
 
     def top(self, terms: Sequence[tuple[str, float]], k: int) -> list[tuple[str, float]]:
         """The ``k`` best-scoring memories for ``terms`` ((term, weight) pairs), with their
         BM25 scores, best first; only memories holding at least one term."""
-        import numpy as np
+        if self.documents >= self.numpy_from:
+            import numpy as np
 
-        scores = self._scores(terms)
-        hit = np.flatnonzero(scores != 0)  # the same rows: on floats, ~10x slower
-        if len(hit) > k > 0:
-            hit = hit[np.argpartition(-scores[hit], k - 1)[:k]]
-        best = sorted(((self._ids[i], float(scores[i])) for i in hit), key=lambda x: -x[1])
+            scores = self._array_scores(terms)
+            hit = np.flatnonzero(scores != 0)  # the same rows: on floats, ~10x slower
+            if len(hit) > k > 0:
+                hit = hit[np.argpartition(-scores[hit], k - 1)[:k]]
+            found = dict(zip(hit.tolist(), scores[hit].tolist(), strict=True))
+        else:
+            found = self._scores(terms)
+        best = sorted(((self._ids[i], score) for i, score in found.items()), key=lambda x: -x[1])
         return best[:k] if k > 0 else best
 
     def ranked(
@@ -319,9 +308,60 @@ class TermIndex:
         as it, or as one above it, so those are ordered exactly (rounded one distinct
         value at a time, then by age): notes written from one template tie by the
         hundred, and ranking them all would cost more than the rest of a recall."""
+        if self.documents >= self.numpy_from:
+            return self._array_ranked(terms, k, floor)
+        scores = self._scores(terms)
+        weights, created = self._weights, self._created
+        weighed = {row: score * weights[row] for row, score in sorted(scores.items())}
+        hit = [r for r, w in weighed.items() if w > 0 and (floor <= 0 or w >= floor - _TIE)]
+        if len(hit) > k > 0:
+            cut = heapq.nlargest(k, [weighed[r] for r in hit])[-1]
+            # Above the band: fewer than k, each outranking everything at or below cut.
+            sure = [r for r in hit if weighed[r] > cut + _TIE]
+            band = [r for r in hit if cut - _TIE <= weighed[r] <= cut + _TIE]
+            room = k - len(sure)
+            if len(band) > room:
+
+                def key(row: int) -> tuple[float, float]:
+                    return -round(weighed[row], DIGITS), -created[row]
+
+                band.sort(key=key)
+                # The first ``room``, and those after them tied with the last on score and age.
+                kept, last = room, key(band[room - 1])
+                while kept < len(band) and key(band[kept]) == last:
+                    kept += 1
+                band = band[:kept]
+            hit = sure + band
+        return [(self._ids[row], scores[row]) for row in hit]
+
+    def _scores(self, terms: Sequence[tuple[str, float]]) -> dict[int, float]:
+        """The BM25 score of each row holding a term, one posting at a time (in the order
+        and with the operations of ``_array_scores``, so to the same values)."""
+        documents = self.documents or 1
+        avg = (self.total_length / documents) or 1.0
+        lengths = self._lengths
+        scores: dict[int, float] = {}
+        get = scores.get
+        for term, weight in terms:
+            postings = self._postings.get(term)
+            if postings is None:
+                continue
+            df = len(postings.rows)
+            idf = math.log(1.0 + (documents - df + 0.5) / (df + 0.5))
+            factor = weight * idf
+            for row, tf in zip(postings.rows, postings.counts, strict=True):
+                norm = tf + K1 * (1.0 - B + B * lengths[row] / avg)
+                scores[row] = get(row, 0.0) + factor * tf * (K1 + 1) / norm
+        return scores
+
+    # -- from ``numpy_from`` memories ----------------------------------------------------
+    def _array_ranked(
+        self, terms: Sequence[tuple[str, float]], k: int, floor: float
+    ) -> list[tuple[str, float]]:
+        """``ranked`` over every row at once (the same rows, in the same order)."""
         import numpy as np
 
-        scores = self._scores(terms)
+        scores = self._array_scores(terms)
         weighed = scores * _floats(self._weights)
         hit = np.flatnonzero(weighed > 0)
         if floor > 0:
@@ -329,7 +369,6 @@ class TermIndex:
         if len(hit) > k > 0:
             values = weighed[hit]
             cut = np.partition(values, len(hit) - k)[len(hit) - k]
-            # Above the band: fewer than k, each outranking everything at or below cut.
             sure = hit[values > cut + _TIE]
             band = hit[(values >= cut - _TIE) & (values <= cut + _TIE)]
             room = k - len(sure)
@@ -339,7 +378,6 @@ class TermIndex:
                 created = _floats(self._created)[band]
                 order = np.lexsort((-created, -rounded))  # the last key sorts first
                 rounded, created, band = rounded[order], created[order], band[order]
-                # The first ``room``, and those after them tied with the last on score and age.
                 last = room - 1
                 tied = (rounded[room:] == rounded[last]) & (created[room:] == created[last])
                 kept = room + (len(tied) if tied.all() else int(np.argmin(tied)))
@@ -350,7 +388,7 @@ class TermIndex:
             for i, score in zip(hit.tolist(), scores[hit].tolist(), strict=True)
         ]
 
-    def _scores(self, terms: Sequence[tuple[str, float]]) -> np.ndarray:
+    def _array_scores(self, terms: Sequence[tuple[str, float]]) -> np.ndarray:
         """The BM25 score of every row for ``terms`` (0: no term held)."""
         import numpy as np
 
@@ -359,10 +397,10 @@ class TermIndex:
         scores = np.zeros(len(self._ids))
         lengths = _floats(self._lengths)
         for term, weight in terms:
-            arrays = self._array(term)
-            if arrays is None:
+            postings = self._postings.get(term)
+            if postings is None:
                 continue
-            rows, tfs = arrays
+            rows, tfs = _ints(postings.rows), _floats(postings.counts)
             df = len(rows)
             idf = math.log(1.0 + (documents - df + 0.5) / (df + 0.5))
             norm = tfs + K1 * (1.0 - B + B * lengths[rows] / avg)
@@ -372,61 +410,21 @@ class TermIndex:
 
 
 class _Postings:
-    """One term's postings: rows and counts in arrays with room to grow (doubling), and
-    the ones added since they were last read in lists. Reading moves those into the
-    arrays' room, so adding a memory never copies a term's arrays: a read pays for what
-    was added since the last one."""
+    """One term's postings: the rows holding it, in the order they were added, and its
+    count in each."""
 
-    __slots__ = ("_added", "_counts", "_rows", "_size")
+    __slots__ = ("counts", "rows")
 
     def __init__(self) -> None:
-        self._rows: np.ndarray | None = None  # made by the first read
-        self._counts: np.ndarray | None = None
-        self._size = 0  # in the arrays
-        self._added: list[tuple[int, int]] = []
-
-    @property
-    def size(self) -> int:
-        return self._size + len(self._added)
-
-    def append(self, row: int, count: int) -> None:
-        self._added.append((row, count))
-
-    def _arrays(self) -> tuple[np.ndarray, np.ndarray]:
-        """The arrays, with what was added since the last read moved into them."""
-        import numpy as np
-
-        rows, counts = self._rows, self._counts
-        if rows is None or counts is None:
-            rows, counts = np.empty(0, dtype=np.int64), np.empty(0)
-        if self._added:
-            added, self._added = self._added, []
-            end = self._size + len(added)
-            if end > len(rows):
-                room = max(end, 2 * len(rows), 4)
-                grown, grown_counts = np.empty(room, dtype=np.int64), np.empty(room)
-                grown[: self._size] = rows[: self._size]
-                grown_counts[: self._size] = counts[: self._size]
-                rows, counts = grown, grown_counts
-            rows[self._size : end] = [r for r, _ in added]
-            counts[self._size : end] = [c for _, c in added]
-            self._size = end
-        self._rows, self._counts = rows, counts
-        return rows, counts
+        self.rows = array("q")
+        self.counts = array("d")
 
     def drop(self, row: int) -> bool:
         """Take ``row`` out; whether it was there."""
-        rows, counts = self._arrays()
-        keep = rows[: self._size] != row
-        if keep.all():
+        try:
+            at = self.rows.index(row)
+        except ValueError:
             return False
-        kept, kept_counts = rows[: self._size][keep], counts[: self._size][keep]
-        self._size = len(kept)
-        rows[: self._size], counts[: self._size] = kept, kept_counts
+        del self.rows[at]
+        del self.counts[at]
         return True
-
-    def rows(self) -> np.ndarray:
-        return self._arrays()[0][: self._size]
-
-    def counts(self) -> np.ndarray:
-        return self._arrays()[1][: self._size]

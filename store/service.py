@@ -11,7 +11,6 @@ the CLI call. It composes them; it holds no rules of its own.
 
 from __future__ import annotations
 
-import functools
 import threading
 import time
 from collections.abc import Iterable, Iterator, Sequence
@@ -23,7 +22,6 @@ from typing import TYPE_CHECKING
 from anchors.fingerprint import CodeSource
 from store.backend import Store
 from store.errors import AnchormemError
-from store.mirror import Mirror
 from store.model import Memory, Status
 from store.reader import Reader, ServiceSettings
 from store.recalling import Progress, Recalling
@@ -58,7 +56,6 @@ if TYPE_CHECKING:
 __all__ = ["Activity", "MemoryService", "ServiceSettings", "Warmed"]
 
 _COPY_POLL_S = 0.05  # how often warming looks for the copy before it is loaded
-_SETTLE_TERMS = 500  # the recall index's terms settled at a time while warming
 _YIELD_S = 0.002  # how long warming steps aside while a call runs
 _PRIMING_NOTE = (
     "The project uses pytest for its tests and click for its command line; the request"
@@ -73,10 +70,6 @@ class Warmed:
     memories: int
     seconds: float
     stopped: bool
-
-
-def _settle(terms: Sequence[str], mirror: Mirror) -> None:
-    mirror.index.settle(terms)
 
 
 class Activity:
@@ -209,14 +202,6 @@ class MemoryService:
             memories = self.db.copy_memories()
         started = time.perf_counter()
         self._prime()
-        terms = self.db.search(lambda m: m.index.terms())
-        for at in range(0, len(terms), _SETTLE_TERMS):
-            while self.activity.busy and not stop.is_set():
-                stop.wait(_YIELD_S)
-            if stop.is_set():
-                return Warmed(0, time.perf_counter() - started, True)
-            self.db.search(functools.partial(_settle, terms[at : at + _SETTLE_TERMS]))
-            time.sleep(0)
         live = [m for m in memories if not m.forgotten]
         live.sort(key=lambda m: m.created_at, reverse=True)
         done = 0

@@ -17,14 +17,7 @@ from dataclasses import dataclass, field
 from anchors.errors import CodeError
 from anchors.facts import Fingerprint
 from anchors.fingerprint import CodeSource, FingerprintUnavailable
-from anchors.verify import (
-    Capture,
-    MemoryVerdict,
-    Verdict,
-    check_anchor,
-    memory_verdict,
-    rejudge_drift,
-)
+from anchors.verdicts import Capture, MemoryVerdict, Verdict, memory_verdict, rejudge_drift
 from anchors.vocabulary import VOCABULARY_VERSION
 from store.backend import Store, utcnow
 from store.lifecycle import code_verdict_change, moves_forward
@@ -99,6 +92,10 @@ class Verifier:
         head = self._code.head()
         if head.commit is None:
             return Checked(None, Unchecked(UncheckedReason.CANNOT_VERIFY, head.status.value))
+        checkable = [m for m in memories if not m.retracted and not m.forgotten]
+        cached = self._all_cached(checkable, head.commit)
+        if cached is not None:
+            return self._outcome(head.commit, checkable, cached, [])
         try:
             base = self._code.fingerprint_within(
                 self._budget_s if wait_s is None else wait_s, overlay=False
@@ -108,7 +105,6 @@ class Verifier:
         if base is None:
             return Checked(head.commit, Unchecked(UncheckedReason.UNCHECKED))
         deadline = None if wait_s is not None else start + self._budget_s
-        checkable = [m for m in memories if not m.retracted and not m.forgotten]
         verdicts, fresh = self._checked(checkable, base, deadline)
         suspect = [m for m in checkable if m.id in verdicts and _needs_overlay(verdicts[m.id])]
         if suspect:
@@ -120,23 +116,50 @@ class Verifier:
                 again, more = self._checked(suspect, overlaid, None)
                 verdicts.update(again)
                 fresh += more
+        return self._outcome(base.commit, checkable, verdicts, fresh)
+
+    def _all_cached(self, memories: Sequence[Memory], commit: str) -> dict[str, MemoryCheck] | None:
+        """The verdicts cached at ``commit`` when every one of ``memories`` has one and the
+        work tree's edits could change none of them (there are none, or no verdict is one
+        they could change): then the answer needs no fingerprint, which a process would
+        otherwise build, from the facts of every file, before its first answer."""
+        assert self._code is not None
+        found = self._db.verdicts([m.id for m in memories], commit, f"#{CHECKER_VERSION}")
+        if len(found) < len(memories):
+            return None
+        if any(_needs_overlay(check) for check in found.values()) and self._code.edited(commit):
+            return None
+        return found
+
+    def _outcome(
+        self,
+        commit: str,
+        memories: Sequence[Memory],
+        verdicts: dict[str, MemoryCheck],
+        fresh: list[VerdictRecord],
+    ) -> Checked:
+        """The verdicts at ``commit``, with the plan recording the new ones and the status
+        changes they make."""
         now = utcnow()
         changes = []
-        for mem in checkable:
+        for mem in memories:
             if mem.id in verdicts:
                 change = code_verdict_change(mem, verdicts[mem.id], now)
                 if change is not None and (
-                    not self._db.shared or moves_forward(mem, base.commit, self._is_ancestor)
+                    not self._db.shared or moves_forward(mem, commit, self._is_ancestor)
                 ):
                     changes.append(change)
         plan = Plan(changes=tuple(changes), verdicts=tuple(fresh))
-        return Checked(base.commit, Unchecked(UncheckedReason.UNCHECKED), verdicts, plan)
+        return Checked(commit, Unchecked(UncheckedReason.UNCHECKED), verdicts, plan)
 
     def _checked(
         self, memories: Sequence[Memory], fp: Fingerprint, deadline: float | None
     ) -> tuple[dict[str, MemoryCheck], list[VerdictRecord]]:
         """Checks of ``memories`` at ``fp``: cached per (memory, commit, overlay), computed
-        for the rest until ``deadline``; what is left is unchecked."""
+        for the rest until ``deadline``; what is left is unchecked. The checkers are imported
+        by the first verdict to compute: a process answering from cached ones needs none."""
+        from anchors.verify import check_anchor
+
         key = f"{fp.overlay}#{CHECKER_VERSION}"
         found = self._db.verdicts([m.id for m in memories], fp.commit, key)
         fresh = []

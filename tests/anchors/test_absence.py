@@ -12,7 +12,8 @@ from anchors.fingerprint import CodeSource, facts_from_json, facts_to_json
 from anchors.pyfacts import extract_file_facts
 from anchors.spec import parse_anchor
 from anchors.technology import BESIDE_DETAIL, find_technology
-from anchors.verify import Verdict, check_anchor
+from anchors.verdicts import Verdict
+from anchors.verify import check_anchor
 from tests.conftest import GitRepo
 
 FILES = {

@@ -14,15 +14,8 @@ from anchors.normalize import resolve_anchor
 from anchors.pyfacts import extract_file_facts
 from anchors.spec import AnchorKind, AnchorSyntaxError, Expect, parse_anchor
 from anchors.subject import sentence_spans
-from anchors.verify import (
-    AnchorCheck,
-    MemoryVerdict,
-    Verdict,
-    capture,
-    check_anchor,
-    memory_verdict,
-    rejudge_drift,
-)
+from anchors.verdicts import AnchorCheck, MemoryVerdict, Verdict, memory_verdict, rejudge_drift
+from anchors.verify import capture, check_anchor
 from tests.conftest import GitRepo
 
 STATUS = (

@@ -12,7 +12,8 @@ from anchors.facts import SETTINGS_STRING, EnvCall, EnvWrapper, FileFacts, Finge
 from anchors.fingerprint import CodeSource, InMemoryFactsCache, facts_from_json, facts_to_json
 from anchors.pyfacts import extract_file_facts
 from anchors.spec import Anchor, AnchorKind, parse_anchor
-from anchors.verify import Verdict, check_anchor
+from anchors.verdicts import Verdict
+from anchors.verify import check_anchor
 from tests.conftest import GitRepo
 
 HELPERS = b"""\

@@ -19,7 +19,8 @@ from anchors.extract import DropReason, Inference, infer_anchors
 from anchors.facts import Definition, Dependency, FileFacts, Fingerprint, ImportFact
 from anchors.spec import Anchor, AnchorKind, Expect, parse_anchor
 from anchors.subject import apply_scope, resolve_subject
-from anchors.verify import Verdict, check_anchor
+from anchors.verdicts import Verdict
+from anchors.verify import check_anchor
 from anchors.vocabulary import by_name, for_import
 
 

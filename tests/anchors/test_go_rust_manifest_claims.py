@@ -21,7 +21,8 @@ from anchors.manifest_binding import bind_manifest
 from anchors.semver import relation
 from anchors.subject import sentence_spans
 from anchors.technology import find_technology
-from anchors.verify import Verdict, check_anchor
+from anchors.verdicts import Verdict
+from anchors.verify import check_anchor
 from benchmarks.prose import fingerprint_of
 from tests.conftest import GitRepo
 

@@ -13,7 +13,8 @@ from anchors.gofacts import extract_go
 from anchors.languages import extract_facts
 from anchors.pyfacts import body_hash
 from anchors.spec import parse_anchor
-from anchors.verify import Verdict, check_anchor
+from anchors.verdicts import Verdict
+from anchors.verify import check_anchor
 from tests.conftest import GitRepo
 
 

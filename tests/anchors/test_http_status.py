@@ -12,7 +12,8 @@ from anchors.fingerprint import CodeSource, facts_from_json, facts_to_json
 from anchors.http_status import CALLS, COMPUTED, status_number
 from anchors.languages import extract_facts
 from anchors.spec import AnchorKind, AnchorSyntaxError, Expect, parse_anchor
-from anchors.verify import Verdict, check_anchor
+from anchors.verdicts import Verdict
+from anchors.verify import check_anchor
 from tests.conftest import GitRepo
 
 MUX_GO = """package mux

@@ -21,7 +21,8 @@ from anchors.infra_compare import (
 from anchors.infra_facts import MAX_INFRA_BYTES, InfraKind, InfraValue, infra_kind, read_infra
 from anchors.spec import AnchorKind, AnchorSyntaxError, Expect, parse_anchor
 from anchors.value_claims import values_configured_by
-from anchors.verify import Verdict, check_anchor
+from anchors.verdicts import Verdict
+from anchors.verify import check_anchor
 from tests.conftest import GitRepo
 
 S, D, U = Match.SAME, Match.DIFFERENT, Match.UNKNOWN

@@ -13,7 +13,8 @@ from anchors.fingerprint import CodeSource, InMemoryFactsCache
 from anchors.jsfacts import extract_js
 from anchors.pyfacts import body_hash
 from anchors.spec import parse_anchor
-from anchors.verify import Verdict, check_anchor
+from anchors.verdicts import Verdict
+from anchors.verify import check_anchor
 from tests.conftest import GitRepo
 
 

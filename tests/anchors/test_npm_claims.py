@@ -30,7 +30,8 @@ from anchors.parameters import ParamKind, parse_params
 from anchors.spec import parse_anchor
 from anchors.subject import resolve_subject
 from anchors.tooling_dirs import js_runs
-from anchors.verify import Verdict, check_anchor
+from anchors.verdicts import Verdict
+from anchors.verify import check_anchor
 from tests.conftest import GitRepo
 
 ROOT_PACKAGE = """{

@@ -16,7 +16,8 @@ from anchors.facts import Fingerprint
 from anchors.fingerprint import CodeSource, InMemoryFactsCache
 from anchors.spec import parse_anchor
 from anchors.subject import resolve_subject
-from anchors.verify import Verdict, check_anchor
+from anchors.verdicts import Verdict
+from anchors.verify import check_anchor
 from tests.conftest import GitRepo
 
 MUX_GO = """package mux

@@ -17,7 +17,8 @@ from anchors.normalize import resolve_anchor
 from anchors.relations import role_parts
 from anchors.spec import AnchorSyntaxError, parse_anchor
 from anchors.subject import resolve_subject, sentence_spans
-from anchors.verify import Verdict, check_anchor
+from anchors.verdicts import Verdict
+from anchors.verify import check_anchor
 from tests.anchors.test_extract import FP
 from tests.conftest import GitRepo
 

@@ -18,7 +18,8 @@ from anchors.infra_compare import (
 from anchors.infra_facts import InfraKind, InfraValue, infra_kind, read_infra
 from anchors.spec import parse_anchor
 from anchors.toolchain_files import compared_text
-from anchors.verify import Verdict, check_anchor
+from anchors.verdicts import Verdict
+from anchors.verify import check_anchor
 from tests.conftest import GitRepo
 
 S, D, U = Match.SAME, Match.DIFFERENT, Match.UNKNOWN

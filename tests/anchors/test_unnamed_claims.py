@@ -15,7 +15,8 @@ from anchors.member_claims import lacking, missing_member
 from anchors.spec import AnchorKind, parse_anchor
 from anchors.status_anywhere import ANY, unnamed_subject
 from anchors.subject import sentence_spans
-from anchors.verify import Verdict, check_anchor
+from anchors.verdicts import Verdict
+from anchors.verify import check_anchor
 from tests.conftest import GitRepo
 
 FILES = {

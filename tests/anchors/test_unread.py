@@ -13,7 +13,8 @@ from anchors.facts import MAX_SOURCE_BYTES, FileFacts, Fingerprint, NotRead, wor
 from anchors.fingerprint import CodeSource, facts_from_json, facts_to_json
 from anchors.pyfacts import extract_file_facts
 from anchors.spec import parse_anchor
-from anchors.verify import Verdict, check_anchor
+from anchors.verdicts import Verdict
+from anchors.verify import check_anchor
 from tests.conftest import GitRepo
 
 BIG = b"huge_table = [\n" + b"    1,\n" * 700_000 + b"]\nimport yaml\n"  # 4.7 MB, valid

@@ -15,7 +15,8 @@ from anchors.literals import same_value
 from anchors.pyfacts import extract_file_facts
 from anchors.spec import Anchor, AnchorKind, AnchorSyntaxError, parse_anchor
 from anchors.value_claims import values_stated_by
-from anchors.verify import Verdict, check_anchor
+from anchors.verdicts import Verdict
+from anchors.verify import check_anchor
 
 PAGING = b"""\
 MAX_PAGE_SIZE = 100
@@ -255,7 +256,8 @@ def test_a_constant_exists_where_it_is_assigned(tmp_path):
     from anchors.facts import Fingerprint
     from anchors.pyfacts import extract_file_facts
     from anchors.spec import parse_anchor
-    from anchors.verify import Verdict, check_anchor
+    from anchors.verdicts import Verdict
+    from anchors.verify import check_anchor
 
     facts = extract_file_facts(b"MAX_RETRY_COUNT = 3\n\n\nclass SQLite3:\n    MAX_VERSION = 5\n",
                                "isso/db.py")  # fmt: skip

@@ -10,7 +10,8 @@ import pytest
 from anchors.facts import Fingerprint
 from anchors.fingerprint import CodeSource
 from anchors.spec import Anchor, AnchorKind, parse_anchor
-from anchors.verify import AnchorCheck, Capture, Verdict, capture, check_anchor, memory_verdict
+from anchors.verdicts import AnchorCheck, Capture, Verdict, memory_verdict
+from anchors.verify import capture, check_anchor
 from tests.conftest import GitRepo
 
 PROJECT = {

@@ -54,8 +54,9 @@ def test_footprint_prints_each_process_the_total_and_the_cold_cli_beside_floors(
     assert list(timed)[:2] == ["floor   python -c pass", "floor   python -c 'import duckdb'"]
     cold = [label for label in timed if label.startswith("anchormem ")]
     assert cold[0] == "anchormem list" and cold[1].startswith("anchormem recall ")
+    assert cold[2] == "anchormem list, just after a commit"
     assert all(float(m["median"]) > 0 for m in timed.values())
     for line in lines:
-        if line.startswith("anchormem list ") or line.startswith("anchormem recall "):
+        if line.startswith(("anchormem list", "anchormem recall ")):
             assert re.search(r"left an owner running after \d+ of 1$", line), line
     assert list(elsewhere.iterdir()) == []  # everything else was temporary

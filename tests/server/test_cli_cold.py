@@ -140,8 +140,13 @@ def test_a_reading_command_goes_to_a_running_owner_and_after_its_sigkill_is_answ
 
 
 # What a reading command answered with no owner never loads: the readers of notes and of
-# contradictions, the writers, and the MCP SDK (each costs a cold call its import).
-NOT_FOR_READING = ("store.remembering", "store.contradictions.slots", "store.transfer", "mcp")
+# contradictions, the writers, and the MCP SDK (each costs a cold call its import); with
+# every verdict cached at HEAD, no checker and no reader of files either; with a few
+# memories, no NumPy (``store.search``).
+NOT_FOR_READING = (
+    "store.remembering", "store.contradictions.slots", "store.transfer", "mcp",
+    "anchors.verify", "anchors.languages", "anchors.infra_facts", "numpy",
+)  # fmt: skip
 _LOADED = (
     "import json, sys\n"
     "from server.cli import main\n"
@@ -165,4 +170,28 @@ def test_a_reading_command_with_no_owner_loads_no_writer_and_no_sdk(
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stderr.strip().splitlines()[-1]) == []
+    assert owner_processes(project) == []
+
+
+@pytest.mark.skipif(not Path("/proc/self/cmdline").exists(), reason="reads /proc")
+def test_with_verdicts_cached_a_reading_command_still_sees_an_uncommitted_edit(
+    project: GitRepo, env: dict[str, str]
+) -> None:
+    """A cold read answers from the verdicts cached at HEAD, except where the work tree's
+    edits could change one: a refuted note is checked again against them."""
+    made = cli(project, env, "remember", "`Store.close` in store/db.py closes the connection",
+               "--anchor", "symbol:store/db.py::Store.close")  # fmt: skip
+    stop_owner(project)
+
+    def status() -> str:
+        [memory] = [m for m in cli(project, env, "list")["memories"] if m["id"] == made["id"]]
+        return str(memory["status"])
+
+    assert status() == "REFUTED"  # cached at HEAD by the owner
+    db = project.root / "store" / "db.py"
+    committed = db.read_text()
+    db.write_text(committed + "\n    def close(self):\n        pass\n")
+    assert status() != "REFUTED"  # the uncommitted method is seen
+    db.write_text(committed)
+    assert status() == "REFUTED"
     assert owner_processes(project) == []

@@ -288,7 +288,8 @@ def test_a_base_image_an_earlier_stage_of_any_dockerfile_uses_is_not_refuted(
     stage of any of them is built FROM it."""
     from anchors.fingerprint import CodeSource, InMemoryFactsCache
     from anchors.spec import parse_anchor
-    from anchors.verify import Verdict, check_anchor
+    from anchors.verdicts import Verdict
+    from anchors.verify import check_anchor
 
     assets = "FROM node:20-alpine AS assets\nRUN npm ci\nFROM nginx:1.27\n"
     git_repo.commit({**MULTI, "extras/docker/assets/Dockerfile": assets}, "an assets image")

@@ -8,7 +8,7 @@ from datetime import UTC, datetime
 import pytest
 
 from anchors.spec import Anchor, AnchorKind, Expect, Provenance
-from anchors.verify import AnchorCheck, MemoryVerdict, Verdict
+from anchors.verdicts import AnchorCheck, MemoryVerdict, Verdict
 from store.errors import InvalidInput
 from store.inputs import clean_text
 from store.lifecycle import (

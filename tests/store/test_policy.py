@@ -10,7 +10,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from anchors.spec import Anchor, AnchorKind, Expect, Provenance
-from anchors.verify import AnchorCheck, MemoryVerdict, Verdict
+from anchors.verdicts import AnchorCheck, MemoryVerdict, Verdict
 from store.contradictions.candidates import candidate_pairs
 from store.contradictions.resolving import claims_of, settle
 from store.contradictions.rules import (

@@ -1,5 +1,6 @@
 """The recall index: ``TermIndex.top`` ranks exactly as BM25 computed one posting at a time
-(``_reference``), as memories are added and forgotten."""
+(``_reference``), as memories are added and forgotten, whether it scores with NumPy (from
+``numpy_from`` memories) or one posting at a time; and both give the same values."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ import itertools
 import math
 import random
 
+import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
@@ -39,6 +41,10 @@ queries = st.lists(
 )
 
 
+# Each index test runs on both ways of scoring: arrays (NumPy) and the loop.
+BOTH = pytest.mark.parametrize("numpy_from", [0, 10**9], ids=["arrays", "loop"])
+
+
 def _reference(docs: dict[str, dict[str, int]], terms: list[tuple[str, float]]) -> dict[str, float]:
     """BM25 of every document holding one of ``terms``, one posting at a time."""
     postings: dict[str, dict[str, int]] = {}
@@ -61,10 +67,11 @@ def _reference(docs: dict[str, dict[str, int]], terms: list[tuple[str, float]]) 
     return scores
 
 
+@BOTH
 @settings(max_examples=150, deadline=None)
 @given(documents, queries, st.sets(st.integers(0, 39)))
-def test_top_scores_every_match_as_bm25_does(docs, terms, forgotten):
-    index = TermIndex()
+def test_top_scores_every_match_as_bm25_does(numpy_from, docs, terms, forgotten):
+    index = TermIndex(numpy_from)
     kept: dict[str, dict[str, int]] = {}
     for i, doc in enumerate(docs):
         index.add(f"m{i}", doc)
@@ -91,6 +98,7 @@ STANDINGS = st.tuples(
 TIED_STANDINGS = st.tuples(st.just(Status.ACTIVE), st.sampled_from([5.0, 10.0]), st.integers(0, 2))
 
 
+@BOTH
 @settings(max_examples=300, deadline=None)
 @given(
     documents,
@@ -100,11 +108,13 @@ TIED_STANDINGS = st.tuples(st.just(Status.ACTIVE), st.sampled_from([5.0, 10.0]),
     st.integers(1, 12),
     st.sampled_from([0.0, 0.5, 1.5]),
 )
-def test_ranked_holds_every_memory_of_the_exact_best_k(docs, terms, standings, forgotten, k, floor):
+def test_ranked_holds_every_memory_of_the_exact_best_k(
+    numpy_from, docs, terms, standings, forgotten, k, floor
+):
     """``ranked`` keeps only a few rows, yet ranking those exactly (rounded score weighed
     by the prior, newest first, then id: as recall does) gives the same best ``k`` as
     ranking every match. Equal statuses, confidences and ages make ties often."""
-    index = TermIndex()
+    index = TermIndex(numpy_from)
     created: dict[str, int] = {}
     weight: dict[str, float] = {}
     for i, doc in enumerate(docs):
@@ -141,13 +151,14 @@ def _best(
     return sorted(scores, key=lambda m: (-scores[m], -created[m], m))[:k]
 
 
-def test_ranked_cuts_a_band_of_ties_exactly():
+@BOTH
+def test_ranked_cuts_a_band_of_ties_exactly(numpy_from):
     """Many memories of equal score and age (the case ``ranked`` orders by rounded score
     and age in arrays): its best ``k`` are the exact best ``k``, over 2,000 seeded draws."""
     cut = 0
     for seed in range(2000):
         rng = random.Random(seed)
-        index = TermIndex()
+        index = TermIndex(numpy_from)
         created: dict[str, int] = {}
         weight: dict[str, float] = {}
         for i in range(rng.randint(1, 40)):
@@ -167,8 +178,9 @@ def test_ranked_cuts_a_band_of_ties_exactly():
     assert cut > 500  # the band was cut, not kept whole
 
 
-def test_notes_from_one_template_tie_by_the_hundred_and_only_the_newest_are_kept():
-    index = TermIndex()
+@BOTH
+def test_notes_from_one_template_tie_by_the_hundred_and_only_the_newest_are_kept(numpy_from):
+    index = TermIndex(numpy_from)
     for i in range(500):
         index.add(f"m{i:03d}", {"release": 1, "checklist": 1, f"item{i}": 1})
         index.stand(f"m{i:03d}", Status.ACTIVE, 5.0, float(i))
@@ -176,8 +188,9 @@ def test_notes_from_one_template_tie_by_the_hundred_and_only_the_newest_are_kept
     assert sorted(kept) == [f"m{i:03d}" for i in range(490, 500)]
 
 
-def test_a_memory_weighs_by_the_standing_it_was_last_given():
-    index = TermIndex()
+@BOTH
+def test_a_memory_weighs_by_the_standing_it_was_last_given(numpy_from):
+    index = TermIndex(numpy_from)
     index.add("old", {"redis": 1})
     index.add("new", {"redis": 1})
     index.stand("old", Status.VERIFIED, 10.0, 1.0)
@@ -187,6 +200,22 @@ def test_a_memory_weighs_by_the_standing_it_was_last_given():
     assert set(dict(index.ranked([("redis", 1.0)], 1))) == {"new"}
     index.add("unsaid", {"redis": 1})  # no standing said yet: weighs nothing
     assert set(dict(index.ranked([("redis", 1.0)], 5))) == {"new", "old"}
+
+
+@settings(max_examples=150, deadline=None)
+@given(documents, queries, st.lists(STANDINGS, min_size=40, max_size=40), st.integers(1, 12))
+def test_the_loop_and_the_arrays_score_to_the_same_values(docs, terms, standings, k):
+    """Below ``numpy_from`` memories a recall ranks with the loop, from it with arrays:
+    a store crossing it ranks as before, to the last bit of every score."""
+    loop, arrays = TermIndex(numpy_from=10**9), TermIndex(numpy_from=0)
+    for i, doc in enumerate(docs):
+        status, confidence, age = standings[i]
+        for index in (loop, arrays):
+            index.add(f"m{i:02d}", doc)
+            index.stand(f"m{i:02d}", status, confidence, float(age))
+    assert loop.ranked(terms, k) == arrays.ranked(terms, k)
+    assert loop.ranked(terms, k, 0.5) == arrays.ranked(terms, k, 0.5)
+    assert dict(loop.top(terms, 100)) == dict(arrays.top(terms, 100))
 
 
 def _overlap_reference(index: TermIndex, terms: list[str], most: float, limit: int) -> list[str]:
