@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import re
 
+from anchors.literals import typed_value
+
 __all__ = ["in_plain_seconds", "in_units_of", "same_duration"]
 
 _SECONDS = {
@@ -87,9 +89,7 @@ def in_plain_seconds(stated: str, name: str, literals: list[str]) -> str | None:
     n = int(total)
     other_units = {n * 1000, n / 60, n / 3600, n / 86400} - {n}
     for literal in literals:
-        try:
-            if float(literal.replace("_", "")) in other_units:
-                return None
-        except ValueError:
-            continue
+        held = typed_value(literal)  # ``86400000`` and ``24 * 60 * 60 * 1000`` alike
+        if isinstance(held, float) and not isinstance(held, bool) and held in other_units:
+            return None
     return str(n)

@@ -5,11 +5,15 @@ A note says "the page size defaults to 20" and the code says ``os.getenv("PAGE_S
 20 there. Likewise ``100`` and ``100.0``, ``True`` and ``"true"``, ``'json'`` and `json`.
 What is compared is a typed value: a bool, a number, None, or a string (case folded, since
 "info" and "INFO" name one log level in every library a note talks about). A bool is never
-equal to a number: ``True`` is not ``1`` in what a note claims.
+equal to a number: ``True`` is not ``1`` in what a note claims. Arithmetic of number
+literals as the code's facts spell it (``10 * 60``, ``60 * 60 * 24``: one space around each
+operator, ``anchors.python_literals``) is the number it makes.
 """
 
 from __future__ import annotations
 
+import ast
+import math
 import re
 
 __all__ = ["same_value", "typed_value"]
@@ -17,6 +21,10 @@ __all__ = ["same_value", "typed_value"]
 _NUMBER = re.compile(r"[+-]?(?:\d[\d_]*(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?")
 # ``r'x'``, ``u"x"``: a string prefix that does not change the value
 _PREFIXED = re.compile(r"^[rRuU]?(?P<q>'''|\"\"\"|'|\")(?P<s>.*)(?P=q)$", re.DOTALL)
+_TERM = r"\(*[+-]?(?:\d[\d_]*(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?\)*"
+# "10 * 60", "(5 * 60) + 30": never "3-5" or "2024-01-01", which a note means as written
+_ARITHMETIC = re.compile(rf"{_TERM}(?: (?:\*\*|\*|//|/|\+|-) {_TERM})+")
+_FOLDED = (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.FloorDiv, ast.Pow)
 
 
 def typed_value(text: str) -> bool | float | str | None:
@@ -33,7 +41,45 @@ def typed_value(text: str) -> bool | float | str | None:
         return None
     if _NUMBER.fullmatch(t):
         return float(t.replace("_", ""))
+    if not quoted and _ARITHMETIC.fullmatch(t):
+        folded = _fold(t)
+        if folded is not None:
+            return folded
     return t.casefold()
+
+
+def _fold(text: str) -> float | None:
+    """The number arithmetic of number literals makes; None when it makes none (a zero
+    divisor, an overflow, an exponent too large to be a setting's)."""
+    try:
+        value = _evaluate(ast.parse(text, mode="eval").body)
+    except (SyntaxError, ValueError, ZeroDivisionError, OverflowError):
+        return None
+    return value if value is not None and math.isfinite(value) else None
+
+
+def _evaluate(node: ast.expr) -> float | None:
+    if isinstance(node, ast.Constant) and isinstance(node.value, (int, float)):
+        return None if isinstance(node.value, bool) else float(node.value)
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
+        operand = _evaluate(node.operand)
+        return None if operand is None else -operand if isinstance(node.op, ast.USub) else operand
+    if not (isinstance(node, ast.BinOp) and isinstance(node.op, _FOLDED)):
+        return None
+    left, right = _evaluate(node.left), _evaluate(node.right)
+    if left is None or right is None:
+        return None
+    if isinstance(node.op, ast.Pow):
+        return float(left**right) if abs(right) <= 64 and abs(left) <= 1e6 else None
+    if isinstance(node.op, ast.Add):
+        return left + right
+    if isinstance(node.op, ast.Sub):
+        return left - right
+    if isinstance(node.op, ast.Mult):
+        return left * right
+    if isinstance(node.op, ast.FloorDiv):
+        return float(left // right)
+    return left / right
 
 
 def same_value(a: str, b: str) -> bool:

@@ -18,6 +18,11 @@ value REFUTES. A wrong binding would refute a true note, so a value is bound onl
 
 A word written as code or a path right before a string constant named in parentheses
 ("the filter variable is RUST_LOG_FILTER (DEFAULT_FILTER_ENV)") is that constant's value.
+A value a named Python file "sets" or "overrides" a name to ("overrides
+`retry_after_seconds` to 3 in kinto/__init__.py") is that file's own entry: an override the
+code makes is no deployment's. A dict's key placed in a file that does not hold it is not
+another file's entry, and an environment default placed in a file or a directory counts
+only the reads there (``anchors.env_defaults``).
 Anything else stays an uncovered value: the note is ACTIVE and the value is named.
 """
 
@@ -102,9 +107,13 @@ def bind_values(
                          and not question), None)  # fmt: skip
         if sentence is None:
             continue
-        if _NOT_PLAIN.search(text, sentence[0], value.start) or _ELSEWHERE.search(
-            text, sentence[0], sentence[1]
-        ):
+        if _NOT_PLAIN.search(text, sentence[0], value.start):
+            continue
+        placed = _set_in_file(text, value, sentence, fp)
+        if placed is not None:  # "overrides `retry_after` to 3 in app/settings.py"
+            found.append(placed)
+            continue
+        if _ELSEWHERE.search(text, sentence[0], sentence[1]):
             continue
         named = _named(text, value, sentence)
         if named is None:
@@ -117,7 +126,14 @@ def bind_values(
         # The environment's value is what a deployment sets; the code only says its default:
         # a value is bound to an environment variable only where the note says "default".
         default = _DEFAULT.search(text, sentence[0], sentence[1]) is not None
+        if path is not None and "." not in name and _key_elsewhere(name, _file_of(path, fp), fp):
+            continue  # a dict's key the named file does not hold: not another file's entry
         anchor = _resolve(name, _file_of(path, fp) or scope, fp, bare, default)
+        if anchor is not None and anchor.kind is AnchorKind.ENV and path is not None:
+            # "(`PAGE_SIZE` in `app/`)": only the reads the note places count
+            placed_in = fp.tracked_path(path) or fp.tracked_directory(path)
+            if placed_in is not None:
+                anchor = Anchor(AnchorKind.ENV, name, scope=placed_in, version=bare)
         if anchor is not None:
             found.append(Binding(anchor, name, (value.start, value.end)))
     taken = [b.span for b in found]
@@ -162,6 +178,43 @@ def _words_for_strings(text: str, fp: Fingerprint, scope: str | None,
         anchor = Anchor(AnchorKind.SYMBOL, qualname, scope=path, version=m["v"])
         found.append(Binding(anchor, m["name"], m.span("v")))
     return found
+
+
+# "overrides `retry_after_seconds` to 3 in kinto/__init__.py", "the defaults set PAGE_SIZE
+# to 50 in app/settings.py": said of what a named file does, never of what someone can do
+# ("you can override", "to set") nor an instruction ("Set X to 5 in ..." begins a sentence)
+_SET_BEFORE = re.compile(
+    r"(?<!\bcan\s)(?<!\bmay\s)(?<!\bto\s)(?<!\bplease\s)(?<=\w\s)"
+    rf"\b(?:sets?|overrides?|configures?)\s+(?:the\s+)?`?(?P<name>{_NAME})`?\s+to\s*`?$",
+    re.IGNORECASE,
+)
+_IN_FILE = re.compile(r"`?\s+in\s+`?(?P<path>[\w.\-]+(?:/[\w.\-]+)*\.py)`?(?=[\s.,;:)]|$)")
+
+
+def _set_in_file(
+    text: str, value: StatedValue, sentence: tuple[int, int], fp: Fingerprint
+) -> Binding | None:
+    """A value a sentence says a named Python file sets a constant or a dict entry to: bound
+    to that file's own entry, and only when it has exactly one so named with a literal. An
+    override is then the code's own value, not one a deployment sets; nothing else in the
+    sentence may place the value elsewhere."""
+    m = _SET_BEFORE.search(text[sentence[0] : value.start])
+    placed = _IN_FILE.match(text, value.end, sentence[1])
+    if m is None or placed is None or not _code_like(
+            text, m["name"], sentence[0] + m.start("name")):  # fmt: skip
+        return None
+    if any(not hit.group().lower().startswith("overrid")
+           for hit in _ELSEWHERE.finditer(text, sentence[0], sentence[1])):  # fmt: skip
+        return None
+    path = fp.tracked_path(placed["path"])
+    bare = bare_value(value) or in_units_of(value.text, m["name"])
+    if path is None or path not in fp.code or bare is None:
+        return None
+    constant = _constant(m["name"], path, fp)
+    if constant is None or constant[0] != path:
+        return None
+    anchor = Anchor(AnchorKind.SYMBOL, constant[1], scope=path, version=bare)
+    return Binding(anchor, m["name"], (value.start, value.end))
 
 
 def _named(
@@ -263,6 +316,15 @@ def _resolve(name: str, where: str | None, fp: Fingerprint, value: str,
         path, qualname = constant
         return Anchor(AnchorKind.SYMBOL, qualname, scope=path, version=value)
     return None
+
+
+def _key_elsewhere(name: str, named: str | None, fp: Fingerprint) -> bool:
+    """Whether ``name`` is only a key (or a class attribute) of other files than the code
+    file a note names it in ("(`page_size` in `app/settings.py`)")."""
+    if named is None or named not in fp.code or fp.constant_values(name):
+        return False
+    members = fp.members_named(name)
+    return bool(members) and not any(p == named for p, _ in members)
 
 
 def _constant(name: str, where: str | None, fp: Fingerprint) -> tuple[str, str] | None:

@@ -18,13 +18,14 @@ import hashlib
 from collections.abc import Callable, Sequence
 
 from anchors.argument_checks import find_call, find_param
+from anchors.env_defaults import find_env_default
 from anchors.facts import SETTINGS_STRING, Dependency, FileFacts, Fingerprint, ValueFact
 from anchors.finding import Finding, listed
 from anchors.infra_check import find_config
 from anchors.literals import same_value
 from anchors.manifests import PYTHON, manifest_kind
 from anchors.member_claims import lacking
-from anchors.mentions import in_area, runs
+from anchors.mentions import in_area
 from anchors.projects import declares_above
 from anchors.pyfacts import package_of
 from anchors.spec import Anchor, AnchorKind, Expect
@@ -427,15 +428,8 @@ def _find_value(anchor: Anchor, stated: str, fp: Fingerprint) -> Finding:
     equal; not found (broken) where the code says another literal; unknown where it computes
     the value, says several, or says none the fingerprint read."""
     name = anchor.value
-    if anchor.kind is AnchorKind.ENV:
-        found = fp.env_default_values(name)
-        found = [(p, v) for p, v in found if runs(p)] or found  # not a test's own default
-        if not found:
-            reads = fp.env_sources(name)
-            where = f"{name} is read in {listed(reads)} with no default" if reads else (
-                f"no code read gives {name} a default")  # fmt: skip
-            return Finding((), None, f"{where}; cannot tell whether it defaults to {stated}", False)
-        return _compare(name, stated, found, env=True)
+    if anchor.kind is AnchorKind.ENV:  # every read site's default (``anchors.env_defaults``)
+        return find_env_default(name, stated, anchor.scope, fp)
     if anchor.scope is None:
         found = fp.constant_values(name)
         if not found:

@@ -35,7 +35,7 @@ __all__ = ["CHECKER_VERSION", "Checked", "Verifier"]
 # c9: settings dicts, classifiers, durations, a Dockerfile's user, documentation (adr/0037)
 # c10: what an image runs with, what a file uses (adr/0038); c11: the HTTP statuses a
 # function sets (adr/0039)
-CHECKER_VERSION = f"c12.{VOCABULARY_VERSION}"
+CHECKER_VERSION = f"c13.{VOCABULARY_VERSION}"
 
 
 @dataclass(frozen=True)

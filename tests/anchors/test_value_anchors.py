@@ -77,7 +77,7 @@ def test_module_and_class_constants_keep_their_literal_and_computed_ones_none():
     facts = extract_file_facts(PAGING)
     assert _values(facts.constants) == {
         "MAX_PAGE_SIZE": "100", "MAX_RETRIES": "3", "OFFSET": "-1", "RATIO": "0.5",
-        "NAME": "'shop'", "NOTHING": "None", "CACHE_TTL": None, "WORKERS": None,
+        "NAME": "'shop'", "NOTHING": "None", "CACHE_TTL": "60 * 60", "WORKERS": None,
         "Paging.LIMIT": "50",
     }  # fmt: skip
     assert [v.line for v in facts.constants if v.name == "Paging.LIMIT"] == [12]
@@ -168,8 +168,10 @@ FP = Fingerprint(
         ("symbol:app/paging.py::Paging.LIMIT=50.0", Verdict.HOLDS,
          "`Paging.LIMIT = 50` at app/paging.py:12"),
         ("symbol:MAX_RETRIES=3", Verdict.HOLDS, "`MAX_RETRIES = 3` at app/paging.py:2"),
-        ("symbol:app/paging.py::CACHE_TTL=3600", Verdict.UNKNOWN,
-         "app/paging.py:7 computes CACHE_TTL; cannot tell whether it is 3600"),
+        ("symbol:app/paging.py::CACHE_TTL=3600", Verdict.HOLDS,
+         "`CACHE_TTL = 60 * 60` at app/paging.py:7"),  # arithmetic of literals, folded
+        ("symbol:app/paging.py::WORKERS=4", Verdict.UNKNOWN,
+         "app/paging.py:8 computes WORKERS; cannot tell whether it is 4"),
         ("symbol:app/paging.py::helper=1", Verdict.UNKNOWN,
          "app/paging.py defines helper, which is not a value; cannot tell"),
         ("symbol:app/paging.py::INNER=9", Verdict.BROKEN, "app/paging.py does not assign INNER"),
@@ -213,7 +215,8 @@ def test_a_value_anchor_holds_on_the_same_value_and_breaks_on_another(
         ("`TIMEOUT` defaults to 30 s", "env:TIMEOUT=30"),
         ("`TIMEOUT` defaults to half a minute", "env:TIMEOUT=30"),
         ("`TIMEOUT` defaults to 30 ms", None),  # no whole number of seconds
-        ("`CACHE_TTL` is 3600", None),  # computed in the code: nothing to compare
+        ("`CACHE_TTL` is 3600", "symbol:app/paging.py::CACHE_TTL=3600"),  # ``60 * 60``
+        ("`WORKERS` is 4", None),  # computed in the code: nothing to compare
         ("MAX_RETRIES is not 3", None),  # negated
         ("If MAX_RETRIES is 3, the client gives up", None),  # a condition
         ("MAX_RETRIES used to be 5", None),

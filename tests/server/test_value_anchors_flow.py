@@ -23,6 +23,7 @@ APP = {
     "app/paging.py": (
         "MAX_PAGE_SIZE = 100\nMAX_RETRIES = 3\nCACHE_TTL = 60 * 60\n\n\n"
         "class Paging:\n    LIMIT = 50\n\n\ndef clamp(n):\n    return min(n, MAX_PAGE_SIZE)\n"
+        "\n\nSHARDS = len(str(MAX_PAGE_SIZE))\n"
     ),
     "app/settings.py": (
         "import os\n\nPAGE_SIZE = int(os.environ.get('PAGE_SIZE', '20'))\n"
@@ -48,6 +49,9 @@ NOTES: list[tuple[str, list[str] | None, str, str]] = [
     ("MAX_RETRIES is 5", None, "REFUTED", "sets MAX_RETRIES = 3, not 5"),
     ("`Paging.LIMIT` is 50", None, "VERIFIED", "`Paging.LIMIT = 50` at app/paging.py:7"),
     ("`Paging.LIMIT` is 25", None, "REFUTED", "sets Paging.LIMIT = 50, not 25"),
+    # arithmetic of number literals is the number it makes
+    ("`CACHE_TTL` is 3600", None, "VERIFIED", "`CACHE_TTL = 60 * 60` at app/paging.py:3"),
+    ("`CACHE_TTL` is 600", None, "REFUTED", "app/paging.py:3 sets CACHE_TTL = 60 * 60, not 600"),
     # environment defaults: os.environ.get, os.getenv, wrapped in int()/float(), BaseSettings
     ("`PAGE_SIZE` defaults to 20", None, "VERIFIED", "`PAGE_SIZE` defaults to `'20'`"),
     ("`PAGE_SIZE` defaults to 50", None, "REFUTED",
@@ -79,9 +83,9 @@ NOTES: list[tuple[str, list[str] | None, str, str]] = [
 # A value the code computes cannot be compared: the note stays ACTIVE, and says why: the
 # value is not checked (read from the text) or the given anchor cannot tell.
 COMPUTED: list[tuple[str, list[str] | None, str]] = [
-    ("`CACHE_TTL` is 3600", None, "uncovered:the value 3600"),
-    ("`CACHE_TTL` is 3600", ["symbol:app/paging.py::CACHE_TTL=3600"],
-     "app/paging.py:3 computes CACHE_TTL; cannot tell whether it is 3600"),
+    ("`SHARDS` is 3", None, "uncovered:the value 3"),
+    ("`SHARDS` is 3", ["symbol:app/paging.py::SHARDS=3"],
+     "app/paging.py:14 computes SHARDS; cannot tell whether it is 3"),
     ("PORT defaults to 8000", None, "uncovered:the value 8000"),
     ("The app listens on 8000 by default", ["env:PORT=8000"],
      "app/settings.py:7 computes PORT default; cannot tell whether it is 8000"),
