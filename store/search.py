@@ -281,17 +281,9 @@ class TermIndex:
 
     def top(self, terms: Sequence[tuple[str, float]], k: int) -> list[tuple[str, float]]:
         """The ``k`` best-scoring memories for ``terms`` ((term, weight) pairs), with their
-        BM25 scores, best first; only memories holding at least one term."""
-        if self.documents >= self.numpy_from:
-            import numpy as np
-
-            scores = self._array_scores(terms)
-            hit = np.flatnonzero(scores != 0)  # the same rows: on floats, ~10x slower
-            if len(hit) > k > 0:
-                hit = hit[np.argpartition(-scores[hit], k - 1)[:k]]
-            found = dict(zip(hit.tolist(), scores[hit].tolist(), strict=True))
-        else:
-            found = self._scores(terms)
+        BM25 scores, best first; only memories holding at least one term. (Recall ranks
+        with ``ranked``; this is the plain ranking its tests and benchmarks compare with.)"""
+        found = self._scores(terms)
         best = sorted(((self._ids[i], score) for i, score in found.items()), key=lambda x: -x[1])
         return best[:k] if k > 0 else best
 
