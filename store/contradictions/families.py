@@ -140,15 +140,25 @@ def _owners() -> dict[tuple[str, ...], frozenset[str]]:
     return {words: frozenset(f) for words, f in owners.items()}
 
 
+@functools.cache
+def _first_words() -> frozenset[str]:
+    """The first word of each spelling of a member (``_owners``)."""
+    return frozenset(words[0] for words in _owners())
+
+
 @functools.lru_cache(maxsize=1 << 14)
 def families_of(text: str) -> frozenset[str]:
     """The families of the technologies ``text`` names, as terms (``family:ci``): the
     longest name at each place, so "React Native" is a mobile stack, not React."""
     owners = _owners()
+    firsts = _first_words()
     words = [w.rstrip(".") for w in _WORD.findall(text.lower())]
     found: set[str] = set()
     i = 0
     while i < len(words):
+        if words[i] not in firsts:  # no name starts here: most words of a note
+            i += 1
+            continue
         for n in range(min(_LONGEST, len(words) - i), 0, -1):
             families = owners.get(tuple(words[i : i + n]))
             if families is not None:

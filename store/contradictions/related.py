@@ -36,7 +36,7 @@ from collections.abc import Callable, Collection, Mapping
 from store.backend import Store
 from store.contradictions.families import FAMILIES, FAMILY, families_of
 from store.contradictions.related_note import LIMIT, Related, RelatedPair
-from store.contradictions.related_words import acronyms, initials, root, synonyms_of
+from store.contradictions.related_words import acronyms, initials, root, runs, spelled, synonyms_of
 from store.contradictions.resolving import claim_of
 from store.contradictions.rules import Claim
 from store.contradictions.slots import Match, relate
@@ -99,6 +99,7 @@ _FILLER = frozenset(
 )
 
 
+@functools.lru_cache(maxsize=1 << 14)  # a stored note's terms and spellings read it both
 def normalised(text: str) -> str:
     """The claim of each sentence of a note, without the reason or who said it."""
     kept = []
@@ -144,6 +145,20 @@ def _spelled(text: str) -> frozenset[str]:
     """The acronyms a stored note's words spell: read only for a new note that writes an
     acronym (most do not), being the dearest of its terms to read."""
     return frozenset(SPELLED + a for a in initials(normalised(text)))
+
+
+# The notes whose terms warming reads: a little under what the caches hold, since the
+# notes a remember meets and the new notes' own take their place too.
+_WARM_TERMS = 3 << 12
+
+
+def warm(mem: Memory) -> None:
+    """Read a stored note's terms into their caches (``MemoryService.warm``), as the newest
+    notes are warmed first: while the caches have room, so the newest stay in them."""
+    if _terms.cache_info().currsize < _WARM_TERMS:
+        text = f"{mem.text} {mem.subject or ''}"
+        _weighed(text)
+        runs(normalised(text))
 
 
 def _query(text: str) -> dict[str, float]:
@@ -199,6 +214,34 @@ def similarity(
     return min(1.0, shared / smaller) if smaller else 0.0
 
 
+def _similarity(
+    new: Mapping[str, float],
+    order: Mapping[str, int],
+    text: str,
+    other: frozenset[str],
+    weight: Callable[[str], float],
+    own_new: float,
+) -> float:
+    """``similarity`` of ``new`` and ``other``, the terms of the stored note ``text``:
+    the terms shared found from the smaller side (a new note writing many words spells
+    many acronyms), summed in ``new``'s ``order`` as ``similarity`` sums them."""
+    common = other & new.keys()
+    if not common:
+        return 0.0
+    shared = sum(new[t] * weight(t) for t in sorted(common, key=order.__getitem__))
+    if not shared:
+        return 0.0
+    smaller = min(own_new, sum(weight(t) for t in _weighed(text)))
+    return min(1.0, shared / smaller) if smaller else 0.0
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def _weighed(text: str) -> tuple[str, ...]:
+    """The terms of a stored note that weigh in its own weight: not what its words stand
+    for (``_SPELLINGS``), which the acronyms a new note asks for add nothing to."""
+    return tuple(t for t in _terms(text) if not t.startswith(_SPELLINGS))
+
+
 _AGREE = (Relation.SAME, Relation.COMPATIBLE)
 
 
@@ -245,7 +288,9 @@ def _closest(
     if not query:
         return []
     families = [t for t in query if t.startswith(FAMILY)]
-    spells = any(t.startswith(SPELLED) for t in query)
+    # Only the acronyms the new note writes are looked for in a stored note's words.
+    wanted = frozenset(t.removeprefix(SPELLED) for t in query if t.startswith(SPELLED))
+    order = {t: n for n, t in enumerate(query)}
     own = sum(weight(t) for t, w in query.items() if w >= 1.0)
     scored = []
     for memory_id in m.index.rare_overlap(_lookup(query), weight.most, _CANDIDATES):
@@ -254,8 +299,12 @@ def _closest(
             continue
         if mem.forgotten or is_retracted(mem.status, mem.refuted_by):
             continue
-        terms = stored_terms(f"{mem.text} {mem.subject or ''}", spells)
-        score = similarity(query, terms, weight, own)
+        text = f"{mem.text} {mem.subject or ''}"
+        terms = _terms(text)
+        if wanted:
+            said = spelled(normalised(text), wanted)
+            terms = terms | {SPELLED + a for a in said} if said else terms
+        score = _similarity(query, order, text, terms, weight, own)
         if score < THRESHOLD and any(t in terms for t in families):
             # Two products for one job: as close as the threshold, whatever else the
             # notes say ("we got rid of Sentry" and "errors go to Rollbar").

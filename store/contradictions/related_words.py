@@ -16,7 +16,7 @@ import re
 from store.search import memory_terms
 from store.text import STOP
 
-__all__ = ["acronyms", "initials", "root", "synonyms_of"]
+__all__ = ["acronyms", "initials", "root", "runs", "spelled", "synonyms_of"]
 
 # Generic names of one thing: a note saying one of them is about what a note saying
 # another is about. Each line one group; a name of several words is a phrase.
@@ -89,6 +89,68 @@ def initials(text: str) -> frozenset[str]:
             run.append(low)
     found |= _run_initials(run)
     return frozenset(a for a in found if a not in STOP)
+
+
+def spelled(text: str, wanted: frozenset[str]) -> frozenset[str]:
+    """The acronyms of ``wanted`` that ``text``'s words spell: ``wanted & initials(text)``,
+    reading only the runs that could make one of them. A new note writes an acronym or
+    two, and the stored notes it meets are many: their every acronym is not needed."""
+    targets = frozenset(a for a in wanted if 2 <= len(a) <= 5 and a not in STOP)
+    if not targets:
+        return frozenset()
+    prefixes = frozenset(a[:n] for a in targets for n in range(1, len(a) + 1))
+    found: set[str] = set()
+    for run in runs(text):
+        for start, first in enumerate(run):
+            if first[0] in prefixes and first not in _INSIDE:
+                _spell_from(run, start, prefixes, targets, found)
+    return frozenset(found)
+
+
+@functools.lru_cache(maxsize=1 << 14)  # a stored note is met by many new ones
+def runs(text: str) -> tuple[tuple[str, ...], ...]:
+    """The runs of two words or more of ``text`` that ``initials`` reads, folded."""
+    found: list[tuple[str, ...]] = []
+    run: list[str] = []
+    for word in [*_WORD.findall(text), "."]:
+        low = word.casefold()
+        if (low in STOP and low not in _INSIDE) or word == ".":
+            if len(run) > 1:
+                found.append(tuple(run))
+            run = []
+        else:
+            run.append(low)
+    return tuple(found)
+
+
+def _spell_from(
+    run: tuple[str, ...],
+    start: int,
+    prefixes: frozenset[str],
+    targets: frozenset[str],
+    found: set[str],
+) -> None:
+    """Add to ``found`` what ``_run_initials`` reads from ``start`` that is one of
+    ``targets``, given every prefix of them: letters no prefix of one never grow into one."""
+    kept: str | None = ""
+    skipped: str | None = ""
+    for word in run[start : start + 7]:
+        inside = word in _INSIDE
+        if kept is not None:
+            kept += word[0]
+            if kept not in prefixes:
+                kept = None
+        if skipped is not None and not inside:
+            skipped += word[0]
+            if skipped not in prefixes:
+                skipped = None
+        if kept is None and skipped is None:
+            return
+        if not inside:
+            if kept is not None and kept in targets and len(kept) > 1:
+                found.add(kept)
+            if skipped is not None and skipped in targets and len(skipped) > 1:
+                found.add(skipped)
 
 
 def _run_initials(run: list[str]) -> set[str]:

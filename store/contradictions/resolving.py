@@ -171,7 +171,8 @@ def warm(mem: Memory) -> None:
     making their claims, ~15 µs each (adr/0019)."""
     if not mem.forgotten:
         claim = claim_of(mem)
-        _ = claim.key_set, claim.expectations  # read into the claim, which is kept
+        # read into the claim, which is kept
+        _ = claim.key_set, claim.expectations, claim.says_replaced
 
 
 def slots_of(mem: Memory) -> tuple[ReadSlot, ...]:

@@ -111,6 +111,12 @@ class Claim:
         return frozenset(key for key, _ in self.keys)
 
     @functools.cached_property
+    def says_replaced(self) -> bool:
+        """Whether one of its slots says what was replaced: only then can a pair be
+        ``_replaced`` or ``_gone_named`` by its side. Read once, as the claim is kept."""
+        return any(slot.replaces is not None for slot in self.slots)
+
+    @functools.cached_property
     def states_change(self) -> bool:
         """Whether the note states a change ("now", "switched", "no longer", ...): only
         then is it newer evidence (adr/0010). Read once: the newer side of most pairs a
@@ -230,7 +236,11 @@ def _by_slots(a: Claim, b: Claim, ambiguous: bool) -> tuple[Conflict | Question 
     else about the pair is a conflict)."""
     question: Question | None = None
     apart = False  # a rule or a property of other things ("on feature branches", "on release")
-    replaced = _best(_replaced(a, b, sa, sb, ambiguous) for sa in a.slots for sb in b.slots)
+    replaced = (
+        _best(_replaced(a, b, sa, sb, ambiguous) for sa in a.slots for sb in b.slots)
+        if (a.says_replaced or b.says_replaced) and a.slots and b.slots
+        else None
+    )
     if replaced is not None:
         return replaced, False
     for sa in a.slots:
@@ -296,7 +306,7 @@ def _gone_named(a: Claim, b: Claim) -> Question | None:
     what the first says it was gone from if it says, and states no change of its own:
     whether it still exists is asked, never decided."""
     for new_side, old_side in ((b, a), (a, b)):
-        if old_side.states_change:
+        if not new_side.says_replaced or old_side.states_change:
             continue
         for slot in new_side.slots:
             gone = slot.replaces

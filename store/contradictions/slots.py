@@ -1247,11 +1247,15 @@ def _counted(text: str) -> list[Slot]:
     if number is None:
         return []
     n, start, end = number
+
     # "the pool size is 20 connections", "pool max connections = 5": a count's noun says
-    # what is counted; "size" or "max" around it says no more about what it is of
-    named = frozenset().union(
-        *(_words_of(text, m.span()) for _, pattern in _ATTR_RE for m in pattern.finditer(text))
-    )
+    # what is counted; "size" or "max" around it says no more about what it is of (read
+    # only for a count with its noun: every attribute's pattern is searched for it)
+    def named() -> frozenset[str]:
+        return frozenset().union(
+            *(_words_of(text, m.span()) for _, pattern in _ATTR_RE for m in pattern.finditer(text))
+        )
+
     after = re.findall(r"[\w-]+", text[end : end + 40])
     for word in after[:3]:
         noun = _COUNTED.get(stem(word))
@@ -1263,7 +1267,7 @@ def _counted(text: str) -> list[Slot]:
                     (start, span_end),
                     f"count {noun}",
                     Value(ValueType.COUNT, n),
-                    drop=frozenset({stem(word)}) | named,
+                    drop=frozenset({stem(word)}) | named(),
                 )
             ]
     near = _attribute_near(text, start)
@@ -1277,7 +1281,7 @@ def _counted(text: str) -> list[Slot]:
                     (start, end),
                     f"count {noun}",
                     Value(ValueType.COUNT, n),
-                    drop=frozenset({noun_word}) | named,
+                    drop=frozenset({noun_word}) | named(),
                 )
             ]
     if near is not None:
