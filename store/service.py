@@ -192,7 +192,7 @@ class MemoryService:
         never holding the store. Waits for the copy to be loaded (by the first call, or by
         the store's owner at once: ``Runtime.start_background``). Returns when
         done or when ``stop`` is set."""
-        from store.contradictions import related, resolving
+        from store.contradictions import resolving
         from store.hostile import hostile_flags
 
         memories = self.db.copy_memories()
@@ -211,7 +211,6 @@ class MemoryService:
             if stop.is_set():
                 return Warmed(done, time.perf_counter() - started, True)
             resolving.warm(mem)
-            related.warm(mem)  # the terms a new note's related ones are found by
             hostile_flags(mem.text, mem.subject)  # every reading asks
             done += 1
             time.sleep(0)  # let a call that just arrived have the interpreter

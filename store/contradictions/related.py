@@ -36,7 +36,7 @@ from collections.abc import Callable, Collection, Mapping
 from store.backend import Store
 from store.contradictions.families import FAMILIES, FAMILY, families_of
 from store.contradictions.related_note import LIMIT, Related, RelatedPair
-from store.contradictions.related_words import acronyms, initials, root, runs, spelled, synonyms_of
+from store.contradictions.related_words import acronyms, initials, root, spelled, synonyms_of
 from store.contradictions.resolving import claim_of
 from store.contradictions.rules import Claim
 from store.contradictions.slots import Match, relate
@@ -145,20 +145,6 @@ def _spelled(text: str) -> frozenset[str]:
     """The acronyms a stored note's words spell: read only for a new note that writes an
     acronym (most do not), being the dearest of its terms to read."""
     return frozenset(SPELLED + a for a in initials(normalised(text)))
-
-
-# The notes whose terms warming reads: a little under what the caches hold, since the
-# notes a remember meets and the new notes' own take their place too.
-_WARM_TERMS = 3 << 12
-
-
-def warm(mem: Memory) -> None:
-    """Read a stored note's terms into their caches (``MemoryService.warm``), as the newest
-    notes are warmed first: while the caches have room, so the newest stay in them."""
-    if _terms.cache_info().currsize < _WARM_TERMS:
-        text = f"{mem.text} {mem.subject or ''}"
-        _weighed(text)
-        runs(normalised(text))
 
 
 def _query(text: str) -> dict[str, float]:
