@@ -179,10 +179,10 @@ def _ints(values: array[int]) -> np.ndarray:
 
 class TermIndex:
     """The recall index of every live memory: a term's postings are the rows of the
-    memories holding it and their counts, in arrays. From ``numpy_from`` memories, ``top``
-    and ``ranked`` score every posting at once with NumPy (a common term has thousands);
-    below it, a loop over the postings scores them as quickly, to the same floating-point
-    values, and a process that never holds that many never imports NumPy (adr/0044)."""
+    memories holding it and their counts, in arrays. From ``numpy_from`` memories,
+    ``ranked`` scores every posting at once with NumPy (a common term has thousands); below
+    it, a loop over the postings scores them as quickly, to the same floating-point values,
+    and a process that never holds that many never imports NumPy (adr/0044)."""
 
     def __init__(self, numpy_from: int = NUMPY_FROM) -> None:
         self.numpy_from = numpy_from
