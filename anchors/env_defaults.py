@@ -39,10 +39,10 @@ def find_env_default(name: str, stated: str, scope: str | None, fp: Fingerprint)
         said = f"{name} is read in {listed(reads)} with no default" if reads else (
             f"no code read{place} gives {name} a default")  # fmt: skip
         return Finding((), None, f"{said}; cannot tell whether it defaults to {stated}", False)
-    return judge_sites(name, stated, sites)
+    return _judged(name, stated, sites)
 
 
-def judge_sites(name: str, stated: str, sites: Sequence[tuple[str, ValueFact]]) -> Finding:
+def _judged(name: str, stated: str, sites: Sequence[tuple[str, ValueFact]]) -> Finding:
     """Holds where a read site's literal default is ``stated``; refuted where every site
     gives a literal and none is; unknown otherwise. The receipt quotes the code."""
     same = [(p, v) for p, v in sites if v.text is not None and same_value(v.text, stated)]

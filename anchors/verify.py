@@ -435,7 +435,7 @@ def _find_value(anchor: Anchor, stated: str, fp: Fingerprint) -> Finding:
         if not found:
             detail = f"no file read assigns {name} a value; cannot tell whether it is {stated}"
             return Finding((), None, detail, False)
-        return _compare(name, stated, found, env=False)
+        return _compare(name, stated, found)
     scope = fp.tracked_path(anchor.scope) or anchor.scope
     facts = fp.code.get(scope) or fp.settings.get(scope)  # a JSON settings schema's defaults
     if facts is None:
@@ -444,7 +444,7 @@ def _find_value(anchor: Anchor, stated: str, fp: Fingerprint) -> Finding:
         return Finding((), None, f"{scope} is {where}", scope not in fp.blobs)
     found = [(scope, v) for v in facts.constants if v.name == name]
     if found:
-        return _compare(name, stated, found, env=False)
+        return _compare(name, stated, found)
     if not facts.parsed:
         return Finding((), None, f"{_not_parsed(scope, facts)}; cannot tell", False)
     if fp.definition(scope, name) is not None:
@@ -453,27 +453,22 @@ def _find_value(anchor: Anchor, stated: str, fp: Fingerprint) -> Finding:
     return Finding((), None, f"{scope} does not assign {name}")
 
 
-def _compare(
-    name: str, stated: str, found: Sequence[tuple[str, ValueFact]], env: bool
-) -> Finding:
+def _compare(name: str, stated: str, found: Sequence[tuple[str, ValueFact]]) -> Finding:
     """The receipt quotes the code: "`MAX_PAGE_SIZE = 100` at app/paging.py:3"."""
     computed = [(p, v) for p, v in found if v.text is None]
     if computed:
         path, v = computed[0]
-        detail = (f"{path}:{v.line} computes {name}{' default' if env else ''}; "
-                  f"cannot tell whether it is {stated}")  # fmt: skip
+        detail = f"{path}:{v.line} computes {name}; cannot tell whether it is {stated}"
         return Finding((), None, detail, False)
     same = [(p, v) for p, v in found if same_value(v.text or "", stated)]
     path, v = (same or found)[0]
-    said = f"`{name}` defaults to `{v.text}`" if env else f"`{name} = {v.text}`"
+    said = f"`{name} = {v.text}`"
     if len(same) == len(found):
         more = f" (and {len(found) - 1} more)" if len(found) > 1 else ""
         paths = tuple(sorted({p for p, _ in found}))
         return Finding(paths, None, f"{said} at {path}:{v.line}{more}")
     if not same:
-        verb = "gives" if env else "sets"
-        what = f"{name} the default {v.text}" if env else f"{name} = {v.text}"
-        return Finding((), None, f"{path}:{v.line} {verb} {what}, not {stated}")
+        return Finding((), None, f"{path}:{v.line} sets {name} = {v.text}, not {stated}")
     other = next((p, o) for p, o in found if not same_value(o.text or "", stated))
     detail = (f"{said} at {path}:{v.line}, but {other[0]}:{other[1].line} says {other[1].text}; "
               "cannot tell which applies")  # fmt: skip

@@ -34,7 +34,9 @@ __all__ = ["CHECKER_VERSION", "Checked", "Verifier"]
 # c8: a technology named only by lock files, generated files or data is unused;
 # c9: settings dicts, classifiers, durations, a Dockerfile's user, documentation (adr/0037)
 # c10: what an image runs with, what a file uses (adr/0038); c11: the HTTP statuses a
-# function sets (adr/0039)
+# function sets (adr/0039); c12: missing members, concepts and unnamed statuses, named
+# setting defaults (adr/0041, adr/0043); c13: an environment default at every read site,
+# a value a named file sets, arithmetic of numbers (adr/0043)
 CHECKER_VERSION = f"c13.{VOCABULARY_VERSION}"
 
 
@@ -93,8 +95,8 @@ class Verifier:
         if head.commit is None:
             return Checked(None, Unchecked(UncheckedReason.CANNOT_VERIFY, head.status.value))
         checkable = [m for m in memories if not m.retracted and not m.forgotten]
-        cached = self._all_cached(checkable, head.commit)
-        if cached is not None:
+        cached = self._db.verdicts([m.id for m in checkable], head.commit, _key(""))
+        if self._cached_answer(checkable, cached, head.commit):
             return self._outcome(head.commit, checkable, cached, [])
         try:
             base = self._code.fingerprint_within(
@@ -105,7 +107,7 @@ class Verifier:
         if base is None:
             return Checked(head.commit, Unchecked(UncheckedReason.UNCHECKED))
         deadline = None if wait_s is not None else start + self._budget_s
-        verdicts, fresh = self._checked(checkable, base, deadline)
+        verdicts, fresh = self._checked(checkable, base, deadline, cached)
         suspect = [m for m in checkable if m.id in verdicts and _needs_overlay(verdicts[m.id])]
         if suspect:
             try:
@@ -118,18 +120,17 @@ class Verifier:
                 fresh += more
         return self._outcome(base.commit, checkable, verdicts, fresh)
 
-    def _all_cached(self, memories: Sequence[Memory], commit: str) -> dict[str, MemoryCheck] | None:
-        """The verdicts cached at ``commit`` when every one of ``memories`` has one and the
-        work tree's edits could change none of them (there are none, or no verdict is one
-        they could change): then the answer needs no fingerprint, which a process would
-        otherwise build, from the facts of every file, before its first answer."""
+    def _cached_answer(
+        self, memories: Sequence[Memory], cached: dict[str, MemoryCheck], commit: str
+    ) -> bool:
+        """Whether the verdicts ``cached`` at ``commit`` answer for ``memories``: every one
+        has one, and the work tree's edits could change none of them (there are none, or no
+        verdict is one they could change). Then the answer needs no fingerprint, which a
+        process would otherwise build, from the facts of every file, before answering."""
         assert self._code is not None
-        found = self._db.verdicts([m.id for m in memories], commit, f"#{CHECKER_VERSION}")
-        if len(found) < len(memories):
-            return None
-        if any(_needs_overlay(check) for check in found.values()) and self._code.edited(commit):
-            return None
-        return found
+        if len(cached) < len(memories):
+            return False
+        return not (any(_needs_overlay(c) for c in cached.values()) and self._code.edited(commit))
 
     def _outcome(
         self,
@@ -153,15 +154,21 @@ class Verifier:
         return Checked(commit, Unchecked(UncheckedReason.UNCHECKED), verdicts, plan)
 
     def _checked(
-        self, memories: Sequence[Memory], fp: Fingerprint, deadline: float | None
+        self,
+        memories: Sequence[Memory],
+        fp: Fingerprint,
+        deadline: float | None,
+        cached: dict[str, MemoryCheck] | None = None,
     ) -> tuple[dict[str, MemoryCheck], list[VerdictRecord]]:
-        """Checks of ``memories`` at ``fp``: cached per (memory, commit, overlay), computed
-        for the rest until ``deadline``; what is left is unchecked. The checkers are imported
-        by the first verdict to compute: a process answering from cached ones needs none."""
+        """Checks of ``memories`` at ``fp``: cached per (memory, commit, overlay) (``cached``:
+        already read), computed for the rest until ``deadline``; what is left is unchecked.
+        The checkers are imported by the first verdict to compute: a process answering from
+        cached ones needs none."""
         from anchors.verify import check_anchor
 
-        key = f"{fp.overlay}#{CHECKER_VERSION}"
-        found = self._db.verdicts([m.id for m in memories], fp.commit, key)
+        key = _key(fp.overlay)
+        found = dict(cached) if cached is not None else self._db.verdicts(
+            [m.id for m in memories], fp.commit, key)  # fmt: skip
         fresh = []
         now = utcnow()
         for mem in memories:
@@ -196,6 +203,12 @@ class Verifier:
         if self._code is not None:
             with suppress(FingerprintUnavailable):  # reported per memory by the check after
                 self._code.fingerprint(progress=progress)  # type: ignore[arg-type]
+
+
+def _key(overlay: str) -> str:
+    """What verdicts are cached under beside their commit: the overlay of uncommitted edits
+    checked ("" for none) and the checker's version."""
+    return f"{overlay}#{CHECKER_VERSION}"
 
 
 def _captured(stored: StoredAnchor) -> Capture:
