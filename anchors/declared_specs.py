@@ -16,11 +16,18 @@ import re
 from typing import NamedTuple
 
 from anchors.facts import Fingerprint
-from anchors.spec import Anchor, AnchorKind, normalize_dist_name
+from anchors.spec import Anchor, AnchorKind, Expect, normalize_dist_name
 from anchors.value_claims import stated_values
 from anchors.vocabulary import TechKind, by_name
 
-__all__ = ["DeclaredSpec", "as_wanted", "bare_version", "declared_specs"]
+__all__ = [
+    "DeclaredSpec",
+    "as_go_requirement",
+    "as_wanted",
+    "bare_version",
+    "declared_specs",
+    "go_module",
+]
 
 # The package name and the operator right before a version, with the earlier clauses of
 # the same spec between them ("jupyter_server>=2.0.1,<" before "3").
@@ -105,8 +112,8 @@ def bare_version(text: str, at: int, outcome: list[Anchor], fp: Fingerprint) -> 
         return None
     [anchor] = outcome
     tech = by_name(anchor.value) if anchor.kind is AnchorKind.TECH else None
-    if anchor.kind is AnchorKind.DEP:
-        name = anchor.value
+    if anchor.kind is AnchorKind.DEP or go_module(anchor, fp):
+        name = anchor.value  # a Go import named by its last part ("pflag") is its require
     elif tech is not None and tech.kind is TechKind.PACKAGE and tech.dists:
         name = tech.dists[0]  # "wger uses bleach 5": the package's declaration
     elif tech is not None and not tech.dists and len(tech.packages) == 1:
@@ -115,7 +122,21 @@ def bare_version(text: str, at: int, outcome: list[Anchor], fp: Fingerprint) -> 
         return None
     ecosystems = {d.ecosystem for d in fp.dependency(name)}
     version = m.group("v")
-    if len(ecosystems) != 1 or not ecosystems <= {"pypi", "npm", "cargo"}:
+    if len(ecosystems) != 1 or not ecosystems <= {"pypi", "npm", "cargo", "go"}:
         return None
     spec = f"=={version}.*" if version.count(".") < 2 else f"=={version}"
     return Anchor(AnchorKind.DEP, name, scope=anchor.scope, version=spec)
+
+
+def go_module(anchor: Anchor, fp: Fingerprint) -> bool:
+    """Whether ``anchor`` is an import of a module ``go.mod`` requires ("pflag" for
+    ``github.com/spf13/pflag``): a version stated for it is the require's."""
+    return anchor.kind is AnchorKind.IMPORT and anchor.expect is Expect.PRESENT and any(
+        d.ecosystem == "go" for d in fp.dependency(anchor.value))
+
+
+def as_go_requirement(outcome: list[Anchor], fp: Fingerprint) -> list[Anchor]:
+    """``outcome`` with the imports of required Go modules as their dependency anchors:
+    "pflag is required at v1.0.5" states ``go.mod``'s version, which an import cannot
+    check."""
+    return [Anchor(AnchorKind.DEP, a.value) if go_module(a, fp) else a for a in outcome]

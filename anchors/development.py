@@ -71,12 +71,16 @@ def tool_like(outcome: list[Anchor]) -> bool:
     return False
 
 
-def development_only(outcome: list[Anchor], fp: Fingerprint, scope: str | None) -> bool:
+def development_only(
+    outcome: list[Anchor], fp: Fingerprint, scope: str | None, runtime: bool = False
+) -> bool:
     """Whether the evidence for the present ``dep:``/``tech:`` anchors of ``outcome`` is
     development-only: every declaration of a dependency is for development, and, for a
     technology, every file that answers for it is such a declaration (an import in code, a
-    compose file naming it, an extra the application runs with: a use). In a tests
-    directory or a sub-project, what is used is used for development anyway: never."""
+    compose file naming it, an extra the application runs with: a use). ``runtime``: the
+    note says "a runtime dependency", which an import by a test, an example or a tool does
+    not answer either. In a tests directory or a sub-project, what is used is used for
+    development anyway: never."""
     if scope is not None and tool_area(scope):
         return False
     for anchor in outcome:
@@ -91,13 +95,26 @@ def development_only(outcome: list[Anchor], fp: Fingerprint, scope: str | None) 
             names = (tech.name, *tech.dists, *(p.partition(":")[2] for p in tech.packages))
             declared = [d for name in dict.fromkeys(names) for d in fp.dependency(name)]
             sources = find_technology(anchor.value, anchor.scope, fp).found_in
-            if sources and all(_declares_for_development(p, declared, fp) for p in sources):
+            if sources and all(_declares_for_development(p, declared, fp)
+                               or (runtime and _development_code(p)) for p in sources):
                 return True
     return False
 
 
 def _for_development(dep: Dependency) -> bool:
     return for_development(dep)  # an npm package in a test project's manifest is one too
+
+
+# Tests and benchmarks by the names Go, JavaScript and Cargo give them.
+_NOT_RUN = re.compile(r"(?:^|/)(?:benches|benchmarks?)/|_test\.go$|\.(?:test|spec)\.[cm]?[jt]sx?$")
+
+
+def _development_code(path: str) -> bool:
+    """Source code the application does not run: a test, a benchmark, an example, a
+    tool's script."""
+    from anchors.languages import dialect_of
+
+    return dialect_of(path) is not None and (not runs(path) or _NOT_RUN.search(path) is not None)
 
 
 def _declares_for_development(path: str, declared: list[Dependency], fp: Fingerprint) -> bool:

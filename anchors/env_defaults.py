@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from anchors.env_records import ValueFact
 from anchors.facts import Fingerprint
 from anchors.finding import Finding, listed
-from anchors.literals import same_value
+from anchors.literals import mentioned_within, same_value
 from anchors.mentions import runs
 
 __all__ = ["find_env_default"]
@@ -58,6 +58,12 @@ def _judged(name: str, stated: str, sites: Sequence[tuple[str, ValueFact]]) -> F
             more = f" (and {len(others) - 1} more)" if len(others) > 1 else ""
             detail += f"; {p}:{o.line} {said}{more}"
         return Finding(tuple(sorted({p for p, _ in same})), None, detail)
+    named = [(p, v) for p, v in sites if v.text is not None and mentioned_within(v.text, stated)]
+    if named:  # "defaults to redis" and ``"redis://localhost:6379"``: the same thing, maybe
+        path, v = named[0]
+        detail = (f"{path}:{v.line} gives {name} the default {v.text}, which names {stated}; "
+                  f"cannot tell whether the note means it")  # fmt: skip
+        return Finding((), None, detail, False)
     computed = [(p, v) for p, v in sites if v.text is None]
     if computed:
         path, v = computed[0]

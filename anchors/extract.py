@@ -32,7 +32,7 @@ from anchors.ci_binding import read_ci_claim
 from anchors.clauses import _narrowed_by_subject, _negated_references, _read_modes
 from anchors.codenames import CodeNames, DropReason, Outcome, own_names
 from anchors.concept_negations import concept_negations
-from anchors.declared_specs import as_wanted, bare_version, declared_specs
+from anchors.declared_specs import as_go_requirement, as_wanted, bare_version, declared_specs
 from anchors.dependency_words import dependency_word
 from anchors.development import (
     RUNTIME_AFTER,
@@ -137,6 +137,8 @@ _MODE_DROP = {
 }
 
 
+# ``==3.1.9``: one version, which only a declaration of that version satisfies
+_PIN = re.compile(r"==\s*\d[\w.+\-]*")
 _RUST_PATH = re.compile(r"[a-z_][a-z0-9_]*(?:::[a-z_][a-z0-9_]*)+")
 # "the module path", "the package name": a noun before a word makes a compound, no cue.
 _COMPOUND = re.compile(r"\b(?:module|package|library|crate)\s+$", re.IGNORECASE)
@@ -152,6 +154,8 @@ def _resolve(c: _Cand, names: CodeNames, fp: Fingerprint, absent: bool) -> Outco
         # "through std::env", "serde::de": a Rust module path, imported (or not)
         expect = Expect.ABSENT if absent else Expect.PRESENT
         return [Anchor(AnchorKind.IMPORT, text, expect, scope=names.scope)]
+    if c.form is _Form.PATH and (module := _go_module(text, names, fp, absent)) is not None:
+        return module  # "uses spf13/pflag", "doesn't use gorilla/context any more"
     if absent and not removal and c.form in (_Form.PATH, _Form.PATH_SYMBOL):
         # "we no longer use auth/legacy.py" does not say the file is gone.
         return DropReason.UNCLEAR_POLARITY, "only removal ('X was deleted') negates a path"
@@ -169,6 +173,12 @@ def _resolve(c: _Cand, names: CodeNames, fp: Fingerprint, absent: bool) -> Outco
             # defines it now, and a later move would refute a note that named no file)
             dotted = replace(c, text=text.replace("::", "."), form=_Form.DOTTED)
             return _resolve(dotted, names, fp, absent)
+        dotted_name = text.replace("::", ".")
+        if (head[:1].isupper() and "/" not in head and "." not in head and not absent
+                and _has_rust(fp) and fp.definitions(dotted_name)):  # fmt: skip
+            # "EnvFilter::DEFAULT_ENV" in a note that states no place: the type's member
+            # wherever it is defined (a move does not refute it)
+            return [Anchor(AnchorKind.SYMBOL, dotted_name)]
         owner, _, part = text.partition("::")
         if not absent and (lacked := missing_member(fp, owner, part)) is not None:
             return [lacked.anchor()]  # "Builder::parse_default_filters": a type lacking it
@@ -248,6 +258,39 @@ def _ordinary(word: str, names: CodeNames) -> bool:
     """Whether ``word`` is an English word (as the vocabulary or the word lists know it)."""
     hit = lookup_word(word)
     return names.is_ordinary(word) or (hit is not None and hit[2])
+
+
+# ``gopkg.in/yaml.v3``, ``github.com/spf13/pflag`` (a host), ``spf13/pflag`` (its owner on)
+_GO_MODULE = re.compile(r"(?:[a-z0-9\-]+(?:\.[a-z0-9\-]+)+/)?[\w.\-]+/[\w.\-]+(?:/[\w.\-]+)*")
+_GO_MAJOR_SUFFIX = re.compile(r"(?:/v\d+|\.v\d+)$")
+
+
+def _go_module(text: str, names: CodeNames, fp: Fingerprint, absent: bool) -> Outcome | None:
+    """A Go module a note names by its path in a repository with Go code, which is no path
+    of the repository: the import of it. Absent ("doesn't use gorilla/context"), it holds
+    while nothing imports it. Present, it is checked only where the note places it in Go
+    code or the code imports another major version of it (``gopkg.in/yaml.v3`` for a
+    note's ``yaml.v2``): a tool the project runs is named the same way and never imported.
+    None elsewhere."""
+    if (not _GO_MODULE.fullmatch(text) or text.endswith((".go", ".mod", ".sum"))
+            or not _has_go(fp) or fp.has_path(text) or fp.has_directory(text)):  # fmt: skip
+        return None
+    expect = Expect.ABSENT if absent else Expect.PRESENT
+    if absent or fp.importers(text):
+        return [Anchor(AnchorKind.IMPORT, text, expect, scope=names.scope)]
+    scope = names.scope
+    in_go = scope is not None and (scope.endswith(".go") or (fp.has_directory(scope) and any(
+        p.startswith(scope.rstrip("/") + "/") and p.endswith(".go") for p in fp.code)))
+    base = _GO_MAJOR_SUFFIX.sub("", text)
+    sibling = (base != text and bool(fp.importers(base))) or any(
+        _GO_MAJOR_SUFFIX.sub("", d) == base for d in fp.dependency_names())
+    if in_go or sibling:
+        return [Anchor(AnchorKind.IMPORT, text, expect, scope=scope)]
+    return None
+
+
+def _has_go(fp: Fingerprint) -> bool:
+    return fp.derived("extract.go", lambda f: any(x.language == "go" for x in f.code.values()))
 
 
 def _has_rust(fp: Fingerprint) -> bool:
@@ -472,11 +515,13 @@ def infer_anchors(text: str, fp: Fingerprint, subject: str | None = None, *,
         spec = (_version_after(text, c.end)
                 if c.form in (_Form.WORD, _Form.TECH) and not python else None)  # fmt: skip
         if spec is not None and c.mode is _Mode.PRESENT:
-            outcome = _with_version(outcome, spec, c) if spec else outcome
-            exact = _EXACT_VERSION.match(text, c.end) is not None
+            if spec:
+                outcome = _with_version(as_go_requirement(outcome, fp), spec, c)
+            exact = _EXACT_VERSION.match(text, c.end) is not None and not _PIN.fullmatch(spec)
             if exact or not any(a.version for a in outcome):
                 # "the requirement is ^2.6.0" states the spec itself: a narrower declaration
                 # satisfies the anchor without making the sentence true, so never VERIFIED
+                # ("pinned to 3.1.9" is ``==3.1.9``, which nothing narrower satisfies)
                 uncovered.append(f"{c.text} {spec or 'version'}")
             checked_values.append(version_span(text, c.end))  # named above if unchecked
         elif c.mode is _Mode.PRESENT and not python and (
@@ -904,7 +949,7 @@ def _development_use(c: _Cand, outcome: list[Anchor], text: str, spans: Spans,
         sentence = text[start : c.start] + " " + text[c.end : end]
         if about_development(sentence) or tool_like(outcome):
             return False
-    return development_only(outcome, fp, scope)
+    return development_only(outcome, fp, scope, runtime=runtime)
 
 
 def _npm_run_time(c: _Cand, outcome: list[Anchor], text: str, spans: Spans,

@@ -628,8 +628,9 @@ def _import_entries(facts: FileFacts) -> list[tuple[str, ImportFact]]:
     - Python: the module, each ``module.name`` it imports, and each dotted prefix.
     - JavaScript/TypeScript: the specifier as written, and the package it names
       (``lodash/fp`` -> ``lodash``, ``@vue/shared/dist`` -> ``@vue/shared``).
-    - Go: the import path, each ``/`` prefix of it, and its last element, the package
-      name code calls it by (``github.com/redis/go-redis/v9`` -> ``go-redis``).
+    - Go: the import path, each ``/`` prefix of it, the same without the host from its
+      owner on (``redis/go-redis``), and its last element, the package name code calls it
+      by (``github.com/redis/go-redis/v9`` -> ``go-redis``).
     - Rust: the path and each ``::`` prefix (``tokio::sync`` -> ``tokio``), and
       ``path::name`` for each name used."""
     entries: list[tuple[str, ImportFact]] = []
@@ -674,6 +675,9 @@ _GO_MAJOR = re.compile(r"v[0-9]+")
 def _go_targets(imp: ImportFact) -> set[str]:
     parts = imp.module.split("/")
     targets = {"/".join(parts[:i]) for i in range(1, len(parts) + 1)}
+    if "." in parts[0] and len(parts) > 2:
+        # without the host, as prose names a module: "spf13/pflag", "gorilla/context"
+        targets.update("/".join(parts[1:i]) for i in range(3, len(parts) + 1))
     named = [p for p in parts if not _GO_MAJOR.fullmatch(p)]
     if named:
         targets.add(named[-1])

@@ -57,8 +57,9 @@ Progress = Callable[[int, int], None]
 
 # The shape of cached facts: an entry cached by another version lacks fields (the values
 # of constants and environment defaults, 2; the HTTP statuses functions set, 8; arithmetic
-# of number literals kept as a value, 10) and is extracted again.
-FACTS_VERSION = 10
+# of number literals kept as a value, 10; the default a class field is declared with, 11)
+# and is extracted again.
+FACTS_VERSION = 11
 # Files to parse before two worker processes pay for their start-up: on two idle cores the
 # pool breaks even at 300-400 files (adr/0003; `python -m benchmarks.fingerprint --sweep`).
 POOL_THRESHOLD = 500

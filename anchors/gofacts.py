@@ -62,6 +62,7 @@ def extract_go(source: bytes) -> FileFacts:
     walker = _Walker(source)
     for node in root.children:
         walker.declaration(node)
+    walker.resolve_aliases()
     env_reads: tuple[str, ...] = ()
     if _ENV_WORD.search(source):
         env_reads = _env_reads(source, root, walker.imports, walker.strings)
@@ -94,6 +95,17 @@ class _Walker:
         self.strings: dict[str, str] = {}
         # Variables named by constants that declare an environment variable's name.
         self.env_names: list[str] = []
+        # ``EnablePrefixMatching = defaultPrefixMatching``: (index in constants, the name)
+        self.aliases: list[tuple[int, str]] = []
+
+    def resolve_aliases(self) -> None:
+        """A constant or variable given another of this file's constants takes its literal:
+        the value the code gives it, one level deep."""
+        literal = {v.name: v.text for v in self.constants if v.text is not None}
+        for at, name in self.aliases:
+            value = self.constants[at]
+            if name in literal:
+                self.constants[at] = ValueFact(value.name, literal[name], value.line)
 
     def declaration(self, node: Node) -> None:
         kind = node.type
@@ -182,6 +194,10 @@ class _Walker:
             text = literal_text(literal) if literal is not None else None
             if text is None and literal is not None and not constant:
                 text = _error_message(literal)
+            if text is None and literal is not None:
+                text = duration_text(literal)  # ``5 * time.Second``
+            if text is None and literal is not None and literal.type == "identifier":
+                self.aliases.append((len(self.constants), text_of(literal)))
             self.constants.append(ValueFact(name, text, line_of(spec)))
             string = _string_value(literal) if literal is not None else None
             if string is not None:
@@ -276,6 +292,22 @@ def literal_text(node: Node) -> str | None:
         ):
             return text_of(node)
     return None
+
+
+_DURATION = re.compile(
+    r"(?:\d+(?:\.\d+)?\s*\*\s*)?time\.(?:Nanosecond|Microsecond|Millisecond|Second|Minute|Hour)"
+    r"(?:\s*\*\s*\d+(?:\.\d+)?)?"
+)
+
+
+def duration_text(node: Node) -> str | None:
+    """A ``time.Duration`` of a number literal and a unit (``5 * time.Second``,
+    ``time.Minute * 10``, ``time.Hour``), as written; None for anything else. Its value is
+    the seconds it makes (``anchors.literals``)."""
+    if node.type not in ("binary_expression", "selector_expression"):
+        return None
+    text = text_of(node)
+    return text if text and _DURATION.fullmatch(text) else None
 
 
 def _string_value(node: Node | None) -> str | None:

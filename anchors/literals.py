@@ -16,7 +16,16 @@ import ast
 import math
 import re
 
-__all__ = ["same_value", "typed_value"]
+__all__ = ["EMPTY", "is_duration_code", "mentioned_within", "same_value", "typed_value"]
+
+# The value a note states as "an empty list", "an empty string", "nothing": whatever empty
+# literal the code writes (``""``, ``[]``, ``()``, ``{}``, ``set()``).
+EMPTY = "(empty)"
+_EMPTY_LITERALS = frozenset({"[]", "()", "{}", "set()", "frozenset()", "list()", "dict()",
+                             "tuple()", '""', "''", 'b""', "b''", "``"})  # fmt: skip
+# Words a note and a setting both use for a flag: "defaults to off", ``"yes"``.
+_TRUE_WORDS = frozenset({"true", "on", "yes", "enabled"})
+_FALSE_WORDS = frozenset({"false", "off", "no", "disabled"})
 
 _NUMBER = re.compile(r"[+-]?(?:\d[\d_]*(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?")
 # ``r'x'``, ``u"x"``: a string prefix that does not change the value
@@ -35,17 +44,40 @@ def typed_value(text: str) -> bool | float | str | None:
     if quoted:
         t = quoted.group("s")
     low = t.lower()
-    if low in ("true", "false"):
-        return low == "true"
+    if low in _TRUE_WORDS or low in _FALSE_WORDS:
+        return low in _TRUE_WORDS
     if not quoted and low in ("none", "null"):
         return None
     if _NUMBER.fullmatch(t):
         return float(t.replace("_", ""))
+    if not quoted and (duration := _go_duration(t)) is not None:
+        return duration
     if not quoted and _ARITHMETIC.fullmatch(t):
         folded = _fold(t)
         if folded is not None:
             return folded
     return t.casefold()
+
+
+# Go's ``time.Duration`` of a number and a unit: its value is the seconds it makes.
+_GO_UNITS = {"Nanosecond": 1e-9, "Microsecond": 1e-6, "Millisecond": 1e-3, "Second": 1.0,
+             "Minute": 60.0, "Hour": 3600.0}  # fmt: skip
+_GO_DURATION = re.compile(
+    r"(?:(?P<a>\d+(?:\.\d+)?)\s*\*\s*)?time\.(?P<unit>[A-Z][a-z]+)(?:\s*\*\s*(?P<b>\d+(?:\.\d+)?))?"
+)
+
+
+def _go_duration(text: str) -> float | None:
+    m = _GO_DURATION.fullmatch(text)
+    if m is None or m["unit"] not in _GO_UNITS or (m["a"] and m["b"]):
+        return None
+    return float(m["a"] or m["b"] or 1) * _GO_UNITS[m["unit"]]
+
+
+def is_duration_code(text: str | None) -> bool:
+    """Whether a literal is a duration the code writes with its unit (Go's
+    ``5 * time.Second``): a duration stated in any unit is compared in seconds."""
+    return text is not None and _go_duration(text.strip()) is not None
 
 
 def _fold(text: str) -> float | None:
@@ -84,7 +116,25 @@ def _evaluate(node: ast.expr) -> float | None:
 
 def same_value(a: str, b: str) -> bool:
     """Whether two spellings state one value (see the module docstring)."""
+    if EMPTY in (a, b):
+        other = (b if a == EMPTY else a).strip().replace(" ", "")
+        return other in _EMPTY_LITERALS or other == EMPTY
     x, y = typed_value(a), typed_value(b)
     if isinstance(x, bool) or isinstance(y, bool):
         return type(x) is type(y) and x == y
     return x == y
+
+
+_PARTS = re.compile(r"[^\w.\-]+")
+
+
+def mentioned_within(code: str, stated: str) -> bool:
+    """Whether the code's literal is a longer string that holds the stated value as one of
+    its parts (``"redis://localhost:6379"`` and "redis", ``"127.0.0.1:5797"`` and
+    "127.0.0.1"): the note may name one part of the value, so the two are not told apart
+    by comparing them."""
+    x = typed_value(code)
+    said = stated.strip().strip("`'\"").casefold()
+    if not isinstance(x, str) or len(said) < 2 or said == x:
+        return False
+    return said in _PARTS.split(x)

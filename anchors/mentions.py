@@ -119,6 +119,10 @@ def config_tokens() -> frozenset[str]:
     return load().package_words()
 
 
+# A URL's path, query and fragment: ``https://github.com/tokio-rs/tracing`` names an
+# organisation's page, not a use of tokio; its scheme and host stay (``redis://``,
+# ``o1.ingest.sentry.io``: a service the code talks to).
+_URL_PATH = re.compile(rb"(\b[A-Za-z][A-Za-z0-9+.\-]*://[^/\s\"'<>()\[\]{}`]*)[^\s\"'<>()\[\]{}`]*")
 # A whole line that is a comment in configuration and code (``#``, ``//``).
 _COMMENT_LINE = re.compile(rb"(?m)^[ \t]*(?:#|//).*$")
 
@@ -132,6 +136,8 @@ def scan_mentions(data: bytes, comments: bool = True) -> tuple[str, ...]:
         return ()
     if not comments:
         data = _COMMENT_LINE.sub(b"", data)
+    if b"://" in data:
+        data = _URL_PATH.sub(rb"\1", data)
     low = data.lower()
     words = set(_TOKEN.findall(low))
     # "sentry-sdk", "ddtrace.tracer": the whole token and each of its parts count.

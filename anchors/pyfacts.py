@@ -265,7 +265,9 @@ class _Walker:
                 self.settings_defaults.append(ValueFact(env, _field_default(right), line))
         if right is not None:
             qualname = f"{within}.{name}" if within else name
-            self.constants.append(ValueFact(qualname, literal_text(right), line))
+            # a model's field keeps the default it is declared with: ``x: int = Field(50)``
+            value = _field_default(right) if within in self.classes else literal_text(right)
+            self.constants.append(ValueFact(qualname, value, line))
             if right.type == "dictionary":
                 self._keys(right, qualname, _KEY_DEPTH)
 
@@ -366,12 +368,20 @@ def _env_prefix(body: bytes) -> str:
     return m.group(1).decode() if m else ""
 
 
+# What declares a model's field with its default: pydantic's ``Field``, dataclasses'
+# ``field``, attrs' ``attr.ib`` / ``attrs.field``; a positional default only for ``Field``.
+_FIELDS = {b"Field": 0, b"field": None, b"ib": None, b"attrib": None}
+
+
 def _field_default(right: Node) -> str | None:
-    """A settings field's default: a literal, or ``Field(literal)`` / ``Field(default=…)``."""
+    """A field's default: a literal, or ``Field(literal)`` / ``Field(default=…)`` (and the
+    ``default=`` of dataclasses' and attrs' ``field``); None when computed or a factory."""
     if right.type == "call":
         function = right.child_by_field_name("function")
-        if function is not None and (function.text or b"").rsplit(b".", 1)[-1] == b"Field":
-            return _argument(right, 0, b"default")
+        called = (function.text or b"").rsplit(b".", 1)[-1] if function is not None else b""
+        if called in _FIELDS:
+            position = _FIELDS[called]
+            return _argument(right, -1 if position is None else position, b"default")
     return literal_text(right)
 
 
@@ -388,7 +398,7 @@ def _argument(call: Node, position: int, keyword: bytes) -> str | None:
                 return literal_text(value)
         elif arg.type not in ("list_splat", "dictionary_splat"):
             positional.append(arg)
-    return literal_text(positional[position]) if len(positional) > position else None
+    return literal_text(positional[position]) if 0 <= position < len(positional) else None
 
 
 def _has_default(call: Node) -> bool:

@@ -34,6 +34,7 @@ from dataclasses import dataclass
 
 from anchors.durations import in_plain_seconds, in_units_of
 from anchors.facts import Fingerprint
+from anchors.literals import is_duration_code
 from anchors.mentions import runs
 from anchors.spec import Anchor, AnchorKind
 from anchors.value_claims import StatedValue, bare_value, stated_values
@@ -50,11 +51,13 @@ class Binding:
     span: tuple[int, int]
 
 
-_NAME = r"[A-Za-z_][\w]*(?:\.[A-Za-z_]\w*){0,3}"
+_NAME = r"[A-Za-z_][\w]*(?:(?:\.|::)[A-Za-z_]\w*){0,3}"  # ``EnvFilter::DEFAULT_ENV`` too
 _COPULA = r"(?:is|equals|defaults\s+to|is\s+set\s+to|is\s+by\s+default|is\s+configured\s+as)"
 # "`PAGE_SIZE` defaults to `50`", "MAX_RETRIES is 3", "TIMEOUT = 30", "workers: 4"
+# "`ADD_DATA_TIMEOUT` in `app/conditions.py` is 10": the file named between them
 _NAME_BEFORE = re.compile(
     rf"`?(?P<name>{_NAME})`?(?:['’]s\s+(?:error\s+)?(?:message|text|value|string|id)\b)?"
+    r"(?:\s+(?:in|from)\s+`?(?P<path>[\w\-]*[./][\w./\-]*[\w/])`?)?"
     rf"(?:\s+{_COPULA}\s+|\s*[=:]\s*)`?$",
     re.IGNORECASE,
 )
@@ -65,7 +68,8 @@ _COPULA_BEFORE = re.compile(rf"(?:\b{_COPULA}|\bof|=)\s*`?$", re.IGNORECASE)
 _PARENTHESISED = (
     rf"\s*\(\s*`?(?:(?P<holder>{_NAME})`?\s+`?)?(?P<name>{_NAME})`?"
     rf"(?:\s+(?:in|from|at|of)\s+(?:the\s+)?`?(?P<path>[\w./\-]*[\w/])`?"
-    rf"(?:['’]s\s+`?(?P<within>{_NAME})`?)?)?\s*\)"
+    rf"(?:['’]s\s+`?(?P<within>{_NAME})`?)?)?"
+    r"(?:\s+(?:is|=|==)\s+`?[\w.\-'\"]+`?)?\s*\)"  # "(defaultSorting is true)"
 )
 # "... is 500 (`MAX_PAGE_SIZE` in `app/paging.py`)"
 _NAME_AFTER = re.compile(rf"`?{_PARENTHESISED}")
@@ -93,7 +97,20 @@ _ELSEWHERE = re.compile(
     r"\b(?:e\.g\.|for\s+example|such\s+as)",
     re.IGNORECASE,
 )
-_DEFAULT = re.compile(r"\bdefault|\bfalls?\s+back|\bfalling\s+back", re.IGNORECASE)
+# "... 5000 unless `PORT` is set", "... cert.pem when SSL_CERT_FILE is unset": the value
+# the code takes when the variable is not given, said after the value
+_WHEN_UNSET = (
+    rf"\bunless\s+`?(?P<name>{_NAME})`?\s+(?:is\s+(?:set|given|defined|provided|configured)"
+    r"|says\s+otherwise|names\s+an?\s*other|overrides\s+it)\b"
+    rf"|\b(?:when|if|while)\s+`?(?P<unset>{_NAME})`?\s+is\s+(?:unset|not\s+set|missing|absent|"
+    r"undefined|not\s+given)\b"
+)
+_UNSET_AFTER = re.compile(rf"(?:\s+[A-Za-z][\w'\-]*){{0,4}}?\s+(?:{_WHEN_UNSET})")
+_DEFAULT = re.compile(
+    rf"\bdefault|\bfalls?\s+back|\bfalling\s+back|{_WHEN_UNSET}", re.IGNORECASE
+)
+# "... one hour by default": the default stated right after the value
+_BY_DEFAULT = re.compile(r"\s*,?\s*(?:by\s+default|\(\s*the\s+default\s*\))", re.IGNORECASE)
 
 
 def bind_values(
@@ -220,6 +237,14 @@ def _set_in_file(
 def _named(
     text: str, value: StatedValue, sentence: tuple[int, int]
 ) -> tuple[str, int, str | None] | None:
+    """``_named_as_written``, a Rust path (``EnvFilter::DEFAULT_ENV``) as a dotted name."""
+    found = _named_as_written(text, value, sentence)
+    return (found[0].replace("::", "."), *found[1:]) if found else None
+
+
+def _named_as_written(
+    text: str, value: StatedValue, sentence: tuple[int, int]
+) -> tuple[str, int, str | None] | None:
     """(name, where it starts, the path named with it) a value is stated for, or None: the
     name before the copula, else the one in parentheses after the value; code-like only."""
     assigned = _ASSIGNED.match(value.text)
@@ -237,7 +262,7 @@ def _named(
         holder = _HOLDER.search(text, sentence[0], at)
         if holder and holder.group("holder").isupper() and "_" in holder.group("holder"):
             return f"{holder.group('holder')}.{name}", holder.start("holder"), None
-        return name, at, None
+        return name, at, m.group("path")
     after = _NAME_AFTER.match(text, value.end, sentence[1])
     if (after and _COPULA_BEFORE.search(before)
             and _code_like(text, after.group("name"), after.start("name"))):  # fmt: skip
@@ -245,9 +270,15 @@ def _named(
     later = _NAME_LATER.match(text, value.end, sentence[1])
     if later and _code_like(text, later.group("name"), later.start("name")):
         return _parenthesised(later)
+    unset = _UNSET_AFTER.match(text, value.end, sentence[1])
+    if unset:  # "listens on 5000 unless `PORT` is set"
+        group = "name" if unset.group("name") else "unset"
+        if _code_like(text, unset.group(group), unset.start(group)):
+            return unset.group(group), unset.start(group), None
     # "TIME_ZONE comes from the environment and defaults to Europe/Berlin": the one name
-    # written as code earlier in the sentence is what defaults to the value
-    if _DEFAULTS_TO.search(before):
+    # written as code earlier in the sentence is what defaults to the value ("... after
+    # WORKER_MAX_RUNTIME seconds, one hour by default" the same)
+    if _DEFAULTS_TO.search(before) or _BY_DEFAULT.match(text, value.end, sentence[1]):
         names = {m.group("name"): sentence[0] + m.start("name")
                  for m in _CODE_NAME.finditer(before)
                  if _code_like(text, m.group("name"), sentence[0] + m.start("name"))}  # fmt: skip
@@ -262,12 +293,13 @@ def _named(
 
 
 def _in_seconds(stated: str, name: str, fp: Fingerprint) -> str | None:
-    """A duration stated for a unit-less Python setting, in seconds (``in_plain_seconds``);
-    None where any literal the code gives it is outside Python files."""
+    """A duration stated for a unit-less Python setting or a Go ``time.Duration``, in
+    seconds (``in_plain_seconds``); None where any literal the code gives it is outside
+    Python files and no duration written with its unit."""
     given = [*fp.env_default_values(name), *fp.constant_values(name)]
     if not given and "." not in name:
         given = fp.members_named(name)
-    if not given or not all(p.endswith(".py") for p, _ in given):
+    if not given or not all(p.endswith(".py") or is_duration_code(v.text) for p, v in given):
         return None
     return in_plain_seconds(stated, name, [v.text for _, v in given if v.text is not None])
 

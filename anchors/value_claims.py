@@ -31,7 +31,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from anchors.durations import WORD_DURATION
-from anchors.literals import same_value
+from anchors.literals import EMPTY, same_value
 
 __all__ = [
     "StatedValue",
@@ -52,10 +52,11 @@ class StatedValue:
     text: str
     start: int
     end: int
+    default: bool = False  # stated only as what something defaults to ("an empty list")
 
     @property
     def phrase(self) -> str:
-        return f"the value {self.text}"
+        return f"that it defaults to {self.text}" if self.default else f"the value {self.text}"
 
 
 _UNITS = (
@@ -90,6 +91,18 @@ _PYTHON_LITERAL = re.compile(
     r"\b(?:is|=|equals|(?:defaults?|defaulting)\s+to|set\s+to|is\s+set\s+to)\s+"
     r"(?P<v>True|False|None)\b"
 )
+# "`EnableSorting` is true", "defaultSorting = false": a bool or nil as Go, JavaScript and
+# Rust write them, stated of a name written as code
+_CODE_BOOL = re.compile(
+    r"(?:`[^`\n]+`|\b[A-Za-z_]*(?:[a-z][A-Z]|_)\w*)\s+(?:is|=|==|equals)\s+`?"
+    r"(?P<v>true|false|nil|null)\b"
+)
+# "`EnvFilter::DEFAULT_ENV` is RUST_LOG": a name in capitals with an underscore, stated of a
+# name written as code, is the string it holds
+_CAPS_AFTER = re.compile(
+    r"(?:`[^`\n]+`|\b[A-Za-z_]\w*(?:(?:\.|::)[A-Za-z_]\w*)+|\b[A-Za-z]*(?:[a-z][A-Z]|_)\w*)"
+    r"\s+(?:is|equals|=)\s+`?(?P<v>[A-Z][A-Z0-9]*_[A-Z0-9_]*[A-Z0-9])\b"
+)
 # "defaults to /etc/app.cfg", "falls back to config/app.ini", "defaults to UTC", "defaults
 # to Europe/Berlin": a path or a capitalised word after "defaults to" is the default the
 # note states.
@@ -98,6 +111,43 @@ _DEFAULT_WORD = re.compile(
     r"|[A-Z][A-Za-z0-9_+\-]*(?:/[A-Za-z0-9_+\-]+)*)"
     r"(?![\w/])"
 )
+# "defaults to cert.pem", "defaults to image_ssim_diff", "defaults to info": a file name, a
+# snake_case word or one plain word ending its clause is the default the note states
+_DEFAULT_CODE_WORD = re.compile(
+    rf"\b(?:{_DEFAULTS})\s+`?(?P<v>[a-z][\w\-]*(?:\.[A-Za-z0-9_\-]+)+|[a-z][a-z0-9]*_\w*"
+    r"|(?!(?:the|a|an|its|their|his|her|our|your|this|that|these|those|what|whatever|"
+    r"whichever|some|something|any|one|whether|using)\b)[a-z][a-z0-9\-]*(?=`?\s*(?:[,;:)]|\.(?:\s|$)|$)"
+    r"|`?\s+(?:when|if|unless|and|but|so|which|because|while)\b))"
+    r"(?![\w/])"
+)
+# "defaults to an empty list", "falls back to nothing": an empty value (``EMPTY``)
+_EMPTY_DEFAULT = re.compile(
+    rf"\b(?:{_DEFAULTS}|is\s+set\s+to)\s+(?P<v>(?:an?\s+)?empty(?:\s+(?:list|string|str|dict|"
+    r"dictionary|mapping|set|tuple|array|map|value|collection))?|nothing|blank)\b",
+    re.IGNORECASE,
+)
+# Whatever else a note says something defaults to, up to its clause's end: a value no
+# reader here compares, named as unchecked so that the existence of the thing never
+# VERIFIES it ("`DISABLED_PROCESSORS` defaults to every processor but one").
+_DEFAULT_PHRASE = re.compile(
+    r"\b(?:(?:defaults?|defaulting|defaulted|falls?\s+back|falling\s+back)\s+to"
+    r"|default\s+(?:value\s+)?(?:of|is))\s+"
+    r"(?!(?:used|applied|set|taken|read|chosen|kept|not|only|always|never)\b"
+    r"|(?:its|their|the|a|an)\s+(?:own\s+)?defaults?\b)"
+    r"(?P<v>[^\s,;()][^,;()\n]{0,48}?)"
+    r"(?=\s*(?:[,;()]|\.(?:\s|$)|$)|\s+(?:when|if|unless|so|but|because|which|while|except)\b)",
+    re.IGNORECASE,
+)
+# "is on by default", "is empty by default": a flag's or a list's default in words
+_BY_DEFAULT_WORD = re.compile(
+    r"\b(?:is|are)\s+(?P<v>on|off|enabled|disabled|empty|blank)\s+by\s+default\b", re.IGNORECASE
+)
+# ``127.0.0.1:5797``, ``localhost:8000``, ``redis://localhost:6379/0``: an address, one value
+_ADDRESS = re.compile(
+    r"(?<![\w.\-/:@])(?:[a-z][a-z0-9+]*://[^\s,;()`'\"]+[^\s,;()`'\".]"
+    r"|(?:\d{1,3}(?:\.\d{1,3}){3}|localhost|\[[0-9a-fA-F:]+\]):\d{1,5})(?![\w:])"
+)
+_EMPTY_WORDS = re.compile(r"(?:an?\s+)?empty(?:\s+\w+)?|nothing|blank", re.IGNORECASE)
 # "capture groups are named var0, var1": the name a thing is given, a value the note states
 # (a name in backticks is code the note names, anchored as such)
 _NAMED_AS = re.compile(
@@ -160,6 +210,8 @@ def _stated_values(text: str) -> tuple[StatedValue, ...]:
     taken.extend(m.span() for m in _TICKED_NAME.finditer(text))
     for m in _ASSIGN.finditer(text):
         add(m.start(), m.end(), m.group())
+    for m in _ADDRESS.finditer(text):
+        add(m.start(), m.end(), m.group())
     for m in (*_CLOCK.finditer(text), *_DATE.finditer(text)):
         add(m.start(), m.end(), m.group())
     for m in _TAG.finditer(text):
@@ -170,7 +222,8 @@ def _stated_values(text: str) -> tuple[StatedValue, ...]:
     for m in (*_QUOTED_OF.finditer(text), *_QUOTED_BEFORE.finditer(text)) if quoted else ():
         if _names_code(m.group("name")):
             add(m.start("v"), m.end("v"), m.group("v"))
-    for m in _PYTHON_LITERAL.finditer(text):
+    for m in (*_PYTHON_LITERAL.finditer(text), *_CODE_BOOL.finditer(text),
+              *_CAPS_AFTER.finditer(text)):  # fmt: skip
         add(m.start("v"), m.end("v"), m.group("v"))
     for m in _LITERAL_AFTER.finditer(text):
         value = m.group("v").strip()
@@ -185,6 +238,11 @@ def _stated_values(text: str) -> tuple[StatedValue, ...]:
     for m in _DEFAULT_WORD.finditer(text):
         value = m.group("v").rstrip(".")
         add(m.start("v"), m.start("v") + len(value), value)
+    for m in _DEFAULT_CODE_WORD.finditer(text):
+        value = m.group("v").rstrip(".")
+        add(m.start("v"), m.start("v") + len(value), value)
+    for m in (*_EMPTY_DEFAULT.finditer(text), *_BY_DEFAULT_WORD.finditer(text)):
+        add(m.start("v"), m.end("v"), m.group("v"))
     for m in _NAMED_AS.finditer(text):
         add(m.start("v"), m.end("v"), m.group("v"))
     for m in _VARIANT.finditer(text):
@@ -195,6 +253,10 @@ def _stated_values(text: str) -> tuple[StatedValue, ...]:
         if m.start() in markers or _in_line_ref(text, m.start()):
             continue
         add(m.start(), m.end(), m.group().strip())
+    for m in _DEFAULT_PHRASE.finditer(text):
+        if not any(a < m.end("v") and m.start("v") < b for a, b in taken):
+            taken.append(m.span("v"))
+            found.append(StatedValue(m.group("v"), m.start("v"), m.end("v"), default=True))
     found.sort(key=lambda v: v.start)
     return tuple(found)
 
@@ -223,7 +285,8 @@ def uncovered_values(text: str, covered: Iterable[tuple[int, int]]) -> list[Stat
 # What a version stated right after a package name takes up: "django 4.2", "httpx>=0.27",
 # "pinned below 3", "Python 3.8+", "^2.6.0", "3.8 or newer", "between 1.2 and 2".
 _VERSION_TAIL = re.compile(
-    r"(?:[\s`]*(?:version|requirement|pin|constraint|is|pinned|to|at|below|above|under|"
+    r"(?:[\s`]*(?:version|requirement|pin|constraint|is|pinned|required|declared|locked|to|"
+    r"at|below|above|under|"
     r"over|from|between|and|or|newer|older|later|earlier|higher|lower|[<>=!~^]{1,2}))*"
     r"[\s`]*v?\d[\w.*+]*(?:\s*(?:,|and|or|to|through|until|–)\s*[<>=!~^]{0,2}\s*v?\d[\w.*+]*)*"
     r"`?\+?",
@@ -250,16 +313,25 @@ def values_checked_by(text: str, versions: Iterable[str]) -> list[tuple[int, int
     ]
 
 
-# What a value anchor can state: a number, a bool, None, a quoted string or one code word.
-_PLAIN = re.compile(r"^(?:-?\d[\d_]*(?:\.\d+)?|['\"][^'\"]*['\"]|~?/?[A-Za-z_][\w.\-/]*)$")
+# What a value anchor can state: a number, a bool, None, a quoted string, one code word, or
+# dotted numbers (``0.0.0.0``, a version), compared as the string they are.
+_PLAIN = re.compile(
+    r"^(?:-?\d[\d_]*(?:\.\d+)?|\d+(?:\.\d+){2,}|['\"][^'\"]*['\"]|~?/?[A-Za-z_][\w.\-/]*)$"
+)
 
 
 def bare_value(value: StatedValue) -> str | None:
     """The literal a value anchor would state for ``value``, or None when it has a unit or
     another form no constant holds ("30 s", "postgres:12"): ``NAME=3`` gives ``3``."""
     text = value.text.strip("`")
+    if _EMPTY_WORDS.fullmatch(text):
+        return EMPTY
+    if value.default:
+        return None
     if _ASSIGN.fullmatch(text):
         text = text.partition("=")[2].strip()
+    if _ADDRESS.fullmatch(text):
+        return text
     return text if _PLAIN.match(text) and not _TAG.fullmatch(text) else None
 
 

@@ -22,7 +22,7 @@ from anchors.env_defaults import find_env_default
 from anchors.facts import SETTINGS_STRING, Dependency, FileFacts, Fingerprint, ValueFact
 from anchors.finding import Finding, listed
 from anchors.infra_check import find_config
-from anchors.literals import same_value
+from anchors.literals import mentioned_within, same_value
 from anchors.manifests import PYTHON, manifest_kind
 from anchors.member_claims import lacking
 from anchors.mentions import in_area
@@ -407,17 +407,19 @@ def _find_version(anchor: Anchor, fp: Fingerprint) -> Finding:
     matching = tuple(sorted({d.source for d, r in relations
                              if r is Relation.SUBSET and bounds.get(d) is None}))  # fmt: skip
     if matching:
-        detail = f"{anchor.value}{anchor.version} is satisfied by {_specs(declared)}"
+        detail = f"{_spec(anchor.value, wanted)} is satisfied by {_specs(declared)}"
         return Finding(matching, None, detail)
     specs = _specs(declared)
     if relations and all(r is Relation.DISJOINT or bounds.get(d) for d, r in relations):
         if all(r is Relation.DISJOINT for _, r in relations):
-            return Finding((), None, f"declared as {specs}, which excludes {anchor.value}{wanted}")
+            excluded = _spec(anchor.value, wanted)
+            return Finding((), None, f"declared as {specs}, which excludes {excluded}")
         why = next(b for b in bounds.values() if b)
         return Finding((), None, f"declared as {specs}: {why}")
     undecided = [d for d, r in relations if r is Relation.UNDECIDABLE]
     why = "cannot be compared" if undecided else "allows versions outside it"
-    detail = f"declared as {specs}, which {why}: cannot tell whether {anchor.value}{wanted} holds"
+    detail = (f"declared as {specs}, which {why}: cannot tell whether "
+              f"{_spec(anchor.value, wanted)} holds")  # fmt: skip
     return Finding((), None, detail, False)
 
 
@@ -461,6 +463,12 @@ def _compare(name: str, stated: str, found: Sequence[tuple[str, ValueFact]]) -> 
         detail = f"{path}:{v.line} computes {name}; cannot tell whether it is {stated}"
         return Finding((), None, detail, False)
     same = [(p, v) for p, v in found if same_value(v.text or "", stated)]
+    named = [(p, v) for p, v in found if mentioned_within(v.text or "", stated)]
+    if named and not same:  # "the broker is redis" and ``"redis://localhost:6379"``
+        path, v = named[0]
+        detail = (f"`{name} = {v.text}` at {path}:{v.line} names {stated}; "
+                  "cannot tell whether the note means it")  # fmt: skip
+        return Finding((), None, detail, False)
     path, v = (same or found)[0]
     said = f"`{name} = {v.text}`"
     if len(same) == len(found):
@@ -486,7 +494,14 @@ def _relation(wanted: str, dep: Dependency) -> Relation:
 
 
 def _specs(declared: Sequence[Dependency]) -> str:
-    return "; ".join(f"{d.name}{d.spec or ' (any version)'} in {d.source}" for d in declared)
+    return "; ".join(f"{_spec(d.name, d.spec or ' (any version)')} in {d.source}"
+                     for d in declared)  # fmt: skip
+
+
+def _spec(name: str, spec: str) -> str:
+    """A package with its spec as a manifest writes them: ``httpx>=0.27``, ``log 0.4.21``
+    (a bare version is set apart, as Cargo, npm and ``go.mod`` write it)."""
+    return f"{name} {spec}" if spec[:1].isalnum() else f"{name}{spec}"
 
 
 def _not_parsed(path: str, facts: FileFacts) -> str:

@@ -24,6 +24,9 @@ _WORDED = (
     (re.compile(r"\s+(?:is\s+)?(?:pinned\s+)?(?:at\s+most|up\s+to)\s+v?(\d[\w.]*)", _I), "<="),
     (re.compile(r"\s+v?(\d[\w.]*)\s+or\s+(?:newer|later|higher|above|up)\b", _I), ">="),
     (re.compile(r"\s+(?:is\s+)?pinned\s+(?:to|at)\s+v?(\d[\w.]*)", _I), "=="),
+    # "pflag is required at v1.0.5 in go.mod": the version a manifest names
+    (re.compile(r"\s+(?:is\s+)?(?:required|declared|locked)\s+(?:at|as)\s+v?(\d[\w.\-+]*\w)",
+                _I), "=="),
 )  # fmt: skip
 
 

@@ -36,8 +36,9 @@ __all__ = ["CHECKER_VERSION", "Checked", "Verifier"]
 # c10: what an image runs with, what a file uses (adr/0038); c11: the HTTP statuses a
 # function sets (adr/0039); c12: missing members, concepts and unnamed statuses, named
 # setting defaults (adr/0041, adr/0043); c13: an environment default at every read site,
-# a value a named file sets, arithmetic of numbers (adr/0043)
-CHECKER_VERSION = f"c13.{VOCABULARY_VERSION}"
+# a value a named file sets, arithmetic of numbers (adr/0043); c14: flags and empty values
+# in words, a literal that names the stated word, Go durations in seconds (adr/0045)
+CHECKER_VERSION = f"c14.{VOCABULARY_VERSION}"
 
 
 @dataclass(frozen=True)

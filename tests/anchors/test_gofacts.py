@@ -116,7 +116,7 @@ def test_a_real_service_yields_its_imports_definitions_constants_and_environment
     assert found.constants == (
         ValueFact("DefaultPort", "8080", 19),
         ValueFact("envRedis", '"REDIS_URL"', 22),
-        ValueFact("readTimeout", None, 23),
+        ValueFact("readTimeout", "5 * time.Second", 23),  # a duration: compared in seconds
         ValueFact("maxPage", "100", 24),
         ValueFact("ErrNotFound", '"not found"', 27),
     )
@@ -316,7 +316,7 @@ def test_constant_values_are_their_literal_text_single_typed_and_grouped() -> No
     assert [c.line for c in found.constants][:5] == [3, 4, 5, 6, 8]
 
 
-def test_iota_implicit_repetition_and_computed_constants_have_no_text() -> None:
+def test_iota_repetition_and_computed_constants_have_no_text_and_a_duration_its_own() -> None:
     found = facts(
         """\
         package p
@@ -331,7 +331,8 @@ def test_iota_implicit_repetition_and_computed_constants_have_no_text() -> None:
         """
     )
     assert [(c.name, c.text) for c in found.constants] == [
-        ("Low", None), ("Mid", None), ("High", None), ("Timeout", None), ("Name", None),
+        ("Low", None), ("Mid", None), ("High", None), ("Timeout", "5 * time.Second"),
+        ("Name", None),
     ]  # fmt: skip
 
 
@@ -597,3 +598,24 @@ def test_fields_error_messages_and_declared_env_names_answer_anchors(git_repo: G
         'symbol:mux.go::ErrNotFound="route not found"': Verdict.BROKEN,
         "env:MUX_DEBUG": Verdict.HOLDS,
     }
+
+
+def test_a_value_given_another_constant_of_the_file_takes_its_literal() -> None:
+    """``EnableSorting = defaultSorting``: the value the code gives it, one level deep; a
+    name from elsewhere or a computed constant stays computed."""
+    found = facts(
+        """\
+        package p
+
+        const defaultSorting = true
+        const computed = 3 * width
+
+        var EnableSorting = defaultSorting
+        var Other = computed
+        var Imported = pkg.Value
+        """
+    )
+    assert [(c.name, c.text) for c in found.constants] == [
+        ("defaultSorting", "true"), ("computed", None), ("EnableSorting", "true"),
+        ("Other", None), ("Imported", None),
+    ]  # fmt: skip

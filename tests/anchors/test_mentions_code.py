@@ -60,3 +60,15 @@ def test_a_line_of_unclosed_quotes_is_scanned_once() -> None:
     line = b"'\\'" * 200_000 + b" redis"
     assert scan_code_mentions(line + b"\n") == ("redis",)
     assert scan_code_mentions(b'"\\"' * 200_000 + b"\nimport 'kafka'\n") == ("kafka",)
+
+
+def test_a_urls_path_names_nothing_its_scheme_and_host_do() -> None:
+    """``https://github.com/tokio-rs/tracing`` is an organisation's page, not a use of tokio;
+    ``redis://`` and ``o1.ingest.sentry.io`` are what the code talks to."""
+    found = scan_mentions(
+        b'logo = "https://raw.githubusercontent.com/tokio-rs/tracing/master/logo.png"\n'
+        b'BROKER = "redis://localhost:6379/0"\nDSN = "https://key@o1.ingest.sentry.io/42"\n'
+        b"docs: https://docs.example.org/celery/stable\n"
+    )
+    assert "tokio" not in found and "celery" not in found
+    assert {"redis", "sentry"} <= set(found)

@@ -11,7 +11,7 @@ import pytest
 from anchors.extract import infer_anchors
 from anchors.facts import FileFacts, Fingerprint, ValueFact
 from anchors.fingerprint import facts_from_json, facts_to_json
-from anchors.literals import same_value
+from anchors.literals import EMPTY, mentioned_within, same_value
 from anchors.pyfacts import extract_file_facts
 from anchors.spec import Anchor, AnchorKind, AnchorSyntaxError, parse_anchor
 from anchors.value_claims import values_stated_by
@@ -83,6 +83,43 @@ def test_module_and_class_constants_keep_their_literal_and_computed_ones_none():
     assert [v.line for v in facts.constants if v.name == "Paging.LIMIT"] == [12]
 
 
+MODELS = b"""\
+from dataclasses import dataclass, field
+
+import attr
+from pydantic import BaseModel, Field
+
+
+class ServerConfig(BaseModel):
+    BIND_ADDR: str = Field(default="127.0.0.1:5797")
+    PER_PAGE: int = Field(50, ge=1)
+    ADMIN: str | None = Field(default=None)
+    SECRET: str = Field(default_factory=make_secret)
+
+
+@dataclass
+class Retry:
+    attempts: int = field(default=3)
+    codes: list = field(default_factory=list)
+
+
+@attr.s
+class Pool:
+    size = attr.ib(default=8)
+"""
+
+
+def test_a_model_field_keeps_the_default_it_is_declared_with():
+    """pydantic's ``Field``, dataclasses' ``field`` and attrs' ``attr.ib``: the declared
+    default is the class attribute's value; a factory is computed."""
+    facts = extract_file_facts(MODELS)
+    assert _values(facts.constants) == {
+        "ServerConfig.BIND_ADDR": '"127.0.0.1:5797"', "ServerConfig.PER_PAGE": "50",
+        "ServerConfig.ADMIN": "None", "ServerConfig.SECRET": None,
+        "Retry.attempts": "3", "Retry.codes": None, "Pool.size": "8",
+    }  # fmt: skip
+
+
 def test_environment_defaults_through_get_getenv_setdefault_and_wrappers():
     facts = extract_file_facts(SETTINGS)
     assert _values(facts.env_defaults) == {
@@ -117,11 +154,37 @@ def test_values_survive_the_facts_cache_and_older_entries_are_read_again():
         ("'json'", "json", True), ("`json`", '"json"', True), ("'INFO'", "info", True),
         ("None", "null", True), ("'None'", "None", False), ("-1", "-1.0", True),
         ("1_000", "1000", True), ("'eu'", "us", False), ("0", "False", False),
+        # a flag in words, and an empty value whatever empty literal the code writes
+        ("on", "True", True), ("'off'", "False", True), ("enabled", "'true'", True),
+        ("yes", "False", False), (EMPTY, '""', True), (EMPTY, "[]", True),
+        (EMPTY, "set()", True), (EMPTY, "'image_ssim_diff'", False), (EMPTY, "None", False),
+        ("'127.0.0.1:5797'", "127.0.0.1:5797", True), ("'0.0.0.0'", "127.0.0.1", False),
+        # Go's durations, in seconds; a string that spells one is a string
+        ("5 * time.Second", "5", True), ("time.Minute * 2", "120", True),
+        ("time.Hour", "3600", True), ("500 * time.Millisecond", "0.5", True),
+        ('"5 * time.Second"', "5", False),
     ],
 )  # fmt: skip
 def test_values_are_compared_as_typed_values(a: str, b: str, same: bool):
     assert same_value(a, b) is same
     assert same_value(b, a) is same
+
+
+@pytest.mark.parametrize(
+    ("code", "stated", "named"),
+    [
+        ('"redis://localhost:6379/0"', "redis", True),
+        ('"127.0.0.1:5797"', "127.0.0.1", True),
+        ('"sqlite:///app.db"', "sqlite", True),
+        ('"redis"', "redis", False),  # the same value: compared, not "named within"
+        ('"postgres://db/app"', "mysql", False),
+        ("8000", "8000", False),
+    ],
+)
+def test_a_longer_literal_that_holds_the_stated_word_is_not_told_apart(
+    code: str, stated: str, named: bool
+):
+    assert mentioned_within(code, stated) is named
 
 
 @pytest.mark.parametrize(

@@ -54,11 +54,53 @@ def test_a_value_the_note_states_is_read_by_its_form(text: str, values: list[str
         "md5 is not used; sha256 hashes the uploads",
         "Read FROM the table, then USER settings are merged",  # no image named
         "The Dockerfile has no USER directive",
-        "The backend defaults to the first one",
+        "Var::get falls back to its default when the variable is unset",
     ],
 )
 def test_names_paths_and_places_are_not_values(text: str):
     assert stated_values(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "values"),
+    [
+        # a file name, a snake_case word, one plain word ending its clause
+        ("SSL_CERT_FILE defaults to cert.pem", ["cert.pem"]),
+        ("`DISABLED_PROCESSORS` defaults to image_ssim_diff.", ["image_ssim_diff"]),
+        ("LOG_LEVEL defaults to info, like the CLI's", ["info"]),
+        ("SERVER_MODE defaults to safe-subdomains when unset", ["safe-subdomains"]),
+        # empty values, and flags and lists in words
+        ("`DISABLED_PROCESSORS` defaults to an empty list.", ["an empty list"]),
+        ("The hook falls back to nothing", ["nothing"]),
+        ("The public index is on by default (PUBLIC_INDEX).", ["on"]),
+        ("CSRF_TRUSTED_ORIGINS is empty by default", ["empty"]),
+        # an address or a URL is one value
+        ("BIND_ADDR defaults to 127.0.0.1:5797.", ["127.0.0.1:5797"]),
+        ("The broker URL is redis://localhost:6379/0.", ["redis://localhost:6379/0"]),
+        ("LISTEN_HOST defaults to 0.0.0.0", ["0.0.0.0"]),
+    ],
+)
+def test_a_default_in_words_or_as_a_code_word_is_a_value(text: str, values: list[str]):
+    found = stated_values(text)
+    assert [v.text for v in found] == values
+    assert not any(v.default for v in found)
+
+
+@pytest.mark.parametrize(
+    ("text", "phrase"),
+    [
+        ("The backend defaults to the first one", "that it defaults to the first one"),
+        ("`DISABLED_PROCESSORS` defaults to every processor but one.",
+         "that it defaults to every processor"),
+        ("CSRF_TRUSTED_ORIGINS defaults to the value of BASE_URL; see settings",
+         "that it defaults to the value of BASE_URL"),
+    ],
+)  # fmt: skip
+def test_whatever_else_a_note_says_a_thing_defaults_to_is_left_unchecked(text: str, phrase: str):
+    """A default no reader compares is named as unchecked: the existence of the thing it is
+    said of never verifies it."""
+    [found] = uncovered_values(text, [])
+    assert found.default and found.phrase == phrase
 
 
 def test_a_version_right_after_a_package_is_the_dependency_anchors_to_check():

@@ -133,7 +133,7 @@ def _check(served: dict[str, dict[str, Any]], cases: list[tuple[str, str, str]])
 
 RUST_CASES = [
     # a version right after a dependency that is also a word, in Cargo's dialect
-    ("env_thing needs log 0.4.21.", "VERIFIED", "log0.4.21 is satisfied by log0.4.21"),
+    ("env_thing needs log 0.4.21.", "VERIFIED", "log 0.4.21 is satisfied by log 0.4.21"),
     ("env_thing needs log 0.4.20.", "REFUTED", "which excludes log==0.4.20"),
     ("env_thing needs log 0.4.", "VERIFIED", "log==0.4.* is satisfied"),
     ("env_thing needs log 0.3.", "REFUTED", "which excludes log==0.3.*"),
