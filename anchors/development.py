@@ -29,6 +29,7 @@ __all__ = [
     "application_package",
     "claims_run_time",
     "development_only",
+    "optional_only",
     "role_unchecked",
     "run_time_import",
     "tool_like",
@@ -144,6 +145,33 @@ _DEV_ROLE = re.compile(
 _RUN_TIME_ROLE = re.compile(
     r"\b(?:run-?\s?time|production|prod)\s+(?:dependenc(?:y|ies)|deps?)\b", re.IGNORECASE
 )
+
+
+# "a core runtime dependency", "a required dependency", "not optional"
+_REQUIRED_ROLE = re.compile(
+    r"\b(?:core|required|mandatory|hard|non-optional)\s+(?:run-?\s?time\s+)?"
+    r"(?:dependenc(?:y|ies)|deps?|requirements?)\b|\bnot\s+(?:an?\s+)?optional\b",
+    re.IGNORECASE,
+)
+
+
+def optional_only(sentence: str, outcome: list[Anchor], fp: Fingerprint) -> bool:
+    """Whether ``sentence`` says a package is a required dependency ("gevent is a core
+    runtime dependency") while every declaration of a present ``dep:``/``tech:`` anchor of
+    ``outcome`` is an optional one (an extra, Cargo's ``optional = true``)."""
+    if _REQUIRED_ROLE.search(sentence) is None:
+        return False
+    for anchor in outcome:
+        if anchor.expect is not Expect.PRESENT or anchor.kind not in (AnchorKind.DEP,
+                                                                     AnchorKind.TECH):
+            continue
+        tech = by_name(anchor.value) if anchor.kind is AnchorKind.TECH else None
+        names = (anchor.value,) if tech is None else (
+            tech.name, *tech.dists, *(p.partition(":")[2] for p in tech.packages))
+        declared = [d for name in dict.fromkeys(names) for d in fp.dependency(name)]
+        if declared and all(d.optional for d in declared):
+            return True
+    return False
 
 
 def claims_run_time(sentence: str) -> bool:

@@ -39,6 +39,7 @@ from anchors.development import (
     about_development,
     claims_run_time,
     development_only,
+    optional_only,
     role_unchecked,
     run_time_import,
     tool_like,
@@ -506,6 +507,8 @@ def infer_anchors(text: str, fp: Fingerprint, subject: str | None = None, *,
             # a library the application would import: none of its code that runs does
             if not tool_like(outcome) and (not_imported := run_time_import(outcome, fp)):
                 kept.append((not_imported, c.text))
+        if c.mode is _Mode.PRESENT and optional_only(_sentence_of(c, text, spans), outcome, fp):
+            uncovered.append(f"{c.text} (an optional dependency)")  # "a core dependency"
         if c.mode is _Mode.PRESENT and _npm_run_time(c, outcome, text, spans, development) and (
                 npm_development_only(outcome, fp)):  # fmt: skip
             # npm: declared for development only, and no running source imports it
@@ -950,6 +953,12 @@ def _development_use(c: _Cand, outcome: list[Anchor], text: str, spans: Spans,
         if about_development(sentence) or tool_like(outcome):
             return False
     return development_only(outcome, fp, scope, runtime=runtime)
+
+
+def _sentence_of(c: _Cand, text: str, spans: Spans) -> str:
+    """The sentence ``c`` stands in."""
+    start, end = next(((a, b) for a, b, _ in spans if a <= c.start < b), (0, len(text)))
+    return text[start:end]
 
 
 def _npm_run_time(c: _Cand, outcome: list[Anchor], text: str, spans: Spans,

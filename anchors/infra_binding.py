@@ -206,6 +206,8 @@ def _sentence(text: str, start: int, end: int, values: list[StatedValue],
             bound = _assignment(raw, sentence, fp, compose=compose, docker=docker, ci=ci)
         elif raw.isdigit() and _port_cued(text, start, value.start, value.end):
             bound = _port(raw, sentence, fp, compose=compose, docker=docker)
+        elif raw.startswith("/") and docker and not compose and _WORKDIR.search(sentence):
+            bound = _workdir(raw, sentence, fp)
         if bound is not None:
             out.append(Binding(bound, raw, (value.start, value.end)))
     if docker and not compose and not ci:
@@ -502,7 +504,9 @@ def _declared_toolchains(text: str, start: int, end: int, fp: Fingerprint) -> li
 
 
 # "the crate is on edition 2021", "the 2018 edition"; "the module path is example.com/x"
-_EDITION = re.compile(r"\bedition\s+(?P<v>20\d\d)\b|\b(?P<w>20\d\d)\s+edition\b", _I)
+_EDITION = re.compile(
+    r"\bedition\s+(?:is\s+|=\s*)?(?P<v>20\d\d)\b|\b(?P<w>20\d\d)\s+edition\b", _I
+)
 _MODULE = re.compile(
     r"\bmodule(?:\s+path)?\s+(?:is\s+|=\s*)?`?(?P<v>[\w.\-~]+(?:/[\w.\-~]+)+)`?", _I
 )
@@ -628,6 +632,17 @@ def _port_cued(text: str, start: int, at: int, end: int) -> bool:
         return False
     cues = list(_PORT_CUE.finditer(text, max(start, at - 40), at))
     return bool(cues) and _PORT_FILLER.fullmatch(text, cues[-1].end(), at) is not None
+
+
+# "the working directory", "WORKDIR": the directory the image's commands run in
+_WORKDIR = re.compile(r"\bworking\s+director(?:y|ies)\b|(?-i:\bWORKDIR\b)", _I)
+
+
+def _workdir(path: str, sentence: str, fp: Fingerprint) -> Anchor | None:
+    """"the image's working directory is /data": the WORKDIR of the Dockerfile the sentence
+    is about, when one states it."""
+    picked = _dockerfile(sentence, _having(fp, "WORKDIR"), fp)
+    return _anchor(picked, "WORKDIR", path) if picked is not None else None
 
 
 def _port(port: str, sentence: str, fp: Fingerprint, *, compose: bool,

@@ -125,15 +125,37 @@ def compare_image(stated: str, actual: str | None) -> Match:
     if s_tag == a_tag:
         return _S
     s, a = _TAG_PARTS.match(s_tag), _TAG_PARTS.match(a_tag)
+    if s is not None and a is not None and s["variant"] and a["variant"]:
+        # "-slim" against "-alpine3.23": another family of image, whatever the version
+        stems = re.findall(r"[a-z]+", a["variant"].lower())
+        first = re.findall(r"[a-z]+", s["variant"].lower())[:1]
+        if first and stems and first[0] not in stems:
+            return _D
     if s is None or a is None or not s["version"] or not a["version"]:
         return _U  # an alias (lts, stable, bookworm): which version it is cannot be told
     version = _series(_version(s["version"]) or (), _version(a["version"]) or ())
     if version is not _S:
         return version
     s_variant, a_variant = s["variant"] or "", a["variant"] or ""
-    if not s_variant or set(re.split(r"[-_.]", s_variant)) <= set(re.split(r"[-_.]", a_variant)):
+    s_stems, a_stems = _stems(s_variant), _stems(a_variant)
+    if not s_variant:
         return _S
+    if s_stems <= a_stems:
+        s_numbers, a_numbers = _numbers(s_variant), _numbers(a_variant)
+        if s_numbers <= a_numbers:
+            return _S  # "-alpine" of "-alpine3.19"; "-slim" of "-slim-bookworm"
+        return _D if a_numbers else _U  # "-alpine3.18" is not "-alpine3.19"
+    if a_variant and s_stems & a_stems:
+        return _U  # "-slim-bookworm" of "-slim": which release the image is cannot be told
     return _D
+
+
+def _stems(variant: str) -> set[str]:
+    return set(re.findall(r"[a-z]+", variant.lower()))
+
+
+def _numbers(variant: str) -> set[str]:
+    return set(re.findall(r"\d+(?:\.\d+)*", variant))
 
 
 # -- versions ---------------------------------------------------------------------------------
@@ -350,6 +372,15 @@ def compare_runner(stated: str, actual: str | None) -> Match:
     return _D
 
 
+def compare_path(stated: str, actual: str | None) -> Match:
+    """A directory: the same path, whatever trailing slash either writes."""
+    if _computed(actual):
+        return _U
+    assert actual is not None
+    clean = stated.strip().strip("`'\"")
+    return _S if clean.rstrip("/") == actual.strip().rstrip("/") else _D
+
+
 def compare_plain(stated: str, actual: str | None) -> Match:
     """An environment value or a build argument: typed values (``anchors.literals``)."""
     if _computed(actual):
@@ -372,6 +403,8 @@ def comparison_for(key: str) -> Comparison:
         return compare_version
     if key == "USER":
         return compare_user
+    if key == "WORKDIR":
+        return compare_path
     if key in ("CMD", "ENTRYPOINT", "RUN") or last == "command":
         return compare_command
     if key == "runs-on":

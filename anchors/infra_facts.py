@@ -7,7 +7,8 @@ Keys (what a ``config:`` anchor names, ``anchors.spec``):
 - Dockerfile (``Dockerfile``, ``Dockerfile.*``, ``*.Dockerfile``, ``Containerfile``):
   ``FROM`` (the built image: the last stage's base, followed through ``FROM <stage>``),
   ``FROM.<stage>`` for every stage (``AS name``, else its index), and for the last stage
-  ``EXPOSE``, ``USER``, ``CMD``, ``ENTRYPOINT`` (the last of each), ``ENV.<NAME>``, with
+  ``EXPOSE``, ``USER``, ``CMD``, ``ENTRYPOINT``, ``WORKDIR`` (the last of each; a relative
+  ``WORKDIR`` joined to the one before it), ``ENV.<NAME>``, with
   what a stage it is built ``FROM`` set (an earlier stage's USER is not the image's
   otherwise: Docker starts each ``FROM <image>`` afresh); ``ARG.<NAME>`` (defaults);
   ``python-version`` when the built image is an official ``python:`` image;
@@ -233,7 +234,7 @@ _REFERENCE = re.compile(
 
 # The instructions read here whose variables Docker replaces as it builds; a CMD's or an
 # ENTRYPOINT's are the running shell's, where no build argument is set.
-_BUILD_TIME = frozenset({"FROM", "ENV", "EXPOSE", "USER"})
+_BUILD_TIME = frozenset({"FROM", "ENV", "EXPOSE", "USER", "WORKDIR"})
 
 
 def _substituted(text: str, args: dict[str, str | None]) -> str:
@@ -303,6 +304,15 @@ def _dockerfile(text: str) -> Iterator[InfraValue]:
                         for p in rest.split())  # fmt: skip
         elif op == "RUN" and len(runs) < _MAX_RUNS:  # how the image is built, every stage
             runs.append(InfraValue("RUN", " ".join(rest.split())[:_MAX_RUN_TEXT], line))
+        elif op == "WORKDIR":
+            before = next((v.text for v in last if v.key == "WORKDIR"), None)
+            path = rest.strip("\"'")
+            if _computed(path) or not path:
+                path = None
+            elif not path.startswith("/"):  # relative to the WORKDIR before it, if known
+                path = f"{before.rstrip('/')}/{path}" if before else None
+            last[:] = [v for v in last if v.key != "WORKDIR"]
+            last.append(InfraValue("WORKDIR", path, line))
         elif op in ("USER", "CMD", "ENTRYPOINT"):
             last[:] = [v for v in last if v.key != op]  # the last one counts
             said = (None if _computed(rest) or not rest else rest) if op == "USER" else (

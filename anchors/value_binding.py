@@ -109,6 +109,7 @@ _UNSET_AFTER = re.compile(rf"(?:\s+[A-Za-z][\w'\-]*){{0,4}}?\s+(?:{_WHEN_UNSET})
 _DEFAULT = re.compile(
     rf"\bdefault|\bfalls?\s+back|\bfalling\s+back|{_WHEN_UNSET}", re.IGNORECASE
 )
+_FLAG_WORDS = frozenset({"on", "off", "enabled", "disabled", "true", "false", "yes", "no"})
 # "... one hour by default": the default stated right after the value
 _BY_DEFAULT = re.compile(r"\s*,?\s*(?:by\s+default|\(\s*the\s+default\s*\))", re.IGNORECASE)
 
@@ -271,7 +272,8 @@ def _named_as_written(
     if later and _code_like(text, later.group("name"), later.start("name")):
         return _parenthesised(later)
     unset = _UNSET_AFTER.match(text, value.end, sentence[1])
-    if unset:  # "listens on 5000 unless `PORT` is set"
+    if unset and value.text.lower() not in _FLAG_WORDS:  # "listens on 5000 unless `PORT` is set"
+        # (a flag is another thing's: "snapshots are off unless DISABLE_SNAPSHOTS is set")
         group = "name" if unset.group("name") else "unset"
         if _code_like(text, unset.group(group), unset.start(group)):
             return unset.group(group), unset.start(group), None

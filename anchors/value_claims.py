@@ -138,9 +138,17 @@ _DEFAULT_PHRASE = re.compile(
     r"(?=\s*(?:[,;()]|\.(?:\s|$)|$)|\s+(?:when|if|unless|so|but|because|which|while|except)\b)",
     re.IGNORECASE,
 )
+# "the image's working directory is /data": a Dockerfile's WORKDIR in words
+_WORKDIR_WORDS = re.compile(
+    r"\bworking\s+director(?:y|ies)\s+(?:is|=|:|is\s+set\s+to|of\s+[\w\s']{1,30}?\s+is)\s+"
+    r"`?(?P<v>/[\w.\-/]*)",
+    re.IGNORECASE,
+)
 # "is on by default", "is empty by default": a flag's or a list's default in words
 _BY_DEFAULT_WORD = re.compile(
-    r"\b(?:is|are)\s+(?P<v>on|off|enabled|disabled|empty|blank)\s+by\s+default\b", re.IGNORECASE
+    r"\b(?:is|are)\s+(?P<v>on|off|enabled|disabled|empty|blank|set|unset)\s+"
+    r"(?:by\s+default\b|(?=(?:unless|until|when|if)\s))",  # "are off unless `X` is set"
+    re.IGNORECASE,
 )
 # ``127.0.0.1:5797``, ``localhost:8000``, ``redis://localhost:6379/0``: an address, one value
 _ADDRESS = re.compile(
@@ -241,7 +249,8 @@ def _stated_values(text: str) -> tuple[StatedValue, ...]:
     for m in _DEFAULT_CODE_WORD.finditer(text):
         value = m.group("v").rstrip(".")
         add(m.start("v"), m.start("v") + len(value), value)
-    for m in (*_EMPTY_DEFAULT.finditer(text), *_BY_DEFAULT_WORD.finditer(text)):
+    for m in (*_EMPTY_DEFAULT.finditer(text), *_BY_DEFAULT_WORD.finditer(text),
+              *_WORKDIR_WORDS.finditer(text)):  # fmt: skip
         add(m.start("v"), m.end("v"), m.group("v"))
     for m in _NAMED_AS.finditer(text):
         add(m.start("v"), m.end("v"), m.group("v"))

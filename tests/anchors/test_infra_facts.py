@@ -277,6 +277,11 @@ def test_a_gitlab_pipeline_gives_its_images():
         ("python:3.11", "python:${TAG}", U),
         ("python:3.11", None, U),
         ("node:20", "node:lts-alpine", U),
+        # another family of image, whatever the version; a release of the same family
+        ("python:3.11-slim", "python:3-alpine3.23", D),
+        ("python:3.12-alpine", "python:3.12-alpine3.19", S),
+        ("python:3.12-alpine3.18", "python:3.12-alpine3.19", D),
+        ("python:3.11-slim-bookworm", "python:3.11-slim", U),
     ],
 )
 def test_an_image_is_compared_as_a_reference(stated, actual, match):
@@ -608,3 +613,15 @@ def test_an_ini_settings_file_gives_each_key_by_section_with_its_line() -> None:
     ]  # fmt: skip
     assert infra_kind("conf/app.ini") is infra_kind("setup.cfg") is InfraKind.INI
     assert infra_kind("vendor/lib/setup.cfg") is None
+
+
+def test_a_dockerfile_gives_the_working_directory_its_last_workdir_makes():
+    """An absolute WORKDIR replaces the one before; a relative one is joined to it; one the
+    file computes from a variable it does not set is unknown."""
+    data = "FROM python:3.12\nWORKDIR /srv\nWORKDIR app\n"
+    assert values(data, "Dockerfile")["WORKDIR"] == [("/srv/app", 3)]
+    data = "FROM python:3.12\nWORKDIR /srv\nWORKDIR /data\n"
+    assert values(data, "Dockerfile")["WORKDIR"] == [("/data", 3)]
+    data = "FROM python:3.12\nARG HOME_DIR=/home/app\nWORKDIR $HOME_DIR\n"
+    assert values(data, "Dockerfile")["WORKDIR"] == [("/home/app", 3)]
+    assert values("FROM python:3.12\nWORKDIR $UNSET\n", "Dockerfile")["WORKDIR"] == [(None, 2)]

@@ -74,6 +74,8 @@ def test_names_paths_and_places_are_not_values(text: str):
         ("The hook falls back to nothing", ["nothing"]),
         ("The public index is on by default (PUBLIC_INDEX).", ["on"]),
         ("CSRF_TRUSTED_ORIGINS is empty by default", ["empty"]),
+        ("Snapshots are off unless DISABLE_SNAPSHOTS is set", ["off"]),
+        ("USE_X_SETTINGS is unset by default", ["unset"]),
         # an address or a URL is one value
         ("BIND_ADDR defaults to 127.0.0.1:5797.", ["127.0.0.1:5797"]),
         ("The broker URL is redis://localhost:6379/0.", ["redis://localhost:6379/0"]),

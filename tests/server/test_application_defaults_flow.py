@@ -36,6 +36,7 @@ APP = {
         "import os\n\n"
         'MAX_RUNTIME = int(os.getenv("WORKER_MAX_RUNTIME", "3600"))\n'
         'SKIPPED = os.getenv("SKIPPED_STEPS", "thumbnails").strip().split(",")\n'
+        'NO_SNAPSHOTS = os.getenv("DISABLE_SNAPSHOTS", "False") == "True"\n'
     ),
     "watcher/conditions.py": "FETCH_TIMEOUT = 10\n",
     "watcher/config.py": (
@@ -106,6 +107,9 @@ UNCHECKED: list[tuple[str, str]] = [
      "not checked: that it defaults to every step"),
     ("BROKER_URL defaults to whatever the deployment provides.",
      "not checked: that it defaults to whatever the deployment provides"),
+    # a flag of another thing than the variable: never bound to its default, either way
+    ("Snapshots are on unless DISABLE_SNAPSHOTS is set.", "not checked: the value on"),
+    ("Snapshots are off unless DISABLE_SNAPSHOTS is set.", "not checked: the value off"),
 ]  # fmt: skip
 
 

@@ -256,6 +256,8 @@ PROSE: list[tuple[str, str, str]] = [
     ("The svc module path is example.com/svc/v2", "REFUTED", "not example.com/svc/v2"),
     ("The worker crate is on edition 2021", "VERIFIED", "worker/Cargo.toml:4 says edition"),
     ("The worker crate is on edition 2018", "REFUTED", "says edition: 2021, not 2018"),
+    ("The worker crate's edition is 2021.", "VERIFIED", "worker/Cargo.toml:4 says edition"),
+    ("The worker crate's edition is 2018.", "REFUTED", "says edition: 2021, not 2018"),
     # a bare version after a dependency: its series (exactly it when full), compared in the
     # manifest's own dialect (Cargo's "0.1" is ^0.1; npm's ^1.6.0)
     ("The worker depends on env_filter 0.2", "REFUTED", "which excludes env-filter==0.2.*"),
