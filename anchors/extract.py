@@ -54,6 +54,7 @@ from anchors.mentions import runs
 from anchors.negated_parts import Negated, negated_clauses
 from anchors.npm_application import npm_development_only, npm_run_time_import
 from anchors.npm_negation import frontend_denial, frontend_subject
+from anchors.option_binding import bind_option_values
 from anchors.projects import holds_python
 from anchors.relations import bases_checked, read_relation, role_parts
 from anchors.rust_defaults import bind_rust_defaults
@@ -561,6 +562,8 @@ def infer_anchors(text: str, fp: Fingerprint, subject: str | None = None, *,
     values = bind_values(text, fp, scope, spans)
     # a setting named by its own words, a rate by its key (anchors.setting_values)
     values += bind_setting_values(text, fp, scope, spans, [b.span for b in values])
+    # "the `--port` option defaults to 8080": the option's declaration (anchors.cli_options)
+    values += bind_option_values(text, fp, spans, [b.span for b in values])
     for bound in values:
         kept = [(a, o) for a, o in kept if not _same_thing(a, bound.anchor)]
         # "falls back to config/kinto.ini": a path that is the value, not a file of the tree

@@ -79,7 +79,12 @@ def _files(anchor: Anchor, fp: Fingerprint) -> list[str] | Finding:
 
 def find_config(anchor: Anchor, fp: Fingerprint) -> Finding:
     """What ``fp``'s infrastructure files say of ``anchor.value`` (the key), compared with
-    ``anchor.version`` (the stated value) when there is one."""
+    ``anchor.version`` (the stated value) when there is one; a program's option
+    (``--port``) is its declaration's default (``anchors.option_binding``)."""
+    if anchor.value.startswith("-"):
+        from anchors.option_binding import find_option
+
+        return find_option(anchor, fp)
     files = _files(anchor, fp)
     if isinstance(files, Finding):
         return files

@@ -24,6 +24,7 @@ from typing import IO
 
 from tree_sitter import Node
 
+from anchors.cli_options import option_defaults
 from anchors.env_wrappers import env_calls, env_wrappers
 from anchors.facts import (
     MAX_SOURCE_BYTES,
@@ -124,6 +125,8 @@ def extract_file_facts(source: bytes, path: str = "") -> FileFacts:
         env_reads = tuple(dict.fromkeys((*env_reads, *scheme_reads)))
         env_defaults += scheme_defaults
     walker.imports += settings_imports(source, root)
+    # A command-line option's default, named by its flag (``anchors.cli_options``).
+    walker.constants += option_defaults(source, root, literal_text)
     not_read = syntax_not_read(root.has_error, source)
     facts = FileFacts(
         imports=tuple(walker.imports),

@@ -38,8 +38,10 @@ Syntax (one anchor per string; a leading ``!`` means the thing is expected to be
     config:PATH::KEY=VALUE         the infrastructure file PATH (or the files under the directory
                                    PATH) states VALUE for KEY (``anchors.infra_facts``): a
                                    Dockerfile's ``FROM`` (the built image), ``FROM.<stage>``,
-                                   ``EXPOSE``, ``USER``, ``CMD``, ``ENTRYPOINT``, ``ENV.NAME``,
-                                   ``ARG.NAME``, ``python-version`` (of a ``python:`` image); a
+                                   ``EXPOSE``, ``USER``, ``CMD``, ``ENTRYPOINT``, ``WORKDIR``,
+                                   ``ENV.NAME``, ``ARG.NAME``, ``python-version`` (of a
+                                   ``python:`` image); a Python program's option
+                                   (``--port``: its declared default); a
                                    compose file's ``services.SVC.image`` / ``.ports`` /
                                    ``.command`` / ``.environment.NAME``; a CI workflow's
                                    ``python-version``, ``node-version``, ``go-version``,
@@ -418,7 +420,9 @@ def _parse_argument(kind: AnchorKind, body: str, expect: Expect, text: str) -> A
     return Anchor(kind, f"{head}({m.group('name')})", expect, path, value)
 
 
-_CONFIG_KEY = re.compile(r"^[A-Za-z_][A-Za-z0-9_.\-]*$")
+_OPTION_KEY = re.compile(r"--?[A-Za-z0-9][A-Za-z0-9_\-]*(?:=|$)")
+# a key of a file (``EXPOSE``, ``services.web.ports``) or a program's option (``--port``)
+_CONFIG_KEY = re.compile(r"^(?:[A-Za-z_]|--?[A-Za-z0-9])[A-Za-z0-9_.\-]*$")
 
 
 def _parse_config(body: str, expect: Expect, text: str) -> Anchor:
@@ -485,7 +489,8 @@ def parse_anchor(text: str) -> Anchor:
     if not sep or not body.strip():
         raise AnchorSyntaxError(f"anchor {text!r} has no value after '{kind.value}:'")
     body = body.strip()
-    if body.startswith("-"):
+    if body.startswith("-") and not (kind is AnchorKind.CONFIG and _OPTION_KEY.match(body)):
+        # (a program's option is a config key, read from facts and never given to git)
         raise AnchorSyntaxError(f"anchor value must not start with '-': {text!r}")
     if _invisible(body):
         # Covers NUL, and a newline that would otherwise be stripped out of a name.

@@ -1,0 +1,106 @@
+"""The defaults of a Python program's command-line options, read with tree-sitter (issue
+#31): "the `--port` option defaults to 8080", "the UI listens on 8080 unless `--port` is
+given" are checked against ``parser.add_argument("-p", "--port", default=8080)``.
+
+A declaration is a call of ``add_argument`` (argparse), ``add_option`` (optparse),
+``option`` (click's ``@click.option``) or ``Option`` (typer's ``typer.Option(8080,
+"--port")``) whose positional string arguments name flags. Its option is the first long
+flag (``--port``), else the first flag; its default is the ``default=`` literal (typer's
+first positional argument that is no flag), ``False`` for a flag that stores true
+(``action="store_true"``, click's ``is_flag=True``), ``True`` for ``store_false``, and
+``None`` where argparse, optparse and click give none. A computed default is kept as
+computed (None). Each is a ``ValueFact`` named by the flag (``--port``) among the file's
+constants: no name of code starts with ``-``, so no other reader meets it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from tree_sitter import Node
+
+from anchors.facts import ValueFact
+
+__all__ = ["MAX_OPTIONS", "is_option", "option_defaults"]
+
+MAX_OPTIONS = 64  # per file: a program's options, not a generated table
+_CALL = re.compile(rb"\b(add_argument|add_option|option|Option)\s*\(")
+_FLAG = re.compile(r"--?[A-Za-z0-9][\w-]*")
+_LONG = re.compile(r"--[A-Za-z0-9][\w-]*")
+
+Literal = Callable[[Node], "str | None"]
+
+
+def is_option(name: str) -> bool:
+    """Whether a constant's name is a command-line option's (``--port``, ``-p``)."""
+    return name.startswith("-")
+
+
+def option_defaults(source: bytes, root: Node, literal: Literal) -> list[ValueFact]:
+    """The options ``source`` declares, with their defaults (see the module docstring)."""
+    found: list[ValueFact] = []
+    seen: set[int] = set()
+    for m in _CALL.finditer(source) if b"-" in source else ():
+        node = root.descendant_for_byte_range(m.start(1), m.end(1))
+        call = _enclosing_call(node)
+        if call is None or call.start_byte in seen:
+            continue
+        seen.add(call.start_byte)
+        fact = _declared(call, m.group(1).decode(), literal)
+        if fact is not None:
+            found.append(fact)
+            if len(found) >= MAX_OPTIONS:
+                break
+    return found
+
+
+def _enclosing_call(node: Node | None) -> Node | None:
+    """The call whose callee ends with ``node`` (``add_argument`` of
+    ``parser.add_argument(...)``)."""
+    for _ in range(3):
+        if node is None:
+            return None
+        if node.type == "call":
+            return node
+        node = node.parent
+    return None
+
+
+def _declared(call: Node, called: str, literal: Literal) -> ValueFact | None:
+    arguments = call.child_by_field_name("arguments")
+    if arguments is None:
+        return None
+    flags: list[str] = []
+    positional: list[Node] = []
+    keywords: dict[str, Node] = {}
+    for arg in arguments.named_children:
+        if arg.type == "keyword_argument":
+            key, value = arg.child_by_field_name("name"), arg.child_by_field_name("value")
+            if key is not None and value is not None and key.text:
+                keywords[key.text.decode(errors="replace")] = value
+            continue
+        text = literal(arg) if arg.type == "string" else None
+        said = text[1:-1] if text and text[:1] in "'\"" and text[-1:] == text[:1] else None
+        if said is not None and _FLAG.fullmatch(said):
+            flags.append(said)
+        else:
+            positional.append(arg)
+    if not flags:
+        return None
+    name = next((f for f in flags if _LONG.fullmatch(f)), flags[0])
+    line = call.start_point[0] + 1
+    if "default" in keywords:
+        return ValueFact(name, literal(keywords["default"]), line)
+    if called == "Option":  # typer: the default comes first, the flags after it
+        return ValueFact(name, literal(positional[0]) if positional else None, line)
+    action = keywords.get("action")
+    stores = literal(action) if action is not None else None
+    if stores is not None and stores.strip("'\"") in ("store_true", "store_false"):
+        return ValueFact(name, "False" if stores.strip("'\"") == "store_true" else "True", line)
+    flag = keywords.get("is_flag")
+    if flag is not None and literal(flag) == "True":
+        return ValueFact(name, "False", line)
+    if action is not None or "default_factory" in keywords:
+        return ValueFact(name, None, line)  # counted, appended, a callback: computed
+    return ValueFact(name, "None", line)

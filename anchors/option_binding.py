@@ -1,0 +1,123 @@
+"""Values a note states for a command-line option, bound to the option's declaration and
+checked against its default (issue #31; the declarations: ``anchors.cli_options``).
+
+"The `--host` option defaults to 127.0.0.1", "`--rows-per-page` is 50 by default", "the
+UI listens on 8080 unless `--port` is given", "50 rows per page by default
+(`--rows-per-page`)": the value belongs to the option, and ``config:PATH::--port=8080``
+checks it. A value is bound only when
+
+- the option stands right before the value with "defaults to", "is" or "=", or after it in
+  "unless `--port` is given" or in parentheses;
+- nothing between the sentence's start and the value makes it a condition, a plan, the
+  past or a negation, and nothing places it elsewhere (an example, production);
+- a Python file of the repository declares that option (else it may be another program's:
+  uvicorn's ``--port``, and nothing is bound).
+
+The anchor is placed in the one file that declares the option, or left to every file when
+several do: then it holds where one declaration gives the value and is refuted only when
+every one gives another.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from anchors.facts import Fingerprint
+from anchors.finding import Finding, listed
+from anchors.literals import same_value
+from anchors.spec import Anchor, AnchorKind
+from anchors.value_binding import Binding
+from anchors.value_claims import bare_value, stated_values
+
+__all__ = ["bind_option_values", "find_option"]
+
+_OPT = r"`?(?P<opt>--[a-z][a-z0-9-]*[a-z0-9])`?"
+_BEFORE = re.compile(
+    rf"{_OPT}(?:\s+(?:option|flag|argument|switch))?\s+"
+    r"(?:defaults?\s+to|falls\s+back\s+to|is|=|is\s+set\s+to)\s+`?$",
+    re.IGNORECASE,
+)
+_AFTER = (
+    re.compile(rf"(?:\s+[A-Za-z][\w'\-]*){{0,5}}?(?:\s*,?\s*by\s+default)?\s*\(\s*{_OPT}\s*\)",
+               re.IGNORECASE),
+    re.compile(rf"(?:\s+[A-Za-z][\w'\-]*){{0,5}}?\s+unless\s+{_OPT}\s+is\s+"
+               r"(?:given|set|passed|used)\b", re.IGNORECASE),
+)
+_NOT_PLAIN = re.compile(
+    r"\b(?:if|when|whether|should|would|could|might|must|will|was|were|used\s+to|"
+    r"previously|formerly|no\s+longer|not|never|instead\s+of|rather\s+than)\b|n't\b",
+    re.IGNORECASE,
+)
+_ELSEWHERE = re.compile(
+    r"\b(?:e\.g\.|for\s+example|such\s+as)|\b(?:in|on|for)\s+(?:production|prod|staging)\b",
+    re.IGNORECASE,
+)
+
+
+def bind_option_values(
+    text: str, fp: Fingerprint, spans: Sequence[tuple[int, int, bool]],
+    taken: Sequence[tuple[int, int]] = (),
+) -> list[Binding]:  # fmt: skip
+    """The option value anchors ``text`` supports (see the module docstring)."""
+    if "--" not in text:
+        return []
+    found: list[Binding] = []
+    for value in stated_values(text):
+        if any(a <= value.start < b for a, b in taken):
+            continue
+        sentence = next(((a, b) for a, b, question in spans if a <= value.start < b
+                         and not question), None)  # fmt: skip
+        if sentence is None or _NOT_PLAIN.search(text, sentence[0], value.start) or (
+                _ELSEWHERE.search(text, sentence[0], sentence[1])):  # fmt: skip
+            continue
+        m = _BEFORE.search(text[sentence[0] : value.start]) or next(
+            (after for p in _AFTER if (after := p.match(text, value.end, sentence[1]))), None
+        )
+        bare = bare_value(value)
+        if m is None or bare is None:
+            continue
+        option = m.group("opt")
+        declared = {p for p, _ in fp.constant_values(option)}
+        if not declared:
+            continue  # another program's option, or none this repository declares
+        scope = next(iter(declared)) if len(declared) == 1 else None
+        anchor = Anchor(AnchorKind.CONFIG, option, scope=scope, version=bare)
+        found.append(Binding(anchor, option, (value.start, value.end)))
+    return found
+
+
+def find_option(anchor: Anchor, fp: Fingerprint) -> Finding:
+    """``config:[PATH::]--port[=VALUE]``: the option's declarations (in PATH, a file or a
+    directory, when given) and their defaults. Holds where one gives the stated value;
+    refuted where every one gives a literal and none is it; unknown otherwise. With no
+    value: whether any file declares the option."""
+    option, stated = anchor.value, anchor.version
+    found = [(p, v) for p, v in fp.constant_values(option) if _within(p, anchor.scope)]
+    place = f" in {anchor.scope}" if anchor.scope else ""
+    if not found:
+        return Finding((), None, f"no Python file{place} declares the option {option}; "
+                                 "it may be another program's: cannot tell", False)  # fmt: skip
+    if stated is None:
+        path, v = found[0]
+        return Finding(tuple(sorted({p for p, _ in found})), None,
+                       f"{path}:{v.line} declares the option {option}")  # fmt: skip
+    same = [(p, v) for p, v in found if v.text is not None and same_value(v.text, stated)]
+    if same:
+        path, v = same[0]
+        more = f" (and {len(found) - 1} more)" if len(found) > 1 else ""
+        return Finding(tuple(sorted({p for p, _ in same})), None,
+                       f"`{option}` defaults to `{v.text}` at {path}:{v.line}{more}")  # fmt: skip
+    computed = [(p, v) for p, v in found if v.text is None]
+    if computed:
+        path, v = computed[0]
+        return Finding((), None, f"{path}:{v.line} computes the default of {option}; "
+                                 f"cannot tell whether it is {stated}", False)  # fmt: skip
+    path, v = found[0]
+    others = f" (and {listed([p for p, _ in found[1:]])})" if len(found) > 1 else ""
+    return Finding((), None, f"{path}:{v.line} gives {option} the default {v.text}, "
+                             f"not {stated}{others}")  # fmt: skip
+
+
+def _within(path: str, scope: str | None) -> bool:
+    return scope is None or path == scope or path.startswith(scope.rstrip("/") + "/")
