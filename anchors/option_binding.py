@@ -27,7 +27,7 @@ from anchors.facts import Fingerprint
 from anchors.finding import Finding, listed
 from anchors.literals import same_value
 from anchors.spec import Anchor, AnchorKind
-from anchors.value_binding import Binding
+from anchors.value_binding import _ELSEWHERE, _NOT_PLAIN, Binding
 from anchors.value_claims import bare_value, stated_values
 
 __all__ = ["bind_option_values", "find_option"]
@@ -43,15 +43,6 @@ _AFTER = (
                re.IGNORECASE),
     re.compile(rf"(?:\s+[A-Za-z][\w'\-]*){{0,5}}?\s+unless\s+{_OPT}\s+is\s+"
                r"(?:given|set|passed|used)\b", re.IGNORECASE),
-)
-_NOT_PLAIN = re.compile(
-    r"\b(?:if|when|whether|should|would|could|might|must|will|was|were|used\s+to|"
-    r"previously|formerly|no\s+longer|not|never|instead\s+of|rather\s+than)\b|n't\b",
-    re.IGNORECASE,
-)
-_ELSEWHERE = re.compile(
-    r"\b(?:e\.g\.|for\s+example|such\s+as)|\b(?:in|on|for)\s+(?:production|prod|staging)\b",
-    re.IGNORECASE,
 )
 
 
