@@ -29,6 +29,7 @@ __all__ = [
     "application_package",
     "claims_run_time",
     "development_only",
+    "development_role_unchecked",
     "optional_only",
     "role_unchecked",
     "run_time_import",
@@ -172,6 +173,27 @@ def optional_only(sentence: str, outcome: list[Anchor], fp: Fingerprint) -> bool
         if declared and all(d.optional for d in declared):
             return True
     return False
+
+
+def development_role_unchecked(sentence: str, name: str, outcome: list[Anchor],
+                               fp: Fingerprint) -> str | None:  # fmt: skip
+    """The part left unchecked when ``sentence`` calls a package a development dependency
+    ("serde is a dev-dependency") that no manifest declares for development: every
+    declaration of a present ``dep:``/``tech:`` anchor of ``outcome`` is for run time or
+    an optional extra. None otherwise."""
+    if _DEV_ROLE.search(sentence) is None or _RUN_TIME_ROLE.search(sentence) is not None:
+        return None
+    for anchor in outcome:
+        if anchor.expect is not Expect.PRESENT or anchor.kind not in (AnchorKind.DEP,
+                                                                     AnchorKind.TECH):
+            continue
+        tech = by_name(anchor.value) if anchor.kind is AnchorKind.TECH else None
+        names = (anchor.value,) if tech is None else (
+            tech.name, *tech.dists, *(p.partition(":")[2] for p in tech.packages))
+        declared = [d for n in dict.fromkeys(names) for d in fp.dependency(n)]
+        if declared and not any(_for_development(d) for d in declared):
+            return f"that {name} is a development dependency"
+    return None
 
 
 def claims_run_time(sentence: str) -> bool:

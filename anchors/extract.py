@@ -39,6 +39,7 @@ from anchors.development import (
     about_development,
     claims_run_time,
     development_only,
+    development_role_unchecked,
     optional_only,
     role_unchecked,
     run_time_import,
@@ -508,8 +509,12 @@ def infer_anchors(text: str, fp: Fingerprint, subject: str | None = None, *,
             # a library the application would import: none of its code that runs does
             if not tool_like(outcome) and (not_imported := run_time_import(outcome, fp)):
                 kept.append((not_imported, c.text))
-        if c.mode is _Mode.PRESENT and optional_only(_sentence_of(c, text, spans), outcome, fp):
-            uncovered.append(f"{c.text} (an optional dependency)")  # "a core dependency"
+        if c.mode is _Mode.PRESENT:
+            sentence = _sentence_of(c, text, spans)
+            if optional_only(sentence, outcome, fp):
+                uncovered.append(f"{c.text} (an optional dependency)")  # "a core dependency"
+            elif (role := development_role_unchecked(sentence, c.text, outcome, fp)) is not None:
+                uncovered.append(role)  # "serde is a dev-dependency" when it is not
         if c.mode is _Mode.PRESENT and _npm_run_time(c, outcome, text, spans, development) and (
                 npm_development_only(outcome, fp)):  # fmt: skip
             # npm: declared for development only, and no running source imports it

@@ -94,3 +94,13 @@ async def test_a_dev_dependency_a_test_imports_is_never_verified_as_a_runtime_de
     assert served["status"] == "ACTIVE", served
     assert "tokio (declared for development only)" in served["verification"], served
     assert "src/lib.rs" not in receipts(served), served
+
+
+async def test_a_runtime_dependency_is_never_verified_as_a_dev_dependency(crate: GitRepo) -> None:
+    """tracing-core is in ``[dependencies]``: "a dev-dependency" is left unchecked; tokio,
+    in ``[dev-dependencies]``, is one."""
+    served = await remembered(crate, "tracing-core is a dev-dependency.")
+    assert served["status"] == "ACTIVE", served
+    assert "that tracing-core is a development dependency" in served["verification"], served
+    dev = await remembered(crate, "tokio is a dev-dependency.")
+    assert dev["status"] == "VERIFIED", dev
