@@ -14,6 +14,7 @@ an import by the application's package, which breaks (``run_time_import``, adr/0
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 
 from anchors.facts import Dependency, Fingerprint
 from anchors.manifests import manifest_kind
@@ -162,17 +163,8 @@ def optional_only(sentence: str, outcome: list[Anchor], fp: Fingerprint) -> bool
     ``outcome`` is an optional one (an extra, Cargo's ``optional = true``)."""
     if _REQUIRED_ROLE.search(sentence) is None:
         return False
-    for anchor in outcome:
-        if anchor.expect is not Expect.PRESENT or anchor.kind not in (AnchorKind.DEP,
-                                                                     AnchorKind.TECH):
-            continue
-        tech = by_name(anchor.value) if anchor.kind is AnchorKind.TECH else None
-        names = (anchor.value,) if tech is None else (
-            tech.name, *tech.dists, *(p.partition(":")[2] for p in tech.packages))
-        declared = [d for name in dict.fromkeys(names) for d in fp.dependency(name)]
-        if declared and all(d.optional for d in declared):
-            return True
-    return False
+    return any(declared and all(d.optional for d in declared)
+               for declared in _declarations(outcome, fp))  # fmt: skip
 
 
 def development_role_unchecked(sentence: str, name: str, outcome: list[Anchor],
@@ -183,6 +175,15 @@ def development_role_unchecked(sentence: str, name: str, outcome: list[Anchor],
     an optional extra. None otherwise."""
     if _DEV_ROLE.search(sentence) is None or _RUN_TIME_ROLE.search(sentence) is not None:
         return None
+    if any(declared and not any(_for_development(d) for d in declared)
+           for declared in _declarations(outcome, fp)):  # fmt: skip
+        return f"that {name} is a development dependency"
+    return None
+
+
+def _declarations(outcome: list[Anchor], fp: Fingerprint) -> Iterator[list[Dependency]]:
+    """The declarations of each present ``dep:``/``tech:`` anchor of ``outcome``: a
+    technology's under its PyPI, npm, Go and crate names."""
     for anchor in outcome:
         if anchor.expect is not Expect.PRESENT or anchor.kind not in (AnchorKind.DEP,
                                                                      AnchorKind.TECH):
@@ -190,10 +191,7 @@ def development_role_unchecked(sentence: str, name: str, outcome: list[Anchor],
         tech = by_name(anchor.value) if anchor.kind is AnchorKind.TECH else None
         names = (anchor.value,) if tech is None else (
             tech.name, *tech.dists, *(p.partition(":")[2] for p in tech.packages))
-        declared = [d for n in dict.fromkeys(names) for d in fp.dependency(n)]
-        if declared and not any(_for_development(d) for d in declared):
-            return f"that {name} is a development dependency"
-    return None
+        yield [d for n in dict.fromkeys(names) for d in fp.dependency(n)]
 
 
 def claims_run_time(sentence: str) -> bool:
