@@ -22,7 +22,7 @@ from tree_sitter import Node
 
 from anchors.facts import ValueFact
 
-__all__ = ["MAX_OPTIONS", "is_option", "option_defaults"]
+__all__ = ["option_defaults"]
 
 MAX_OPTIONS = 64  # per file: a program's options, not a generated table
 _CALL = re.compile(rb"\b(add_argument|add_option|option|Option)\s*\(")
@@ -30,11 +30,6 @@ _FLAG = re.compile(r"--?[A-Za-z0-9][\w-]*")
 _LONG = re.compile(r"--[A-Za-z0-9][\w-]*")
 
 Literal = Callable[[Node], "str | None"]
-
-
-def is_option(name: str) -> bool:
-    """Whether a constant's name is a command-line option's (``--port``, ``-p``)."""
-    return name.startswith("-")
 
 
 def option_defaults(source: bytes, root: Node, literal: Literal) -> list[ValueFact]:

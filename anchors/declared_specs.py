@@ -26,7 +26,6 @@ __all__ = [
     "as_wanted",
     "bare_version",
     "declared_specs",
-    "go_module",
 ]
 
 # The package name and the operator right before a version, with the earlier clauses of
@@ -112,7 +111,7 @@ def bare_version(text: str, at: int, outcome: list[Anchor], fp: Fingerprint) -> 
         return None
     [anchor] = outcome
     tech = by_name(anchor.value) if anchor.kind is AnchorKind.TECH else None
-    if anchor.kind is AnchorKind.DEP or go_module(anchor, fp):
+    if anchor.kind is AnchorKind.DEP or _requires_go_import(anchor, fp):
         name = anchor.value  # a Go import named by its last part ("pflag") is its require
     elif tech is not None and tech.kind is TechKind.PACKAGE and tech.dists:
         name = tech.dists[0]  # "wger uses bleach 5": the package's declaration
@@ -128,7 +127,7 @@ def bare_version(text: str, at: int, outcome: list[Anchor], fp: Fingerprint) -> 
     return Anchor(AnchorKind.DEP, name, scope=anchor.scope, version=spec)
 
 
-def go_module(anchor: Anchor, fp: Fingerprint) -> bool:
+def _requires_go_import(anchor: Anchor, fp: Fingerprint) -> bool:
     """Whether ``anchor`` is an import of a module ``go.mod`` requires ("pflag" for
     ``github.com/spf13/pflag``): a version stated for it is the require's."""
     return anchor.kind is AnchorKind.IMPORT and anchor.expect is Expect.PRESENT and any(
@@ -139,4 +138,4 @@ def as_go_requirement(outcome: list[Anchor], fp: Fingerprint) -> list[Anchor]:
     """``outcome`` with the imports of required Go modules as their dependency anchors:
     "pflag is required at v1.0.5" states ``go.mod``'s version, which an import cannot
     check."""
-    return [Anchor(AnchorKind.DEP, a.value) if go_module(a, fp) else a for a in outcome]
+    return [Anchor(AnchorKind.DEP, a.value) if _requires_go_import(a, fp) else a for a in outcome]

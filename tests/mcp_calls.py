@@ -58,3 +58,10 @@ def receipts(served: dict[str, Any]) -> str:
     """Every anchor's verdict sentence of a served memory, joined: what a test looks for a
     receipt in ("app/paging.py:1 sets MAX_PAGE_SIZE = 100, not 500")."""
     return " | ".join(str(a["detail"]) for a in served["anchors"])
+
+
+def said(served: dict[str, Any]) -> str:
+    """Everything a served memory says of its check, joined: its verification, its flags
+    and every anchor's verdict sentence (what a test looks for a reason in)."""
+    parts = [served["verification"], *served["flags"], *(a["detail"] for a in served["anchors"])]
+    return " | ".join(str(p) for p in parts)

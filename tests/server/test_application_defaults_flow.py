@@ -9,12 +9,10 @@ verifies what it defaults to."""
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 
 from tests.conftest import GitRepo
-from tests.mcp_calls import receipts, remember_and_serve
+from tests.mcp_calls import receipts, remember_and_serve, said
 
 pytestmark = pytest.mark.anyio
 
@@ -119,15 +117,11 @@ def app_repo(git_repo: GitRepo) -> GitRepo:
     return git_repo
 
 
-async def remembered(repo: GitRepo, text: str) -> dict[str, Any]:
-    return await remember_and_serve(repo.root, text)
-
-
 @pytest.mark.parametrize(("text", "status", "receipt"), CHECKED)
 async def test_a_default_as_agents_state_it_is_verified_or_refuted_with_the_code_quoted(
     app_repo: GitRepo, text: str, status: str, receipt: str
 ) -> None:
-    served = await remembered(app_repo, text)
+    served = await remember_and_serve(app_repo.root, text)
     assert served["status"] == status, served
     assert receipt in receipts(served), served
 
@@ -136,9 +130,6 @@ async def test_a_default_as_agents_state_it_is_verified_or_refuted_with_the_code
 async def test_a_default_the_code_cannot_tell_keeps_the_note_active_and_says_why(
     app_repo: GitRepo, text: str, why: str
 ) -> None:
-    served = await remembered(app_repo, text)
+    served = await remember_and_serve(app_repo.root, text)
     assert served["status"] == "ACTIVE", served
-    said = " | ".join(
-        [served["verification"], *served["flags"], *(a["detail"] for a in served["anchors"])]
-    )
-    assert why in said, served
+    assert why in said(served), served

@@ -6,8 +6,6 @@ repository declares (another program's) binds nothing and is never refuted."""
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 
 from tests.conftest import GitRepo
@@ -64,21 +62,18 @@ def cli_repo(git_repo: GitRepo) -> GitRepo:
     return git_repo
 
 
-async def remembered(repo: GitRepo, text: str) -> dict[str, Any]:
-    return await remember_and_serve(repo.root, text)
-
-
 @pytest.mark.parametrize(("text", "status", "receipt"), CHECKED)
 async def test_an_options_default_is_verified_or_refuted_with_its_declaration_quoted(
     cli_repo: GitRepo, text: str, status: str, receipt: str
 ) -> None:
-    served = await remembered(cli_repo, text)
+    served = await remember_and_serve(cli_repo.root, text)
     assert served["status"] == status, served
     assert receipt in receipts(served), served
 
 
 async def test_another_programs_option_is_never_refuted(cli_repo: GitRepo) -> None:
     """uvicorn's ``--timeout-keep-alive``: no file here declares it, so nothing binds."""
-    served = await remembered(cli_repo, "The --timeout-keep-alive option defaults to 5.")
+    note = "The --timeout-keep-alive option defaults to 5."
+    served = await remember_and_serve(cli_repo.root, note)
     assert served["status"] == "ACTIVE", served
     assert not any(a["verdict"] == "broken" for a in served["anchors"]), served

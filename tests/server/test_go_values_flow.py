@@ -9,8 +9,6 @@ left unchecked, never refuted."""
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 
 from tests.conftest import GitRepo
@@ -93,15 +91,11 @@ def go_repo(git_repo: GitRepo) -> GitRepo:
     return git_repo
 
 
-async def remembered(repo: GitRepo, text: str) -> dict[str, Any]:
-    return await remember_and_serve(repo.root, text)
-
-
 @pytest.mark.parametrize(("text", "status", "receipt"), CHECKED)
 async def test_a_go_value_or_module_is_verified_or_refuted_with_the_code_quoted(
     go_repo: GitRepo, text: str, status: str, receipt: str
 ) -> None:
-    served = await remembered(go_repo, text)
+    served = await remember_and_serve(go_repo.root, text)
     assert served["status"] == status, served
     assert receipt in receipts(served), served
 
@@ -110,6 +104,6 @@ async def test_a_tool_named_by_its_module_path_is_never_refuted_for_not_being_im
     go_repo: GitRepo,
 ) -> None:
     """"We lint with golangci/golangci-lint": run beside the code, imported by nothing."""
-    served = await remembered(go_repo, "We lint with golangci/golangci-lint.")
+    served = await remember_and_serve(go_repo.root, "We lint with golangci/golangci-lint.")
     assert served["status"] == "ACTIVE", served
     assert not any(a["verdict"] == "broken" for a in served["anchors"]), served

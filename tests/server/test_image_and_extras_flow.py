@@ -6,8 +6,6 @@ VERIFIED when gevent is only an optional extra."""
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 
 from tests.conftest import GitRepo
@@ -50,15 +48,11 @@ def app_repo(git_repo: GitRepo) -> GitRepo:
     return git_repo
 
 
-async def remembered(repo: GitRepo, text: str) -> dict[str, Any]:
-    return await remember_and_serve(repo.root, text)
-
-
 @pytest.mark.parametrize(("text", "status", "receipt"), CHECKED)
 async def test_the_images_working_directory_and_family_are_checked(
     app_repo: GitRepo, text: str, status: str, receipt: str
 ) -> None:
-    served = await remembered(app_repo, text)
+    served = await remember_and_serve(app_repo.root, text)
     assert served["status"] == status, served
     assert receipt in receipts(served), served
 
@@ -66,8 +60,8 @@ async def test_the_images_working_directory_and_family_are_checked(
 async def test_an_optional_extra_is_never_verified_as_a_core_dependency(
     app_repo: GitRepo,
 ) -> None:
-    served = await remembered(app_repo, "gevent is a core runtime dependency.")
+    served = await remember_and_serve(app_repo.root, "gevent is a core runtime dependency.")
     assert served["status"] == "ACTIVE", served
     assert "not checked: gevent (an optional dependency)" in served["verification"], served
-    required = await remembered(app_repo, "flask is a core runtime dependency.")
+    required = await remember_and_serve(app_repo.root, "flask is a core runtime dependency.")
     assert required["status"] == "VERIFIED", required

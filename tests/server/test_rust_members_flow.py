@@ -7,8 +7,6 @@ only."""
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 
 from tests.conftest import GitRepo
@@ -72,15 +70,11 @@ def crate(git_repo: GitRepo) -> GitRepo:
     return git_repo
 
 
-async def remembered(repo: GitRepo, text: str) -> dict[str, Any]:
-    return await remember_and_serve(repo.root, text)
-
-
 @pytest.mark.parametrize(("text", "status", "receipt"), CHECKED)
 async def test_a_types_member_named_with_its_path_is_checked_wherever_it_is_defined(
     crate: GitRepo, text: str, status: str, receipt: str
 ) -> None:
-    served = await remembered(crate, text)
+    served = await remember_and_serve(crate.root, text)
     assert served["status"] == status, served
     assert receipt in receipts(served), served
 
@@ -90,7 +84,7 @@ async def test_a_dev_dependency_a_test_imports_is_never_verified_as_a_runtime_de
 ) -> None:
     """tokio: declared in ``[dev-dependencies]``, imported by ``tests/it.rs``, named in a
     URL of ``src/lib.rs`` (an organisation's page, not a use)."""
-    served = await remembered(crate, "tokio is a runtime dependency of the crate.")
+    served = await remember_and_serve(crate.root, "tokio is a runtime dependency of the crate.")
     assert served["status"] == "ACTIVE", served
     assert "tokio (declared for development only)" in served["verification"], served
     assert "src/lib.rs" not in receipts(served), served
@@ -99,8 +93,8 @@ async def test_a_dev_dependency_a_test_imports_is_never_verified_as_a_runtime_de
 async def test_a_runtime_dependency_is_never_verified_as_a_dev_dependency(crate: GitRepo) -> None:
     """tracing-core is in ``[dependencies]``: "a dev-dependency" is left unchecked; tokio,
     in ``[dev-dependencies]``, is one."""
-    served = await remembered(crate, "tracing-core is a dev-dependency.")
+    served = await remember_and_serve(crate.root, "tracing-core is a dev-dependency.")
     assert served["status"] == "ACTIVE", served
     assert "that tracing-core is a development dependency" in served["verification"], served
-    dev = await remembered(crate, "tokio is a dev-dependency.")
+    dev = await remember_and_serve(crate.root, "tokio is a dev-dependency.")
     assert dev["status"] == "VERIFIED", dev

@@ -6,12 +6,10 @@ unit is unknown) keeps the note ACTIVE."""
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 
 from tests.conftest import GitRepo
-from tests.mcp_calls import receipts, remember_and_serve
+from tests.mcp_calls import receipts, remember_and_serve, said
 
 pytestmark = pytest.mark.anyio
 
@@ -87,15 +85,11 @@ def app_repo(git_repo: GitRepo) -> GitRepo:
     return git_repo
 
 
-async def remembered(repo: GitRepo, text: str) -> dict[str, Any]:
-    return await remember_and_serve(repo.root, text)
-
-
 @pytest.mark.parametrize(("text", "status", "receipt"), CHECKED)
 async def test_a_settings_value_is_verified_or_refuted_with_the_code_quoted(
     app_repo: GitRepo, text: str, status: str, receipt: str
 ) -> None:
-    served = await remembered(app_repo, text)
+    served = await remember_and_serve(app_repo.root, text)
     assert served["status"] == status, served
     assert receipt in receipts(served), served
 
@@ -104,7 +98,6 @@ async def test_a_settings_value_is_verified_or_refuted_with_the_code_quoted(
 async def test_a_value_the_code_cannot_tell_keeps_the_note_active(
     app_repo: GitRepo, text: str, why: str
 ) -> None:
-    served = await remembered(app_repo, text)
+    served = await remember_and_serve(app_repo.root, text)
     assert served["status"] == "ACTIVE", served
-    said = [served["verification"], *served["flags"], *(a["detail"] for a in served["anchors"])]
-    assert why in said, served
+    assert why in said(served), served
