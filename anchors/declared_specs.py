@@ -18,7 +18,7 @@ from typing import NamedTuple
 from anchors.facts import Fingerprint
 from anchors.spec import Anchor, AnchorKind, Expect, normalize_dist_name
 from anchors.value_claims import stated_values
-from anchors.vocabulary import TechKind, by_name
+from anchors.vocabulary import TechKind, Technology, by_name
 
 __all__ = [
     "DeclaredSpec",
@@ -48,10 +48,19 @@ class DeclaredSpec(NamedTuple):
     spec: str  # as the manifest writes it: the anchor checks it again at every read
 
 
+# "..., pinned to 0.9.0", "locked at version 2.1": a pin said of a package named earlier
+_PINNED = re.compile(r"\b(?:pinned|locked|fixed|held)\s+(?:at|to)\s+(?:version\s+)?v?$", re.I)
+_WORD = re.compile(r"@?[A-Za-z][\w.\-]*(?:/[\w.\-]+)?")
+
+
 def declared_specs(text: str, fp: Fingerprint) -> list[DeclaredSpec]:
-    """The stated versions of ``text`` that a declaration holds as written."""
+    """The stated versions of ``text`` that a declaration holds as written, and the pins
+    said of a declared package named before them in the sentence."""
     found_specs = []
     for value in stated_values(text):
+        if (pinned := _pinned(text, value.start, value.text, fp)) is not None:
+            found_specs.append(pinned)
+            continue
         found = _BEFORE.search(text, max(0, value.start - 80), value.start)
         if found is None:
             continue
@@ -62,6 +71,21 @@ def declared_specs(text: str, fp: Fingerprint) -> list[DeclaredSpec]:
                 found_specs.append(DeclaredSpec(span, name, dep.name, dep.runtime, dep.spec))
                 break
     return found_specs
+
+
+def _pinned(text: str, at: int, number: str, fp: Fingerprint) -> DeclaredSpec | None:
+    """"django-environ (environ.Env), pinned to 0.9.0": ``==0.9.0`` of the last declared
+    package the sentence names before the pin, whatever stands between."""
+    start = max(text.rfind(". ", 0, at), text.rfind(";", 0, at), 0)
+    if _PINNED.search(text, start, at) is None or not number[:1].isdigit():
+        return None
+    for word in reversed(_WORD.findall(text, start, at)):
+        declared = [d for n in _names(word.strip(".")) for d in fp.dependency(n)]
+        if declared and len({d.ecosystem for d in declared}) == 1:
+            dep = declared[0]
+            return DeclaredSpec((at, at + len(number)), word, dep.name, dep.runtime,
+                                f"=={number}")  # fmt: skip
+    return None
 
 
 def _names(name: str) -> set[str]:
@@ -78,7 +102,7 @@ def _holds(spec: str, op: str, number: str) -> bool:
     # (a caret, tilde or exact spec only: "Python 3.11" of ">=3.11" is not its floor)
     if spec[:1] not in ("^", "~") and not spec[:1].isdigit():
         return False
-    bare = spec.lstrip("^~v")
+    bare = spec.lstrip("^~=v")  # (PEP 440's "~=3.2" is the series from 3.2)
     return bare == number or bare.startswith(number + ".")
 
 
@@ -113,8 +137,9 @@ def bare_version(text: str, at: int, outcome: list[Anchor], fp: Fingerprint) -> 
     tech = by_name(anchor.value) if anchor.kind is AnchorKind.TECH else None
     if anchor.kind is AnchorKind.DEP or _requires_go_import(anchor, fp):
         name = anchor.value  # a Go import named by its last part ("pflag") is its require
-    elif tech is not None and tech.kind is TechKind.PACKAGE and tech.dists:
-        name = tech.dists[0]  # "wger uses bleach 5": the package's declaration
+    elif tech is not None and tech.dists and (tech.kind is TechKind.PACKAGE
+                                             or _python_framework(tech)):  # fmt: skip
+        name = tech.dists[0]  # "wger uses bleach 5", "on Django 3.2": the package's
     elif tech is not None and not tech.dists and len(tech.packages) == 1:
         name = tech.packages[0].partition(":")[2]  # "axios 1", "tokio 1": a library's
     else:
@@ -125,6 +150,14 @@ def bare_version(text: str, at: int, outcome: list[Anchor], fp: Fingerprint) -> 
         return None
     spec = f"=={version}.*" if version.count(".") < 2 else f"=={version}"
     return Anchor(AnchorKind.DEP, name, scope=anchor.scope, version=spec)
+
+
+def _python_framework(tech: Technology) -> bool:
+    """A system that is one Python package configured by Python or ini files of the project
+    (Django's ``manage.py``, pytest's ``conftest.py``, Celery's ``celeryconfig.py``): its
+    version is its package's, unlike a server's ("we run Redis 7") or Docker's."""
+    return tech.dists[:1] == (tech.name,) and any(
+        f.endswith((".py", ".ini", ".cfg")) for f in tech.footprints)
 
 
 def _requires_go_import(anchor: Anchor, fp: Fingerprint) -> bool:

@@ -27,6 +27,7 @@ from anchors.absence import (
     runtime_import,
 )
 from anchors.argument_claims import read_arguments
+from anchors.backend_negation import backend_denial, backend_subject
 from anchors.candidates import _SNAKE, _Cand, _Form, _Mode, _Neg, _scan
 from anchors.ci_binding import read_ci_claim
 from anchors.clauses import _narrowed_by_subject, _negated_references, _read_modes
@@ -50,6 +51,7 @@ from anchors.ecosystem_words import ecosystem_library
 from anchors.facts import Fingerprint
 from anchors.infra_binding import bind_infra
 from anchors.manifest_binding import bind_manifest
+from anchors.manifest_claims import manifest_claim
 from anchors.member_claims import missing_member
 from anchors.mentions import runs
 from anchors.negated_parts import Negated, negated_clauses
@@ -58,6 +60,7 @@ from anchors.npm_negation import frontend_denial, frontend_subject
 from anchors.option_binding import bind_option_values
 from anchors.projects import holds_python
 from anchors.relations import bases_checked, read_relation, role_parts
+from anchors.role_negations import run_time_denial
 from anchors.rust_defaults import bind_rust_defaults
 from anchors.setting_values import bind_setting_values
 from anchors.spec import (
@@ -443,6 +446,7 @@ def infer_anchors(text: str, fp: Fingerprint, subject: str | None = None, *,
     negations: list[str] = []  # negated names no anchor checks, as uncovered parts
     negated: list[str] = []  # ... the names they were read from
     checked_values: list[tuple[int, int]] = []  # the versions a dependency anchor checks
+    manifests_named: list[tuple[int, int]] = []  # the manifests dependencies left
     controls = _CONTROL.search(text) is not None
     for c in cands:
         if controls and _touches_control(text, c):
@@ -452,9 +456,27 @@ def infer_anchors(text: str, fp: Fingerprint, subject: str | None = None, *,
         # _python_claim reads only "python" and its keys (a call saved for every other word)
         python = (_python_claim(text, c, spans)
                   if c.text.lower().replace("-", "_") in PYTHON_NAMES else None)  # fmt: skip
+        if any(a <= c.start < b for a, b in manifests_named):
+            continue  # the manifest a dependency was removed from: no claim of its own
+        if c.form in (_Form.WORD, _Form.TECH, _Form.SCOPED_PACKAGE, _Form.IMPORT) and (
+                in_file := manifest_claim(text, c.text, c.start, c.end, fp)):
+            kept.append((in_file.anchor, c.text))  # "bleach was removed from requirements.txt"
+            manifests_named.append(in_file.path_span)
+            continue
+        if c.form in (_Form.WORD, _Form.TECH, _Form.SCOPED_PACKAGE) and not python and (
+                denial := run_time_denial(text, c.text, c.end, fp)) is not None:
+            # "Sphinx is not a runtime requirement"; "pytest-asyncio is a test extra, not
+            # a runtime dependency" declares it too
+            kept += [(a, c.text if a.expect is Expect.ABSENT else f"{c.text} (declared)")
+                     for a in denial]  # fmt: skip
+            continue
         if c.mode is _Mode.UNCLEAR and frontend_subject(text, spans, c.start) and (
                 in_frontend := frontend_denial(_resolve(c, local(c.start), fp, True), fp)):
             kept += [(a, c.text) for a in in_frontend]  # "the frontend no longer uses X"
+            continue
+        if c.mode is _Mode.UNCLEAR and backend_subject(text, spans, c.start) and (
+                in_backend := backend_denial(_resolve(c, local(c.start), fp, True), fp)):
+            kept += [(a, c.text) for a in in_backend]  # "the backend doesn't use GitPython"
             continue
         if c.mode is not _Mode.PRESENT and c.mode is not _Mode.ABSENT and not python:
             resolves = isinstance(_resolve(c, names, fp, absent=False), list)
@@ -659,7 +681,11 @@ def infer_anchors(text: str, fp: Fingerprint, subject: str | None = None, *,
         kept = [(a, o) for a, o in kept if not (a.kind is AnchorKind.DEP
                                                 and a.value == declared.dependency)]  # fmt: skip
         if versioned not in (a for a, _ in kept):
-            kept.append((versioned, declared.written))
+            # (beside a run-time role denied of it, the declaration is no opposite claim)
+            role_denied = any(o == declared.written and a.expect is Expect.ABSENT
+                              for a, o in kept)  # fmt: skip
+            kept.append((versioned, f"{declared.written} (declared)" if role_denied
+                         else declared.written))  # fmt: skip
         uncovered = [u for u in uncovered if u.split(" ", 1)[0] != declared.written]
         sentence = next((text[a:b] for a, b, _ in spans if a <= declared.span[0] < b), text)
         if (role := role_unchecked(sentence, declared.written, declared.runtime)) is not None:

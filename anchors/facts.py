@@ -279,6 +279,8 @@ class Fingerprint:
     blobs: Mapping[str, str]
     code: Mapping[str, FileFacts]
     dependencies: tuple[Dependency, ...] = ()
+    # Where each environment variable is declared: a ``.env.example`` at any depth, else a
+    # shell script that reads it (an entrypoint), by name.
     env_example: Mapping[str, str] = field(default_factory=dict)
     overlay: str = ""
     texts: Mapping[str, tuple[str, ...]] = field(default_factory=dict)

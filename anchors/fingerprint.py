@@ -38,6 +38,7 @@ from anchors.facts import (
     derive_indexes,
 )
 from anchors.gitrepo import GitError, GitRepository, HeadInfo, Overlay, RepoStatus, git_blob_id
+from anchors.shell_env import shell_env_reads, shell_script
 from anchors.vocabulary import VOCABULARY_VERSION
 
 if TYPE_CHECKING:
@@ -57,9 +58,9 @@ Progress = Callable[[int, int], None]
 
 # The shape of cached facts: an entry cached by another version lacks fields (the values
 # of constants and environment defaults, 2; the HTTP statuses functions set, 8; arithmetic
-# of number literals kept as a value, 10; the default a class field is declared with, 11)
-# and is extracted again.
-FACTS_VERSION = 11
+# of number literals kept as a value, 10; the default a class field is declared with, 11;
+# reads through a name ``os.environ`` is given, 12) and is extracted again.
+FACTS_VERSION = 12
 # Files to parse before two worker processes pay for their start-up: on two idle cores the
 # pool breaks even at 300-400 files (adr/0003; `python -m benchmarks.fingerprint --sweep`).
 POOL_THRESHOLD = 500
@@ -497,7 +498,8 @@ class CodeSource:
     def _declarations(
         self, readable: Mapping[str, str], contents: Mapping[str, bytes]
     ) -> tuple[tuple[Dependency, ...], dict[str, str]]:
-        """Dependencies from manifests at any depth, and ``.env.example`` keys (any depth).
+        """Dependencies from manifests at any depth, ``.env.example`` keys (any depth), and
+        the variables shell scripts read (``anchors.shell_env``).
         ``contents`` holds work-tree bytes of overlaid blobs, which git does not have."""
         from anchors.manifests import parse_env_example, parse_manifest
 
@@ -511,6 +513,8 @@ class CodeSource:
                 raw = data.get(blob, b"")
                 if _env_example(path):
                     known[path] = ((), tuple(parse_env_example(raw)))
+                elif shell_script(path):
+                    known[path] = ((), tuple(shell_env_reads(raw)))
                 else:
                     known[path] = (tuple(parse_manifest(raw, path)), ())
                 with self._lock:
@@ -520,6 +524,8 @@ class CodeSource:
         # The root first, then by depth; .env.example before .env.sample: the first one
         # that declares a key is where it is said to be declared.
         examples = sorted((p for p in known if _env_example(p)), key=_env_example_order)
+        # ... then the shell scripts that read it (an entrypoint's ``$USE_GUNICORN``)
+        examples += sorted((p for p in known if shell_script(p)), key=lambda p: (p.count("/"), p))
         for path in examples:
             for key in known[path][1]:
                 env_example.setdefault(key, path)
@@ -644,7 +650,7 @@ _CLOSED = "the code source is closed"
 def _is_declaration(path: str) -> bool:
     from anchors.manifests import manifest_kind
 
-    return manifest_kind(path) is not None or _env_example(path)
+    return manifest_kind(path) is not None or _env_example(path) or shell_script(path)
 
 
 def _env_example(path: str) -> bool:

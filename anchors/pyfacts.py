@@ -429,17 +429,68 @@ def _env_reads(
         if name in ("environ", "getenv")
     }
     found: dict[str, None] = {}
+    aliases: set[bytes] = set()
     for match in _ENV_WORD.finditer(source):
         node = root.descendant_for_byte_range(match.start(), match.end())
         if node is None or node.type != "identifier":
             continue  # inside a string or comment
         name, call = _env_read_at(node, bare)
-        if name is not None:
-            found.setdefault(name, None)
-            if call is not None and _has_default(call):
-                line = call.start_point[0] + 1
-                defaults.append(ValueFact(name, _argument(call, 1, b"default"), line))
+        if name is None and (alias := _environ_alias(node, bare)) is not None:
+            aliases.add(alias)
+        _found_read(name, call, found, defaults)
+    for alias in aliases:  # ``self._environ.get("NO_COLOR")`` after ``_environ = os.environ``
+        for match in re.finditer(rb"\b" + re.escape(alias) + rb"\b", source):
+            node = root.descendant_for_byte_range(match.start(), match.end())
+            if node is not None and node.type == "identifier":
+                _found_read(*_alias_read_at(node), found, defaults)
     return tuple(found)
+
+
+def _found_read(name: str | None, call: Node | None, found: dict[str, None],
+                defaults: list[ValueFact]) -> None:  # fmt: skip
+    if name is None:
+        return
+    found.setdefault(name, None)
+    if call is not None and _has_default(call):
+        line = call.start_point[0] + 1
+        defaults.append(ValueFact(name, _argument(call, 1, b"default"), line))
+
+
+def _environ_alias(word: Node, bare: set[str]) -> bytes | None:
+    """The name ``os.environ`` is given, when the ``environ`` word is assigned whole to a
+    variable or an attribute (``env = os.environ``, ``_environ: Mapping = os.environ``)."""
+    parent = word.parent
+    expr = word
+    if parent is not None and parent.type == "attribute" and parent.child_by_field_name(
+            "attribute") == word:  # fmt: skip
+        obj = parent.child_by_field_name("object")
+        if obj is None or obj.text != b"os":
+            return None
+        expr = parent
+    elif word.text is None or word.text.decode() not in bare or word.text != b"environ":
+        return None
+    assignment = expr.parent
+    if assignment is None or assignment.type != "assignment" or (
+            assignment.child_by_field_name("right") != expr):  # fmt: skip
+        return None
+    left = assignment.child_by_field_name("left")
+    if left is not None and left.type == "attribute":
+        left = left.child_by_field_name("attribute")
+    return left.text if left is not None and left.type == "identifier" else None
+
+
+def _alias_read_at(word: Node) -> tuple[str | None, Node | None]:
+    """What a read through an alias of ``os.environ`` reads (``env.get("X")``,
+    ``self._environ["X"]``, ``"X" in self._environ``), and its call."""
+    parent = word.parent
+    expr = word  # ``env.get``: the alias is the object; ``self._environ``: the attribute
+    if parent is not None and parent.type == "attribute" and (
+            parent.child_by_field_name("attribute") == word):  # fmt: skip
+        expr = parent
+    name = _environ_use(expr)
+    method = expr.parent
+    call = method.parent if method is not None and method.type == "attribute" else None
+    return name, call
 
 
 def _env_read_at(word: Node, bare: set[str]) -> tuple[str | None, Node | None]:

@@ -74,7 +74,7 @@ def _uses(tech: Technology | None, name: str, fp: Fingerprint) -> list[tuple[str
     if tech.kind is TechKind.SYSTEM:
         roles.add(Role.CODE)
     ecosystems = _ecosystems(tech)
-    for token in _tokens(tech):
+    for token in _used_tokens(tech):
         for path in fp.mentioned_in(token):
             if role_of(path) in roles and _manifest_matches(path, ecosystems):
                 uses.append((path, f"names {token}"))
@@ -157,6 +157,18 @@ def _list(paths: Sequence[str]) -> str:
 
 def _tokens(tech: Technology | None) -> Sequence[str]:
     return tech.mention_tokens if tech else ()
+
+
+def _used_tokens(tech: Technology) -> Sequence[str]:
+    """The tokens whose mention in a configuration file is a use. A package's import name
+    that is none of its distribution names is a use only as an import: "git" in
+    ``.gitignore`` is not GitPython, nor "openssl" in a Dockerfile pyOpenSSL."""
+    if tech.kind is not TechKind.PACKAGE:
+        return tech.mention_tokens
+    named = {d.lower().replace("_", "-") for d in (*tech.dists, *tech.common_aliases)}
+    imported = {m.lower() for m in tech.imports}
+    return tuple(t for t in tech.mention_tokens
+                 if t not in imported or t.replace("_", "-") in named)  # fmt: skip
 
 
 _MANIFEST_OF = {"go": "go.mod", "cargo": "Cargo.toml"}

@@ -295,9 +295,10 @@ def uncovered_values(text: str, covered: Iterable[tuple[int, int]]) -> list[Stat
 # "pinned below 3", "Python 3.8+", "^2.6.0", "3.8 or newer", "between 1.2 and 2".
 _VERSION_TAIL = re.compile(
     r"(?:[\s`]*(?:version|requirement|pin|constraint|is|pinned|required|declared|locked|to|"
-    r"at|below|above|under|"
+    r"at|below|above|under|least|most|"
     r"over|from|between|and|or|newer|older|later|earlier|higher|lower|[<>=!~^]{1,2}))*"
-    r"[\s`]*v?\d[\w.*+]*(?:\s*(?:,|and|or|to|through|until|–)\s*[<>=!~^]{0,2}\s*v?\d[\w.*+]*)*"
+    r"[\s`]*v?\d[\w.*+]*(?:\s*(?:,|and|or|to|through|until|–|but)\s*"
+    r"(?:(?:below|under|before|less\s+than|lower\s+than)\s+)?[<>=!~^]{0,2}\s*v?\d[\w.*+]*)*"
     r"`?\+?",
     re.IGNORECASE,
 )

@@ -328,6 +328,8 @@ def _declares_for(source: str, scope: str | None, fp: Fingerprint) -> bool:
     not declare for ``web/``, which has its own ``package.json``)."""
     if scope is None:
         return in_area(source, None)
+    if manifest_kind(scope) is not None:
+        return source == scope  # a manifest named: that file alone
     return in_area(source, scope) or declares_above(source, scope, fp)
 
 
@@ -367,6 +369,10 @@ def _find_dep(name: str, scope: str | None, fp: Fingerprint) -> Finding:
         role = "dep-role:" + "+".join(roles)
         return Finding(sources, role, f"{name} is declared in {listed(sources)}")
     if scope is not None:
+        if manifest_kind(scope) is not None and fp.tracked_path(scope) is not None:
+            # "bleach was removed from requirements.txt": that manifest alone
+            elsewhere = f" (declared in {listed(everywhere)})" if everywhere else ""
+            return Finding((), None, f"{name} is not declared in {scope}{elsewhere}")
         if not fp.has_directory(scope):
             return Finding((), None, f"{scope} is not a directory of the repository")
         elsewhere = f" (declared in {listed(everywhere)})" if everywhere else ""

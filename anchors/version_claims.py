@@ -56,15 +56,28 @@ def _version_after(text: str, at: int) -> str | None:
     pinned = _PINNED_SPEC.match(text, at)
     m = _SPEC_AFTER.match(text, pinned.end() - 1 if pinned else at)
     if m:  # (not the full stop ending the sentence: "pinned to ~=3.3.")
-        return re.sub(r"\s+", "", m.group("spec")).rstrip(".")
+        return re.sub(r"\s+", "", m.group("spec")).rstrip(".") + _upper_bound(text, m.end())
     p = _POETRY_AFTER.match(text, at)
     if p:
         return poetry_to_pep440(re.sub(r"\s+", "", p.group("spec")).rstrip(".")) or ""
     for pattern, op in _WORDED:
         w = pattern.match(text, at)
         if w:
-            return f"{op}{w.group(1).rstrip('.').removesuffix('.x')}"
+            bound = _upper_bound(text, w.end()) if op.startswith(">") else ""
+            return f"{op}{w.group(1).rstrip('.').removesuffix('.x')}{bound}"
     return None
+
+
+# "urllib3>=1.21 and below 3", "at least 2.0, but under 3": the upper bound said after
+_AND_BELOW = re.compile(
+    r"\s*(?:,\s*)?(?:and|but)?\s+(?:below|under|before|less\s+than|lower\s+than)\s+"
+    r"v?(\d+(?:\.\d+)*)", _I
+)
+
+
+def _upper_bound(text: str, at: int) -> str:
+    m = _AND_BELOW.match(text, at)
+    return f",<{m.group(1)}" if m else ""
 
 
 def _with_version(outcome: list[Anchor], spec: str, c: _Cand) -> list[Anchor]:

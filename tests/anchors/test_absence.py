@@ -118,13 +118,9 @@ def test_nothing_and_no_code_negate_what_follows(
     [
         ("httpx is only a type-checking dependency; nothing imports it at runtime.",
          "the claim about httpx"),
-        ("respx is only used in tests; nothing imports it at runtime.", "the claim about respx"),
         ("We added httpx, but it is not imported at runtime.", "the claim about httpx"),
         ("Nothing imports respx at runtime.", "the claim about respx"),
-        ("The API doesn't use SQLAlchemy, only raw asyncpg.", "the claim about SQLAlchemy"),
-        ("httpx is only used in tests.", "the claim about httpx"),
         ("The `httpx` package is used only by the client.", "the claim about httpx"),
-        ("httpx is a test-only dependency.", "the claim about httpx"),
         ("We use httpx only in the client.", "the claim about httpx"),
     ],
 )  # fmt: skip
@@ -159,12 +155,21 @@ def test_an_import_under_type_checking_is_recorded_as_such() -> None:
         # false: app/client.py imports httpx, and it runs
         ("httpx is only a type-checking dependency; nothing imports it at runtime.",
          ["!import:httpx@app/client.py"]),
-        ("httpx is only used in tests.", ["!import:httpx@app/client.py"]),
+        # false: declared for run time, and the application's package imports it
+        ("httpx is only used in tests.", ["!dep:httpx", "!import:httpx@app"]),
+        ("httpx is a test-only dependency.", ["!dep:httpx", "!import:httpx@app"]),
+        ("httpx is not a runtime requirement any more.", ["!dep:httpx", "!import:httpx@app"]),
         ("Nothing imports httpx at runtime.", ["!import:httpx@app/client.py"]),
         # true: only TYPE_CHECKING and the tests import them; nothing can say "nowhere"
         ("requests is only a type-checking dependency; nothing imports it at runtime.", []),
         ("The `requests` package is only a type-checking dependency.", []),
-        ("respx is only used in tests; nothing imports it at runtime.", []),
+        # true: no module of the application's package imports it (tests beside it do)
+        ("respx is only used in tests; nothing imports it at runtime.", ["!import:respx@app"]),
+        ("respx is only a test dependency, not a runtime one.", ["!import:respx@app"]),
+        # the server side: what its Python code imports, and what is declared to run
+        ("The API doesn't use SQLAlchemy, only raw asyncpg.",
+         ["!import:sqlalchemy", "dep:asyncpg"]),
+        ("The backend no longer uses httpx.", ["!import:httpx", "!dep:httpx"]),
         # "only at run time" says it is used there: no absent anchor
         ("httpx is only used at runtime.", []),
     ],

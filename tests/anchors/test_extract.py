@@ -307,9 +307,9 @@ TABLE = [
     # -- a place between "nothing" and its verb scopes the negation
     R("Nothing in the scrape package imports redis.", None, {"!import:redis@scrape"},
       id="nothing-in-a-package-imports"),
-    # -- a negated clause never gets a positive anchor of use
-    R("httpx is not a runtime requirement any more.", None, set(),
-      id="negated-predicate-no-positive-anchor"),
+    # -- a negated role never gets a positive anchor of use: absent ones check it
+    R("httpx is not a runtime requirement any more.", None, {"!dep:httpx", "!import:httpx"},
+      id="negated-role-absent-anchors"),
     R("We only use httpx for outbound calls.", None, {"tech:httpx"},
       id="a-restriction-keeps-its-positive-anchor"),
     # -- an ordinary word that qualifies the next one names no package

@@ -163,6 +163,11 @@ def test_a_decorator_change_changes_the_body_hash():
             ["G", "H", "I"],
         ),
         ('import os\ndef f():\n    class K:\n        x = os.environ["J"]', ["J"]),
+        # through a name os.environ is given: a variable, a class attribute
+        ('import os\nenv = os.environ\nenv.get("K", "1")\n"L" in env', ["K", "L"]),
+        ('import os\nclass C:\n    _environ: dict = os.environ\n'
+         '    def f(self):\n        return self._environ["M"], "N" in self._environ', ["M", "N"]),
+        ('from os import environ\nenv = environ\nenv["O"]', ["O"]),
     ],
 )
 def test_environment_reads_are_found_in_every_supported_form(source, expected):
@@ -178,6 +183,9 @@ def test_environment_reads_are_found_in_every_supported_form(source, expected):
         '# os.environ["A"]\ns = "os.getenv(\'B\')"',  # comment and string
         'environ["A"]\ngetenv("B")',  # not imported from os
         'import os\nother.environ["A"]',  # someone else's environ
+        'import os\nenv = dict(os.environ)\nenv["A"] = "0"',  # a copy written for a child
+        'import os\nenv = os.environ\nenv["A"] = "1"',  # a write through the name
+        'import os\nenv = {}\nenv.get("A")',  # a name never given os.environ
     ],
 )
 def test_things_that_look_like_environment_reads_but_are_not_are_ignored(source):

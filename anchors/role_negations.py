@@ -1,0 +1,159 @@
+"""A package said not to be a run-time dependency: "Sphinx is not a runtime requirement
+any more", "pytest-asyncio is only a test extra, not a runtime dependency", "typescript is
+a devDependency, not a runtime one", "responses is only used in tests".
+
+Such a sentence denies a role, not a use: tests, docs and the build may use the package.
+It is checked by what runs and what is declared for run time. The code that runs must not
+import it: an absent import anchor on the application's running code (the Python
+package, or the JavaScript application's sources), which breaks when a module of it
+imports the package. A declaration for run time answers the sentence at once: an absent
+dependency anchor, broken by that declaration. A sentence that also gives the package a
+development role ("is a test extra") needs it declared: a present dependency anchor, whose
+recorded role drifts if the declaration later moves to run time. Where neither can be
+told (the running code imports it only from tests and no package holds the application,
+an optional extra the application may run with), nothing is anchored and the clause stays
+an uncovered negation.
+"""
+
+from __future__ import annotations
+
+import re
+
+from anchors.development import application_package
+from anchors.facts import Dependency, Fingerprint
+from anchors.languages import language_of
+from anchors.mentions import runs
+from anchors.npm_application import application_project, application_sources, for_development
+from anchors.spec import Anchor, AnchorKind, Expect
+from anchors.tooling_dirs import js_runs
+from anchors.vocabulary import by_name
+
+__all__ = ["run_time_denial"]
+
+_I = re.IGNORECASE
+_RUN_TIME = r"(?:run-?\s?time|production|prod)"
+_DEPENDENCY = r"(?:dependenc(?:y|ies)|requirements?|deps?|one)"
+_DEVELOPMENT = (r"(?:test(?:ing)?|tests|dev|development|docs?|documentation|lint(?:ing)?|build|"
+                r"ci|benchmark)")  # fmt: skip
+# Right after the name (and a version in parentheses): the role denied, and whether a
+# development role is claimed with it (``dev``).
+_DENIAL = re.compile(
+    r"[`'\"]?(?:\s*\([^()]{1,40}\))?\s+(?:is|are)\s+(?:"
+    # "is not a runtime dependency", "is no longer a production requirement"
+    rf"(?:not|n[o']t|no\s+longer)\s+(?:a\s+|an\s+)?{_RUN_TIME}\s+{_DEPENDENCY}\b"
+    # "is not needed at runtime", "is not imported in production"
+    rf"|(?:not|no\s+longer)\s+(?:used|imported|needed|required|loaded)\s+"
+    rf"(?:at\s+{_RUN_TIME}|in\s+production)\b"
+    # "is only a test extra", "is just a dev dependency", "is a test-only dependency"
+    rf"|(?P<dev>(?:(?:only|just|solely|merely|purely)\s+)?(?:a\s+|an\s+)?"
+    rf"(?:{_DEVELOPMENT}[\s-]+(?:only\s+)?(?:extras?|{_DEPENDENCY})"
+    rf"|devDependenc(?:y|ies)|dev-?dependenc(?:y|ies))\b)"
+    # "is only used in tests", "is needed only for the docs"
+    rf"|(?P<used>(?:only|just|solely|exclusively)\s+(?:used|imported|needed|required)"
+    rf"|(?:used|imported|needed|required)\s+only)\s+(?:in|by|for|during|when)\s+(?:the\s+)?"
+    rf"(?:tests?|test\s+suite|{_DEVELOPMENT}|the\s+build)\b"
+    r")",
+    _I,
+)
+# What must follow a development role for it to deny the run-time one: "..., not a runtime
+# one", or "only" before it ("only a test extra").
+_NOT_RUN_TIME = re.compile(
+    rf"[,;]?\s+(?:and\s+)?(?:not|never)\s+(?:a\s+|an\s+)?(?:{_RUN_TIME})\b", _I
+)
+_ONLY = re.compile(r"\s+(?:is|are)\s+(?:only|just|solely|merely|purely)\b|-only\b", _I)
+
+
+# "celery was removed from the runtime dependencies"
+_REMOVED = (r"[`'\"]?\s+(?:was|were|has\s+been|have\s+been|got)\s+(?:dropped|removed|deleted|"
+            r"taken\s+out|moved\s+out)\s+(?:of|from)\s+(?:the\s+)?")
+_REMOVED_FROM_RUN_TIME = re.compile(_REMOVED + rf"{_RUN_TIME}\s+{_DEPENDENCY}\b", _I)
+def _denies(text: str, end: int) -> bool | None:
+    """For the words after a name ending at ``end``: whether they deny it a run-time role
+    and give it a development one (True), deny it one only (False), or deny none (None)."""
+    if _REMOVED_FROM_RUN_TIME.match(text, end):
+        return False
+    m = _DENIAL.match(text, end)
+    if m is None:
+        return None
+    if m.group("dev") is None:
+        return False
+    said = text[end : m.end()]
+    if _ONLY.search(said) is None and _NOT_RUN_TIME.match(text, m.end()) is None:
+        return None  # "is a test dependency": a role stated, none denied
+    return True
+
+
+def _pypi_modules(name: str, fp: Fingerprint) -> tuple[list[str], list[Dependency]]:
+    """The module a package is imported by and its PyPI declarations: under its own name
+    first ("jupyter_server"), else under the names the vocabulary knows for it."""
+    tech = by_name(name)
+    own = name.lower().replace("_", "-")
+    declared = [d for d in fp.dependency(own) if d.ecosystem == "pypi"]
+    if not declared and tech is not None:
+        declared = [d for n in dict.fromkeys(tech.dists) for d in fp.dependency(n)
+                    if d.ecosystem == "pypi"]  # fmt: skip
+    module = name.replace("-", "_")
+    imports = tech.imports if tech is not None else ()
+    if imports:  # as the package spells it ("django"), PyYAML as ``yaml``
+        module = next((m for m in imports if m.lower() == module.lower()), imports[0])
+    return [module], declared
+
+
+def _npm_package(name: str, fp: Fingerprint) -> tuple[str, list[Dependency]] | None:
+    tech = by_name(name)
+    names = [p.partition(":")[2] for p in tech.packages if p.startswith("npm:")] if tech else []
+    for package in (*names, name.lower()):
+        declared = [d for d in fp.dependency(package) if d.ecosystem == "npm"]
+        if declared:
+            return package, declared
+    return None
+
+
+def run_time_denial(text: str, name: str, end: int, fp: Fingerprint) -> list[Anchor] | None:
+    """The anchors that check a sentence denying ``name`` (ending at ``end`` of ``text``)
+    a run-time role; None when the words after it deny none, or nothing can check it."""
+    development = _denies(text, end)
+    if development is None:
+        return None
+    npm = _npm_package(name, fp)
+    if npm is not None:
+        return _npm_denial(npm[0], npm[1], development, fp)
+    modules, declared = _pypi_modules(name, fp)
+    tech = by_name(name)
+    if not declared and (development or not (tech and tech.dists)) and not any(
+            fp.importers(m) for m in modules):  # fmt: skip
+        # no PyPI package the vocabulary knows, declared or imported here; or a role
+        # claimed for a package nothing declares
+        return None
+    found: list[Anchor] = []
+    if any(d.runtime and not d.optional for d in declared):
+        found.append(Anchor(AnchorKind.DEP, declared[0].name, Expect.ABSENT))
+    elif any(d.optional and not for_development(d) for d in declared):
+        return None  # an extra the application may run with: neither role is plain
+    elif development and declared:
+        found.append(Anchor(AnchorKind.DEP, declared[0].name))
+    package = application_package(fp)
+    for module in modules:
+        importers = [p for p, _ in fp.importers(module) if language_of(p) == "python"
+                     and (package is None or p.startswith(package + "/"))]  # fmt: skip
+        if importers and not any(runs(p) for p in importers):
+            continue  # only tests import it: "not at run time" is not what breaks here
+        found.append(Anchor(AnchorKind.IMPORT, module, Expect.ABSENT, scope=package))
+    return found if any(a.expect is Expect.ABSENT for a in found) else None
+
+
+def _npm_denial(package: str, declared: list[Dependency], development: bool,
+                fp: Fingerprint) -> list[Anchor] | None:  # fmt: skip
+    sources = application_sources(fp)
+    project = application_project(fp)
+    found: list[Anchor] = []
+    manifest = f"{project}/package.json" if project else "package.json"
+    if any(d.source == manifest and not for_development(d) for d in declared):
+        found.append(Anchor(AnchorKind.DEP, package, Expect.ABSENT, scope=project or None))
+    elif development:
+        found.append(Anchor(AnchorKind.DEP, package))
+    if sources is not None:
+        there = [p for p, _ in fp.importers(package) if p.startswith(sources + "/")]
+        if not there or any(js_runs(p) for p in there):
+            found.append(Anchor(AnchorKind.IMPORT, package, Expect.ABSENT, scope=sources))
+    return found if any(a.expect is Expect.ABSENT for a in found) else None
