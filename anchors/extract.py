@@ -54,6 +54,7 @@ from anchors.manifest_binding import bind_manifest
 from anchors.manifest_claims import manifest_claim
 from anchors.member_claims import missing_member
 from anchors.mentions import runs
+from anchors.message_claims import quoted_messages
 from anchors.negated_parts import Negated, negated_clauses
 from anchors.npm_application import npm_development_only, npm_run_time_import
 from anchors.npm_negation import frontend_denial, frontend_subject
@@ -568,6 +569,10 @@ def infer_anchors(text: str, fp: Fingerprint, subject: str | None = None, *,
                 kept.append((parse_anchor(anchor.render()), c.text))
             except AnchorSyntaxError as exc:
                 dropped.append(DroppedCandidate(c.text, DropReason.UNSAFE, str(exc)))
+    # "fails with "mux: unbalanced braces in %q"": what the code is said to say
+    for quoted in quoted_messages(text, spans, kept, fp):
+        kept.append((quoted.anchor, quoted.message))
+        checked_values.append(quoted.span)
     # "mux.go doesn't import regexp; only regexp.go does": the contrast states the positive
     for anchor in contrasted(text, spans, [a for a, _ in kept], fp, lambda n: resolve_name(n, fp)):
         kept.append((anchor, anchor.scope or anchor.value))

@@ -200,6 +200,8 @@ class FileFacts:
     language: str = "python"
     # The HTTP statuses each function sets in its own body (``anchors.http_status``).
     statuses: tuple[StatusFact, ...] = ()
+    # The string literals that read as messages (``anchors.messages``), in every language.
+    strings: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         if not self.parsed and self.not_read is None:

@@ -59,7 +59,8 @@ Progress = Callable[[int, int], None]
 # The shape of cached facts: an entry cached by another version lacks fields (the values
 # of constants and environment defaults, 2; the HTTP statuses functions set, 8; arithmetic
 # of number literals kept as a value, 10; the default a class field is declared with, 11;
-# reads through a name ``os.environ`` is given, 12) and is extracted again.
+# reads through a name ``os.environ`` is given and the messages string literals hold, 12)
+# and is extracted again.
 FACTS_VERSION = 12
 # Files to parse before two worker processes pay for their start-up: on two idle cores the
 # pool breaks even at 300-400 files (adr/0003; `python -m benchmarks.fingerprint --sweep`).
@@ -137,6 +138,8 @@ def facts_to_json(facts: FileFacts) -> str:
                       for c in facts.env_calls]  # fmt: skip
     if facts.statuses:
         data["hs"] = [[h.function, h.status, h.line, h.written] for h in facts.statuses]
+    if facts.strings:
+        data["sl"] = list(facts.strings)
     if facts.not_read is not None:
         data["r"] = facts.not_read.value
         data["s"] = facts.size
@@ -192,6 +195,7 @@ def facts_from_json(text: str) -> FileFacts:
             statuses=tuple(
                 StatusFact(str(f), int(s), int(ln), str(w)) for f, s, ln, w in data.get("hs", ())
             ),
+            strings=tuple(str(t) for t in data.get("sl", ())),
         )
     except (AttributeError, KeyError, TypeError, ValueError) as exc:
         raise ValueError(f"not serialised FileFacts: {exc}") from exc

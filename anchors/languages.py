@@ -13,8 +13,11 @@ read, so a check about it, or one it could answer, is unknown rather than decide
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from anchors.facts import MAX_SOURCE_BYTES, FileFacts, NotRead, words_of
 from anchors.mentions import scan_mentions
+from anchors.messages import string_literals
 
 __all__ = [
     "CODE_LANGUAGES",
@@ -88,7 +91,16 @@ def language_of(path: str) -> str | None:
 
 
 def extract_facts(source: bytes, dialect: str) -> FileFacts:
-    """The facts of ``source`` read as ``dialect`` (see ``dialect_of``)."""
+    """The facts of ``source`` read as ``dialect`` (see ``dialect_of``), with the messages
+    its string literals hold (``anchors.messages``)."""
+    facts = _extract(source, dialect)
+    if not facts.parsed and facts.not_read is not None and dialect == UNCOVERED:
+        return facts
+    strings = string_literals(source) if len(source) <= MAX_SOURCE_BYTES else ()
+    return replace(facts, strings=strings) if strings else facts
+
+
+def _extract(source: bytes, dialect: str) -> FileFacts:
     if dialect == "python":
         from anchors.pyfacts import extract_file_facts
 

@@ -46,11 +46,19 @@ _FILE_BEFORE = re.compile(
 )
 
 
+# What a manifest states besides packages: "setup.py declares python_requires >= 3.7"
+_KEYS = frozenset({"python-requires", "requires-python", "install-requires", "extras-require",
+                   "python", "version", "name", "dependencies", "requirements", "engines",
+                   "rust-version", "edition", "go", "toolchain", "scripts", "entry-points"})
+
+
 def _package_like(name: str, fp: Fingerprint) -> bool:
     """A name a manifest may declare: one some manifest does, one the vocabulary knows,
     or one spelt as packages are ("django-environ", "py3"); not "dependencies are
     declared in pyproject.toml"."""
     low = name.lower()
+    if low.replace("_", "-") in _KEYS:
+        return False
     return bool(fp.dependency(low) or fp.dependency(low.replace("_", "-"))
                 or by_name(low) is not None or re.search(r"[-_.\d@/]", name))  # fmt: skip
 

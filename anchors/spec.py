@@ -52,6 +52,9 @@ Syntax (one anchor per string; a leading ``!`` means the thing is expected to be
                                    its own body (``anchors.http_status``); ``!status:...=405``:
                                    it never sets 405 (a status is the one value that can be
                                    negated: "never answers 405")
+    message:PATH::TEXT             a string literal in PATH says TEXT, placeholders aside
+                                   (``<editor>``, ``{name}``, ``%q``: ``anchors.messages``);
+    message:TEXT                   ... in any source file; ``!``: none says it
 
 A parameter or a keyword argument is never a symbol: ``symbol:app/db.py::pool_pre_ping``
 names a definition, and a keyword is not one (``anchors.normalize`` rewrites such a given
@@ -108,6 +111,7 @@ class AnchorKind(StrEnum):
     CALL = "call"
     CONFIG = "config"
     STATUS = "status"
+    MESSAGE = "message"
 
 
 class Expect(StrEnum):
@@ -160,7 +164,7 @@ class Anchor:
             body = f"{self.scope}::{self.value}" if self.scope else self.value
             said = "" if self.version is None else f"={self.version}"
             return f"{bang}config:{body}{said}"
-        if self.kind in (AnchorKind.SYMBOL, AnchorKind.STATUS):
+        if self.kind in (AnchorKind.SYMBOL, AnchorKind.STATUS, AnchorKind.MESSAGE):
             body = f"{self.scope}::{self.value}" if self.scope else self.value
         elif self.kind in (AnchorKind.IMPORT, AnchorKind.TECH, AnchorKind.ENV):
             body = f"{self.value}@{self.scope}" if self.scope else self.value
@@ -465,6 +469,20 @@ def _parse_status(body: str, expect: Expect, text: str) -> Anchor:
     return Anchor(AnchorKind.STATUS, function, expect, where, str(int(stated)))
 
 
+# A message's place: a path (no space, a "." or "/" in it) before the first "::".
+_MESSAGE_PATH = re.compile(r"^(?P<path>[^\s:]*[./][^\s:]*)::(?P<text>.+)$", re.DOTALL)
+
+
+def _parse_message(body: str, expect: Expect) -> Anchor:
+    """``message:[PATH::]TEXT``: TEXT as written, up to ``MAX_STATED_LENGTH`` characters."""
+    placed = _MESSAGE_PATH.match(body)
+    path, message = (placed["path"], placed["text"].strip()) if placed else (None, body)
+    if not message or len(message) > MAX_STATED_LENGTH:
+        raise AnchorSyntaxError(f"a message is 1 to {MAX_STATED_LENGTH} characters")
+    return Anchor(AnchorKind.MESSAGE, message, expect,
+                  validate_repo_path(path) if path is not None else None)  # fmt: skip
+
+
 _KINDS = {kind.value: kind for kind in AnchorKind}  # AnchorKind(value), without the Enum call
 
 
@@ -504,6 +522,8 @@ def parse_anchor(text: str) -> Anchor:
         return _parse_config(body, expect, text)
     if kind is AnchorKind.STATUS:
         return _parse_status(body, expect, text)
+    if kind is AnchorKind.MESSAGE:
+        return _parse_message(body, expect)
     env_scope = None
     if kind is AnchorKind.ENV and (placed := _ENV_AT.match(body)) is not None:
         # ``NAME@PATH`` before any ``=VALUE``: a value may hold "@", a path never holds "="

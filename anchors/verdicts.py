@@ -109,6 +109,8 @@ def _says_of(check: AnchorCheck, drifted: Anchor) -> bool:
         return drifted.scope is not None and here
     if part.kind is AnchorKind.STATUS:  # a status the function sets, read at HEAD
         return here and part.value == drifted.value
+    if part.kind is AnchorKind.MESSAGE:  # a message said in the definition's file
+        return drifted.scope is not None and part.scope == drifted.scope
     if part.kind is AnchorKind.SYMBOL and part.stated is not None:
         return part.scope == drifted.scope and part.value.startswith(f"{drifted.value}.")
     return False

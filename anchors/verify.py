@@ -26,6 +26,7 @@ from anchors.literals import mentioned_within, same_value
 from anchors.manifests import PYTHON, manifest_kind
 from anchors.member_claims import lacking
 from anchors.mentions import in_area
+from anchors.messages import find_message
 from anchors.projects import declares_above
 from anchors.pyfacts import package_of
 from anchors.spec import Anchor, AnchorKind, Expect
@@ -90,6 +91,8 @@ def _find(anchor: Anchor, fp: Fingerprint, before: bool) -> Finding:
         return find_config(anchor, fp)
     if anchor.kind is AnchorKind.STATUS:
         return find_status(anchor, fp)
+    if anchor.kind is AnchorKind.MESSAGE:
+        return find_message(anchor, fp)
     if anchor.stated is not None:
         return _find_value(anchor, anchor.stated, fp)
     if anchor.kind is AnchorKind.FILE:

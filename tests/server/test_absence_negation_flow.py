@@ -98,6 +98,14 @@ CHECKED: list[tuple[str, str, str]] = [
      "imported by app/client.py"),
     ("httpx is only used in tests.", "REFUTED", "imported by app/client.py"),
     ("Nothing imports httpx at runtime.", "REFUTED", "imported by app/client.py"),
+    # a run-time role denied: no module of the application's package imports it (the tests
+    # beside it do, which the role allows)
+    ("respx is only used in tests; nothing imports it at runtime.", "ACTIVE",
+     "respx is not imported in app"),
+    ("respx is a test dependency, not a runtime one.", "VERIFIED", "respx is not imported in app"),
+    # the server side's negation: what its Python code imports
+    ("The API doesn't use SQLAlchemy, only raw asyncpg.", "VERIFIED",
+     "no file imports sqlalchemy"),
 ]  # fmt: skip
 
 # Negations and restrictions no anchor can check as written, and true ones that say where
@@ -107,14 +115,10 @@ NEGATED_UNCHECKED: list[tuple[str, str]] = [
     # true: only a TYPE_CHECKING block imports requests
     ("The `requests` package is only a type-checking dependency; nothing imports it at "
      "runtime.", "the claim about requests"),
-    # true: only the tests import respx (was REFUTED by !import:respx)
-    ("respx is only used in tests; nothing imports it at runtime.", "the claim about respx"),
     ("Nothing imports respx at runtime.", "the claim about respx"),
     # "only" says it is used nowhere else: true, and not checked (a place, not run time)
     ("We use respx only in the tests.", "the claim about respx"),
     ("We use httpx only in the client.", "the claim about httpx"),
-    # half checked: asyncpg is declared, the negation is not read as an anchor
-    ("The API doesn't use SQLAlchemy, only raw asyncpg.", "the claim about SQLAlchemy"),
 ]  # fmt: skip
 
 

@@ -1,0 +1,102 @@
+"""Messages a note quotes as what the code says: "fails with "mux: unbalanced braces in
+%q"", "`Editor.edit_file` raises ClickException("<editor>: Editing failed!")", "logs
+'cache miss for %s'".
+
+A quoted text is a message when the sentence says the code produces it (raises, fails,
+errors, logs, prints, returns, shows, says, warns, prompts, answers or exits with it, or
+a call in the note passes it: ``ClickException("...")``), and it has a space or a colon and
+enough fixed text to find (``anchors.messages.MIN_FIXED`` characters outside
+placeholders). A quoted name ("the "Getting started" page"), a quoted value or an HTTP
+status's reason phrase is none. The message is looked for in the one source file the
+sentence's other anchors point at (a symbol's or a named file's), else anywhere.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import NamedTuple
+
+from anchors.facts import Fingerprint
+from anchors.languages import language_of
+from anchors.messages import MIN_FIXED, fixed_segments
+from anchors.spec import Anchor, AnchorKind
+
+__all__ = ["QuotedMessage", "quoted_messages"]
+
+_I = re.IGNORECASE
+_QUOTED = re.compile(
+    r'"(?P<d>[^"\n]{4,200})"|“(?P<c>[^”\n]{4,200})”|(?<!\w)\'(?P<s>[^\'\n]{4,200})\'(?!\w)'
+)
+# A verb of producing a message before the quote (within the sentence), or a call that
+# passes it right before it: ``Error("...")``, ``log.warning('...')``.
+_SAYING = re.compile(
+    r"\b(?:rais\w*|throw\w*|fail\w*|error\w*|errs|log\w*|print\w*|return\w*|show\w*|"
+    r"display\w*|say\w*|said|warn\w*|prompt\w*|respond\w*|answer\w*|exit\w*|output\w*|"
+    r"emit\w*|write\w*|wrote|report\w*|message\w*|panic\w*|abort\w*|reject\w*|complain\w*)\b",
+    _I,
+)
+# What people write, not the code: a commit's message, a pull request's title, a heading.
+_NOT_CODE = re.compile(
+    r"\b(?:commits?|pull\s+requests?|PRs?|merge\s+requests?|branch(?:es)?|changelog|"
+    r"release\s+notes|headings?|titles?|sections?|pages?|docs?|documentation|readme|tickets?|"
+    r"issues?)\b", _I
+)
+_CALL_BEFORE = re.compile(r"[A-Za-z_][\w.]*\($")
+_REASON_PHRASES = frozenset({
+    "not found", "bad request", "forbidden", "unauthorized", "internal server error",
+    "method not allowed", "no content", "too many requests", "service unavailable",
+    "unprocessable entity", "conflict", "created", "accepted", "gone", "bad gateway",
+})  # fmt: skip
+
+
+def _sentence(spans: Sequence[tuple[int, int, bool]], at: int, size: int) -> tuple[int, int]:
+    return next(((a, b) for a, b, _ in spans if a <= at < b), (0, size))
+
+
+def _file_of(anchors: Sequence[Anchor], fp: Fingerprint) -> str | None:
+    """The one source file the anchors of a sentence point at, or None."""
+    files: set[str] = set()
+    for anchor in anchors:
+        if anchor.kind is AnchorKind.FILE and language_of(anchor.value) is not None:
+            files.add(anchor.value)
+        elif anchor.kind in (AnchorKind.SYMBOL, AnchorKind.STATUS, AnchorKind.PARAM) and (
+                anchor.scope is not None):  # fmt: skip
+            files.add(anchor.scope)
+        elif anchor.kind is AnchorKind.SYMBOL:
+            found = {p for p, _ in fp.definitions(anchor.value)}
+            if len(found) == 1:
+                files |= found
+    return files.pop() if len(files) == 1 else None
+
+
+class QuotedMessage(NamedTuple):
+    """A message anchor, the quoted text it was read from, and that text's span."""
+
+    anchor: Anchor
+    message: str
+    span: tuple[int, int]
+
+
+def quoted_messages(text: str, spans: Sequence[tuple[int, int, bool]],
+                    kept: Sequence[tuple[Anchor, str]], fp: Fingerprint,
+                    ) -> list[QuotedMessage]:  # fmt: skip
+    """The message anchors of ``text``; ``kept``: the anchors read from the note so far,
+    with the text each was read from."""
+    found: list[QuotedMessage] = []
+    for m in _QUOTED.finditer(text):
+        message = (m.group("d") or m.group("c") or m.group("s") or "").strip()
+        start, end = _sentence(spans, m.start(), len(text))
+        before = text[start : m.start()]
+        called = _CALL_BEFORE.search(before.rstrip("`")) is not None
+        if (not called and _SAYING.search(before) is None) or _NOT_CODE.search(before):
+            continue
+        if (" " not in message and ":" not in message) or message.lower() in _REASON_PHRASES:
+            continue
+        if sum(len(part) for part in fixed_segments(message)) < MIN_FIXED:
+            continue
+        sentence = text[start:end].lower()
+        here = [a for a, origin in kept if origin and origin.lower() in sentence]
+        anchor = Anchor(AnchorKind.MESSAGE, message.rstrip("."), scope=_file_of(here, fp))
+        found.append(QuotedMessage(anchor, message, m.span()))
+    return found

@@ -1,0 +1,126 @@
+"""The messages code holds, and the check behind ``message:[PATH::]TEXT``: "fails with
+"mux: unbalanced braces in %q"", "`Editor.edit_file` raises ClickException("<editor>:
+Editing failed!")".
+
+A note that quotes an error, a log line or a prompt claims the code says it. Each source
+file's string literals that read as a message (letters and a space or a colon, 6 to 240
+characters) are kept with its facts. A message is compared by its fixed text: a
+placeholder, however the note or the code writes it (``<editor>``, ``{editor}``, ``%q``,
+``%(name)s``, ``${x}``, ``{}``), splits it into segments, and the code says the message
+when one literal holds every segment of it, in order, ignoring case and runs of spaces.
+A note's final full stop is the sentence's, not the message's; any other character
+counts ("Editing failed!" is not "Editing failed").
+"""
+
+from __future__ import annotations
+
+import re
+
+from anchors.facts import Fingerprint
+from anchors.finding import Finding
+from anchors.spec import Anchor
+
+__all__ = ["MIN_FIXED", "find_message", "fixed_segments", "string_literals"]
+
+# A string literal in any of the languages read: double- or single-quoted (with escapes),
+# Python's triple quotes, a Go raw string or a JavaScript template.
+_LITERAL = re.compile(
+    rb'"""(.*?)"""|\'\'\'(.*?)\'\'\'|"((?:[^"\\\n]|\\.)*)"|\'((?:[^\'\\\n]|\\.)*)\'|`([^`]*)`',
+    re.DOTALL,
+)
+_MESSAGE_LIKE = re.compile(r"[A-Za-z]{2}.*[ :]|[ :].*[A-Za-z]{2}", re.DOTALL)
+_MIN, _MAX = 6, 240
+_PER_FILE = 400
+_PLACEHOLDER = re.compile(
+    r"\$\{[^{}]*\}|\{[^{}]*\}|<[^<>\s][^<>]{0,30}>|%\([^)]*\)[a-z]|%[-+ #0-9.*]*[a-zA-Z]"
+)
+_SPACES = re.compile(r"\s+")
+_EDGES = " \t:;,-–—"
+# How many fixed characters a message needs to be checked at all ("ok" is no message).
+MIN_FIXED = 8
+
+
+def string_literals(source: bytes) -> tuple[str, ...]:
+    """The message-like string literals of ``source``, in order, without repeats."""
+    found: dict[str, None] = {}
+    for m in _LITERAL.finditer(source):
+        raw = next(g for g in m.groups() if g is not None)
+        if not _MIN <= len(raw) <= _MAX * 2:
+            continue
+        text = raw.decode("utf-8", errors="replace").replace("\\n", " ").replace('\\"', '"')
+        text = _SPACES.sub(" ", text).strip()
+        if _MIN <= len(text) <= _MAX and _MESSAGE_LIKE.search(text):
+            found.setdefault(text, None)
+            if len(found) >= _PER_FILE:
+                break
+    return tuple(found)
+
+
+def fixed_segments(message: str) -> tuple[str, ...]:
+    """The fixed parts of a message, lower-cased, split at its placeholders."""
+    text = _SPACES.sub(" ", message.strip().lower())
+    return tuple(part for piece in _PLACEHOLDER.split(text)
+                 if (part := piece.strip(_EDGES)))  # fmt: skip
+
+
+def _holds(literal: str, wanted: tuple[str, ...]) -> bool:
+    """Whether ``literal`` holds every one of ``wanted`` in order (placeholders in the
+    literal are no text: "{editor}: Editing failed" holds ": editing failed")."""
+    text = _SPACES.sub(" ", literal.lower())
+    at = 0
+    for part in wanted:
+        found = text.find(part, at)
+        if found == -1:
+            return False
+        at = found + len(part)
+    return True
+
+
+_WORD = re.compile(r"[a-z0-9_']{3,}")
+
+
+def _index(fp: Fingerprint) -> dict[str, list[tuple[str, str]]]:
+    """Each word of three characters or more to the (path, literal) pairs holding it."""
+    index: dict[str, list[tuple[str, str]]] = {}
+    for path, facts in fp.code.items():
+        for literal in facts.strings:
+            for word in set(_WORD.findall(literal.lower())):
+                index.setdefault(word, []).append((path, literal))
+    return index
+
+
+def _sayers(where: str | None, wanted: tuple[str, ...],
+            fp: Fingerprint) -> list[tuple[str, str]]:  # fmt: skip
+    """The (path, literal) pairs, in ``where`` if given, whose literal says ``wanted``."""
+    words = [w for part in wanted for w in _WORD.findall(part)]
+    if where is not None or not words:
+        facts = fp.code.get(where) if where is not None else None
+        pairs = [(where, lit) for lit in facts.strings] if facts and where else [
+            (p, lit) for p, f in fp.code.items() for lit in f.strings]  # fmt: skip
+    else:  # the pairs holding the message's rarest word: an index, not every literal
+        index = fp.derived("messages.words", _index)
+        pairs = min((index.get(w, []) for w in words), key=len)
+    return sorted((p, lit) for p, lit in pairs if _holds(lit, wanted))
+
+
+def find_message(anchor: Anchor, fp: Fingerprint) -> Finding:
+    """Whether the file ``anchor.scope`` (or any source file) holds a literal that says
+    the message ``anchor.value``."""
+    wanted = fixed_segments(anchor.value.removesuffix("."))
+    where = anchor.scope
+    if where is not None and (facts := fp.code.get(where)) is None:
+        return Finding((), None, f"{where} is not source code the fingerprint reads", False)
+    if where is not None and facts is not None and not facts.parsed:
+        return Finding((), None, f"{where} was not read: {facts.why_not_read()}", False)
+    said = _sayers(where, wanted, fp)
+    if said:
+        path, literal = said[0]
+        more = f" and {len(said) - 1} more" if len(said) > 1 else ""
+        return Finding(tuple(sorted({p for p, _ in said})), None,
+                       f'{path} says "{literal}"{more}')  # fmt: skip
+    if where is not None and (elsewhere := sorted({p for p, _ in _sayers(None, wanted, fp)})):
+        # said by another file: a helper the code calls may raise it, so no answer
+        detail = f'no string in {where} says "{anchor.value}"; {", ".join(elsewhere[:3])} does'
+        return Finding((), None, detail, False)
+    place = where or "the source code"
+    return Finding((), None, f'no string in {place} says "{anchor.value}"')
