@@ -32,6 +32,7 @@ from anchors.candidates import _SNAKE, _Cand, _Form, _Mode, _Neg, _scan
 from anchors.ci_binding import read_ci_claim
 from anchors.clauses import _narrowed_by_subject, _negated_references, _read_modes
 from anchors.codenames import CodeNames, DropReason, Outcome, own_names
+from anchors.component_kinds import part_claims
 from anchors.concept_negations import concept_negations
 from anchors.declared_specs import as_go_requirement, as_wanted, bare_version, declared_specs
 from anchors.dependency_words import dependency_word
@@ -230,6 +231,10 @@ def _resolve(c: _Cand, names: CodeNames, fp: Fingerprint, absent: bool) -> Outco
             return DropReason.UNCLEAR_POLARITY, "only removal negates a definition"
         if isinstance(found, list) or found[0] is not DropReason.UNRESOLVED:
             return [a.negated() for a in found] if absent and isinstance(found, list) else found
+        if (not absent and (c.instrument or c.pref == "import") and _SNAKE.fullmatch(text)
+                and "_" in text and for_import(text)):  # fmt: skip
+            # "finds the default config through pkg_resources": a known package's module
+            return [names.module_claim(text)]
         if not absent and _SNAKE.fullmatch(text):
             return names.missing_in_scope(text, found)
     outcome = _word(c, text, names, absent)
@@ -569,6 +574,10 @@ def infer_anchors(text: str, fp: Fingerprint, subject: str | None = None, *,
                 kept.append((parse_anchor(anchor.render()), c.text))
             except AnchorSyntaxError as exc:
                 dropped.append(DroppedCandidate(c.text, DropReason.UNSAFE, str(exc)))
+    # "kinto has no counters plugin": a part named by its kind, where its kind is kept
+    for _said, lacked, where, name in part_claims(text, fp):
+        expect = Expect.ABSENT if lacked else Expect.PRESENT
+        kept.append((Anchor(AnchorKind.FILE, where.path, expect), name))
     # "fails with "mux: unbalanced braces in %q"": what the code is said to say
     for quoted in quoted_messages(text, spans, kept, fp):
         kept.append((quoted.anchor, quoted.message))

@@ -63,6 +63,12 @@ def _package_like(name: str, fp: Fingerprint) -> bool:
                 or by_name(low) is not None or re.search(r"[-_.\d@/]", name))  # fmt: skip
 
 
+# A version stated right after the name: "sphinx 7.0.1", "pytest-httpbin below 1.0", "x>=2"
+_VERSION_AFTER = re.compile(
+    r"[`'\"]?\s*(?:[<>=!~^]|v?\d|(?:below|above|under|at\s+least|from|before)\s+v?\d)", _I
+)
+
+
 class ManifestClaim(NamedTuple):
     """A dependency anchor on one manifest, and the span of the manifest's path."""
 
@@ -81,6 +87,8 @@ def manifest_claim(text: str, name: str, start: int, end: int,
         m = _FROM.match(text, end)
     if m is None:
         absent = False
+        if _VERSION_AFTER.match(text, end):
+            return None  # "pins sphinx 7.0.1": the version readers check what is stated
         m = _IN.match(text, end) or _FILE_BEFORE.search(text, max(0, start - 80), start)
     if m is None:
         return None

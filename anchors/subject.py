@@ -16,6 +16,7 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
 from anchors.codenames import CodeNames, DropReason, _as_path
+from anchors.component_kinds import KIND_WORDS, kind_path
 from anchors.facts import Fingerprint
 from anchors.projects import named_project
 from anchors.spec import Anchor, AnchorKind
@@ -100,6 +101,12 @@ def resolve_name(name: str, fp: Fingerprint, *, allow_common: bool = True) -> st
     match a file stem or directory name, and must match exactly one.
     """
     words = [w.strip("`") for w in name.split() if w.lower() not in _DETERMINERS]
+    if len(words) > 1 and words[-1].lower() in KIND_WORDS:
+        # "the sync-exercises management command": that command's file, where commands are
+        for part in dict.fromkeys((words[0], "_".join(words[:-1]))):
+            where = kind_path(part, words[-1], fp)
+            if where is not None and not where.missing:
+                return where.path
     while len(words) > 1 and words[-1].lower() in GENERIC_NOUNS:
         words.pop()  # "the store/ package", "billing service"
     if not words:
@@ -153,6 +160,8 @@ def _piece_subject(piece: str, fp: Fingerprint, first: bool,
         low = token.lower()
         if noun and (low in SUBJECT_VERBS or low.endswith("n't")):
             break
+        if noun and noun[-1].lower() in KIND_WORDS and _VERB_FORM.fullmatch(low):
+            break  # "the sync-exercises management command fetches ...": a part, its verb
         if (len(noun) == 1 and _VERB_FORM.fullmatch(low) and _SOURCE_FILE.search(noun[0])
                 and not noun[0].endswith(".py")):  # fmt: skip
             break  # "mux.go cleans ...": a file's name, then its verb (Python's: unchanged)
@@ -180,7 +189,7 @@ def _piece_subject(piece: str, fp: Fingerprint, first: bool,
         return "path", named
     # Only a name that says it is code counts: a path, a dotted module, or words ending in
     # "module"/"service"/...: "Pages are parsed" must not scope to scrape/pages.py.
-    generic = len(noun) > 1 and noun[-1].lower() in GENERIC_NOUNS
+    generic = len(noun) > 1 and noun[-1].lower() in GENERIC_NOUNS | KIND_WORDS
     if not generic and not (len(noun) == 1 and ("/" in noun[0] or "." in noun[0])):
         return "other", None
     resolved = resolve_name(" ".join(noun), fp, allow_common=generic)
