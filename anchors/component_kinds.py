@@ -15,6 +15,7 @@ import re
 from typing import NamedTuple
 
 from anchors.facts import Fingerprint
+from anchors.mentions import tool_area
 
 __all__ = ["KIND_WORDS", "KindPath", "kind_path"]
 
@@ -82,6 +83,13 @@ def _index(fp: Fingerprint) -> dict[str, dict[str, set[str]]]:
     return index
 
 
+def _outside_tests(places: set[str]) -> set[str]:
+    """``places`` without those in tests or a sub-project (``tests/plugins/``), unless
+    nothing else is left."""
+    kept = {p for p in places if not tool_area(p)}
+    return kept or places
+
+
 def kind_path(name: str, kind: str, fp: Fingerprint) -> KindPath | None:
     """The one file or directory named ``name`` in a folder of ``kind`` ("plugin",
     "commands"), or where it would be; None when the kind is none the module knows, or
@@ -92,7 +100,7 @@ def kind_path(name: str, kind: str, fp: Fingerprint) -> KindPath | None:
         return None
     index = fp.derived("components.kinds", _index)
     key = _key(name)
-    found = {p for f in folders for p in index.get(f, {}).get(key, ())}
+    found = _outside_tests({p for f in folders for p in index.get(f, {}).get(key, ())})
     if len(found) == 1:
         return KindPath(found.pop(), False)
     if found:
@@ -100,7 +108,7 @@ def kind_path(name: str, kind: str, fp: Fingerprint) -> KindPath | None:
     homes = {p for f in folders for p in index.get(f, {}).get("", ())}
     homes |= {p.rpartition("/")[0] for f in folders for paths in index.get(f, {}).values()
               for p in paths if p.count("/")}  # fmt: skip
-    homes = {h for h in homes if h.rpartition("/")[2].lower() in folders}
+    homes = _outside_tests({h for h in homes if h.rpartition("/")[2].lower() in folders})
     if len(homes) == 1:
         return KindPath(f"{homes.pop()}/{key}", True)
     return None
@@ -113,8 +121,8 @@ _NAME = r"`?(?P<name>[A-Za-z][\w-]*)`?"
 _HAS = re.compile(
     rf"\b(?:(?P<not>does\s*n[o']t\s+have|do\s*n[o']t\s+have|lacks)\s+|(?:has|have|ships|"
     rf"provides|includes|contains|comes\s+with)\s+(?P<no>no\s+|not\s+(?:a|an|any)\s+)?)"
-    rf"(?:a|an|any|its\s+own|the)?\s*{_NAME}\s+(?P<kind>{_KIND_ALT})\b"
-    rf"|\bthere\s+(?:is|are)\s+(?P<none>no\s+)?(?:a|an)?\s*{_NAME.replace('name', 'name2')}\s+"
+    rf"(?:(?:a|an|any|its\s+own|the)\s+)?{_NAME}\s+(?P<kind>{_KIND_ALT})\b"
+    rf"|\bthere\s+(?:is|are)\s+(?P<none>no\s+)?(?:(?:a|an)\s+)?{_NAME.replace('name', 'name2')}\s+"
     rf"(?P<kind2>{_KIND_ALT})\b",
     re.IGNORECASE,
 )
@@ -135,7 +143,9 @@ def part_claims(text: str, fp: Fingerprint) -> list[tuple[str, bool, KindPath, s
             continue
         absent = bool(m.group("not") or m.group("no") or m.group("none"))
         where = kind_path(name, kind, fp)
-        if where is None or (where.missing and (absent or not re.search(r"[-_`]", m.group()))):
-            continue  # nothing to check; a guessed place only for a name written as code
+        if where is None or (where.missing and not absent and not re.search(r"[-_`]", m.group())):
+            # nothing to check; where a part would be is taken for a claim that it exists
+            # only for a name written as code ("a tracing plugin" may be a description)
+            continue
         found.append((m.group(), absent, where, name))
     return found

@@ -123,6 +123,9 @@ def _find_file(path: str, fp: Fingerprint, before: bool) -> Finding:
     directory = fp.tracked_directory(path)
     if directory is not None:
         return Finding((directory,), None, f"{directory}/ is a tracked directory")
+    if "." not in path.rpartition("/")[2] and len(module := _module_file(path, fp)) == 1:
+        # "kinto/plugins/counters": a module named without its suffix
+        return Finding((module[0],), fp.blobs[module[0]], f"{module[0]} is tracked")
     if "/" not in path:  # a bare name ("transport.py") names the file wherever it is
         same = fp.basename_paths(path)
         if len(same) == 1:
@@ -132,6 +135,14 @@ def _find_file(path: str, fp: Fingerprint, before: bool) -> Finding:
             detail = f"{path} names {len(same)} tracked files ({listed(same)}); cannot tell which"
             return Finding((), None, detail, False)
     return Finding((), None, f"{path} is {_no(before)} in the repository")
+
+
+_MODULE_SUFFIXES = ("py", "ts", "tsx", "js", "jsx", "mjs", "vue", "svelte", "go", "rs")
+
+
+def _module_file(path: str, fp: Fingerprint) -> list[str]:
+    """The tracked source files ``path`` names without its suffix (``plugins/counters``)."""
+    return [f"{path}.{s}" for s in _MODULE_SUFFIXES if f"{path}.{s}" in fp.blobs]
 
 
 def _line(line: int) -> str:

@@ -50,10 +50,12 @@ def test_a_part_is_found_in_the_folder_of_its_kind(
 
 def test_what_a_note_says_the_project_has_or_lacks(fp: Fingerprint) -> None:
     text = ("The app has no counters plugin. It ships a `rate-limit` plugin. There is no "
-            "custom plugin. It has a tracing plugin.")  # fmt: skip
+            "custom plugin. It has a tracing plugin. There is no audit plugin.")  # fmt: skip
     found = [(absent, where.path) for _w, absent, where, _n in part_claims(text, fp)]
-    # "no custom plugin" names no part; "a tracing plugin" would be a guess from a word
-    assert found == [(True, "app/plugins/counters.py"), (False, "app/plugins/rate_limit")]
+    # "no custom plugin" names no part; "a tracing plugin" would be a guess from a word;
+    # "no audit plugin" is checked where it would be (a module is found without its suffix)
+    assert found == [(True, "app/plugins/counters.py"), (False, "app/plugins/rate_limit"),
+                     (True, "app/plugins/audit")]  # fmt: skip
 
 
 def test_a_part_named_as_the_subject_scopes_the_note(fp: Fingerprint) -> None:

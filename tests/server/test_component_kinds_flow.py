@@ -54,7 +54,12 @@ async def test_a_part_named_by_its_kind_is_checked_where_that_kind_is_kept(
     assert reason in said(served), served
 
 
-async def test_a_part_of_an_unknown_name_said_absent_is_left_unchecked(gym: GitRepo) -> None:
-    """No such plugin, so nothing to point at: the negation stays an uncovered part."""
+async def test_a_part_said_absent_is_checked_where_it_would_be(gym: GitRepo) -> None:
+    """No audit plugin in the plugins folder: true now, and refuted once one is added."""
     served = await remember_and_serve(gym.root, "There is no audit plugin.")
-    assert served["status"] == "ACTIVE", served
+    assert served["status"] == "VERIFIED", served
+    assert "gym/plugins/audit is not in the repository" in said(served), served
+    gym.commit({"gym/plugins/audit.py": "AUDIT = True\n"}, "an audit plugin")
+    served = await remember_and_serve(gym.root, "There is no audit plugin.")
+    assert served["status"] == "REFUTED", served
+    assert "gym/plugins/audit.py is tracked" in said(served), served
