@@ -10,7 +10,9 @@ first positional argument that is no flag), ``False`` for a flag that stores tru
 (``action="store_true"``, click's ``is_flag=True``), ``True`` for ``store_false``, and
 ``None`` where argparse, optparse and click give none. A computed default is kept as
 computed (None). Each is a ``ValueFact`` named by the flag (``--port``) among the file's
-constants: no name of code starts with ``-``, so no other reader meets it.
+constants: no name of code starts with ``-``, so no other reader meets it. Tornado's
+``define("port", default=5555)`` gives ``--port`` and ``options.port`` (how the code reads
+it, so "max_tasks defaults to 100000" finds it as a member).
 """
 
 from __future__ import annotations
@@ -36,6 +38,8 @@ def option_defaults(source: bytes, root: Node, literal: Literal) -> list[ValueFa
     """The options ``source`` declares, with their defaults (see the module docstring)."""
     found: list[ValueFact] = []
     seen: set[int] = set()
+    if b"tornado" in source:
+        found += _tornado_options(source, root, literal)
     for m in _CALL.finditer(source) if b"-" in source else ():
         node = root.descendant_for_byte_range(m.start(1), m.end(1))
         call = _enclosing_call(node)
@@ -47,6 +51,35 @@ def option_defaults(source: bytes, root: Node, literal: Literal) -> list[ValueFa
             found.append(fact)
             if len(found) >= MAX_OPTIONS:
                 break
+    return found
+
+
+_DEFINE = re.compile(rb"\bdefine\s*\(")
+
+
+def _tornado_options(source: bytes, root: Node, literal: Literal) -> list[ValueFact]:
+    """Tornado's ``define("port", default=5555)``: the option ``--port``, which the code
+    reads as ``options.port`` (both are kept, by those names)."""
+    found: list[ValueFact] = []
+    for m in _DEFINE.finditer(source):
+        call = _enclosing_call(root.descendant_for_byte_range(m.start(), m.start() + 6))
+        arguments = call.child_by_field_name("arguments") if call is not None else None
+        if arguments is None or not arguments.named_children:
+            continue
+        first = arguments.named_children[0]
+        said = literal(first) if first.type == "string" else None
+        name = said[1:-1] if said and said[:1] in "'\"" and said[-1:] == said[:1] else ""
+        if not re.fullmatch(r"[A-Za-z][\w-]*", name):
+            continue
+        default = next((v for a in arguments.named_children if a.type == "keyword_argument"
+                        and (k := a.child_by_field_name("name")) is not None
+                        and k.text == b"default" and (v := a.child_by_field_name("value"))),
+                       None)  # fmt: skip
+        text = literal(default) if default is not None else "None"
+        line = first.start_point[0] + 1
+        found += [ValueFact(f"--{name}", text, line), ValueFact(f"options.{name}", text, line)]
+        if len(found) >= MAX_OPTIONS:
+            break
     return found
 
 

@@ -65,12 +65,21 @@ def declared_specs(text: str, fp: Fingerprint) -> list[DeclaredSpec]:
         if found is None:
             continue
         name, op = found.group("name"), found.group("op")
+        bound = _BELOW.match(text, value.end)
         for dep in (d for n in _names(name) for d in fp.dependency(n)):
+            if bound is not None and f"<{bound.group(1)}" not in _SPACES.sub("", dep.spec):
+                continue  # "and below 6.6": a bound the declaration does not write
             if _holds(_SPACES.sub("", dep.spec), op, value.text):
                 span = (value.start, value.end)
                 found_specs.append(DeclaredSpec(span, name, dep.name, dep.runtime, dep.spec))
                 break
     return found_specs
+
+
+# "tornado>=6.5.7 and below 7": an upper bound said after the version
+_BELOW = re.compile(
+    r"\s*,?\s*(?:and|but)?\s+(?:below|under|before|less\s+than)\s+v?(\d[\w.]*\d|\d)", re.I
+)
 
 
 def _pinned(text: str, at: int, number: str, fp: Fingerprint) -> DeclaredSpec | None:

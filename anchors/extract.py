@@ -56,6 +56,7 @@ from anchors.manifest_claims import manifest_claim
 from anchors.member_claims import missing_member
 from anchors.mentions import runs
 from anchors.message_claims import quoted_messages
+from anchors.messages import said_in_code
 from anchors.negated_parts import Negated, negated_clauses
 from anchors.npm_application import npm_development_only, npm_run_time_import
 from anchors.npm_negation import frontend_denial, frontend_subject
@@ -200,6 +201,13 @@ def _resolve(c: _Cand, names: CodeNames, fp: Fingerprint, absent: bool) -> Outco
             return [Anchor(AnchorKind.IMPORT, names.foreign[text], expect, scope=names.scope)]
         return found
     # A two-letter word in capitals ("CI", "DB", "OS") is prose unless written as code.
+    if (c.form is _Form.ENV and not absent and not c.reads and not fp.env_sources(text)
+            and (placed := {p for p, _ in fp.constant_values(text)})):  # fmt: skip
+        # "(ENV_VAR_PREFIX in flower/command.py)": a module's constant, not a variable of
+        # the environment
+        where = names.scope if names.scope in placed else (
+            placed.pop() if len(placed) == 1 else None)  # fmt: skip
+        return [Anchor(AnchorKind.SYMBOL, text, scope=where)]
     if c.form is _Form.ENV or (c.form is _Form.WORD and text.isupper() and text in fp.env_names()
                           and (len(text) > 2 or c.code or c.reads)):  # fmt: skip
         return names.env(text, absent, claimed=c.reads)
@@ -520,7 +528,7 @@ def infer_anchors(text: str, fp: Fingerprint, subject: str | None = None, *,
                 dropped.append(DroppedCandidate(c.text, *outcome))
             if c.mode is _Mode.PRESENT and _uncovered(
                 c, outcome[0], text, fp.has_path(scope or "")
-            ):
+            ) and not (_CAPS_NAME.fullmatch(c.text) and _named_anywhere(c.text, fp)):
                 uncovered.append(c.text)
                 if outcome[0] is DropReason.COMMON_WORD:
                     words.append(c.text)
@@ -1031,6 +1039,17 @@ def _salient(c: _Cand, names: CodeNames) -> bool:
 _ALWAYS_REPORTED = frozenset({DropReason.UNTYPED, DropReason.OWN_PACKAGE, DropReason.NOT_A_USE})
 # "with X", "using X", "via X", "through X" right before a candidate: X is an instrument.
 _INSTRUMENT = re.compile(r"\b(?:with|using|via|through)\s+(?:the\s+)?$", re.IGNORECASE)
+_CAPS_NAME = re.compile(r"[A-Z][A-Z0-9]*_[A-Z0-9_]*")
+
+
+def _named_anywhere(name: str, fp: Fingerprint) -> bool:
+    """Whether the code or an infrastructure file names ``name`` (a key of a settings
+    dict, a compose service's environment, a Dockerfile ``ARG``): a name the note states
+    that some check may yet cover, so not one the code lacks."""
+    if fp.members_named(name) or fp.definitions(name) or said_in_code(name, fp):
+        return True
+    return any(name in v.key or (v.text is not None and name in v.text)
+               for values in fp.infra.values() if values for v in values)  # fmt: skip
 _CODE_UNFOUND = (DropReason.UNRESOLVED, DropReason.AMBIGUOUS, DropReason.NOT_IN_SCOPE)
 # A tuple: membership by identity, where a set would hash each Enum member in Python.
 _CODE_FORMS = (_Form.DOTTED, _Form.CALL, _Form.PATH_SYMBOL, _Form.PATH)
@@ -1053,7 +1072,8 @@ def _uncovered(c: _Cand, reason: DropReason, text: str, in_file: bool) -> bool:
         return True
     if c.form is _Form.PATH and not (c.code or "." in c.text.rpartition("/")[2]):
         return False  # "yes/no", "and/or", "client/server": prose, not a path
-    code = c.ticked or c.form in _CODE_FORMS or bool(_SNAKE.fullmatch(c.text))
+    code = c.ticked or c.form in _CODE_FORMS or bool(_SNAKE.fullmatch(c.text)) or bool(
+        _CAPS_NAME.fullmatch(c.text))  # "the CELERY_FLOWER_ prefix": a constant's or a key's
     return code and reason in _CODE_UNFOUND
 
 

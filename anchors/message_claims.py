@@ -33,7 +33,8 @@ _QUOTED = re.compile(
 _SAYING = re.compile(
     r"\b(?:rais\w*|throw\w*|fail\w*|error\w*|errs|log\w*|print\w*|return\w*|show\w*|"
     r"display\w*|say\w*|said|warn\w*|prompt\w*|respond\w*|answer\w*|exit\w*|output\w*|"
-    r"emit\w*|write\w*|wrote|report\w*|message\w*|panic\w*|abort\w*|reject\w*|complain\w*)\b",
+    r"emit\w*|write\w*|wrote|report\w*|message\w*|panic\w*|abort\w*|reject\w*|complain\w*|"
+    r"refus\w*|den(?:y|ies|ied)|repl(?:y|ies|ied)|tell\w*|told)\b",
     _I,
 )
 # What people write, not the code: a commit's message, a pull request's title, a heading.

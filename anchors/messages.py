@@ -20,7 +20,7 @@ from anchors.facts import Fingerprint
 from anchors.finding import Finding
 from anchors.spec import Anchor
 
-__all__ = ["MIN_FIXED", "find_message", "fixed_segments", "string_literals"]
+__all__ = ["MIN_FIXED", "find_message", "fixed_segments", "said_in_code", "string_literals"]
 
 # A string literal in any of the languages read: double- or single-quoted (with escapes),
 # Python's triple quotes, a Go raw string or a JavaScript template.
@@ -87,6 +87,11 @@ def _index(fp: Fingerprint) -> dict[str, list[tuple[str, str]]]:
             for word in set(_WORD.findall(literal.lower())):
                 index.setdefault(word, []).append((path, literal))
     return index
+
+
+def said_in_code(word: str, fp: Fingerprint) -> bool:
+    """Whether a string literal the code holds has ``word`` as one of its words."""
+    return word.lower() in fp.derived("messages.words", _index)
 
 
 def _sayers(where: str | None, wanted: tuple[str, ...],

@@ -27,7 +27,7 @@ _NEGATION = re.compile(
     r"\b(?:not|never|no|nothing|none|neither|nor|without|cannot|nowhere|no\s+longer)\b"
     r"|\b\w+n[’']t\b"
     # "the default features are just color and humantime": nothing else is, a negation too
-    r"|\b(?:only|just|solely|exclusively)\b",
+    r"|(?<![-\w])(?:only|just|solely|exclusively)\b",  # ("read-only" restricts nothing)
     re.IGNORECASE,
 )
 # Quoted text (a message, a name) and code spans: what they hold is not the note's wording.

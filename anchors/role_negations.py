@@ -120,10 +120,11 @@ def run_time_denial(text: str, name: str, end: int, fp: Fingerprint) -> list[Anc
         return _npm_denial(npm[0], npm[1], development, fp)
     modules, declared = _pypi_modules(name, fp)
     tech = by_name(name)
-    if not declared and (development or not (tech and tech.dists)) and not any(
-            fp.importers(m) for m in modules):  # fmt: skip
-        # no PyPI package the vocabulary knows, declared or imported here; or a role
-        # claimed for a package nothing declares
+    imported = any(language_of(p) == "python" for m in modules for p, _ in fp.importers(m))
+    if not declared and (development or not (tech and tech.dists)) and not imported:
+        # no PyPI package the vocabulary knows, declared or imported by Python here (a
+        # crate or a Go module is another ecosystem's); or a role claimed for a package
+        # nothing declares
         return None
     found: list[Anchor] = []
     if any(d.runtime and not d.optional for d in declared):
@@ -138,6 +139,10 @@ def run_time_denial(text: str, name: str, end: int, fp: Fingerprint) -> list[Anc
                      and (package is None or p.startswith(package + "/"))]  # fmt: skip
         if importers and not any(runs(p) for p in importers):
             continue  # only tests import it: "not at run time" is not what breaks here
+        if importers and declared and all(for_development(d) for d in declared):
+            # declared for development only, yet code that runs imports it (a guarded,
+            # optional import): the manifests say yes, the code no; neither decides
+            return None
         found.append(Anchor(AnchorKind.IMPORT, module, Expect.ABSENT, scope=package))
     return found if any(a.expect is Expect.ABSENT for a in found) else None
 

@@ -23,7 +23,15 @@ from anchors.facts import Fingerprint
 from anchors.finding import Finding
 from anchors.languages import language_of
 from anchors.manifests import manifest_kind
-from anchors.mentions import Role, config_tokens, documentation, in_area, role_of, tool_area
+from anchors.mentions import (
+    Role,
+    config_tokens,
+    documentation,
+    in_area,
+    role_of,
+    runs,
+    tool_area,
+)
 from anchors.projects import declares_above
 from anchors.vocabulary import TechKind, Technology, by_name, english
 
@@ -76,7 +84,10 @@ def _uses(tech: Technology | None, name: str, fp: Fingerprint) -> list[tuple[str
     ecosystems = _ecosystems(tech)
     for token in _used_tokens(tech):
         for path in fp.mentioned_in(token):
-            if role_of(path) in roles and _manifest_matches(path, ecosystems):
+            role = role_of(path)
+            if role is Role.CODE and not runs(path):
+                continue  # a test naming Django, not code that talks to it
+            if role in roles and _manifest_matches(path, ecosystems):
                 uses.append((path, f"names {token}"))
     configured = (Role.CONFIG, Role.MANIFEST)
     for token in _config_words(tech):  # "black" in .pre-commit-config.yaml, not in prose

@@ -100,3 +100,18 @@ async def test_a_role_denied_of_a_package_only_tests_import_inside_the_package_s
                      "app/tests/test_a.py": "import respx\n"}, "tests inside the package")
     served = await remember_and_serve(git_repo.root, "respx is only used in tests.")
     assert served["status"] == "ACTIVE", served
+
+
+async def test_a_crates_development_role_is_not_read_as_a_python_packages(
+    git_repo: GitRepo,
+) -> None:
+    """tokio in ``[dev-dependencies]``, imported by a test: "only a dev-dependency" is true,
+    and no Python reading of it may refute it."""
+    git_repo.commit({
+        "Cargo.toml": '[package]\nname = "sub"\nversion = "0.1.0"\n\n[dev-dependencies]\n'
+                      'tokio = "1"\n',
+        "src/lib.rs": "pub fn f() {}\n",
+        "tests/run.rs": "use tokio::runtime::Runtime;\n",
+    }, "a crate")  # fmt: skip
+    served = await remember_and_serve(git_repo.root, "tokio is only a dev-dependency.")
+    assert served["status"] != "REFUTED", served
