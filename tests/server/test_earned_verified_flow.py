@@ -310,9 +310,13 @@ async def test_a_spec_quoted_as_the_manifest_writes_it_is_checked_as_written(
 @pytest.mark.parametrize(
     ("text", "given", "status", "unchecked"),
     [
-        # false: nothing imports pkg_resources; the file's anchor checks only the file
+        # false: nothing imports pkg_resources, a known package's module named as the means
         ("app/db.py finds its defaults through pkg_resources.", ["file:app/db.py"],
-         "ACTIVE", "pkg_resources"),
+         "REFUTED", None),
+        # ... and a module no package is known by: only the file's anchor, which checks
+        # only the file
+        ("app/db.py finds its defaults through zorb_loader.", ["file:app/db.py"],
+         "ACTIVE", "zorb_loader"),
         # the code named is what the given anchor names: checked by it
         ("app/limits.py sets `MAX_RETRY_COUNT`.", ["symbol:app/limits.py::MAX_RETRY_COUNT"],
          "VERIFIED", None),
