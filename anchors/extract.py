@@ -55,7 +55,7 @@ from anchors.manifest_binding import bind_manifest
 from anchors.manifest_claims import manifest_claim
 from anchors.member_claims import missing_member
 from anchors.mentions import runs
-from anchors.message_claims import quoted_messages
+from anchors.message_claims import message_spans, quoted_messages
 from anchors.messages import said_in_code
 from anchors.negated_parts import Negated, negated_clauses
 from anchors.npm_application import npm_development_only, npm_run_time_import
@@ -146,6 +146,7 @@ _MODE_DROP = {
 }
 
 
+_A_KIND_OF = re.compile(r"\b(?:a|an|any|each|every|some)\s+[`'\"]?$", re.IGNORECASE)
 # ``==3.1.9``: one version, which only a declaration of that version satisfies
 _PIN = re.compile(r"==\s*\d[\w.+\-]*")
 _RUST_PATH = re.compile(r"[a-z_][a-z0-9_]*(?:::[a-z_][a-z0-9_]*)+")
@@ -243,6 +244,8 @@ def _resolve(c: _Cand, names: CodeNames, fp: Fingerprint, absent: bool) -> Outco
                 and "_" in text and for_import(text)):  # fmt: skip
             # "finds the default config through pkg_resources": a known package's module
             return [names.module_claim(text)]
+        if not absent and _SNAKE.fullmatch(text) and said_in_code(text, fp):
+            return found  # "(default_page_size)": a setting's key the code spells as a string
         if not absent and _SNAKE.fullmatch(text):
             return names.missing_in_scope(text, found)
     outcome = _word(c, text, names, absent)
@@ -462,7 +465,16 @@ def infer_anchors(text: str, fp: Fingerprint, subject: str | None = None, *,
     checked_values: list[tuple[int, int]] = []  # the versions a dependency anchor checks
     manifests_named: list[tuple[int, int]] = []  # the manifests dependencies left
     controls = _CONTROL.search(text) is not None
+    in_quotes = message_spans(text, spans)  # a message's words are no claims of their own
     for c in cands:
+        if in_quotes and any(a < c.start < b for a, b in in_quotes):
+            continue
+        if (c.form is _Form.PATH and "/" not in c.text and not c.ticked
+                and _A_KIND_OF.search(text, max(0, c.start - 8), c.start)):  # fmt: skip
+            # "a config.json", "any Dockerfile": a file of that kind, not a path here
+            detail = f"'{c.text}' is said of a kind of file, not of one path of this repository"
+            dropped.append(DroppedCandidate(c.text, DropReason.EXTERNAL, detail))
+            continue
         if controls and _touches_control(text, c):
             detail = "next to a control character"
             dropped.append(DroppedCandidate(c.text, DropReason.UNSAFE, detail))

@@ -22,7 +22,7 @@ from anchors.languages import language_of
 from anchors.messages import MIN_FIXED, fixed_segments
 from anchors.spec import Anchor, AnchorKind
 
-__all__ = ["QuotedMessage", "quoted_messages"]
+__all__ = ["QuotedMessage", "message_spans", "quoted_messages"]
 
 _I = re.IGNORECASE
 _QUOTED = re.compile(
@@ -79,6 +79,26 @@ class QuotedMessage(NamedTuple):
     span: tuple[int, int]
 
 
+def message_spans(text: str, spans: Sequence[tuple[int, int, bool]]) -> list[tuple[int, int]]:
+    """The spans of the quotes ``quoted_messages`` reads as messages: the names inside
+    them are the message's words, no claims of their own."""
+    return [m.span() for m in _QUOTED.finditer(text) if _message(text, spans, m) is not None]
+
+
+def _message(text: str, spans: Sequence[tuple[int, int, bool]], m: re.Match[str]) -> str | None:
+    message = (m.group("d") or m.group("c") or m.group("s") or "").strip()
+    start, _end = _sentence(spans, m.start(), len(text))
+    before = text[start : m.start()]
+    called = _CALL_BEFORE.search(before.rstrip("`")) is not None
+    if (not called and _SAYING.search(before) is None) or _NOT_CODE.search(before):
+        return None
+    if (" " not in message and ":" not in message) or message.lower() in _REASON_PHRASES:
+        return None
+    if sum(len(part) for part in fixed_segments(message)) < MIN_FIXED:
+        return None
+    return message
+
+
 def quoted_messages(text: str, spans: Sequence[tuple[int, int, bool]],
                     kept: Sequence[tuple[Anchor, str]], fp: Fingerprint,
                     ) -> list[QuotedMessage]:  # fmt: skip
@@ -86,18 +106,16 @@ def quoted_messages(text: str, spans: Sequence[tuple[int, int, bool]],
     with the text each was read from."""
     found: list[QuotedMessage] = []
     for m in _QUOTED.finditer(text):
-        message = (m.group("d") or m.group("c") or m.group("s") or "").strip()
+        message = _message(text, spans, m)
+        if message is None:
+            continue
         start, end = _sentence(spans, m.start(), len(text))
         before = text[start : m.start()]
-        called = _CALL_BEFORE.search(before.rstrip("`")) is not None
-        if (not called and _SAYING.search(before) is None) or _NOT_CODE.search(before):
-            continue
-        if (" " not in message and ":" not in message) or message.lower() in _REASON_PHRASES:
-            continue
-        if sum(len(part) for part in fixed_segments(message)) < MIN_FIXED:
-            continue
         sentence = text[start:end].lower()
-        here = [a for a, origin in kept if origin and origin.lower() in sentence]
+        callee = _CALL_BEFORE.search(before.rstrip("`"))
+        here = [a for a, origin in kept if origin and origin.lower() in sentence
+                # the exception the message is passed to lives elsewhere than the raise
+                and not (callee and a.value.endswith(callee.group().rstrip("(")))]  # fmt: skip
         anchor = Anchor(AnchorKind.MESSAGE, message.rstrip("."), scope=_file_of(here, fp))
         found.append(QuotedMessage(anchor, message, m.span()))
     return found

@@ -39,8 +39,8 @@ _BEFORE = re.compile(
     re.IGNORECASE,
 )
 _AFTER = (
-    re.compile(rf"(?:\s+[A-Za-z][\w'\-]*){{0,5}}?(?:\s*,?\s*by\s+default)?\s*\(\s*{_OPT}\s*\)",
-               re.IGNORECASE),
+    re.compile(rf"(?:\s+[A-Za-z][\w'\-]*){{0,5}}?(?:\s*,?\s*by\s+default)?\s*\(\s*{_OPT}"
+               r"(?:\s+in\s+`?(?P<path>[\w./-]+?)`?)?\s*\)", re.IGNORECASE),
     re.compile(rf"(?:\s+[A-Za-z][\w'\-]*){{0,5}}?\s+unless\s+{_OPT}\s+is\s+"
                r"(?:given|set|passed|used)\b", re.IGNORECASE),
 )
@@ -70,6 +70,9 @@ def bind_option_values(
             continue
         option = m.group("opt")
         declared = {p for p, _ in fp.constant_values(option)}
+        placed = m.groupdict().get("path")
+        if placed is not None:  # "(`--port` in datasette/cli.py)": that file's declarations
+            declared &= {placed}
         if not declared:
             continue  # another program's option, or none this repository declares
         scope = next(iter(declared)) if len(declared) == 1 else None
@@ -105,7 +108,7 @@ def find_option(anchor: Anchor, fp: Fingerprint) -> Finding:
         return Finding((), None, f"{path}:{v.line} computes the default of {option}; "
                                  f"cannot tell whether it is {stated}", False)  # fmt: skip
     path, v = found[0]
-    others = f" (and {listed([p for p, _ in found[1:]])})" if len(found) > 1 else ""
+    others = f" (and {listed([f'{p}:{v.line}' for p, v in found[1:]])})" if len(found) > 1 else ""
     return Finding((), None, f"{path}:{v.line} gives {option} the default {v.text}, "
                              f"not {stated}{others}")  # fmt: skip
 

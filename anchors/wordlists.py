@@ -302,6 +302,9 @@ HYPOTHETICAL_CUES = (
     r"\bnext\s+(?:week|month|quarter|year|sprint|release|version)\b",
     r"\b(?:if|unless|whether|once|when|what\s+if)\s+(?:we|i|you|they|someone|somebody|ever)\b",
     r"\bif\s+ever\b",
+    # "if pysqlite3 is installed it is used": an optional package, no claim that it is
+    r"\b(?:if|when|unless|whether)\s+\S+\s+(?:is|are|happens\s+to\s+be)\s+(?:installed|"
+    r"available|present|importable)\b",
 )
 
 # Other people's code: a fact about it is not a fact about this repository.

@@ -1,0 +1,97 @@
+"""Smaller readings of notes about applications (issue #31), through MCP ``remember`` +
+``recall`` on a real git repository: Tornado's options, an option placed in a file, a
+module constant written in capitals, a capitalised name the code lacks, "a config.json"
+(a kind of file), "if X is installed" (a condition), and "read-only" (no restriction)."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.conftest import GitRepo
+from tests.mcp_calls import remember_and_serve, said
+
+pytestmark = pytest.mark.anyio
+
+OPTIONS_PY = '''\
+from tornado.options import define
+
+define("port", default=5555, type=int, help="run on the given port")
+define("max_tasks", type=int, default=100000, help="maximum number of tasks to keep")
+define("persistent", type=bool, default=False, help="enable persistent mode")
+'''
+CLI_PY = '''\
+import click
+
+ENV_VAR_PREFIX = "FLOWER_"
+
+
+@click.command()
+@click.option("-p", "--port", default=8001)
+def serve(port):
+    pass
+
+
+@click.command()
+@click.option("-p", "--port", default=8080)
+def publish(port):
+    pass
+'''
+APP_PY = '''\
+try:
+    import pysqlite3 as sqlite3
+except ImportError:
+    import sqlite3
+
+
+class StartupError(Exception):
+    pass
+
+
+def check(path):
+    if path.endswith("config.json"):
+        raise StartupError("config.json should be renamed to settings.json")
+
+
+def control(read_only):
+    if read_only:
+        raise PermissionError("Read only mode is enabled")
+'''
+FILES = {"pyproject.toml": '[project]\nname = "mon"\ndependencies = ["tornado", "click"]\n',
+         "mon/__init__.py": "", "mon/options.py": OPTIONS_PY, "mon/cli.py": CLI_PY,
+         "mon/app.py": APP_PY}  # fmt: skip
+
+CLAIMS: list[tuple[str, str, str]] = [
+    ("The web UI listens on port 5555 by default (--port).", "VERIFIED",
+     "`--port` defaults to `5555` at mon/options.py:3"),
+    ("The web UI listens on port 8000 by default (--port in mon/options.py).", "REFUTED",
+     "mon/options.py:3 gives --port the default 5555, not 8000"),
+    ("max_tasks defaults to 100000.", "VERIFIED", "options.max_tasks = 100000"),
+    ("max_tasks defaults to 10000.", "REFUTED", "not 10000"),
+    ("The server listens on 8001 by default (--port in mon/cli.py).", "VERIFIED",
+     "`--port` defaults to `8001` at mon/cli.py:7"),
+    ("Options are read from the environment with a prefix (ENV_VAR_PREFIX in mon/cli.py).",
+     "VERIFIED", "mon/cli.py assigns ENV_VAR_PREFIX"),
+    ("Options are read with the MON_FLOWER_ prefix (ENV_VAR_PREFIX in mon/cli.py).", "ACTIVE",
+     "MON_FLOWER_"),
+    ('A config.json raises StartupError("config.json should be renamed to settings.json").',
+     "VERIFIED", 'mon/app.py says "config.json should be renamed to settings.json"'),
+    ("If pysqlite3 is installed it is used instead of the standard sqlite3 module.", "ACTIVE",
+     ""),
+    ('Control calls in read-only mode are refused with "Read only mode is enabled".',
+     "VERIFIED", 'mon/app.py says "Read only mode is enabled"'),
+]  # fmt: skip
+
+
+@pytest.fixture
+def mon(git_repo: GitRepo) -> GitRepo:
+    git_repo.commit(FILES, "an application on Tornado and click")
+    return git_repo
+
+
+@pytest.mark.parametrize(("text", "status", "reason"), CLAIMS)
+async def test_what_an_application_note_says_is_read_as_meant(
+    mon: GitRepo, text: str, status: str, reason: str
+) -> None:
+    served = await remember_and_serve(mon.root, text)
+    assert served["status"] == status, served
+    assert reason in said(served) + " ".join(served["flags"]), served
