@@ -19,35 +19,25 @@ from collections.abc import Sequence
 from anchors.facts import Fingerprint
 from anchors.languages import language_of
 from anchors.mentions import runs
+from anchors.npm_negation import DENIED_USE, opens_denial
 from anchors.spec import Anchor, AnchorKind, Expect
 from anchors.vocabulary import by_name
 
 __all__ = ["backend_denial", "backend_subject"]
 
-_I = re.IGNORECASE
 # "The backend doesn't use", "our server no longer imports", "the Python code never
 # relied on", "the API stopped using": the subject is the server side.
 _SUBJECT = re.compile(
     r"\s*(?:the|our|this|its)\s+(?:[\w-]+\s+){0,2}?"
     r"(?:back[\s-]?end|server(?:[\s-]side(?:\s+code)?)?|api(?:\s+server)?|python\s+(?:code|side|"
-    r"package|backend))"
-    r"(?:['’]s\s+[\w-]+)?\s+"
-    r"(?:no\s+longer|(?:does|do|did)\s*(?:not|n[’']t)|never|stopped)\s+"
-    r"(?:use[sd]?|using|imports?|importing|depends?\s+on|depending\s+on|rel(?:y|ies)\s+on|"
-    r"relying\s+on|needs?|calls?)\s+(?:on\s+)?(?:the\s+|any\s+)?$",
-    _I,
+    r"package|backend))" + DENIED_USE,
+    re.IGNORECASE,
 )
-_STRICT_BEFORE = re.compile(r"[;:]|\bbut\b|\bwhile\b|\bwhereas\b", _I)
 
 
 def backend_subject(text: str, spans: Sequence[tuple[int, int, bool]], at: int) -> bool:
-    """Whether the name at ``at`` is what its sentence says the server side does not use:
-    the sentence opens with that subject and the negated verb, right before the name."""
-    start = next((a for a, b, _ in spans if a <= at < b), None)
-    if start is None:
-        return False
-    before = text[start:at]
-    return not _STRICT_BEFORE.search(before) and _SUBJECT.fullmatch(before) is not None
+    """Whether the name at ``at`` is what its sentence says the server side does not use."""
+    return opens_denial(text, spans, at, _SUBJECT)
 
 
 def _python_package(anchor: Anchor, fp: Fingerprint) -> tuple[str, tuple[str, ...]] | None:

@@ -54,7 +54,7 @@ from anchors.infra_binding import bind_infra
 from anchors.manifest_binding import bind_manifest
 from anchors.manifest_claims import manifest_claim
 from anchors.member_claims import missing_member
-from anchors.mentions import runs
+from anchors.mentions import in_area, runs
 from anchors.message_claims import message_spans, quoted_messages
 from anchors.messages import said_in_code
 from anchors.negated_parts import Negated, negated_clauses
@@ -206,9 +206,10 @@ def _resolve(c: _Cand, names: CodeNames, fp: Fingerprint, absent: bool) -> Outco
             and (placed := {p for p, _ in fp.constant_values(text)})):  # fmt: skip
         # "(ENV_VAR_PREFIX in flower/command.py)": a module's constant, not a variable of
         # the environment
-        where = names.scope if names.scope in placed else (
-            placed.pop() if len(placed) == 1 else None)  # fmt: skip
-        return [Anchor(AnchorKind.SYMBOL, text, scope=where)]
+        inside = {p for p in placed if names.scope is not None and in_area(p, names.scope)}
+        if len(inside or placed) != 1:
+            return DropReason.AMBIGUOUS, f"{text} is assigned in {len(placed)} files"
+        return [Anchor(AnchorKind.SYMBOL, text, scope=(inside or placed).pop())]
     if c.form is _Form.ENV or (c.form is _Form.WORD and text.isupper() and text in fp.env_names()
                           and (len(text) > 2 or c.code or c.reads)):  # fmt: skip
         return names.env(text, absent, claimed=c.reads)
@@ -1058,7 +1059,8 @@ def _named_anywhere(name: str, fp: Fingerprint) -> bool:
     """Whether the code or an infrastructure file names ``name`` (a key of a settings
     dict, a compose service's environment, a Dockerfile ``ARG``): a name the note states
     that some check may yet cover, so not one the code lacks."""
-    if fp.members_named(name) or fp.definitions(name) or said_in_code(name, fp):
+    if (fp.members_named(name) or fp.definitions(name) or fp.constant_values(name)
+            or said_in_code(name, fp)):  # fmt: skip
         return True
     return any(name in v.key or (v.text is not None and name in v.text)
                for values in fp.infra.values() if values for v in values)  # fmt: skip

@@ -23,33 +23,43 @@ from anchors.npm_application import application_project, application_sources, np
 from anchors.spec import Anchor, AnchorKind, Expect
 from anchors.tooling_dirs import js_runs
 
-__all__ = ["frontend_denial", "frontend_subject"]
+__all__ = ["DENIED_USE", "frontend_denial", "frontend_subject", "opens_denial"]
 
 _I = re.IGNORECASE
 # "The extension doesn't use", "the frontend no longer imports", "our web UI never relied
 # on", "the React components stopped using": the subject is the browser-side application.
-_SUBJECT = re.compile(
-    r"\s*(?:the|our|this|its)\s+(?:[\w-]+\s+){0,2}?"
-    r"(?:front[\s-]?end|ui|web\s*ui|web\s+client|client|web\s*app|extension|labextension|"
-    r"spa|single[\s-]page\s+app|components?|browser\s+code)"
+# "... doesn't use", "... no longer imports", "... never relied on": the negated verb of use
+# right before the name, after a subject.
+DENIED_USE = (
     r"(?:['’]s\s+[\w-]+)?\s+"
     r"(?:no\s+longer|(?:does|do|did)\s*(?:not|n[’']t)|never|stopped)\s+"
     r"(?:use[sd]?|using|imports?|importing|depends?\s+on|depending\s+on|rel(?:y|ies)\s+on|"
-    r"relying\s+on|needs?|ships?|bundles?|includes?)\s+(?:on\s+)?(?:the\s+|any\s+)?$",
+    r"relying\s+on|needs?|ships?|bundles?|includes?|calls?)\s+(?:on\s+)?(?:the\s+|any\s+)?$"
+)
+_SUBJECT = re.compile(
+    r"\s*(?:the|our|this|its)\s+(?:[\w-]+\s+){0,2}?"
+    r"(?:front[\s-]?end|ui|web\s*ui|web\s+client|client|web\s*app|extension|labextension|"
+    r"spa|single[\s-]page\s+app|components?|browser\s+code)" + DENIED_USE,
     _I,
 )
 _STRICT_BEFORE = re.compile(r"[;:]|\bbut\b|\bwhile\b|\bwhereas\b", _I)
 
 
-def frontend_subject(text: str, spans: Sequence[tuple[int, int, bool]], at: int) -> bool:
-    """Whether the name at ``at`` is what its sentence says the browser-side application
-    does not use: the sentence opens with that subject and the negated verb, right
-    before the name."""
+def opens_denial(text: str, spans: Sequence[tuple[int, int, bool]], at: int,
+                 subject: re.Pattern[str]) -> bool:  # fmt: skip
+    """Whether the sentence of the name at ``at`` opens with ``subject`` and the negated
+    verb of use, right before the name."""
     start = next((a for a, b, _ in spans if a <= at < b), None)
     if start is None:
         return False
     before = text[start:at]
-    return not _STRICT_BEFORE.search(before) and _SUBJECT.fullmatch(before) is not None
+    return not _STRICT_BEFORE.search(before) and subject.fullmatch(before) is not None
+
+
+def frontend_subject(text: str, spans: Sequence[tuple[int, int, bool]], at: int) -> bool:
+    """Whether the name at ``at`` is what its sentence says the browser-side application
+    does not use."""
+    return opens_denial(text, spans, at, _SUBJECT)
 
 
 def frontend_denial(outcome: object, fp: Fingerprint) -> list[Anchor]:
