@@ -496,6 +496,7 @@ def infer_anchors(text: str, fp: Fingerprint, subject: str | None = None, *,
             # a runtime dependency" declares it too
             kept += [(a, c.text if a.expect is Expect.ABSENT else f"{c.text} (declared)")
                      for a in denial]  # fmt: skip
+            negated.append(c.text)  # the role denied is checked, whatever the anchors' kind
             continue
         if c.mode is _Mode.UNCLEAR and frontend_subject(text, spans, c.start) and (
                 in_frontend := frontend_denial(_resolve(c, local(c.start), fp, True), fp)):

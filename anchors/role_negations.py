@@ -118,6 +118,9 @@ def run_time_denial(text: str, name: str, end: int, fp: Fingerprint) -> list[Anc
     npm = _npm_package(name, fp)
     if npm is not None:
         return _npm_denial(npm[0], npm[1], development, fp)
+    crate = [d for d in fp.dependency(name.lower().replace("_", "-")) if d.ecosystem == "cargo"]
+    if crate:
+        return _crate_denial(crate)
     modules, declared = _pypi_modules(name, fp)
     tech = by_name(name)
     imported = any(language_of(p) == "python" for m in modules for p, _ in fp.importers(m))
@@ -145,6 +148,18 @@ def run_time_denial(text: str, name: str, end: int, fp: Fingerprint) -> list[Anc
             return None
         found.append(Anchor(AnchorKind.IMPORT, module, Expect.ABSENT, scope=package))
     return found if any(a.expect is Expect.ABSENT for a in found) else None
+
+
+def _crate_denial(declared: list[Dependency]) -> list[Anchor] | None:
+    """A crate's role is its declarations': a run-time one refutes the note, and "only a
+    dev-dependency" holds on ``[dev-dependencies]`` alone (the dependency anchor records the
+    role it was declared for, and drifts if that changes)."""
+    name = declared[0].name
+    if any(d.runtime and not d.optional for d in declared):
+        return [Anchor(AnchorKind.DEP, name, Expect.ABSENT)]
+    if all(for_development(d) for d in declared):
+        return [Anchor(AnchorKind.DEP, name)]
+    return None
 
 
 def _npm_denial(package: str, declared: list[Dependency], development: bool,

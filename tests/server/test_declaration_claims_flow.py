@@ -102,16 +102,25 @@ async def test_a_role_denied_of_a_package_only_tests_import_inside_the_package_s
     assert served["status"] == "ACTIVE", served
 
 
-async def test_a_crates_development_role_is_not_read_as_a_python_packages(
-    git_repo: GitRepo,
+@pytest.mark.parametrize(
+    ("text", "status"),
+    [
+        ("tokio is only a dev-dependency.", "VERIFIED"),
+        ("tokio is not a runtime dependency.", "VERIFIED"),
+        ("serde is only a dev-dependency.", "REFUTED"),
+    ],
+)
+async def test_a_crates_role_is_its_declarations(
+    git_repo: GitRepo, text: str, status: str
 ) -> None:
-    """tokio in ``[dev-dependencies]``, imported by a test: "only a dev-dependency" is true,
-    and no Python reading of it may refute it."""
+    """tokio in ``[dev-dependencies]``, imported by a test: "only a dev-dependency" holds
+    on the declaration (no Python reading of a test's import refutes it); serde is
+    declared for run time."""
     git_repo.commit({
-        "Cargo.toml": '[package]\nname = "sub"\nversion = "0.1.0"\n\n[dev-dependencies]\n'
-                      'tokio = "1"\n',
-        "src/lib.rs": "pub fn f() {}\n",
+        "Cargo.toml": '[package]\nname = "sub"\nversion = "0.1.0"\n\n[dependencies]\n'
+                      'serde = "1"\n\n[dev-dependencies]\ntokio = "1"\n',
+        "src/lib.rs": "use serde::Serialize;\npub fn f() {}\n",
         "tests/run.rs": "use tokio::runtime::Runtime;\n",
     }, "a crate")  # fmt: skip
-    served = await remember_and_serve(git_repo.root, "tokio is only a dev-dependency.")
-    assert served["status"] != "REFUTED", served
+    served = await remember_and_serve(git_repo.root, text)
+    assert served["status"] == status, served
