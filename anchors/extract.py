@@ -26,6 +26,7 @@ from anchors.absence import (
     negation_part,
     runtime_import,
 )
+from anchors.absent_definitions import absent_definitions
 from anchors.argument_claims import read_arguments
 from anchors.backend_negation import backend_denial, backend_subject
 from anchors.candidates import _SNAKE, _Cand, _Form, _Mode, _Neg, _scan
@@ -467,8 +468,14 @@ def infer_anchors(text: str, fp: Fingerprint, subject: str | None = None, *,
     manifests_named: list[tuple[int, int]] = []  # the manifests dependencies left
     controls = _CONTROL.search(text) is not None
     in_quotes = message_spans(text, spans)  # a message's words are no claims of their own
+    # "there is no `PY2` flag in `_compat.py`": the absent symbol in that file, whose words
+    # are the binding's
+    lacking = absent_definitions(text, fp)
+    kept += [(d.anchor, d.name) for d in lacking]
+    negated += [d.name for d in lacking]
+    read_whole = in_quotes + [d.span for d in lacking]
     for c in cands:
-        if in_quotes and any(a < c.start < b for a, b in in_quotes):
+        if read_whole and any(a <= c.start < b for a, b in read_whole):
             continue
         if (c.form is _Form.PATH and "/" not in c.text and not c.ticked
                 and _A_KIND_OF.search(text, max(0, c.start - 8), c.start)):  # fmt: skip

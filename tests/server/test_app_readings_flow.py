@@ -1,7 +1,8 @@
 """Smaller readings of notes about applications (issue #31), through MCP ``remember`` +
 ``recall`` on a real git repository: Tornado's options, an option placed in a file, a
 module constant written in capitals, a capitalised name the code lacks, "a config.json"
-(a kind of file), "if X is installed" (a condition), and "read-only" (no restriction)."""
+(a kind of file), "if X is installed" (a condition), "read-only" (no restriction), and a
+definition a named file is said to lack."""
 
 from __future__ import annotations
 
@@ -79,6 +80,11 @@ CLAIMS: list[tuple[str, str, str]] = [
      ""),
     ('Control calls in read-only mode are refused with "Read only mode is enabled".',
      "VERIFIED", 'mon/app.py says "Read only mode is enabled"'),
+    # a definition a named file is said to lack: the absent symbol there
+    ("There is no `ENV_VAR_PREFIX` constant in mon/cli.py any more.", "REFUTED",
+     "mon/cli.py assigns ENV_VAR_PREFIX"),
+    ("mon/app.py has no `PY2` flag.", "VERIFIED", "mon/app.py does not define PY2"),
+    ("mon/app.py no longer defines `control`.", "REFUTED", "mon/app.py defines control"),
 ]  # fmt: skip
 
 
