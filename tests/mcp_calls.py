@@ -7,6 +7,8 @@ from typing import Any
 
 from mcp import Client
 
+from tests.conftest import GitRepo, settings_env
+
 
 async def call(client: Client, tool: str, **args: Any) -> dict[str, Any]:
     """Call ``tool`` and return its structured result; fail the test on ``isError``."""
@@ -39,7 +41,6 @@ async def remember_and_serve(
     serves it (refuted ones included, full records)."""
     from server.app import build_server
     from server.config import Settings
-    from tests.conftest import settings_env
 
     settings = Settings.resolve(
         repo=str(repo_root), env=settings_env(ANCHORMEM_VERIFY_BUDGET_MS="30000")
@@ -65,3 +66,26 @@ def said(served: dict[str, Any]) -> str:
     and every anchor's verdict sentence (what a test looks for a reason in)."""
     parts = [served["verification"], *served["flags"], *(a["detail"] for a in served["anchors"])]
     return " | ".join(str(p) for p in parts)
+
+
+async def remember_commit_recall(
+    repo: GitRepo, text: str, anchors: list[str] | None, changed: dict[str, str]
+) -> tuple[dict[str, Any], dict[str, Any]]:
+    """``remember`` at the first commit, commit ``changed``, then ``recall`` on a new server
+    (as the next session would): the memory as written and as served at the new HEAD."""
+    from server.app import build_server
+    from server.config import Settings
+
+    settings = Settings.resolve(
+        repo=str(repo.root), env=settings_env(ANCHORMEM_VERIFY_BUDGET_MS="30000")
+    )
+    args: dict[str, Any] = {"text": text}
+    if anchors is not None:
+        args["anchors"] = anchors
+    async with Client(build_server(settings)) as client:
+        made = await call(client, "remember", **args)
+    repo.commit(changed, "change the code")
+    async with Client(build_server(settings)) as client:
+        found = await call(client, "recall", query=text, include_refuted=True, detail=True)
+    [served] = [m for m in found["memories"] if m["id"] == made["id"]]
+    return made, served

@@ -10,13 +10,10 @@ it, and what nothing re-checks stays ``drifted``."""
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
-from mcp import Client
 
-from tests.conftest import GitRepo, settings_env
-from tests.mcp_calls import call, receipts, remember_and_serve
+from tests.conftest import GitRepo
+from tests.mcp_calls import receipts, remember_and_serve, remember_commit_recall
 
 pytestmark = pytest.mark.anyio
 
@@ -169,29 +166,6 @@ async def test_a_parameter_of_a_function_not_found_is_left_uncovered(
 
 
 # -- drift re-judged at HEAD -----------------------------------------------------------------
-async def _remember_commit_recall(
-    repo: GitRepo, text: str, anchors: list[str] | None, changed: dict[str, str]
-) -> tuple[dict[str, Any], dict[str, Any]]:
-    """``remember`` at the first commit, commit ``changed``, then ``recall`` on a new server
-    (as the next session would): the memory as written and as served at the new HEAD."""
-    from server.app import build_server
-    from server.config import Settings
-
-    settings = Settings.resolve(
-        repo=str(repo.root), env=settings_env(ANCHORMEM_VERIFY_BUDGET_MS="30000")
-    )
-    args: dict[str, Any] = {"text": text}
-    if anchors is not None:
-        args["anchors"] = anchors
-    async with Client(build_server(settings)) as client:
-        made = await call(client, "remember", **args)
-    repo.commit(changed, "change the function's body")
-    async with Client(build_server(settings)) as client:
-        found = await call(client, "recall", query=text, include_refuted=True, detail=True)
-    [served] = [m for m in found["memories"] if m["id"] == made["id"]]
-    return made, served
-
-
 GIVEN_STATUS = ["symbol:app/status.py::StatusService.get_status"]
 GIVEN_ENGINE = ["symbol:app/db.py::get_engine"]
 OPTIONAL_NOW = "`get_status` takes an optional `now` argument"
@@ -245,7 +219,7 @@ async def test_a_drifted_note_is_judged_again_on_the_new_body(
 ):  # fmt: skip
     before = APP[path]
     assert edit[0] in before
-    made, served = await _remember_commit_recall(
+    made, served = await remember_commit_recall(
         app_repo, text, anchors, {path: before.replace(*edit)}
     )
     assert made["status"] == "VERIFIED", made
@@ -258,7 +232,7 @@ async def test_a_drifted_note_is_judged_again_on_the_new_body(
 async def test_drift_that_nothing_rechecks_is_still_served_drifted(app_repo: GitRepo):
     """ "Returns a dict" is not something a parameter or a call checks: the changed body
     leaves it drifted, as before."""
-    _, served = await _remember_commit_recall(
+    _, served = await remember_commit_recall(
         app_repo, "`get_status` returns a dict with the status", GIVEN_STATUS,
         {"app/status.py": STATUS.replace("time.time()", "time.monotonic()")},
     )  # fmt: skip

@@ -6,13 +6,10 @@ HEAD by the message it quotes."""
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
-from mcp import Client
 
-from tests.conftest import GitRepo, settings_env
-from tests.mcp_calls import call, remember_and_serve, said
+from tests.conftest import GitRepo
+from tests.mcp_calls import remember_and_serve, remember_commit_recall, said
 
 pytestmark = pytest.mark.anyio
 
@@ -67,22 +64,6 @@ async def test_a_quoted_message_is_checked_against_the_code(
     assert reason in said(served), served
 
 
-async def _remember_commit_recall(repo: GitRepo, text: str, new_editor: str) -> dict[str, Any]:
-    from server.app import build_server
-    from server.config import Settings
-
-    settings = Settings.resolve(
-        repo=str(repo.root), env=settings_env(ANCHORMEM_VERIFY_BUDGET_MS="30000")
-    )
-    async with Client(build_server(settings)) as client:
-        made = await call(client, "remember", text=text)
-    repo.commit({"clk/editor.py": new_editor}, "change the function's body")
-    async with Client(build_server(settings)) as client:
-        found = await call(client, "recall", query=text, include_refuted=True, detail=True)
-    [served] = [m for m in found["memories"] if m["id"] == made["id"]]
-    return served
-
-
 @pytest.mark.parametrize(
     ("old", "new", "status", "reason"),
     [
@@ -95,6 +76,8 @@ async def _remember_commit_recall(repo: GitRepo, text: str, new_editor: str) -> 
 async def test_a_drifted_note_is_judged_again_by_the_message_it_quotes(
     repo: GitRepo, old: str, new: str, status: str, reason: str
 ) -> None:
-    served = await _remember_commit_recall(repo, RAISES, EDITOR.replace(old, new))
+    _, served = await remember_commit_recall(
+        repo, RAISES, None, {"clk/editor.py": EDITOR.replace(old, new)}
+    )
     assert served["status"] == status, served
     assert reason in said(served), served
