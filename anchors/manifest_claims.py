@@ -19,15 +19,16 @@ from anchors.manifests import manifest_kind
 from anchors.spec import Anchor, AnchorKind, Expect
 from anchors.vocabulary import by_name
 
-__all__ = ["ManifestClaim", "manifest_claim"]
+__all__ = ["REMOVED", "ManifestClaim", "manifest_claim"]
 
 _I = re.IGNORECASE
 _PATH = r"[`'\"]?(?P<path>[\w./-]+?)[`'\"]?(?=[\s,;:)]|\.?$|\.\s)"
-_REMOVED = (r"\s+(?:was|were|has\s+been|have\s+been|got)\s+(?:dropped|removed|deleted|"
-            r"taken\s+out|moved\s+out)\s+(?:of|from)")
+# "was removed from", "has been taken out of": a package leaving a list of declarations
+REMOVED = (r"\s+(?:was|were|has\s+been|have\s+been|got)\s+(?:dropped|removed|deleted|"
+           r"taken\s+out|moved\s+out)\s+(?:of|from)")
 # After the name: "was removed from requirements.txt", "is no longer listed in package.json"
 _OUT = re.compile(
-    rf"[`'\"]?(?:{_REMOVED}|\s+(?:is|are)\s+(?:no\s+longer|not)\s+(?:listed\s+|declared\s+)?in)"
+    rf"[`'\"]?(?:{REMOVED}|\s+(?:is|are)\s+(?:no\s+longer|not)\s+(?:listed\s+|declared\s+)?in)"
     rf"\s+(?:the\s+)?{_PATH}", _I
 )
 # "is listed in requirements.txt", "is declared in pyproject.toml" (a version in parentheses

@@ -22,6 +22,7 @@ import re
 from anchors.development import application_package
 from anchors.facts import Dependency, Fingerprint
 from anchors.languages import language_of
+from anchors.manifest_claims import REMOVED
 from anchors.mentions import runs
 from anchors.npm_application import application_project, application_sources, for_development
 from anchors.spec import Anchor, AnchorKind, Expect
@@ -61,12 +62,12 @@ _NOT_RUN_TIME = re.compile(
     rf"[,;]?\s+(?:and\s+)?(?:not|never)\s+(?:a\s+|an\s+)?(?:{_RUN_TIME})\b", _I
 )
 _ONLY = re.compile(r"\s+(?:is|are)\s+(?:only|just|solely|merely|purely)\b|-only\b", _I)
-
-
 # "celery was removed from the runtime dependencies"
-_REMOVED = (r"[`'\"]?\s+(?:was|were|has\s+been|have\s+been|got)\s+(?:dropped|removed|deleted|"
-            r"taken\s+out|moved\s+out)\s+(?:of|from)\s+(?:the\s+)?")
-_REMOVED_FROM_RUN_TIME = re.compile(_REMOVED + rf"{_RUN_TIME}\s+{_DEPENDENCY}\b", _I)
+_REMOVED_FROM_RUN_TIME = re.compile(
+    rf"[`'\"]?{REMOVED}\s+(?:the\s+)?{_RUN_TIME}\s+{_DEPENDENCY}\b", _I
+)
+
+
 def _denies(text: str, end: int) -> bool | None:
     """For the words after a name ending at ``end``: whether they deny it a run-time role
     and give it a development one (True), deny it one only (False), or deny none (None)."""
