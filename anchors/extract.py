@@ -56,7 +56,7 @@ from anchors.manifest_binding import bind_manifest
 from anchors.manifest_claims import manifest_claim
 from anchors.member_claims import missing_member
 from anchors.mentions import in_area, runs
-from anchors.message_claims import message_spans, quoted_messages
+from anchors.message_claims import find_quotes, message_anchor
 from anchors.messages import said_in_code
 from anchors.negated_parts import Negated, negated_clauses
 from anchors.npm_application import npm_development_only, npm_run_time_import
@@ -467,13 +467,13 @@ def infer_anchors(text: str, fp: Fingerprint, subject: str | None = None, *,
     checked_values: list[tuple[int, int]] = []  # the versions a dependency anchor checks
     manifests_named: list[tuple[int, int]] = []  # the manifests dependencies left
     controls = _CONTROL.search(text) is not None
-    in_quotes = message_spans(text, spans)  # a message's words are no claims of their own
+    quotes = find_quotes(text, spans)  # a message's words are no claims of their own
     # "there is no `PY2` flag in `_compat.py`": the absent symbol in that file, whose words
     # are the binding's
     lacking = absent_definitions(text, fp)
     kept += [(d.anchor, d.name) for d in lacking]
     negated += [d.name for d in lacking]
-    read_whole = in_quotes + [d.span for d in lacking]
+    read_whole = [q.span for q in quotes] + [d.span for d in lacking]
     for c in cands:
         if read_whole and any(a <= c.start < b for a, b in read_whole):
             continue
@@ -608,9 +608,9 @@ def infer_anchors(text: str, fp: Fingerprint, subject: str | None = None, *,
         expect = Expect.ABSENT if lacked else Expect.PRESENT
         kept.append((Anchor(AnchorKind.FILE, where.path, expect), name))
     # "fails with "mux: unbalanced braces in %q"": what the code is said to say
-    for quoted in quoted_messages(text, spans, kept, fp):
-        kept.append((quoted.anchor, quoted.message))
-        checked_values.append(quoted.span)
+    for quote in quotes:
+        kept.append((message_anchor(quote, text, spans, kept, fp), quote.message))
+        checked_values.append(quote.span)
     # "mux.go doesn't import regexp; only regexp.go does": the contrast states the positive
     for anchor in contrasted(text, spans, [a for a, _ in kept], fp, lambda n: resolve_name(n, fp)):
         kept.append((anchor, anchor.scope or anchor.value))

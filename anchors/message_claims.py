@@ -22,7 +22,7 @@ from anchors.languages import language_of
 from anchors.messages import MIN_FIXED, fixed_segments
 from anchors.spec import Anchor, AnchorKind
 
-__all__ = ["QuotedMessage", "message_spans", "quoted_messages"]
+__all__ = ["Quote", "find_quotes", "message_anchor"]
 
 _I = re.IGNORECASE
 _QUOTED = re.compile(
@@ -71,18 +71,21 @@ def _file_of(anchors: Sequence[Anchor], fp: Fingerprint) -> str | None:
     return files.pop() if len(files) == 1 else None
 
 
-class QuotedMessage(NamedTuple):
-    """A message anchor, the quoted text it was read from, and that text's span."""
+class Quote(NamedTuple):
+    """A quoted message of the note: its text and the span of the quote."""
 
-    anchor: Anchor
     message: str
     span: tuple[int, int]
 
 
-def message_spans(text: str, spans: Sequence[tuple[int, int, bool]]) -> list[tuple[int, int]]:
-    """The spans of the quotes ``quoted_messages`` reads as messages: the names inside
-    them are the message's words, no claims of their own."""
-    return [m.span() for m in _QUOTED.finditer(text) if _message(text, spans, m) is not None]
+def find_quotes(text: str, spans: Sequence[tuple[int, int, bool]]) -> list[Quote]:
+    """The quotes of ``text`` that are messages; the names inside them are the message's
+    words, no claims of their own."""
+    found = []
+    for m in _QUOTED.finditer(text):
+        if (message := _message(text, spans, m)) is not None:
+            found.append(Quote(message, m.span()))
+    return found
 
 
 def _message(text: str, spans: Sequence[tuple[int, int, bool]], m: re.Match[str]) -> str | None:
@@ -99,23 +102,14 @@ def _message(text: str, spans: Sequence[tuple[int, int, bool]], m: re.Match[str]
     return message
 
 
-def quoted_messages(text: str, spans: Sequence[tuple[int, int, bool]],
-                    kept: Sequence[tuple[Anchor, str]], fp: Fingerprint,
-                    ) -> list[QuotedMessage]:  # fmt: skip
-    """The message anchors of ``text``; ``kept``: the anchors read from the note so far,
-    with the text each was read from."""
-    found: list[QuotedMessage] = []
-    for m in _QUOTED.finditer(text):
-        message = _message(text, spans, m)
-        if message is None:
-            continue
-        start, end = _sentence(spans, m.start(), len(text))
-        before = text[start : m.start()]
-        sentence = text[start:end].lower()
-        callee = _CALL_BEFORE.search(before.rstrip("`"))
-        here = [a for a, origin in kept if origin and origin.lower() in sentence
-                # the exception the message is passed to lives elsewhere than the raise
-                and not (callee and a.value.endswith(callee.group().rstrip("(")))]  # fmt: skip
-        anchor = Anchor(AnchorKind.MESSAGE, message.rstrip("."), scope=_file_of(here, fp))
-        found.append(QuotedMessage(anchor, message, m.span()))
-    return found
+def message_anchor(quote: Quote, text: str, spans: Sequence[tuple[int, int, bool]],
+                   kept: Sequence[tuple[Anchor, str]], fp: Fingerprint) -> Anchor:  # fmt: skip
+    """The anchor of a quoted message; ``kept``: the anchors read from the note so far,
+    with the text each was read from (they place it)."""
+    start, end = _sentence(spans, quote.span[0], len(text))
+    sentence = text[start:end].lower()
+    callee = _CALL_BEFORE.search(text[start : quote.span[0]].rstrip("`"))
+    here = [a for a, origin in kept if origin and origin.lower() in sentence
+            # the exception the message is passed to lives elsewhere than the raise
+            and not (callee and a.value.endswith(callee.group().rstrip("(")))]  # fmt: skip
+    return Anchor(AnchorKind.MESSAGE, quote.message.rstrip("."), scope=_file_of(here, fp))
