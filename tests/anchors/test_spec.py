@@ -185,6 +185,10 @@ UNSAFE = [
     "dep:duckdb>=1 2",
     # too long
     "file:" + "a/" * 300 + "b.py",
+    # messages: none, too long, a place outside the repository
+    "message:",
+    "message:" + "x" * 201,
+    "message:../etc/app.py::Editing failed",
 ]
 
 
@@ -221,6 +225,9 @@ _ANCHORS = st.one_of(
     st.builds(Anchor, st.just(AnchorKind.IMPORT), _QUALS, st.sampled_from(Expect),
               st.one_of(st.none(), _PATHS, st.tuples(_PATHS, _QUALS).map("::".join))),
     st.builds(Anchor, st.just(AnchorKind.ENV), _IDENT, st.sampled_from(Expect)),
+    st.builds(Anchor, st.just(AnchorKind.MESSAGE),
+              st.from_regex(r"[A-Za-z<{%][\w<>{}% :!,'-]{0,40}[\w!>}]", fullmatch=True),
+              st.sampled_from(Expect), st.one_of(st.none(), _PATHS.map(lambda p: p + ".py"))),
     st.builds(Anchor, st.just(AnchorKind.DEP),
               st.from_regex(r"[a-z0-9]([a-z0-9-]{0,8}[a-z0-9])?", fullmatch=True)
               .filter(lambda n: "--" not in n),
