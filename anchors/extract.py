@@ -62,6 +62,7 @@ from anchors.negated_parts import Negated, negated_clauses
 from anchors.npm_application import npm_development_only, npm_run_time_import
 from anchors.npm_negation import frontend_denial, frontend_subject
 from anchors.option_binding import bind_option_values
+from anchors.project_negations import project_negations
 from anchors.projects import holds_python
 from anchors.relations import bases_checked, read_relation, role_parts
 from anchors.role_negations import run_time_denial
@@ -473,7 +474,12 @@ def infer_anchors(text: str, fp: Fingerprint, subject: str | None = None, *,
     lacking = absent_definitions(text, fp)
     kept += [(d.anchor, d.name) for d in lacking]
     negated += [d.name for d in lacking]
-    read_whole = [q.span for q in quotes] + [d.span for d in lacking]
+    # "mux never reads environment variables", "has no third-party dependencies": the
+    # code that runs, whole (anchors.project_negations)
+    wholly = project_negations(text, fp, spans, scope)
+    kept += [(n.anchor, n.origin) for n in wholly]
+    negated += [n.origin for n in wholly]
+    read_whole = [q.span for q in quotes] + [d.span for d in lacking] + [n.span for n in wholly]
     for c in cands:
         if read_whole and any(a <= c.start < b for a, b in read_whole):
             continue

@@ -202,6 +202,9 @@ class FileFacts:
     statuses: tuple[StatusFact, ...] = ()
     # The string literals that read as messages (``anchors.messages``), in every language.
     strings: tuple[str, ...] = ()
+    # Whether the bytes name a way of reading the environment at all (``os.getenv``,
+    # ``process.env``, ``env::var``), named variable or not (``anchors.running_code``).
+    env_access: bool = False
 
     def __post_init__(self) -> None:
         if not self.parsed and self.not_read is None:

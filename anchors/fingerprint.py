@@ -59,9 +59,9 @@ Progress = Callable[[int, int], None]
 # The shape of cached facts: an entry cached by another version lacks fields (the values
 # of constants and environment defaults, 2; the HTTP statuses functions set, 8; arithmetic
 # of number literals kept as a value, 10; the default a class field is declared with, 11;
-# reads through a name ``os.environ`` is given and the messages string literals hold, 12)
-# and is extracted again.
-FACTS_VERSION = 12
+# reads through a name ``os.environ`` is given and the messages string literals hold, 12;
+# whether a file touches the environment at all, 13) and is extracted again.
+FACTS_VERSION = 13
 # Files to parse before two worker processes pay for their start-up: on two idle cores the
 # pool breaks even at 300-400 files (adr/0003; `python -m benchmarks.fingerprint --sweep`).
 POOL_THRESHOLD = 500
@@ -140,6 +140,8 @@ def facts_to_json(facts: FileFacts) -> str:
         data["hs"] = [[h.function, h.status, h.line, h.written] for h in facts.statuses]
     if facts.strings:
         data["sl"] = list(facts.strings)
+    if facts.env_access:
+        data["ea"] = 1
     if facts.not_read is not None:
         data["r"] = facts.not_read.value
         data["s"] = facts.size
@@ -196,6 +198,7 @@ def facts_from_json(text: str) -> FileFacts:
                 StatusFact(str(f), int(s), int(ln), str(w)) for f, s, ln, w in data.get("hs", ())
             ),
             strings=tuple(str(t) for t in data.get("sl", ())),
+            env_access=bool(data.get("ea", 0)),
         )
     except (AttributeError, KeyError, TypeError, ValueError) as exc:
         raise ValueError(f"not serialised FileFacts: {exc}") from exc

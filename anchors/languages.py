@@ -18,6 +18,7 @@ from dataclasses import replace
 from anchors.facts import MAX_SOURCE_BYTES, FileFacts, NotRead, words_of
 from anchors.mentions import scan_mentions
 from anchors.messages import string_literals
+from anchors.running_code import touches_environment
 
 __all__ = [
     "CODE_LANGUAGES",
@@ -97,7 +98,8 @@ def extract_facts(source: bytes, dialect: str) -> FileFacts:
     if not facts.parsed and facts.not_read is not None and dialect == UNCOVERED:
         return facts
     strings = string_literals(source) if len(source) <= MAX_SOURCE_BYTES else ()
-    return replace(facts, strings=strings) if strings else facts
+    facts = replace(facts, strings=strings) if strings else facts
+    return replace(facts, env_access=True) if touches_environment(source, dialect) else facts
 
 
 def _extract(source: bytes, dialect: str) -> FileFacts:

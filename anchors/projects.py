@@ -14,13 +14,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from anchors.facts import Fingerprint
-from anchors.mentions import subproject_of
+from anchors.manifests import manifest_kind
+from anchors.mentions import in_area, subproject_of
 from anchors.tooling_dirs import js_runs, test_directory
 
 __all__ = [
     "FRONTEND_WORDS",
     "Project",
     "declares_above",
+    "declares_for",
     "frontend_directory",
     "holds_python",
     "named_project",
@@ -142,6 +144,18 @@ def declares_above(manifest: str, scope: str, fp: Fingerprint) -> bool:
         if between and inside and project.ecosystem != own:
             return False
     return True
+
+
+def declares_for(source: str, scope: str | None, fp: Fingerprint) -> bool:
+    """Whether the manifest ``source`` declares for the project at ``scope`` (None: the
+    main project): it lies in that project, or in a directory above it (a workspace root)
+    with no project of another ecosystem in between (``pyproject.toml`` at the root does
+    not declare for ``web/``, which has its own ``package.json``)."""
+    if scope is None:
+        return in_area(source, None)
+    if manifest_kind(scope) is not None:
+        return source == scope  # a manifest named: that file alone
+    return in_area(source, scope) or declares_above(source, scope, fp)
 
 
 def holds_python(path: str, fp: Fingerprint) -> bool:

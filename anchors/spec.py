@@ -12,10 +12,15 @@ Syntax (one anchor per string; a leading ``!`` means the thing is expected to be
                                    path or its package name, a Rust path (``tokio::sync``)
     import:MODULE@PATH             PATH imports it
     import:MODULE@PATH::Qual.name  the definition Qual.name in PATH imports it
+    import:MODULE@*                the code that runs imports it: no test, example, benchmark,
+                                   docs or build script (``anchors.running_code``);
+                                   ``!import:log@*``: only such files may ("only tests use log")
     env:NAME                       the code reads NAME from the environment, or .env.example has it
     env:NAME@PATH                  PATH (a file, or a directory: a file under it) reads NAME
     env:NAME=VALUE                 the code's default for NAME is VALUE (``os.getenv("NAME",
                                    "20")``, ``os.environ.get``, a pydantic BaseSettings field)
+    !env:* / !env:*@PATH           the code that runs (under PATH) reads no environment
+                                   variable at all ("never reads environment variables")
     param:PATH::Qual.func(name)    the function or method Qual.func in PATH has a parameter
                                    ``name`` (``param:func(name)``: wherever func is defined)
     param:PATH::func(name?)        ... and it has a default (an "optional" parameter)
@@ -32,6 +37,8 @@ Syntax (one anchor per string; a leading ``!`` means the thing is expected to be
                                    path or a crate, found in any manifest the fingerprint reads
     dep:NAME@PATH                  ... declared by the manifest of the project at PATH (its
                                    own, or one above it)
+    !dep:* / !dep:*@PATH           the project (at PATH) declares no run-time dependency ("has
+                                   no third-party dependencies"); a wildcard is always negated
     tech:NAME / tech:NAME@PATH     the project uses a named technology (a package or a system:
                                    imported, declared, configured, or its files are tracked);
                                    PATH narrows the project to that directory or sub-project
@@ -85,6 +92,7 @@ from packaging.specifiers import InvalidSpecifier, SpecifierSet
 from anchors.errors import InvalidInput
 
 __all__ = [
+    "WILDCARD",
     "Anchor",
     "AnchorKind",
     "AnchorSyntaxError",
@@ -112,6 +120,10 @@ class AnchorKind(StrEnum):
     CONFIG = "config"
     STATUS = "status"
     MESSAGE = "message"
+
+
+# ``!env:*``, ``!dep:*``: any variable, any dependency; ``import:X@*``: the code that runs.
+WILDCARD = "*"
 
 
 class Expect(StrEnum):
@@ -483,6 +495,16 @@ def _parse_message(body: str, expect: Expect) -> Anchor:
                   validate_repo_path(path) if path is not None else None)  # fmt: skip
 
 
+def _parse_wildcard(kind: AnchorKind, body: str, expect: Expect, text: str) -> Anchor:
+    """``!env:*``, ``!dep:*@web``: no variable read, no run-time dependency declared. Only
+    the negation is an anchor: "reads some variable" is no claim a note makes."""
+    if expect is not Expect.ABSENT:
+        raise AnchorSyntaxError(f"a wildcard anchor must be negated ('!{kind.value}:*'): {text!r}")
+    _, at, scope = body.partition("@")
+    where = validate_repo_path(scope.strip().rstrip("/")) if at else None
+    return Anchor(kind, WILDCARD, expect, scope=where)
+
+
 _KINDS = {kind.value: kind for kind in AnchorKind}  # AnchorKind(value), without the Enum call
 
 
@@ -529,6 +551,8 @@ def parse_anchor(text: str) -> Anchor:
         # ``NAME@PATH`` before any ``=VALUE``: a value may hold "@", a path never holds "="
         env_scope = validate_repo_path(placed.group("path").strip().rstrip("/"))
         body = placed.group("name") + (placed.group("rest") or "")
+    if kind in (AnchorKind.ENV, AnchorKind.DEP) and body.partition("@")[0].strip() == WILDCARD:
+        return _parse_wildcard(kind, body, expect, text)
     if kind in (AnchorKind.SYMBOL, AnchorKind.ENV):
         body, stated = split_stated(body)
         if stated is not None and expect is Expect.ABSENT:
@@ -547,7 +571,9 @@ def parse_anchor(text: str) -> Anchor:
             raise AnchorSyntaxError(
                 f"module {module!r} is not a Python module, npm package, Go or Rust path"
             )
-        where = _parse_scope(scope.strip()) if at_sign != -1 else None
+        where = None
+        if at_sign != -1:
+            where = WILDCARD if scope.strip() == WILDCARD else _parse_scope(scope.strip())
         return Anchor(kind, module, expect, scope=where)
     if kind is AnchorKind.TECH:
         name, at, scope = body.partition("@")

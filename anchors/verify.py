@@ -27,9 +27,10 @@ from anchors.manifests import PYTHON, manifest_kind
 from anchors.member_claims import lacking
 from anchors.mentions import in_area
 from anchors.messages import find_message
-from anchors.projects import declares_above
+from anchors.projects import declares_for
 from anchors.pyfacts import package_of
-from anchors.spec import Anchor, AnchorKind, Expect
+from anchors.running_code import find_any_dependency, find_any_env_read, find_running_import
+from anchors.spec import WILDCARD, Anchor, AnchorKind, Expect
 from anchors.status_checks import find_status
 from anchors.technology import find_technology
 from anchors.verdicts import AnchorCheck, Capture, Verdict
@@ -93,6 +94,12 @@ def _find(anchor: Anchor, fp: Fingerprint, before: bool) -> Finding:
         return find_status(anchor, fp)
     if anchor.kind is AnchorKind.MESSAGE:
         return find_message(anchor, fp)
+    if anchor.value == WILDCARD or anchor.scope == WILDCARD:  # anchors.running_code
+        if anchor.kind is AnchorKind.ENV:
+            return find_any_env_read(anchor.scope, fp)
+        if anchor.kind is AnchorKind.DEP:
+            return find_any_dependency(anchor.scope, fp)
+        return find_running_import(anchor.value, fp)
     if anchor.stated is not None:
         return _find_value(anchor, anchor.stated, fp)
     if anchor.kind is AnchorKind.FILE:
@@ -335,18 +342,6 @@ def _find_import(module: str, scope: str | None, fp: Fingerprint, before: bool) 
     return Finding((), None, f"{module} is {_no(before)} imported in {where}{elsewhere}")
 
 
-def _declares_for(source: str, scope: str | None, fp: Fingerprint) -> bool:
-    """Whether the manifest ``source`` declares for the project at ``scope`` (None: the
-    main project): it lies in that project, or in a directory above it (a workspace root)
-    with no project of another ecosystem in between (``pyproject.toml`` at the root does
-    not declare for ``web/``, which has its own ``package.json``)."""
-    if scope is None:
-        return in_area(source, None)
-    if manifest_kind(scope) is not None:
-        return source == scope  # a manifest named: that file alone
-    return in_area(source, scope) or declares_above(source, scope, fp)
-
-
 _DEPENDENCY_KEYWORDS = frozenset({"install_requires", "extras_require", "tests_require"})
 
 
@@ -374,7 +369,7 @@ def _find_dep(name: str, scope: str | None, fp: Fingerprint) -> Finding:
         # which says nothing about a claim on them.
         detail = "the project declares no supported Python versions (requires-python)"
         return Finding((), None, detail, False)
-    sources = tuple(p for p in everywhere if _declares_for(p, scope, fp))
+    sources = tuple(p for p in everywhere if declares_for(p, scope, fp))
     if sources:
         # what it is declared for, not where: a note written while it was a run-time
         # dependency is drifted once it is declared for development only
@@ -390,7 +385,7 @@ def _find_dep(name: str, scope: str | None, fp: Fingerprint) -> Finding:
         if not fp.has_directory(scope):
             return Finding((), None, f"{scope} is not a directory of the repository")
         elsewhere = f" (declared in {listed(everywhere)})" if everywhere else ""
-        manifests = [p for p in fp.blobs if manifest_kind(p) and _declares_for(p, scope, fp)]
+        manifests = [p for p in fp.blobs if manifest_kind(p) and declares_for(p, scope, fp)]
         if not manifests:
             detail = f"no manifest the fingerprint reads declares for {scope}/{elsewhere}"
             return Finding((), None, detail, False)
@@ -420,7 +415,7 @@ def _find_version(anchor: Anchor, fp: Fingerprint) -> Finding:
     does when they are disjoint (``>=3`` against ``<2``); anything else, or a spec that
     cannot be decided (``===``, ``^1 || ^2``, no version at all), cannot tell."""
     wanted = anchor.version or ""
-    declared = [d for d in fp.dependency(anchor.value) if _declares_for(d.source, anchor.scope, fp)]
+    declared = [d for d in fp.dependency(anchor.value) if declares_for(d.source, anchor.scope, fp)]
     relations = [(d, _relation(wanted, d)) for d in declared]
     bounds = {d: bound_mismatch(wanted, d.spec) if d.ecosystem == "pypi" else None
               for d, r in relations if r is not Relation.DISJOINT}  # fmt: skip

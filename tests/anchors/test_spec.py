@@ -189,6 +189,11 @@ UNSAFE = [
     "message:",
     "message:" + "x" * 201,
     "message:../etc/app.py::Editing failed",
+    # wildcards: only negated, only for a variable or a dependency, scoped inside the repository
+    "env:*",
+    "dep:*",
+    "!env:*@../etc",
+    "!symbol:*",
 ]
 
 
@@ -328,3 +333,24 @@ def test_imports_and_symbols_of_other_languages_parse(
 def test_a_relative_import_or_a_malformed_package_is_rejected(text: str) -> None:
     with pytest.raises(AnchorSyntaxError):
         parse_anchor(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "kind", "value", "scope"),
+    [
+        ("!env:*", AnchorKind.ENV, "*", None),
+        ("!env:*@web", AnchorKind.ENV, "*", "web"),
+        ("!dep:*", AnchorKind.DEP, "*", None),
+        ("!dep:*@go.mod", AnchorKind.DEP, "*", "go.mod"),
+        ("!import:log@*", AnchorKind.IMPORT, "log", "*"),
+        ("import:github.com/stretchr/testify@*", AnchorKind.IMPORT, "github.com/stretchr/testify",
+         "*"),
+    ],
+)
+def test_wildcard_anchors_parse_and_round_trip(
+    text: str, kind: AnchorKind, value: str, scope: str | None
+) -> None:
+    """Any variable, any dependency, the code that runs (``anchors.running_code``)."""
+    anchor = parse_anchor(text)
+    assert (anchor.kind, anchor.value, anchor.scope) == (kind, value, scope)
+    assert parse_anchor(anchor.render()) == anchor

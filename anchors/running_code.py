@@ -1,0 +1,150 @@
+"""The code that runs, and the claims made of all of it: "mux never reads environment
+variables", "the crate has no third-party dependencies", "only the tests import log".
+
+Such a note speaks of the project as it runs, not of its tests, examples, benchmarks, docs
+or build scripts, which may read ``CI`` or import ``log`` without making it false. Which
+files run follows each language's conventions: Python's test modules and folders
+(``anchors.mentions.runs``), JavaScript's specs, stories and tool configuration
+(``anchors.tooling_dirs.js_runs``), Go's ``*_test.go`` and ``testdata/``, Rust's
+``tests/``, ``benches/``, ``examples/`` and ``build.rs``.
+
+Three wildcard anchors check them (``anchors.spec``):
+
+- ``!env:*[@PATH]``: no file that runs reads any environment variable. A named read
+  refutes it, with the variable and the file. A file whose bytes name a way of reading the
+  environment (``os.getenv``, ``process.env``, ``std::env``) without a name the facts
+  record (``os.Getenv(key)``), or that the grammars could not read, makes it unknown: the
+  absence is proved only by every way of reading being absent.
+- ``!dep:*[@PATH]``: the project's manifests declare no run-time dependency (development,
+  test and optional ones aside; the Python version is no dependency). A manifest that may
+  compute its requirements (``setup.py``) or that is not read makes it unknown.
+- ``import:X@*`` / ``!import:X@*``: some / no file that runs imports ``X``.
+"""
+
+from __future__ import annotations
+
+import re
+
+from anchors.facts import FileFacts, Fingerprint
+from anchors.finding import Finding, listed
+from anchors.manifests import PYTHON, manifest_kind
+from anchors.mentions import in_area, runs, subproject_of, tool_area
+from anchors.projects import declares_for
+from anchors.tooling_dirs import js_runs
+
+__all__ = [
+    "code_runs",
+    "find_any_dependency",
+    "find_any_env_read",
+    "find_running_import",
+    "touches_environment",
+]
+
+# The words of each dialect's ways of reading the environment, searched in the raw bytes
+# (a comment naming one only makes a check unknown, never wrong).
+_ENV_ACCESS = {
+    # (settings libraries that read it for the code: django-environ, environs, decouple,
+    # dynaconf, pydantic's BaseSettings, click's ``envvar``, Flask's ``from_envvar``)
+    "python": re.compile(rb"\b(?:environ|environb|environs|getenv|getenvb|decouple|dotenv|dynaconf"
+                         rb"|BaseSettings|envvar|auto_envvar_prefix|from_envvar|from_prefixed_env)\b"),
+    "go": re.compile(rb"\b(?:Getenv|LookupEnv|Environ|ExpandEnv|envconfig|AutomaticEnv|BindEnv)\b"
+                     rb"|\benv\.Parse\b"),
+    # (``std::env``, clap's ``env`` attribute, the config and figment crates' sources)
+    "rust": re.compile(rb"\benv\b|\bdotenvy?\b|\benvy\b|\bEnvironment::|\bEnv::"),
+    "javascript": re.compile(rb"\bprocess\s*(?:\.\s*env\b|\[)|\bimport\.meta\.env\b|\bDeno\.env\b"
+                             rb"|\bBun\.env\b|\b(?:dotenv|envalid|convict|ConfigService)\b"),
+}
+_DIALECT_LANGUAGE = {"typescript": "javascript", "tsx": "javascript", "vue": "javascript",
+                     "svelte": "javascript"}  # fmt: skip
+_GO_TEST = re.compile(r".*_test\.go")
+_RUST_AREAS = frozenset({"tests", "benches", "examples"})
+
+
+def touches_environment(source: bytes, dialect: str) -> bool:
+    """Whether ``source`` names a way of reading the environment in its dialect."""
+    pattern = _ENV_ACCESS.get(_DIALECT_LANGUAGE.get(dialect, dialect))
+    return pattern is not None and pattern.search(source) is not None
+
+
+def code_runs(path: str, facts: FileFacts) -> bool:
+    """Whether the source file ``path`` is code the project runs (see the module)."""
+    directory, _, name = path.rpartition("/")
+    if facts.language == "python":
+        return runs(path)
+    if facts.language in ("javascript", "typescript"):
+        return js_runs(path)
+    if tool_area(directory) or subproject_of(path) is not None:
+        return False
+    parts = set(directory.split("/")) if directory else set()
+    if facts.language == "go":
+        return not (_GO_TEST.fullmatch(name) or "testdata" in parts)
+    if facts.language == "rust":
+        return not (parts & _RUST_AREAS or name == "build.rs")
+    return True
+
+
+def _running(fp: Fingerprint, scope: str | None) -> list[tuple[str, FileFacts]]:
+    return sorted((path, facts) for path, facts in fp.code.items()
+                  if in_area(path, scope) and code_runs(path, facts))  # fmt: skip
+
+
+def find_any_env_read(scope: str | None, fp: Fingerprint) -> Finding:
+    """The environment reads of the code that runs (under ``scope``): found, none (every
+    file read and none touching the environment), or cannot tell."""
+    running = _running(fp, scope)
+    if scope is not None and not (fp.has_directory(scope) or fp.has_path(scope)):
+        return Finding((), None, f"{scope} is not in the repository", False)
+    named = [(path, name) for path, facts in running for name in facts.env_reads]
+    paths = {path for path, _ in running}
+    named += [(path, name) for name in fp.env_names() for path in fp.env_sources(name)
+              if path in paths and (path, name) not in named]  # fmt: skip
+    if named:
+        shown = "; ".join(f"{path} reads {name}" for path, name in sorted(named)[:3])
+        more = f" and {len(named) - 3} more reads" if len(named) > 3 else ""
+        return Finding(tuple(sorted({p for p, _ in named})), None, f"{shown}{more}")
+    touching = [path for path, facts in running if facts.env_access]
+    if touching:
+        detail = (f"{listed(touching)} may read the environment (it names a way to) with no "
+                  "variable the fingerprint records; cannot tell")  # fmt: skip
+        return Finding((), None, detail, False)
+    unread = [path for path, facts in running if not facts.parsed]
+    if unread:
+        return Finding((), None, f"{listed(unread)} could not be read; cannot tell", False)
+    where = f" under {scope}/" if scope else ""
+    return Finding((), None, f"no code that runs{where} reads the environment "
+                             f"({len(running)} files read)")  # fmt: skip
+
+
+def find_any_dependency(scope: str | None, fp: Fingerprint) -> Finding:
+    """The run-time dependencies the project (at ``scope``: a directory or one manifest)
+    declares: found, none (its manifests read, none declaring one), or cannot tell."""
+    manifests = sorted(p for p in fp.blobs if manifest_kind(p) and declares_for(p, scope, fp))
+    if not manifests:
+        where = f"for {scope}" if scope else "for the project"
+        return Finding((), None, f"no manifest the fingerprint reads declares {where}", False)
+    declared = [d for d in fp.dependencies
+                if d.source in manifests and d.runtime and not d.optional and d.name != PYTHON]
+    if declared:
+        names = [f"{d.name}{f' {d.spec}' if d.spec else ''}" for d in declared]
+        sources = tuple(sorted({d.source for d in declared}))
+        verb = "declares" if len(sources) == 1 else "declare"
+        return Finding(sources, None, f"{listed(sources)} {verb} {listed(names)}")
+    computed = [p for p in manifests if p.rpartition("/")[2] in ("setup.py", "setup.cfg")
+                and not any(d.source == p for d in fp.dependencies)]  # fmt: skip
+    if computed:
+        detail = f"{listed(computed)} may declare requirements the fingerprint does not read"
+        return Finding((), None, detail, False)
+    return Finding((), None, f"{listed(manifests)} declares no run-time dependency")
+
+
+def find_running_import(module: str, fp: Fingerprint) -> Finding:
+    """The files that run and import ``module``."""
+    importing = sorted({path for path, _ in fp.importers(module)})
+    running = [p for p in importing if (f := fp.code.get(p)) is not None and code_runs(p, f)]
+    if running:
+        return Finding(tuple(running), None, f"{module} is imported by {listed(running)}")
+    unread = [p for p, f in fp.unread() if code_runs(p, f) and f.could_mention([module])]
+    if unread:
+        return Finding((), None, f"{listed(unread)} could not be read; cannot tell", False)
+    elsewhere = f" (only by {listed(importing)})" if importing else ""
+    return Finding((), None, f"no code that runs imports {module}{elsewhere}")
