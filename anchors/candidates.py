@@ -118,6 +118,9 @@ _SCANNERS: tuple[tuple[_Form | None, re.Pattern[str], _Needed], ...] = (
      re.compile(r"\w\.[A-Za-z_]", re.ASCII)),
     (_Form.ENV, re.compile(r"(?<![\w.])[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+(?!\w|\.\w)", re.ASCII),
      ("_",)),
+    # "the TZ environment variable", "the HOME env var": a name without "_", said to be one
+    (_Form.ENV, re.compile(r"(?<![\w.$])[A-Z][A-Z0-9]{1,40}(?=`?\s+(?:environment|env)\s+"
+                           r"var(?:iable)?s?\b)", re.ASCII), ("environment var", "env var")),
 )  # fmt: skip
 # Then technologies of several words (``_multiword``), then single words, in what is left.
 _WORD = re.compile(r"(?<![\w./-])[A-Za-z][A-Za-z0-9_]*(?:-[A-Za-z0-9_]+)*(?![\w/])", re.ASCII)

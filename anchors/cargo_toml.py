@@ -15,9 +15,11 @@ git dependency without a version has the spec "". Crate names are lower case wit
 ``cargo_values`` gives what else the manifest states that a note may claim, as
 infrastructure values of the file (``config:Cargo.toml::KEY``): the default features
 (``features.default``, the set sorted and joined by ","; and ``features.default.NAME`` for
-each), and each optional crate (``dependencies.NAME.optional`` = ``true``). A key the file
-does not state is absent, which checks "has no default features" and "log is an optional
-dependency" both ways.
+each), every other feature with what it enables, one value each
+(``features.unstable-kv`` = ``log/kv``; "" for a feature that enables nothing), and each
+optional crate (``dependencies.NAME.optional`` = ``true``). A key the file does not state
+is absent, which checks "has no default features" and "log is an optional dependency"
+both ways.
 """
 
 from __future__ import annotations
@@ -111,6 +113,15 @@ def cargo_values(doc: Mapping[str, Any], text: str) -> Iterator[InfraValue]:
         yield InfraValue("features.default", default_features(default), line)
         for feature in dict.fromkeys(default):
             yield InfraValue(f"features.default.{feature.strip()}", "true", line)
+    for name, enables in features.items():
+        if name == "default" or not isinstance(enables, list):
+            continue
+        line = _line(text, rf"^\s*{re.escape(name)}\s*=", r"^\s*\[features\]")
+        items = [f.strip() for f in enables if isinstance(f, str) and f.strip()]
+        # (``dep:anstream`` is said "enables anstream" too)
+        said = [*items, *(i.removeprefix("dep:") for i in items if i.startswith("dep:"))]
+        for item in dict.fromkeys(said or [""]):
+            yield InfraValue(f"features.{name}", item, line)
     for key, value, runtime in _entries(doc):
         if runtime and isinstance(value, Mapping) and value.get("optional") is True:
             real = value.get("package")

@@ -63,8 +63,14 @@ _FILE_NAME = re.compile(
     r"[\w-]\.(?:py|pyi|toml|cfg|ini|txt|md|rst|json|ya?ml|lock|sql|sh|js|ts|tsx|jsx|html|css|"
     r"conf|env|example|in|j2|jinja|tf|typed|go|mod|rs|[cm]?[jt]sx?)$"
 )
-# Without a directory, only extensions prose never ends a word with ("Node.js" is no file).
-_BARE_FILE = re.compile(r"[\w-]\.(?:py|pyi|toml|cfg|ini|md|rst|txt|json|ya?ml|lock|sql|sh|typed)$")
+# Without a directory, only extensions prose never ends a word with ("Node.js" is no file;
+# "parse.go", "date.rs", "api.ts" are).
+_BARE_FILE = re.compile(r"[\w-]\.(?:py|pyi|toml|cfg|ini|md|rst|txt|json|ya?ml|lock|sql|sh|typed|go|"
+                        r"rs|tsx?|jsx|mod)$")
+
+
+# Websites named like files ("docs.rs builds the documentation").
+_SITES = frozenset({"docs.rs", "lib.rs", "deps.rs", "pkg.go.dev", "go.dev"})
 
 
 def _env_family(name: str, read: frozenset[str]) -> bool:
@@ -526,6 +532,8 @@ class CodeNames:
             return [Anchor(AnchorKind.FILE, found, expect)]
         if absent and "/" in path:
             return [Anchor(AnchorKind.FILE, path, expect)]
+        if path.lower() in _SITES and not code:
+            return DropReason.EXTERNAL, f"{path} is a website, not a file of this repository"
         if not absent and _FILE_NAME.search(path) and ("/" in path or code
                                                         or _BARE_FILE.search(path)):
             # "the router lives in shop/routing.py": a file path the repository lacks.

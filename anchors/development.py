@@ -98,8 +98,10 @@ def development_only(
             names = (tech.name, *tech.dists, *(p.partition(":")[2] for p in tech.packages))
             declared = [d for name in dict.fromkeys(names) for d in fp.dependency(name)]
             sources = find_technology(anchor.value, anchor.scope, fp).found_in
-            if sources and all(_declares_for_development(p, declared, fp)
-                               or (runtime and _development_code(p)) for p in sources):
+            modules = {*tech.imports, *(n.replace("-", "_") for n in names)}
+            if sources and all(_declares_for_development(p, declared, fp) or (runtime and (
+                    _development_code(p) or _imported_for_tests(p, modules, fp)))
+                    for p in sources):  # fmt: skip
                 return True
     return False
 
@@ -118,6 +120,15 @@ def _development_code(path: str) -> bool:
     from anchors.languages import dialect_of
 
     return dialect_of(path) is not None and (not runs(path) or _NOT_RUN.search(path) is not None)
+
+
+def _imported_for_tests(path: str, modules: set[str], fp: Fingerprint) -> bool:
+    """Whether ``path`` imports any of ``modules`` only where the code never runs it: a
+    Rust ``#[cfg(test)]`` module, Python's ``if TYPE_CHECKING:``."""
+    facts = fp.code.get(path)
+    found = [i for i in facts.imports if re.split(r"::|[./]", i.module, maxsplit=1)[0] in modules
+             ] if facts is not None else []  # fmt: skip
+    return bool(found) and all(i.typing for i in found)
 
 
 def _declares_for_development(path: str, declared: list[Dependency], fp: Fingerprint) -> bool:

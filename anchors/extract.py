@@ -32,7 +32,7 @@ from anchors.backend_negation import backend_denial, backend_subject
 from anchors.candidates import _SNAKE, _Cand, _Form, _Mode, _Neg, _scan
 from anchors.ci_binding import read_ci_claim
 from anchors.clauses import _narrowed_by_subject, _negated_references, _read_modes
-from anchors.codenames import CodeNames, DropReason, Outcome, own_names
+from anchors.codenames import CodeNames, DropReason, Outcome, Pref, own_names
 from anchors.component_kinds import part_claims
 from anchors.concept_negations import concept_negations
 from anchors.declared_specs import as_go_requirement, as_wanted, bare_version, declared_specs
@@ -66,6 +66,7 @@ from anchors.project_negations import project_negations
 from anchors.projects import holds_python
 from anchors.relations import bases_checked, read_relation, role_parts
 from anchors.role_negations import run_time_denial
+from anchors.running_code import crate_run_time_import
 from anchors.rust_defaults import bind_rust_defaults
 from anchors.setting_values import bind_setting_values
 from anchors.spec import (
@@ -166,7 +167,7 @@ def _resolve(c: _Cand, names: CodeNames, fp: Fingerprint, absent: bool) -> Outco
         # "through std::env", "serde::de": a Rust module path, imported (or not)
         expect = Expect.ABSENT if absent else Expect.PRESENT
         return [Anchor(AnchorKind.IMPORT, text, expect, scope=names.scope)]
-    if c.form is _Form.PATH and (module := _go_module(text, names, fp, absent)) is not None:
+    if c.form is _Form.PATH and (module := _go_module(text, names, fp, absent, c.pref)) is not None:
         return module  # "uses spf13/pflag", "doesn't use gorilla/context any more"
     if absent and not removal and c.form in (_Form.PATH, _Form.PATH_SYMBOL):
         # "we no longer use auth/legacy.py" does not say the file is gone.
@@ -217,6 +218,10 @@ def _resolve(c: _Cand, names: CodeNames, fp: Fingerprint, absent: bool) -> Outco
         return names.env(text, absent, claimed=c.reads)
     if c.form is _Form.TECH and c.tech is not None:
         return _technology(c, c.tech, names, absent)
+    if c.form is _Form.DOTTED and (not absent or removal) and (
+            tracked := fp.tracked_path(text)) is not None:  # fmt: skip
+        # "ships radicale.wsgi": a file of the repository named like a module
+        return [Anchor(AnchorKind.FILE, tracked, Expect.ABSENT if absent else Expect.PRESENT)]
     if c.form in (_Form.DOTTED, _Form.CALL):
         name = text.removesuffix("()")
         if absent:
@@ -291,13 +296,15 @@ _GO_MODULE = re.compile(r"(?:[a-z0-9\-]+(?:\.[a-z0-9\-]+)+/)?[\w.\-]+/[\w.\-]+(?
 _GO_MAJOR_SUFFIX = re.compile(r"(?:/v\d+|\.v\d+)$")
 
 
-def _go_module(text: str, names: CodeNames, fp: Fingerprint, absent: bool) -> Outcome | None:
+def _go_module(text: str, names: CodeNames, fp: Fingerprint, absent: bool,
+               pref: Pref = None) -> Outcome | None:  # fmt: skip
     """A Go module a note names by its path in a repository with Go code, which is no path
     of the repository: the import of it. Absent ("doesn't use gorilla/context"), it holds
     while nothing imports it. Present, it is checked only where the note places it in Go
     code or the code imports another major version of it (``gopkg.in/yaml.v3`` for a
     note's ``yaml.v2``): a tool the project runs is named the same way and never imported.
-    None elsewhere."""
+    A sentence that says which ("imports github.com/pkg/errors", "depends on
+    golang.org/x/sys": ``pref``) is checked as it says. None elsewhere."""
     if (not _GO_MODULE.fullmatch(text) or text.endswith((".go", ".mod", ".sum"))
             or not _has_go(fp) or fp.has_path(text) or fp.has_directory(text)):  # fmt: skip
         return None
@@ -310,7 +317,9 @@ def _go_module(text: str, names: CodeNames, fp: Fingerprint, absent: bool) -> Ou
     base = _GO_MAJOR_SUFFIX.sub("", text)
     sibling = (base != text and bool(fp.importers(base))) or any(
         _GO_MAJOR_SUFFIX.sub("", d) == base for d in fp.dependency_names())
-    if in_go or sibling:
+    if pref == "dep":
+        return [Anchor(AnchorKind.DEP, text, expect)]
+    if in_go or sibling or pref == "import":
         return [Anchor(AnchorKind.IMPORT, text, expect, scope=scope)]
     return None
 
@@ -420,6 +429,24 @@ class _Unset(Enum):
 _UNSET = _Unset.UNSET
 
 
+# After a package's name, a noun that makes it a format's ("iCalendar data", "YAML files").
+_FORMAT_NOUN = re.compile(r"\s+(?:data|formats?|files?|documents?|syntax|spec(?:ification)?s?|"
+                          r"standards?|protocols?|feeds?|payloads?|strings?)\b",
+                          re.IGNORECASE)  # fmt: skip
+
+
+def _names_a_format(c: _Cand, text: str, fp: Fingerprint) -> bool:
+    """Whether a package's name, not in backticks, is followed by a format noun and no
+    code that runs imports the package: the note names the format (a claim of use would
+    rest on a test's declaration and refute a true note)."""
+    tech = c.tech or by_name(c.text.lower())
+    if (c.ticked or c.form not in (_Form.WORD, _Form.TECH) or tech is None
+            or tech.kind is not TechKind.PACKAGE
+            or not _FORMAT_NOUN.match(text, c.end)):  # fmt: skip
+        return False
+    return not any(runs(path) for module in tech.imports for path, _ in fp.importers(module))
+
+
 def _touches_control(text: str, c: _Cand) -> bool:
     around = text[max(c.start - 1, 0) : c.start] + text[c.end : c.end + 1]
     return _CONTROL.search(around) is not None
@@ -492,6 +519,11 @@ def infer_anchors(text: str, fp: Fingerprint, subject: str | None = None, *,
         if controls and _touches_control(text, c):
             detail = "next to a control character"
             dropped.append(DroppedCandidate(c.text, DropReason.UNSAFE, detail))
+            continue
+        if _names_a_format(c, text, fp):
+            # "for parsing iCalendar data": the format, not the package of that name
+            detail = f"'{c.text}' names a format here; no code that runs imports the package"
+            dropped.append(DroppedCandidate(c.text, DropReason.NOT_A_USE, detail))
             continue
         # _python_claim reads only "python" and its keys (a call saved for every other word)
         python = (_python_claim(text, c, spans)
@@ -572,6 +604,9 @@ def infer_anchors(text: str, fp: Fingerprint, subject: str | None = None, *,
             # a library the application would import: none of its code that runs does
             if not tool_like(outcome) and (not_imported := run_time_import(outcome, fp)):
                 kept.append((not_imported, c.text))
+            elif (c.runtime or RUNTIME_AFTER.match(text, c.end)) and (
+                    not_run := crate_run_time_import(outcome, fp)):  # fmt: skip
+                kept.append((not_run, c.text))  # "rand is a runtime dependency": tests use it
         if c.mode is _Mode.PRESENT:
             sentence = _sentence_of(c, text, spans)
             if optional_only(sentence, outcome, fp):
@@ -745,7 +780,7 @@ def infer_anchors(text: str, fp: Fingerprint, subject: str | None = None, *,
                   if v.text not in anchored]  # fmt: skip
     # "needs log 0.4.21 with the std feature": which features a dependency enables is
     # read by no anchor
-    uncovered += [f"the feature {m['f']}" for m in _FEATURE.finditer(text)]
+    uncovered += [f"the feature {m['f']}" for m in _FEATURE.finditer(text) if m["f"] not in read]
     # "route.go doesn't touch regular expressions": a negation only an absent anchor checks
     absent = [o for a, o in kept  # ... or a value that is one ("USER=!root")
               if a.expect is Expect.ABSENT or (a.version or "").startswith("!")]  # fmt: skip

@@ -79,7 +79,8 @@ class ImportFact:
     names: tuple[str, ...] = ()
     within: str = ""
     line: int = 0
-    typing: bool = False  # inside ``if TYPE_CHECKING:``: never imported at run time
+    # inside ``if TYPE_CHECKING:``, or a Rust ``#[cfg(test)]`` module: never made at run time
+    typing: bool = False
 
 
 @dataclass(frozen=True)

@@ -505,4 +505,10 @@ def is_list_key(key: str) -> bool:
     (ports, a matrix of versions or runners, the CI jobs' images, the actions their steps
     run, a variable the jobs set)."""
     return key in ("EXPOSE", *VERSION_KEYS, "runs-on", "image", "uses", "RUN") or key.endswith(
-        ".ports") or key.startswith("env.")
+        ".ports") or key.startswith("env.") or _cargo_feature(key)
+
+
+def _cargo_feature(key: str) -> bool:
+    """``features.unstable-kv``: what a Cargo feature enables, one value each; not the
+    default set (``features.default``, compared whole) nor one of its members."""
+    return key.startswith("features.") and key.count(".") == 1 and key != "features.default"

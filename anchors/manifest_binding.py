@@ -56,7 +56,8 @@ _LIST = rf"(?P<list>{_FEATURE}(?:\s*,\s*(?:and\s+)?{_FEATURE}|\s+and\s+{_FEATURE
 # "the default features are (just) a, b and c", "default features: a, b"
 _DEFAULTS_ARE = re.compile(
     r"\b(?:the\s+)?(?:crate['’]s\s+|cargo\s+)?default\s+features?\s+(?:are|is|include|includes|"
-    r"consist\s+of|:)\s+(?P<only>(?:just|only|exactly)\s+)?(?:the\s+)?" + _LIST + r"(?![\w\-/])",
+    r"including|consist\s+of|:)\s+(?P<only>(?:just|only|exactly)\s+)?(?:the\s+)?" + _LIST
+    + r"(?![\w\-/])",
     _I,
 )
 # "color and humantime are (the only) default features", "regex is not a default feature"
@@ -101,6 +102,7 @@ def bind_manifest(text: str, fp: Fingerprint,
         if question or _NOT_PLAIN.search(sentence):
             continue
         out += _features(text, start, end, fp)
+        out += _gates(text, start, end, fp)
         out += _keys(text, start, end, fp)
     return out
 
@@ -167,6 +169,42 @@ def _features(text: str, start: int, end: int, fp: Fingerprint) -> list[Manifest
                 out.append(ManifestBinding(anchor, name, span, (start, end), words))
         if out:
             return out
+    return out
+
+
+_ITEM = r"`?[A-Za-z0-9][\w\-]*(?::[\w\-]+)?\??(?:/[\w\-]+)?`?"
+_ITEMS = rf"(?P<list>{_ITEM}(?:\s*,\s*(?:and\s+)?{_ITEM}|\s+and\s+{_ITEM})*)"
+_GATE = (r"(?:behind|gated\s+(?:behind|on|by)|under|requires?|needs?|enabled\s+(?:by|with)|"
+         r"only\s+with|available\s+(?:with|behind|under))\s+(?:the\s+)?`?(?P<f>[A-Za-z0-9][\w\-]*)`?"
+         r"\s+(?:cargo\s+)?feature(?:\s+flag)?\b")  # fmt: skip
+_GATES = (
+    # "is behind the unstable-kv feature (log/kv)"
+    re.compile(_GATE + rf"(?:\s*\((?:which\s+)?(?:enables\s+|=\s*)?{_ITEMS}\))?", _I),
+    # "the color feature enables anstream and anstyle"
+    re.compile(r"\bthe\s+`?(?P<f>[A-Za-z0-9][\w\-]*)`?\s+(?:cargo\s+)?feature\s+(?:enables|"
+               rf"turns\s+on|pulls\s+in|activates)\s+(?:the\s+)?{_ITEMS}(?![\w\-/])", _I),
+)
+
+
+def _gates(text: str, start: int, end: int, fp: Fingerprint) -> list[ManifestBinding]:
+    sentence = text[start:end]
+    if "feature" not in sentence.lower() or re.search(r"\b(?:not|no|never|n['’]t|without)\b",
+                                                      sentence, _I):  # fmt: skip
+        return []
+    path = _manifest(fp, InfraKind.CARGO_TOML, sentence)
+    if path is None:
+        return []
+    out: list[ManifestBinding] = []
+    for pattern in _GATES:
+        for m in pattern.finditer(text, start, end):
+            feature, items = m["f"], _names(m["list"] or "")
+            if feature == "default":
+                continue  # the default set is ``_features``'s
+            key = f"features.{feature}"
+            words = frozenset({feature, *items})
+            anchors = [Anchor(AnchorKind.CONFIG, key, scope=path, version=i) for i in items]
+            for anchor in anchors or [Anchor(AnchorKind.CONFIG, key, scope=path)]:
+                out.append(ManifestBinding(anchor, feature, m.span(), (start, end), words))
     return out
 
 

@@ -127,6 +127,14 @@ _URL_PATH = re.compile(rb"(\b[A-Za-z][A-Za-z0-9+.\-]*://[^/\s\"'<>()\[\]{}`]*)[^
 _COMMENT_LINE = re.compile(rb"(?m)^[ \t]*(?:#|//).*$")
 
 
+# A linter's list of the standard library's modules (isort's ``known_standard_library``):
+# it names every module there is, not the ones the project uses (``sqlite3`` is no SQLite).
+_STDLIB_LIST = re.compile(
+    rb"(?im)^[ \t]*[\w.-]*(?:standard[_-]library|stdlib)[\w.-]*[ \t]*[=:][ \t]*"
+    rb"(?:\[[^\]]*\]|[^\n]*)"
+)
+
+
 def scan_mentions(data: bytes, comments: bool = True) -> tuple[str, ...]:
     """The vocabulary's mention tokens that occur as words in ``data`` (sorted); nothing
     for binary or oversized content. ``comments=False`` leaves out whole comment lines:
@@ -136,6 +144,8 @@ def scan_mentions(data: bytes, comments: bool = True) -> tuple[str, ...]:
         return ()
     if not comments:
         data = _COMMENT_LINE.sub(b"", data)
+    if b"standard" in data or b"stdlib" in data:
+        data = _STDLIB_LIST.sub(b"", data)
     if b"://" in data:
         data = _URL_PATH.sub(rb"\1", data)
     low = data.lower()

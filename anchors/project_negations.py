@@ -9,10 +9,11 @@ the running code is in view, so these anchors can verify as well as refute.
 
 A clause is read only when what it is said of is the project: its own name (the crate,
 the Go module, the npm or Python package), a word for it ("the library", "the app", "the
-code", "it", "we"), the note's directory (``scope``), or, for dependencies, one manifest
-named ("go.mod has no require block"). A clause that names a file is another reader's; one
-whose denial is narrowed ("no environment variables other than RUST_LOG", "no
-dependencies besides colorama", "no dev dependencies") is left to the uncovered parts.
+code", "we"; not "it", which may stand for any part), the note's directory (``scope``), or,
+for dependencies, one manifest named ("go.mod has no require block"). A clause that names
+a file is another reader's; one whose denial is narrowed ("no environment variables other
+than RUST_LOG", "no dependencies besides colorama", "no dev dependencies") is left to the
+uncovered parts.
 Plans and rules ("should never read the environment") are no facts.
 """
 
@@ -66,6 +67,9 @@ _EXCEPT = re.compile(r"\s*,?\s*(?:besides|except(?:\s+for)?|other\s+than|apart\s
                      _I)  # fmt: skip
 _STDLIB = re.compile(r"(?:the\s+)?(?:(?:go|rust|python)(?:['’]s)?\s+)?(?:standard\s+library|"
                      r"stdlib|std)\b", _I)  # fmt: skip
+# A dependency denial that reaches beyond run time: development, tests, the build.
+_ANY_ROLE = re.compile(r"\b(?:any\s+kind|at\s+all|even|dev|development|tests?|testing|build|"
+                       r"dev-dependencies|devDependencies)\b", _I)  # fmt: skip
 # After an environment denial, what may follow; anything else narrows it.
 _BARE_TAIL = re.compile(r"\s*(?:(?:itself|directly|at\s+all|anywhere|ever|whatsoever|either)"
                         r"\s*)*(?:$|[.;:!?)]|,\s*(?:and|but|so|which)\b)", _I)  # fmt: skip
@@ -75,6 +79,10 @@ _IMPORT_FORMS = re.compile(
     r"|examples?|benchmarks?|benches)"
     r"(?:\s*(?:,|and|or|&)\s*(?:the\s+)?(?:tests?|examples?|benchmarks?|benches|docs|fixtures))*)"
     r"\s+(?:imports?|uses?|pulls?\s+in)\s+(?P<name>`[^`\s]+`|[\w./:@-]*\w)"
+    # "no code that runs imports log", "nothing outside the tests imports log"
+    r"|\b(?:no\s+(?:running|production|library|non-test)\s+code|no\s+code\s+that\s+runs|"
+    r"nothing\s+(?:outside|but|except|other\s+than)\s+(?:the\s+)?tests?)\s+(?:imports?|uses?)\s+"
+    r"(?P<name3>`[^`\s]+`|[\w./:@-]*\w)"
     # "log is imported only by the tests", "log is only imported in tests and examples"
     r"|(?P<name2>`[^`\s]+`|[\w./:@-]*\w)\s+is\s+(?:only\s+)?imported\s+(?:only\s+)?(?:by|in|from)"
     r"\s+(?:the\s+)?(?:tests?|test\s+files|examples?)\b",
@@ -83,9 +91,8 @@ _IMPORT_FORMS = re.compile(
 _PROJECT_WORDS = re.compile(
     r"^(?:(?:and|but|so|also|then|still|today|now|currently)\s+)*(?:the\s+|our\s+|this\s+)?"
     r"(?:(?:whole|entire|main|core|running)\s+)?"
-    r"(?:library|lib|crate|package|module|app|application|service|server|project|program|"
-    r"codebase|code|code\s+base|library\s+code|source|tool|cli|binary|backend|api|it|we)"
-    r"(?:\s+(?:itself|code|source))?\s*$",
+    r"(?:library|lib|crate|package|app|application|project|program|codebase|code|code\s+base|"
+    r"library\s+code|we)(?:\s+(?:itself|code))?\s*$",
     _I,
 )
 _NOT_PLAIN = re.compile(r"\b(?:should|must|ought|shall|may|might|could|would|if|when|unless|"
@@ -119,6 +126,8 @@ def project_negations(
             rest = _EXCEPT.match(text, m.end())
             if rest is not None and not _STDLIB.match(rest["rest"].strip()):
                 continue  # "no dependencies besides colorama": which ones, not none
+            if _ANY_ROLE.search(text, m.start(), end):
+                continue  # "no dependencies of any kind, not even for tests": not run time alone
             what = m["what"] or m["what2"] or m["what3"]
             where = _manifest(text, start, m.start(), fp)
             whole = where is not None
@@ -128,9 +137,10 @@ def project_negations(
                 anchor = Anchor(AnchorKind.DEP, WILDCARD, Expect.ABSENT, scope=where)
                 found.append(ProjectNegation(anchor, what, m.span()))
         for m in _IMPORT_FORMS.finditer(text, start, end):
-            name = (m["name"] or m["name2"]).strip("`")
-            if _NOT_PLAIN.search(clause_before(text, start, m.start())) or not fp.importers(name):
-                continue  # a module nothing imports: a word, not the module
+            name = (m["name"] or m["name2"] or m["name3"]).strip("`")
+            if _NOT_PLAIN.search(clause_before(text, start, m.start())) or (
+                    not m["name3"] and not fp.importers(name)):  # fmt: skip
+                continue  # "only tests use X" of a module nothing imports: a word, not one
             anchor = Anchor(AnchorKind.IMPORT, name, Expect.ABSENT, scope=WILDCARD)
             found.append(ProjectNegation(anchor, name, m.span()))
     unique: dict[Anchor, ProjectNegation] = {}

@@ -18,22 +18,28 @@ Three wildcard anchors check them (``anchors.spec``):
 - ``!dep:*[@PATH]``: the project's manifests declare no run-time dependency (development,
   test and optional ones aside; the Python version is no dependency). A manifest that may
   compute its requirements (``setup.py``) or that is not read makes it unknown.
-- ``import:X@*`` / ``!import:X@*``: some / no file that runs imports ``X``.
+- ``import:X@*`` / ``!import:X@*``: some / no file that runs imports ``X`` (an import in
+  a Rust ``#[cfg(test)]`` module or under Python's ``if TYPE_CHECKING:`` is not made when
+  the code runs).
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 from anchors.facts import FileFacts, Fingerprint
 from anchors.finding import Finding, listed
 from anchors.manifests import PYTHON, manifest_kind
 from anchors.mentions import in_area, runs, subproject_of, tool_area
 from anchors.projects import declares_for
+from anchors.spec import WILDCARD, Anchor, AnchorKind, Expect
 from anchors.tooling_dirs import js_runs
+from anchors.vocabulary import by_name
 
 __all__ = [
     "code_runs",
+    "crate_run_time_import",
     "find_any_dependency",
     "find_any_env_read",
     "find_running_import",
@@ -140,11 +146,31 @@ def find_any_dependency(scope: str | None, fp: Fingerprint) -> Finding:
 def find_running_import(module: str, fp: Fingerprint) -> Finding:
     """The files that run and import ``module``."""
     importing = sorted({path for path, _ in fp.importers(module)})
-    running = [p for p in importing if (f := fp.code.get(p)) is not None and code_runs(p, f)]
+    running = sorted({path for path, imp in fp.importers(module) if not imp.typing
+                      and (f := fp.code.get(path)) is not None and code_runs(path, f)})
     if running:
         return Finding(tuple(running), None, f"{module} is imported by {listed(running)}")
     unread = [p for p, f in fp.unread() if code_runs(p, f) and f.could_mention([module])]
     if unread:
         return Finding((), None, f"{listed(unread)} could not be read; cannot tell", False)
-    elsewhere = f" (only by {listed(importing)})" if importing else ""
+    elsewhere = f" (only where the code does not run: {listed(importing)})" if importing else ""
     return Finding((), None, f"no code that runs imports {module}{elsewhere}")
+
+
+def crate_run_time_import(outcome: Sequence[Anchor], fp: Fingerprint) -> Anchor | None:
+    """For a crate claimed as a run-time dependency whose declarations are all for
+    development: the import by the code that runs that would make it one, which no such
+    file makes today ("rand is a runtime dependency" while only tests use it). None for any
+    other anchor."""
+    for anchor in outcome:
+        if anchor.expect is not Expect.PRESENT or anchor.kind not in (AnchorKind.DEP,
+                                                                     AnchorKind.TECH):
+            continue
+        tech = by_name(anchor.value) if anchor.kind is AnchorKind.TECH else None
+        names = [anchor.value] if tech is None else [p.partition(":")[2] for p in tech.packages
+                                                     if p.startswith("cargo:")]  # fmt: skip
+        for name in names:
+            declared = fp.dependency(name)
+            if declared and all(d.ecosystem == "cargo" and not d.runtime for d in declared):
+                return Anchor(AnchorKind.IMPORT, name.replace("-", "_"), scope=WILDCARD)
+    return None

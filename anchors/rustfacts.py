@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from dataclasses import replace
 
 from tree_sitter import Node
 
@@ -85,6 +86,9 @@ def extract_rust(source: bytes) -> FileFacts:
     walker.items(root, "", in_function=False)
     walker.imports.extend(_path_imports(source, root, walker.imports))
     walker.imports.sort(key=lambda fact: fact.line)  # stable: a line's own order is kept
+    if walker.test_modules:  # a test module's imports are never made when the code runs
+        walker.imports = [replace(i, typing=True) if _within_any(i.within, walker.test_modules)
+                          else i for i in walker.imports]  # fmt: skip
     env_reads: tuple[str, ...] = ()
     env_defaults: list[ValueFact] = []
     if _ENV_TRIGGER.search(source):
@@ -111,6 +115,14 @@ def _named(node: Node) -> Iterator[Node]:
     return (child for child in node.children if child.is_named and child.type not in _COMMENTS)
 
 
+# ``#[cfg(test)]`` among an item's attributes (``#[cfg(all(test, feature = "x"))]`` too).
+_CFG_TEST = re.compile(rb"#\s*\[\s*cfg\s*\((?![^\]]*\bnot\s*\()(?:[^\]]*[(,\s])?test\b")
+
+
+def _within_any(within: str, modules: list[str]) -> bool:
+    return any(within == m or within.startswith(m + ".") for m in modules)
+
+
 def _qualify(within: str, name: str) -> str:
     return f"{within}.{name}" if within else name
 
@@ -130,6 +142,8 @@ class _Walker:
         self.strings: dict[str, str] = {}
         # Variables named by constants that declare an environment variable's name.
         self.env_names: list[str] = []
+        # The modules compiled for tests only (``#[cfg(test)] mod tests { ... }``).
+        self.test_modules: list[str] = []
 
     def items(self, parent: Node, within: str, in_function: bool, depth: int = 0) -> None:
         if depth > _MAX_DEPTH:
@@ -168,6 +182,8 @@ class _Walker:
             return  # ``mod name;`` declares a module that lives in its own file
         qualname = _qualify(within, name)
         text = self.source[start : node.end_byte]
+        if kind == "mod_item" and _CFG_TEST.search(self.source, start, node.start_byte):
+            self.test_modules.append(qualname)
         self.definitions.append(Definition(qualname, body_hash(text), line_of(node)))
         value = node.child_by_field_name("value")
         if kind in ("const_item", "static_item") and value is not None and not in_function:

@@ -101,3 +101,36 @@ async def test_what_an_application_note_says_is_read_as_meant(
     served = await remember_and_serve(mon.root, text)
     assert served["status"] == status, served
     assert reason in said(served) + " ".join(served["flags"]), served
+
+
+CALENDAR = {
+    "pyproject.toml": '[project]\nname = "cal"\ndependencies = ["vobject>=0.9"]\n'
+                      '[project.optional-dependencies]\ntest = ["icalendar"]\n'
+                      '[tool.isort]\nknown_standard_library = "os,sqlite3,sys"\n',
+    "cal/__init__.py": "",
+    "cal/store.py": "import os\nimport vobject\n\ndef load(text):\n"
+                    "    return vobject.readOne(text)\n",
+    "cal.wsgi": "from cal.store import load\napplication = load\n",
+    "tests/test_store.py": "import icalendar\n",
+}  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("text", "status", "reason"),
+    [
+        # a package's name that names a format, where no code that runs imports it
+        ("cal depends on vobject for parsing iCalendar data.", "VERIFIED",
+         "vobject is declared in pyproject.toml"),
+        # a linter's list of every standard-library module is no use of SQLite
+        ("Storage is implemented on SQLite.", "REFUTED", "SQLite is not used by the project"),
+        # a file of the repository named like a module
+        ("The app ships a WSGI entry point (cal.wsgi).", "VERIFIED", "cal.wsgi is tracked"),
+    ],
+)  # fmt: skip
+async def test_a_format_a_list_of_the_standard_library_and_a_file_named_like_a_module(
+    git_repo: GitRepo, text: str, status: str, reason: str
+) -> None:
+    git_repo.commit(CALENDAR, "a calendar server")
+    served = await remember_and_serve(git_repo.root, text)
+    assert served["status"] == status, served
+    assert reason in said(served), served

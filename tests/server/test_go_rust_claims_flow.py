@@ -160,6 +160,13 @@ RUST_CASES = [
     ("The crate declares no MSRV (no rust-version in Cargo.toml).", "REFUTED",
      "package.rust-version: 1.71"),
     ("The crate declares an MSRV.", "VERIFIED", "package.rust-version: 1.71"),
+    # a feature that gates something: declared, and enabling what the note says
+    ("Filter regexes are behind the regex feature (env_filter/regex).", "VERIFIED",
+     "features.regex: env_filter/regex"),
+    ("Colored output is behind the color feature (anstream/auto).", "REFUTED",
+     "not anstream/auto"),
+    ("The color feature enables anstream.", "VERIFIED", "features.color: anstream"),
+    ("Key-value output needs the kv feature.", "REFUTED", "states no features.kv"),
 ]
 
 

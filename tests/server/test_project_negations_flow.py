@@ -61,7 +61,8 @@ CLAIMS: list[tuple[dict[str, str], str, str, str]] = [
      "no code that runs reads the environment"),
     (GO_QUIET, "The library has no third-party dependencies: go.mod has no require block.",
      "VERIFIED", "go.mod declares no run-time dependency"),
-    (GO_QUIET, "Only the tests import log.", "VERIFIED", "only by router_test.go"),
+    (GO_QUIET, "Only the tests import log.", "VERIFIED",
+     "only where the code does not run: router_test.go"),
     (GO_LOUD, "The library never reads environment variables.", "REFUTED",
      "router.go reads PORT"),
     (GO_LOUD, "router has no third-party dependencies.", "REFUTED",
@@ -118,3 +119,13 @@ async def test_a_narrowed_or_partial_denial_is_not_read_as_one_of_the_whole_proj
     served = await remember_and_serve(git_repo.root, text)
     assert not any(a["anchor"].startswith(("!env:*", "!dep:*")) for a in served["anchors"]), served
     assert served["status"] != "VERIFIED", served
+
+
+async def test_it_may_be_any_part_so_its_denial_is_not_the_projects(git_repo: GitRepo) -> None:
+    """"it" may stand for the part a note spoke of first: the project's declared uuid must
+    not refute "the parser ... has no dependencies"."""
+    git_repo.commit(GO_LOUD, "a project")
+    served = await remember_and_serve(
+        git_repo.root, "The path parser is tiny; it has no dependencies."
+    )
+    assert served["status"] != "REFUTED", served

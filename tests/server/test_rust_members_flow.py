@@ -79,14 +79,15 @@ async def test_a_types_member_named_with_its_path_is_checked_wherever_it_is_defi
     assert receipt in receipts(served), served
 
 
-async def test_a_dev_dependency_a_test_imports_is_never_verified_as_a_runtime_dependency(
+async def test_a_dev_dependency_a_test_imports_is_refuted_as_a_runtime_dependency(
     crate: GitRepo,
 ) -> None:
     """tokio: declared in ``[dev-dependencies]``, imported by ``tests/it.rs``, named in a
-    URL of ``src/lib.rs`` (an organisation's page, not a use)."""
+    URL of ``src/lib.rs`` (an organisation's page, not a use): no code that runs imports
+    it, which refutes "a runtime dependency"."""
     served = await remember_and_serve(crate.root, "tokio is a runtime dependency of the crate.")
-    assert served["status"] == "ACTIVE", served
-    assert "tokio (declared for development only)" in served["verification"], served
+    assert served["status"] == "REFUTED", served
+    assert "no code that runs imports tokio" in receipts(served), served
     assert "src/lib.rs" not in receipts(served), served
 
 

@@ -1,0 +1,76 @@
+"""Claims about Go and Rust projects as agents write them (issue #32), through MCP
+``remember`` + ``recall`` on real git repositories: a toolchain minimum stated as a
+requirement, a crate that only a ``#[cfg(test)]`` module uses said to be a run-time
+dependency, a Go module path with the verb that says what is claimed of it, a definition
+placed in a bare file name that does not exist, an environment variable without "_"
+named as one, and a crate's default features "including" one."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.conftest import GitRepo
+from tests.mcp_calls import remember_and_serve, said
+
+pytestmark = pytest.mark.anyio
+
+GO = {
+    "go.mod": "module github.com/acme/flags\n\ngo 1.12\n\n"
+              "require golang.org/x/text v0.14.0\n",
+    "flag.go": 'package flags\n\nimport (\n\t"os"\n\t"strings"\n)\n\n'
+               "type FlagSet struct {\n\tname string\n}\n\n"
+               "func (f *FlagSet) Parse(args []string) error {\n"
+               '\t_ = strings.TrimSpace(os.Getenv("HOME"))\n\treturn nil\n}\n',
+}  # fmt: skip
+RUST = {
+    "Cargo.toml": '[package]\nname = "stamp"\nversion = "0.1.0"\nedition = "2018"\n\n'
+                  '[dependencies]\nlog = "0.4"\n\n[dev-dependencies]\nrand = "0.8"\n',
+    "src/lib.rs": "use log::debug;\n\npub fn stamp() -> u64 {\n    debug!(\"stamp\");\n    0\n}\n\n"
+                  "#[cfg(test)]\nmod tests {\n    use rand::Rng;\n\n    #[test]\n"
+                  "    fn t() {\n        let _ = rand::thread_rng().gen::<u8>();\n    }\n}\n",
+}  # fmt: skip
+
+# (files, note, the status served, words the served reasons hold)
+CLAIMS: list[tuple[dict[str, str], str, str, str]] = [
+    # go.mod's go line is the minimum: "requires" / "needs ... or later" state it exactly
+    (GO, "The module requires Go 1.18.", "REFUTED", "go.mod:3 lists go 1.12, not 1.18"),
+    (GO, "The module requires Go 1.12.", "VERIFIED", "go.mod:3 lists go 1.12"),
+    (GO, "flags needs Go 1.18 or later.", "REFUTED", "not >=1.18"),
+    (GO, "flags supports Go 1.21.", "VERIFIED", "go-version 1.12"),
+    # a module path with its verb
+    (GO, "flags imports github.com/pkg/errors for error wrapping.", "REFUTED",
+     "no file imports github.com/pkg/errors"),
+    (GO, "flags depends on golang.org/x/sys.", "REFUTED",
+     "golang.org/x/sys is not a declared dependency"),
+    (GO, "flags depends on golang.org/x/text.", "VERIFIED", "golang.org/x/text is declared"),
+    # a bare file name the repository lacks, stated as the place
+    (GO, "FlagSet.Parse is defined in parse.go.", "REFUTED", "parse.go is not in the repository"),
+    (GO, "FlagSet.Parse is defined in flag.go.", "VERIFIED", "flag.go defines FlagSet.Parse"),
+    # an environment variable without "_", said to be one
+    (GO, "Parse reads the HOME environment variable.", "VERIFIED", "HOME is read"),
+    (GO, "flags reads the TZ environment variable to pick a zone.", "REFUTED", "no code reads TZ"),
+    # a crate used only by a test module is no run-time dependency
+    (RUST, "rand is a runtime dependency.", "REFUTED", "no code that runs imports rand"),
+    (RUST, "log is a runtime dependency.", "VERIFIED", "log is declared in Cargo.toml"),
+    (RUST, "The crate has default features including std.", "REFUTED",
+     "states no features.default.std"),
+    (RUST, "Only the tests use rand.", "VERIFIED", "no code that runs imports rand"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("files", "text", "status", "reason"), CLAIMS)
+async def test_go_and_rust_claims_as_agents_write_them(
+    git_repo: GitRepo, files: dict[str, str], text: str, status: str, reason: str
+) -> None:
+    git_repo.commit(files, "a project")
+    served = await remember_and_serve(git_repo.root, text)
+    assert served["status"] == status, served
+    assert reason in said(served), served
+
+
+async def test_a_website_named_like_a_file_is_no_file(git_repo: GitRepo) -> None:
+    """"docs.rs" is where the documentation is built, not a missing file to refute."""
+    git_repo.commit(RUST, "a crate")
+    served = await remember_and_serve(git_repo.root, "docs.rs builds the documentation.")
+    assert served["status"] != "REFUTED", served
+    assert not any(a["anchor"] == "file:docs.rs" for a in served["anchors"]), served
