@@ -78,7 +78,7 @@ from anchors.spec import (
     parse_anchor,
 )
 from anchors.status_claims import read_statuses
-from anchors.subject import Spans, resolve_name, resolve_subject, sentence_spans
+from anchors.subject import CODE_FILE, Spans, resolve_name, resolve_subject, sentence_spans
 from anchors.value_binding import bind_values
 from anchors.value_claims import stated_values, uncovered_values, version_span
 from anchors.verdicts import Verdict
@@ -257,7 +257,12 @@ def _resolve(c: _Cand, names: CodeNames, fp: Fingerprint, absent: bool) -> Outco
         if not absent and _SNAKE.fullmatch(text):
             return names.missing_in_scope(text, found)
     outcome = _word(c, text, names, absent)
-    head = text.split("-", 1)[0]
+    head, _, tail = text.partition("-")
+    if (isinstance(outcome, tuple) and tail.lower() in ("py", "python") and len(head) > 2
+            and by_name(head.lower()) is not None):  # fmt: skip
+        # "redis-py", "docker-py": the Python client of a system, imported by its name
+        expect = Expect.ABSENT if absent else Expect.PRESENT
+        return [Anchor(AnchorKind.IMPORT, head.lower(), expect)]
     if "-" in text and isinstance(outcome, tuple) and len(head) > 2 and c.tech is None:
         # "a duckdb-backed store": the compound names duckdb.
         outcome = _word(c, head, names, absent)
@@ -429,6 +434,33 @@ class _Unset(Enum):
 _UNSET = _Unset.UNSET
 
 
+# ", not by argparse", "rather than through requests": the means a contrast denies
+_NOT_INSTEAD = re.compile(r"(?:,|;|\s-)\s*(?:and\s+)?(?:not|never|rather\s+than|instead\s+of)\s+"
+                          r"(?:(?:by|with|through|via|using|on)\s+)?(?:the\s+)?`?$",
+                          re.IGNORECASE)  # fmt: skip
+
+
+def _not_instead(c: _Cand, text: str, spans: Spans, fp: Fingerprint,
+                 names: CodeNames) -> Anchor | None:  # fmt: skip
+    """A module a contrast denies of the one source file its sentence names ("options are
+    parsed by `OptionParser` in parser.py, not by argparse"): that file does not import it.
+    None where the sentence names no single source file or the name is no module."""
+    if c.form not in (_Form.WORD, _Form.TECH, _Form.IMPORT, _Form.DOTTED):
+        return None
+    if not _NOT_INSTEAD.search(text, max(0, c.start - 40), c.start):
+        return None
+    sentence = _sentence_of(c, text, spans)
+    files = {resolve_name(m["path"], fp) for m in CODE_FILE.finditer(sentence)} - {None}
+    if len(files) != 1:
+        return None
+    module = c.text.strip("`")
+    tech = c.tech or by_name(module.lower())
+    modules = tech.imports if tech is not None and tech.imports else (module,)
+    if not (names.is_stdlib(modules[0]) or fp.importers(modules[0])):
+        return None  # a word, not a module anything imports
+    return Anchor(AnchorKind.IMPORT, modules[0], Expect.ABSENT, scope=files.pop())
+
+
 # After a package's name, a noun that makes it a format's ("iCalendar data", "YAML files").
 _FORMAT_NOUN = re.compile(r"\s+(?:data|formats?|files?|documents?|syntax|spec(?:ification)?s?|"
                           r"standards?|protocols?|feeds?|payloads?|strings?)\b",
@@ -550,6 +582,10 @@ def infer_anchors(text: str, fp: Fingerprint, subject: str | None = None, *,
         if c.mode is _Mode.UNCLEAR and backend_subject(text, spans, c.start) and (
                 in_backend := backend_denial(_resolve(c, local(c.start), fp, True), fp)):
             kept += [(a, c.text) for a in in_backend]  # "the backend doesn't use GitPython"
+            continue
+        if c.mode is _Mode.UNCLEAR and (instead := _not_instead(c, text, spans, fp, names)):
+            kept.append((instead, c.text))  # "parsed by OptionParser in parser.py, not argparse"
+            negated.append(c.text)
             continue
         if c.mode is not _Mode.PRESENT and c.mode is not _Mode.ABSENT and not python:
             resolves = isinstance(_resolve(c, names, fp, absent=False), list)
@@ -731,6 +767,13 @@ def infer_anchors(text: str, fp: Fingerprint, subject: str | None = None, *,
                                                 and a.kind is AnchorKind.SYMBOL)]  # fmt: skip
         kept.append((bound.anchor, bound.name))
         checked_values.append(bound.span)
+    # "rendered with mistune ([markup] renderer = mistune in isso.cfg)": the value a bound
+    # anchor checks is the relation's object, so the relation is checked with it
+    stating = [b.anchor for b in values] + [b.anchor for b in infra] + [b.anchor for b in manifest]
+    said_values = {(a.version or "").lower() for a in stating} - {""}
+    bound_relations = [r for r in relations if r.rsplit(" ", 1)[-1].lower() in said_values]
+    relations = [r for r in relations if r not in bound_relations]
+    uncovered = [u for u in uncovered if u not in bound_relations]
     # Parameters and keyword arguments are their own anchors, never symbols (issue #31).
     arguments = read_arguments(text, fp, scope, spans)
     if arguments.anchors or arguments.uncovered:

@@ -9,8 +9,9 @@ the running code is in view, so these anchors can verify as well as refute.
 
 A clause is read only when what it is said of is the project: its own name (the crate,
 the Go module, the npm or Python package), a word for it ("the library", "the app", "the
-code", "we"; not "it", which may stand for any part), the note's directory (``scope``), or,
-for dependencies, one manifest named ("go.mod has no require block"). A clause that names
+code", "we"; not "it", which may stand for any part), the note's directory (``scope``), the
+frontend (the JavaScript application's running sources), or, for dependencies, one
+manifest named ("go.mod has no require block"). A clause that names
 a file is another reader's; one whose denial is narrowed ("no environment variables other
 than RUST_LOG", "no dependencies besides colorama", "no dev dependencies") is left to the
 uncovered parts.
@@ -27,6 +28,7 @@ from anchors.codenames import own_names
 from anchors.development import application_package
 from anchors.facts import Fingerprint
 from anchors.manifests import manifest_kind
+from anchors.npm_application import application_sources
 from anchors.spec import WILDCARD, Anchor, AnchorKind, Expect
 from anchors.subject import CODE_FILE, clause_before
 
@@ -37,7 +39,8 @@ _NOT = (r"(?:never|no\s+longer|(?:does|do|did|will|can)\s+not|cannot|"
         r"(?:does|do|did|wo|ca)n[’']t)")  # fmt: skip
 _ADVERB = r"(?:(?:itself|ever|directly|actually|even|at\s+runtime)\s+)?"
 _ENVIRONMENT = (r"(?:(?:any|the)\s+)?(?:environment\s+variables?|env(?:ironment)?\s+vars?"
-                r"|(?:the\s+)?(?:process(?:['’]s)?\s+)?environment)")  # fmt: skip
+                r"|(?:the\s+)?(?:process(?:['’]s)?\s+)?environment"
+                r"|`?(?:process\.env|import\.meta\.env|os\.environ)`?)")  # fmt: skip
 _ENV_FORMS = re.compile(
     rf"\b{_NOT}\s+{_ADVERB}(?:reads?|uses?|touch(?:es)?|consults?|looks?\s+at|relies\s+on|"
     rf"rel(?:y|ies)\s+on|depends?\s+on)\s+(?P<what>{_ENVIRONMENT})"
@@ -95,6 +98,9 @@ _PROJECT_WORDS = re.compile(
     r"library\s+code|we)(?:\s+(?:itself|code))?\s*$",
     _I,
 )
+_FRONTEND = re.compile(r"^(?:the\s+|our\s+)?(?:frontend|front-end|web\s+client|client|ui|web\s+ui)"
+                       r"(?:\s+(?:source|sources|code|app|application|bundle))?\s*$",
+                       _I)  # fmt: skip
 _NOT_PLAIN = re.compile(r"\b(?:should|must|ought|shall|may|might|could|would|if|when|unless|"
                         r"want|plan|aim|try)\b", _I)  # fmt: skip
 
@@ -159,6 +165,8 @@ def _project(
         return False, None
     if _PROJECT_WORDS.match(clause):
         return True, scope if scope is not None and fp.has_directory(scope) else None
+    if _FRONTEND.match(clause) and (sources := application_sources(fp)) is not None:
+        return True, sources  # "the frontend (source) never reads process.env"
     words = re.sub(r"^the\s+", "", clause.strip("`*_ "), flags=_I).strip("`")
     return bool(words) and words.lower() in {n.lower() for n in _own_names(fp)}, None
 

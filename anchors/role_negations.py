@@ -64,7 +64,9 @@ _NOT_RUN_TIME = re.compile(
 _ONLY = re.compile(r"\s+(?:is|are)\s+(?:only|just|solely|merely|purely)\b|-only\b", _I)
 # "celery was removed from the runtime dependencies"
 _REMOVED_FROM_RUN_TIME = re.compile(
-    rf"[`'\"]?{REMOVED}\s+(?:the\s+)?{_RUN_TIME}\s+{_DEPENDENCY}\b", _I
+    # (the run-time declarations in other words: "the hard / core / install dependencies")
+    rf"[`'\"]?{REMOVED}\s+(?:the\s+|its\s+)?(?:{_RUN_TIME}|hard|core|required|install|main)"
+    rf"\s+{_DEPENDENCY}\b", _I
 )
 
 

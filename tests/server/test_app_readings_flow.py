@@ -134,3 +134,55 @@ async def test_a_format_a_list_of_the_standard_library_and_a_file_named_like_a_m
     served = await remember_and_serve(git_repo.root, text)
     assert served["status"] == status, served
     assert reason in said(served), served
+
+
+RENDERING = {
+    "pyproject.toml": '[project]\nname = "blog"\ndependencies = ["mistune", "misaka"]\n',
+    "blog/__init__.py": "",
+    "blog/markup.py": "import mistune\nimport misaka\n",
+    "blog/blog.cfg": "[markup]\nrenderer = mistune\n",
+    "blog/cli.py": "import click\n\n@click.command()\ndef main():\n    pass\n",
+}  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("text", "status", "reason"),
+    [
+        # the relation's object is the value a bound setting checks
+        ("Posts are rendered with mistune by default ([markup] renderer = mistune in "
+         "blog/blog.cfg).", "VERIFIED", "markup.renderer: mistune"),
+        ("Posts are rendered with misaka by default ([markup] renderer = mistune in "
+         "blog/blog.cfg).", "ACTIVE", "that posts are rendered with misaka"),
+        # a contrast denies a module of the one file its sentence names
+        ("Commands are parsed by click in blog/cli.py, not by argparse.", "VERIFIED",
+         "argparse is not imported in blog/cli.py"),
+        ("Commands are parsed in blog/markup.py, not with mistune.", "REFUTED",
+         "imported by blog/markup.py"),
+    ],
+)  # fmt: skip
+async def test_a_relation_a_setting_checks_and_a_contrast_of_one_file(
+    git_repo: GitRepo, text: str, status: str, reason: str
+) -> None:
+    git_repo.commit(RENDERING, "a blog engine")
+    served = await remember_and_serve(git_repo.root, text)
+    assert served["status"] == status, served
+    assert reason in said(served), served
+
+
+@pytest.mark.parametrize(
+    ("files", "status"),
+    [
+        ({"app/cache.py": "import redis\n\nclient = redis.Redis()\n"}, "VERIFIED"),
+        # Redis is named and its hiredis parser declared, but nothing imports redis-py
+        ({"app/cache.py": "import txredisapi\n\nREDIS_URL = 'redis://localhost'\n",
+          "requirements.txt": "hiredis\ntxredisapi\n"}, "REFUTED"),
+    ],
+)  # fmt: skip
+async def test_a_systems_python_client_named_x_py_is_its_import(
+    git_repo: GitRepo, files: dict[str, str], status: str
+) -> None:
+    """"redis-py" is the Python package imported as ``redis``, not Redis the system."""
+    git_repo.commit({"app/__init__.py": "", **files}, "a cache")
+    served = await remember_and_serve(git_repo.root, "The cache uses the redis-py client.")
+    assert served["status"] == status, served
+    assert any(a["anchor"] == "import:redis" for a in served["anchors"]), served

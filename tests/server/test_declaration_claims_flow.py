@@ -42,6 +42,7 @@ CLAIMS: list[tuple[str, str, str]] = [
     ("Django is not a runtime dependency any more.", "REFUTED", "imported by shop/views.py"),
     ("celery was removed from the runtime dependencies.", "VERIFIED",
      "celery is not imported in shop"),
+    ("Django was dropped from the core dependencies.", "REFUTED", "imported by shop/views.py"),
     # the server side's negation: its Python code and its run-time declarations
     ("The backend doesn't use GitPython; it shells out to git.", "VERIFIED",
      "no file imports git"),

@@ -129,3 +129,30 @@ async def test_it_may_be_any_part_so_its_denial_is_not_the_projects(git_repo: Gi
         git_repo.root, "The path parser is tiny; it has no dependencies."
     )
     assert served["status"] != "REFUTED", served
+
+
+POLYGLOT = {
+    "pyproject.toml": '[project]\nname = "ext"\ndependencies = []\n',
+    "ext/__init__.py": "import os\n\nROOT = os.environ.get('EXT_ROOT')\n",
+    "package.json": '{"name": "ext", "dependencies": {"@lumino/widgets": "^2.0.0"}}\n',
+    "src/index.ts": "import { Widget } from '@lumino/widgets';\nexport const w = new Widget();\n",
+    "src/api.ts": "export const base = '/api';\n",
+}  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("extra", "status", "reason"),
+    [
+        ({}, "VERIFIED", "no code that runs under src/ reads the environment"),
+        ({"src/config.ts": "export const mode = process.env.NODE_ENV;\n"}, "REFUTED",
+         "src/config.ts reads NODE_ENV"),
+    ],
+)  # fmt: skip
+async def test_the_frontends_denial_is_checked_in_its_sources_alone(
+    git_repo: GitRepo, extra: dict[str, str], status: str, reason: str
+) -> None:
+    """The Python package reads EXT_ROOT; the frontend's claim is its sources' alone."""
+    git_repo.commit({**POLYGLOT, **extra}, "a server extension with a frontend")
+    served = await remember_and_serve(git_repo.root, "The frontend source never reads process.env.")
+    assert served["status"] == status, served
+    assert reason in said(served), served
