@@ -98,6 +98,9 @@ _PROJECT_WORDS = re.compile(
     r"library\s+code|we)(?:\s+(?:itself|code))?\s*$",
     _I,
 )
+# A manifest named in a clause, with its directory when written ("web/package.json").
+_MANIFEST_NAME = re.compile(r"(?<![\w./-])(?:[\w.-]+/)*(?:package\.json|go\.mod|Cargo\.toml|"
+                            r"pyproject\.toml|setup\.cfg|requirements[\w.-]*\.txt)(?![\w/])")
 _FRONTEND = re.compile(r"^(?:the\s+|our\s+)?(?:frontend|front-end|web\s+client|client|ui|web\s+ui)"
                        r"(?:\s+(?:source|sources|code|app|application|bundle))?\s*$",
                        _I)  # fmt: skip
@@ -172,10 +175,13 @@ def _project(
 
 
 def _manifest(text: str, start: int, at: int, fp: Fingerprint) -> str | None:
-    """The one manifest the clause before ``at`` is said of ("go.mod has no ..."), or None."""
-    clause = clause_before(text, start, at).strip().strip("`")
-    path = fp.tracked_path(clause) or (paths[0] if len(paths := fp.basename_paths(clause)) == 1
-                                       else None)  # fmt: skip
+    """The one manifest the clause before ``at`` is said of ("go.mod has no ...", "the
+    frontend's package.json has no ..."), or None."""
+    named = _MANIFEST_NAME.findall(clause_before(text, start, at))
+    if len(named) != 1:
+        return None
+    path = fp.tracked_path(named[0]) or (
+        paths[0] if len(paths := fp.basename_paths(named[0])) == 1 else None)  # fmt: skip
     return path if path is not None and manifest_kind(path) is not None else None
 
 

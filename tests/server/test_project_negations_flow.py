@@ -85,6 +85,9 @@ CLAIMS: list[tuple[dict[str, str], str, str, str]] = [
     (TYPESCRIPT, "The project has zero runtime dependencies.", "REFUTED",
      "package.json declares axios"),
     (TYPESCRIPT, "Only the tests import vitest.", "VERIFIED", "no code that runs imports vitest"),
+    # one manifest named, with its owner's words before it
+    (TYPESCRIPT, "The frontend's package.json has no runtime dependencies.", "REFUTED",
+     "package.json declares axios"),
 ]  # fmt: skip
 
 
