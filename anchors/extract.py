@@ -828,6 +828,8 @@ def infer_anchors(text: str, fp: Fingerprint, subject: str | None = None, *,
     absent = [o for a, o in kept  # ... or a value that is one ("USER=!root")
               if a.expect is Expect.ABSENT or (a.version or "").startswith("!")]  # fmt: skip
     absent += statuses.phrases  # "answers 404 Not Found": a status's name, no negation
+    # "port 8080 on 127.0.0.1 only": the address the value anchor compares is the restriction
+    absent += [b.name for b in infra if (b.anchor.version or "").startswith(f"{b.name}:")]
     clauses = negated_clauses(text, spans, absent + negated, uncovered)
     clauses = [c for c in clauses  # (a sentence bound to a manifest says what it checks)
                if not any(a <= c.start < b for a, b in (m.sentence for m in manifest))]

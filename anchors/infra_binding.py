@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import replace
 
 from anchors.command_flags import NOT_RUN, bind_command_flags, bind_command_literals, not_run
 from anchors.facts import Fingerprint
@@ -206,6 +207,12 @@ def _sentence(text: str, start: int, end: int, values: list[StatedValue],
             bound = _assignment(raw, sentence, fp, compose=compose, docker=docker, ci=ci)
         elif raw.isdigit() and _port_cued(text, start, value.start, value.end):
             bound = _port(raw, sentence, fp, compose=compose, docker=docker)
+            on = _ON_ADDRESS.match(text, value.end) if compose and bound is not None else None
+            if bound is not None and on is not None:
+                # "publishes port 8080 on 127.0.0.1 only": that address, and no other
+                bound = replace(bound, version=f"{on['ip']}:{raw}")
+                out.append(Binding(bound, on["ip"], (value.start, on.end("ip"))))
+                continue
         elif raw.startswith("/") and docker and not compose and _WORKDIR.search(sentence):
             bound = _workdir(raw, sentence, fp)
         if bound is not None:
@@ -667,6 +674,9 @@ def _port(port: str, sentence: str, fp: Fingerprint, *, compose: bool,
 
 
 _EXPOSE = re.compile(r"\bEXPOSE\b")  # the instruction, in capitals as a Dockerfile writes it
+# After a published port: the address it is published on ("on 127.0.0.1", "bound to localhost")
+_ON_ADDRESS = re.compile(r"`?\s+(?:on|to|at)\s+(?:the\s+)?(?:host\s+|address\s+|interface\s+)?`?"
+                         r"(?P<ip>\d{1,3}(?:\.\d{1,3}){3}|localhost)\b", _I)  # fmt: skip
 
 
 def _mappings(text: str, start: int, end: int, fp: Fingerprint) -> list[Binding]:

@@ -13,7 +13,8 @@ value is never compared as a string where the thing has a structure:
   it is (Node 14); Go's ``go1.21.3`` is ``1.21.3``. The same rule serves Python, Node, Go
   and Rust versions (``VERSION_KEYS``);
 - ports: ``8000``, ``8000/tcp``, compose's ``"8080:8000"`` (either side is "port 8000" or
-  "port 8080"; a stated mapping must match both sides);
+  "port 8080"; a stated mapping must match both sides); ``127.0.0.1:8080`` is port 8080
+  published on that address only (a mapping with no address publishes on every one);
 - users: ``app`` is ``app:app``'s user, ``root`` is uid 0, ``!root`` any other user; a
   uid against a name cannot be told;
 - commands: the stated words appear, in order, in the command.
@@ -261,17 +262,25 @@ def missing_versions(stated: str, actuals: Sequence[str | None]) -> list[str]:
 _PORT = re.compile(r"^(?P<port>\d+(?:-\d+)?)(?:/(?P<proto>tcp|udp|sctp))?$", re.I)
 
 
-def _ports(text: str) -> tuple[str | None, str, str | None] | None:
-    """(host port, container port, protocol) of ``8000``, ``8000/tcp``, ``8080:8000`` or
-    ``127.0.0.1:8080:8000``; None for any other form."""
+_IP = re.compile(r"\d{1,3}(?:\.\d{1,3}){3}|localhost", re.I)
+
+
+def _ports(text: str) -> tuple[str | None, str | None, str, str | None] | None:
+    """(address, host port, container port, protocol) of ``8000``, ``8000/tcp``,
+    ``8080:8000``, ``127.0.0.1:8080:8000`` or (stated) ``127.0.0.1:8080``, the port
+    published on that address; None for any other form."""
     parts = text.strip().strip("`'\"").split(":")
-    if len(parts) > 3 or (len(parts) == 3 and not re.fullmatch(r"[\d.]+", parts[0])):
+    address = None
+    if len(parts) >= 2 and _IP.fullmatch(parts[0]):
+        address = "127.0.0.1" if parts[0].lower() == "localhost" else parts[0]
+        parts = parts[1:]
+    if len(parts) > 2:
         return None
     last = _PORT.match(parts[-1])
-    host = parts[-2] if len(parts) >= 2 else None
+    host = parts[-2] if len(parts) == 2 else None
     if last is None or (host is not None and not re.fullmatch(r"\d+(?:-\d+)?", host)):
         return None
-    return host, last["port"], last["proto"]
+    return address, host, last["port"], last["proto"]
 
 
 def _in(port: str, spec: str | None) -> bool:
@@ -289,9 +298,13 @@ def compare_port(stated: str, actual: str | None) -> Match:
     s, a = _ports(stated), _ports(actual)
     if s is None or a is None:
         return _U
-    (s_host, s_port, s_proto), (a_host, a_port, a_proto) = s, a
+    (s_address, s_host, s_port, s_proto), (a_address, a_host, a_port, a_proto) = s, a
     if s_proto and (a_proto or "tcp").lower() != s_proto.lower():
         return _D
+    if s_address is not None and s_address != (a_address or "0.0.0.0"):
+        return _D  # "on 127.0.0.1 only" against every interface, or another address
+    if s_address is not None and s_host is None:
+        return _S if _in(s_port, a_host or a_port) else _D  # the port published there
     if "-" in s_port or "-" in (s_host or ""):
         return _S if s == a else _U
     if s_host is not None:

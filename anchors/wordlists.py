@@ -313,7 +313,9 @@ OTHER_PARTY_CUES = (
     r"client's|customer's|neighbou?r)\b",
     r"\b(?:their|theirs)\b",
     r"\bthey\s+(?:use|used|uses|are\s+using|'re\s+using|import|depend)\b",
-    r"\bupstream\b",
+    # ("fetches from the upstream server", "syncs with upstream": what the code talks to)
+    r"(?<!\bfrom\s)(?<!\bfrom\sthe\s)(?<!\bto\s)(?<!\bto\sthe\s)(?<!\bwith\s)"
+    r"(?<!\bwith\sthe\s)(?<!\bagainst\s)(?<!\bagainst\sthe\s)\bupstream\b",
     r"\b(?:fork|forks)\s+of\b",
     r"\b(?:another|other|someone\s+else's|somebody\s+else's)\s+(?:project|team|repo|"
     r"repository|company|codebase|service)\b",

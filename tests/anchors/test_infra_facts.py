@@ -348,6 +348,13 @@ def test_a_stated_set_of_versions_must_be_covered_by_the_matrix(stated, listed, 
         ("5000", "8080:8000", D),
         ("8005", "8000-8010", S),
         ("8000", "${PORT}", U),
+        # the address a port is published on ("on 127.0.0.1 only")
+        ("127.0.0.1:8080", "127.0.0.1:8080:8000", S),
+        ("localhost:8080", "127.0.0.1:8080:8000", S),
+        ("127.0.0.1:8080", "8080:8000", D),
+        ("0.0.0.0:8080", "8080:8000", S),
+        ("0.0.0.0:8080", "127.0.0.1:8080:8000", D),
+        ("127.0.0.1:9090", "127.0.0.1:8080:8000", D),
     ],
 )
 def test_a_port_is_either_side_of_a_mapping(stated, actual, match):

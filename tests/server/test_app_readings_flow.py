@@ -186,3 +186,21 @@ async def test_a_systems_python_client_named_x_py_is_its_import(
     served = await remember_and_serve(git_repo.root, "The cache uses the redis-py client.")
     assert served["status"] == status, served
     assert any(a["anchor"] == "import:redis" for a in served["anchors"]), served
+
+
+@pytest.mark.parametrize(
+    ("text", "status"),
+    [
+        # what the code talks to is no one else's code
+        ("app/sync.py fetches from the upstream server with requests.", "VERIFIED"),
+        ("app/sync.py fetches from the upstream server with httpx.", "REFUTED"),
+        # what someone else's code does is no claim about this repository
+        ("Upstream uses httpx.", "ACTIVE"),
+    ],
+)
+async def test_the_upstream_server_the_code_fetches_from_is_not_another_party(
+    git_repo: GitRepo, text: str, status: str
+) -> None:
+    git_repo.commit({"app/__init__.py": "", "app/sync.py": "import requests\n"}, "a sync job")
+    served = await remember_and_serve(git_repo.root, text)
+    assert served["status"] == status, served

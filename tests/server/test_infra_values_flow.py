@@ -141,6 +141,11 @@ CHECKED: list[tuple[str, list[str] | None, str, str]] = [
      "docker-compose.yml:16 says services.db.ports: 5433:5432"),
     ("Postgres is published on port 6543 by compose", None, "REFUTED",
      "docker-compose.yml:16 says services.db.ports: 5433:5432, not 6543"),
+    # the address a port is published on: a mapping without one publishes on every one
+    ("Compose publishes the db port 5433 on 127.0.0.1 only", None, "REFUTED",
+     "docker-compose.yml:16 says services.db.ports: 5433:5432, not 127.0.0.1:5433"),
+    ("Compose publishes the db port 5433 on 0.0.0.0", None, "VERIFIED",
+     "docker-compose.yml:16 says services.db.ports: 5433:5432"),
     # the CI matrix
     ("CI tests on Python 3.10 through 3.12 (GitHub Actions matrix)", None, "VERIFIED",
      ".github/workflows/ci.yml:8 lists python-version 3.10, 3.11, 3.12"),
