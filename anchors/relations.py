@@ -25,7 +25,8 @@ from dataclasses import dataclass
 
 from anchors.facts import Fingerprint
 from anchors.manifests import manifest_kind
-from anchors.projects import holds_python, projects
+from anchors.npm_application import application_sources
+from anchors.projects import FRONTEND_WORDS, holds_python, named_project, projects
 from anchors.spec import Anchor, AnchorKind, Expect
 from anchors.subject import resolve_name
 from anchors.vocabulary import lookup_word
@@ -133,7 +134,10 @@ def _component_paths(words: Sequence[str], fp: Fingerprint) -> list[str]:
     tries += [t[:-1] if t.endswith("s") else f"{t}s" for t in list(tries) if " " not in t]
     paths: list[str] = []
     for name in tries:
-        path = resolve_name(name, fp)
+        # "the frontend", "the web UI": the browser's project; else a path of that name
+        path = named_project(name.lower(), fp) or resolve_name(name, fp)
+        if path is None and name.lower() in FRONTEND_WORDS:
+            path = application_sources(fp)  # the JavaScript application's running sources
         if path is not None and path not in paths:
             paths.append(path)
     for given, word in zip([w for w in words if w.lower() not in _DETERMINERS], plain,
@@ -199,11 +203,11 @@ def read_relation(
     named = [resolve_name(p.rstrip(".,)"), fp) for p in _PATHS.findall(text, *sentence)]
     places = [p for p in named if p is not None] + _component_paths(words, fp)
     # A sub-project with its own manifest ("the frontend": ``web/`` and its package.json),
-    # or a path the sentence writes that holds no Python ("src/git.ts ... through pexpect"),
-    # is a firm binding: what it does not use, the note is wrong about. Python code may use
-    # a package through a module it imports, so a loose name or a Python path is taken only
-    # where what it claims holds.
-    firm_places = {p for p in named if p is not None and not holds_python(p, fp)}
+    # or a path that holds no Python ("src/git.ts ... through pexpect", the frontend's
+    # sources), is a firm binding: what it does not use, the note is wrong about. Python
+    # code may use a package through a module it imports, so a loose name or a Python path
+    # is taken only where what it claims holds.
+    firm_places = {p for p in places if not holds_python(p, fp)}
     firm_places |= {p.directory for p in projects(fp) if p.directory}
     for path in dict.fromkeys(places):
         there = scoped(path)

@@ -159,7 +159,17 @@ def _above(path: str, scope: str | None, what: str, fp: Fingerprint) -> bool:
     another ecosystem lies between (``anchors.projects.declares_above``)."""
     if scope is None or not what.startswith("declares ") or scope in fp.blobs:
         return False  # a file uses what it imports, not what its project declares
-    return declares_above(path, scope, fp)
+    # (a pyproject.toml beside a package.json declares nothing for ``src/``'s TypeScript)
+    return declares_above(path, scope, fp) and _code_of(path, scope, fp)
+
+
+def _code_of(manifest: str, scope: str, fp: Fingerprint) -> bool:
+    """Whether ``scope`` holds code of ``manifest``'s ecosystem, or no code at all."""
+    kind = manifest_kind(manifest)
+    ecosystem = _MANIFEST_ECOSYSTEM.get(kind, "pypi") if kind is not None else "pypi"
+    wanted = _IMPORTED_IN.get(ecosystem, frozenset({"python"}))
+    languages = {facts.language for path, facts in fp.code.items() if in_area(path, scope)}
+    return not languages or bool(languages & wanted)
 
 
 def _list(paths: Sequence[str]) -> str:

@@ -74,3 +74,35 @@ async def test_a_website_named_like_a_file_is_no_file(git_repo: GitRepo) -> None
     served = await remember_and_serve(git_repo.root, "docs.rs builds the documentation.")
     assert served["status"] != "REFUTED", served
     assert not any(a["anchor"] == "file:docs.rs" for a in served["anchors"]), served
+
+
+EXTENSION = {
+    "pyproject.toml": '[project]\nname = "ext"\ndependencies = ["pexpect"]\n',
+    "ext/__init__.py": "",
+    "ext/shell.py": "import pexpect\n",
+    "package.json": '{"name": "ext", "dependencies": {"@lumino/widgets": "^2.0.0"},'
+                    ' "devDependencies": {"@babel/core": "^7.0.0"}}\n',
+    "babel.config.js": "module.exports = { presets: [] };\n",
+    "src/index.ts": "import { Widget } from '@lumino/widgets';\nexport const w = new Widget();\n",
+    "src/api.ts": "export const base = '/api';\n",
+}  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("text", "status", "reason"),
+    [
+        # the frontend is its sources: what they import, what their package.json declares
+        ("The frontend uses @lumino/widgets.", "VERIFIED", "imported by src/index.ts"),
+        ("The frontend uses pexpect.", "REFUTED", "pexpect is used in"),
+        # JavaScript's Babel, configured and declared, beside the PyPI one
+        ("The frontend is transpiled with Babel.", "VERIFIED", "package.json declares @babel/core"),
+    ],
+)  # fmt: skip
+async def test_the_frontend_named_as_a_component_is_its_sources(
+    git_repo: GitRepo, text: str, status: str, reason: str
+) -> None:
+    """A pyproject.toml beside the package.json declares nothing for ``src/``'s TypeScript."""
+    git_repo.commit(EXTENSION, "a server extension with a frontend")
+    served = await remember_and_serve(git_repo.root, text)
+    assert served["status"] == status, served
+    assert reason in said(served), served
