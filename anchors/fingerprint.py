@@ -60,8 +60,9 @@ Progress = Callable[[int, int], None]
 # of constants and environment defaults, 2; the HTTP statuses functions set, 8; arithmetic
 # of number literals kept as a value, 10; the default a class field is declared with, 11;
 # reads through a name ``os.environ`` is given and the messages string literals hold, 12;
-# whether a file touches the environment at all, 13) and is extracted again.
-FACTS_VERSION = 13
+# whether a file touches the environment at all, 13; a Python file's prose left out of its
+# mentions, 14) and is extracted again.
+FACTS_VERSION = 14
 # Files to parse before two worker processes pay for their start-up: on two idle cores the
 # pool breaks even at 300-400 files (adr/0003; `python -m benchmarks.fingerprint --sweep`).
 POOL_THRESHOLD = 500

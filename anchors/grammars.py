@@ -10,9 +10,9 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable, Iterator
 
-from tree_sitter import Language, Node, Parser
+from tree_sitter import Language, Node, Parser, Query
 
-__all__ = ["line_of", "named_children", "parser", "text_of"]
+__all__ = ["line_of", "named_children", "parser", "query", "text_of"]
 
 _LANGUAGES: dict[str, Language] = {}
 _LOCAL = threading.local()
@@ -53,6 +53,19 @@ def parser(grammar: str) -> Parser:
     found = parsers.get(grammar)
     if found is None:
         found = parsers[grammar] = Parser(_language(grammar))
+    return found
+
+
+_QUERIES: dict[tuple[str, str], Query] = {}
+
+
+def query(grammar: str, source: str) -> Query:
+    """A compiled query of ``grammar`` (compiled once; a ``Query`` is read-only, so threads
+    share it, each running it with its own ``QueryCursor``)."""
+    key = (grammar, source)
+    found = _QUERIES.get(key)
+    if found is None:
+        found = _QUERIES[key] = Query(_language(grammar), source)
     return found
 
 

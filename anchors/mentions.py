@@ -34,6 +34,7 @@ __all__ = [
     "scan_code_mentions",
     "scan_mentions",
     "subproject_of",
+    "system_token",
     "tool_area",
 ]
 
@@ -110,6 +111,21 @@ def is_text_path(path: str) -> bool:
 @cache
 def _mention_bytes() -> frozenset[bytes]:
     return frozenset(t.encode() for t in mention_tokens() | config_tokens())
+
+
+@cache
+def _system_tokens() -> frozenset[str]:
+    from anchors.vocabulary import TechKind, technologies_for_token
+
+    systems = (t for t in mention_tokens()
+               if any(x.kind is TechKind.SYSTEM for x in technologies_for_token(t)))  # fmt: skip
+    return frozenset(systems)
+
+
+def system_token(token: str) -> bool:
+    """Whether ``token`` names a system (a datastore, a service), whose mention in code may
+    be a use of it."""
+    return token in _system_tokens()
 
 
 @cache

@@ -22,7 +22,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import IO
 
-from tree_sitter import Node
+from tree_sitter import Node, QueryCursor
 
 from anchors.cli_options import option_defaults
 from anchors.env_wrappers import env_calls, env_wrappers
@@ -37,9 +37,9 @@ from anchors.facts import (
     syntax_not_read,
     words_of,
 )
-from anchors.grammars import named_children, parser
+from anchors.grammars import named_children, parser, query
 from anchors.http_status import statuses_in
-from anchors.mentions import scan_mentions
+from anchors.mentions import scan_mentions, system_token
 from anchors.python_literals import literal_text, string_value
 from anchors.settings_strings import settings_imports
 from anchors.signatures import keyword_calls, signature_of
@@ -86,6 +86,26 @@ def body_hash(text: bytes) -> str:
         text = _TRAILING_WS.sub(b"\n", text)
     normalised = text.rstrip()
     return hashlib.blake2b(normalised, digest_size=8).hexdigest()
+
+
+# A file's prose: its comments and its bare strings (docstrings, string statements).
+_PROSE = ("(comment) @p (expression_statement (string) @p)"
+          " (expression_statement (concatenated_string) @p)")
+
+
+def _code_mentions(source: bytes, root: Node) -> tuple[str, ...]:
+    """The mention tokens of Python code outside its comments and docstrings: a system a
+    docstring names ("easy migration to PostgreSQL") is no use of it. Only a file whose
+    tokens name a system is searched twice (a library is used by its import, whatever its
+    prose says)."""
+    found = scan_mentions(source, comments=False)
+    if not any(system_token(t) for t in found):
+        return found
+    blanked = bytearray(source)
+    for nodes in QueryCursor(query("python", _PROSE)).captures(root).values():
+        for node in nodes:
+            blanked[node.start_byte : node.end_byte] = b" " * (node.end_byte - node.start_byte)
+    return scan_mentions(bytes(blanked), comments=False)
 
 
 def extract_file_facts(source: bytes, path: str = "") -> FileFacts:
@@ -137,7 +157,7 @@ def extract_file_facts(source: bytes, path: str = "") -> FileFacts:
         parsed=not_read is None,
         not_read=not_read,
         words=words_of(source) if not_read else None,
-        mentions=scan_mentions(source, comments=False),
+        mentions=_code_mentions(source, root),
         signatures=tuple(walker.signatures),
         calls=keyword_calls(source, root, literal_text),
         env_wrappers=wrappers,

@@ -306,9 +306,8 @@ ATTACHED: dict[str, Attached] = {
     "nodejs": A("", "", "package.json"),
     "jest": A("npm:jest npm:ts-jest", "", "jest.config.mjs jest.config.cjs"),
     "nextjs": A("npm:next"),
-    # JavaScript's Babel beside the PyPI one (the i18n library): its config files and core
-    "babel": A("npm:@babel/core", "", "babel.config.js babel.config.json babel.config.cjs .babelrc "
-               ".babelrc.json"),
+    # JavaScript's Babel beside the PyPI one (the i18n library), by its core package
+    "babel": A("npm:@babel/core"),
     "vite": A("npm:vite"),
     "webpack": A("npm:webpack npm:webpack-cli"),
     "rollup": A("npm:rollup"),

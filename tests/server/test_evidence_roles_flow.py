@@ -113,3 +113,25 @@ async def test_a_heading_in_the_documentation_is_named_and_is_not_a_use(git_repo
     it = await served(git_repo, "The default cache backend is Redis")
     assert it["status"] == "REFUTED", it["anchors"]
     assert "named only in docs/cache.md" in str(it["anchors"]), it["anchors"]
+
+
+# A docstring's or a trailing comment's prose in Python code names a system without using
+# it; the same name in the code's own values is a use. (path, prose, code, note)
+PROSE: list[tuple[str, str, str, str]] = [
+    ("app/store.py", '"""\nEasy migration to postgres later.\n"""\nBACKEND = "files"\n',
+     'BACKEND = "postgres://db/shop"\n', "Watches are stored in PostgreSQL"),
+    ("app/store.py", 'BACKEND = "files"  # redis: SET settings\n',
+     'BACKEND = "redis://cache:6379"\n', "Settings are kept in Redis"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("path", "prose", "code", "note"), PROSE)
+async def test_a_system_named_in_pythons_prose_is_no_use_and_in_its_values_is_one(
+    git_repo: GitRepo, path: str, prose: str, code: str, note: str
+):
+    git_repo.commit({**BASE, path: prose}, "an application")
+    it = await served(git_repo, note)
+    assert it["status"] == "REFUTED", it["anchors"]
+    git_repo.commit({path: code}, "the system in the code")
+    it = await served(git_repo, note)
+    assert it["status"] == "VERIFIED", it["anchors"]
