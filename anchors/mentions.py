@@ -114,18 +114,13 @@ def _mention_bytes() -> frozenset[bytes]:
 
 
 @cache
-def _system_tokens() -> frozenset[str]:
-    from anchors.vocabulary import TechKind, technologies_for_token
-
-    systems = (t for t in mention_tokens()
-               if any(x.kind is TechKind.SYSTEM for x in technologies_for_token(t)))  # fmt: skip
-    return frozenset(systems)
-
-
 def system_token(token: str) -> bool:
     """Whether ``token`` names a system (a datastore, a service), whose mention in code may
-    be a use of it."""
-    return token in _system_tokens()
+    be a use of it (looked up once per token: building the set for every token costs a
+    process more than the few a file holds)."""
+    from anchors.vocabulary import TechKind, technologies_for_token
+
+    return any(x.kind is TechKind.SYSTEM for x in technologies_for_token(token))
 
 
 @cache
