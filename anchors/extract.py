@@ -471,10 +471,10 @@ def _names_a_format(c: _Cand, text: str, fp: Fingerprint) -> bool:
     """Whether a package's name, not in backticks, is followed by a format noun and no
     code that runs imports the package: the note names the format (a claim of use would
     rest on a test's declaration and refute a true note)."""
+    if c.ticked or c.form not in (_Form.WORD, _Form.TECH) or not _FORMAT_NOUN.match(text, c.end):
+        return False
     tech = c.tech or by_name(c.text.lower())
-    if (c.ticked or c.form not in (_Form.WORD, _Form.TECH) or tech is None
-            or tech.kind is not TechKind.PACKAGE
-            or not _FORMAT_NOUN.match(text, c.end)):  # fmt: skip
+    if tech is None or tech.kind is not TechKind.PACKAGE:
         return False
     return not any(runs(path) for module in tech.imports for path, _ in fp.importers(module))
 

@@ -108,6 +108,11 @@ _NOT_PLAIN = re.compile(r"\b(?:should|must|ought|shall|may|might|could|would|if|
                         r"want|plan|aim|try)\b", _I)  # fmt: skip
 
 
+# A word every form above holds, searched before them.
+_HINT = re.compile(r"environ|env\b|\bdepend|\bdeps\b|\brequire|standard\s+library|dependency|"
+                   r"\bonly\b|\bno\s+(?:code|running|production|library|non-test)|nothing", _I)
+
+
 class ProjectNegation(NamedTuple):
     """An anchor read from a denial of the whole project, the words it was read from (the
     clause's own, so its negation counts as checked) and the match's span."""
@@ -122,6 +127,8 @@ def project_negations(
 ) -> list[ProjectNegation]:
     """The wildcard anchors of each denial of the whole project in ``text`` (see the
     module). ``scope``: the note's directory, which a project word stands for."""
+    if not _HINT.search(text):
+        return []  # no word any denial of the project holds: most notes
     found: list[ProjectNegation] = []
     for start, end, question in spans:
         if question:
