@@ -197,6 +197,8 @@ def _resolve(c: _Cand, names: CodeNames, fp: Fingerprint, absent: bool) -> Outco
             return [lacked.anchor()]  # "Builder::parse_default_filters": a type lacking it
         return names.path_symbol(text, absent)
     if c.form is _Form.SCOPED_PACKAGE:
+        if text in own_names(fp):  # "@trpc/server has no runtime dependencies": the subject
+            return DropReason.OWN_PACKAGE, f"{text} is this repository's own package"
         return names.scoped_package(text, absent, c.pref)
     if c.form is _Form.PATH:
         found = names.path(text, absent, code=c.code)
@@ -461,6 +463,18 @@ def _not_instead(c: _Cand, text: str, spans: Spans, fp: Fingerprint,
     return Anchor(AnchorKind.IMPORT, modules[0], Expect.ABSENT, scope=files.pop())
 
 
+# "Node's http module": a runtime's possessive before one of its modules or libraries
+_POSSESSED_MODULE = re.compile(r"['’]s\s+(?:[`\w./:-]+\s+){0,3}?(?:built-?in\s+)?(?:module|package|"
+                               r"library|standard\s+library|stdlib|api)s?\b", re.IGNORECASE)
+_RUNTIMES = frozenset({"nodejs", "deno", "bun", "python", "go", "golang", "rust", "java"})
+
+
+def _runtime(c: _Cand) -> bool:
+    """Whether the candidate names a language's runtime (Node.js, Python, Go)."""
+    hit = c.tech or (found[0] if (found := lookup_word(c.text)) is not None else None)
+    return (hit.name if hit is not None else c.text.lower()) in _RUNTIMES
+
+
 # After a package's name, a noun that makes it a format's ("iCalendar data", "YAML files").
 _FORMAT_NOUN = re.compile(r"\s+(?:data|formats?|files?|documents?|syntax|spec(?:ification)?s?|"
                           r"standards?|protocols?|feeds?|payloads?|strings?)\b",
@@ -552,6 +566,11 @@ def infer_anchors(text: str, fp: Fingerprint, subject: str | None = None, *,
             detail = "next to a control character"
             dropped.append(DroppedCandidate(c.text, DropReason.UNSAFE, detail))
             continue
+        if _POSSESSED_MODULE.match(text, c.end) and _runtime(c):
+            # "Node's http module", "Python's sqlite3 module": whose module, not a use
+            detail = f"'{c.text}' says whose module it is; the module is the claim"
+            dropped.append(DroppedCandidate(c.text, DropReason.NOT_A_USE, detail))
+            continue
         if _names_a_format(c, text, fp):
             # "for parsing iCalendar data": the format, not the package of that name
             detail = f"'{c.text}' names a format here; no code that runs imports the package"
@@ -640,8 +659,8 @@ def infer_anchors(text: str, fp: Fingerprint, subject: str | None = None, *,
             # a library the application would import: none of its code that runs does
             if not tool_like(outcome) and (not_imported := run_time_import(outcome, fp)):
                 kept.append((not_imported, c.text))
-            elif (c.runtime or RUNTIME_AFTER.match(text, c.end)) and (
-                    not_run := crate_run_time_import(outcome, fp)):  # fmt: skip
+            elif (RUNTIME_AFTER.match(text, c.end) or claims_run_time(_sentence_of(c, text, spans))
+                  ) and (not_run := crate_run_time_import(outcome, fp)):  # fmt: skip
                 kept.append((not_run, c.text))  # "rand is a runtime dependency": tests use it
         if c.mode is _Mode.PRESENT:
             sentence = _sentence_of(c, text, spans)

@@ -25,7 +25,7 @@ from anchors.languages import language_of
 from anchors.manifest_claims import REMOVED
 from anchors.mentions import runs
 from anchors.npm_application import application_project, application_sources, for_development
-from anchors.spec import Anchor, AnchorKind, Expect
+from anchors.spec import WILDCARD, Anchor, AnchorKind, Expect
 from anchors.tooling_dirs import js_runs
 from anchors.vocabulary import by_name
 
@@ -176,7 +176,17 @@ def _npm_denial(package: str, declared: list[Dependency], development: bool,
     elif development:
         found.append(Anchor(AnchorKind.DEP, package))
     if sources is not None:
-        there = [p for p, _ in fp.importers(package) if p.startswith(sources + "/")]
+        # (``import type`` is erased before the code runs: no import of it)
+        there = [p for p, imp in fp.importers(package)
+                 if p.startswith(sources + "/") and not imp.typing]  # fmt: skip
+        if there and any(js_runs(p) for p in there) and all(for_development(d) for d in declared):
+            # declared for development only, yet code that runs imports it (a peer the
+            # user installs): the manifest says yes, the code no; neither decides
+            return None
+        typed = any(p.startswith(sources + "/") and imp.typing
+                    for p, imp in fp.importers(package))  # fmt: skip
         if not there or any(js_runs(p) for p in there):
-            found.append(Anchor(AnchorKind.IMPORT, package, Expect.ABSENT, scope=sources))
+            # (only its types imported: checked in the code that runs, which has none)
+            found.append(Anchor(AnchorKind.IMPORT, package, Expect.ABSENT,
+                                scope=WILDCARD if typed and not there else sources))  # fmt: skip
     return found if any(a.expect is Expect.ABSENT for a in found) else None

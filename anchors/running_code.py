@@ -153,24 +153,33 @@ def find_running_import(module: str, fp: Fingerprint) -> Finding:
     unread = [p for p, f in fp.unread() if code_runs(p, f) and f.could_mention([module])]
     if unread:
         return Finding((), None, f"{listed(unread)} could not be read; cannot tell", False)
+    typed = sorted({path for path, imp in fp.importers(module) if imp.typing})
     elsewhere = f" (only where the code does not run: {listed(importing)})" if importing else ""
+    if typed and set(typed) == set(importing):
+        elsewhere = f" (only its types, or in a test module: {listed(typed)})"
     return Finding((), None, f"no code that runs imports {module}{elsewhere}")
 
 
 def crate_run_time_import(outcome: Sequence[Anchor], fp: Fingerprint) -> Anchor | None:
-    """For a crate claimed as a run-time dependency whose declarations are all for
-    development: the import by the code that runs that would make it one, which no such
-    file makes today ("rand is a runtime dependency" while only tests use it). None for any
+    """For a crate or an npm package claimed as a run-time dependency whose declarations
+    are all for development: the import by the code that runs that would make it one,
+    which no such file makes today ("rand is a runtime dependency" while only tests use
+    it; "express is a runtime dependency" while only its types are imported). None for any
     other anchor."""
     for anchor in outcome:
         if anchor.expect is not Expect.PRESENT or anchor.kind not in (AnchorKind.DEP,
                                                                      AnchorKind.TECH):
             continue
         tech = by_name(anchor.value) if anchor.kind is AnchorKind.TECH else None
-        names = [anchor.value] if tech is None else [p.partition(":")[2] for p in tech.packages
-                                                     if p.startswith("cargo:")]  # fmt: skip
+        packages = tech.packages if tech is not None else ()
+        names = [anchor.value] if tech is None else [
+            p.partition(":")[2] for p in packages if p.startswith(("cargo:", "npm:"))]
         for name in names:
             declared = fp.dependency(name)
-            if declared and all(d.ecosystem == "cargo" and not d.runtime for d in declared):
+            if not declared or any(d.runtime or d.optional for d in declared):
+                continue
+            if all(d.ecosystem == "cargo" for d in declared):
                 return Anchor(AnchorKind.IMPORT, name.replace("-", "_"), scope=WILDCARD)
+            if all(d.ecosystem == "npm" for d in declared):
+                return Anchor(AnchorKind.IMPORT, name, scope=WILDCARD)
     return None

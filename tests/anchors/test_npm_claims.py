@@ -167,8 +167,6 @@ def test_a_development_only_package_claimed_at_run_time_is_refuted(
         "@jupyterlab/galata is a devDependency of the UI tests.",
         "The UI tests depend on @playwright/test.",
         "typestyle is a runtime dependency of the extension.",
-        # imported by a test inside src: an import anchor there would hold on the test
-        "@testing-library/react is a runtime dependency of the extension.",
     ],
 )
 def test_a_true_or_undecidable_role_is_never_refuted(
@@ -379,3 +377,13 @@ def test_a_keyword_inside_a_destructured_parameter_is_never_refuted(
 ) -> None:
     anchor = parse_anchor("param:src/model.ts::GitExtension.diff(staged)")
     assert check_anchor(anchor, None, repos["extension"]).verdict is Verdict.UNKNOWN
+
+
+def test_a_package_only_tests_inside_the_sources_import_is_refuted_at_run_time(
+    repos: dict[str, Fingerprint],
+) -> None:
+    """A test inside ``src`` imports it: an import anchor on ``src`` would hold on the
+    test, the code that runs (``import:X@*``) does not import it."""
+    text = "@testing-library/react is a runtime dependency of the extension."
+    verdicts = _verdicts(repos["extension"], text)
+    assert verdicts["import:@testing-library/react@*"] is Verdict.BROKEN, verdicts

@@ -106,3 +106,40 @@ async def test_the_frontend_named_as_a_component_is_its_sources(
     served = await remember_and_serve(git_repo.root, text)
     assert served["status"] == status, served
     assert reason in said(served), served
+
+
+TS_LIBRARY = {
+    "package.json": '{"name": "@acme/server", "devDependencies": {"fastify": "^4.13.0",'
+                    ' "express": "^4.17.1", "zod": "^3.0.0"}}\n',
+    "src/index.ts": "export { handler } from './adapters/standalone';\n",
+    "src/adapters/standalone.ts": "import http from 'http';\n"
+                                  "export const handler = http.createServer();\n",
+    "src/adapters/fastify.ts": "import type { FastifyInstance } from 'fastify';\n"
+                               "export function plugin(app: FastifyInstance) { return app; }\n",
+    "src/adapters/express.ts": "import type * as express from 'express';\n"
+                               "export type Req = express.Request;\n",
+}  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("text", "status", "reason"),
+    [
+        # the package's own scoped name is the note's subject, not a module to import
+        ("@acme/server has no runtime dependencies.", "VERIFIED",
+         "package.json declares no run-time dependency"),
+        # only its types imported: erased before the code runs
+        ("fastify is only a devDependency.", "VERIFIED", "only its types"),
+        ("express is a runtime dependency.", "REFUTED", "no code that runs imports express"),
+        # "Node's http module" says whose module; the module is the claim
+        ("The standalone adapter is built on Node's http module "
+         "(src/adapters/standalone.ts imports http).", "VERIFIED",
+         "imported by src/adapters/standalone.ts"),
+    ],
+)  # fmt: skip
+async def test_a_typescript_librarys_declarations_and_type_only_imports(
+    git_repo: GitRepo, text: str, status: str, reason: str
+) -> None:
+    git_repo.commit(TS_LIBRARY, "a TypeScript library with adapters")
+    served = await remember_and_serve(git_repo.root, text)
+    assert served["status"] == status, served
+    assert reason in said(served), served
