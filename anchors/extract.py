@@ -463,6 +463,8 @@ def _not_instead(c: _Cand, text: str, spans: Spans, fp: Fingerprint,
     return Anchor(AnchorKind.IMPORT, modules[0], Expect.ABSENT, scope=files.pop())
 
 
+# "depends on chrono at runtime": the run-time role said right after the name
+_AT_RUN_TIME = re.compile(r"\s+(?:at|in)\s+(?:run-?\s?time|production)\b", re.IGNORECASE)
 # "Node's http module": a runtime's possessive before one of its modules or libraries
 _POSSESSED_MODULE = re.compile(r"['’]s\s+(?:[`\w./:-]+\s+){0,3}?(?:built-?in\s+)?(?:module|package|"
                                r"library|standard\s+library|stdlib|api)s?\b", re.IGNORECASE)
@@ -659,8 +661,9 @@ def infer_anchors(text: str, fp: Fingerprint, subject: str | None = None, *,
             # a library the application would import: none of its code that runs does
             if not tool_like(outcome) and (not_imported := run_time_import(outcome, fp)):
                 kept.append((not_imported, c.text))
-            elif (RUNTIME_AFTER.match(text, c.end) or claims_run_time(_sentence_of(c, text, spans))
-                  ) and (not_run := crate_run_time_import(outcome, fp)):  # fmt: skip
+            elif (RUNTIME_AFTER.match(text, c.end) or _AT_RUN_TIME.match(text, c.end)
+                  or claims_run_time(_sentence_of(c, text, spans))) and (
+                    not_run := crate_run_time_import(outcome, fp)):  # fmt: skip
                 kept.append((not_run, c.text))  # "rand is a runtime dependency": tests use it
         if c.mode is _Mode.PRESENT:
             sentence = _sentence_of(c, text, spans)
