@@ -195,7 +195,8 @@ def _read_clause(k: Cues, low: str, start: int, end: int, cands: list[_Cand],
             if c.mode is _Mode.PRESENT and c.end <= post_at[-1] and not _post(k, low[c.end : end]):
                 c.mode = _Mode.UNCLEAR
     compared: list[int] | None = None  # the clause's not-a-use cues, found once if needed
-    reads = bool(k.reads.search(clause))
+    # "reads X", and "set with the X environment variable": the code is said to read it
+    reads = bool(k.reads.search(clause)) or _ENV_NAMED.search(clause) is not None
     for c in cands:
         if c.mode is _Mode.PRESENT:
             compared = _not_a_use(k, low, start, end) if compared is None else compared
@@ -204,6 +205,9 @@ def _read_clause(k: Cues, low: str, start: int, end: int, cands: list[_Cand],
                 c.mode = _Mode.NOT_A_USE
         c.reads = reads
     _narrowed(k, low, end, cands, scoped, own)
+
+
+_ENV_NAMED = re.compile(r"\benvironment\s+variables?\b|\benv\s+vars?\b", re.IGNORECASE)
 
 
 def _target(k: Cues, low: str, cues: list[_Cue], c: _Cand) -> _Cue | None:

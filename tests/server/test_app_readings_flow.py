@@ -204,3 +204,20 @@ async def test_the_upstream_server_the_code_fetches_from_is_not_another_party(
     git_repo.commit({"app/__init__.py": "", "app/sync.py": "import requests\n"}, "a sync job")
     served = await remember_and_serve(git_repo.root, text)
     assert served["status"] == status, served
+
+
+@pytest.mark.parametrize(
+    ("text", "status"),
+    [
+        ("The data directory can be set with the APP_DATA_DIR environment variable.", "VERIFIED"),
+        # said to be an environment variable: one nothing reads refutes the note
+        ("The data directory is set with the APP_DATA environment variable.", "REFUTED"),
+    ],
+)
+async def test_a_name_said_to_be_an_environment_variable_is_one_the_code_reads(
+    git_repo: GitRepo, text: str, status: str
+) -> None:
+    settings = "import os\n\nDATA = os.environ.get('APP_DATA_DIR', '/data')\n"
+    git_repo.commit({"app/__init__.py": "", "app/settings.py": settings}, "settings")
+    served = await remember_and_serve(git_repo.root, text)
+    assert served["status"] == status, served

@@ -307,7 +307,7 @@ PROSE: list[tuple[str, str, str]] = [
 RUNTIME: list[tuple[str, str, str]] = [
     ("vitest is a runtime dependency of the frontend", "REFUTED",
      "uncovered:vitest (declared for development only)"),
-    ("The frontend depends on vitest at runtime", "ACTIVE",
+    ("The frontend depends on vitest at runtime", "REFUTED",
      "uncovered:vitest (declared for development only)"),
     ("vue is a runtime dependency of the frontend", "VERIFIED", ""),
     ("@playwright/test sits in the frontend's runtime dependencies", "REFUTED",
