@@ -203,9 +203,10 @@ class FileFacts:
     statuses: tuple[StatusFact, ...] = ()
     # The string literals that read as messages (``anchors.messages``), in every language.
     strings: tuple[str, ...] = ()
-    # Whether the bytes name a way of reading the environment at all (``os.getenv``,
-    # ``process.env``, ``env::var``), named variable or not (``anchors.running_code``).
-    env_access: bool = False
+    # How the bytes touch the environment (``anchors.running_code``): 0 not at all, 1 they
+    # name a way of reading it (``os.getenv``, ``process.env``, ``env::var``), named
+    # variable or not, 2 the code reads all of it (``os.Environ()``, ``env::vars()``).
+    env_access: int = 0
 
     def __post_init__(self) -> None:
         if not self.parsed and self.not_read is None:

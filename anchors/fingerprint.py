@@ -61,8 +61,8 @@ Progress = Callable[[int, int], None]
 # of number literals kept as a value, 10; the default a class field is declared with, 11;
 # reads through a name ``os.environ`` is given and the messages string literals hold, 12;
 # whether a file touches the environment at all, 13; a Python file's prose left out of its
-# mentions, 14) and is extracted again.
-FACTS_VERSION = 14
+# mentions, 14; whether it reads the whole environment, 15) and is extracted again.
+FACTS_VERSION = 15
 # Files to parse before two worker processes pay for their start-up: on two idle cores the
 # pool breaks even at 300-400 files (adr/0003; `python -m benchmarks.fingerprint --sweep`).
 POOL_THRESHOLD = 500
@@ -142,7 +142,7 @@ def facts_to_json(facts: FileFacts) -> str:
     if facts.strings:
         data["sl"] = list(facts.strings)
     if facts.env_access:
-        data["ea"] = 1
+        data["ea"] = facts.env_access
     if facts.not_read is not None:
         data["r"] = facts.not_read.value
         data["s"] = facts.size
@@ -199,7 +199,7 @@ def facts_from_json(text: str) -> FileFacts:
                 StatusFact(str(f), int(s), int(ln), str(w)) for f, s, ln, w in data.get("hs", ())
             ),
             strings=tuple(str(t) for t in data.get("sl", ())),
-            env_access=bool(data.get("ea", 0)),
+            env_access=int(data.get("ea", 0)),
         )
     except (AttributeError, KeyError, TypeError, ValueError) as exc:
         raise ValueError(f"not serialised FileFacts: {exc}") from exc

@@ -99,7 +99,8 @@ def extract_facts(source: bytes, dialect: str) -> FileFacts:
         return facts
     strings = string_literals(source) if len(source) <= MAX_SOURCE_BYTES else ()
     facts = replace(facts, strings=strings) if strings else facts
-    return replace(facts, env_access=True) if touches_environment(source, dialect) else facts
+    access = touches_environment(source, dialect)
+    return replace(facts, env_access=access) if access else facts
 
 
 def _extract(source: bytes, dialect: str) -> FileFacts:

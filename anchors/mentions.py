@@ -33,6 +33,7 @@ __all__ = [
     "runs",
     "scan_code_mentions",
     "scan_mentions",
+    "strip_comments",
     "subproject_of",
     "system_token",
     "tool_area",
@@ -188,6 +189,14 @@ _CODE_COMMENT = re.compile(
 
 def _keep_string(match: re.Match[bytes]) -> bytes:
     return match.group(1) or b""
+
+
+def strip_comments(data: bytes, language: str) -> bytes:
+    """``data`` without its comments: Python's whole comment lines, C-like languages'
+    ``//`` and ``/* */`` (string literals kept whole)."""
+    if language == "python":
+        return _COMMENT_LINE.sub(b"", data)
+    return _CODE_COMMENT.sub(_keep_string, data) if b"/" in data else data
 
 
 def scan_code_mentions(data: bytes) -> tuple[str, ...]:

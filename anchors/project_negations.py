@@ -178,6 +178,9 @@ def _project(
     if _FRONTEND.match(clause) and (sources := application_sources(fp)) is not None:
         return True, sources  # "the frontend (source) never reads process.env"
     words = re.sub(r"^the\s+", "", clause.strip("`*_ "), flags=_I).strip("`")
+    # "the env package", "the mux library": the project's name with a noun for it
+    words = re.sub(r"`?\s+(?:package|library|lib|crate|module|app|application|project)$", "",
+                   words, flags=_I).strip("`")  # fmt: skip
     return bool(words) and words.lower() in {n.lower() for n in _own_names(fp)}, None
 
 

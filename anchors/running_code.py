@@ -31,13 +31,15 @@ from collections.abc import Sequence
 from anchors.facts import FileFacts, Fingerprint
 from anchors.finding import Finding, listed
 from anchors.manifests import PYTHON, manifest_kind
-from anchors.mentions import in_area, runs, subproject_of, tool_area
+from anchors.mentions import in_area, runs, strip_comments, subproject_of, tool_area
 from anchors.projects import declares_for
 from anchors.spec import WILDCARD, Anchor, AnchorKind, Expect
 from anchors.tooling_dirs import js_runs
 from anchors.vocabulary import by_name
 
 __all__ = [
+    "MAY_READ",
+    "READS_ALL",
     "code_runs",
     "crate_run_time_import",
     "find_any_dependency",
@@ -66,10 +68,28 @@ _GO_TEST = re.compile(r".*_test\.go")
 _RUST_AREAS = frozenset({"tests", "benches", "examples"})
 
 
-def touches_environment(source: bytes, dialect: str) -> bool:
-    """Whether ``source`` names a way of reading the environment in its dialect."""
-    pattern = _ENV_ACCESS.get(_DIALECT_LANGUAGE.get(dialect, dialect))
-    return pattern is not None and pattern.search(source) is not None
+# Reading the whole environment: every variable, whatever its name.
+_WHOLE_ENV = {
+    "python": re.compile(rb"\bos\.environ\s*\.\s*(?:copy|items|keys|values)\s*\(|"
+                         rb"\bdict\(\s*os\.environ\s*\)|\*\*\s*os\.environ\b"),
+    "go": re.compile(rb"\bos\.Environ\s*\(\s*\)"),
+    "rust": re.compile(rb"\benv::vars(?:_os)?\s*\(\s*\)"),
+    "javascript": re.compile(rb"\.\.\.\s*process\.env\b|\bObject\.(?:keys|entries|values|assign)"
+                             rb"\s*\(\s*(?:\{\s*\}\s*,\s*)?process\.env\b"),
+}
+MAY_READ = 1  # ``FileFacts.env_access``: the bytes name a way of reading the environment
+READS_ALL = 2  # ... and the code reads all of it (``os.Environ()``, ``env::vars()``)
+
+
+def touches_environment(source: bytes, dialect: str) -> int:
+    """0, ``MAY_READ`` or ``READS_ALL``: how ``source`` touches the environment in its
+    dialect. The whole environment is looked for outside comments."""
+    language = _DIALECT_LANGUAGE.get(dialect, dialect)
+    pattern = _ENV_ACCESS.get(language)
+    if pattern is None or pattern.search(source) is None:
+        return 0
+    code = strip_comments(source, language)
+    return READS_ALL if _WHOLE_ENV[language].search(code) else MAY_READ
 
 
 def code_runs(path: str, facts: FileFacts) -> bool:
@@ -108,6 +128,10 @@ def find_any_env_read(scope: str | None, fp: Fingerprint) -> Finding:
         shown = "; ".join(f"{path} reads {name}" for path, name in sorted(named)[:3])
         more = f" and {len(named) - 3} more reads" if len(named) > 3 else ""
         return Finding(tuple(sorted({p for p, _ in named})), None, f"{shown}{more}")
+    whole = [path for path, facts in running if facts.env_access >= READS_ALL]
+    if whole:
+        return Finding(tuple(whole), None, f"{listed(whole)} reads the whole environment "
+                                           "(every variable, by no name)")  # fmt: skip
     touching = [path for path, facts in running if facts.env_access]
     if touching:
         detail = (f"{listed(touching)} may read the environment (it names a way to) with no "

@@ -159,3 +159,35 @@ async def test_the_frontends_denial_is_checked_in_its_sources_alone(
     served = await remember_and_serve(git_repo.root, "The frontend source never reads process.env.")
     assert served["status"] == status, served
     assert reason in said(served), served
+
+
+GO_MOD = "module example.com/cfg\n\ngo 1.21\n"
+WHOLE_ENVIRONMENT: list[tuple[dict[str, str], str]] = [
+    # reading all of the environment is reading it, whatever the names
+    ({"go.mod": GO_MOD,
+      "cfg.go": 'package cfg\n\nimport "os"\n\nfunc All() []string {\n'
+                "\treturn os.Environ()\n}\n"}, "REFUTED"),
+    ({"Cargo.toml": '[package]\nname = "cfg"\nversion = "0.1.0"\n',
+      "src/lib.rs": "pub fn all() -> Vec<(String, String)> {\n"
+                    "    std::env::vars().collect()\n}\n"}, "REFUTED"),
+    ({"package.json": '{"name": "cfg"}\n',
+      "src/index.ts": "export const all = { ...process.env };\n"}, "REFUTED"),
+    ({"pyproject.toml": '[project]\nname = "cfg"\n', "cfg/__init__.py": "",
+      "cfg/all.py": "import os\n\nALL = os.environ.copy()\n"}, "REFUTED"),
+    # only a comment names it: no read, but no proof of none either
+    ({"go.mod": GO_MOD,
+      "cfg.go": "package cfg\n\n// unlike os.Environ(), this takes no variables\n"
+                "func None() {}\n"}, "ACTIVE"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("files", "status"), WHOLE_ENVIRONMENT)
+async def test_reading_the_whole_environment_refutes_never_reading_it(
+    git_repo: GitRepo, files: dict[str, str], status: str
+) -> None:
+    git_repo.commit(files, "a configuration package")
+    text = "The cfg package never reads environment variables."
+    served = await remember_and_serve(git_repo.root, text)
+    assert served["status"] == status, served
+    if status == "REFUTED":
+        assert "reads the whole environment" in said(served), served
