@@ -3,7 +3,8 @@ refuted, how many false ones served or served VERIFIED.
 
 ``python -m experiments.note_probe [--probe NAME ...]`` reads the probes manifest
 (``experiments/data/probes/probes.json``: per probe a PyPI sdist, an npm tarball or a
-Debian package — its version, file name, URL and sha256, and a .deb's project directory), builds each one's scratch repository through ``experiments.corpus`` (the
+Debian package — its version, file name, URL and sha256, and a .deb's project
+directory), builds each one's scratch repository through ``experiments.corpus`` (the
 archive fetched into the cache, its sha256 verified, unpacked safely, committed; nothing
 of it executed), and remembers each note of ``experiments/data/probes/NAME.notes`` on a
 fresh store through the MCP server in memory, as an agent would: ``remember`` the text,
