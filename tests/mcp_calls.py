@@ -89,3 +89,15 @@ async def remember_commit_recall(
         found = await call(client, "recall", query=text, include_refuted=True, detail=True)
     [served] = [m for m in found["memories"] if m["id"] == made["id"]]
     return made, served
+
+
+async def check_served(
+    repo: GitRepo, files: dict[str, str], text: str, status: str, reason: str = ""
+) -> dict[str, Any]:
+    """Commit ``files``, remember ``text`` and assert the status it is served with and a
+    reason its check says (``said``); the served memory, for more assertions."""
+    repo.commit(files, "the project")
+    served = await remember_and_serve(repo.root, text)
+    assert served["status"] == status, served
+    assert reason in said(served), served
+    return served

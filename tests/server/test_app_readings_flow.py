@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from tests.conftest import GitRepo
-from tests.mcp_calls import remember_and_serve, said
+from tests.mcp_calls import check_served, remember_and_serve, said
 
 pytestmark = pytest.mark.anyio
 
@@ -130,10 +130,7 @@ CALENDAR = {
 async def test_a_format_a_list_of_the_standard_library_and_a_file_named_like_a_module(
     git_repo: GitRepo, text: str, status: str, reason: str
 ) -> None:
-    git_repo.commit(CALENDAR, "a calendar server")
-    served = await remember_and_serve(git_repo.root, text)
-    assert served["status"] == status, served
-    assert reason in said(served), served
+    await check_served(git_repo, CALENDAR, text, status, reason)
 
 
 RENDERING = {
@@ -163,10 +160,7 @@ RENDERING = {
 async def test_a_relation_a_setting_checks_and_a_contrast_of_one_file(
     git_repo: GitRepo, text: str, status: str, reason: str
 ) -> None:
-    git_repo.commit(RENDERING, "a blog engine")
-    served = await remember_and_serve(git_repo.root, text)
-    assert served["status"] == status, served
-    assert reason in said(served), served
+    await check_served(git_repo, RENDERING, text, status, reason)
 
 
 @pytest.mark.parametrize(

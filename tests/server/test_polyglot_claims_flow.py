@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from tests.conftest import GitRepo
-from tests.mcp_calls import remember_and_serve, said
+from tests.mcp_calls import check_served, remember_and_serve
 
 pytestmark = pytest.mark.anyio
 
@@ -62,10 +62,7 @@ CLAIMS: list[tuple[dict[str, str], str, str, str]] = [
 async def test_go_and_rust_claims_as_agents_write_them(
     git_repo: GitRepo, files: dict[str, str], text: str, status: str, reason: str
 ) -> None:
-    git_repo.commit(files, "a project")
-    served = await remember_and_serve(git_repo.root, text)
-    assert served["status"] == status, served
-    assert reason in said(served), served
+    await check_served(git_repo, files, text, status, reason)
 
 
 async def test_a_website_named_like_a_file_is_no_file(git_repo: GitRepo) -> None:
@@ -102,10 +99,7 @@ async def test_the_frontend_named_as_a_component_is_its_sources(
     git_repo: GitRepo, text: str, status: str, reason: str
 ) -> None:
     """A pyproject.toml beside the package.json declares nothing for ``src/``'s TypeScript."""
-    git_repo.commit(EXTENSION, "a server extension with a frontend")
-    served = await remember_and_serve(git_repo.root, text)
-    assert served["status"] == status, served
-    assert reason in said(served), served
+    await check_served(git_repo, EXTENSION, text, status, reason)
 
 
 TS_LIBRARY = {
@@ -139,7 +133,4 @@ TS_LIBRARY = {
 async def test_a_typescript_librarys_declarations_and_type_only_imports(
     git_repo: GitRepo, text: str, status: str, reason: str
 ) -> None:
-    git_repo.commit(TS_LIBRARY, "a TypeScript library with adapters")
-    served = await remember_and_serve(git_repo.root, text)
-    assert served["status"] == status, served
-    assert reason in said(served), served
+    await check_served(git_repo, TS_LIBRARY, text, status, reason)

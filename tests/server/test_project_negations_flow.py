@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from tests.conftest import GitRepo
-from tests.mcp_calls import remember_and_serve, said
+from tests.mcp_calls import check_served, remember_and_serve, said
 
 pytestmark = pytest.mark.anyio
 
@@ -95,10 +95,7 @@ CLAIMS: list[tuple[dict[str, str], str, str, str]] = [
 async def test_a_denial_of_the_whole_project_is_checked_against_the_code_that_runs(
     git_repo: GitRepo, files: dict[str, str], text: str, status: str, reason: str
 ) -> None:
-    git_repo.commit(files, "a project")
-    served = await remember_and_serve(git_repo.root, text)
-    assert served["status"] == status, served
-    assert reason in said(served), served
+    await check_served(git_repo, files, text, status, reason)
 
 
 @pytest.mark.parametrize(
