@@ -304,8 +304,10 @@ class CodeNames:
                 or (w.endswith("s") and w[:-1] in COMMON_WORDS))  # fmt: skip
 
     def own_package(self, tech: Technology) -> bool:
-        """Whether ``tech`` is this repository's own package (flask, in flask's repo)."""
-        return any(m.split(".")[0] in self.first_party for m in tech.imports)
+        """Whether ``tech`` is this repository's own package (flask, in flask's repo; the
+        PyPI ``websocket`` in the Go module ``github.com/gorilla/websocket``)."""
+        own = {n.lower() for n in own_names(self.fp)}
+        return any(m.split(".")[0] in self.first_party or m.lower() in own for m in tech.imports)
 
     def technology(self, tech: Technology, word: str, absent: bool, pref: Pref) -> Outcome:
         """A named technology (``anchors.vocabulary``), anchored whether or not the code has
