@@ -26,7 +26,7 @@ from anchors.facts import Dependency
 from anchors.gomod import parse_go_mod
 from anchors.legacy_manifests import parse_setup_cfg, parse_setup_py
 from anchors.package_json import parse_package_json
-from anchors.requirement_strings import PYTHON, development_group, parse_requirement
+from anchors.requirement_strings import COMPUTED, PYTHON, development_group, parse_requirement
 from anchors.spec import normalize_dist_name
 from anchors.tox_ini import parse_tox_ini
 
@@ -111,7 +111,8 @@ def parse_pyproject(data: bytes, path: str) -> list[Dependency]:
     Reads ``[project] dependencies`` and ``optional-dependencies``, PEP 735
     ``[dependency-groups]`` (include-group tables skipped) and Poetry's
     ``[tool.poetry.dependencies]``, ``dev-dependencies`` and group dependencies. The
-    project's own name and Poetry's ``python`` entry are not dependencies.
+    project's own name and Poetry's ``python`` entry are not dependencies; dependencies
+    ``dynamic`` (taken from a file the build names) are the one ``COMPUTED`` entry.
     """
     try:
         doc = tomllib.loads(data.decode("utf-8-sig"))
@@ -158,6 +159,9 @@ def parse_pyproject(data: bytes, path: str) -> list[Dependency]:
                                     is_runtime and not optional,
                                     optional=is_runtime and optional))  # fmt: skip
 
+    dynamic = project.get("dynamic")
+    if isinstance(dynamic, list) and "dependencies" in dynamic:
+        found.append(Dependency(COMPUTED, "", path))  # taken from a file set elsewhere
     return _unique(dep for dep in found if dep.name not in own_names)
 
 

@@ -13,12 +13,15 @@ import re
 from anchors.facts import Dependency
 from anchors.spec import normalize_dist_name
 
-__all__ = ["PYTHON", "development_group", "parse_requirement"]
+__all__ = ["COMPUTED", "PYTHON", "development_group", "parse_requirement"]
 
 # The Python versions a project supports (``requires-python``, ``python_requires``, Poetry's
 # ``python``) are declared as a dependency on this name: "requires Python 3.8+" is checked
 # like any version claim.
 PYTHON = "python"
+# A manifest whose run-time requirements are taken from elsewhere (``dynamic =
+# ["dependencies"]``) declares this name: the project may depend on anything.
+COMPUTED = "*"
 
 _REQUIREMENT = re.compile(
     r"^(?P<name>[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)\s*"

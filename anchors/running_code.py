@@ -33,6 +33,7 @@ from anchors.finding import Finding, listed
 from anchors.manifests import PYTHON, manifest_kind
 from anchors.mentions import in_area, runs, strip_comments, subproject_of, tool_area
 from anchors.projects import declares_for
+from anchors.requirement_strings import COMPUTED
 from anchors.spec import WILDCARD, Anchor, AnchorKind, Expect
 from anchors.tooling_dirs import js_runs
 from anchors.vocabulary import by_name
@@ -154,13 +155,15 @@ def find_any_dependency(scope: str | None, fp: Fingerprint) -> Finding:
         return Finding((), None, f"no manifest the fingerprint reads declares {where}", False)
     declared = [d for d in fp.dependencies
                 if d.source in manifests and d.runtime and not d.optional and d.name != PYTHON]
+    computed = [d.source for d in declared if d.name == COMPUTED]
+    declared = [d for d in declared if d.name != COMPUTED]
     if declared:
         names = [f"{d.name}{f' {d.spec}' if d.spec else ''}" for d in declared]
         sources = tuple(sorted({d.source for d in declared}))
         verb = "declares" if len(sources) == 1 else "declare"
         return Finding(sources, None, f"{listed(sources)} {verb} {listed(names)}")
-    computed = [p for p in manifests if p.rpartition("/")[2] in ("setup.py", "setup.cfg")
-                and not any(d.source == p for d in fp.dependencies)]  # fmt: skip
+    computed += [p for p in manifests if p.rpartition("/")[2] in ("setup.py", "setup.cfg")
+                 and not any(d.source == p for d in fp.dependencies)]  # fmt: skip
     if computed:
         detail = f"{listed(computed)} may declare requirements the fingerprint does not read"
         return Finding((), None, detail, False)

@@ -29,6 +29,7 @@ from anchors.mentions import in_area
 from anchors.messages import find_message
 from anchors.projects import declares_for
 from anchors.pyfacts import package_of
+from anchors.requirement_strings import COMPUTED
 from anchors.running_code import find_any_dependency, find_any_env_read, find_running_import
 from anchors.spec import WILDCARD, Anchor, AnchorKind, Expect
 from anchors.status_checks import find_status
@@ -405,6 +406,11 @@ def _find_dep(name: str, scope: str | None, fp: Fingerprint) -> Finding:
         return Finding((), None, detail, False)
     if not any(manifest_kind(p) for p in fp.blobs):
         detail = "the repository has no manifest the fingerprint reads"
+        return Finding((), None, detail, False)
+    computed = sorted({d.source for d in fp.dependency(COMPUTED) if in_area(d.source, None)})
+    if computed:  # ``dynamic = ["dependencies"]``: from a file the build names
+        detail = (f"{name} is not in the manifests read; {listed(computed)} takes its "
+                  "dependencies from elsewhere")
         return Finding((), None, detail, False)
     return Finding((), None, f"{name} is not a declared dependency")
 

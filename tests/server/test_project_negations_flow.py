@@ -188,3 +188,29 @@ async def test_reading_the_whole_environment_refutes_never_reading_it(
     assert served["status"] == status, served
     if status == "REFUTED":
         assert "reads the whole environment" in said(served), served
+
+
+DYNAMIC = {
+    "pyproject.toml": '[project]\nname = "shop"\ndynamic = ["dependencies"]\n\n'
+                      "[tool.setuptools.dynamic]\n"
+                      'dependencies = {file = ["requirements/base.in"]}\n',
+    "requirements/base.in": "requests\n",
+    "shop/__init__.py": "",
+    "shop/api.py": "import requests\n",
+}  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("text", "reason"),
+    [
+        ("shop has no runtime dependencies.", "may declare requirements the fingerprint does"),
+        ("The shop depends on flask.", "pyproject.toml takes its dependencies from elsewhere"),
+    ],
+)
+async def test_dependencies_taken_from_a_file_not_read_are_never_known_absent(
+    git_repo: GitRepo, text: str, reason: str
+) -> None:
+    """``dynamic = ["dependencies"]`` from a file the fingerprint does not read: the
+    project may declare anything, so neither "no dependencies" nor a missing one is
+    decided."""
+    await check_served(git_repo, DYNAMIC, text, "ACTIVE", reason)
