@@ -66,7 +66,7 @@ from anchors.project_negations import project_negations
 from anchors.projects import holds_python
 from anchors.relations import bases_checked, read_relation, role_parts
 from anchors.role_negations import run_time_denial
-from anchors.running_code import crate_run_time_import
+from anchors.running_code import package_run_time_import
 from anchors.rust_defaults import bind_rust_defaults
 from anchors.setting_values import bind_setting_values
 from anchors.spec import (
@@ -663,7 +663,7 @@ def infer_anchors(text: str, fp: Fingerprint, subject: str | None = None, *,
                 kept.append((not_imported, c.text))
             elif (RUNTIME_AFTER.match(text, c.end) or _AT_RUN_TIME.match(text, c.end)
                   or claims_run_time(_sentence_of(c, text, spans))) and (
-                    not_run := crate_run_time_import(outcome, fp)):  # fmt: skip
+                    not_run := package_run_time_import(outcome, fp)):  # fmt: skip
                 kept.append((not_run, c.text))  # "rand is a runtime dependency": tests use it
         if c.mode is _Mode.PRESENT:
             sentence = _sentence_of(c, text, spans)

@@ -208,9 +208,7 @@ def scan_code_mentions(data: bytes) -> tuple[str, ...]:
     mention too many, never a quadratic scan."""
     if len(data) > MAX_TEXT_BYTES or b"\0" in data[:8192]:
         return ()
-    if b"/" in data:
-        data = _CODE_COMMENT.sub(_keep_string, data)
-    return scan_mentions(data)
+    return scan_mentions(strip_comments(data, "c-like"))
 
 
 def subproject_of(path: str) -> str | None:

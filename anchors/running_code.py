@@ -14,7 +14,8 @@ Three wildcard anchors check them (``anchors.spec``):
   refutes it, with the variable and the file. A file whose bytes name a way of reading the
   environment (``os.getenv``, ``process.env``, ``std::env``) without a name the facts
   record (``os.Getenv(key)``), or that the grammars could not read, makes it unknown: the
-  absence is proved only by every way of reading being absent.
+  absence is proved only by every way of reading being absent. Reading all of it
+  (``os.Environ()``, ``env::vars()``, ``{...process.env}``) refutes it.
 - ``!dep:*[@PATH]``: the project's manifests declare no run-time dependency (development,
   test and optional ones aside; the Python version is no dependency). A manifest that may
   compute its requirements (``setup.py``) or that is not read makes it unknown.
@@ -42,10 +43,10 @@ __all__ = [
     "MAY_READ",
     "READS_ALL",
     "code_runs",
-    "crate_run_time_import",
     "find_any_dependency",
     "find_any_env_read",
     "find_running_import",
+    "package_run_time_import",
     "touches_environment",
 ]
 
@@ -187,7 +188,7 @@ def find_running_import(module: str, fp: Fingerprint) -> Finding:
     return Finding((), None, f"no code that runs imports {module}{elsewhere}")
 
 
-def crate_run_time_import(outcome: Sequence[Anchor], fp: Fingerprint) -> Anchor | None:
+def package_run_time_import(outcome: Sequence[Anchor], fp: Fingerprint) -> Anchor | None:
     """For a crate or an npm package claimed as a run-time dependency whose declarations
     are all for development: the import by the code that runs that would make it one,
     which no such file makes today ("rand is a runtime dependency" while only tests use
