@@ -178,7 +178,7 @@ _DEFAULT_SIGNATURE = re.compile(
 
 
 def _sentence(sentence: str, fp: Fingerprint, scope: str | None) -> list[_Read]:
-    out: list[_Read] = _unsigned(sentence, fp)
+    out: list[_Read] = _unsigned(sentence, fp) + _bare_keywords(sentence, fp, scope)
     if "default" in sentence and not _NOT_PLAIN.search(sentence):
         for m in _DEFAULT_SIGNATURE.finditer(sentence):
             out.extend(_signature_claims(m, fp, scope))
@@ -212,6 +212,45 @@ def _sentence(sentence: str, fp: Fingerprint, scope: str | None) -> list[_Read]:
         for m in pattern.finditer(sentence):
             if not any(a <= m.start() < b for a, b in taken):
                 out.extend(_call_claims(sentence, m, fp, scope))
+    return out
+
+
+# "with force_https=False", "(storage_uri="memory://" in app/utils.py)": a keyword argument
+# written without its callee, as Python writes one (no spaces: ``python = "^3.6"`` is TOML);
+# a snake_case keyword, or a literal that is no number
+_BARE_KWARG = re.compile(
+    r"(?<![\w.`=])(?P<kw>[a-z][a-z0-9]*(?:_[a-z0-9]+)*)=(?P<value>True|False|None"
+    r"|-?\d[\d_]*(?:\.\d+)?|\"[^\"`\n]*\"|'[^'`\n]*')(?![\w(])"
+)
+_PY_PATH = re.compile(r"[\w./-]+\.py\b")
+
+
+def _bare_keywords(sentence: str, fp: Fingerprint, scope: str | None) -> list[_Read]:
+    """Keyword arguments a sentence writes without their callee: checked as a call of the
+    one callee the code passes that keyword to (in the file the sentence or the subject
+    names), since a setting's value is what the note states. Several callees, or none:
+    an uncovered part."""
+    if "=" not in sentence or _NOT_PLAIN.search(sentence):
+        return []
+    named = [p for m in _PY_PATH.finditer(sentence) if (p := fp.tracked_path(m.group()))]
+    where = named[0] if len(named) == 1 else (scope if scope in fp.python else None)
+    out: list[_Read] = []
+    for m in _BARE_KWARG.finditer(sentence):
+        kw, value = m["kw"], m["value"]
+        if "_" not in kw and (value[0].isdigit() or value[0] == "-"):
+            continue  # "x=1": arithmetic as likely as an argument
+        if re.search(rf"\w\([^()]*\b{kw}\s?=", sentence):
+            continue  # a call written out: ``_WITH_CALL``'s
+        files = [where] if where is not None else list(fp.python)
+        callees = {c.callee for path in files if (facts := fp.code.get(path)) is not None
+                   for c in facts.calls if any(k == kw for k, _ in c.keywords)}  # fmt: skip
+        part = f"the call passing {kw}={value}"
+        if len(callees) != 1:
+            out.append((None, (kw,), (), part))
+            continue
+        [callee] = callees
+        anchor = _parsed(Anchor(AnchorKind.CALL, f"{callee}({kw})", Expect.PRESENT, where, value))
+        out.append((anchor, (kw, callee, m.group(0)), (m.span(),), part))
     return out
 
 

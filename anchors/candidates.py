@@ -77,6 +77,7 @@ class _Cand:
     runtime: bool = False  # "depends on |X|", "requires |X|": a dependency at run time
     modifies: bool = False  # a plain word follows it, which it qualifies ("no |build| script")
     builds: bool = False  # ... a word for software made with it ("a |React| app")
+    defined: bool = False  # a kind of definition follows it ("the |which| function")
 
 
 # -- scanning ----------------------------------------------------------------------------
@@ -224,14 +225,21 @@ def _words(text: str, taken: bytearray, spans: list[tuple[int, int]],
         if taken.find(1, start, end) != -1:
             continue
         value = m.group()
-        if len(value) < 2 or value.lower() in FUNCTION_WORDS or text[start - 1 : start] in _QUOTES:
+        # "the which function": a definition's name, though it is a word of grammar
+        named = _DEFINITION_NOUN.match(text, end) is not None and bool(_THE.search(text, 0, start))
+        if len(value) < 2 or text[start - 1 : start] in _QUOTES or (
+                value.lower() in FUNCTION_WORDS and not named):  # fmt: skip
             continue  # "and", "not", the "re" of "we're"
         ticked = bool(spans) and any(a <= start and end <= b for a, b in spans)
         # A snake_case identifier is code even without backticks: "compute_discount"
         # names a definition (or a variable) — never an English word.
-        code = ticked or bool(("_" in value and _SNAKE.fullmatch(value)) or _is_camel(value))
-        found.append(_Cand(start, end, value, _Form.WORD, code, ticked=ticked))
+        code = ticked or named or bool(
+            ("_" in value and _SNAKE.fullmatch(value)) or _is_camel(value)
+        )
+        found.append(_Cand(start, end, value, _Form.WORD, code, ticked=ticked, defined=named))
 
 
 _QUOTES = ("'", "’")
+_DEFINITION_NOUN = re.compile(r"`?\s+(?:function|method|macro|struct|trait|enum|class)\b")
+_THE = re.compile(r"\b(?:[Tt]he|[Aa]n?|[Ii]ts)\s+`?$")
 

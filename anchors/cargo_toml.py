@@ -17,7 +17,9 @@ infrastructure values of the file (``config:Cargo.toml::KEY``): the default feat
 (``features.default``, the set sorted and joined by ","; and ``features.default.NAME`` for
 each), every other feature with what it enables, one value each
 (``features.unstable-kv`` = ``log/kv``; "" for a feature that enables nothing), and each
-optional crate (``dependencies.NAME.optional`` = ``true``). A key the file does not state
+optional crate (``dependencies.NAME.optional`` = ``true``), with the feature Cargo makes
+of its name when no feature enables it as ``dep:NAME`` (``features.regex`` = ``dep:regex``
+and ``regex``). A key the file does not state
 is absent, which checks "has no default features" and "log is an optional dependency"
 both ways.
 """
@@ -122,6 +124,9 @@ def cargo_values(doc: Mapping[str, Any], text: str) -> Iterator[InfraValue]:
         said = [*items, *(i.removeprefix("dep:") for i in items if i.startswith("dep:"))]
         for item in dict.fromkeys(said or [""]):
             yield InfraValue(f"features.{name}", item, line)
+    # An optional crate no feature names as ``dep:NAME`` is a feature of its own name.
+    explicit = {i for e in features.values() if isinstance(e, list) for i in e
+                if isinstance(i, str) and i.startswith("dep:")}  # fmt: skip
     for key, value, runtime in _entries(doc):
         if runtime and isinstance(value, Mapping) and value.get("optional") is True:
             real = value.get("package")
@@ -131,6 +136,9 @@ def cargo_values(doc: Mapping[str, Any], text: str) -> Iterator[InfraValue]:
             if line == 1:  # an inline table: "humantime = { version = ..., optional = true }"
                 line = _line(text, rf"^\s*{escaped}\s*=\s*\{{", r"^\s*\[[^\]\n]*dependencies\]")
             yield InfraValue(f"dependencies.{name}.optional", "true", line)
+            if f"dep:{key}" not in explicit and key not in features:
+                yield InfraValue(f"features.{key}", f"dep:{key}", line)
+                yield InfraValue(f"features.{key}", key, line)
 
 
 def _line(text: str, pattern: str, after: str) -> int:

@@ -377,7 +377,7 @@ class CodeNames:
         """A bare package-like word in a plain statement ("we use duckdb"); ``code``: it is
         written as code (backticks)."""
         w = word.lower()
-        if pref == "dep" and w.split(".")[0] in _STDLIB:
+        if pref == "dep" and self._python_std(w.split(".")[0]):
             if self.scope is not None and self.is_stdlib(w):
                 return [self._import(w)]  # "app/x.py parses with the json package"
             return DropReason.STDLIB_NOT_DEPENDENCY, f"{w!r} is in the standard library"
@@ -401,7 +401,7 @@ class CodeNames:
         if found is not None and isinstance(found[0], DropReason):
             return DropReason.AMBIGUOUS, str(found[1])
         module, direct = found if found is not None else (None, False)
-        dep = None if w in _STDLIB else self._dep_for(w)
+        dep = None if self._python_std(w) else self._dep_for(w)
         imp = [self._import(str(module))] if module else []
         deps = [Anchor(AnchorKind.DEP, dep)] if dep else []
         if pref == "dep":
@@ -498,11 +498,39 @@ class CodeNames:
         elif name in self.modules:
             return [self._import(name)]
         found = self.symbol(name, claimed=claimed)
-        prefixes = [".".join(parts[:i]) for i in range(len(parts) - 1, 0, -1)]
-        module = next((m for m in prefixes if m in self.modules), None)
+        module = self._module_of(name)
         if loose and module and parts[0] not in self.first_party and not isinstance(found, list):
-            return [self._import(module)]  # "yaml.safe_load", "os.environ": that module is used
+            # "yaml.safe_load", "os.environ": that module is used, and that member of it
+            if self._uses_member(module, ".".join(parts[:2])):
+                return [self._import(module)]
+            return DropReason.UNRESOLVED, f"no file importing {module} uses {name}"
         return found
+
+    def _module_of(self, name: str) -> str | None:
+        """The longest imported module ``name`` is a member of (``os`` of ``os.Stderr``)."""
+        parts = name.split(".")
+        prefixes = [".".join(parts[:i]) for i in range(len(parts) - 1, 0, -1)]
+        return next((m for m in prefixes if m in self.modules), None)
+
+    def unused_member(self, name: str) -> bool:
+        """Whether ``name`` is a member of a module the code imports that no file importing
+        it writes (``os.Stderr`` where only ``os.Stdout`` is): nothing of this repository
+        to look further for."""
+        module = self._module_of(name)
+        return (module is not None and name.split(".")[0] not in self.first_party
+                and not self._uses_member(module, ".".join(name.split(".")[:2])))  # fmt: skip
+
+    def _uses_member(self, module: str, member: str) -> bool:
+        """Whether some file in scope importing ``module`` may write ``member``
+        (``os.Stderr``): False only when each one's facts prove it does not."""
+        name = member.rpartition(".")[2]
+        for path, fact in self.fp.importers(module):
+            facts = self.fp.code.get(path)
+            if not self._in_scope(path) or facts is None:
+                continue
+            if facts.references is None or member in facts.references or name in fact.names:
+                return True  # (``from yaml import safe_load`` uses it as well)
+        return False
 
     def absent_dotted(self, name: str, removal: bool) -> Outcome:
         """A negated dotted name. Only removal ("X was removed") negates a definition or a
@@ -582,7 +610,14 @@ class CodeNames:
         return self.scope is not None and self.fp.definition(self.scope, qual) is not None
 
     def is_stdlib(self, word: str) -> bool:
-        return word in _STDLIB and not word.startswith("_")
+        return self._python_std(word) and not word.startswith("_")
+
+    def _python_std(self, word: str) -> bool:
+        """A module of Python's standard library, unless a manifest of another language
+        declares a package of that name ("tempfile" in a crate's ``[dev-dependencies]``)."""
+        return word in _STDLIB and not any(
+            d.ecosystem != "pypi" for d in self.fp.dependency(word)
+        )
 
     def module_claim(self, module: str) -> Anchor:
         return self._import(module)
@@ -640,14 +675,29 @@ class CodeNames:
         """``strings.Join`` or ``bytes.Buffer`` in a note about one Go file: a member of a
         package the repository imports, qualified by the package's name as Go code always
         writes it. The note says the file uses it, so the file imports that package; an
-        anchor there breaks when it does not. None elsewhere: in Python and JavaScript the
+        anchor there breaks when it does not. None when the file is known not to write
+        that member (the note is then unchecked), and elsewhere: in Python and JavaScript the
         qualifier is whatever the file binds, not the package."""
         head, _, member = name.partition(".")
         facts = self.fp.code.get(self.scope) if self.scope else None
         if (facts is None or facts.language != "go" or not head.islower() or "." in member
                 or not self.fp.importers(head)):  # fmt: skip
             return None
+        imports = any(path == self.scope for path, _ in self.fp.importers(head))
+        if imports and facts.references is not None and name not in facts.references:
+            return None  # the file imports the package, but writes no such member
         return Anchor(AnchorKind.IMPORT, head, scope=self.scope)
+
+    def file_member(self, name: str) -> Anchor | None:
+        """``traceback.install`` in rich: ``install`` in the one Python file of the
+        repository named ``traceback.py``, where no file importing the module of that name
+        uses the member."""
+        stem, _, member = name.partition(".")
+        if not member or "." in member:
+            return None
+        files = {p for p, _ in self.fp.definitions(member)
+                 if p.rpartition("/")[2] == f"{stem}.py"}  # fmt: skip
+        return Anchor(AnchorKind.SYMBOL, member, scope=files.pop()) if len(files) == 1 else None
 
     def missing_in_scope(self, name: str, found: Outcome) -> Outcome:
         """A code name defined nowhere, in a note about one Python file: the claim is that

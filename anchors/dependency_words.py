@@ -13,7 +13,8 @@ lists' ordinary words ("log", "regex", "time") do not drop it here. Two readings
   not a dependency any more", "Y depends on X". The phrase names X as a package: declared,
   it is that dependency; undeclared, it is one only where the vocabulary knows the word as
   a package and the manifests name packages by such names (``go.mod`` names modules by
-  path). A development, build or test dependency is left to the readings that check the
+  path), or where the phrase denies it ("no longer depends on atty": nothing declares
+  it). A development, build or test dependency is left to the readings that check the
   role (``anchors.development``). The word is read here only where the usual rules would
   drop it as English, or where "optional" can be checked: a name they read already is
   theirs.
@@ -21,7 +22,7 @@ lists' ordinary words ("log", "regex", "time") do not drop it here. Two readings
 "optional" in the phrase is a claim of its own: checked for a crate by its
 ``optional = true`` (``config:Cargo.toml::dependencies.NAME.optional``, read by
 ``anchors.cargo_toml.cargo_values``); for any other manifest it is named as a part no anchor
-checks.
+checks. So is "required" ("hard", "mandatory"): the crate's flag must be absent.
 """
 
 from __future__ import annotations
@@ -34,7 +35,7 @@ from anchors.spec import Anchor, AnchorKind, Expect, normalize_dist_name
 from anchors.vocabulary import TechKind, is_ordinary_word, lookup_word
 from anchors.wordlists import COMMON_WORDS
 
-__all__ = ["DependencyWord", "dependency_word"]
+__all__ = ["DependencyWord", "denial_at", "dependency_word"]
 
 _I = re.IGNORECASE
 # "log 0.4.20", "log v0.4", "log version 0.4.21": a dotted version, or a bare number
@@ -63,6 +64,16 @@ _NOUN_AFTER = re.compile(r"`?\s+(?!and\b|or\b|for\b|with\b|in\b|at\b|to\b|as\b|o
 _NAME = re.compile(r"[A-Za-z][A-Za-z0-9_.-]*\Z")
 
 
+_DENIAL = re.compile(r"\b(?:does\s*not|doesn[’']t|no\s+longer|never)\s+(?:depends?|depended)"
+                     r"\s+on\s+(?:the\s+)?(?:crate\s+|package\s+|module\s+)?[`'\"]?$", _I)
+
+
+def denial_at(text: str, start: int) -> int | None:
+    """Where "does not / no longer depend(s) on" right before ``start`` begins, or None."""
+    found = _DENIAL.search(text, max(0, start - 60), start)
+    return found.start() if found else None
+
+
 @dataclass(frozen=True)
 class DependencyWord:
     """The anchors a word named as a dependency stands for, and what the phrase claims that
@@ -70,20 +81,28 @@ class DependencyWord:
 
     anchors: tuple[Anchor, ...]
     unchecked: tuple[str, ...] = ()
+    # what checks the role the phrase gives it ("a required dependency": the crate's
+    # optional flag absent), apart from the name's own polarity
+    role: tuple[Anchor, ...] = ()
 
 
 def dependency_word(text: str, start: int, end: int, absent: bool,
-                    fp: Fingerprint) -> DependencyWord | None:  # fmt: skip
+                    fp: Fingerprint, *,
+                    any_name: bool = False) -> DependencyWord | None:  # fmt: skip
     """What the word at ``text[start:end]`` stands for where the sentence names it as a
     dependency (see the module docstring); None where it does not, or where the reading
-    would not be sure. ``absent``: the clause negates it."""
+    would not be sure. ``absent``: the clause negates it. ``any_name``: read a name the
+    usual rules would read too (they could not tell what the clause negates)."""
     word = text[start:end].strip("`'\"")
     if not _NAME.match(word) or not fp.dependencies:
         return None
     role = _ROLE_AFTER.match(text, end)
     depends = _DEPENDS_BEFORE.search(text, max(0, start - 60), start)
     optional = role is not None and not absent and re.search(r"\boptional\b", role["q"], _I)
-    if not (_ordinary(word) or (optional and _cargo_optional(word, fp))):
+    required = role is not None and not absent and not optional and bool(
+        re.search(r"\b(?:required|hard|mandatory)\b", role["q"], _I))
+    flagged = (optional or required) and _cargo_optional(word, fp)
+    if not (any_name or _ordinary(word) or flagged):
         return None  # a name the usual rules read as a package already
     declared = _declared(word, fp)
     if role is None and depends is None:
@@ -96,19 +115,22 @@ def dependency_word(text: str, start: int, end: int, absent: bool,
         return None  # the clause reader and the phrase disagree on what is negated
     if depends is not None and role is None and _NOUN_AFTER.match(text, end):
         return None  # "depends on log output": the word qualifies a noun
-    name = declared or _package_name(word, fp)
+    name = declared or _package_name(word, fp) or (_denied(word, fp) if absent else None)
     if name is None:
         return None
     expect = Expect.ABSENT if absent else Expect.PRESENT
     anchors = [Anchor(AnchorKind.DEP, name, expect)]
     unchecked: list[str] = []
-    if optional:
+    checks: tuple[Anchor, ...] = ()
+    if optional or required:
         flag = _optional_flag(name, fp)
-        if flag is not None:
+        if flag is not None and optional:
             anchors.append(flag)
+        elif flag is not None:
+            checks = (flag.negated(),)
         elif declared is not None:
             unchecked.append(f"the optional flag of {word}")
-    return DependencyWord(tuple(anchors), tuple(unchecked))
+    return DependencyWord(tuple(anchors), tuple(unchecked), checks)
 
 
 def _ordinary(word: str) -> bool:
@@ -139,6 +161,16 @@ def _package_name(word: str, fp: Fingerprint) -> str | None:
     if hit is None or hit[0].kind is not TechKind.PACKAGE or not hit[0].dists:
         return None
     if any(d.ecosystem == "go" for d in fp.dependencies):
+        return None
+    return normalize_dist_name(word)
+
+
+def _denied(word: str, fp: Fingerprint) -> str | None:
+    """An undeclared word a negated phrase names as a dependency ("no longer depends on
+    atty"): its name as the repository's manifests would declare it, so that its absence is
+    checked. Not for ``go.mod``, whose modules are paths."""
+    if not re.fullmatch(r"[a-z][a-z0-9_.-]*", word) or any(
+            d.ecosystem == "go" for d in fp.dependencies):  # fmt: skip
         return None
     return normalize_dist_name(word)
 

@@ -36,7 +36,7 @@ from anchors.codenames import CodeNames, DropReason, Outcome, Pref, own_names
 from anchors.component_kinds import part_claims
 from anchors.concept_negations import concept_negations
 from anchors.declared_specs import as_go_requirement, as_wanted, bare_version, declared_specs
-from anchors.dependency_words import dependency_word
+from anchors.dependency_words import DependencyWord, denial_at, dependency_word
 from anchors.development import (
     RUNTIME_AFTER,
     about_development,
@@ -62,7 +62,7 @@ from anchors.negated_parts import Negated, negated_clauses
 from anchors.npm_application import npm_development_only, npm_run_time_import
 from anchors.npm_negation import frontend_denial, frontend_subject
 from anchors.option_binding import bind_option_values
-from anchors.project_negations import project_negations
+from anchors.project_negations import of_project, project_negations
 from anchors.projects import holds_python
 from anchors.relations import bases_checked, read_relation, role_parts
 from anchors.role_negations import run_time_denial
@@ -233,13 +233,17 @@ def _resolve(c: _Cand, names: CodeNames, fp: Fingerprint, absent: bool) -> Outco
             sure = c.code or c.form is _Form.CALL or name != name.lower() or "_" in name
             if isinstance(found, tuple) and (member := names.package_member(name)):
                 return [member]  # "mux.go joins them with strings.Join"
+            if isinstance(found, tuple) and names.unused_member(name):
+                # "os.Stderr" where the files importing os never write it; "traceback.install"
+                # in rich: rich/traceback.py's
+                return [own] if (own := names.file_member(name)) else found
             if sure and isinstance(found, tuple):
                 return names.missing_in_scope(name, _lacking(name, names, fp))
             return found
         return names.missing_in_scope(name, names.symbol(name, claimed=c.claimed))
     if c.code and c.pref == "import" and re.fullmatch(r"[A-Za-z_]\w*", text):
         return [names.import_claim(text, absent)]  # "imports pallets_sphinx_themes"
-    if c.code and text not in COMMON_WORDS:  # `verify`, `Store`: code, maybe a symbol
+    if c.code and (text not in COMMON_WORDS or c.defined):  # `verify`, `Store`: maybe a symbol
         found = names.symbol(text, claimed=c.claimed and not absent)
         if (isinstance(found, tuple) and _SNAKE.fullmatch(text) and lookup_word(text) is None
                 and names.declares(text)):  # fmt: skip
@@ -269,6 +273,18 @@ def _resolve(c: _Cand, names: CodeNames, fp: Fingerprint, absent: bool) -> Outco
         # "a duckdb-backed store": the compound names duckdb.
         outcome = _word(c, head, names, absent)
     return outcome
+
+
+def _project_denial(c: _Cand, text: str, spans: Sequence[tuple[int, int, bool]],
+                    fp: Fingerprint) -> DependencyWord | None:  # fmt: skip
+    """"The crate no longer depends on X", "we do not depend on X": a dependency the
+    project denies, where the clause reader could not tell what is negated. Said of a part
+    ("the finder does not depend on regex") it is no claim about the manifests."""
+    at = denial_at(text, c.start)
+    start = max((a for a, _, _ in spans if a <= c.start), default=0)
+    if at is None or not of_project(text, start, at, fp):
+        return None
+    return dependency_word(text, c.start, c.end, True, fp, any_name=True)
 
 
 def _lacking(name: str, names: CodeNames, fp: Fingerprint) -> Outcome:
@@ -608,6 +624,12 @@ def infer_anchors(text: str, fp: Fingerprint, subject: str | None = None, *,
             kept.append((instead, c.text))  # "parsed by OptionParser in parser.py, not argparse"
             negated.append(c.text)
             continue
+        if c.mode is _Mode.UNCLEAR and c.form in (_Form.WORD, _Form.TECH) and (
+                project_denial := _project_denial(c, text, spans, fp)):  # fmt: skip
+            # "the crate no longer depends on X"
+            kept += [(a, c.text) for a in project_denial.anchors]
+            negated.append(c.text)
+            continue
         if c.mode is not _Mode.PRESENT and c.mode is not _Mode.ABSENT and not python:
             resolves = isinstance(_resolve(c, names, fp, absent=False), list)
             if resolves or _salient(c, names):
@@ -626,6 +648,7 @@ def infer_anchors(text: str, fp: Fingerprint, subject: str | None = None, *,
                   if word else None)  # fmt: skip
         if as_dep is not None:
             uncovered += as_dep.unchecked
+            kept += [(a, f"{c.text} (its role)") for a in as_dep.role]
         elif word and ecosystem_library(text, c.start, c.end, fp) is not None:
             c.strong = True
         outcome = python or (list(as_dep.anchors) if as_dep else None) or _resolve(

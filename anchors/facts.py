@@ -207,6 +207,9 @@ class FileFacts:
     # name a way of reading it (``os.getenv``, ``process.env``, ``env::var``), named
     # variable or not, 2 the code reads all of it (``os.Environ()``, ``env::vars()``).
     env_access: int = 0
+    # The members of imported modules the code uses (``os.Stderr``; ``anchors.references``);
+    # None: not recorded (a language it does not read, or too many).
+    references: tuple[str, ...] | None = None
 
     def __post_init__(self) -> None:
         if not self.parsed and self.not_read is None:

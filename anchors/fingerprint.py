@@ -62,7 +62,7 @@ Progress = Callable[[int, int], None]
 # reads through a name ``os.environ`` is given and the messages string literals hold, 12;
 # whether a file touches the environment at all, 13; a Python file's prose left out of its
 # mentions, 14; whether it reads the whole environment, 15) and is extracted again.
-FACTS_VERSION = 15
+FACTS_VERSION = 16
 # Files to parse before two worker processes pay for their start-up: on two idle cores the
 # pool breaks even at 300-400 files (adr/0003; `python -m benchmarks.fingerprint --sweep`).
 POOL_THRESHOLD = 500
@@ -143,6 +143,8 @@ def facts_to_json(facts: FileFacts) -> str:
         data["sl"] = list(facts.strings)
     if facts.env_access:
         data["ea"] = facts.env_access
+    if facts.references is not None:
+        data["rf"] = list(facts.references)
     if facts.not_read is not None:
         data["r"] = facts.not_read.value
         data["s"] = facts.size
@@ -200,6 +202,7 @@ def facts_from_json(text: str) -> FileFacts:
             ),
             strings=tuple(str(t) for t in data.get("sl", ())),
             env_access=int(data.get("ea", 0)),
+            references=None if data.get("rf") is None else tuple(str(r) for r in data["rf"]),
         )
     except (AttributeError, KeyError, TypeError, ValueError) as exc:
         raise ValueError(f"not serialised FileFacts: {exc}") from exc

@@ -468,12 +468,12 @@ _KEY_OF_LANG = {"python": "python-version", "py": "python-version", "node": "nod
 # The files that declare a toolchain's version for a project (not CI, not an image).
 _DECLARING = (InfraKind.NODE_VERSION_FILE, InfraKind.TOOL_VERSIONS, InfraKind.RUST_TOOLCHAIN,
               InfraKind.PACKAGE_JSON, InfraKind.GO_MOD, InfraKind.CARGO_TOML)  # fmt: skip
-# What a file declares, as written: "go.mod declares go 1.21", "the MSRV is 1.74", "the
+# What a file declares, as written: "go.mod declares (says) go 1.21", "the MSRV is 1.74", "the
 # module requires Go 1.21" (the minimum is that version, not any below a newer one); not a
 # version a newer toolchain satisfies ("built with Go 1.21", "supports Go 1.22")
 _DECLARED = re.compile(r"\bdeclar\w*|\bmsrv\b|\bminimum\b|\brust-version\b"
                        r"|\bgo\s+(?:line|directive)\b|\brequir\w*|\bneeds?\b|\btargets?\b"
-                       r"|\bat\s+least\b", _I)  # fmt: skip
+                       r"|\bat\s+least\b|\b(?:says|states|lists|specifies)\b", _I)  # fmt: skip
 _AS_WRITTEN = {"go-version": "go", "rust-version": "package.rust-version"}
 _BUILT = re.compile(r"\b(?:built|builds?|compiled?|compiles|targets?|pinned|uses?)\s+"
                     r"(?:with|using|on|to|against)?\b", _I)  # fmt: skip

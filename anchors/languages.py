@@ -18,6 +18,7 @@ from dataclasses import replace
 from anchors.facts import MAX_SOURCE_BYTES, FileFacts, NotRead, words_of
 from anchors.mentions import scan_mentions
 from anchors.messages import string_literals
+from anchors.references import references
 from anchors.running_code import touches_environment
 
 __all__ = [
@@ -100,7 +101,9 @@ def extract_facts(source: bytes, dialect: str) -> FileFacts:
     strings = string_literals(source) if len(source) <= MAX_SOURCE_BYTES else ()
     facts = replace(facts, strings=strings) if strings else facts
     access = touches_environment(source, dialect)
-    return replace(facts, env_access=access) if access else facts
+    facts = replace(facts, env_access=access) if access else facts
+    members = references(source, dialect, facts.imports)
+    return replace(facts, references=members) if members is not None else facts
 
 
 def _extract(source: bytes, dialect: str) -> FileFacts:

@@ -131,10 +131,14 @@ _PARTS = re.compile(r"[^\w.\-]+")
 def mentioned_within(code: str, stated: str) -> bool:
     """Whether the code's literal is a longer string that holds the stated value as one of
     its parts (``"redis://localhost:6379"`` and "redis", ``"127.0.0.1:5797"`` and
-    "127.0.0.1"): the note may name one part of the value, so the two are not told apart
-    by comparing them."""
+    "127.0.0.1", ``"sqlite:////tmp/app.db"`` and "/tmp/app.db"): the note may name one
+    part of the value, so the two are not told apart by comparing them."""
     x = typed_value(code)
     said = stated.strip().strip("`'\"").casefold()
     if not isinstance(x, str) or len(said) < 2 or said == x:
         return False
-    return said in _PARTS.split(x)
+    if said in _PARTS.split(x):
+        return True
+    # a part of several pieces: the path of ``"sqlite:////tmp/app.db"``, "/tmp/app.db"
+    return bool(_PARTS.search(said)) and re.search(
+        rf"(?<![\w.\-]){re.escape(said)}(?![\w.\-])", x) is not None

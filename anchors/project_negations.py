@@ -32,7 +32,7 @@ from anchors.npm_application import application_sources
 from anchors.spec import WILDCARD, Anchor, AnchorKind, Expect
 from anchors.subject import CODE_FILE, clause_before
 
-__all__ = ["ProjectNegation", "project_negations"]
+__all__ = ["ProjectNegation", "of_project", "project_negations"]
 
 _I = re.IGNORECASE
 _NOT = (r"(?:never|no\s+longer|(?:does|do|did|will|can)\s+not|cannot|"
@@ -182,6 +182,12 @@ def _project(
     words = re.sub(r"`?\s+(?:package|library|lib|crate|module|app|application|project)$", "",
                    words, flags=_I).strip("`")  # fmt: skip
     return bool(words) and words.lower() in {n.lower() for n in _own_names(fp)}, None
+
+
+def of_project(text: str, start: int, at: int, fp: Fingerprint) -> bool:
+    """Whether the clause of ``text`` from ``start`` to ``at`` names the whole project ("the
+    crate", "we", its own name): a denial said of it is said of its manifests."""
+    return _project(text, start, at, fp, None)[0]
 
 
 def _manifest(text: str, start: int, at: int, fp: Fingerprint) -> str | None:

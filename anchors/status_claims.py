@@ -171,14 +171,14 @@ def _stated(
         return None  # "405, not 400": the one set aside is not what is said
     if m["noun"] and _CONDITION_BEFORE.search(before[-24:]):
         return None  # "returns False for status 404": a status it is given, not one it sets
-    verb = m["verb"]
-    if (verb and _NEEDS_HTTP.match(verb) and not m["const"] and not sets_statuses
-            and not _HTTP_WORDS.search(sentence)):  # fmt: skip
-        return None
     said = after.lstrip(" `(")
     phrase = next(((p, code) for p, code in _PHRASES if said.lower().startswith(p)), None)
     if phrase is not None and phrase[1] != number:
         return None  # "404 Bad Request": which one is meant is not clear
+    verb = m["verb"]
+    if (verb and _NEEDS_HTTP.match(verb) and not m["const"] and not sets_statuses
+            and phrase is None and not _HTTP_WORDS.search(sentence)):  # fmt: skip
+        return None  # ("writes 504 Gateway Timeout": its reason phrase says it is HTTP)
     return number, said[: len(phrase[0])] if phrase is not None else ""
 
 
@@ -204,9 +204,15 @@ def _function(
     return name, paths[0] if len(paths) == 1 else None
 
 
+# "the Timeout middleware": a capitalised name said to be a function of a web stack
+_ROLE_NOUN = re.compile(r"\s+(?:middleware|handler|view|endpoint|function|method)\b")
+
+
 def _code_like(m: re.Match[str]) -> bool:
-    """Written as code: in backticks, called, with an underscore, a dot or an inner capital."""
+    """Written as code: in backticks, called, with an underscore, a dot or an inner capital,
+    or a capitalised name its noun says is a function ("the Timeout middleware")."""
     name, whole = m["name"], m.group(0)
     inner_capital = any(ch.isupper() for ch in name[1:]) and not name.isupper()
+    named = name[:1].isupper() and _ROLE_NOUN.match(m.string, m.end()) is not None
     return whole.startswith("`") or whole.endswith("()") or "_" in name or "." in name or (
-        inner_capital)  # fmt: skip
+        inner_capital or named)  # fmt: skip

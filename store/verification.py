@@ -38,7 +38,7 @@ __all__ = ["CHECKER_VERSION", "Checked", "Verifier"]
 # setting defaults (adr/0041, adr/0043); c13: an environment default at every read site,
 # a value a named file sets, arithmetic of numbers (adr/0043); c14: flags and empty values
 # in words, a literal that names the stated word, Go durations in seconds (adr/0045)
-CHECKER_VERSION = f"c15.{VOCABULARY_VERSION}"
+CHECKER_VERSION = f"c16.{VOCABULARY_VERSION}"
 
 
 @dataclass(frozen=True)

@@ -7,6 +7,7 @@ import textwrap
 import pytest
 
 from anchors.facts import ImportFact
+from anchors.languages import extract_facts
 from anchors.pyfacts import (
     MAX_SOURCE_BYTES,
     ParsePool,
@@ -209,5 +210,5 @@ def test_the_parse_pool_returns_the_same_facts_as_parsing_here():
     with ParsePool(2) as pool:
         results = [pair for chunk in pool.map(chunks) for pair in chunk]
     assert sorted(results, key=lambda p: p[0]) == [
-        (blob, extract_file_facts(source)) for chunk in chunks for blob, source in chunk
+        (blob, extract_facts(source, "python")) for chunk in chunks for blob, source in chunk
     ]

@@ -26,7 +26,7 @@ FILES = {
     "requirements_dev.txt": "pytest\nblack\n",
     "shop/__init__.py": "",
     "shop/shell.py": "import pexpect\n",
-    "shop/views.py": "import django\nimport environ\nimport bleach\n",
+    "shop/views.py": "import django\nimport environ\nimport bleach\n\nenv = environ.Env()\n",
     "tests/test_views.py": "import pytest\nimport pytest_asyncio\n",
     ".gitignore": "*.pyc\n.git-credentials\n",
     ".copier-answers.yml": "_src_path: gh:org/template\nvcs: git\n",
