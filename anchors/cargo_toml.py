@@ -19,7 +19,8 @@ each), every other feature with what it enables, one value each
 (``features.unstable-kv`` = ``log/kv``; "" for a feature that enables nothing), and each
 optional crate (``dependencies.NAME.optional`` = ``true``), with the feature Cargo makes
 of its name when no feature enables it as ``dep:NAME`` (``features.regex`` = ``dep:regex``
-and ``regex``). A key the file does not state
+and ``regex``), and the target of a crate only some targets depend on
+(``dependencies.libc.target`` = ``cfg(unix)``). A key the file does not state
 is absent, which checks "has no default features" and "log is an optional dependency"
 both ways.
 """
@@ -139,6 +140,22 @@ def cargo_values(doc: Mapping[str, Any], text: str) -> Iterator[InfraValue]:
             if f"dep:{key}" not in explicit and key not in features:
                 yield InfraValue(f"features.{key}", f"dep:{key}", line)
                 yield InfraValue(f"features.{key}", key, line)
+    yield from _target_values(doc, text)
+
+
+def _target_values(doc: Mapping[str, Any], text: str) -> Iterator[InfraValue]:
+    """Each crate a ``[target.'cfg(...)'.dependencies]`` table declares, with the target:
+    ``dependencies.libc.target`` = ``cfg(unix)``; none for a crate of every target."""
+    for cfg, scope in _table(doc.get("target")).items():
+        if not isinstance(scope, Mapping):
+            continue
+        for table, runtime in _TABLES:
+            for key, value in _table(scope.get(table)).items():
+                real = value.get("package") if isinstance(value, Mapping) else None
+                name = crate_name(real if isinstance(real, str) and real.strip() else key)
+                line = _line(text, rf"^\s*\[target\.[^\n]*{re.escape(key)}", r"\A")
+                if runtime:
+                    yield InfraValue(f"dependencies.{name}.target", str(cfg).strip(), line)
 
 
 def _line(text: str, pattern: str, after: str) -> int:

@@ -163,6 +163,12 @@ def _top_of_path(path: str) -> str:
 
 
 _RUST_ROOTS = frozenset({"std", "core", "alloc", "crate", "self", "super"})
+# The process environment as code names it: "never reads process.env" denies no import.
+_ENVIRONMENT = re.compile(r"(?:process\.env|import\.meta\.env|os\.environ)(?:\.|$)")
+# ... and one variable of it: ``process.env.NODE_ENV``
+ENV_MEMBER = re.compile(
+    r"(?:process\.env|import\.meta\.env|os\.environ)\.(?P<name>[A-Z_][A-Z0-9_]*)"
+)
 
 
 @dataclass(frozen=True)
@@ -340,6 +346,8 @@ class CodeNames:
             named = [d for d in tech.dists if d == normalize_dist_name(w) or d in self.deps]
             return [Anchor(AnchorKind.DEP, (named or list(tech.dists))[0], expect)]
         dist = normalize_dist_name(w)
+        if word in tech.footprints:  # "the Dockerfile": the system's own file, no package
+            return [Anchor(AnchorKind.TECH, tech.name, expect)]
         if tech.kind is TechKind.SYSTEM and dist in tech.dists and dist != tech.name:
             # "through asyncpg", "poetry-core": one package of the system, not the system
             if dist in self.deps and self.scope is None:
@@ -535,6 +543,8 @@ class CodeNames:
     def absent_dotted(self, name: str, removal: bool) -> Outcome:
         """A negated dotted name. Only removal ("X was removed") negates a definition or a
         file: "we no longer call Store.open" does not delete it."""
+        if _ENVIRONMENT.match(name):
+            return DropReason.UNCLEAR_POLARITY, f"{name} is the environment, not a module"
         found = self.dotted(name)
         if isinstance(found, list):
             if found[0].kind is not AnchorKind.IMPORT and not removal:
@@ -675,10 +685,19 @@ class CodeNames:
         """``strings.Join`` or ``bytes.Buffer`` in a note about one Go file: a member of a
         package the repository imports, qualified by the package's name as Go code always
         writes it. The note says the file uses it, so the file imports that package; an
-        anchor there breaks when it does not. None when the file is known not to write
-        that member (the note is then unchecked), and elsewhere: in Python and JavaScript the
+        anchor there breaks when it does not. In a note about no file, the Go files that
+        write it (``os.Stdout``). None when the file is known not to write that member (the
+        note is then unchecked), and elsewhere: in Python and JavaScript the
         qualifier is whatever the file binds, not the package."""
         head, _, member = name.partition(".")
+        if self.scope is None and head.islower() and "." not in member and not (
+                head == "http" and member.startswith("Status")):  # (a status: its own reading)
+            # "the debug logger writes to os.Stdout": the Go files that write it
+            writers = [p for p, f in self.fp.code.items() if f.language == "go"
+                       and f.references is not None and name in f.references]  # fmt: skip
+            if writers:
+                return Anchor(AnchorKind.IMPORT, head, scope=writers[0] if len(writers) == 1
+                              else None)  # fmt: skip
         facts = self.fp.code.get(self.scope) if self.scope else None
         if (facts is None or facts.language != "go" or not head.islower() or "." in member
                 or not self.fp.importers(head)):  # fmt: skip
@@ -704,5 +723,9 @@ class CodeNames:
         the file has it, so the anchor is placed there (and breaks)."""
         if (isinstance(found, tuple) and found[0] is DropReason.UNRESOLVED and self.scope
                 and self.scope.endswith(".py") and self.fp.has_path(self.scope)):  # fmt: skip
+            facts = self.fp.code.get(self.scope)
+            if facts is not None and (facts.references is None
+                                      or f'"{name}"' in facts.references):  # fmt: skip
+                return found  # ``{"auto_envvar_prefix": ...}``: the file has it as a key
             return [Anchor(AnchorKind.SYMBOL, name, scope=self.scope)]
         return found

@@ -35,7 +35,7 @@ from anchors.spec import Anchor, AnchorKind, Expect, normalize_dist_name
 from anchors.vocabulary import TechKind, is_ordinary_word, lookup_word
 from anchors.wordlists import COMMON_WORDS
 
-__all__ = ["DependencyWord", "denial_at", "dependency_word"]
+__all__ = ["DependencyWord", "affirmed_dependency", "denial_at", "dependency_word"]
 
 _I = re.IGNORECASE
 # "log 0.4.20", "log v0.4", "log version 0.4.21": a dotted version, or a bare number
@@ -66,6 +66,30 @@ _NAME = re.compile(r"[A-Za-z][A-Za-z0-9_.-]*\Z")
 
 _DENIAL = re.compile(r"\b(?:does\s*not|doesn[’']t|no\s+longer|never)\s+(?:depends?|depended)"
                      r"\s+on\s+(?:the\s+)?(?:crate\s+|package\s+|module\s+)?[`'\"]?$", _I)
+
+
+_AFFIRMED = re.compile(r"\b(?:depends|depend)\s+on\s+(?:the\s+)?(?:crate\s+|package\s+)?[`'\"]?$",
+                       _I)  # fmt: skip
+_KIND_AFTER = re.compile(r"`?\s+(?:crate|package|library|module)\b", _I)
+
+
+def affirmed_dependency(text: str, start: int, end: int, fp: Fingerprint) -> tuple[int, str] | None:
+    """Where "depends on" right before the word at ``text[start:end]`` begins, and the
+    dependency it names as the manifests would declare it ("the crate depends on
+    dirs-next"): for a word of English only when a noun says it is a package ("the home
+    crate"). None elsewhere, and for Go, whose modules are paths."""
+    word = text[start:end].strip("`'\"")
+    found = _AFFIRMED.search(text, max(0, start - 40), start)
+    if found is None or not re.fullmatch(r"[a-z][a-z0-9_.-]*", word):
+        return None
+    if _ordinary(word) and _KIND_AFTER.match(text, end) is None:
+        return None
+    name = _declared(word, fp)
+    if name is None and ("-" in word or all(d.ecosystem == "cargo" for d in fp.dependencies)):
+        # undeclared: a name no runtime ships (a crate's manifest names every one it
+        # uses; "sqlite3" or "fs" may be the language's own)
+        name = _denied(word, fp)
+    return (found.start(), name) if name is not None else None
 
 
 def denial_at(text: str, start: int) -> int | None:

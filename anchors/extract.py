@@ -30,13 +30,19 @@ from anchors.absent_definitions import absent_definitions
 from anchors.argument_claims import read_arguments
 from anchors.backend_negation import backend_denial, backend_subject
 from anchors.candidates import _SNAKE, _Cand, _Form, _Mode, _Neg, _scan
+from anchors.cargo_toml import crate_name
 from anchors.ci_binding import read_ci_claim
 from anchors.clauses import _narrowed_by_subject, _negated_references, _read_modes
-from anchors.codenames import CodeNames, DropReason, Outcome, Pref, own_names
+from anchors.codenames import ENV_MEMBER, CodeNames, DropReason, Outcome, Pref, own_names
 from anchors.component_kinds import part_claims
 from anchors.concept_negations import concept_negations
 from anchors.declared_specs import as_go_requirement, as_wanted, bare_version, declared_specs
-from anchors.dependency_words import DependencyWord, denial_at, dependency_word
+from anchors.dependency_words import (
+    DependencyWord,
+    affirmed_dependency,
+    denial_at,
+    dependency_word,
+)
 from anchors.development import (
     RUNTIME_AFTER,
     about_development,
@@ -79,6 +85,7 @@ from anchors.spec import (
 )
 from anchors.status_claims import read_statuses
 from anchors.subject import CODE_FILE, Spans, resolve_name, resolve_subject, sentence_spans
+from anchors.target_deps import target_claim
 from anchors.value_binding import bind_values
 from anchors.value_claims import stated_values, uncovered_values, version_span
 from anchors.verdicts import Verdict
@@ -224,6 +231,8 @@ def _resolve(c: _Cand, names: CodeNames, fp: Fingerprint, absent: bool) -> Outco
             tracked := fp.tracked_path(text)) is not None:  # fmt: skip
         # "ships radicale.wsgi": a file of the repository named like a module
         return [Anchor(AnchorKind.FILE, tracked, Expect.ABSENT if absent else Expect.PRESENT)]
+    if c.form is _Form.DOTTED and (variable := ENV_MEMBER.fullmatch(text)) is not None:
+        return names.env(variable["name"], absent, claimed=True)  # process.env.NODE_ENV
     if c.form in (_Form.DOTTED, _Form.CALL):
         name = text.removesuffix("()")
         if absent:
@@ -273,6 +282,54 @@ def _resolve(c: _Cand, names: CodeNames, fp: Fingerprint, absent: bool) -> Outco
         # "a duckdb-backed store": the compound names duckdb.
         outcome = _word(c, head, names, absent)
     return outcome
+
+
+_MEMBER_OF = re.compile(
+    r"`?(?P<member>[A-Za-z_]\w*)`?\s+is\s+(?:an?\s+|the\s+)?(?:(?:private|public|exported|"
+    r"unexported|static|async)\s+)?(?:method|field|member|attribute)\s+(?:of|on)\s+(?:the\s+)?"
+    r"`?(?P<owner>[A-Z]\w*)`?(?:\s+(?:type|struct|class|trait|interface))?"
+)
+
+
+def _members_of(text: str, names: CodeNames,
+                fp: Fingerprint) -> list[tuple[Anchor, str, tuple[int, int]]]:  # fmt: skip
+    """"isOriginAllowed is a method of Cors": ``symbol:Cors.isOriginAllowed`` where the
+    repository defines the owner (broken where it is sure the owner lacks the member,
+    ``_lacking``), with the words it was read from and their span."""
+    found: list[tuple[Anchor, str, tuple[int, int]]] = []
+    for m in _MEMBER_OF.finditer(text):
+        if not fp.definitions(m["owner"]):
+            continue
+        qual = f"{m['owner']}.{m['member']}"
+        outcome = names.symbol(qual)
+        if isinstance(outcome, tuple):
+            outcome = _lacking(qual, names, fp)
+        if isinstance(outcome, list):
+            found += [(a, qual, m.span()) for a in outcome]
+    return found
+
+
+def _only_on_targets(c: _Cand, text: str, spans: Sequence[tuple[int, int, bool]],
+                     fp: Fingerprint) -> list[Anchor]:  # fmt: skip
+    """"libc is only a dependency on Unix targets": a crate's declaration and the targets
+    it is for (``anchors.target_deps``), which the restriction "only" is about."""
+    name = next((d.name for d in fp.dependency(crate_name(c.text)) if d.ecosystem == "cargo"),
+                None)  # fmt: skip
+    if name is None:
+        return []
+    targets = target_claim(_sentence_of(c, text, spans), name, fp)
+    return [Anchor(AnchorKind.DEP, name), targets] if targets is not None else []
+
+
+def _project_dependency(c: _Cand, text: str, spans: Sequence[tuple[int, int, bool]],
+                        fp: Fingerprint) -> Anchor | None:  # fmt: skip
+    """"The crate depends on dirs-next": a dependency the project is said to have, that no
+    other reading resolved; checked in its manifests. Said of a part, no claim of them."""
+    found = affirmed_dependency(text, c.start, c.end, fp)
+    start = max((a for a, _, _ in spans if a <= c.start), default=0)
+    if found is None or not of_project(text, start, found[0], fp):
+        return None
+    return Anchor(AnchorKind.DEP, found[1])
 
 
 def _project_denial(c: _Cand, text: str, spans: Sequence[tuple[int, int, bool]],
@@ -570,7 +627,11 @@ def infer_anchors(text: str, fp: Fingerprint, subject: str | None = None, *,
     wholly = project_negations(text, fp, spans, scope)
     kept += [(n.anchor, n.origin) for n in wholly]
     negated += [n.origin for n in wholly]
+    # "isOriginAllowed is a method of Cors": the member on that type
+    members = _members_of(text, names, fp)
+    kept += [(a, origin) for a, origin, _ in members]
     read_whole = [q.span for q in quotes] + [d.span for d in lacking] + [n.span for n in wholly]
+    read_whole += [span for _, _, span in members]
     for c in cands:
         if read_whole and any(a <= c.start < b for a, b in read_whole):
             continue
@@ -625,6 +686,11 @@ def infer_anchors(text: str, fp: Fingerprint, subject: str | None = None, *,
             negated.append(c.text)
             continue
         if c.mode is _Mode.UNCLEAR and c.form in (_Form.WORD, _Form.TECH) and (
+                only := _only_on_targets(c, text, spans, fp)):  # fmt: skip
+            kept += [(a, c.text) for a in only]  # "winapi is a Windows-only dependency"
+            negated.append(c.text)  # the restriction is what the target anchor checks
+            continue
+        if c.mode is _Mode.UNCLEAR and c.form in (_Form.WORD, _Form.TECH) and (
                 project_denial := _project_denial(c, text, spans, fp)):  # fmt: skip
             # "the crate no longer depends on X"
             kept += [(a, c.text) for a in project_denial.anchors]
@@ -662,6 +728,9 @@ def infer_anchors(text: str, fp: Fingerprint, subject: str | None = None, *,
                 outcome = local(c.start).word(c.text, "dep", c.code)
         if python:
             checked_values.append(version_span(text, c.end))
+        if (isinstance(outcome, tuple) and c.mode is _Mode.PRESENT
+                and (project_dep := _project_dependency(c, text, spans, fp))):  # fmt: skip
+            outcome = [project_dep]  # "the crate depends on dirs-next": the manifests' claim
         if isinstance(outcome, tuple):
             if outcome[0] in _ALWAYS_REPORTED or c.tech is not None or _salient(c, names):
                 dropped.append(DroppedCandidate(c.text, *outcome))
@@ -690,6 +759,9 @@ def infer_anchors(text: str, fp: Fingerprint, subject: str | None = None, *,
                 kept.append((not_run, c.text))  # "rand is a runtime dependency": tests use it
         if c.mode is _Mode.PRESENT:
             sentence = _sentence_of(c, text, spans)
+            for dep in (a for a in outcome if a.kind is AnchorKind.DEP):
+                if (targets := target_claim(sentence, dep.value, fp)) is not None:
+                    kept.append((targets, f"{c.text} (its targets)"))  # "a Windows-only dependency"
             if optional_only(sentence, outcome, fp):
                 uncovered.append(f"{c.text} (an optional dependency)")  # "a core dependency"
             elif (role := development_role_unchecked(sentence, c.text, outcome, fp)) is not None:
@@ -745,7 +817,8 @@ def infer_anchors(text: str, fp: Fingerprint, subject: str | None = None, *,
             kept += [(a, c.text) for a in ci.anchors]
             uncovered += [ci.part] if ci.part else []
     kept, relations = _relations(text, spans, fp, names, objects, kept)
-    roles = role_parts(text, spans, fp)
+    roles = [r for r in role_parts(text, spans, fp)  # "X is a field of Y" checked as Y.X
+             if not any(all(p in r for p in q.split(".")) for _, q, _ in members)]  # fmt: skip
     checked = bases_checked(text, spans, fp)  # a library's base class, checked as one
     uncovered = [u for u in uncovered if u not in checked] + relations + roles
     dropped = [d for d in dropped if d.candidate not in checked]

@@ -535,7 +535,7 @@ class Fingerprint:
         for definition in facts.definitions:
             if definition.qualname == qualname:
                 return definition
-        return None
+        return module_items(facts).get(qualname) if facts.language == "rust" else None
 
     def unread(self) -> list[tuple[str, FileFacts]]:
         """(path, facts) of the Python files that were not fully read, sorted by path."""
@@ -713,7 +713,22 @@ _TARGETS: dict[str, Callable[[ImportFact], set[str]]] = {
 
 
 def _definition_entries(facts: FileFacts) -> list[tuple[str, Definition]]:
-    return [(definition.qualname, definition) for definition in facts.definitions]
+    entries = [(definition.qualname, definition) for definition in facts.definitions]
+    return entries + list(module_items(facts).items()) if facts.language == "rust" else entries
+
+
+def module_items(facts: FileFacts) -> dict[str, Definition]:
+    """A Rust file's items inside its inline modules by their own names, where the file
+    does not define that name at the top: ``known_folder`` for ``target_windows.known_folder``
+    (``mod target_windows { pub fn known_folder ... }``, re-exported or behind a ``cfg``).
+    The first of several (one per target) stands for them."""
+    top = {d.qualname for d in facts.definitions if "." not in d.qualname}
+    found: dict[str, Definition] = {}
+    for definition in facts.definitions:
+        head, _, rest = definition.qualname.partition(".")
+        if rest and head in top and head.islower() and rest not in top:
+            found.setdefault(rest, definition)
+    return found
 
 
 def derive_indexes(fingerprint: Fingerprint, previous: Fingerprint) -> None:

@@ -128,6 +128,7 @@ _RUNS_AS = re.compile(
     _I,
 )
 _ASSIGN = re.compile(r"^`?(?P<name>[A-Za-z_]\w*)\s?=\s?[\"']?(?P<value>[^\"'`\s]+)[\"']?`?$")
+_SETS_TO = re.compile(r"\bsets?\s+`?(?P<name>[A-Z][A-Z0-9_]*)`?\s+to\s+[`'\"]?$")
 
 
 def bind_infra(
@@ -205,6 +206,10 @@ def _sentence(text: str, start: int, end: int, values: list[StatedValue],
             bound = _image(raw, sentence, fp, compose=compose, docker=docker, ci=ci)
         elif _ASSIGN.match(raw):
             bound = _assignment(raw, sentence, fp, compose=compose, docker=docker, ci=ci)
+        elif (docker or compose) and (named_to := _SETS_TO.search(text[start : value.start])):
+            # "the image sets FAVA_HOST to 0.0.0.0": that variable's value
+            bound = _assignment(f"{named_to['name']}={raw}", sentence, fp, compose=compose,
+                                docker=docker)  # fmt: skip
         elif raw.isdigit() and _port_cued(text, start, value.start, value.end):
             bound = _port(raw, sentence, fp, compose=compose, docker=docker)
             on = _ON_ADDRESS.match(text, value.end) if compose and bound is not None else None

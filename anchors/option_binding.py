@@ -3,8 +3,9 @@ checked against its default (issue #31; the declarations: ``anchors.cli_options`
 
 "The `--host` option defaults to 127.0.0.1", "`--rows-per-page` is 50 by default", "the
 UI listens on 8080 unless `--port` is given", "50 rows per page by default
-(`--rows-per-page`)": the value belongs to the option, and ``config:PATH::--port=8080``
-checks it. A value is bound only when
+(`--rows-per-page`)", "the CLI's default port is 5000", "listens on port 5000 by
+default" (``--port``, ``--host`` named by their word): the value belongs to the option,
+and ``config:PATH::--port=8080`` checks it. A value is bound only when
 
 - the option stands right before the value with "defaults to", "is" or "=", or after it in
   "unless `--port` is given" or in parentheses;
@@ -46,12 +47,37 @@ _AFTER = (
 )
 
 
+# "the CLI's default port is 5000", "listens on port 5000 by default": the option named by
+# its word, where the repository declares ``--port`` (or ``--host``)
+_WORDED = re.compile(
+    r"\bdefault\s+(?P<word>port|host)\s+(?:is|=|of)\s+`?$"
+    r"|\b(?:listens|runs|serves|binds)\s+(?:on\s+)?(?P<on>port|host)\s+`?$",
+    re.IGNORECASE,
+)
+_BY_DEFAULT = re.compile(r"`?\s*(?:,\s*)?by\s+default\b", re.IGNORECASE)
+
+
+def _worded(text: str, start: int, end: int, value: tuple[int, int]) -> str | None:
+    """The option a sentence (``text[start:end]``) names by its word before the value at
+    ``value``; None where the sentence names where the value is set ("(DEFAULT_PORT in
+    kinto/__main__.py)"): that binding is another reader's."""
+    m = _WORDED.search(text[start : value[0]])
+    if m is None or (m["on"] and not _BY_DEFAULT.match(text, value[1])):
+        return None
+    if _NAMED_ELSEWHERE.search(text, start, end):
+        return None
+    return f"--{(m['word'] or m['on']).lower()}"
+
+
+_NAMED_ELSEWHERE = re.compile(r"\b[A-Z][A-Z0-9]*_[A-Z0-9_]+\b|`|[\w.-]+/[\w.-]+|\w\.py\b")
+
+
 def bind_option_values(
     text: str, fp: Fingerprint, spans: Sequence[tuple[int, int, bool]],
     taken: Sequence[tuple[int, int]] = (),
 ) -> list[Binding]:  # fmt: skip
     """The option value anchors ``text`` supports (see the module docstring)."""
-    if "--" not in text:
+    if "--" not in text and "default" not in text:
         return []
     found: list[Binding] = []
     for value in stated_values(text):
@@ -66,11 +92,12 @@ def bind_option_values(
             (after for p in _AFTER if (after := p.match(text, value.end, sentence[1]))), None
         )
         bare = bare_value(value)
-        if m is None or bare is None:
+        option = m.group("opt") if m is not None else _worded(
+            text, sentence[0], sentence[1], (value.start, value.end))  # fmt: skip
+        if option is None or bare is None:
             continue
-        option = m.group("opt")
         declared = {p for p, _ in fp.constant_values(option)}
-        placed = m.groupdict().get("path")
+        placed = m.groupdict().get("path") if m is not None else None
         if placed is not None:  # "(`--port` in datasette/cli.py)": that file's declarations
             declared &= {placed}
         if not declared:

@@ -202,8 +202,10 @@ def _manifest(text: str, start: int, at: int, fp: Fingerprint) -> str | None:
 
 
 def _own_names(fp: Fingerprint) -> frozenset[str]:
-    """The names the project goes by: its crates, Go modules and npm packages, and the
-    Python package the application runs from."""
+    """The names the project goes by: its crates, Go modules and npm packages (a scoped
+    one by its own name too), and the Python package the application runs from."""
     package = application_package(fp)
     python = {package.rpartition("/")[2]} if package else set()
-    return own_names(fp) | python
+    # an npm scope's package by its own name: "query-core never reads process.env"
+    scoped = {n.rpartition("/")[2] for n in own_names(fp) if n.startswith("@")}
+    return own_names(fp) | python | scoped

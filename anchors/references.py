@@ -7,9 +7,10 @@ member. ``references`` keeps, per file, each ``binding.member`` written in its c
 ``import a.b`` binds ``a``, ``from a import b`` binds ``b``; Go's import binds its alias,
 else its path's package name (``github.com/go-chi/chi/v5`` binds ``chi``,
 ``gopkg.in/yaml.v3`` binds ``yaml``). Only the first member is kept (``os.path`` of
-``os.path.join``). Aliases Python writes with ``as`` are not recorded by the facts, so
-their members are not either: a member not found leaves a note unchecked, never refuted.
-Pure functions over bytes.
+``os.path.join``). A snake_case name written as a string (a dictionary key, a setting's
+name) is kept in its quotes: a note naming it names something the file has. Aliases
+Python writes with ``as`` are not recorded by the facts, so their members are not either:
+a member not found leaves a note unchecked, never refuted. Pure functions over bytes.
 """
 
 from __future__ import annotations
@@ -24,6 +25,8 @@ __all__ = ["MAX_REFERENCES", "bindings", "references"]
 
 MAX_REFERENCES = 2_000  # distinct members kept per file; more: None (not recorded)
 _MEMBER = re.compile(rb"(?<![\w.$])([A-Za-z_]\w*)\.([A-Za-z_]\w*)")
+# a snake_case name the code writes as a string (a key: ``{"auto_envvar_prefix": ...}``)
+_SNAKE_STRING = re.compile(rb"[\"']([a-z][a-z0-9]*(?:_[a-z0-9]+)+)[\"']")
 _GO_VERSION = re.compile(r"^v\d+$")
 _LANGUAGES = frozenset({"python", "go"})
 
@@ -53,19 +56,18 @@ def _go_binding(fact: ImportFact) -> str:
 def references(
     source: bytes, language: str, imports: Sequence[ImportFact]
 ) -> tuple[str, ...] | None:
-    """The ``binding.member`` names the code of ``source`` writes, sorted; () for a file
-    importing nothing; None for a language this does not read, or more than
-    ``MAX_REFERENCES`` of them: nothing can be proved absent then."""
+    """The ``binding.member`` names the code of ``source`` writes, and the snake_case names
+    it writes as strings in quotes (``'"auto_envvar_prefix"'``), sorted; None for a
+    language this does not read, or more than ``MAX_REFERENCES`` of them: nothing can be
+    proved absent then."""
     if language not in _LANGUAGES:
         return None
-    if not imports:
-        return ()
-    bound = bindings(imports, language)
-    if not bound:
-        return ()
     code = strip_comments(source, language if language == "python" else "c-like")
-    found: set[str] = set()
-    for match in _MEMBER.finditer(code):
+    found: set[str] = {f'"{m.group(1).decode("ascii")}"' for m in _SNAKE_STRING.finditer(code)}
+    if len(found) > MAX_REFERENCES:
+        return None
+    bound = bindings(imports, language)
+    for match in _MEMBER.finditer(code) if bound else ():
         head = match.group(1).decode("ascii")
         if head in bound:
             found.add(f"{head}.{match.group(2).decode('ascii')}")

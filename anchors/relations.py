@@ -51,7 +51,7 @@ _SUBJECT_OPENERS = _DETERMINERS | frozenset({"we", "i", "it", "they", "these", "
 # A subject made only of these words (or of technology names and the project's own
 # packages) is the project itself: "the web app uses Flask", "our API is built on FastAPI".
 _PROJECT_WORDS = _words(
-    """project codebase code repo repository app apps application service server backend
+    """project codebase code repo repository app apps application service server backend crate
     api system package library tool cli stack product team site website webapp everything
     whole entire main web rest http python django flask fastapi this our its"""
 )

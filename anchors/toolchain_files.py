@@ -19,9 +19,10 @@ read by ``anchors.infra_facts.read_infra`` beside Dockerfiles and CI workflows:
   come from: ``absence_settles``);
 - ``go.mod``: ``go 1.21`` -> ``go-version``, ``toolchain go1.21.3`` -> ``go-toolchain``;
 - ``Cargo.toml``: ``package.rust-version`` (or ``[workspace.package]``'s) ->
-  ``rust-version``; ``package.edition`` -> ``edition``; a ``go.mod``'s ``module`` path ->
-  ``module``; a crate's and a package's own name -> ``package.name``, ``name``. The ``go``
-  line and the ``rust-version`` are also given as written (``go``,
+  ``rust-version``; ``package.edition`` -> ``edition`` (2015 when not written); a
+  ``go.mod``'s ``module`` path -> ``module``; a crate's and a package's own name ->
+  ``package.name``, ``name``. The ``go`` line and the ``rust-version`` are also given as
+  written (``go``,
   ``package.rust-version``): what a note says the file declares is that value exactly.
 
 A value is kept as the file writes it: an alias (``stable``, ``lts/*``, ``system``) is a
@@ -211,6 +212,9 @@ def _cargo(text: str) -> Iterator[InfraValue]:
     if isinstance(edition, str) and edition.strip():
         at = _line_of(text, r"^\s*edition\s*=", after=r"^\s*\[package\]")
         yield InfraValue("edition", edition.strip(), at)
+    elif edition is None and isinstance(doc.get("package"), dict):
+        # no edition written: Cargo builds the crate as 2015
+        yield InfraValue("edition", "2015", _line_of(text, r"^\s*\[package\]", after=r"\A"))
     for header, table in tables:
         value = _get(table, "rust-version")
         if isinstance(value, str) and value.strip():

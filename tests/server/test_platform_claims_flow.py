@@ -1,0 +1,92 @@
+"""What notes say of a project's manifests, targets and configuration in words, through MCP
+``remember`` + ``recall`` on real git repositories: a crate declared for some targets
+("a Windows-only dependency", "on every platform"), a dependency the project is said to
+have that nothing declares, Rust items inside inline modules, "X is a method of Y", the
+edition Cargo assumes, an npm package's own unscoped name, ``process.env.NAME``, an
+option's default named by its word, the Dockerfile named as a file and the variable it
+sets, and a snake_case key a Python file writes as a string."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.conftest import GitRepo
+from tests.mcp_calls import check_served
+
+pytestmark = pytest.mark.anyio
+
+CRATE = {
+    "Cargo.toml": '[package]\nname = "dirs-sys"\nversion = "0.3.7"\n\n'
+                  '[target."cfg(unix)".dependencies.libc]\nversion = "0.2"\n\n'
+                  '[target."cfg(windows)".dependencies.winapi]\nversion = "0.3"\n',
+    "src/lib.rs": "#[cfg(windows)]\nmod target_windows {\n"
+                  "    pub fn known_folder() -> Option<String> {\n        None\n    }\n}\n"
+                  "#[cfg(windows)]\npub use self::target_windows::known_folder;\n",
+}  # fmt: skip
+GO = {
+    "go.mod": "module github.com/acme/cors\n",
+    "cors.go": 'package cors\n\nimport (\n\t"log"\n\t"os"\n)\n\n'
+               "type Cors struct {\n\tLog *log.Logger\n}\n\n"
+               "func (c *Cors) isOriginAllowed(origin string) bool {\n"
+               '\treturn origin != ""\n}\n\n'
+               "func New() *Cors {\n"
+               '\treturn &Cors{Log: log.New(os.Stdout, "[cors] ", log.LstdFlags)}\n}\n',
+}  # fmt: skip
+NPM = {
+    "package.json": '{"name": "@acme/query-core", "version": "5.0.0"}\n',
+    "src/query.ts": "export function warn(): void {\n"
+                    "  if (process.env.NODE_ENV !== 'production') {\n"
+                    "    console.warn('dev');\n  }\n}\n",
+}  # fmt: skip
+APP = {
+    "pyproject.toml": '[project]\nname = "ledger"\nversion = "1.0"\ndependencies = ["click>=8"]\n',
+    "ledger/__init__.py": "",
+    "ledger/cli.py": "import click\n\n\n"
+                     '@click.command(context_settings={"auto_envvar_prefix": "LEDGER"})\n'
+                     '@click.option("-p", "--port", type=int, default=5000)\n'
+                     "def main(port: int) -> None:\n    print(port)\n",
+    "contrib/docker/Dockerfile": 'FROM python:3.12-slim\nENV LEDGER_HOST "0.0.0.0"\n'
+                                 "EXPOSE 5000\nCMD ledger\n",
+}  # fmt: skip
+
+# (files, note, the status served, words the served reasons hold)
+CLAIMS: list[tuple[dict[str, str], str, str, str]] = [
+    # the targets a crate is declared for
+    (CRATE, "winapi is a Windows-only dependency.", "VERIFIED",
+     "dependencies.winapi.target: cfg(windows)"),
+    (CRATE, "libc is only a dependency on Unix targets.", "VERIFIED",
+     "dependencies.libc.target: cfg(unix)"),
+    (CRATE, "winapi is a dependency on every platform.", "REFUTED",
+     "dependencies.winapi.target: cfg(windows)"),
+    (CRATE, "libc is a Windows-only dependency.", "REFUTED", "not cfg(windows)"),
+    # a dependency said of the project that nothing declares
+    (CRATE, "The crate depends on dirs-next.", "REFUTED", "dirs-next is not a declared dependency"),
+    (CRATE, "The crate depends on the home crate.", "REFUTED", "home is not a declared dependency"),
+    # an item of an inline module, by its own name; the edition Cargo assumes
+    (CRATE, "known_folder is defined in src/lib.rs.", "VERIFIED",
+     "src/lib.rs defines known_folder"),
+    (CRATE, "The crate uses edition 2021.", "REFUTED", "edition: 2015, not 2021"),
+    # a member on a type; a Go package's member in a note about no file
+    (GO, "isOriginAllowed is a method of Cors.", "VERIFIED", "defines Cors.isOriginAllowed"),
+    (GO, "isHeaderAllowed is a method of Cors.", "REFUTED", "has no isHeaderAllowed"),
+    (GO, "The debug logger writes to os.Stdout.", "VERIFIED", "imported by cors.go"),
+    (GO, "The debug logger writes to os.Stderr.", "ACTIVE", ""),
+    # an npm scope's package by its own name, and one variable of process.env
+    (NPM, "query-core never reads process.env.", "REFUTED", "reads NODE_ENV"),
+    (NPM, "The code reads process.env.NODE_ENV to warn outside production.", "VERIFIED",
+     "NODE_ENV is read"),
+    # an option's default named by its word; the Dockerfile as a file; a key as a string
+    (APP, "The CLI's default port is 5000.", "VERIFIED", "`--port` defaults to `5000`"),
+    (APP, "The CLI's default port is 8080.", "REFUTED", "not 8080"),
+    (APP, "The Dockerfile sets LEDGER_HOST to 0.0.0.0.", "VERIFIED", 'ENV LEDGER_HOST="0.0.0.0"'),
+    (APP, "The Dockerfile sets LEDGER_HOST to 127.0.0.1.", "REFUTED", "not 127.0.0.1"),
+    (APP, "Options come from LEDGER_ variables (auto_envvar_prefix in cli.py).", "ACTIVE", ""),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("files", "text", "status", "reason"), CLAIMS,
+                         ids=[c[1][:60] for c in CLAIMS])  # fmt: skip
+async def test_what_notes_say_of_manifests_and_configuration(
+    git_repo: GitRepo, files: dict[str, str], text: str, status: str, reason: str
+) -> None:
+    await check_served(git_repo, files, text, status, reason)
