@@ -1,5 +1,6 @@
 """A definition a note says one file lacks: "there is no `PY2` flag in `_compat.py` any
-more", "`_compat.py` has no `WIN` constant", "utils.py no longer defines `retry`".
+more", "`_compat.py` has no `WIN` constant", "utils.py no longer defines `retry`"; or one
+type ("the Viper struct has no keyDelim field", in the file that defines the type).
 
 The file is the claim's place, so the check is the absent symbol there
 (``!symbol:PATH::NAME``): broken while the file defines or assigns the name, whatever
@@ -38,6 +39,16 @@ _FORMS = (
 )
 
 
+# "The Viper struct has no keyDelim field", "`Store` no longer has a `close` method": the
+# member on the type, which the repository defines in one file
+_MEMBER = re.compile(
+    r"`?(?P<owner>[A-Z]\w*)`?(?:\s+(?:struct|class|type|interface|trait))?\s+"
+    r"(?:has\s+no(?:\s+longer)?|no\s+longer\s+has|(?:does|do)\s*(?:not|n[’']t)\s+have)"
+    r"\s+(?:(?:a|an|any)\s+)?`?(?P<member>[A-Za-z_]\w*)`?\s+"
+    r"(?:field|method|attribute|member|property)\b"
+)
+
+
 class AbsentDefinition(NamedTuple):
     """The absent symbol anchor, the name it was read from, and the match's span."""
 
@@ -57,4 +68,10 @@ def absent_definitions(text: str, fp: Fingerprint) -> list[AbsentDefinition]:
                 continue
             anchor = Anchor(AnchorKind.SYMBOL, name, Expect.ABSENT, scope=path)
             found.append(AbsentDefinition(anchor, name, m.span()))
+    for m in _MEMBER.finditer(text):
+        places = {p for p, _ in fp.definitions(m["owner"])}
+        if len(places) == 1:
+            qual = f"{m['owner']}.{m['member']}"
+            anchor = Anchor(AnchorKind.SYMBOL, qual, Expect.ABSENT, scope=places.pop())
+            found.append(AbsentDefinition(anchor, m["member"], m.span()))
     return found

@@ -190,8 +190,8 @@ def _scan(text: str) -> list[_Cand]:
             start, end = m.span()
             if taken.find(1, start, end) != -1:
                 continue
-            if form is _Form.PATH and pattern is _BARE and _named_technology(m.group(), spans,
-                                                                             start):  # fmt: skip
+            if ((form is _Form.PATH and pattern is _BARE) or form is _Form.DOTTED) and (
+                    _named_technology(m.group(), spans, start)):  # fmt: skip
                 continue  # "Node.js", "Vue.js": a technology, not a file (left to the words)
             taken[start:end] = _TAKEN * (end - start)
             if form is None:

@@ -163,6 +163,13 @@ def _top_of_path(path: str) -> str:
 
 
 _RUST_ROOTS = frozenset({"std", "core", "alloc", "crate", "self", "super"})
+# Node's own modules: "requires the https module" in a note about a JavaScript file
+NODE_BUILTINS = frozenset({
+    "assert", "buffer", "child_process", "cluster", "crypto", "dgram", "dns", "events", "fs",
+    "http", "http2", "https", "net", "os", "path", "perf_hooks", "process", "querystring",
+    "readline", "stream", "string_decoder", "timers", "tls", "url", "util", "v8", "vm",
+    "worker_threads", "zlib",
+})  # fmt: skip
 # The process environment as code names it: "never reads process.env" denies no import.
 _ENVIRONMENT = re.compile(r"(?:process\.env|import\.meta\.env|os\.environ)(?:\.|$)")
 # ... and one variable of it: ``process.env.NODE_ENV``
@@ -375,6 +382,11 @@ class CodeNames:
             return [Anchor(AnchorKind.TECH, tech.name, expect, scope=directory)]
         return [Anchor(AnchorKind.TECH, tech.name, expect)]
 
+    def _js_scope(self) -> bool:
+        """Whether the scope is one JavaScript or TypeScript file."""
+        facts = self.fp.code.get(self.scope) if self.scope else None
+        return facts is not None and facts.language in ("javascript", "typescript", "tsx")
+
     def _python_in_scope(self) -> bool:
         """Whether the scope is a Python file or a directory holding one (or no code)."""
         if self.scope is None:  # the repository: Python if any of its code is
@@ -400,6 +412,9 @@ class CodeNames:
                 return [self._import(self.foreign[w])]
             if word == w and pref == "import" and self.is_stdlib(w):
                 return [self._import(w)]  # "with the json package": the claim is the import
+            if word == w and pref is not None and w in NODE_BUILTINS and self._js_scope():
+                # "lib/app.js requires the https module": Node's own, never a dependency
+                return [self._import(w)]
             return DropReason.COMMON_WORD, f"{w!r} is a common word; no file does `import {w}`"
         if w in self.first_party:
             return DropReason.UNRESOLVED, f"{word!r} is a module of this repository"
@@ -425,7 +440,8 @@ class CodeNames:
         w = word.lower()
         if self._common(w):
             return DropReason.COMMON_WORD, f"{w!r} is a common word, not clearly a package"
-        if w in self.first_party or not re.fullmatch(r"[a-z][a-z0-9._-]*", w):
+        if (w in self.first_party or not re.fullmatch(r"[a-z][a-z0-9._-]*", w)
+                or re.search(r"[a-z][A-Z]", word)):  # "keyDelim": code, no package  # fmt: skip
             return DropReason.UNRESOLVED, f"{word!r} does not look like a package name"
         found = self._import_for(w)
         if found is not None and isinstance(found[0], DropReason):

@@ -48,7 +48,7 @@ _QUALIFIERS = r"(?:direct|optional|runtime|run-time|required|hard|mandatory|norm
 _ROLE_AFTER = re.compile(
     r"`?\s+(?:is|was)\s+(?P<neg>not\s+|no\s+longer\s+|never\s+)?(?:(?:still|now|also|only|"
     r"just)\s+)?(?:an?|the)\s+(?P<q>(?:" + _QUALIFIERS + r"[\s,]+(?:and\s+)?){0,3})"
-    r"(?:crate\s+|package\s+|module\s+)?dependency\b",
+    r"(?:crate\s+|package\s+|module\s+)?(?:dev-?|dev\s+|development\s+)?dependency\b",
     _I,
 )
 # "env_logger depends on log", "the crate depends on the regex crate"
@@ -159,11 +159,11 @@ def dependency_word(text: str, start: int, end: int, absent: bool,
 
 def _ordinary(word: str) -> bool:
     """Whether the usual rules drop the word as English: an ordinary word, or a package
-    the vocabulary knows under a common name ("regex"). A system ("Redis 7") never: its
-    version is the server's, not a dependency's."""
+    the vocabulary knows under a common name ("regex", "mocha" of npm). A system ("Redis
+    7") never: its version is the server's, not a dependency's."""
     hit = lookup_word(word)
-    if hit is not None:
-        return hit[2] and hit[0].kind is TechKind.PACKAGE
+    if hit is not None:  # (a tool shipped as an npm package or a crate: "mocha")
+        return hit[2] and (hit[0].kind is TechKind.PACKAGE or bool(hit[0].packages))
     return word.lower() in COMMON_WORDS or is_ordinary_word(word.lower())
 
 

@@ -254,7 +254,7 @@ def _resolve(c: _Cand, names: CodeNames, fp: Fingerprint, absent: bool) -> Outco
         return [names.import_claim(text, absent)]  # "imports pallets_sphinx_themes"
     if c.code and (text not in COMMON_WORDS or c.defined):  # `verify`, `Store`: maybe a symbol
         found = names.symbol(text, claimed=c.claimed and not absent)
-        if (isinstance(found, tuple) and _SNAKE.fullmatch(text) and lookup_word(text) is None
+        if (isinstance(found, tuple) and _SNAKE.fullmatch(text)
                 and names.declares(text)):  # fmt: skip
             # "depends on env_filter": no definition, a declared dependency (a crate's
             # name as code writes it)
@@ -872,6 +872,9 @@ def infer_anchors(text: str, fp: Fingerprint, subject: str | None = None, *,
                  if b.anchor.value == "packageManager"}  # fmt: skip
     # "engines.node >= 18": the key the binding checks is named, not left uncovered
     keys = {b.name for b in infra if b.name == b.anchor.value}
+    # ... and so is engines.node when package.json's Node version checks the note
+    keys |= {"engines.node" for b in infra if b.anchor.value == "node-version"
+             and (b.anchor.scope or "").endswith("package.json")}  # fmt: skip
     uncovered = [u for u in uncovered if u not in keys]
     dropped = [d for d in dropped if d.candidate not in keys]
     answered_by = {o for a, o in kept if (a.kind, a.value) in answered}

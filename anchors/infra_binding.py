@@ -38,6 +38,7 @@ from anchors.infra_check import default_user
 from anchors.infra_compare import NOT_ROOT, Match, compare_image
 from anchors.infra_facts import InfraKind, infra_kind
 from anchors.ini_binding import bind_named_settings, bind_settings, ini_files
+from anchors.mentions import subproject_of
 from anchors.npm_binding import bind_npm_values
 from anchors.spec import Anchor, AnchorKind, Expect
 from anchors.value_binding import Binding
@@ -479,7 +480,8 @@ _DECLARING = (InfraKind.NODE_VERSION_FILE, InfraKind.TOOL_VERSIONS, InfraKind.RU
 _DECLARED = re.compile(r"\bdeclar\w*|\bmsrv\b|\bminimum\b|\brust-version\b"
                        r"|\bgo\s+(?:line|directive)\b|\brequir\w*|\bneeds?\b|\btargets?\b"
                        r"|\bat\s+least\b|\b(?:says|states|lists|specifies)\b", _I)  # fmt: skip
-_AS_WRITTEN = {"go-version": "go", "rust-version": "package.rust-version"}
+_AS_WRITTEN = {"go-version": "go", "rust-version": "package.rust-version",
+               "node-version": "engines.node"}  # fmt: skip
 _BUILT = re.compile(r"\b(?:built|builds?|compiled?|compiles|targets?|pinned|uses?)\s+"
                     r"(?:with|using|on|to|against)?\b", _I)  # fmt: skip
 _NAMED_PATH = re.compile(r"[\w.-]+(?:/[\w.-]+)+|[\w.-]+/")
@@ -528,11 +530,13 @@ _MODULE = re.compile(
 
 def _manifest_keys(text: str, start: int, end: int, fp: Fingerprint) -> list[Binding]:
     """A Rust edition and a Go module path, stated of the one ``Cargo.toml`` or ``go.mod``
-    that gives them."""
+    that gives them (an example's or the docs' own aside)."""
     out: list[Binding] = []
     for pattern, key, kind in ((_EDITION, "edition", InfraKind.CARGO_TOML),
                                (_MODULE, "module", InfraKind.GO_MOD)):  # fmt: skip
         files = [p for p in _files(fp, kind) if _keyed(fp, p, key)]
+        if len(files) > 1:  # an example's own manifest is not the project's
+            files = [p for p in files if subproject_of(p) is None]
         for m in pattern.finditer(text, start, end) if len(files) == 1 else ():
             group = "v" if m["v"] else "w"
             value = m[group].rstrip(".")

@@ -74,12 +74,12 @@ def _application(fp: Fingerprint) -> tuple[str, str] | None:
     if directory:
         return (directory, directory) if _holds_running(fp, prefix) else None
     tops = {path.split("/", 1)[0] for path, facts in fp.code.items()
-            if facts.language in _JS and "/" in path and js_runs(path)}  # fmt: skip
+            if facts.language in _JS and "/" in path and js_runs(path, fp)}  # fmt: skip
     return (directory, tops.pop()) if len(tops) == 1 else None
 
 
 def _holds_running(fp: Fingerprint, prefix: str) -> bool:
-    return any(path.startswith(prefix) and facts.language in _JS and js_runs(path)
+    return any(path.startswith(prefix) and facts.language in _JS and js_runs(path, fp)
                for path, facts in fp.code.items())  # fmt: skip
 
 
@@ -110,7 +110,7 @@ def npm_development_only(outcome: list[Anchor], fp: Fingerprint) -> list[str]:
                 continue
             if any(d.ecosystem != "npm" or not for_development(d) for d in declared):
                 return []
-            if any(js_runs(path) and not imp.typing for path, imp in fp.importers(name)):
+            if any(js_runs(path, fp) and not imp.typing for path, imp in fp.importers(name)):
                 return []
             found.append(name)
     return found

@@ -83,7 +83,7 @@ def frontend_denial(outcome: object, fp: Fingerprint) -> list[Anchor]:
     found: list[Anchor] = []
     for name in packages:
         there = [p for p, _ in fp.importers(name) if p.startswith(inside)]
-        if there and not any(js_runs(p) for p in there):
+        if there and not any(js_runs(p, fp) for p in there):
             return []  # only tests there import it: "does not use" may mean the running code
         found.append(Anchor(AnchorKind.IMPORT, name, Expect.ABSENT, scope=sources))
         if any(d.source == manifest and d.runtime for d in fp.dependency(name)):

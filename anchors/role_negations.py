@@ -179,13 +179,14 @@ def _npm_denial(package: str, declared: list[Dependency], development: bool,
         # (``import type`` is erased before the code runs: no import of it)
         there = [p for p, imp in fp.importers(package)
                  if p.startswith(sources + "/") and not imp.typing]  # fmt: skip
-        if there and any(js_runs(p) for p in there) and all(for_development(d) for d in declared):
+        if there and any(js_runs(p, fp) for p in there) and all(
+                for_development(d) for d in declared):  # fmt: skip
             # declared for development only, yet code that runs imports it (a peer the
             # user installs): the manifest says yes, the code no; neither decides
             return None
         typed = any(p.startswith(sources + "/") and imp.typing
                     for p, imp in fp.importers(package))  # fmt: skip
-        if not there or any(js_runs(p) for p in there):
+        if not there or any(js_runs(p, fp) for p in there):
             # (only its types imported: checked in the code that runs, which has none)
             found.append(Anchor(AnchorKind.IMPORT, package, Expect.ABSENT,
                                 scope=WILDCARD if typed and not there else sources))  # fmt: skip

@@ -59,8 +59,9 @@ _ENV_ACCESS = {
                          rb"|BaseSettings|envvar|auto_envvar_prefix|from_envvar|from_prefixed_env)\b"),
     "go": re.compile(rb"\b(?:Getenv|LookupEnv|Environ|ExpandEnv|envconfig|AutomaticEnv|BindEnv)\b"
                      rb"|\benv\.Parse\b"),
-    # (``std::env``, clap's ``env`` attribute, the config and figment crates' sources)
-    "rust": re.compile(rb"\benv\b|\bdotenvy?\b|\benvy\b|\bEnvironment::|\bEnv::"),
+    # (``std::env``, clap's ``env`` attribute, the config and figment crates' sources; not
+    # ``env!``, which Cargo fills in when it compiles)
+    "rust": re.compile(rb"\benv\b(?!\s*!)|\bdotenvy?\b|\benvy\b|\bEnvironment::|\bEnv::"),
     "javascript": re.compile(rb"\bprocess\s*(?:\.\s*env\b|\[)|\bimport\.meta\.env\b|\bDeno\.env\b"
                              rb"|\bBun\.env\b|\b(?:dotenv|envalid|convict|ConfigService)\b"),
 }
@@ -94,13 +95,14 @@ def touches_environment(source: bytes, dialect: str) -> int:
     return READS_ALL if _WHOLE_ENV[language].search(code) else MAY_READ
 
 
-def code_runs(path: str, facts: FileFacts) -> bool:
-    """Whether the source file ``path`` is code the project runs (see the module)."""
+def code_runs(path: str, facts: FileFacts, fp: Fingerprint | None = None) -> bool:
+    """Whether the source file ``path`` is code the project runs (see the module); ``fp``
+    tells a JavaScript package's ``lib/`` sources from a build's output."""
     directory, _, name = path.rpartition("/")
     if facts.language == "python":
         return runs(path)
     if facts.language in ("javascript", "typescript"):
-        return js_runs(path)
+        return js_runs(path, fp)
     if tool_area(directory) or subproject_of(path) is not None:
         return False
     parts = set(directory.split("/")) if directory else set()
@@ -113,7 +115,13 @@ def code_runs(path: str, facts: FileFacts) -> bool:
 
 def _running(fp: Fingerprint, scope: str | None) -> list[tuple[str, FileFacts]]:
     return sorted((path, facts) for path, facts in fp.code.items()
-                  if in_area(path, scope) and code_runs(path, facts))  # fmt: skip
+                  if in_area(path, scope) and code_runs(path, facts, fp))  # fmt: skip
+
+
+def _built_in(name: str, facts: FileFacts) -> bool:
+    """A variable Cargo sets when it compiles the crate (``env!("CARGO_PKG_VERSION")``):
+    read into the binary at build time, never from the environment it runs in."""
+    return facts.language == "rust" and name.startswith("CARGO_")
 
 
 def find_any_env_read(scope: str | None, fp: Fingerprint) -> Finding:
@@ -122,10 +130,12 @@ def find_any_env_read(scope: str | None, fp: Fingerprint) -> Finding:
     running = _running(fp, scope)
     if scope is not None and not (fp.has_directory(scope) or fp.has_path(scope)):
         return Finding((), None, f"{scope} is not in the repository", False)
-    named = [(path, name) for path, facts in running for name in facts.env_reads]
-    paths = {path for path, _ in running}
+    named = [(path, name) for path, facts in running for name in facts.env_reads
+             if not _built_in(name, facts)]  # fmt: skip
+    paths = {path: facts for path, facts in running}
     named += [(path, name) for name in fp.env_names() for path in fp.env_sources(name)
-              if path in paths and (path, name) not in named]  # fmt: skip
+              if path in paths and (path, name) not in named
+              and not _built_in(name, paths[path])]  # fmt: skip
     if named:
         shown = "; ".join(f"{path} reads {name}" for path, name in sorted(named)[:3])
         more = f" and {len(named) - 3} more reads" if len(named) > 3 else ""
@@ -175,10 +185,10 @@ def find_running_import(module: str, fp: Fingerprint) -> Finding:
     """The files that run and import ``module``."""
     importing = sorted({path for path, _ in fp.importers(module)})
     running = sorted({path for path, imp in fp.importers(module) if not imp.typing
-                      and (f := fp.code.get(path)) is not None and code_runs(path, f)})
+                      and (f := fp.code.get(path)) is not None and code_runs(path, f, fp)})
     if running:
         return Finding(tuple(running), None, f"{module} is imported by {listed(running)}")
-    unread = [p for p, f in fp.unread() if code_runs(p, f) and f.could_mention([module])]
+    unread = [p for p, f in fp.unread() if code_runs(p, f, fp) and f.could_mention([module])]
     if unread:
         return Finding((), None, f"{listed(unread)} could not be read; cannot tell", False)
     typed = sorted({path for path, imp in fp.importers(module) if imp.typing})

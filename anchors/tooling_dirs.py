@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import re
 
+from anchors.facts import Fingerprint
 from anchors.mentions import subproject_of
 
-__all__ = ["BUILT_DIRS", "js_runs", "test_directory"]
+__all__ = ["BUILT_DIRS", "js_runs", "lib_is_source", "test_directory"]
 
 # A folder's words, split at ``-``, ``_`` and ``.``, that say it holds tests or their tools
 _TEST_WORDS = frozenset(
@@ -41,11 +42,34 @@ _TOOL_FILE = re.compile(
 BUILT_DIRS = frozenset({"dist", "build", "lib", "static", "out", "node_modules", "coverage"})
 
 
-def js_runs(path: str) -> bool:
+def js_runs(path: str, fp: Fingerprint | None = None) -> bool:
     """Whether a JavaScript/TypeScript file is code the application runs: not a test, a
     story, a type declaration or a tool's configuration, nor anything in a test folder, a
-    sub-project (docs, examples) or a build's output."""
+    sub-project (docs, examples) or a build's output. With ``fp``, a ``lib/`` folder is
+    the sources of a package that has no others (express's ``lib/``), not a build's."""
     directory, _, name = path.rpartition("/")
     parts = set(directory.lower().split("/")) if directory else set()
+    built = parts & BUILT_DIRS
+    if built == {"lib"} and fp is not None and lib_is_source(fp):
+        built = set()
     return not (_TOOL_FILE.fullmatch(name) or test_directory(directory)
-                or subproject_of(path) is not None or parts & BUILT_DIRS)  # fmt: skip
+                or subproject_of(path) is not None or built)  # fmt: skip
+
+
+_JS = ("javascript", "typescript", "tsx", "vue", "svelte")
+
+
+def lib_is_source(fp: Fingerprint) -> bool:
+    """Whether the repository's ``lib/`` holds its JavaScript sources: no TypeScript, and
+    no JavaScript elsewhere but files at the top (``index.js``), tests and tools. A
+    package compiled into ``lib/`` keeps its sources elsewhere (``src/``)."""
+    return fp.derived("tooling.lib_source", _lib_source)
+
+
+def _lib_source(fp: Fingerprint) -> bool:
+    scripts = [p for p, f in fp.code.items() if f.language in _JS]
+    if not any(p.startswith("lib/") for p in scripts):
+        return False
+    if any(fp.code[p].language != "javascript" for p in scripts if not p.endswith(".d.ts")):
+        return False
+    return all("/" not in p or p.startswith("lib/") or not js_runs(p) for p in scripts)

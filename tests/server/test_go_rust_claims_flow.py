@@ -217,7 +217,8 @@ GO_CASES_WITH = [
     ("Request logging in the service goes through zap.", "VERIFIED", "imports go.uber.org/zap"),
     ("The service logs with the zap logger.", "VERIFIED", "declares go.uber.org/zap"),
     ("The server serves HTTP/3 through quic-go.", "VERIFIED", "github.com/quic-go/quic-go"),
-    ("zap is a direct dependency of the service.", "VERIFIED", "go.mod declares go.uber.org/zap"),
+    ("zap is a direct dependency of the service.", "VERIFIED",
+     "go.uber.org/zap is declared in go.mod"),
     ("Routing goes through chi.", "REFUTED", "does not require github.com/go-chi/chi"),
 ]
 

@@ -4,7 +4,9 @@
 have that nothing declares, Rust items inside inline modules, "X is a method of Y", the
 edition Cargo assumes, an npm package's own unscoped name, ``process.env.NAME``, an
 option's default named by its word, the Dockerfile named as a file and the variable it
-sets, and a snake_case key a Python file writes as a string."""
+sets, a snake_case key a Python file writes as a string, a JavaScript package's ``lib/``
+sources, Node's own modules, a declared minimum, a devDependency, what Cargo fills in at
+build time, an example's own manifest and a member a type lacks."""
 
 from __future__ import annotations
 
@@ -49,6 +51,26 @@ APP = {
                                  "EXPOSE 5000\nCMD ledger\n",
 }  # fmt: skip
 
+EXPRESS = {
+    "package.json": '{"name": "express", "version": "4.21.1", "main": "index.js",\n'
+                    ' "engines": {"node": ">= 0.10.0"},\n'
+                    ' "dependencies": {"debug": "2.6.9"},\n'
+                    ' "devDependencies": {"mocha": "10.7.3"}}\n',
+    "index.js": "module.exports = require('./lib/express');\n",
+    "lib/express.js": "var http = require('http');\nvar debug = require('debug')('express');\n"
+                      "var env = process.env.NODE_ENV || 'development';\n"
+                      "module.exports = function () { return http.createServer(); };\n",
+    "test/app.js": "var mocha = require('mocha');\n",
+}  # fmt: skip
+UREQ = {
+    "Cargo.toml": '[package]\nname = "ureq"\nversion = "2.6.2"\nedition = "2018"\n\n'
+                  '[dependencies]\nlog = "0.4"\n\n[dev-dependencies]\nenv_logger = "0.9"\n',
+    "src/lib.rs": 'pub const VERSION: &str = env!("CARGO_PKG_VERSION");\n\n'
+                  "pub struct Agent {\n    pub max_idle: usize,\n}\n",
+    "examples/tls/Cargo.toml": '[package]\nname = "tls"\nversion = "0.1.0"\nedition = "2021"\n',
+    "examples/tls/src/main.rs": "fn main() {}\n",
+}  # fmt: skip
+
 # (files, note, the status served, words the served reasons hold)
 CLAIMS: list[tuple[dict[str, str], str, str, str]] = [
     # the targets a crate is declared for
@@ -81,6 +103,22 @@ CLAIMS: list[tuple[dict[str, str], str, str, str]] = [
     (APP, "The Dockerfile sets LEDGER_HOST to 0.0.0.0.", "VERIFIED", 'ENV LEDGER_HOST="0.0.0.0"'),
     (APP, "The Dockerfile sets LEDGER_HOST to 127.0.0.1.", "REFUTED", "not 127.0.0.1"),
     (APP, "Options come from LEDGER_ variables (auto_envvar_prefix in cli.py).", "ACTIVE", ""),
+    # a JavaScript package whose sources are its lib/; Node's own modules; a declared minimum
+    (EXPRESS, "express never reads environment variables.", "REFUTED", "reads NODE_ENV"),
+    (EXPRESS, "lib/express.js requires the https module.", "REFUTED",
+     "https is not imported in lib/express.js"),
+    (EXPRESS, "lib/express.js requires the http module.", "VERIFIED", "imported by lib/express.js"),
+    (EXPRESS, "express requires Node 18 or later.", "REFUTED", "engines.node: >= 0.10.0, not >=18"),
+    (EXPRESS, "mocha is a devDependency.", "VERIFIED", "mocha is declared in package.json"),
+    (EXPRESS, "mocha is a runtime dependency.", "REFUTED", "no code that runs imports mocha"),
+    # what Cargo fills in at build time is no read of the environment; an example's manifest
+    (UREQ, "ureq never reads environment variables.", "VERIFIED",
+     "no code that runs reads the environment"),
+    (UREQ, "The crate uses edition 2018.", "VERIFIED", "edition: 2018"),
+    (UREQ, "env_logger is only a dev-dependency.", "VERIFIED", "env-logger is declared"),
+    # a member a type lacks, named in camelCase, is no package
+    (UREQ, "The Agent struct has no maxIdle field.", "VERIFIED", "does not define Agent.maxIdle"),
+    (UREQ, "The Agent struct has no max_idle field.", "REFUTED", "defines Agent.max_idle"),
 ]  # fmt: skip
 
 
