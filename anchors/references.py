@@ -24,7 +24,8 @@ from anchors.mentions import strip_comments
 __all__ = ["MAX_REFERENCES", "bindings", "references"]
 
 MAX_REFERENCES = 2_000  # distinct members kept per file; more: None (not recorded)
-_MEMBER = re.compile(rb"(?<![\w.$])([A-Za-z_]\w*)\.([A-Za-z_]\w*)")
+# (``a.b.c`` gives ``a.b`` alone: the match goes on after ``b``)
+_MEMBER = re.compile(rb"\b([A-Za-z_]\w*)\.([A-Za-z_]\w*)")
 # a snake_case name the code writes as a string (a key: ``{"auto_envvar_prefix": ...}``)
 _SNAKE_STRING = re.compile(rb"[\"']([a-z][a-z0-9]*(?:_[a-z0-9]+)+)[\"']")
 _GO_VERSION = re.compile(r"^v\d+$")
@@ -63,14 +64,9 @@ def references(
     if language not in _LANGUAGES:
         return None
     code = strip_comments(source, language if language == "python" else "c-like")
-    found: set[str] = {f'"{m.group(1).decode("ascii")}"' for m in _SNAKE_STRING.finditer(code)}
-    if len(found) > MAX_REFERENCES:
-        return None
-    bound = bindings(imports, language)
-    for match in _MEMBER.finditer(code) if bound else ():
-        head = match.group(1).decode("ascii")
-        if head in bound:
-            found.add(f"{head}.{match.group(2).decode('ascii')}")
-            if len(found) > MAX_REFERENCES:
-                return None
-    return tuple(sorted(found))
+    found = {f'"{name.decode("ascii")}"' for name in _SNAKE_STRING.findall(code)}
+    bound = {name.encode("ascii") for name in bindings(imports, language)}
+    if bound:
+        found.update(f"{head.decode('ascii')}.{member.decode('ascii')}"
+                     for head, member in set(_MEMBER.findall(code)) if head in bound)  # fmt: skip
+    return tuple(sorted(found)) if len(found) <= MAX_REFERENCES else None

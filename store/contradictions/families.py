@@ -6,8 +6,9 @@ though they share no word.
 agent to judge; nothing is decided from a family. The table is curated from the categories
 projects and tool directories use for these products (error tracking, search, CI, ...):
 only well-known members, and a product in every family whose job it does (Datadog ships
-logs and metrics). A name is matched as whole words, case-blind; a dotted or spaced name
-also without its punctuation ("next.js", "nextjs").
+logs and metrics), and the generic names of the job itself ("the database", "the error
+tracker": ``_GENERIC``), which meet every member. A name is matched as whole words,
+case-blind; a dotted or spaced name also without its punctuation ("next.js", "nextjs").
 """
 
 from __future__ import annotations
@@ -96,6 +97,44 @@ model-serving: triton, torchserve, tf serving, bentoml, ray serve, vllm, seldon,
 """
 
 
+# The generic names of each family's job: a note saying "the database" or "the error
+# tracker" is about what a note naming Postgres or Sentry is about ("each service has its
+# own database" and "all services share one Postgres cluster"). Only names of the job
+# itself, never a word that says something else too ("data", "jobs").
+_GENERIC = """
+error-tracking: error tracker, error tracking, error reporting, crash reporting,
+  exception tracking
+monitoring: monitoring, metrics, apm, observability
+log-shipping: log aggregation, log shipping, centralized logging, log pipeline
+search-engine: search index, search engine, search backend
+message-broker: message broker, message queue, event bus, event stream
+task-queue: task queue, job queue, background jobs, worker queue
+ci: ci, continuous integration, ci pipeline, build pipeline
+hosting: vm, virtual machine, cluster, serverless, bare metal, paas,
+  container orchestration
+database: database, databases, db, datastore, rdbms, sql database
+cache: cache layer, in-memory cache, caching layer
+object-storage: object storage, blob storage, bucket
+email-delivery: email provider, mail provider, transactional email
+payments: payment provider, payment processor, payment gateway
+identity: identity provider, sso, single sign-on, idp, auth provider
+schema-migrations: schema migrations, migration tool
+orm: orm
+http-client: http client
+scheduler: scheduler, cron job, scheduled job
+issue-tracker: issue tracker, bug tracker, ticket system
+feature-flags: feature flag, feature flags, feature toggle, feature toggles
+secrets: secret store, secrets store
+infrastructure-as-code: infrastructure as code, iac
+linter: linter, linting
+type-checker: type checker, type checking
+analytics: analytics, product analytics
+edge-proxy: reverse proxy, cdn
+model-serving: model server, inference server
+experiment-tracking: experiment tracking
+"""
+
+
 def _parse(table: str) -> dict[str, frozenset[str]]:
     families: dict[str, set[str]] = {}
     name = ""
@@ -111,7 +150,10 @@ def _parse(table: str) -> dict[str, frozenset[str]]:
     return {family: frozenset(members) for family, members in families.items()}
 
 
-FAMILIES = _parse(_TABLE)
+FAMILIES = {
+    family: members | _parse(_GENERIC).get(family, frozenset())
+    for family, members in _parse(_TABLE).items()
+}
 
 
 def _spellings(member: str) -> set[str]:

@@ -1,7 +1,8 @@
 """Words two notes about one thing may use for it though they share none: a few generic
 names of one thing ("chats" / "conversations", "build agents" / "CI runners"), an
 acronym and the words it stands for ("OKRs" / "objectives and key results"), and the
-forms of one word recall's stemmer keeps apart ("classifier" / "classification").
+forms of one word recall's stemmer keeps apart ("classifier" / "classification",
+"deployment" / "deployed").
 
 ``related`` reads them to hand the agent a candidate; nothing is decided from them. The
 table is short on purpose: only names that programmers use for one thing in any project,
@@ -28,6 +29,7 @@ runner, build agent, ci agent
 load balancer, alb, elb
 traffic, requests
 rollout, deploy, release
+repo, repository, monorepo
 """
 
 
@@ -52,11 +54,14 @@ def synonyms_of(terms: frozenset[str]) -> frozenset[str]:
 # Derivational endings recall's stemmer keeps: "classifier", "classification" and
 # "classify" are one word to a reader.
 _ENDINGS = re.compile(r"(?:ification|ifier|ifies|ify|ified)$")
+# ... and those that make a noun or an adjective of a verb: "deployment", "deployable"
+_VERB_ENDINGS = re.compile(r"(?:ments?|abl|ibl)$")
 
 
 def root(term: str) -> str:
-    """A stemmed term without a derivational ending of ``_ENDINGS`` ("classif")."""
-    bare = _ENDINGS.sub("if", term)
+    """A stemmed term without a derivational ending of ``_ENDINGS`` ("classif") or
+    ``_VERB_ENDINGS`` ("deploy" of "deployment")."""
+    bare = _VERB_ENDINGS.sub("", _ENDINGS.sub("if", term))
     return bare if len(bare) > 4 else term
 
 

@@ -148,7 +148,8 @@ async def test_a_pair_the_rules_read_as_one_value_is_not_asked(settings: Setting
     assert "related" not in new and "possible_conflicts" not in new
 
 
-# Two products that do one job, named by notes that share no other word of weight.
+# Two products that do one job (or one and the name of the job), named by notes that share
+# no other word of weight.
 @pytest.mark.parametrize(
     ("old", "new"),
     [
@@ -163,6 +164,15 @@ async def test_a_pair_the_rules_read_as_one_value_is_not_asked(settings: Setting
         (
             "Pipelines are defined in the Jenkinsfile at the repository root.",
             "Every pipeline is a GitHub Actions workflow under .github/workflows.",
+        ),
+        # the name of the job meets a product that does it
+        (
+            "Each microservice keeps its own database; none reads another one's schema.",
+            "All services share one Postgres cluster and query each other's tables.",
+        ),
+        (
+            "Unhandled exceptions from the workers are sent to the error tracker.",
+            "Worker crashes are reported to Bugsnag with the job's arguments.",
         ),
     ],
 )

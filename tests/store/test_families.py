@@ -25,6 +25,21 @@ def test_a_product_named_gives_its_family(text: str, family: str) -> None:
     assert FAMILY + family in families_of(text)
 
 
+@pytest.mark.parametrize(
+    ("text", "family"),
+    [
+        ("Each microservice has its own database.", "database"),
+        ("Exceptions go to the error tracker.", "error-tracking"),
+        ("Search runs against a separate search index.", "search-engine"),
+        ("Production is one virtual machine.", "hosting"),
+        ("Login goes through the company's identity provider.", "identity"),
+    ],
+)
+def test_the_name_of_a_familys_job_gives_the_family(text: str, family: str) -> None:
+    """"the database" is about what "Postgres" is about: a candidate, never a decision."""
+    assert FAMILY + family in families_of(text)
+
+
 def test_the_longest_name_at_a_place_wins() -> None:
     # "react native" is a mobile stack; "react" alone would be a web UI framework.
     assert families_of("a React Native app") == {FAMILY + "mobile-stack"}

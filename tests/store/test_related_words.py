@@ -49,7 +49,9 @@ def test_generic_names_of_one_thing_bring_the_others() -> None:
 def test_derived_forms_of_one_word_share_a_root() -> None:
     assert root("classifier") == root("classification") == "classif"
     assert root("notify") == root("notification")
+    assert root("deployment") == root("deployabl") == "deploy"  # (stemmed "deployable")
     assert root("spy") == "spy"  # too short to be derived
+    assert root("element") == "element"  # what is left is too short to be the word
 
 
 def test_a_reason_is_cut_wherever_the_sentence_starts() -> None:
