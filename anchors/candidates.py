@@ -97,6 +97,8 @@ _BARE = re.compile(
 _Needed = tuple[str, ...] | re.Pattern[str]
 _SCANNERS: tuple[tuple[_Form | None, re.Pattern[str], _Needed], ...] = (
     (None, re.compile(r"\b[a-z][a-z0-9+.-]{0,20}://\S+|\bwww\.\S+", _I), ("://", "www.")),
+    # "node:child_process": a module's specifier, whose "node:" names no use of Node.js
+    (None, re.compile(r"`?\bnode:(?=[a-z])"), ("node:",)),
     (_Form.IMPORT, re.compile(
         r"\bfrom\s+(?P<v>[A-Za-z_][\w.]{0,200}\w)\s+import\s+[\w*]+"
         r"|\bimport\s+(?P<w>[A-Za-z_][\w.]{0,200}\w)", re.ASCII), ("import",)),

@@ -258,8 +258,10 @@ class CodeNames:
     a word naming one of the repository's own modules is a subject, not an import.
     """
 
-    def __init__(self, fp: Fingerprint, scope: str | None) -> None:
+    def __init__(self, fp: Fingerprint, scope: str | None,
+                 words: frozenset[str] = frozenset()) -> None:  # fmt: skip
         self.fp, self.scope = fp, scope
+        self.words = words  # the note's words, lower case: the files it may name
         names = fp.derived("codenames", _ModuleNames.of)  # once per fingerprint, not per note
         self.exact, self.modules = names.exact, names.modules
         self.first_party, self.by_last = names.first_party, names.by_last
@@ -702,15 +704,19 @@ class CodeNames:
         package the repository imports, qualified by the package's name as Go code always
         writes it. The note says the file uses it, so the file imports that package; an
         anchor there breaks when it does not. In a note about no file, the Go files that
-        write it (``os.Stdout``). None when the file is known not to write that member (the
-        note is then unchecked), and elsewhere: in Python and JavaScript the
-        qualifier is whatever the file binds, not the package."""
+        write it (``os.Stdout``), of those the note names by a word (``words``) if any. None
+        when the file is known not to write that member (the note is then unchecked), and
+        elsewhere: in Python and JavaScript the qualifier is whatever the file binds, not
+        the package."""
         head, _, member = name.partition(".")
         if self.scope is None and head.islower() and "." not in member and not (
                 head == "http" and member.startswith("Status")):  # (a status: its own reading)
-            # "the debug logger writes to os.Stdout": the Go files that write it
-            writers = [p for p, f in self.fp.code.items() if f.language == "go"
-                       and f.references is not None and name in f.references]  # fmt: skip
+            # "the debug logger writes to os.Stdout": the Go files that write it; of those
+            # the sentence names by a word ("an app writes to os.Stderr": app.go), only them
+            go = [p for p, f in self.fp.code.items() if f.language == "go"]
+            named = [p for p in go if p.rpartition("/")[2].removesuffix(".go") in self.words]
+            writers = [p for p in named or go if (f := self.fp.code[p]).references is not None
+                       and name in f.references]  # fmt: skip
             if writers:
                 return Anchor(AnchorKind.IMPORT, head, scope=writers[0] if len(writers) == 1
                               else None)  # fmt: skip

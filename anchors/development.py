@@ -170,11 +170,13 @@ _REQUIRED_ROLE = re.compile(
 
 def optional_only(sentence: str, outcome: list[Anchor], fp: Fingerprint) -> bool:
     """Whether ``sentence`` says a package is a required dependency ("gevent is a core
-    runtime dependency") while every declaration of a present ``dep:``/``tech:`` anchor of
-    ``outcome`` is an optional one (an extra, Cargo's ``optional = true``)."""
+    runtime dependency") while no declaration of a present ``dep:``/``tech:`` anchor of
+    ``outcome`` is one: each is an optional one (an extra, Cargo's ``optional = true``) or
+    for development, and one at least optional."""
     if _REQUIRED_ROLE.search(sentence) is None:
         return False
-    return any(declared and all(d.optional for d in declared)
+    return any(declared and any(d.optional for d in declared)
+               and not any(d.runtime and not d.optional for d in declared)
                for declared in _declarations(outcome, fp))  # fmt: skip
 
 

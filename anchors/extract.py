@@ -72,7 +72,7 @@ from anchors.project_negations import of_project, project_negations
 from anchors.projects import holds_python
 from anchors.relations import bases_checked, read_relation, role_parts
 from anchors.role_negations import run_time_denial
-from anchors.running_code import package_run_time_import
+from anchors.running_code import code_runs, package_run_time_import
 from anchors.rust_defaults import bind_rust_defaults
 from anchors.setting_values import bind_setting_values
 from anchors.spec import (
@@ -307,6 +307,25 @@ def _members_of(text: str, names: CodeNames,
         if isinstance(outcome, list):
             found += [(a, qual, m.span()) for a in outcome]
     return found
+
+
+_WRITTEN_IN = re.compile(r"\b(?:written|implemented|coded)\s+(?:(?:entirely|mostly|fully)\s+)?"
+                         r"in\s+`?$", re.IGNORECASE)  # fmt: skip
+# The languages a note may say the code is written in, by technology, and their dialects
+_LANGUAGE_DIALECTS = {"typescript": ("typescript", "tsx"), "rust": ("rust",)}
+
+
+def _not_written_in(c: _Cand, text: str, outcome: Sequence[Anchor], fp: Fingerprint) -> bool:
+    """"commander is written in TypeScript" where no code of that language runs (only its
+    typings, or a compiler among the devDependencies): the technology is found, the
+    language of the code is not."""
+    if _WRITTEN_IN.search(text, max(0, c.start - 40), c.start) is None:
+        return False
+    dialects = next((_LANGUAGE_DIALECTS[a.value] for a in outcome if a.kind is AnchorKind.TECH
+                     and a.value in _LANGUAGE_DIALECTS), None)  # fmt: skip
+    if dialects is None:
+        return False
+    return not any(f.language in dialects and code_runs(p, f, fp) for p, f in fp.code.items())
 
 
 def _only_on_targets(c: _Cand, text: str, spans: Sequence[tuple[int, int, bool]],
@@ -589,7 +608,7 @@ def infer_anchors(text: str, fp: Fingerprint, subject: str | None = None, *,
     spans = list(sentence_spans(text))
     if isinstance(scope, _Unset):
         scope = resolve_subject(subject, text, fp, spans=spans)
-    names = CodeNames(fp, scope)
+    names = CodeNames(fp, scope, frozenset(w.lower() for w in _NOTE_WORD.findall(text)))
     dropped: list[DroppedCandidate] = []
     if subject is not None and subject.strip():
         named = resolve_name(subject, fp)
@@ -757,6 +776,8 @@ def infer_anchors(text: str, fp: Fingerprint, subject: str | None = None, *,
                   or claims_run_time(_sentence_of(c, text, spans))) and (
                     not_run := package_run_time_import(outcome, fp)):  # fmt: skip
                 kept.append((not_run, c.text))  # "rand is a runtime dependency": tests use it
+        if c.mode is _Mode.PRESENT and _not_written_in(c, text, outcome, fp):
+            uncovered.append(f"that the code is written in {c.text}")  # only its typings
         if c.mode is _Mode.PRESENT:
             sentence = _sentence_of(c, text, spans)
             for dep in (a for a in outcome if a.kind is AnchorKind.DEP):
@@ -981,6 +1002,9 @@ def _only_within(name: str, text: str, clauses: Sequence[Negated]) -> bool:
         return False
     found = [m.start() for m in re.finditer(re.escape(name), text, re.IGNORECASE)]
     return bool(found) and all(any(c.governs <= at < c.end for c in clauses) for at in found)
+
+
+_NOTE_WORD = re.compile(r"[A-Za-z_]\w*")
 
 
 def _sentence_names(text: str, spans: Spans, fp: Fingerprint,

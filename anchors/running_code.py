@@ -71,17 +71,22 @@ _GO_TEST = re.compile(r".*_test\.go")
 _RUST_AREAS = frozenset({"tests", "benches", "examples"})
 
 
-# Reading the whole environment: every variable, whatever its name.
+# Reading the whole environment (every variable, whatever its name), or a variable by a
+# name the code computes (``os.Getenv(key)``, ``option.envVar in process.env``): a read
+# whatever the name is.
 _WHOLE_ENV = {
     "python": re.compile(rb"\bos\.environ\s*\.\s*(?:copy|items|keys|values)\s*\(|"
-                         rb"\bdict\(\s*os\.environ\s*\)|\*\*\s*os\.environ\b"),
-    "go": re.compile(rb"\bos\.Environ\s*\(\s*\)"),
-    "rust": re.compile(rb"\benv::vars(?:_os)?\s*\(\s*\)"),
+                         rb"\bdict\(\s*os\.environ\s*\)|\*\*\s*os\.environ\b|"
+                         rb"\bos\.environ\s*\[\s*(?![\s'\"])|"
+                         rb"\bos\.(?:getenv|environ\.get)\s*\(\s*(?![\s'\")])"),
+    "go": re.compile(rb"\bos\.Environ\s*\(\s*\)|\bos\.(?:Getenv|LookupEnv)\s*\(\s*(?![\s\"`)])"),
+    "rust": re.compile(rb"\benv::vars(?:_os)?\s*\(\s*\)|\benv::var(?:_os)?\s*\(\s*(?![\s\")])"),
     "javascript": re.compile(rb"\.\.\.\s*process\.env\b|\bObject\.(?:keys|entries|values|assign)"
-                             rb"\s*\(\s*(?:\{\s*\}\s*,\s*)?process\.env\b"),
+                             rb"\s*\(\s*(?:\{\s*\}\s*,\s*)?process\.env\b|"
+                             rb"\bprocess\.env\s*\[\s*(?![\s'\"`])|\bin\s+process\.env\b"),
 }
 MAY_READ = 1  # ``FileFacts.env_access``: the bytes name a way of reading the environment
-READS_ALL = 2  # ... and the code reads all of it (``os.Environ()``, ``env::vars()``)
+READS_ALL = 2  # ... and reads all of it (``os.Environ()``) or a name it computes
 
 
 def touches_environment(source: bytes, dialect: str) -> int:
@@ -142,8 +147,8 @@ def find_any_env_read(scope: str | None, fp: Fingerprint) -> Finding:
         return Finding(tuple(sorted({p for p, _ in named})), None, f"{shown}{more}")
     whole = [path for path, facts in running if facts.env_access >= READS_ALL]
     if whole:
-        return Finding(tuple(whole), None, f"{listed(whole)} reads the whole environment "
-                                           "(every variable, by no name)")  # fmt: skip
+        return Finding(tuple(whole), None, f"{listed(whole)} reads the environment: all of "
+                                           "it, or a variable whose name it computes")  # fmt: skip
     touching = [path for path, facts in running if facts.env_access]
     if touching:
         detail = (f"{listed(touching)} may read the environment (it names a way to) with no "

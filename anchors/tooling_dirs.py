@@ -33,7 +33,7 @@ def test_directory(directory: str) -> bool:
 # A file that tests, or configures a tool, rather than runs in the application.
 _TOOL_FILE = re.compile(
     r"[^/]*(?:\.(?:test|spec|stories|story|e2e|cy)\.[cm]?[jt]sx?"
-    r"|\.config\.[cm]?[jt]s|\.d\.ts|rc\.[cm]?js|setup[\w-]*\.[cm]?[jt]s)$"
+    r"|\.config\.[cm]?[jt]s|\.d\.[cm]?ts|rc\.[cm]?js|setup[\w-]*\.[cm]?[jt]s)$"
     r"|(?:gulpfile|gruntfile|webpack|rollup|vite|babel|jest|karma|eslint|prettier)"
     r"[\w.-]*\.[cm]?[jt]s$",
     re.IGNORECASE,
@@ -57,6 +57,7 @@ def js_runs(path: str, fp: Fingerprint | None = None) -> bool:
 
 
 _JS = ("javascript", "typescript", "tsx", "vue", "svelte")
+_DECLARATION = re.compile(r"\.d\.[cm]?ts$")  # types only: no code of their own
 
 
 def lib_is_source(fp: Fingerprint) -> bool:
@@ -70,6 +71,6 @@ def _lib_source(fp: Fingerprint) -> bool:
     scripts = [p for p, f in fp.code.items() if f.language in _JS]
     if not any(p.startswith("lib/") for p in scripts):
         return False
-    if any(fp.code[p].language != "javascript" for p in scripts if not p.endswith(".d.ts")):
+    if any(fp.code[p].language != "javascript" for p in scripts if not _DECLARATION.search(p)):
         return False
     return all("/" not in p or p.startswith("lib/") or not js_runs(p) for p in scripts)

@@ -71,6 +71,36 @@ UREQ = {
     "examples/tls/src/main.rs": "fn main() {}\n",
 }  # fmt: skip
 
+COMMANDER = {
+    "package.json": '{"name": "commander", "version": "12.1.0", "main": "./index.js",\n'
+                    ' "types": "typings/index.d.ts", "engines": {"node": ">=18"},\n'
+                    ' "devDependencies": {"typescript": "^5.4.0"}}\n',
+    "index.js": "module.exports = require('./lib/command.js');\n",
+    "lib/command.js": "const childProcess = require('node:child_process');\n"
+                      "function fromEnv(option) {\n"
+                      "  return option.envVar in process.env;\n}\n"
+                      "module.exports = { fromEnv, childProcess };\n",
+    "typings/index.d.ts": "export declare function fromEnv(option: object): boolean;\n",
+    "typings/esm.d.mts": "export { fromEnv } from './index.js';\n",
+}  # fmt: skip
+SERVER = {
+    "pyproject.toml": '[project]\nname = "pkgserver"\nversion = "2.4"\n'
+                      'dependencies = ["defusedxml>=0.7"]\n\n'
+                      '[project.optional-dependencies]\npasslib = ["passlib==1.7.4"]\n\n'
+                      '[dependency-groups]\ndev = ["passlib>=1.6", "pytest"]\n',
+    "pkgserver/__init__.py": "",
+    "pkgserver/config.py": "import defusedxml\n\ntry:\n    import passlib\n"
+                           "except ImportError:\n    passlib = None\n",
+}  # fmt: skip
+CLI = {
+    "go.mod": "module github.com/acme/cli\n\ngo 1.11\n",
+    "app.go": 'package cli\n\nimport (\n\t"io"\n\t"os"\n)\n\n'
+              "type App struct {\n\tWriter io.Writer\n}\n\n"
+              "func NewApp() *App {\n\treturn &App{Writer: os.Stdout}\n}\n",
+    "errors.go": 'package cli\n\nimport (\n\t"fmt"\n\t"os"\n)\n\n'
+                 "func report(err error) {\n\tfmt.Fprintln(os.Stderr, err)\n}\n",
+}  # fmt: skip
+
 # (files, note, the status served, words the served reasons hold)
 CLAIMS: list[tuple[dict[str, str], str, str, str]] = [
     # the targets a crate is declared for
@@ -119,6 +149,19 @@ CLAIMS: list[tuple[dict[str, str], str, str, str]] = [
     # a member a type lacks, named in camelCase, is no package
     (UREQ, "The Agent struct has no maxIdle field.", "VERIFIED", "does not define Agent.maxIdle"),
     (UREQ, "The Agent struct has no max_idle field.", "REFUTED", "defines Agent.max_idle"),
+    # lib/ beside type declarations only; a variable by a computed name is a read; a
+    # module's "node:" prefix is no use of Node.js; typings are no TypeScript sources
+    (COMMANDER, "commander never reads process.env.", "REFUTED", "a variable whose name"),
+    (COMMANDER, "lib/command.js requires the node:child_process module.", "VERIFIED",
+     "imported by lib/command.js"),
+    (COMMANDER, "commander is written in TypeScript.", "ACTIVE",
+     "that the code is written in TypeScript"),
+    # an extra and a development group are no hard dependency
+    (SERVER, "passlib is a hard dependency.", "ACTIVE", "an optional dependency"),
+    (SERVER, "defusedxml is a runtime dependency.", "VERIFIED", "defusedxml is declared"),
+    # a Go package's member in a note naming the file's word: that file's use
+    (CLI, "An app writes to os.Stdout by default.", "VERIFIED", "imported by app.go"),
+    (CLI, "An app writes to os.Stderr by default.", "ACTIVE", ""),
 ]  # fmt: skip
 
 
