@@ -65,7 +65,8 @@ def references(
         return None
     code = strip_comments(source, language if language == "python" else "c-like")
     found = {f'"{name.decode("ascii")}"' for name in _SNAKE_STRING.findall(code)}
-    bound = {name.encode("ascii") for name in bindings(imports, language)}
+    # (a name of other letters is never matched: the patterns read ASCII names)
+    bound = {name.encode("ascii") for name in bindings(imports, language) if name.isascii()}
     if bound:
         found.update(f"{head.decode('ascii')}.{member.decode('ascii')}"
                      for head, member in set(_MEMBER.findall(code)) if head in bound)  # fmt: skip
