@@ -44,9 +44,10 @@ def target_claim(sentence: str, name: str, fp: Fingerprint) -> Anchor | None:
     none, or none that can be checked."""
     if _DEPENDENCY.search(sentence) is None:
         return None
-    sources = {d.source for d in fp.dependency(name) if d.ecosystem == "cargo"}
-    if len(sources) != 1:
-        return None
+    declared = [d for d in fp.dependency(name) if d.ecosystem == "cargo"]
+    sources = {d.source for d in declared}
+    if len(sources) != 1 or any(not (d.runtime or d.optional) for d in declared):
+        return None  # (a dev- or build-dependency's targets are not read: which is meant?)
     [source] = sources
     values = fp.infra.get(source)
     if values is None:

@@ -20,7 +20,8 @@ pytestmark = pytest.mark.anyio
 CRATE = {
     "Cargo.toml": '[package]\nname = "dirs-sys"\nversion = "0.3.7"\n\n'
                   '[target."cfg(unix)".dependencies.libc]\nversion = "0.2"\n\n'
-                  '[target."cfg(windows)".dependencies.winapi]\nversion = "0.3"\n',
+                  '[target."cfg(windows)".dependencies.winapi]\nversion = "0.3"\n\n'
+                  '[target."cfg(unix)".dev-dependencies.termion]\nversion = "2"\n',
     "src/lib.rs": "#[cfg(windows)]\nmod target_windows {\n"
                   "    pub fn known_folder() -> Option<String> {\n        None\n    }\n}\n"
                   "#[cfg(windows)]\npub use self::target_windows::known_folder;\n",
@@ -111,6 +112,8 @@ CLAIMS: list[tuple[dict[str, str], str, str, str]] = [
     (CRATE, "winapi is a dependency on every platform.", "REFUTED",
      "dependencies.winapi.target: cfg(windows)"),
     (CRATE, "libc is a Windows-only dependency.", "REFUTED", "not cfg(windows)"),
+    # a dev-dependency's targets are not read: never refuted on a run-time reading
+    (CRATE, "termion is a Unix-only dev-dependency.", "ACTIVE", ""),
     # a dependency said of the project that nothing declares
     (CRATE, "The crate depends on dirs-next.", "REFUTED", "dirs-next is not a declared dependency"),
     (CRATE, "The crate depends on the home crate.", "REFUTED", "home is not a declared dependency"),
