@@ -170,12 +170,11 @@ NODE_BUILTINS = frozenset({
     "readline", "stream", "string_decoder", "timers", "tls", "url", "util", "v8", "vm",
     "worker_threads", "zlib",
 })  # fmt: skip
-# The process environment as code names it: "never reads process.env" denies no import.
-_ENVIRONMENT = re.compile(r"(?:process\.env|import\.meta\.env|os\.environ)(?:\.|$)")
-# ... and one variable of it: ``process.env.NODE_ENV``
-ENV_MEMBER = re.compile(
-    r"(?:process\.env|import\.meta\.env|os\.environ)\.(?P<name>[A-Z_][A-Z0-9_]*)"
-)
+# The process environment as code names it: "never reads process.env" denies no import;
+# ``process.env.NODE_ENV`` is one variable of it.
+_ENV_OBJECT = r"(?:process\.env|import\.meta\.env|os\.environ)"
+_ENVIRONMENT = re.compile(rf"{_ENV_OBJECT}(?:\.|$)")
+ENV_MEMBER = re.compile(rf"{_ENV_OBJECT}\.(?P<name>[A-Z_][A-Z0-9_]*)")
 
 
 @dataclass(frozen=True)
@@ -387,7 +386,7 @@ class CodeNames:
     def _js_scope(self) -> bool:
         """Whether the scope is one JavaScript or TypeScript file."""
         facts = self.fp.code.get(self.scope) if self.scope else None
-        return facts is not None and facts.language in ("javascript", "typescript", "tsx")
+        return facts is not None and facts.language in ("javascript", "typescript")
 
     def _python_in_scope(self) -> bool:
         """Whether the scope is a Python file or a directory holding one (or no code)."""

@@ -56,7 +56,7 @@ def js_runs(path: str, fp: Fingerprint | None = None) -> bool:
                 or subproject_of(path) is not None or built)  # fmt: skip
 
 
-_JS = ("javascript", "typescript", "tsx", "vue", "svelte")
+_JS = ("javascript", "typescript")  # a file's language (every dialect is one of them)
 _DECLARATION = re.compile(r"\.d\.[cm]?ts$")  # types only: no code of their own
 
 
