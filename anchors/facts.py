@@ -16,7 +16,7 @@ from __future__ import annotations
 import fnmatch
 import re
 import unicodedata
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from functools import cached_property
@@ -429,6 +429,11 @@ class Fingerprint:
         return index
 
     # -- queries ---------------------------------------------------------------------
+    def mentions_of(self, path: str) -> tuple[str, ...] | None:
+        """The mention tokens of a tracked file (code or text), None when none were read."""
+        facts = self.code.get(path)
+        return facts.mentions if facts is not None else self.texts.get(path)
+
     def mentioned_in(self, token: str) -> list[str]:
         """Tracked text files whose words include ``token`` (a vocabulary mention token)."""
         return sorted(self._mentions.get(token, []))
@@ -732,40 +737,79 @@ def module_items(facts: FileFacts) -> dict[str, Definition]:
 
 
 def derive_indexes(fingerprint: Fingerprint, previous: Fingerprint) -> None:
-    """Build the import and definition indexes of ``fingerprint`` now, from those of
-    ``previous`` where it can: only Python files whose facts differ are re-indexed.
+    """Build the indexes of ``fingerprint`` now, from those of ``previous`` where it can:
+    only files whose facts or mentions differ are re-indexed, and an index of the paths
+    alone is kept when the commit added and removed none.
 
-    Built on first use, these indexes cost ~25 ms (imports) and ~90 ms (definitions) at
-    3,000 files for every new commit; the first read after a commit would pay that inside
-    its verification budget. The fingerprint build calls this instead, where a commit
-    touching 10 files costs a few milliseconds. Facts objects of unchanged files are the
-    very same objects in both fingerprints, which is how changed files are found."""
+    Built on first use, these indexes cost tens of milliseconds at 3,000 files for every
+    new commit; the first read after a commit would pay that inside its verification
+    budget. The fingerprint build calls this instead, where a commit touching 10 files
+    costs a few milliseconds. Facts objects of unchanged files are the very same objects
+    in both fingerprints, which is how changed files are found."""
+    derived: dict[str, Any] = {}
+    kept = previous.__dict__
+    if fingerprint.blobs.keys() == previous.blobs.keys():
+        derived.update((name, kept[name]) for name in ("_by_basename", "_directories")
+                       if name in kept)  # fmt: skip
     paths = fingerprint.code.keys() | previous.code.keys()
     changed = [p for p in paths if fingerprint.code.get(p) is not previous.code.get(p)]
+    texts = fingerprint.texts.keys() | previous.texts.keys()
+    retexted = [p for p in texts if fingerprint.texts.get(p) is not previous.texts.get(p)]
     if len(changed) * 4 > len(fingerprint.code) or not previous.code:
+        fingerprint.__dict__.update(derived)
         _ = fingerprint._importers, fingerprint._definitions  # cheaper to index afresh
         return
-    gone = set(changed)
-    derived: dict[str, Any] = {}
     for name, entries in (("_importers", _import_entries), ("_definitions", _definition_entries)):
-        index = dict(getattr(previous, name))
-        touched: set[str] = set()
-        added: dict[str, list[tuple[str, Any]]] = {}
-        for path in changed:
-            before = previous.code.get(path)
-            if before is not None:
-                touched.update(key for key, _ in entries(before))
-            after = fingerprint.code.get(path)
-            if after is not None:
-                for key, value in entries(after):
-                    added.setdefault(key, []).append((path, value))
-        for key in touched | added.keys():  # each affected list is rebuilt once
-            pairs = [pair for pair in index.get(key, ()) if pair[0] not in gone]
-            pairs.extend(added.get(key, ()))
-            if pairs:
-                index[key] = pairs
-            else:
-                index.pop(key, None)
-        derived[name] = index
+        derived[name] = _reindexed(getattr(previous, name), changed, entries,
+                                   previous.code.get, fingerprint.code.get)  # fmt: skip
+    if "_mentions" in kept and len(changed) + len(retexted) < 64:
+        derived["_mentions"] = _reindexed(kept["_mentions"], [*changed, *retexted],
+                                          _mention_entries, previous.mentions_of,
+                                          fingerprint.mentions_of)  # fmt: skip
     # Frozen dataclass: set the cached properties as functools.cached_property would.
     fingerprint.__dict__.update(derived)
+
+
+_Entries = Callable[[Any], Iterable[tuple[str, Any]]]
+
+
+def _reindexed(
+    index: dict[str, list[Any]],
+    changed: Iterable[str],
+    entries: _Entries,
+    before: Callable[[str], Any],
+    after: Callable[[str], Any],
+) -> dict[str, list[Any]]:
+    """``index`` (key -> [(path, value), ...], or [path, ...]) with the entries of the
+    ``changed`` paths replaced: a key whose entries of a path are the same before and
+    after is left as it was (a commit changes a few definitions of a file, not all)."""
+    result = dict(index)
+    gone: dict[str, set[str]] = {}
+    added: dict[str, list[Any]] = {}
+    for path in changed:
+        old = _by_key(path, before(path), entries)
+        new = _by_key(path, after(path), entries)
+        for key in old.keys() | new.keys():
+            if old.get(key) != new.get(key):
+                gone.setdefault(key, set()).add(path)
+                added.setdefault(key, []).extend(new.get(key, ()))
+    for key, paths in gone.items():
+        kept = [e for e in result.get(key, ()) if (e if isinstance(e, str) else e[0]) not in paths]
+        kept.extend(added[key])
+        if kept:
+            result[key] = kept
+        else:
+            result.pop(key, None)
+    return result
+
+
+def _by_key(path: str, item: Any, entries: _Entries) -> dict[str, list[Any]]:
+    found: dict[str, list[Any]] = {}
+    if item is not None:
+        for key, value in entries(item):
+            found.setdefault(key, []).append((path, value) if value is not None else path)
+    return found
+
+
+def _mention_entries(tokens: Iterable[str]) -> list[tuple[str, None]]:
+    return [(token, None) for token in tokens]

@@ -18,6 +18,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import CancelledError, Future, ThreadPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -245,6 +246,8 @@ class CodeSource:
         self._declared: dict[tuple[str, str], tuple[tuple[Dependency, ...], tuple[str, ...]]] = {}
         # (path, blob) -> the values of an infrastructure file (None: not readable)
         self._infra_read: dict[tuple[str, str], tuple[InfraValue, ...] | None] = {}
+        # path -> what reads it, for the paths of the last tree built (``_roles``)
+        self._path_roles: dict[str, PathRole] = {}
 
     def __enter__(self) -> CodeSource:
         return self
@@ -348,12 +351,12 @@ class CodeSource:
 
     def _build(self, commit: str, progress: Progress | None) -> Fingerprint:
         """The fingerprint of ``commit`` without overlay; runs on the build thread."""
-        from anchors.languages import dialect_of
         from anchors.pyfacts import facts_key, resolve_relative_imports
 
         try:
             tree = self.repo.ls_tree(commit)
             readable = {p: b for p, b in tree.blobs.items() if p not in tree.symlinks}
+            roles = self._path_roles = self._roles(readable)
             with self._lock:
                 previous = next(reversed(self._bases.values()), _EMPTY)
             # Files unchanged since the last build keep their resolved facts: re-resolving
@@ -361,7 +364,7 @@ class CodeSource:
             code: dict[str, FileFacts] = {}
             changed: dict[str, str] = {}  # path -> facts key (``facts_key``)
             for path, blob in readable.items():
-                dialect = dialect_of(path)
+                dialect = roles[path].dialect
                 if dialect is None:
                     continue
                 kept = previous.code.get(path)
@@ -372,12 +375,12 @@ class CodeSource:
             facts = self._facts_for_commit(sorted(set(changed.values())), progress)
             for path, key in changed.items():
                 code[path] = resolve_relative_imports(facts.get(key, _UNREADABLE), path)
-            dependencies, env_example = self._declarations(readable, {})
+            dependencies, env_example = self._declarations(readable, {}, roles)
             settings: dict[str, FileFacts] = {}
-            texts = self._texts(readable, previous, settings)
+            texts = self._texts(readable, previous, settings, roles)
             fingerprint = Fingerprint(
                 commit, tree.blobs, code, dependencies, env_example, texts=texts,
-                infra=self._infra_files(readable, {}), settings=settings,
+                infra=self._infra_files(readable, {}, roles), settings=settings,
             )
             # Here, not on the first read: that read has a verification budget to keep.
             derive_indexes(fingerprint, previous)
@@ -415,20 +418,29 @@ class CodeSource:
                 progress(done, len(todo))
         return found
 
+    def _roles(self, readable: Mapping[str, str]) -> dict[str, PathRole]:
+        """What reads each path: the last tree's roles for paths it had (a commit keeps
+        nearly every path: classifying them all again would cost most of an update)."""
+        known = self._path_roles
+        return {path: known.get(path) or path_role(path) for path in readable}
+
     def _texts(
-        self, readable: Mapping[str, str], previous: Fingerprint, settings: dict[str, FileFacts]
+        self,
+        readable: Mapping[str, str],
+        previous: Fingerprint,
+        settings: dict[str, FileFacts],
+        roles: Mapping[str, PathRole],
     ) -> dict[str, tuple[str, ...]]:
         """Mention tokens of every text file that is not source code: kept from the previous
         build for unchanged blobs, else from memory or the shared cache (keyed ``t:<blob>``, or
         ``c:<blob>`` when comment lines are left out), else read and searched here."""
-        from anchors.languages import dialect_of
-        from anchors.mentions import is_text_path, reads_comments, scan_mentions
+        from anchors.mentions import reads_comments, scan_mentions
         from anchors.settings_schemas import schema_defaults
 
         texts: dict[str, tuple[str, ...]] = {}
         todo: dict[str, list[str]] = {}
         for path, blob in readable.items():
-            if dialect_of(path) is not None or not is_text_path(path):
+            if not roles[path].text:
                 continue
             if previous.blobs.get(path) == blob and path in previous.texts:
                 texts[path] = previous.texts[path]
@@ -507,14 +519,17 @@ class CodeSource:
 
     # -- declarations and overlay ------------------------------------------------------
     def _declarations(
-        self, readable: Mapping[str, str], contents: Mapping[str, bytes]
+        self,
+        readable: Mapping[str, str],
+        contents: Mapping[str, bytes],
+        roles: Mapping[str, PathRole],
     ) -> tuple[tuple[Dependency, ...], dict[str, str]]:
         """Dependencies from manifests at any depth, ``.env.example`` keys (any depth), and
         the variables shell scripts read (``anchors.shell_env``).
         ``contents`` holds work-tree bytes of overlaid blobs, which git does not have."""
         from anchors.manifests import parse_env_example, parse_manifest
 
-        wanted = {p: b for p, b in readable.items() if _is_declaration(p)}
+        wanted = {p: b for p, b in readable.items() if roles[p].declaration}
         with self._lock:
             known = {p: self._declared[p, b] for p, b in wanted.items() if (p, b) in self._declared}
         missing = [b for p, b in wanted.items() if p not in known and b not in contents]
@@ -543,14 +558,17 @@ class CodeSource:
         return dependencies, env_example
 
     def _infra_files(
-        self, readable: Mapping[str, str], contents: Mapping[str, bytes]
+        self,
+        readable: Mapping[str, str],
+        contents: Mapping[str, bytes],
+        roles: Mapping[str, PathRole],
     ) -> dict[str, tuple[InfraValue, ...] | None]:
         """The values of every Dockerfile, compose file and CI workflow, by path: kept per
         (path, blob), so a new commit reads only the ones that changed. ``contents``: as
         for ``_declarations``."""
-        from anchors.infra_facts import infra_kind, read_infra
+        from anchors.infra_facts import read_infra
 
-        wanted = {p: b for p, b in readable.items() if infra_kind(p) is not None}
+        wanted = {p: b for p, b in readable.items() if roles[p].infra}
         with self._lock:
             known = {p: self._infra_read[p, b] for p, b in wanted.items()
                      if (p, b) in self._infra_read}  # fmt: skip
@@ -618,14 +636,16 @@ class CodeSource:
                 texts[entry.path] = scan_mentions(content, reads_comments(entry.path))
                 if declared := schema_defaults(content):
                     settings[entry.path] = FileFacts(constants=declared)
-        dependencies, env_example = base.dependencies, base.env_example
-        if any(_is_declaration(entry.path) for entry in overlay.entries):
+        dependencies, env_example, infra = base.dependencies, base.env_example, base.infra
+        declaration_edited = any(_is_declaration(entry.path) for entry in overlay.entries)
+        infra_edited = any(infra_kind(entry.path) is not None for entry in overlay.entries)
+        if declaration_edited or infra_edited:
             readable = {p: b for p, b in blobs.items() if p not in symlinks}
-            dependencies, env_example = self._declarations(readable, contents)
-        infra = base.infra
-        if any(infra_kind(entry.path) is not None for entry in overlay.entries):
-            infra = self._infra_files({p: b for p, b in blobs.items() if p not in symlinks},
-                                      contents)  # fmt: skip
+            roles = self._roles(readable)
+            if declaration_edited:
+                dependencies, env_example = self._declarations(readable, contents, roles)
+            if infra_edited:
+                infra = self._infra_files(readable, contents, roles)
         fingerprint = Fingerprint(
             base.commit, blobs, code, dependencies, env_example, overlay.key, texts, infra=infra,
             settings=settings,
@@ -656,6 +676,26 @@ class CodeSource:
 _UNREADABLE = FileFacts(parsed=False, not_read=NotRead.UNREADABLE)
 _EMPTY = Fingerprint("", {}, {})
 _CLOSED = "the code source is closed"
+
+
+@dataclass(frozen=True, slots=True)
+class PathRole:
+    """What reads a tracked path, from its name alone."""
+
+    dialect: str | None  # the grammar's dialect (``anchors.languages``), None: no code
+    text: bool  # not code, and searched for mentions
+    declaration: bool  # a manifest, a ``.env.example``, a shell script (``_declarations``)
+    infra: bool  # a Dockerfile, a compose file, a CI workflow (``anchors.infra_facts``)
+
+
+def path_role(path: str) -> PathRole:
+    from anchors.infra_facts import infra_kind
+    from anchors.languages import dialect_of
+    from anchors.mentions import is_text_path
+
+    dialect = dialect_of(path)
+    return PathRole(dialect, dialect is None and is_text_path(path), _is_declaration(path),
+                    infra_kind(path) is not None)  # fmt: skip
 
 
 def _is_declaration(path: str) -> bool:

@@ -56,6 +56,8 @@ _TREES_KEPT = 4
 # No commit, no files: one object, as the work tree tells trees apart by identity.
 _NO_BLOBS: Mapping[str, str] = MappingProxyType({})
 _HEX = re.compile(r"^(?:[0-9a-f]{40}|[0-9a-f]{64})$")
+# One record of ``git ls-tree -r -z``: "<mode> <type> <object id>\t<path>\0"
+_TREE_RECORD = re.compile(rb"([0-7]+) [a-z]+ ([0-9a-f]+)\t([^\0]*)\0")
 # Requests written to cat-file before reading answers: well under a pipe buffer (64 KiB),
 # so writing a chunk never blocks while git waits for us to drain its output.
 _BATCH_CHUNK = 256
@@ -350,12 +352,8 @@ class GitRepository:
         blobs: dict[str, str] = {}
         symlinks: set[str] = set()
         submodules: list[str] = []
-        for record in out.split(b"\0"):
-            if not record:
-                continue
-            meta, _, raw_path = record.partition(b"\t")
-            mode, _, rest = meta.partition(b" ")
-            object_id = rest.partition(b" ")[2].decode()
+        for mode, raw_id, raw_path in _TREE_RECORD.findall(out):
+            object_id = raw_id.decode()
             path = raw_path.decode("utf-8", errors="surrogateescape")
             if mode == b"160000":
                 submodules.append(path)

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import threading
+from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from anchors.facts import Definition, Dependency, FileFacts, ImportFact
+from anchors.facts import Definition, Dependency, FileFacts, Fingerprint, ImportFact
 from anchors.fingerprint import (
     CodeSource,
     FingerprintUnavailable,
@@ -61,6 +63,44 @@ def test_a_new_commit_touching_two_files_parses_only_those_two(
     assert source.parsed_count == 22 and len(cache.saved) == 22
     assert fp.definition("pkg/m4.py", "g") is not None
     assert fp.definition("pkg/m4.py", "f4") is None
+
+
+def _indexes(fp: Fingerprint) -> dict[str, object]:
+    """Every derived index of ``fp``, in an order that does not depend on how it was built."""
+    def entries(index: dict[str, list[Any]]) -> dict[str, list[str]]:
+        return {key: sorted(map(repr, values)) for key, values in index.items()}
+
+    return {
+        "importers": entries(fp._importers),
+        "definitions": entries(fp._definitions),
+        "mentions": entries(fp._mentions),
+        "basenames": entries(fp._by_basename),
+        "directories": sorted(fp._directories),
+    }
+
+
+def test_a_new_commits_indexes_derived_from_the_last_equal_those_built_afresh(
+    git_repo: GitRepo, source: CodeSource
+):
+    files: dict[str, str | None] = {
+        f"pkg/m{i}.py": f"import os\nimport redis\n\ndef f{i}():\n    return {i}\n"
+        for i in range(12)
+    }
+    git_repo.commit({**files, "README.md": "We cache in Redis.\n", "docs/a.md": "Celery\n"})
+    source.fingerprint()
+    steps: list[dict[str, str | None]] = [
+        {"pkg/m1.py": "import os\n\ndef f1():\n    return 1\n\ndef g(): pass\n"},  # one edit
+        {"pkg/m2.py": None, "pkg/new.py": "import celery\nclass Task: ...\n"},  # paths change
+        {"README.md": "We cache in Memcached.\n"},  # a text file's mentions change
+        {"pkg/m3.py": "import os\nimport redis\n\ndef f3():\n    return 33\n"},  # a body
+    ]
+    for step in steps:
+        git_repo.commit(step)
+        derived = source.fingerprint(overlay=False)
+        afresh = replace(derived)  # the same fields, no index built yet
+        assert _indexes(derived) == _indexes(afresh)
+    assert [p for p, _ in derived.importers("celery")] == ["pkg/new.py"]
+    assert "README.md" not in derived.mentioned_in("redis")
 
 
 def test_a_new_process_with_a_warm_shared_cache_parses_nothing(
