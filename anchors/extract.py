@@ -74,6 +74,7 @@ from anchors.relations import bases_checked, read_relation, role_parts
 from anchors.role_negations import run_time_denial
 from anchors.running_code import code_runs, package_run_time_import
 from anchors.rust_defaults import bind_rust_defaults
+from anchors.rust_paths import own_item, written_item
 from anchors.setting_values import bind_setting_values
 from anchors.spec import (
     Anchor,
@@ -159,7 +160,7 @@ _MODE_DROP = {
 _A_KIND_OF = re.compile(r"\b(?:a|an|any|each|every|some)\s+[`'\"]?$", re.IGNORECASE)
 # ``==3.1.9``: one version, which only a declaration of that version satisfies
 _PIN = re.compile(r"==\s*\d[\w.+\-]*")
-_RUST_PATH = re.compile(r"[a-z_][a-z0-9_]*(?:::[a-z_][a-z0-9_]*)+")
+_RUST_PATH = re.compile(r"[a-z_][a-z0-9_]*(?:::[A-Za-z_][A-Za-z0-9_]*)+")
 # "the module path", "the package name": a noun before a word makes a compound, no cue.
 _COMPOUND = re.compile(r"\b(?:module|package|library|crate)\s+$", re.IGNORECASE)
 
@@ -171,9 +172,15 @@ def _resolve(c: _Cand, names: CodeNames, fp: Fingerprint, absent: bool) -> Outco
         return DropReason.UNSAFE, "backslash paths are not repository paths"
     if (c.form is _Form.PATH_SYMBOL and _RUST_PATH.fullmatch(text) and _has_rust(fp)
             and text.split("::", 1)[0] in ("std", "core", "alloc", *names.foreign)):  # fmt: skip
-        # "through std::env", "serde::de": a Rust module path, imported (or not)
+        # "through std::env", "serde::de": a Rust module path, imported (or not);
+        # "anstream::AutoStream": an item of it, where the code writes it
         expect = Expect.ABSENT if absent else Expect.PRESENT
-        return [Anchor(AnchorKind.IMPORT, text, expect, scope=names.scope)]
+        written = text if text.count("::") == 1 and text.islower() else written_item(text, fp)
+        if absent and written not in (None, text):
+            return DropReason.UNRESOLVED, f"a file writes {written}, not said to be {text}"
+        if not absent and written is None:
+            return DropReason.UNRESOLVED, f"no file writes {text}: the item is unchecked"
+        return [Anchor(AnchorKind.IMPORT, written or text, expect, scope=names.scope)]
     if c.form is _Form.PATH and (module := _go_module(text, names, fp, absent, c.pref)) is not None:
         return module  # "uses spf13/pflag", "doesn't use gorilla/context any more"
     if absent and not removal and c.form in (_Form.PATH, _Form.PATH_SYMBOL):
@@ -202,6 +209,8 @@ def _resolve(c: _Cand, names: CodeNames, fp: Fingerprint, absent: bool) -> Outco
         owner, _, part = text.partition("::")
         if not absent and (lacked := missing_member(fp, owner, part)) is not None:
             return [lacked.anchor()]  # "Builder::parse_default_filters": a type lacking it
+        if not absent and _has_rust(fp) and head in ("crate", *own_names(fp)):
+            return own_item(text, fp)  # "env_logger::fmt::Formatter": the crate's own
         return names.path_symbol(text, absent)
     if c.form is _Form.SCOPED_PACKAGE:
         if text in own_names(fp):  # "@trpc/server has no runtime dependencies": the subject

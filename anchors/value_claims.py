@@ -18,9 +18,9 @@ A value here is what a sentence asserts of a thing, read by its form:
 - a path or a capitalised word after "defaults to" (``/etc/app.cfg``, ``UTC``);
 - the name a thing "is named" or "is called" (``var0``), unless the code has it.
 
-Numbers that are part of a name (``s3``, ``oauth2``, ``http2``, ``v1/api.py``), a path, a
-line reference (``app.py:42``), an issue (``#123``) or an ordinal list marker are not
-values the note asserts about the code.
+Numbers that are part of a name (``s3``, ``oauth2``, ``http2``, ``v1/api.py``, a
+standard's: "RFC 3339", "ISO 8601"), a path, a line reference (``app.py:42``), an issue
+(``#123``) or an ordinal list marker are not values the note asserts about the code.
 """
 
 from __future__ import annotations
@@ -185,6 +185,11 @@ _LINE_REF = re.compile(r"\.\w{1,5}:\d+")
 # A name in backticks (`PY2`, `handlers.v2`) is code the note names, not a value it states.
 _TICKED_NAME = re.compile(r"`(?!(?:True|False|None|true|false|null)`)[A-Za-z_][\w.]*`")
 _LIST_MARKER = re.compile(r"(?:^|\n)\s*(?P<n>\d+)[.)]\s")
+# "RFC 3339", "ISO 8601", "PEP 517", "CVE-2023-1234": a standard's number is its name
+_STANDARD = re.compile(
+    r"\b(?:RFC|ISO(?:/IEC)?|PEP|IEEE|ECMA|FIPS|CVE|BCP|NIST\s+SP|ITU-T\s+[A-Z]\.?)"
+    r"[\s\-]?\d+(?:[.\-]\d+)*(?![\w.])"
+)
 # A quoted string stated of a code name: "`ErrNotFound`'s message is "route not found"",
 # "the id is 'git:clone' (`CommandIDs.gitClone`)". Prose quotes a word without a code name.
 _QUOTE = r"(?P<v>\"[^\"\n]{1,80}\"|'[^'\n]{1,80}'|“[^”\n]{1,80}”)"
@@ -216,6 +221,7 @@ def _stated_values(text: str) -> tuple[StatedValue, ...]:
 
     markers = {m.start("n") for m in _LIST_MARKER.finditer(text)}
     taken.extend(m.span() for m in _TICKED_NAME.finditer(text))
+    taken.extend(m.span() for m in _STANDARD.finditer(text))
     for m in _ASSIGN.finditer(text):
         add(m.start(), m.end(), m.group())
     for m in _ADDRESS.finditer(text):

@@ -37,8 +37,9 @@ __all__ = ["CHECKER_VERSION", "Checked", "Verifier"]
 # function sets (adr/0039); c12: missing members, concepts and unnamed statuses, named
 # setting defaults (adr/0041, adr/0043); c13: an environment default at every read site,
 # a value a named file sets, arithmetic of numbers (adr/0043); c14: flags and empty values
-# in words, a literal that names the stated word, Go durations in seconds (adr/0045)
-CHECKER_VERSION = f"c16.{VOCABULARY_VERSION}"
+# in words, a literal that names the stated word, Go durations in seconds (adr/0045);
+# c17: a standard's number ("RFC 3339") is no value a note states
+CHECKER_VERSION = f"c17.{VOCABULARY_VERSION}"
 
 
 @dataclass(frozen=True)

@@ -55,6 +55,10 @@ def test_a_value_the_note_states_is_read_by_its_form(text: str, values: list[str
         "Read FROM the table, then USER settings are merged",  # no image named
         "The Dockerfile has no USER directive",
         "Var::get falls back to its default when the variable is unset",
+        # a standard's number is its name
+        "Timestamps are formatted with humantime's RFC 3339 functions",
+        "Dates are written as ISO 8601 strings; the build follows PEP 517",
+        "The upgrade fixes CVE-2023-1234 and keeps IEEE 754 doubles",
     ],
 )
 def test_names_paths_and_places_are_not_values(text: str):

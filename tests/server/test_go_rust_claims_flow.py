@@ -285,3 +285,70 @@ async def test_rust_defaults_a_note_states(git_repo: GitRepo) -> None:
                     "a crate with defaults")  # fmt: skip
     served = await serve_all(git_repo.root, [text for text, _, _ in DEFAULT_CASES])
     _check(served, DEFAULT_CASES)
+
+
+PATHS_LIB_RS = """pub mod fmt;
+mod logger;
+
+pub use self::logger::*;
+"""
+PATHS_LOGGER_RS = """pub struct Builder {
+    filter: env_filter::Builder,
+}
+
+pub struct Logger {}
+"""
+PATHS_FMT_RS = """use std::io::Write;
+
+pub use self::stamp::Timestamp;
+
+mod stamp;
+
+pub struct Formatter {}
+
+impl Formatter {
+    pub fn print(&self) {
+        let stream = anstream::AutoStream::new(std::io::stdout(), anstream::ColorChoice::Auto);
+        let _ = stream;
+    }
+}
+"""
+PATHS_STAMP_RS = """pub struct Timestamp {}
+
+impl Timestamp {
+    /// RFC 3339, as humantime writes it.
+    pub fn rfc3339(&self) -> String {
+        humantime::format_rfc3339(std::time::SystemTime::now()).to_string()
+    }
+}
+"""
+PATH_CASES = [
+    # another crate's item where a file writes it; unchecked where none does
+    ("The builder wraps an env_filter::Builder.", "VERIFIED",
+     "imported by src/logger.rs"),
+    ("src/fmt.rs calls anstream::AutoStream::new.", "VERIFIED",
+     "imported by src/fmt.rs"),
+    ("src/fmt.rs calls anstream::AutoPipe::new.", "ACTIVE", ""),
+    ("It never uses anstream::AutoStream.", "REFUTED", "imported by src/fmt.rs"),
+    # the crate's own modules and items, defined or re-exported
+    ("Formatting lives in the env_thing::fmt module.", "VERIFIED", "src/fmt.rs is tracked"),
+    ("env_thing::fmt::Formatter prints records.", "VERIFIED", "src/fmt.rs defines Formatter"),
+    ("Timestamps are env_thing::fmt::Timestamp values.", "VERIFIED",
+     "src/fmt/stamp.rs defines Timestamp"),
+    ("The logger is env_thing::Logger.", "VERIFIED", "src/logger.rs defines Logger"),
+    ("Styles are env_thing::fmt::Palette values.", "ACTIVE", ""),
+    # a standard's number is its name, not a value left unchecked
+    ("src/fmt/stamp.rs formats timestamps with humantime's RFC 3339 functions.", "VERIFIED",
+     "src/fmt/stamp.rs is tracked"),
+]
+
+
+async def test_rust_paths_of_other_crates_and_of_the_crates_own(git_repo: GitRepo) -> None:
+    git_repo.commit({
+        "Cargo.toml": CARGO_TOML, "src/lib.rs": PATHS_LIB_RS, "src/logger.rs": PATHS_LOGGER_RS,
+        "src/fmt.rs": PATHS_FMT_RS, "src/fmt/stamp.rs": PATHS_STAMP_RS,
+    }, "a crate with modules")  # fmt: skip
+    served = await serve_all(git_repo.root, [text for text, _, _ in PATH_CASES])
+    _check(served, PATH_CASES)
+    unchecked = served["src/fmt.rs calls anstream::AutoPipe::new."]
+    assert "anstream::AutoPipe" in str(unchecked), unchecked
