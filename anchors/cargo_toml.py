@@ -20,7 +20,9 @@ each), every other feature with what it enables, one value each
 optional crate (``dependencies.NAME.optional`` = ``true``), with the feature Cargo makes
 of its name when no feature enables it as ``dep:NAME`` (``features.regex`` = ``dep:regex``
 and ``regex``), and the target of a crate only some targets depend on
-(``dependencies.libc.target`` = ``cfg(unix)``). A key the file does not state
+(``dependencies.libc.target`` = ``cfg(unix)``), ``package.build`` as written, and what
+docs.rs builds the documentation with (``package.metadata.docs.rs.all-features``,
+``package.metadata.docs.rs.features.NAME``). A key the file does not state
 is absent, which checks "has no default features" and "log is an optional dependency"
 both ways.
 """
@@ -141,6 +143,27 @@ def cargo_values(doc: Mapping[str, Any], text: str) -> Iterator[InfraValue]:
                 yield InfraValue(f"features.{key}", f"dep:{key}", line)
                 yield InfraValue(f"features.{key}", key, line)
     yield from _target_values(doc, text)
+    yield from _package_values(doc, text)
+
+
+def _package_values(doc: Mapping[str, Any], text: str) -> Iterator[InfraValue]:
+    """``package.build`` as written (``false``, or the build script's path), and what
+    docs.rs builds the documentation with (``[package.metadata.docs.rs]``): all features
+    (``...all-features``), or each one it names (``...features.NAME``)."""
+    package = _table(doc.get("package"))
+    build = package.get("build")
+    if isinstance(build, bool | str):
+        written = str(build).lower() if isinstance(build, bool) else build.strip()
+        line = _line(text, r"^\s*build\s*=", r"^\s*\[package\]")
+        yield InfraValue("package.build", written, line)
+    docs = _table(_table(_table(package.get("metadata")).get("docs")).get("rs"))
+    line = _line(text, r"^\s*(?:all-)?features\s*=", r"^\s*\[package\.metadata\.docs\.rs\]")
+    if docs.get("all-features") is True:
+        yield InfraValue("package.metadata.docs.rs.all-features", "true", line)
+    named = docs.get("features")
+    for feature in named if isinstance(named, list) else ():
+        if isinstance(feature, str) and feature.strip():
+            yield InfraValue(f"package.metadata.docs.rs.features.{feature.strip()}", "true", line)
 
 
 def _target_values(doc: Mapping[str, Any], text: str) -> Iterator[InfraValue]:

@@ -8,6 +8,11 @@ to the file (``config:PATH::KEY``, values read by ``anchors.toolchain_files`` an
   each named feature is one of them (``features.default.humantime``); "regex is not a
   default feature" the opposite (``!config:...::features.default.regex``); "the crate has
   no default features" none (``!config:...::features.default``).
+- **docs.rs**: "docs.rs builds the documentation with all features" is
+  ``config:Cargo.toml::package.metadata.docs.rs.all-features``.
+- **the build script**: "the crate has no build script" is ``package.build = false`` where
+  the file says so, else no ``build.rs`` beside it and no ``package.build``; "has a build
+  script" the file ``package.build`` names, else ``build.rs``, as Cargo finds it.
 - **a key the file does not state**: "the crate declares no MSRV (no rust-version in
   Cargo.toml)" is ``!config:Cargo.toml::package.rust-version``, "go.mod has no toolchain
   line" ``!config:go.mod::go-toolchain``; "declares an MSRV" with no version the key
@@ -22,6 +27,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import NamedTuple
 
 from anchors.cargo_toml import default_features
@@ -104,6 +110,8 @@ def bind_manifest(text: str, fp: Fingerprint,
         out += _features(text, start, end, fp)
         out += _gates(text, start, end, fp)
         out += _keys(text, start, end, fp)
+        out += _docs_rs(text, start, end, fp)
+        out += _build_script(text, start, end, fp)
     return out
 
 
@@ -230,3 +238,64 @@ def _keys(text: str, start: int, end: int, fp: Fingerprint) -> list[ManifestBind
         out.append(ManifestBinding(anchor, m.group().strip(), (start + m.start(), start + m.end()),
                                    (start, end), frozenset({*said, path})))  # fmt: skip
     return out
+
+
+_NEGATION = re.compile(r"\b(?:not|no|never|n['’]t|without|except)\b", _I)
+# "docs.rs builds the documentation with all features", "docs.rs documents every feature"
+_DOCS_RS = re.compile(
+    r"\bdocs\.rs\b[^.;]{0,80}?\b(?:with|enables?|enabling|turns\s+on|documents?|using|for)\s+"
+    r"(?:all|every)\s+(?:(?:the|cargo|crate['’]s|of\s+the)\s+)?features?\b",
+    _I,
+)
+_NO_BUILD_SCRIPT = re.compile(
+    r"\b(?:has|have|with|uses?|needs?|ships?)\s+no\s+build\s+script\b"
+    r"|\bwithout\s+(?:a\s+|any\s+)?build\s+script\b"
+    r"|\b(?:does\s*not|doesn['’]t|never)\s+(?:have|use|need|run|ship)\s+(?:a\s+|any\s+)?"
+    r"build\s+script\b",
+    _I,
+)
+_BUILD_SCRIPT = re.compile(
+    r"\b(?:has|have|uses?|runs?|ships?|with)\s+a\s+build\s+script\b", _I
+)
+_BUILD_WORDS = frozenset({"build", "script", "build.rs", "Cargo.toml"})
+
+
+def _docs_rs(text: str, start: int, end: int, fp: Fingerprint) -> list[ManifestBinding]:
+    sentence = text[start:end]
+    if "docs.rs" not in sentence.lower() or _NEGATION.search(sentence):
+        return []
+    path = _manifest(fp, InfraKind.CARGO_TOML, sentence)
+    m = _DOCS_RS.search(text, start, end)
+    if path is None or m is None:
+        return []
+    anchor = Anchor(AnchorKind.CONFIG, "package.metadata.docs.rs.all-features", scope=path)
+    words = frozenset({"docs.rs", "all", "every", "features", "feature"})
+    return [ManifestBinding(anchor, m.group(), m.span(), (start, end), words)]
+
+
+def _build_script(text: str, start: int, end: int, fp: Fingerprint) -> list[ManifestBinding]:
+    sentence = text[start:end]
+    if "build" not in sentence.lower():
+        return []
+    path = _manifest(fp, InfraKind.CARGO_TOML, sentence)
+    absent = _NO_BUILD_SCRIPT.search(text, start, end)
+    m = absent or _BUILD_SCRIPT.search(text, start, end)
+    if path is None or m is None or (not absent and _NEGATION.search(sentence)):
+        return []
+    here = path.rpartition("/")[0]
+    written = next((v.text for v in fp.infra.get(path) or () if v.key == "package.build"), None)
+    key = Anchor(AnchorKind.CONFIG, "package.build", scope=path)
+    if written == "false":
+        anchors = [replace(key, version="false")] if absent else [key.negated()]
+    elif written:  # ``build = "tools/build.rs"``: that file is the script
+        script = f"{here}/{written}" if here else written
+        anchors = [key.negated()] if absent else [Anchor(AnchorKind.FILE, script)]
+    else:
+        script = f"{here}/build.rs" if here else "build.rs"
+        anchors = ([Anchor(AnchorKind.FILE, script, Expect.ABSENT), key.negated()] if absent
+                   else [Anchor(AnchorKind.FILE, script)])  # fmt: skip
+    # "(build = false)": the key as the file writes it, the same value said again
+    also = tuple(w.span() for w in re.finditer(r"\bbuild\s*=\s*`?false\b", text[:end])
+                 if w.start() >= start)  # fmt: skip
+    return [ManifestBinding(a, m.group(), m.span(), (start, end), _BUILD_WORDS, also)
+            for a in anchors]  # fmt: skip

@@ -352,3 +352,42 @@ async def test_rust_paths_of_other_crates_and_of_the_crates_own(git_repo: GitRep
     _check(served, PATH_CASES)
     unchecked = served["src/fmt.rs calls anstream::AutoPipe::new."]
     assert "anstream::AutoPipe" in str(unchecked), unchecked
+
+
+DOCS_RS = '\n[package.metadata.docs.rs]\nall-features = true\nrustdoc-args = ["--cfg", "docsrs"]\n'
+BUILD_CASES = [
+    # no build.rs and no package.build: Cargo runs no build script
+    ("The crate has no build script.", "VERIFIED", "build.rs is not in the repository"),
+    ("The crate has a build script.", "REFUTED", "build.rs is not in the repository"),
+    # what docs.rs builds the documentation with
+    ("docs.rs builds the documentation with all features.", "VERIFIED",
+     "package.metadata.docs.rs.all-features: true"),
+]
+
+
+async def test_the_build_script_and_what_docs_rs_builds_with(git_repo: GitRepo) -> None:
+    git_repo.commit({"Cargo.toml": CARGO_TOML + DOCS_RS, "src/lib.rs": LIB_RS}, "a crate")
+    served = await serve_all(git_repo.root, [text for text, _, _ in BUILD_CASES])
+    _check(served, BUILD_CASES)
+
+
+async def test_a_build_script_cargo_is_told_not_to_run(git_repo: GitRepo) -> None:
+    """``build = false`` turns off the ``build.rs`` beside the manifest; without it, that
+    file is the build script; docs.rs with Cargo's defaults is not "all features"."""
+    manifest = CARGO_TOML.replace('edition = "2021"\n', 'edition = "2021"\nbuild = false\n')
+    git_repo.commit({"Cargo.toml": manifest, "src/lib.rs": LIB_RS, "build.rs": "fn main() {}\n"},
+                    "a crate whose build.rs Cargo skips")  # fmt: skip
+    cases = [
+        ("The crate has no build script (build = false).", "VERIFIED",
+         "Cargo.toml:5 says package.build: false"),
+        ("The crate has a build script.", "REFUTED", "says package.build: false"),
+        ("docs.rs builds the documentation with all features.", "REFUTED",
+         "states no package.metadata.docs.rs.all-features"),
+    ]
+    served = await serve_all(git_repo.root, [text for text, _, _ in cases])
+    _check(served, cases)
+    git_repo.commit({"Cargo.toml": CARGO_TOML}, "Cargo runs build.rs again")
+    served = await serve_all(git_repo.root, ["The crate has a build script."])
+    # the note keeps the anchors it was read with: the key Cargo was told, now gone
+    _check(served, [("The crate has a build script.", "VERIFIED",
+                     "Cargo.toml states no package.build")])  # fmt: skip
