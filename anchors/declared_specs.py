@@ -133,6 +133,20 @@ def as_wanted(spec: str, stated: str) -> str | None:
 _BARE = re.compile(r"\s+(?:version\s+)?v?(?P<v>\d+(?:\.\d+){0,2})(?![\w%]|\.\d|\s+%)")
 
 
+# "trace 10", "warn 40": a word and a number, one pair of a list
+_PAIR = re.compile(r"(?<![\w.\-])(?P<w>[A-Za-z][\w\-]*)\s+\d+(?:\.\d+)*(?=\s*(?:[,;)]|and\b|$|\.))")
+
+
+def _in_a_mapping(text: str, at: int, fp: Fingerprint) -> bool:
+    """Whether the name at ``at`` is one of a list of names with numbers of which at least
+    two others are no dependency ("trace 10, debug 20, info 30"): levels, codes or limits
+    by name, not packages and versions ("django 4.2, celery 5.3 and redis 5" are)."""
+    start = max(text.rfind(". ", 0, at), text.rfind("\n", 0, at), 0)
+    end = min((i for i in (text.find(". ", at), text.find("\n", at)) if i != -1), default=len(text))
+    others = [m["w"] for m in _PAIR.finditer(text, start, end + 1) if m.end("w") != at]
+    return sum(1 for w in others if not fp.dependency(w)) >= 2
+
+
 def bare_version(text: str, at: int, outcome: list[Anchor], fp: Fingerprint) -> Anchor | None:
     """The dependency anchor for a version a note states right after a dependency's name:
     ``4.2`` is the series ``==4.2.*`` and ``4.2.1`` exactly ``==4.2.1``, for a PyPI, npm
@@ -142,6 +156,8 @@ def bare_version(text: str, at: int, outcome: list[Anchor], fp: Fingerprint) -> 
     m = _BARE.match(text, at)
     if m is None or len(outcome) != 1 or outcome[0].version is not None:
         return None
+    if _in_a_mapping(text, at, fp):
+        return None  # "trace 10, debug 20, info 30": names and their numbers
     [anchor] = outcome
     tech = by_name(anchor.value) if anchor.kind is AnchorKind.TECH else None
     if anchor.kind is AnchorKind.DEP or _requires_go_import(anchor, fp):

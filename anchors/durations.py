@@ -12,7 +12,7 @@ import re
 
 from anchors.literals import typed_value
 
-__all__ = ["in_plain_seconds", "in_units_of", "same_duration"]
+__all__ = ["in_plain_seconds", "in_units_of", "restated_in_seconds", "same_duration"]
 
 _SECONDS = {
     "ms": 0.001, "msec": 0.001, "millisecond": 0.001, "milliseconds": 0.001, "millis": 0.001,
@@ -75,6 +75,15 @@ def same_duration(one: str, other: str) -> bool:
     """Whether two texts state the same duration ("30 days" and ``30d``)."""
     a, b = seconds(one), seconds(other)
     return a is not None and a == b
+
+
+def restated_in_seconds(stated: str, literal: str) -> bool:
+    """Whether a number the note gives in code (``3600 * 24 * 7``) is ``stated`` ("one
+    week") in seconds: one value said twice, "a week (EXPIRE = 3600 * 24 * 7)"."""
+    total, held = seconds(stated), typed_value(literal)
+    return total is not None and isinstance(held, float) and not isinstance(held, bool) and (
+        held == total
+    )
 
 
 def in_plain_seconds(stated: str, name: str, literals: list[str]) -> str | None:

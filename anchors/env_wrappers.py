@@ -109,6 +109,7 @@ def env_wrappers(
     if b"environ" not in source and b"getenv" not in source:
         return tuple(wrappers), reads, defaults
     bare = {n for imp in imports if imp.module == "os" for n in imp.names}
+    wrappers.extend(_aliases(root, bare))
     seen: set[int] = set()
     for match in _ENV_WORD.finditer(source):
         word = root.descendant_for_byte_range(match.start(), match.end())
@@ -123,6 +124,26 @@ def env_wrappers(
             seen.add(function.start_byte)
             wrappers.append(wrapper)
     return tuple(wrappers), reads, defaults
+
+
+def _aliases(root: Node, bare: set[str]) -> list[EnvWrapper]:
+    """``env = os.environ.get`` at the top of a module: ``env("DEBUG")`` reads DEBUG, with
+    the default ``os.environ.get`` takes second (``getenv`` and ``environ.get`` where the
+    module imports them from ``os``)."""
+    found: list[EnvWrapper] = []
+    for statement in root.children:
+        node = statement.named_children[0] if statement.type == "expression_statement" else None
+        if node is None or node.type != "assignment":
+            continue
+        left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
+        if left is None or left.type != "identifier" or right is None:
+            continue
+        target = (right.text or b"").decode(errors="replace")
+        if target in ("os.getenv", "os.environ.get") or (
+            target in ("getenv", "environ.get") and target.partition(".")[0] in bare
+        ):
+            found.append(EnvWrapper((left.text or b"").decode(), 1, "default"))
+    return found
 
 
 def _library_names(imports: Sequence[ImportFact]) -> dict[str, str]:

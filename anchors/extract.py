@@ -54,7 +54,7 @@ from anchors.development import (
     run_time_import,
     tool_like,
 )
-from anchors.durations import same_duration
+from anchors.durations import restated_in_seconds, same_duration
 from anchors.ecosystem_words import ecosystem_library
 from anchors.facts import Fingerprint
 from anchors.infra_binding import bind_infra
@@ -88,7 +88,12 @@ from anchors.status_claims import read_statuses
 from anchors.subject import CODE_FILE, Spans, resolve_name, resolve_subject, sentence_spans
 from anchors.target_deps import target_claim
 from anchors.value_binding import bind_values
-from anchors.value_claims import stated_values, uncovered_values, version_span
+from anchors.value_claims import (
+    stated_as_default,
+    stated_values,
+    uncovered_values,
+    version_span,
+)
 from anchors.verdicts import Verdict
 from anchors.verify import check_anchor
 from anchors.version_claims import (
@@ -298,15 +303,22 @@ _MEMBER_OF = re.compile(
     r"unexported|static|async)\s+)?(?:method|field|member|attribute)\s+(?:of|on)\s+(?:the\s+)?"
     r"`?(?P<owner>[A-Z]\w*)`?(?:\s+(?:type|struct|class|trait|interface))?"
 )
+# "JSONFormatter has a PrettyPrint option", "the Log trait has a flush method"
+_HAS_MEMBER = re.compile(
+    r"(?<![\w`])`?(?P<owner>[A-Z]\w*)`?(?:\s+(?:type|struct|class|trait|interface))?\s+"
+    r"(?:has|provides|exposes|defines)\s+(?:an?\s+)?`?(?P<member>[A-Za-z_]\w*)`?\s+"
+    r"(?:method|field|member|attribute|option|property)\b"
+)
 
 
 def _members_of(text: str, names: CodeNames,
                 fp: Fingerprint) -> list[tuple[Anchor, str, tuple[int, int]]]:  # fmt: skip
-    """"isOriginAllowed is a method of Cors": ``symbol:Cors.isOriginAllowed`` where the
-    repository defines the owner (broken where it is sure the owner lacks the member,
-    ``_lacking``), with the words it was read from and their span."""
+    """"isOriginAllowed is a method of Cors", "Cors has an isOriginAllowed method":
+    ``symbol:Cors.isOriginAllowed`` where the repository defines the owner (broken where it
+    is sure the owner lacks the member, ``_lacking``), with the words it was read from and
+    their span."""
     found: list[tuple[Anchor, str, tuple[int, int]]] = []
-    for m in _MEMBER_OF.finditer(text):
+    for m in (*_MEMBER_OF.finditer(text), *_HAS_MEMBER.finditer(text)):
         if not fp.definitions(m["owner"]):
             continue
         qual = f"{m['owner']}.{m['member']}"
@@ -427,9 +439,20 @@ def _go_module(text: str, names: CodeNames, fp: Fingerprint, absent: bool,
         _GO_MAJOR_SUFFIX.sub("", d) == base for d in fp.dependency_names())
     if pref == "dep":
         return [Anchor(AnchorKind.DEP, text, expect)]
-    if in_go or sibling or pref == "import":
+    if in_go or sibling or pref == "import" or text.split("/", 1)[0] in _GO_STD_ROOTS:
+        # ("sync/atomic", "net/http": a package of Go's own, which no tool is named by)
         return [Anchor(AnchorKind.IMPORT, text, expect, scope=scope)]
     return None
+
+
+# The first elements of the import paths of Go's standard library
+_GO_STD_ROOTS = frozenset({
+    "archive", "bufio", "bytes", "compress", "container", "context", "crypto", "database",
+    "debug", "embed", "encoding", "errors", "expvar", "flag", "fmt", "go", "hash", "html",
+    "image", "index", "io", "iter", "log", "maps", "math", "mime", "net", "os", "path",
+    "plugin", "reflect", "regexp", "runtime", "slices", "sort", "strconv", "strings", "sync",
+    "syscall", "testing", "text", "time", "unicode", "unique", "unsafe",
+})  # fmt: skip
 
 
 def _has_go(fp: Fingerprint) -> bool:
@@ -893,7 +916,9 @@ def infer_anchors(text: str, fp: Fingerprint, subject: str | None = None, *,
     # "the rate limit is 2 ([guard] ratelimit = 2 in isso.cfg)": the value said twice
     said = {b.anchor.version for b in (*values, *infra)}
     checked_values += [(v.start, v.end) for v in stated_values(text)
-                       if v.text in said or any(same_duration(v.text, s or "") for s in said)]
+                       if v.text in said or any(same_duration(v.text, s or "")
+                                                or restated_in_seconds(v.text, s or "")
+                                                for s in said)]  # fmt: skip
     # "CI tests on Python 3.8", "the CI job uses Node 18" say what CI runs, not what the
     # project declares or imports: the toolchain's value anchor is the check.
     answered = {_TOOLCHAIN[b.anchor.value] for b in infra if b.anchor.value in _TOOLCHAIN}
@@ -971,7 +996,7 @@ def infer_anchors(text: str, fp: Fingerprint, subject: str | None = None, *,
     # ... but a name the note says a thing is called is checked by the anchor found for it
     anchored = {o for _, o in kept}
     uncovered += [v.phrase for v in uncovered_values(text, checked_values)
-                  if v.text not in anchored]  # fmt: skip
+                  if v.text not in anchored or stated_as_default(text, v)]  # fmt: skip
     # "needs log 0.4.21 with the std feature": which features a dependency enables is
     # read by no anchor
     uncovered += [f"the feature {m['f']}" for m in _FEATURE.finditer(text) if m["f"] not in read]

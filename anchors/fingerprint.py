@@ -62,8 +62,9 @@ Progress = Callable[[int, int], None]
 # of number literals kept as a value, 10; the default a class field is declared with, 11;
 # reads through a name ``os.environ`` is given and the messages string literals hold, 12;
 # whether a file touches the environment at all, 13; a Python file's prose left out of its
-# mentions, 14; whether it reads the whole environment, 15) and is extracted again.
-FACTS_VERSION = 17
+# mentions, 14; whether it reads the whole environment, 15; the members of imported
+# modules it writes, 17; a name given to ``os.environ.get``, 18) and is extracted again.
+FACTS_VERSION = 18
 # Files to parse before two worker processes pay for their start-up: on two idle cores the
 # pool breaks even at 300-400 files (adr/0003; `python -m benchmarks.fingerprint --sweep`).
 POOL_THRESHOLD = 500

@@ -119,14 +119,17 @@ def _the_project(words: Sequence[str], own: frozenset[str]) -> bool:
     return all(w in _PROJECT_WORDS or w in own or lookup_word(w) is not None for w in rest)
 
 
-def _component_paths(words: Sequence[str], fp: Fingerprint) -> list[str]:
+def _component_paths(words: Sequence[str], fp: Fingerprint) -> tuple[list[str], set[str]]:
     """The paths a component's words may name, most literal first: the whole phrase, the
     phrase without its last word ("settings loader": ``settings``), its last word
     ("payment gateway": ``gateway``), one code name's defining file ("the `Client` class").
-    Each is only a candidate: the caller takes it where what is claimed of it holds."""
+    Each is only a candidate: the caller takes it where what is claimed of it holds. The
+    second set: the defining files of names that are also a method of some type
+    (``SetLevel`` and ``Logger.SetLevel``), taken only where the claim holds there."""
     plain = [w.strip("`") for w in words if w.lower() not in _DETERMINERS]
+    loose: set[str] = set()
     if not plain:
-        return []
+        return [], loose
     tries = [" ".join(plain)]
     if len(plain) > 1:  # "the settings loader": settings; "the payment gateway": gateway
         tries += [" ".join(plain[:-1]), plain[-1]]
@@ -146,8 +149,18 @@ def _component_paths(words: Sequence[str], fp: Fingerprint) -> list[str]:
         if code and re.fullmatch(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*", word):
             defined = {path for path, _ in fp.definitions(word)}
             if len(defined) == 1:
-                paths.append(defined.pop())
-    return paths
+                paths.append(path := defined.pop())
+                members = fp.derived("relations.member_names", _member_names)
+                if "." not in word and word in members:
+                    loose.add(path)
+    return paths, loose
+
+
+def _member_names(fp: Fingerprint) -> frozenset[str]:
+    """The names types of the repository give their members (``SetLevel`` of
+    ``Logger.SetLevel``): a bare name among them may mean a method, not the function."""
+    return frozenset(d.qualname.rpartition(".")[2] for facts in fp.code.values()
+                     for d in facts.definitions if "." in d.qualname)  # fmt: skip
 
 
 def read_relation(
@@ -201,13 +214,14 @@ def read_relation(
     # a path the sentence names ("... with bcrypt (kinto/plugins/accounts/utils.py)") is
     # the likeliest place, then what the subject's words name
     named = [resolve_name(p.rstrip(".,)"), fp) for p in _PATHS.findall(text, *sentence)]
-    places = [p for p in named if p is not None] + _component_paths(words, fp)
+    components, loose = _component_paths(words, fp)
+    places = [p for p in named if p is not None] + components
     # A sub-project with its own manifest ("the frontend": ``web/`` and its package.json),
     # or a path that holds no Python ("src/git.ts ... through pexpect", the frontend's
     # sources), is a firm binding: what it does not use, the note is wrong about. Python
     # code may use a package through a module it imports, so a loose name or a Python path
     # is taken only where what it claims holds.
-    firm_places = {p for p in places if not holds_python(p, fp)}
+    firm_places = {p for p in places if not holds_python(p, fp)} - loose
     firm_places |= {p.directory for p in projects(fp) if p.directory}
     for path in dict.fromkeys(places):
         there = scoped(path)
@@ -217,8 +231,9 @@ def read_relation(
     if not library:
         return None
     said = " ".join(text[subject_at:end].split())
-    if said[:1].isupper() and not said[:2].isupper() and "`" not in said[:1]:
-        said = said[:1].lower() + said[1:]
+    lead = said.split(" ", 1)[0]
+    if said[:1].isupper() and not any(c.isupper() for c in lead[1:]) and "`" not in said[:1]:
+        said = said[:1].lower() + said[1:]  # "Encoding detection", not "SetLevel"
     return RelationReading((), f"that {said}"[:_MAX_PART], subject_at)
 
 

@@ -36,6 +36,7 @@ from anchors.literals import EMPTY, same_value
 __all__ = [
     "StatedValue",
     "bare_value",
+    "stated_as_default",
     "stated_values",
     "uncovered_values",
     "values_checked_by",
@@ -71,7 +72,11 @@ _NUMBER = re.compile(
 # ``postgres:12``, ``python:3.9-slim``, ``node:20-alpine``, ``redis:7.2``
 _TAG = re.compile(r"(?<![\w/.\-])[a-z][\w.\-]*(?:/[\w.\-]+)*:v?\d[\w.\-]*", re.IGNORECASE)
 # ``DEBUG=False``, ``pool_pre_ping=True``, ``workers = 4``
-_ASSIGN = re.compile(r"\b[A-Za-z_]\w*\s?=\s?(?!=)[\"']?[\w.\-:/]+[\"']?")
+# (arithmetic of numbers is one value: ``EXPIRE = 3600 * 24 * 7``)
+_ARITHMETIC = r"\d[\d_]*(?:\.\d+)?(?:\s?[*+/]\s?\d[\d_]*(?:\.\d+)?)+(?![\w.])"
+_ASSIGN = re.compile(
+    rf"\b[A-Za-z_]\w*\s?=\s?(?!=)(?:{_ARITHMETIC}|[\"']?[\w.\-:/]+[\"']?)"
+)
 # ``RS256``, ``HS512``, ``SHA256``, ``UTF8``: a variant named in capitals with digits
 _VARIANT = re.compile(r"(?<![\w\-])[A-Z]{2,}\d{1,4}(?![\w\-])")
 # "defaults to `json`", "is set to `False`", "is `'info'`"
@@ -136,6 +141,17 @@ _DEFAULT_PHRASE = re.compile(
     r"|(?:its|their|the|a|an)\s+(?:own\s+)?defaults?\b)"
     r"(?P<v>[^\s,;()][^,;()\n]{0,48}?)"
     r"(?=\s*(?:[,;()]|\.(?:\s|$)|$)|\s+(?:when|if|unless|so|but|because|which|while|except)\b)",
+    re.IGNORECASE,
+)
+# "The default level of a new Logger is DebugLevel": what a thing's default is, said of it
+# in words; a name of the code there exists, which says nothing of its being the default
+_DEFAULT_OF_IS = re.compile(
+    r"\bthe\s+default\s+(?!(?:is|are|value|of|when|if|unless)\b)[\w\-']+"
+    r"(?:\s+(?!(?:is|are|when|if|unless|while|because|that|which|where|and|but|or)\b)"
+    r"[\w\-'.]+){0,6}?"
+    r"\s+(?:is|are)\s+(?!(?:not|never|always|set|used|taken|read|applied|chosen)\b)"
+    r"(?:(?:just|only|exactly)\s+)?(?P<v>[^\s,;()][^,;()\n]{0,48}?)(?=\s*(?:[,;()]|\.(?:\s|$)|$)|\s+(?:when|if|unless|so|but|"
+    r"because|which|while|except)\b)",
     re.IGNORECASE,
 )
 # "the image's working directory is /data": a Dockerfile's WORKDIR in words
@@ -268,7 +284,7 @@ def _stated_values(text: str) -> tuple[StatedValue, ...]:
         if m.start() in markers or _in_line_ref(text, m.start()):
             continue
         add(m.start(), m.end(), m.group().strip())
-    for m in _DEFAULT_PHRASE.finditer(text):
+    for m in (*_DEFAULT_PHRASE.finditer(text), *_DEFAULT_OF_IS.finditer(text)):
         if not any(a < m.end("v") and m.start("v") < b for a, b in taken):
             taken.append(m.span("v"))
             found.append(StatedValue(m.group("v"), m.start("v"), m.end("v"), default=True))
@@ -291,10 +307,23 @@ def _in_line_ref(text: str, at: int) -> bool:
     return before.endswith(("line ", "lines ", "l.", "#l"))
 
 
+_AFTER_DEFAULT = re.compile(rf"\b(?:{_DEFAULTS})\s+`?$", re.IGNORECASE)
+
+
+def stated_as_default(text: str, value: StatedValue) -> bool:
+    """Whether ``value`` is what the note says something defaults to ("defaults to
+    PostgreSQL", "the default level ... is DebugLevel"): a thing of that name existing
+    does not make it the default."""
+    return value.default or bool(_AFTER_DEFAULT.search(text, max(0, value.start - 60),
+                                                       value.start))  # fmt: skip
+
+
 def uncovered_values(text: str, covered: Iterable[tuple[int, int]]) -> list[StatedValue]:
-    """The values ``text`` states outside the ``covered`` spans (those an anchor checks)."""
+    """The values ``text`` states outside the ``covered`` spans (those an anchor checks):
+    a value a span overlaps is checked ("`Precision::Millis`" of which the anchor reads
+    ``Millis``)."""
     spans = list(covered)
-    return [v for v in stated_values(text) if not any(a <= v.start < b for a, b in spans)]
+    return [v for v in stated_values(text) if not any(a < v.end and v.start < b for a, b in spans)]
 
 
 # What a version stated right after a package name takes up: "django 4.2", "httpx>=0.27",
@@ -332,7 +361,8 @@ def values_checked_by(text: str, versions: Iterable[str]) -> list[tuple[int, int
 # What a value anchor can state: a number, a bool, None, a quoted string, one code word, or
 # dotted numbers (``0.0.0.0``, a version), compared as the string they are.
 _PLAIN = re.compile(
-    r"^(?:-?\d[\d_]*(?:\.\d+)?|\d+(?:\.\d+){2,}|['\"][^'\"]*['\"]|~?/?[A-Za-z_][\w.\-/]*)$"
+    r"^(?:-?\d[\d_]*(?:\.\d+)?|\d+(?:\.\d+){2,}|['\"][^'\"]*['\"]|~?/?[A-Za-z_][\w.\-/]*"
+    rf"|{_ARITHMETIC})$"
 )
 
 

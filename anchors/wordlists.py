@@ -191,7 +191,8 @@ _GERUND = r"(?:using|importing|depending\s+on|relying\s+on|reading|calling|shipp
 # Negation cues that end right before the negated thing ("we no longer use |redis").
 # Removal cues say a thing is gone, so they negate files, symbols, env names and packages.
 REMOVAL_CUES = (
-    r"\b(?:dropped|removed|deleted|ditched|abandoned|eliminated|retired|uninstalled)\s+",
+    # ("snippets are deleted by a Celery task": who deletes, not what is gone)
+    r"\b(?:dropped|removed|deleted|ditched|abandoned|eliminated|retired|uninstalled)\s+(?!by\b)",
     # "there is no `Console.export_svg` method any more"
     r"\bthere\s+(?:is|are)\s+no\s+(?:(?:longer|more)\s+)?(?:(?:a|an|the|such)\s+)?",
     r"\b(?:got|gotten)\s+rid\s+of\s+",

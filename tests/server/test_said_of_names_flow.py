@@ -1,0 +1,103 @@
+"""What notes say of the names they use, through MCP ``remember`` + ``recall`` on real git
+repositories, each phrased true and false:
+
+- a name given to ``os.environ.get`` (``env = os.environ.get``) reads the environment
+  through it, with the default it passes;
+- a value written as arithmetic ("EXPIRE = 3600 * 24 * 7"), and a duration said in
+  words beside it ("one week");
+- what a thing's default is, said in words ("the default level of a new Logger is
+  DebugLevel"), is not made true by the name existing;
+- a member a type "has" ("JSONFormatter has a PrettyPrint option");
+- names with numbers in a list ("trace 10, debug 20, info 30") are no package versions;
+- "deleted by a Celery task" names who deletes, not what is gone;
+- a bare function name that is also a method of a type scopes nothing.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.conftest import GitRepo
+from tests.mcp_calls import check_served
+
+pytestmark = pytest.mark.anyio
+
+DJANGO = {
+    "setup.cfg": "[metadata]\nname = paste\n\n[options]\ninstall_requires =\n"
+                 "    django>=3.2\n    dj_database_url>=0.5\n",
+    "paste/__init__.py": "",
+    "paste/settings.py": "import os\n\nimport dj_database_url\n\nenv = os.environ.get\n\n"
+                         'DEBUG = env("DEBUG") == "True"\n'
+                         'SECRET_KEY = env("SECRET_KEY", "secret-key")\n'
+                         'DATABASES = {"default": dj_database_url.config()}\n',
+    "paste/apps.py": "class PasteConfig:\n    EXPIRE_DEFAULT = 3600 * 24 * 7\n"
+                     "    SLUG_LENGTH = 4\n",
+    "paste/management/__init__.py": "",
+    "paste/management/commands/__init__.py": "",
+    "paste/management/commands/cleanup.py": "def handle():\n    return 'expired'\n",
+}  # fmt: skip
+GO = {
+    "go.mod": "module example.com/logs\n\ngo 1.13\n",
+    "logger.go": 'package logs\n\nimport (\n\t"os"\n\t"sync/atomic"\n)\n\n'
+                 "type Level uint32\n\nconst (\n\tInfoLevel Level = iota\n\tDebugLevel\n)\n\n"
+                 "type Logger struct {\n\tLevel Level\n\tOut   *os.File\n}\n\n"
+                 "func New() *Logger {\n\treturn &Logger{Out: os.Stderr, Level: InfoLevel}\n}\n\n"
+                 "func (l *Logger) SetLevel(level Level) {\n"
+                 "\tatomic.StoreUint32((*uint32)(&l.Level), uint32(level))\n}\n",
+    "exported.go": "package logs\n\nvar std = New()\n\n"
+                   "func SetLevel(level Level) {\n\tstd.SetLevel(level)\n}\n",
+    "json.go": "package logs\n\ntype JSONFormatter struct {\n\tPrettyPrint bool\n"
+               "\tDataKey     string\n}\n",
+}  # fmt: skip
+NODE = {
+    "package.json": '{"name": "logline", "version": "1.0.0", "main": "index.js",\n'
+                    ' "dependencies": {"sonic-boom": "^4.0.1"},\n'
+                    ' "devDependencies": {"debug": "^4.3.4"}}\n',
+    "index.js": "const SonicBoom = require('sonic-boom')\n"
+                "const { DEFAULT_LEVELS } = require('./lib/constants')\n"
+                "module.exports = { SonicBoom, DEFAULT_LEVELS }\n",
+    "lib/constants.js": "const DEFAULT_LEVELS = {\n  trace: 10,\n  debug: 20,\n  info: 30\n}\n"
+                        "module.exports = { DEFAULT_LEVELS }\n",
+}  # fmt: skip
+
+# (files, note, the status served, words the served reasons hold)
+CLAIMS: list[tuple[dict[str, str], str, str, str]] = [
+    # a name given to os.environ.get reads the environment, with its default
+    (DJANGO, "DEBUG is read from the environment in paste/settings.py.", "VERIFIED",
+     "DEBUG is read in paste/settings.py"),
+    (DJANGO, "SECRET_KEY defaults to \"secret-key\" in paste/settings.py.", "VERIFIED",
+     'defaults to `"secret-key"`'),
+    (DJANGO, "SECRET_KEY defaults to \"changeme\" in paste/settings.py.", "REFUTED",
+     '"secret-key"'),
+    # arithmetic is one value, and a duration in words beside it the same value
+    (DJANGO, "The default expiry is one week (EXPIRE_DEFAULT = 3600 * 24 * 7).", "VERIFIED",
+     "EXPIRE_DEFAULT = 3600 * 24 * 7"),
+    (DJANGO, "The default expiry is two weeks (EXPIRE_DEFAULT = 3600 * 24 * 14).", "REFUTED",
+     "not 3600 * 24 * 14"),
+    # who deletes is no removal
+    (DJANGO, "Expired pastes are deleted by a Celery beat task.", "REFUTED",
+     "Celery is not used by the project"),
+    # a default said in words: the name existing does not make it the default
+    (GO, "The default level of a new Logger is DebugLevel.", "ACTIVE",
+     "that it defaults to DebugLevel"),
+    # a member the type has, or not
+    (GO, "JSONFormatter has a PrettyPrint option.", "VERIFIED",
+     "json.go defines JSONFormatter.PrettyPrint"),
+    (GO, "JSONFormatter has a Compact option.", "REFUTED",
+     "JSONFormatter is defined in json.go (line 3) but has no Compact"),
+    # SetLevel is a function and a method: the import is looked for in the whole package
+    (GO, "SetLevel stores the level with sync/atomic.", "ACTIVE", "imported by logger.go"),
+    (GO, "SetLevel stores the level with sync/once.", "REFUTED", "no file imports sync/once"),
+    # names with their numbers are no package and its version
+    (NODE, "The default levels are trace 10, debug 20 and info 30 (DEFAULT_LEVELS in "
+           "lib/constants.js).", "ACTIVE", "lib/constants.js defines DEFAULT_LEVELS"),
+    (NODE, "logline uses sonic-boom 4.", "VERIFIED", "sonic-boom^4.0.1 is satisfied"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("files", "text", "status", "reason"), CLAIMS,
+                         ids=[c[1][:60] for c in CLAIMS])  # fmt: skip
+async def test_what_a_note_says_of_the_names_it_uses(
+    git_repo: GitRepo, files: dict[str, str], text: str, status: str, reason: str
+) -> None:
+    await check_served(git_repo, files, text, status, reason)
