@@ -33,6 +33,7 @@ from anchors.candidates import _SNAKE, _Cand, _Form, _Mode, _Neg, _scan
 from anchors.cargo_toml import crate_name
 from anchors.ci_binding import read_ci_claim
 from anchors.clauses import _narrowed_by_subject, _negated_references, _read_modes
+from anchors.code_relations import code_relation_parts
 from anchors.codenames import ENV_MEMBER, CodeNames, DropReason, Outcome, Pref, own_names
 from anchors.component_kinds import part_claims
 from anchors.concept_negations import concept_negations
@@ -872,6 +873,9 @@ def infer_anchors(text: str, fp: Fingerprint, subject: str | None = None, *,
     kept, relations = _relations(text, spans, fp, names, objects, kept)
     roles = [r for r in role_parts(text, spans, fp)  # "X is a field of Y" checked as Y.X
              if not any(all(p in r for p in q.split(".")) for _, q, _ in members)]  # fmt: skip
+    # "TextFormatter wraps JSONFormatter": what one definition does to another
+    roles += [r for r in code_relation_parts(text, spans, kept, fp)
+              if not any(r in x or x in r for x in (*relations, *roles))]  # fmt: skip
     checked = bases_checked(text, spans, fp)  # a library's base class, checked as one
     uncovered = [u for u in uncovered if u not in checked] + relations + roles
     dropped = [d for d in dropped if d.candidate not in checked]

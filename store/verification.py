@@ -38,7 +38,8 @@ __all__ = ["CHECKER_VERSION", "Checked", "Verifier"]
 # setting defaults (adr/0041, adr/0043); c13: an environment default at every read site,
 # a value a named file sets, arithmetic of numbers (adr/0043); c14: flags and empty values
 # in words, a literal that names the stated word, Go durations in seconds (adr/0045);
-# c17: a standard's number ("RFC 3339") is no value a note states
+# c17: a standard's number ("RFC 3339") is no value a note states; a default said in
+# words, a relation between definitions and a property of one are parts left unchecked
 CHECKER_VERSION = f"c17.{VOCABULARY_VERSION}"
 
 

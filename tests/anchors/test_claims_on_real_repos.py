@@ -117,8 +117,12 @@ ABSENT_NAMES = [
       {"symbol:shop/auth.py::verify_token"}, REFUTED, id="absent-path-symbol"),
     R("`shop.models.Invoice` renders PDFs", {}, {"symbol:shop/models.py::Invoice"}, REFUTED,
       id="absent-qualified-name-whose-module-exists"),
+    # the class exists; what it holds is not checked (anchors.code_relations)
     R("`shop.models.Order` holds the line items", {}, {"symbol:shop/models.py::Order"},
-      VERIFIED, id="dotted-qualified-name-that-exists"),
+      ACTIVE, id="dotted-qualified-name-that-exists"),
+    R("`shop.models.Order` is defined in shop/models.py", {},
+      {"symbol:shop/models.py::Order", "file:shop/models.py"}, VERIFIED,
+      id="dotted-qualified-name-where-it-is-defined"),
     R("Orders are priced by compute_discount in shop/models.py", {},
       {"file:shop/models.py", "symbol:shop/models.py::compute_discount"}, REFUTED,
       id="a-function-the-file-lacks"),

@@ -10,7 +10,10 @@ repositories, each phrased true and false:
 - a member a type "has" ("JSONFormatter has a PrettyPrint option");
 - names with numbers in a list ("trace 10, debug 20, info 30") are no package versions;
 - "deleted by a Celery task" names who deletes, not what is gone;
-- a bare function name that is also a method of a type scopes nothing.
+- a bare function name that is also a method of a type scopes nothing;
+- what one definition does to another ("`TextFormatter` wraps `JSONFormatter`") is not
+  made true by both existing: checked where the facts say it (a base class, an embedded
+  struct, a module's member the file writes), else named as unchecked.
 """
 
 from __future__ import annotations
@@ -48,6 +51,16 @@ GO = {
                    "func SetLevel(level Level) {\n\tstd.SetLevel(level)\n}\n",
     "json.go": "package logs\n\ntype JSONFormatter struct {\n\tPrettyPrint bool\n"
                "\tDataKey     string\n}\n",
+    "text.go": "package logs\n\ntype TextFormatter struct {\n\tDisableColors bool\n}\n",
+    "entry.go": "package logs\n\ntype Entry struct {\n\t*Logger\n\tData map[string]string\n}\n",
+}  # fmt: skip
+STORES = {
+    "store/__init__.py": "",
+    "store/base.py": "class BaseStore:\n    def get(self, key):\n"
+                     "        raise NotImplementedError\n",
+    "store/cache.py": "class CacheStore:\n    def get(self, key):\n        return None\n",
+    "store/sql.py": "from store.base import BaseStore\n\n\nclass SqlStore(BaseStore):\n"
+                    "    def get(self, key):\n        return key\n",
 }  # fmt: skip
 NODE = {
     "package.json": '{"name": "logline", "version": "1.0.0", "main": "index.js",\n'
@@ -88,6 +101,15 @@ CLAIMS: list[tuple[dict[str, str], str, str, str]] = [
     # SetLevel is a function and a method: the import is looked for in the whole package
     (GO, "SetLevel stores the level with sync/atomic.", "ACTIVE", "imported by logger.go"),
     (GO, "SetLevel stores the level with sync/once.", "REFUTED", "no file imports sync/once"),
+    # what one definition does to another: named unless the facts say it
+    (GO, "TextFormatter wraps JSONFormatter.", "ACTIVE", "that TextFormatter wraps JSONFormatter"),
+    (GO, "Logger.SetLevel calls atomic.StoreUint32.", "VERIFIED",
+     "logger.go defines Logger.SetLevel"),
+    (GO, "Logger.SetLevel calls atomic.AddUint32.", "ACTIVE", "names what no anchor covers"),
+    (GO, "The Entry struct embeds a Logger.", "VERIFIED", "entry.go defines Entry"),
+    (GO, "The Entry struct embeds a JSONFormatter.", "ACTIVE", "embeds a JSONFormatter"),
+    (STORES, "`SqlStore` extends `BaseStore`.", "VERIFIED", "store/sql.py defines SqlStore"),
+    (STORES, "`SqlStore` extends `CacheStore`.", "ACTIVE", "that `SqlStore` extends `CacheStore`"),
     # names with their numbers are no package and its version
     (NODE, "The default levels are trace 10, debug 20 and info 30 (DEFAULT_LEVELS in "
            "lib/constants.js).", "ACTIVE", "lib/constants.js defines DEFAULT_LEVELS"),

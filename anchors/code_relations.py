@@ -1,0 +1,123 @@
+"""What a note says one name of the code does to another: the relation, never its ends.
+
+"`TextFormatter` wraps `JSONFormatter`", "`Entry.WithField` returns a new `Logger`",
+"`JSONFormatter` implements the `Hook` interface": both names exist, so their symbol
+anchors hold, and a note built on them was VERIFIED while what it says of them (wrapping,
+returning, implementing) was never looked at. Each such relation is an uncovered part
+("that TextFormatter wraps JSONFormatter"): the note stays ACTIVE.
+
+Read where a clause opens with a name the note's anchors resolved as a definition
+(optionally "the", and a kind word: "the Entry struct embeds ..."), followed by a verb of
+relation between pieces of code. Checked, and so covered, where the facts say it:
+
+- a base class ("extends", "inherits from", "subclasses"): the subject's bases name it;
+- a Go struct's embedded type ("embeds"): the struct has the type as a field of its name;
+- a module's member called ("calls `os.Exit`", "`atomic.StoreUint32`"): the subject's
+  file writes it (``FileFacts.references``).
+
+Other verbs (wraps, returns, implements, delegates to, creates, holds ...) are only named,
+and so are properties of the code ("the Logger struct is safe for concurrent use",
+"`Cache.get` is idempotent", "... is deprecated").
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+
+from anchors.facts import Fingerprint
+from anchors.pyfacts import body_hash
+from anchors.spec import Anchor, AnchorKind, Expect
+
+__all__ = ["code_relation_parts"]
+
+_KIND = r"(?:\s+(?:struct|class|type|function|func|method|trait|interface|enum|module))?"
+_VERB = (
+    r"(?P<verb>returns|wraps|embeds|implements|extends|inherits\s+from|subclasses|"
+    r"delegates\s+to|calls|invokes|instantiates|constructs|creates|overrides|decorates|"
+    r"holds|contains|is\s+an?\s+(?:thin\s+)?(?:subclass|wrapper|alias)\s+(?:of|for|around))"
+)
+_CLAUSE = re.compile(
+    rf"(?:^|(?<=[.;:!?]\s)|(?<=\n))\s*(?:the\s+)?`?(?P<name>[A-Za-z_][\w.]*(?:::\w+)*)`?"
+    rf"{_KIND}\s+(?:(?:also|only|always|now|still|just)\s+)?{_VERB}\s+"
+    r"(?P<object>(?:[^.;\n]|\.(?=\w)){1,120}?)(?=\s*(?:\.(?:\s|$)|[;\n]|$))",
+    re.IGNORECASE,
+)
+# "The Logger struct is safe for concurrent use", "`Cache.get` is idempotent": a property
+# of the code that its existing says nothing of
+_PROPERTY = re.compile(
+    rf"(?:^|(?<=[.;:!?]\s)|(?<=\n))\s*(?:the\s+)?`?(?P<name>[A-Za-z_][\w.]*(?:::\w+)*)`?"
+    rf"{_KIND}\s+(?:is|are)\s+(?:(?:always|fully|entirely|now|also|completely)\s+)?"
+    r"(?P<object>(?:thread-?safe|goroutine-safe|concurrency-safe|safe\s+(?:for|to|across|under)"
+    r"\s[^.;\n]{1,60}|immutable|mutable|idempotent|deprecated|asynchronous|async|synchronous|"
+    r"blocking|non-blocking|lazy|lazily\s+\w+|cached|memoi[sz]ed|stateless|reentrant|pure|"
+    r"a\s+singleton|a\s+no-op|side-effect[\s-]free|allocation-free|zero-copy|lock-free)\b)"
+    r"(?=[^.;\n]{0,80}(?:[.;\n]|$))",
+    re.IGNORECASE,
+)
+_BASES = ("extends", "inherits from", "subclasses", "is a subclass of", "is an subclass of")
+_CODE_WORD = re.compile(r"`?(?P<w>[A-Za-z_]\w*(?:(?:\.|::)[A-Za-z_]\w*)*)`?")
+_ARTICLES = frozenset({
+    "a", "an", "the", "new", "its", "their", "another", "one", "pointer", "to", "interface",
+    "struct", "class", "type", "trait", "instance", "of",
+})  # fmt: skip
+
+
+def code_relation_parts(
+    text: str,
+    spans: Sequence[tuple[int, int, bool]],
+    anchors: Iterable[tuple[Anchor, str]],
+    fp: Fingerprint,
+) -> list[str]:
+    """The relations ``text`` states between a definition its ``anchors`` found (by the
+    words they were read from) and another piece of code, that the facts do not check."""
+    defined = {origin.strip("`"): a for a, origin in anchors
+               if a.kind is AnchorKind.SYMBOL and a.expect is Expect.PRESENT}  # fmt: skip
+    if not defined:
+        return []
+    parts: list[str] = []
+    for start, end, question in spans:
+        if question:
+            continue
+        found = [*_CLAUSE.finditer(text, start, end), *_PROPERTY.finditer(text, start, end)]
+        for m in found:
+            anchor = defined.get(m["name"].strip("`"))
+            if anchor is None:
+                continue
+            verb = " ".join((m.groupdict().get("verb") or "is").lower().split())
+            if _checked(anchor, verb, m["object"], fp):
+                continue
+            begin = m.start("name") - (text[m.start("name") - 1 : m.start("name")] == "`")
+            said = " ".join(text[begin : m.end("object")].split())
+            parts.append(f"that {said}")
+    return parts
+
+
+def _checked(anchor: Anchor, verb: str, said: str, fp: Fingerprint) -> bool:
+    """Whether the facts say what the relation claims of the subject's definition."""
+    target = _first_code_word(said)
+    if target is None:
+        return False
+    found = [(p, d) for p, d in fp.definitions(anchor.value)
+             if anchor.scope is None or p == anchor.scope]  # fmt: skip
+    if verb in _BASES:
+        short = target.rpartition(".")[2]
+        return any(d.bases is not None and {target, short} & set(d.bases) for _, d in found)
+    if verb == "embeds":
+        hashes = {body_hash(f"{star}{target}".encode()) for star in ("", "*")}
+        return any(d.body_hash in hashes for path, _ in found
+                   for d in fp.code[path].definitions
+                   if d.qualname == f"{anchor.value}.{target.rpartition('.')[2]}")  # fmt: skip
+    if verb in ("calls", "invokes") and "." in target:
+        return any(target in (fp.code[path].references or ()) for path, _ in found)
+    return False
+
+
+def _first_code_word(said: str) -> str | None:
+    """The first name in the object that is not an article or a kind word ("a new
+    `Logger`": ``Logger``; "the Hook interface": ``Hook``)."""
+    for m in _CODE_WORD.finditer(said):
+        word = m["w"]
+        if word.lower() not in _ARTICLES:
+            return word.replace("::", ".")
+    return None
