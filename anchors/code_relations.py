@@ -13,7 +13,7 @@ relation between pieces of code. Checked, and so covered, where the facts say it
 - a base class ("extends", "inherits from", "subclasses"): the subject's bases name it;
 - a Go struct's embedded type ("embeds"): the struct has the type as a field of its name;
 - a module's member called ("calls `os.Exit`", "`atomic.StoreUint32`"): the subject's
-  file writes it (``FileFacts.references``).
+  file writes it (``FileFacts.references``); a call a call anchor of the note checks.
 
 Other verbs (wraps, returns, implements, delegates to, creates, holds ...) are only named,
 and so are properties of the code ("the Logger struct is safe for concurrent use",
@@ -71,10 +71,13 @@ def code_relation_parts(
 ) -> list[str]:
     """The relations ``text`` states between a definition its ``anchors`` found (by the
     words they were read from) and another piece of code, that the facts do not check."""
+    anchors = list(anchors)
     defined = {origin.strip("`"): a for a, origin in anchors
                if a.kind is AnchorKind.SYMBOL and a.expect is Expect.PRESENT}  # fmt: skip
     if not defined:
         return []
+    # "`get_json` calls `client.get` with `follow_redirects=True`": a call anchor checks it
+    called = [a.value.partition("(")[0] for a, _ in anchors if a.kind is AnchorKind.CALL]
     parts: list[str] = []
     for start, end, question in spans:
         if question:
@@ -85,6 +88,9 @@ def code_relation_parts(
             if anchor is None:
                 continue
             verb = " ".join((m.groupdict().get("verb") or "is").lower().split())
+            target = _first_code_word(m["object"])
+            if verb in ("calls", "invokes") and target in called:
+                continue
             if _checked(anchor, verb, m["object"], fp):
                 continue
             begin = m.start("name") - (text[m.start("name") - 1 : m.start("name")] == "`")

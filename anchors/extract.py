@@ -873,9 +873,6 @@ def infer_anchors(text: str, fp: Fingerprint, subject: str | None = None, *,
     kept, relations = _relations(text, spans, fp, names, objects, kept)
     roles = [r for r in role_parts(text, spans, fp)  # "X is a field of Y" checked as Y.X
              if not any(all(p in r for p in q.split(".")) for _, q, _ in members)]  # fmt: skip
-    # "TextFormatter wraps JSONFormatter": what one definition does to another
-    roles += [r for r in code_relation_parts(text, spans, kept, fp)
-              if not any(r in x or x in r for x in (*relations, *roles))]  # fmt: skip
     checked = bases_checked(text, spans, fp)  # a library's base class, checked as one
     uncovered = [u for u in uncovered if u not in checked] + relations + roles
     dropped = [d for d in dropped if d.candidate not in checked]
@@ -968,6 +965,12 @@ def infer_anchors(text: str, fp: Fingerprint, subject: str | None = None, *,
         checked_values += [(v.start, v.end) for v in stated_values(text) if v.text in defaults]
         uncovered = [u for u in uncovered if u not in arguments.names] + [*arguments.uncovered]
         dropped = [d for d in dropped if d.candidate not in arguments.names]
+    # "TextFormatter wraps JSONFormatter": what one definition does to another (read after
+    # the calls, which check "`get_json` calls `client.get` with ...")
+    code_parts = [r for r in code_relation_parts(text, spans, kept, fp)
+                  if not any(r in x or x in r for x in (*relations, *roles))]  # fmt: skip
+    roles += code_parts
+    uncovered += code_parts
     # "methodNotAllowed answers with 405": the HTTP status a named function sets (issue #32)
     statuses = read_statuses(text, fp, kept, spans)
     kept += statuses.anchors
