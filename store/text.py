@@ -62,7 +62,7 @@ SYNONYMS = tuple(
         http | | web, api
         cache | | caching
         log | | logging, logger
-        retry | | back-off, backoff
+        retry | | back-off, backoff, attempt, redelivery
         email | e-mail | mail, smtp
         job | | worker, queue, background
         payment | | billing, charge

@@ -99,14 +99,47 @@ _FILLER = frozenset(
 )
 
 
+# A lead-in opens the sentence, after nothing or another lead-in ("Per the user, after
+# the incident ..., we cap ..."; "As the user explained when ..., the API caches ..."):
+# it ends at its comma, and the claim follows it.
+_REASON_AT = re.compile(r"(?:[,;(]\s*|\s)" + _WHY.removesuffix(".*$"), re.IGNORECASE)
+_BEFORE_LEAD = re.compile(
+    r"^\W*(?:(?:per|according\s+to)\s+(?:the\s+|our\s+)?\w+(?:\s+\w+)?|as|while|when|"
+    r"note|heads\s+up|fyi|reminder|also|and|so)?\W*$",
+    re.IGNORECASE,
+)
+_CLAUSE_COMMA = re.compile(r",\s+")
+
+
 @functools.lru_cache(maxsize=1 << 14)  # a stored note's terms and spellings read it both
 def normalised(text: str) -> str:
     """The claim of each sentence of a note, without the reason or who said it."""
     kept = []
     for n, sentence in enumerate(re.split(r"(?<=[.;:!?])\s+", text)):
-        claim = _REASON.sub("", sentence)
+        claim = _without_reason(_without_lead_in(sentence))
         kept.append(_REASON_AFTER.sub("", claim) if n else claim)
     return " ".join(k for k in kept if k)
+
+
+def _without_lead_in(sentence: str) -> str:
+    """``sentence`` without the clauses that open it and say why or who said it, up to the
+    comma that ends each: the claim follows them."""
+    while (m := _REASON_AT.search(sentence)) and _BEFORE_LEAD.match(sentence[: m.start()]):
+        # (the match may open with a comma; "10,000" has none that ends a clause)
+        comma = _CLAUSE_COMMA.search(sentence, m.start() + 1)
+        if comma is None:
+            return sentence
+        sentence = sentence[comma.end() :]
+    return sentence
+
+
+def _without_reason(sentence: str) -> str:
+    """``sentence`` without the reason after its claim ("..., because ..."); a lead-in
+    with no comma to end it is left in place, with the claim after it."""
+    for m in _REASON_AT.finditer(sentence):
+        if not _BEFORE_LEAD.match(sentence[: m.start()]):
+            return sentence[: m.start()]
+    return sentence
 
 
 # Terms that say what a note's words stand for, not words it holds: an acronym it writes

@@ -174,6 +174,17 @@ async def test_a_pair_the_rules_read_as_one_value_is_not_asked(settings: Setting
             "Unhandled exceptions from the workers are sent to the error tracker.",
             "Worker crashes are reported to Bugsnag with the job's arguments.",
         ),
+        # a lead-in that says who said it, then the claim
+        (
+            "As the user explained when we looked at the slow dashboard, the analytics API "
+            "caches query results in Redis for 10 minutes.",
+            "Cached analytics responses live for an hour (`ANALYTICS_CACHE_TTL = 3600`).",
+        ),
+        # retries and attempts are one thing
+        (
+            "The payment webhook handler retries a failed delivery 5 times before parking it.",
+            "Stripe webhook processing gives up after 2 attempts (see `payments/webhooks.py`).",
+        ),
     ],
 )
 async def test_a_note_naming_another_product_for_the_same_job_is_related(

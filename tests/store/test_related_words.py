@@ -64,6 +64,29 @@ def test_a_reason_is_cut_wherever_the_sentence_starts() -> None:
 
 
 @pytest.mark.parametrize(
+    ("note", "claim"),
+    [
+        # a lead-in that says who said it or when ends at its comma; the claim follows
+        ("As the user explained when we looked at the slow dashboard, the analytics API "
+         "caches query results in Redis for 10 minutes.",
+         "the analytics API caches query results in Redis for 10 minutes."),
+        ("Per the user, after the outage, we cap exports at 10,000 rows so the pods live.",
+         "we cap exports at 10,000 rows"),
+        # a lead-in with no comma to end it stays, with the claim after it
+        ("Per the user, after the incident we cap CSV exports at 10,000 rows so pods live.",
+         "Per the user, after the incident we cap CSV exports at 10,000 rows"),
+        # a reason after the claim is cut, however short the claim
+        ("We use Loki, per the user.", "We use Loki"),
+    ],
+)
+def test_a_lead_in_is_cut_to_its_comma_and_a_reason_after_the_claim_to_the_end(
+    note: str, claim: str
+) -> None:
+    assert normalised(note) == claim
+
+
+
+@pytest.mark.parametrize(
     ("old", "new"),
     [
         (
