@@ -35,7 +35,8 @@ _KIND = r"(?:\s+(?:struct|class|type|function|func|method|trait|interface|enum|m
 _VERB = (
     r"(?P<verb>returns|wraps|embeds|implements|extends|inherits\s+from|subclasses|"
     r"delegates\s+to|calls|invokes|instantiates|constructs|creates|overrides|decorates|"
-    r"holds|contains|is\s+an?\s+(?:thin\s+)?(?:subclass|wrapper|alias)\s+(?:of|for|around))"
+    r"holds|contains|includes|lists|is\s+an?\s+(?:thin\s+)?(?:subclass|wrapper|alias)\s+"
+    r"(?:of|for|around))"
 )
 _CLAUSE = re.compile(
     rf"(?:^|(?<=[.;:!?]\s)|(?<=\n))\s*(?:the\s+)?`?(?P<name>[A-Za-z_][\w.]*(?:::\w+)*)`?"

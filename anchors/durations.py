@@ -77,13 +77,21 @@ def same_duration(one: str, other: str) -> bool:
     return a is not None and a == b
 
 
+_LEADING_NUMBER = re.compile(r"\s*(\d+(?:\.\d+)?)\s*[A-Za-z]+\s*$")
+
+
 def restated_in_seconds(stated: str, literal: str) -> bool:
-    """Whether a number the note gives in code (``3600 * 24 * 7``) is ``stated`` ("one
-    week") in seconds: one value said twice, "a week (EXPIRE = 3600 * 24 * 7)"."""
-    total, held = seconds(stated), typed_value(literal)
-    return total is not None and isinstance(held, float) and not isinstance(held, bool) and (
-        held == total
-    )
+    """Whether a number the note gives in code (``3600 * 24 * 7``, ``16 * 16``) is
+    ``stated`` again: as a duration in seconds ("a week (EXPIRE = 3600 * 24 * 7)"), or as
+    the same number with a unit ("256 bytes (POOL = 16 * 16)"). One value said twice."""
+    held = typed_value(literal)
+    if not isinstance(held, float) or isinstance(held, bool):
+        return False
+    total = seconds(stated)
+    if total is not None:
+        return held == total
+    m = _LEADING_NUMBER.fullmatch(stated)
+    return m is not None and float(m.group(1)) == held
 
 
 def in_plain_seconds(stated: str, name: str, literals: list[str]) -> str | None:

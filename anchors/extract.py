@@ -163,6 +163,7 @@ _MODE_DROP = {
 }
 
 
+_NAMED_FILE = re.compile(r"\b(?:named|called)\s+`?$", re.IGNORECASE)
 _A_KIND_OF = re.compile(r"\b(?:a|an|any|each|every|some)\s+[`'\"]?$", re.IGNORECASE)
 # ``==3.1.9``: one version, which only a declaration of that version satisfies
 _PIN = re.compile(r"==\s*\d[\w.+\-]*")
@@ -691,6 +692,13 @@ def infer_anchors(text: str, fp: Fingerprint, subject: str | None = None, *,
                 and _A_KIND_OF.search(text, max(0, c.start - 8), c.start)):  # fmt: skip
             # "a config.json", "any Dockerfile": a file of that kind, not a path here
             detail = f"'{c.text}' is said of a kind of file, not of one path of this repository"
+            dropped.append(DroppedCandidate(c.text, DropReason.EXTERNAL, detail))
+            continue
+        if (c.form is _Form.PATH and "/" not in c.text
+                and _NAMED_FILE.search(text, max(0, c.start - 12), c.start)):  # fmt: skip
+            # "a file called config.json": the name a file is given where the program
+            # runs, a value the note states, not a path of this repository
+            detail = f"'{c.text}' is the name a file is given, not a path of this repository"
             dropped.append(DroppedCandidate(c.text, DropReason.EXTERNAL, detail))
             continue
         if controls and _touches_control(text, c):

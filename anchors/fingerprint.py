@@ -63,8 +63,9 @@ Progress = Callable[[int, int], None]
 # reads through a name ``os.environ`` is given and the messages string literals hold, 12;
 # whether a file touches the environment at all, 13; a Python file's prose left out of its
 # mentions, 14; whether it reads the whole environment, 15; the members of imported
-# modules it writes, 17; a name given to ``os.environ.get``, 18) and is extracted again.
-FACTS_VERSION = 18
+# modules it writes, 17; a name given to ``os.environ.get``, 18; a Python constant naming
+# a variable and a Go constant of arithmetic, 19) and is extracted again.
+FACTS_VERSION = 19
 # Files to parse before two worker processes pay for their start-up: on two idle cores the
 # pool breaks even at 300-400 files (adr/0003; `python -m benchmarks.fingerprint --sweep`).
 POOL_THRESHOLD = 500

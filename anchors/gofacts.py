@@ -291,9 +291,13 @@ def literal_text(node: Node) -> str | None:
             and operand.type in ("int_literal", "float_literal", "imaginary_literal")
         ):
             return text_of(node)
+    if node.type == "binary_expression" and _ARITHMETIC.fullmatch(text_of(node) or ""):
+        return text_of(node)  # ``16 * 16``: arithmetic of number literals, one value
     return None
 
 
+# Number literals joined by + - * / and parentheses, as the value they make (``anchors.literals``)
+_ARITHMETIC = re.compile(r"[\d\s.()+\-*/_]+")
 _DURATION = re.compile(
     r"(?:\d+(?:\.\d+)?\s*\*\s*)?time\.(?:Nanosecond|Microsecond|Millisecond|Second|Minute|Hour)"
     r"(?:\s*\*\s*\d+(?:\.\d+)?)?"

@@ -17,7 +17,7 @@ import struct
 import subprocess
 import sys
 from collections import deque
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import IO
@@ -25,6 +25,7 @@ from typing import IO
 from tree_sitter import Node, QueryCursor
 
 from anchors.cli_options import option_defaults
+from anchors.env_names import declares_env_name
 from anchors.env_wrappers import env_calls, env_wrappers
 from anchors.facts import (
     MAX_SOURCE_BYTES,
@@ -134,8 +135,11 @@ def extract_file_facts(source: bytes, path: str = "") -> FileFacts:
     env_defaults: list[ValueFact] = []
     if _ENV_WORD.search(source):
         env_reads = _env_reads(source, root, walker.imports, env_defaults)
-    # A settings class's fields are read from the environment too (pydantic BaseSettings).
-    env_reads = tuple(dict.fromkeys((*env_reads, *walker.settings_reads)))
+    # A settings class's fields are read from the environment too (pydantic BaseSettings);
+    # and a constant naming a variable (``ENV_CONFIG_DIR = "HTTPIE_CONFIG_DIR"``) is read
+    # where the constant is passed (``anchors.env_names``).
+    env_reads = tuple(dict.fromkeys((*env_reads, *walker.settings_reads,
+                                     *_declared_env_names(walker.constants))))  # fmt: skip
     env_defaults += walker.settings_defaults
     # Reads through the application's helpers and settings libraries (``anchors.env_wrappers``).
     wrappers, scheme_reads, scheme_defaults = env_wrappers(
@@ -433,6 +437,19 @@ def _has_default(call: Node) -> bool:
         a.type == "keyword_argument" and (a.child_by_field_name("name") or a).text == b"default"
         for a in named
     )
+
+
+_NAME_LITERAL = re.compile(r"""[rRuU]?(['"])(?P<v>[A-Z][A-Z0-9_]*)\1""")
+
+
+def _declared_env_names(constants: Sequence[ValueFact]) -> list[str]:
+    """The variables module constants name, as ``anchors.env_names`` reads a constant."""
+    found = []
+    for constant in constants:
+        m = _NAME_LITERAL.fullmatch(constant.text or "")
+        if m and "." not in constant.name and declares_env_name(constant.name, m["v"]):
+            found.append(m["v"])
+    return found
 
 
 def _env_reads(

@@ -176,7 +176,8 @@ _EMPTY_WORDS = re.compile(r"(?:an?\s+)?empty(?:\s+\w+)?|nothing|blank", re.IGNOR
 # (a name in backticks is code the note names, anchored as such)
 _NAMED_AS = re.compile(
     r"\b(?:is|are|gets?|was|were)\s+(?:named|called)\s+"
-    r"(?P<v>(?=[\w\-]*[A-Z0-9_])[A-Za-z_][\w\-]*(?:\.\w+)*)"  # a name: "called on" is not
+    r"(?P<v>(?=[\w\-]*[A-Z0-9_])[A-Za-z_][\w\-]*(?:\.\w+)*"  # a name: "called on" is not
+    r"|`?[\w\-]+\.[A-Za-z][A-Za-z0-9]{0,4}`?(?![\w.]))"  # ... or a file's: "config.json"
 )
 # A Dockerfile instruction written as in the file: "USER isso", "EXPOSE 8000".
 _INSTRUCTION = re.compile(

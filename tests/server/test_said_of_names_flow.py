@@ -35,12 +35,16 @@ DJANGO = {
                          'DATABASES = {"default": dj_database_url.config()}\n',
     "paste/apps.py": "class PasteConfig:\n    EXPIRE_DEFAULT = 3600 * 24 * 7\n"
                      "    SLUG_LENGTH = 4\n",
+    "paste/config.py": "import os\n\nENV_PASTE_CONFIG_DIR = 'PASTE_CONFIG_DIR'\n\n\n"
+                       "class Config:\n    FILENAME = 'config.json'\n\n\n"
+                       "def config_dir():\n    return os.environ.get(ENV_PASTE_CONFIG_DIR)\n",
     "paste/management/__init__.py": "",
     "paste/management/commands/__init__.py": "",
     "paste/management/commands/cleanup.py": "def handle():\n    return 'expired'\n",
 }  # fmt: skip
 GO = {
     "go.mod": "module example.com/logs\n\ngo 1.13\n",
+    "pool.go": "package logs\n\nconst randPoolSize = 16 * 16\n",
     "logger.go": 'package logs\n\nimport (\n\t"os"\n\t"sync/atomic"\n)\n\n'
                  "type Level uint32\n\nconst (\n\tInfoLevel Level = iota\n\tDebugLevel\n)\n\n"
                  "type Logger struct {\n\tLevel Level\n\tOut   *os.File\n}\n\n"
@@ -87,12 +91,26 @@ CLAIMS: list[tuple[dict[str, str], str, str, str]] = [
      "EXPIRE_DEFAULT = 3600 * 24 * 7"),
     (DJANGO, "The default expiry is two weeks (EXPIRE_DEFAULT = 3600 * 24 * 14).", "REFUTED",
      "not 3600 * 24 * 14"),
+    # a constant that names the variable is read where it is passed
+    (DJANGO, "The config directory can be set with the PASTE_CONFIG_DIR environment variable.",
+     "VERIFIED", "PASTE_CONFIG_DIR is read"),
+    # the name a file is given is a value, not a path of the repository
+    (DJANGO, "The config file is named config.json (Config.FILENAME).", "VERIFIED",
+     "Config.FILENAME = 'config.json'"),
+    (DJANGO, "The config file is named config.toml (Config.FILENAME).", "REFUTED",
+     "not config.toml"),
+    (DJANGO, "Paste keeps its settings in a file called settings.json in the config directory.",
+     "ACTIVE", ""),
     # who deletes is no removal
     (DJANGO, "Expired pastes are deleted by a Celery beat task.", "REFUTED",
      "Celery is not used by the project"),
     # a default said in words: the name existing does not make it the default
     (GO, "The default level of a new Logger is DebugLevel.", "ACTIVE",
      "that it defaults to DebugLevel"),
+    # a Go constant of arithmetic, and the same value said with a unit beside it
+    (GO, "The pool holds 256 bytes (randPoolSize = 16 * 16).", "VERIFIED",
+     "`randPoolSize = 16 * 16` at pool.go:3"),
+    (GO, "The pool holds 1024 bytes (randPoolSize = 16 * 64).", "REFUTED", "not 16 * 64"),
     # a member the type has, or not
     (GO, "JSONFormatter has a PrettyPrint option.", "VERIFIED",
      "json.go defines JSONFormatter.PrettyPrint"),
