@@ -753,16 +753,17 @@ def derive_indexes(fingerprint: Fingerprint, previous: Fingerprint) -> None:
                        if name in kept)  # fmt: skip
     paths = fingerprint.code.keys() | previous.code.keys()
     changed = [p for p in paths if fingerprint.code.get(p) is not previous.code.get(p)]
-    texts = fingerprint.texts.keys() | previous.texts.keys()
-    retexted = [p for p in texts if fingerprint.texts.get(p) is not previous.texts.get(p)]
     if len(changed) * 4 > len(fingerprint.code) or not previous.code:
         fingerprint.__dict__.update(derived)
         _ = fingerprint._importers, fingerprint._definitions  # cheaper to index afresh
         return
+    texts = fingerprint.texts.keys() | previous.texts.keys()
+    retexted = [p for p in texts if fingerprint.texts.get(p) is not previous.texts.get(p)]
     for name, entries in (("_importers", _import_entries), ("_definitions", _definition_entries)):
         derived[name] = _reindexed(getattr(previous, name), changed, entries,
                                    previous.code.get, fingerprint.code.get)  # fmt: skip
-    if "_mentions" in kept and len(changed) + len(retexted) < 64:
+    # (the mentions of many changed files: cheaper to index afresh, as above)
+    if "_mentions" in kept and (len(changed) + len(retexted)) * 4 <= len(paths | texts):
         derived["_mentions"] = _reindexed(kept["_mentions"], [*changed, *retexted],
                                           _mention_entries, previous.mentions_of,
                                           fingerprint.mentions_of)  # fmt: skip

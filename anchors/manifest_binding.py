@@ -57,6 +57,7 @@ _NOT_PLAIN = re.compile(
     r"want|wants|going\s+to|todo|eventually|used\s+to|previously|formerly)\b",
     _I,
 )
+_NEGATION = re.compile(r"\b(?:not|no|never|n['’]t|without|except)\b", _I)
 _FEATURE = r"`?[A-Za-z0-9][\w\-]*(?:/[\w\-]+)?`?"
 _LIST = rf"(?P<list>{_FEATURE}(?:\s*,\s*(?:and\s+)?{_FEATURE}|\s+and\s+{_FEATURE})*)"
 # "the default features are (just) a, b and c", "default features: a, b"
@@ -155,14 +156,13 @@ def _features(text: str, start: int, end: int, fp: Fingerprint) -> list[Manifest
         out.append(ManifestBinding(anchor, m.group(), m.span(), (start, end), frozenset()))
     if out:
         return out
-    negated = re.compile(r"\b(?:not|no|never|n['’]t|without|except)\b", _I)
     for pattern in (_DEFAULTS_ARE, _ARE_DEFAULTS):
         for m in pattern.finditer(text, start, end):
             names = _names(m["list"])
             neg = bool(m.groupdict().get("neg"))
             rest = text[m.end() : end] if pattern is _DEFAULTS_ARE else text[start : m.start()]
-            if not names or (not neg and negated.search(text, start, end)) or (
-                    neg and negated.search(rest)):  # fmt: skip
+            if not names or (not neg and _NEGATION.search(text, start, end)) or (
+                    neg and _NEGATION.search(rest)):  # fmt: skip
                 continue
             span = m.span("list")
             words = frozenset(names)
@@ -240,7 +240,6 @@ def _keys(text: str, start: int, end: int, fp: Fingerprint) -> list[ManifestBind
     return out
 
 
-_NEGATION = re.compile(r"\b(?:not|no|never|n['’]t|without|except)\b", _I)
 # "docs.rs builds the documentation with all features", "docs.rs documents every feature"
 _DOCS_RS = re.compile(
     r"\bdocs\.rs\b[^.;]{0,80}?\b(?:with|enables?|enabling|turns\s+on|documents?|using|for)\s+"
@@ -258,6 +257,7 @@ _BUILD_SCRIPT = re.compile(
     r"\b(?:has|have|uses?|runs?|ships?|with)\s+a\s+build\s+script\b", _I
 )
 _BUILD_WORDS = frozenset({"build", "script", "build.rs", "Cargo.toml"})
+_BUILD_FALSE = re.compile(r"\bbuild\s*=\s*`?false\b")
 
 
 def _docs_rs(text: str, start: int, end: int, fp: Fingerprint) -> list[ManifestBinding]:
@@ -295,7 +295,6 @@ def _build_script(text: str, start: int, end: int, fp: Fingerprint) -> list[Mani
         anchors = ([Anchor(AnchorKind.FILE, script, Expect.ABSENT), key.negated()] if absent
                    else [Anchor(AnchorKind.FILE, script)])  # fmt: skip
     # "(build = false)": the key as the file writes it, the same value said again
-    also = tuple(w.span() for w in re.finditer(r"\bbuild\s*=\s*`?false\b", text[:end])
-                 if w.start() >= start)  # fmt: skip
+    also = tuple(w.span() for w in _BUILD_FALSE.finditer(text, start, end))
     return [ManifestBinding(a, m.group(), m.span(), (start, end), _BUILD_WORDS, also)
             for a in anchors]  # fmt: skip

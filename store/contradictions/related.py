@@ -66,14 +66,14 @@ OF_BEST = 0.6
 _CANDIDATES = 8  # notes sharing the rarest terms, scored
 
 # What an agent wraps a claim in: the reason and who said it. A clause from one of these
-# on says why, not what.
+# on says why, not what (``_without_reason``), unless it opens the sentence
+# (``_without_lead_in``).
 _WHY = (
     r"(?:because|which is why|which means|so that|so|now that|as the user"
     r"|per (?:the|our)|the user (?:said|says|confirmed|asked|explained|prefers|wants|likes?)"
     r"|to (?:simplify|cut|reduce|save|avoid|speed up|make sure|fight|prevent|protect)"
-    r"|after (?:the|we|customers|users|it|they))\b.*$"
+    r"|after (?:the|we|customers|users|it|they))\b"
 )
-_REASON = re.compile(r"(?:[,;(]\s*|\s)" + _WHY, re.IGNORECASE)
 # ... and a sentence after the first that is all reason or preference ("...; the user
 # likes to keep it short"). Not what was said or when: "The user said the pool is 6" and
 # "After the outage we capped the pool at 6" go on with the claim itself.
@@ -102,7 +102,7 @@ _FILLER = frozenset(
 # A lead-in opens the sentence, after nothing or another lead-in ("Per the user, after
 # the incident ..., we cap ..."; "As the user explained when ..., the API caches ..."):
 # it ends at its comma, and the claim follows it.
-_REASON_AT = re.compile(r"(?:[,;(]\s*|\s)" + _WHY.removesuffix(".*$"), re.IGNORECASE)
+_REASON_AT = re.compile(r"(?:[,;(]\s*|\s)" + _WHY, re.IGNORECASE)
 _BEFORE_LEAD = re.compile(
     r"^\W*(?:(?:per|according\s+to)\s+(?:the\s+|our\s+)?\w+(?:\s+\w+)?|as|while|when|"
     r"note|heads\s+up|fyi|reminder|also|and|so)?\W*$",
