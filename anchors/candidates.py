@@ -242,6 +242,6 @@ def _words(text: str, taken: bytearray, spans: list[tuple[int, int]],
 
 
 _QUOTES = ("'", "’")
-_DEFINITION_NOUN = re.compile(r"`?\s+(?:function|method|macro|struct|trait|enum|class)\b")
+_DEFINITION_NOUN = re.compile(r"!?`?\s+(?:function|method|macro|struct|trait|enum|class)\b")
 _THE = re.compile(r"\b(?:[Tt]he|[Aa]n?|[Ii]ts)\s+`?$")
 

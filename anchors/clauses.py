@@ -55,6 +55,9 @@ class _Cue:
 # "urllib3's Retry class", "its Stripe key").
 # The prepositions of means: "decodes tokens with jwt", "fetched via requests".
 _MEANS = ("with", "via", "through", "using")
+# "rejects alerts whose environment is not in ALLOWED_ENVIRONMENTS": a membership test
+# names the list; it does not negate it
+_NOT_MEMBER = re.compile(r"\bnot\s+(?:in|among|listed\s+in|one\s+of)\s+(?:the\s+)?`?$")
 _CLAUSE_END = re.compile(r"[`'\"]?\s*(?:[.;,:!?)]|$)")
 _MADE_WITH = frozenset({
     "app", "apps", "application", "applications", "frontend", "front-end", "backend",
@@ -171,7 +174,9 @@ def _read_clause(k: Cues, low: str, start: int, end: int, cands: list[_Cand],
             c.slot = c.slot or previous.slot  # "built on click and zorbcli"
             c.strong = c.strong or previous.strong
             c.object = c.object or previous.object
-        if inherited is not None:
+        if c.form is _Form.ENV and _NOT_MEMBER.search(window):
+            pass  # named as the list a value is tested against: present
+        elif inherited is not None:
             c.mode = inherited
         elif listed and previous is not None and previous.mode in (_Mode.ABSENT, _Mode.UNCLEAR):
             c.mode, c.neg, c.joined = previous.mode, previous.neg, previous

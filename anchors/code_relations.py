@@ -17,7 +17,8 @@ relation between pieces of code. Checked, and so covered, where the facts say it
 
 Other verbs (wraps, returns, implements, delegates to, creates, holds ...) are only named,
 and so are properties of the code ("the Logger struct is safe for concurrent use",
-"`Cache.get` is idempotent", "... is deprecated").
+"`Cache.get` is idempotent", "... is deprecated") and when or how often it does something
+("`dotenv::var` re-reads the file on every call", "... runs only once").
 """
 
 from __future__ import annotations
@@ -38,6 +39,7 @@ _VERB = (
     r"holds|contains|includes|lists|is\s+an?\s+(?:thin\s+)?(?:subclass|wrapper|alias)\s+"
     r"(?:of|for|around))"
 )
+_VERB_ONLY = re.compile(_VERB)
 _CLAUSE = re.compile(
     rf"(?:^|(?<=[.;:!?]\s)|(?<=\n))\s*(?:the\s+)?`?(?P<name>[A-Za-z_][\w.]*(?:::\w+)*)`?"
     rf"{_KIND}\s+(?:(?:also|only|always|now|still|just)\s+)?{_VERB}\s+"
@@ -56,6 +58,34 @@ _PROPERTY = re.compile(
     r"(?=[^.;\n]{0,80}(?:[.;\n]|$))",
     re.IGNORECASE,
 )
+# "`dotenv::var` re-reads the file on every call", "`load` runs only once": when or how
+# often the code does something, which no definition's existence says
+_TIMED = re.compile(
+    rf"(?:^|(?<=[.;:!?]\s)|(?<=\n))\s*(?:the\s+)?`?(?P<name>[A-Za-z_][\w.]*(?:::\w+)*)`?"
+    rf"{_KIND}\s+(?P<object>[a-z](?:[^.;\n]|\.(?=\w)){{0,100}}?\b(?:on\s+(?:every|each)\s+(?:call|request|"
+    r"read|access|use|invocation|iteration)|every\s+time|each\s+time|(?:only|exactly|at\s+most|"
+    r"just)\s+once|once\s+per\s+\w+|on\s+(?:the\s+)?first\s+(?:use|call|access)|lazily|eagerly|"
+    r"in\s+the\s+background|in\s+(?:a|its\s+own)\s+(?:background\s+)?(?:thread|goroutine|task)|"
+    r"concurrently|in\s+parallel)\b(?:[^.;\n]|\.(?=\w)){0,60}?)(?=\s*(?:\.(?:\s|$)|[;\n]|$))",
+    re.IGNORECASE,
+)
+# "focusManager listens to the window focus event", "`Iter::load` skips keys already
+# set": what a definition does, in any verb; its existing says nothing of it. Verbs that
+# say where or what it is, or that other anchors of the note check (a package it uses, a
+# variable it reads, a name it imports), are not actions.
+_ACTION = re.compile(
+    rf"(?:^|(?<=[.;:!?]\s)|(?<=\n))\s*(?:the\s+)?`?(?P<name>[A-Za-z_][\w.]*(?:::\w+)*)`?"
+    rf"{_KIND}\s+(?:(?:also|only|always|now|still|just|never|automatically|first)\s+)?"
+    r"(?P<verb>[a-z][a-z-]{2,}(?<!ss)s)\s+"
+    r"(?P<object>(?:[^.;\n]|\.(?=\w)){1,120}?)(?=\s*(?:\.(?:\s|$)|[;\n]|$))",
+)
+_NOT_ACTION_WORDS = """
+    is has lives sits exists defines declares belongs resides appears comes goes imports
+    uses reads depends requires needs takes accepts expects wants lists includes contains
+    holds keeps stores gets sets exports re-exports means equals matches does supports
+    provides exposes owns registers mounts serves handles runs defaults falls points refers
+    stands"""
+_NOT_ACTIONS = frozenset(_NOT_ACTION_WORDS.split())
 _BASES = ("extends", "inherits from", "subclasses", "is a subclass of", "is an subclass of")
 _CODE_WORD = re.compile(r"`?(?P<w>[A-Za-z_]\w*(?:(?:\.|::)[A-Za-z_]\w*)*)`?")
 _ARTICLES = frozenset({
@@ -79,11 +109,17 @@ def code_relation_parts(
         return []
     # "`get_json` calls `client.get` with `follow_redirects=True`": a call anchor checks it
     called = [a.value.partition("(")[0] for a, _ in anchors if a.kind is AnchorKind.CALL]
+    origins = {origin.strip("`") for _, origin in anchors}
     parts: list[str] = []
     for start, end, question in spans:
         if question:
             continue
-        found = [*_CLAUSE.finditer(text, start, end), *_PROPERTY.finditer(text, start, end)]
+        found = [*_CLAUSE.finditer(text, start, end), *_PROPERTY.finditer(text, start, end),
+                 *_TIMED.finditer(text, start, end)]
+        found += [m for m in _ACTION.finditer(text, start, end)
+                  if m["verb"] not in _NOT_ACTIONS and not _VERB_ONLY.fullmatch(m["verb"])
+                  and not any(o in m["object"] for o in origins if o != m["name"])
+                  and not any(f.start("name") == m.start("name") for f in found)]  # fmt: skip
         for m in found:
             anchor = defined.get(m["name"].strip("`"))
             if anchor is None:

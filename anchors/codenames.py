@@ -27,6 +27,7 @@ from anchors.spec import (
     normalize_dist_name,
     validate_repo_path,
 )
+from anchors.tooling_dirs import built_copy
 from anchors.vocabulary import TechKind, Technology, lookup_word
 from anchors.vocabulary import english as vocabulary_english
 from anchors.wordlists import COMMON_WORDS, DIST_TO_IMPORT
@@ -296,7 +297,7 @@ class CodeNames:
             return hits.pop(), True
         if hits:
             return DropReason.AMBIGUOUS, f"{w!r} is the last part of {sorted(hits)}"
-        mapped = DIST_TO_IMPORT.get(normalize_dist_name(w))
+        mapped = DIST_TO_IMPORT.get(normalize_dist_name(w)) or _stripped_dist(w)
         return (mapped, False) if mapped and mapped in self.modules else None
 
     def declares(self, word: str) -> bool:
@@ -347,6 +348,8 @@ class CodeNames:
             found = self._import_for(w.replace("-", "_"))
             if found is not None and not isinstance(found[0], DropReason) and found[1]:
                 imported = [elsewhere := str(found[0])]
+            elif (stripped := _stripped_dist(w)) is not None and stripped in self.modules:
+                imported = [elsewhere := stripped]  # "pysaml2", which the code imports as saml2
         module = imported[0] if imported else (tech.imports[0] if tech.imports else None)
         if module is not None and not _IDENTS.fullmatch(module):
             module = None
@@ -492,6 +495,8 @@ class CodeNames:
             return [Anchor(AnchorKind.SYMBOL, qual, expect, scope=self.scope)]
         if self.scope is not None and len(local) == 1:
             where = local
+        if len(where) > 1 and len(sources := [p for p in where if not built_copy(p, self.fp)]) == 1:
+            where = sources  # ``src/index.ts``, not its copies in ``dist/``
         if len(where) == 1:
             return [Anchor(AnchorKind.SYMBOL, qual, expect, scope=where[0])]
         if where and self.scope is not None and not local:
@@ -750,3 +755,14 @@ class CodeNames:
                 return found  # ``{"auto_envvar_prefix": ...}``: the file has it as a key
             return [Anchor(AnchorKind.SYMBOL, name, scope=self.scope)]
         return found
+
+
+_DIST_AFFIX = re.compile(r"^(?:python-|py-?)(?P<a>[a-z][\w.]{2,})$|^(?P<b>[a-z][\w.]{2,})-python$")
+
+
+def _stripped_dist(word: str) -> str | None:
+    """The module a distribution's name wraps in the usual affixes ("pysaml2" -> saml2,
+    "python-ldap" -> ldap, "pyserial" -> serial); the caller keeps it only where a file
+    imports that module."""
+    m = _DIST_AFFIX.match(word)
+    return None if m is None else (m["a"] or m["b"]).replace("-", "_")

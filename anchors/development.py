@@ -163,7 +163,8 @@ _RUN_TIME_ROLE = re.compile(
 # "a core runtime dependency", "a required dependency", "not optional"
 _REQUIRED_ROLE = re.compile(
     r"\b(?:core|required|mandatory|hard|non-optional)\s+(?:run-?\s?time\s+)?"
-    r"(?:dependenc(?:y|ies)|deps?|requirements?)\b|\bnot\s+(?:an?\s+)?optional\b",
+    r"(?:dependenc(?:y|ies)|deps?|requirements?)\b|\bnot\s+(?:an?\s+)?optional\b"
+    r"|\balways\s+(?:compiled\s+in|built\s+in|linked|included|pulled\s+in)\b",
     re.IGNORECASE,
 )
 
@@ -196,10 +197,15 @@ def development_role_unchecked(sentence: str, name: str, outcome: list[Anchor],
 
 def _declarations(outcome: list[Anchor], fp: Fingerprint) -> Iterator[list[Dependency]]:
     """The declarations of each present ``dep:``/``tech:`` anchor of ``outcome``: a
-    technology's under its PyPI, npm, Go and crate names."""
+    technology's under its PyPI, npm, Go and crate names; an ``import:``'s as a crate."""
     for anchor in outcome:
         if anchor.expect is not Expect.PRESENT or anchor.kind not in (AnchorKind.DEP,
-                                                                     AnchorKind.TECH):
+                                                                     AnchorKind.TECH,
+                                                                     AnchorKind.IMPORT):
+            continue
+        if anchor.kind is AnchorKind.IMPORT:  # a crate by the name its code imports
+            yield [d for d in fp.dependency(anchor.value.replace("_", "-"))
+                   if d.ecosystem == "cargo"]  # fmt: skip
             continue
         tech = by_name(anchor.value) if anchor.kind is AnchorKind.TECH else None
         names = (anchor.value,) if tech is None else (

@@ -23,10 +23,12 @@ _SECONDS = {
 }  # fmt: skip
 _STATED = re.compile(r"(?P<n>\d+(?:\.\d+)?)\s?(?P<unit>[A-Za-z]+)")
 # The unit a name ends with; a bare "m", "s", "h" or "d" is too short to be one there.
+# (``validity_seconds``, ``CACHE.TTL_MS``; in camelCase ``intervalMs``, ``timeoutSeconds``)
 _NAMED_UNIT = re.compile(
-    r"[_.](?P<unit>ms|msec|millis|milliseconds|secs?|seconds|mins?|minutes|hrs|hours|days|"
-    r"weeks)\Z",
-    re.IGNORECASE,
+    r"(?i:[_.](?P<unit>ms|msec|millis|milliseconds|secs?|seconds|mins?|minutes|hrs|hours|days|"
+    r"weeks))\Z"
+    r"|(?<=[a-z0-9])(?P<camel>Ms|Msec|Millis|Milliseconds|Secs?|Seconds|Mins?|Minutes|Hrs|Hours"
+    r"|Days|Weeks)\Z"
 )
 
 
@@ -35,7 +37,7 @@ def in_units_of(stated: str, name: str) -> str | None:
     ``validity_seconds``); None when either has no duration unit."""
     total = seconds(stated)
     unit = _NAMED_UNIT.search(name)
-    wanted = _SECONDS.get(unit["unit"].lower()) if unit is not None else None
+    wanted = _SECONDS.get((unit["unit"] or unit["camel"]).lower()) if unit is not None else None
     if total is None or wanted is None:
         return None
     value = total / wanted

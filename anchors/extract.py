@@ -90,6 +90,7 @@ from anchors.subject import CODE_FILE, Spans, resolve_name, resolve_subject, sen
 from anchors.target_deps import target_claim
 from anchors.value_binding import bind_values
 from anchors.value_claims import (
+    bare_value,
     stated_as_default,
     stated_values,
     uncovered_values,
@@ -273,8 +274,10 @@ def _resolve(c: _Cand, names: CodeNames, fp: Fingerprint, absent: bool) -> Outco
         if (isinstance(found, tuple) and _SNAKE.fullmatch(text)
                 and names.declares(text)):  # fmt: skip
             # "depends on env_filter": no definition, a declared dependency (a crate's
-            # name as code writes it)
-            return names.absent_word(text, "dep") if absent else names.word(text, "dep", True)
+            # name as code writes it); where the scope imports it, that import
+            there = names.scope is not None and any(p == names.scope for p, _ in fp.importers(text))
+            pref: Pref = "import" if there else "dep"
+            return names.absent_word(text, pref) if absent else names.word(text, pref, True)
         if absent and isinstance(found, list) and not removal:
             return DropReason.UNCLEAR_POLARITY, "only removal negates a definition"
         if isinstance(found, list) or found[0] is not DropReason.UNRESOLVED:
@@ -302,14 +305,16 @@ def _resolve(c: _Cand, names: CodeNames, fp: Fingerprint, absent: bool) -> Outco
 
 _MEMBER_OF = re.compile(
     r"`?(?P<member>[A-Za-z_]\w*)`?\s+is\s+(?:an?\s+|the\s+)?(?:(?:private|public|exported|"
-    r"unexported|static|async)\s+)?(?:method|field|member|attribute)\s+(?:of|on)\s+(?:the\s+)?"
+    r"unexported|static|async)\s+)?(?:method|field|member|attribute|variant)\s+(?:of|on)\s+"
+    r"(?:the\s+)?"
     r"`?(?P<owner>[A-Z]\w*)`?(?:\s+(?:type|struct|class|trait|interface))?"
 )
-# "JSONFormatter has a PrettyPrint option", "the Log trait has a flush method"
+# "JSONFormatter has a PrettyPrint option", "the Log trait has a flush method", "Error has
+# a NotFound variant"
 _HAS_MEMBER = re.compile(
     r"(?<![\w`])`?(?P<owner>[A-Z]\w*)`?(?:\s+(?:type|struct|class|trait|interface))?\s+"
     r"(?:has|provides|exposes|defines)\s+(?:an?\s+)?`?(?P<member>[A-Za-z_]\w*)`?\s+"
-    r"(?:method|field|member|attribute|option|property)\b"
+    r"(?:method|field|member|attribute|option|property|variant|case)\b"
 )
 
 
@@ -326,7 +331,7 @@ def _members_of(text: str, names: CodeNames,
         qual = f"{m['owner']}.{m['member']}"
         outcome = names.symbol(qual)
         if isinstance(outcome, tuple):
-            outcome = _lacking(qual, names, fp)
+            outcome = _lacking(qual, names, fp, variant="variant" in m.group())
         if isinstance(outcome, list):
             found += [(a, qual, m.span()) for a in outcome]
     return found
@@ -386,7 +391,7 @@ def _project_denial(c: _Cand, text: str, spans: Sequence[tuple[int, int, bool]],
     return dependency_word(text, c.start, c.end, True, fp, any_name=True)
 
 
-def _lacking(name: str, names: CodeNames, fp: Fingerprint) -> Outcome:
+def _lacking(name: str, names: CodeNames, fp: Fingerprint, variant: bool = False) -> Outcome:
     """``Type.member`` that no definition has: broken where the type is one whose members
     the facts see in full and nothing names the member (``anchors.member_claims``);
     left alone where the type may get it from outside (``Muscle.objects`` from Django's
@@ -401,7 +406,7 @@ def _lacking(name: str, names: CodeNames, fp: Fingerprint) -> Outcome:
         return found  # ``Order.total = Column(...)``: assigned in the class's file
     if isinstance(found, list) and names.scope is not None and found[0].scope == names.scope:
         return found  # "Order.total in shop/db/models.py": the stated file is the claim
-    missing = missing_member(fp, owner, member)
+    missing = missing_member(fp, owner, member, variant)
     if missing is not None:
         return [missing.anchor()]
     return DropReason.AMBIGUOUS, f"{owner} may have {member} from outside what the code defines"
@@ -509,7 +514,11 @@ def _technology(c: _Cand, tech: Technology, names: CodeNames, absent: bool) -> O
         return DropReason.COMMON_WORD, f"{c.text!r} qualifies the word after it here"
     # "uses Stripe", "a React app": capitalised as a name, as the object or before a noun
     named = proper and (c.object or c.builds)
-    if (c.common or by_import) and not (c.strong or named or c.code or c.pref or absent):
+    # "WebSocket keep-alive" in a TypeScript library: the common word in capitals, not the
+    # Python package it also names (websocket-client) where no Python code could use it
+    code = c.code and (c.ticked or "_" in c.text or word not in tech.common_aliases
+                       or bool(tech.packages) or bool(names.fp.python))
+    if (c.common or by_import) and not (c.strong or named or code or c.pref or absent):
         scoped = _imported_in_scope(tech, names) if c.object and not absent else None
         if scoped is not None:  # "shop/cli.py is written with click": it imports click
             return [scoped]
@@ -519,6 +528,22 @@ def _technology(c: _Cand, tech: Technology, names: CodeNames, absent: bool) -> O
                   "backticks, say 'the X package', or pass an anchor")  # fmt: skip
         return DropReason.COMMON_WORD, detail
     return names.technology(tech, c.text, absent, c.pref)
+
+
+def _located_definition(c: _Cand, text: str, names: CodeNames) -> bool:
+    """Whether a word its clause places in the scope file is a definition's name: one the
+    scope defines ("models defines Request"), or, said bare, one another source file
+    defines, when it is written as code or opens its sentence in lower case ("debounce
+    lives in src/scroll.ts": the stated file is the claim, where it is defined instead the
+    evidence against). "The cache lives in app/store.py" speaks of a thing."""
+    if text[:1].isupper() and names.defined_in_scope(text):
+        return True
+    if names.scope is None or names.fp.language(names.scope) is None:
+        return False
+    # ("Spinner definitions are in _spinners.py": a capital opening the sentence may be
+    # only the sentence's)
+    said = c.code or (c.initial and text[:1].islower())
+    return said and bool(names.fp.definitions(text))
 
 
 def _word(c: _Cand, text: str, names: CodeNames, absent: bool) -> Outcome:
@@ -531,7 +556,7 @@ def _word(c: _Cand, text: str, names: CodeNames, absent: bool) -> Outcome:
         c.tech, c.common = hit[0], hit[2]
         return _technology(c, hit[0], names, absent)
     w = text.lower()
-    if c.claimed and not absent and text[:1].isupper() and names.defined_in_scope(text):
+    if c.claimed and not absent and _located_definition(c, text, names):
         return [Anchor(AnchorKind.SYMBOL, text, scope=names.scope)]  # "models defines Request"
     if names.is_ordinary(w) and c.pref is None and not c.code:
         return DropReason.COMMON_WORD, f"{w!r} is an ordinary word, not a named thing"
@@ -901,8 +926,11 @@ def infer_anchors(text: str, fp: Fingerprint, subject: str | None = None, *,
         checked_values.append(bound.span)
         # "(REST_FRAMEWORK PAGE_SIZE)": the dict and its key are both the bound name; the
         # value it checks ("is `sessionid`") is no name left unchecked
-        parts = {bound.name, *bound.name.split("."), value}
+        parts = {bound.name, *bound.name.split("."), value, value.strip("'\"`"),
+                 bound.anchor.version or value}
         uncovered = [u for u in uncovered if u not in parts]
+        # "alerts are deleted two hours after (`DELETE_AFTER`)": the value is the claim
+        negations = [n for n in negations if n != f"the claim about {bound.name}"]
         dropped = [d for d in dropped if d.candidate not in parts]
     # A value stated of a Dockerfile, a compose service or a CI matrix, in a sentence that
     # names it, is checked against that file (anchors.infra_binding).
@@ -922,12 +950,14 @@ def infer_anchors(text: str, fp: Fingerprint, subject: str | None = None, *,
     dropped = [d for d in dropped if d.candidate not in read]
     kept += [(bound.anchor, bound.name) for bound in manifest]
     checked_values += [s for bound in manifest for s in (bound.span, *bound.also)]
-    # "the rate limit is 2 ([guard] ratelimit = 2 in isso.cfg)": the value said twice
-    said = {b.anchor.version for b in (*values, *infra)}
+    # "the rate limit is 2 ([guard] ratelimit = 2 in isso.cfg)": the value said twice (and
+    # "one hour (`TIMEOUT = 3600`)")
+    said = ({b.anchor.version for b in (*values, *infra)}
+            | {b.anchor.version for b in manifest})
     checked_values += [(v.start, v.end) for v in stated_values(text)
-                       if v.text in said or any(same_duration(v.text, s or "")
-                                                or restated_in_seconds(v.text, s or "")
-                                                for s in said)]  # fmt: skip
+                       if v.text in said or bare_value(v) in said
+                       or any(same_duration(v.text, s or "") or restated_in_seconds(v.text, s or "")
+                              for s in said)]  # fmt: skip
     # "CI tests on Python 3.8", "the CI job uses Node 18" say what CI runs, not what the
     # project declares or imports: the toolchain's value anchor is the check.
     answered = {_TOOLCHAIN[b.anchor.value] for b in infra if b.anchor.value in _TOOLCHAIN}
@@ -975,16 +1005,17 @@ def infer_anchors(text: str, fp: Fingerprint, subject: str | None = None, *,
         dropped = [d for d in dropped if d.candidate not in arguments.names]
     # "TextFormatter wraps JSONFormatter": what one definition does to another (read after
     # the calls, which check "`get_json` calls `client.get` with ...")
-    code_parts = [r for r in code_relation_parts(text, spans, kept, fp)
-                  if not any(r in x or x in r for x in (*relations, *roles))]  # fmt: skip
-    roles += code_parts
-    uncovered += code_parts
     # "methodNotAllowed answers with 405": the HTTP status a named function sets (issue #32)
     statuses = read_statuses(text, fp, kept, spans)
     kept += statuses.anchors
     checked_values += statuses.spans
     dropped = [d for d in dropped if d.candidate not in statuses.constants]
     uncovered = [u for u in uncovered if u not in statuses.constants]
+    # (read after the statuses, which check what "`create_user` answers 201" says)
+    code_parts = [r for r in code_relation_parts(text, spans, kept, fp)
+                  if not any(r in x or x in r for x in (*relations, *roles))]  # fmt: skip
+    roles += code_parts
+    uncovered += code_parts
     # A value the note states (a number, a tag, a setting) is never checked by an anchor
     # that a thing exists: the note stays ACTIVE and says which value (adr/0025).
     # "jest ^29.2.0 is a devDependency": the spec as its manifest writes it, which

@@ -113,7 +113,10 @@ class _Walker:
             for spec in _specs(node, "import_spec", "import_spec_list"):
                 self._import(spec)
         elif kind == "function_declaration":
-            self._define(text_of(node.child_by_field_name("name")), node)
+            name = text_of(node.child_by_field_name("name"))
+            self._define(name, node)
+            if _CONSTRUCTOR.fullmatch(name):
+                self.constants.extend(_constructed_defaults(node.child_by_field_name("body")))
         elif kind == "method_declaration":
             receiver = _receiver_type(node.child_by_field_name("receiver"))
             name = text_of(node.child_by_field_name("name"))
@@ -195,7 +198,7 @@ class _Walker:
             if text is None and literal is not None and not constant:
                 text = _error_message(literal)
             if text is None and literal is not None:
-                text = duration_text(literal)  # ``5 * time.Second``
+                text = duration_text(literal) or _qualified(literal)  # ``5 * time.Second``
             if text is None and literal is not None and literal.type == "identifier":
                 self.aliases.append((len(self.constants), text_of(literal)))
             self.constants.append(ValueFact(name, text, line_of(spec)))
@@ -312,6 +315,54 @@ def duration_text(node: Node) -> str | None:
         return None
     text = text_of(node)
     return text if text and _DURATION.fullmatch(text) else None
+
+
+_QUALIFIED = re.compile(r"[a-z]\w*\.[A-Z]\w*")
+_CONSTRUCTOR = re.compile(r"New[A-Z_0-9]\w*|New")
+_SCANNED = 2000  # nodes of a constructor's body looked at, at most
+
+
+def _constructed_defaults(body: Node | None) -> list[ValueFact]:
+    """``Type.default.Field`` for each field a ``New...`` function's struct literals give
+    a literal (``&CookieStore{Options: &Options{MaxAge: 86400 * 30}}``): what a value
+    made by the constructor starts with. A field given anything else is not recorded."""
+    found: list[ValueFact] = []
+    stack = [body] if body is not None else []
+    seen = 0
+    while stack and seen < _SCANNED:
+        node = stack.pop()
+        seen += 1
+        if node.type in ("func_literal", "function_declaration"):
+            continue  # a closure's literals are its own
+        if node.type == "composite_literal":
+            kind = node.child_by_field_name("type")
+            literal = node.child_by_field_name("body")
+            if kind is not None and kind.type == "type_identifier" and literal is not None:
+                found += _keyed_literals(text_of(kind), literal)
+        stack.extend(reversed(list(named_children(node))))
+    return found
+
+
+def _keyed_literals(type_name: str, literal: Node) -> list[ValueFact]:
+    found = []
+    for element in named_children(literal):
+        parts = list(named_children(element)) if element.type == "keyed_element" else []
+        if len(parts) != 2:
+            continue
+        key, value = (next(iter(named_children(p)), None) for p in parts)
+        if key is None or value is None or key.type not in ("identifier", "field_identifier"):
+            continue
+        text = literal_text(value) or duration_text(value) or _qualified(value)
+        if text is not None:
+            found.append(ValueFact(f"{type_name}.default.{text_of(key)}", text, line_of(element)))
+    return found
+
+
+def _qualified(node: Node) -> str | None:
+    """A package's exported name given as the value (``time.RFC3339``, ``json.Marshal``),
+    as written: a value a note may state by that name."""
+    text = text_of(node) if node.type == "selector_expression" else None
+    return text if text and _QUALIFIED.fullmatch(text) else None
 
 
 def _string_value(node: Node | None) -> str | None:

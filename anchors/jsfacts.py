@@ -45,6 +45,7 @@ _NAMESPACE_TYPES = frozenset({"internal_module", "module"})
 _VARIABLE_TYPES = frozenset({"lexical_declaration", "variable_declaration"})
 _METHOD_SIGNATURES = frozenset({"method_signature", "abstract_method_signature"})
 _FIELD_TYPES = frozenset({"field_definition", "public_field_definition"})
+_KEY = re.compile(r"[A-Za-z_$][\w$]*")
 _MEMBER_NAMES = frozenset({"property_identifier", "private_property_identifier", "identifier"})
 # Namespaces nest rarely more than a few deep; the bound keeps hostile input off the stack.
 _MAX_NESTING = 32
@@ -370,9 +371,24 @@ class _Block:
                 self.out.constants.append(
                     ValueFact(qualname, _literal_text(literal), self.line(declarator))
                 )
+                if literal.type == "object":
+                    self._keys(literal, qualname)
                 string = _module_name(literal) if literal.type == "string" else None
                 if string is not None and declares_env_name(text_of(target), string):
                     self.out.env_reads.append(string)
+
+    def _keys(self, literal: Node, qualname: str) -> None:
+        """``const defaultOptions = { level: 'info' }``: each key given a literal, as
+        ``defaultOptions.level`` (a Python dict's keys are read the same way)."""
+        for pair in literal.named_children:
+            key = pair.child_by_field_name("key") if pair.type == "pair" else None
+            value = pair.child_by_field_name("value") if key is not None else None
+            if key is None or value is None:
+                continue
+            name = text_of(key) if key.type == "property_identifier" else _module_name(key)
+            if name and _KEY.fullmatch(name):
+                text = _literal_text(_unwrap(value))
+                self.out.constants.append(ValueFact(f"{qualname}.{name}", text, self.line(pair)))
 
     def _namespace(self, node: Node, within: str, depth: int) -> None:
         """``namespace X {}`` / ``module X {}``: X, and its members as ``X.member``. A

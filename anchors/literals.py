@@ -70,13 +70,37 @@ _GO_DURATION = re.compile(
 def _go_duration(text: str) -> float | None:
     m = _GO_DURATION.fullmatch(text)
     if m is None or m["unit"] not in _GO_UNITS or (m["a"] and m["b"]):
-        return None
+        return _timedelta(text)
     return float(m["a"] or m["b"] or 1) * _GO_UNITS[m["unit"]]
+
+
+# Python's ``timedelta(days=365)``, ``datetime.timedelta(hours=1, minutes=30)``: of number
+# literals, by keyword or in the constructor's order (days, seconds, microseconds, ...)
+_TIMEDELTA = re.compile(r"(?:datetime\.)?timedelta\((?P<args>[\w\s=.,_]*)\)")
+_TIMEDELTA_UNITS = {"weeks": 604800.0, "days": 86400.0, "hours": 3600.0, "minutes": 60.0,
+                    "seconds": 1.0, "milliseconds": 1e-3, "microseconds": 1e-6}  # fmt: skip
+_TIMEDELTA_ORDER = ("days", "seconds", "microseconds", "milliseconds", "minutes", "hours",
+                    "weeks")  # fmt: skip
+
+
+def _timedelta(text: str) -> float | None:
+    m = _TIMEDELTA.fullmatch(text)
+    if m is None:
+        return None
+    total = 0.0
+    for i, arg in enumerate(a.strip() for a in m["args"].split(",") if a.strip()):
+        name, _, number = arg.rpartition("=")
+        unit = name.strip() if name else (_TIMEDELTA_ORDER[i] if i < 7 else "")
+        if unit not in _TIMEDELTA_UNITS or not _NUMBER.fullmatch(number.strip()):
+            return None
+        total += float(number.replace("_", "")) * _TIMEDELTA_UNITS[unit]
+    return total
 
 
 def is_duration_code(text: str | None) -> bool:
     """Whether a literal is a duration the code writes with its unit (Go's
-    ``5 * time.Second``): a duration stated in any unit is compared in seconds."""
+    ``5 * time.Second``, Python's ``timedelta(days=1)``): a duration stated in any unit is
+    compared in seconds."""
     return text is not None and _go_duration(text.strip()) is not None
 
 

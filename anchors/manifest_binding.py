@@ -73,6 +73,12 @@ _ARE_DEFAULTS = re.compile(
     r"(?:one\s+of\s+|among\s+)?the\s+|an?\s+)?(?:crate['’]s\s+)?default\s+features?\b",
     _I,
 )
+# "the std feature is on by default", "the `color` feature is disabled by default"
+_ON_BY_DEFAULT = re.compile(
+    r"\b(?:the\s+)?(?P<list>" + _FEATURE + r")\s+(?:cargo\s+)?feature\s+is\s+(?:(?P<on>on|enabled|"
+    r"active|turned\s+on)|(?P<neg>off|disabled|not\s+enabled|turned\s+off))\s+by\s+default\b",
+    _I,
+)
 _NO_DEFAULTS = re.compile(
     r"\b(?:has|have|declares?|enables?)\s+no\s+default\s+features?\b"
     r"|\bdefault\s+features?\s+(?:are|is)\s+empty\b",
@@ -156,7 +162,7 @@ def _features(text: str, start: int, end: int, fp: Fingerprint) -> list[Manifest
         out.append(ManifestBinding(anchor, m.group(), m.span(), (start, end), frozenset()))
     if out:
         return out
-    for pattern in (_DEFAULTS_ARE, _ARE_DEFAULTS):
+    for pattern in (_DEFAULTS_ARE, _ARE_DEFAULTS, _ON_BY_DEFAULT):
         for m in pattern.finditer(text, start, end):
             names = _names(m["list"])
             neg = bool(m.groupdict().get("neg"))
@@ -166,15 +172,18 @@ def _features(text: str, start: int, end: int, fp: Fingerprint) -> list[Manifest
                 continue
             span = m.span("list")
             words = frozenset(names)
-            if m["only"] and not neg:
+            if m.groupdict().get("only") and not neg:
                 value = default_features(names)
                 anchor = Anchor(AnchorKind.CONFIG, "features.default", scope=path, version=value)
                 out.append(ManifestBinding(anchor, m["list"], span, (start, end), words))
                 continue
             expect = Expect.ABSENT if neg else Expect.PRESENT
+            # "is on by default": the state said is the value the anchor checks
+            state = next((m.span(g) for g in ("on", "neg") if m.groupdict().get(g)), None)
             for name in names:
                 anchor = Anchor(AnchorKind.CONFIG, f"features.default.{name}", expect, scope=path)
-                out.append(ManifestBinding(anchor, name, span, (start, end), words))
+                out.append(ManifestBinding(anchor, name, span, (start, end), words,
+                                           (state,) if state else ()))  # fmt: skip
         if out:
             return out
     return out

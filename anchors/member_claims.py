@@ -24,6 +24,10 @@ is only judged when every member it can have is one the facts see:
 - no file imports a type of the owner's name from outside the repository (a note about
   ``Builder`` may mean ``env_filter::Builder``, which a file of env_logger uses).
 
+A variant a note names on a Rust enum ("`Error` has a `NotFound` variant") is judged on
+the enum alone: its variants are all listed where it is declared, whatever other types or
+imports are called.
+
 The facts hold no word list of a file that was read, so a name used only in a body (an
 attribute assigned in a method, ``self.record = []``; a call without keywords) is not
 seen: that is why the owner's ancestry is checked rather than every use of the name.
@@ -93,9 +97,13 @@ class MissingMember:
         return Anchor(AnchorKind.SYMBOL, f"{self.owner}.{self.member}", scope=scope)
 
 
-def missing_member(fp: Fingerprint, owner: str, member: str) -> MissingMember | None:
+def missing_member(
+    fp: Fingerprint, owner: str, member: str, variant: bool = False
+) -> MissingMember | None:
     """``owner.member`` as a claim the code refutes, or None when the member may exist
-    unseen (see the module's docstring) or the owner is no type of the repository."""
+    unseen (see the module's docstring) or the owner is no type of the repository.
+    ``variant``: the note says the member is a variant ("Error has a NotFound variant"),
+    which a Rust enum lists where it is declared, whatever other types are called."""
     if not (_OWNER.fullmatch(owner) and _MEMBER.fullmatch(member)) or member == owner:
         return None
     if member.startswith("__") or fp.definitions(f"{owner}.{member}"):
@@ -112,9 +120,12 @@ def missing_member(fp: Fingerprint, owner: str, member: str) -> MissingMember | 
         return None
     if "go" in languages and any(_embeds_from_outside(fp, owner, path) for path in places):
         return None
-    if member in fp.derived("member_claims.names", _named) or _unread_may_hold(fp, member):
+    listed_whole = variant and languages == {"rust"} and member[:1].isupper()
+    if not listed_whole and (
+        member in fp.derived("member_claims.names", _named) or _unread_may_hold(fp, member)
+    ):
         return None
-    if owner in fp.derived("member_claims.imported", _imported):
+    if not listed_whole and owner in fp.derived("member_claims.imported", _imported):
         return None  # ``use env_filter::Builder``: the note may mean that type
     return MissingMember(owner, member, tuple(places), languages <= _CLASSES)
 

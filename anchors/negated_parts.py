@@ -38,9 +38,10 @@ _NOT_A_NEGATION = re.compile(
     r"|\bnot\s+(?:more|less|later|earlier|fewer)\s+than\b",
     re.IGNORECASE,
 )
-# A condition in front of the negation: "when not set", "if no token is given", "unless".
+# A condition in front of the negation: "when not set", "if no token is given", "unless",
+# "rejects alerts whose environment is not in the list".
 _CONDITION = re.compile(
-    r"\b(?:if|when|whenever|unless|until|whether|or|once|where)\s+(?:\S+\s+){0,3}$",
+    r"\b(?:if|when|whenever|unless|until|whether|or|once|where|whose)\s+(?:\S+\s+){0,3}$",
     re.IGNORECASE,
 )
 # Where a clause ends: a dot ends a sentence only before a space ("Route.GetVarNames").

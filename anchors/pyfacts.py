@@ -213,6 +213,8 @@ class _Walker:
         # Values are read at module level and in class bodies, never in a function: a
         # local assignment is not the constant a note names.
         self.constants: list[ValueFact] = []
+        # The literal each module-level name was last given, for ``DEFAULT = OTHER``.
+        self._module_values: dict[str, str | None] = {}
         self.classes: set[str] = {""}
         self.settings: set[str] = set()  # BaseSettings classes: "name" -> env ``NAME``
         self.settings_reads: list[str] = []
@@ -294,6 +296,11 @@ class _Walker:
             qualname = f"{within}.{name}" if within else name
             # a model's field keeps the default it is declared with: ``x: int = Field(50)``
             value = _field_default(right) if within in self.classes else literal_text(right)
+            if not within:
+                if value is None and right.type == "identifier" and right.text is not None:
+                    # ``DEFAULT_PAGE_SIZE = QUERY_LIMIT``: the literal the earlier name holds
+                    value = self._module_values.get(right.text.decode())
+                self._module_values[name] = value
             self.constants.append(ValueFact(qualname, value, line))
             if right.type == "dictionary":
                 self._keys(right, qualname, _KEY_DEPTH)

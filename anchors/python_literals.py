@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from anchors.literals import typed_value
+from anchors.literals import is_duration_code, typed_value
 
 if TYPE_CHECKING:  # only annotations: importing this module loads no grammar library
     from tree_sitter import Node
@@ -43,6 +43,10 @@ def literal_text(node: Node) -> str | None:
         spelled = _spelled(node)
         # kept only as arithmetic that folds to a number: never a text compared as a string
         return spelled if isinstance(typed_value(spelled), float) else None
+    if node.type == "call":
+        # ``timedelta(days=365)``: a duration of number literals, as one line
+        spelled = " ".join((node.text or b"").decode(errors="replace").split())
+        return spelled if is_duration_code(spelled) else None
     return None
 
 

@@ -57,11 +57,12 @@ _DENIAL = re.compile(
     _I,
 )
 # What must follow a development role for it to deny the run-time one: "..., not a runtime
-# one", or "only" before it ("only a test extra").
+# one", or "only" before or after it ("only a test extra", "a dev-dependency only").
 _NOT_RUN_TIME = re.compile(
     rf"[,;]?\s+(?:and\s+)?(?:not|never)\s+(?:a\s+|an\s+)?(?:{_RUN_TIME})\b", _I
 )
 _ONLY = re.compile(r"\s+(?:is|are)\s+(?:only|just|solely|merely|purely)\b|-only\b", _I)
+_ONLY_AFTER = re.compile(r"\s+only\b", _I)  # "is a dev-dependency only"
 # "celery was removed from the runtime dependencies"
 _REMOVED_FROM_RUN_TIME = re.compile(
     # (the run-time declarations in other words: "the hard / core / install dependencies")
@@ -81,7 +82,8 @@ def _denies(text: str, end: int) -> bool | None:
     if m.group("dev") is None:
         return False
     said = text[end : m.end()]
-    if _ONLY.search(said) is None and _NOT_RUN_TIME.match(text, m.end()) is None:
+    if (_ONLY.search(said) is None and _NOT_RUN_TIME.match(text, m.end()) is None
+            and _ONLY_AFTER.match(text, m.end()) is None):  # fmt: skip
         return None  # "is a test dependency": a role stated, none denied
     return True
 

@@ -1,5 +1,5 @@
-"""Defaults a note states of Rust code, bound to what the code gives them (read by
-``anchors.rustfacts``):
+"""Defaults a note states of Rust and Go code, bound to what the code gives them (read by
+``anchors.rustfacts`` and ``anchors.gofacts``):
 
 - **an enum's default variant**: "logs go to stdout by default (``Target::Stdout`` is the
   ``#[default]``)" is ``symbol:PATH::Target.default=Stdout``, where one file gives
@@ -8,7 +8,9 @@
 - **a struct field's default** in its ``impl Default``: "continuation lines are indented 2
   spaces by default (``format_indent: Some(2)``)" is
   ``symbol:PATH::Builder.default.format_indent=Some(2)``, where exactly one type's
-  ``default()`` sets a field so named to a literal (``Some(literal)`` and ``None`` too).
+  ``default()`` sets a field so named to a literal (``Some(literal)`` and ``None`` too);
+  likewise what a Rust ``new`` or a Go ``New...`` function's struct literals give a field
+  ("sessions last 30 days by default (``MaxAge: 86400 * 30``)").
 
 Only in a sentence that says "default", is no question, plan, condition or negation, and
 names one variant of the enum. The words bound (the path, the variant as prose writes it,
@@ -37,10 +39,12 @@ _NOT_PLAIN = re.compile(
     _I,
 )
 _VARIANT = re.compile(r"`?(?<![\w:])(?P<type>[A-Z]\w*)::(?P<variant>[A-Z]\w*)`?(?![\w:(])")
-_VALUE = r"Some\(\s*[^()\s]{1,40}\s*\)|None|true|false|-?\d+(?:\.\d+)?|\"[^\"\n]{0,80}\""
+_VALUE = (r"Some\(\s*[^()\s]{1,40}\s*\)|None|true|false|\"[^\"\n]{0,80}\""
+          r"|-?\d+(?:\.\d+)?(?:\s*[*+]\s*(?:\d+(?:\.\d+)?|time\.[A-Z][a-z]+))*"
+          r"|time\.[A-Z][a-z]+")  # ``86400 * 30``, ``5 * time.Second``: Go's values too
 _FIELD = re.compile(
-    rf"`?(?<![\w.:])(?P<field>[a-z_][a-z0-9_]*)`?\s*(?::|=|\s+(?:is|defaults\s+to))\s*`?"
-    rf"(?P<value>{_VALUE})`?"
+    rf"`?(?<![\w.:])(?P<field>[A-Za-z_][A-Za-z0-9_]*)`?\s*(?::|=|\s+(?:is|defaults\s+to))\s*`?"
+    rf"(?P<value>{_VALUE})`?(?![\w.])"
 )
 
 
@@ -61,7 +65,8 @@ def bind_rust_defaults(
 
 
 def _has_rust_defaults(fp: Fingerprint) -> bool:
-    return any(facts.language == "rust" and any(".default" in v.name for v in facts.constants)
+    return any(facts.language in ("rust", "go") and any(".default" in v.name
+                                                        for v in facts.constants)
                for facts in fp.code.values())  # fmt: skip
 
 
@@ -96,6 +101,8 @@ def _fields(text: str, start: int, end: int, fp: Fingerprint) -> list[ManifestBi
             continue
         [(path, name)] = given
         value = re.sub(r"\s+", "", m["value"])
+        if re.search(r"[*+]", value):  # arithmetic as the facts spell it: ``86400 * 30``
+            value = re.sub(r"\s*([*+])\s*", r" \1 ", m["value"].strip())
         anchor = Anchor(AnchorKind.SYMBOL, name, scope=path, version=value)
         inner = value.removeprefix("Some(").removesuffix(")")
         span = (m.start("value"), m.end("value"))

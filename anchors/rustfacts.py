@@ -248,6 +248,8 @@ class _Walker:
             trait = _type_name(node.child_by_field_name("trait"))
             if trait == "Default" and not in_function:
                 self.constants.extend(_field_defaults(body, _qualify(within, type_name)))
+            elif trait == "" and not in_function:  # ``impl Type { fn new() -> Self {..} }``
+                self.constants.extend(_field_defaults(body, _qualify(within, type_name), "new"))
 
     def _use(self, node: Node, within: str) -> None:
         argument = node.child_by_field_name("argument")
@@ -454,19 +456,23 @@ def _type_name(node: Node | None) -> str:
 _DEFAULT_ATTRIBUTE = re.compile(r"#\[\s*default\s*\]")
 
 
-def _field_defaults(body: Node, qualname: str) -> list[ValueFact]:
+def _field_defaults(body: Node, qualname: str, constructor: str = "default") -> list[ValueFact]:
     """``Type.default.field`` for each field ``fn default() -> Self { Type { field: v } }``
     (or ``Self { .. }``) sets to a value ``_default_value`` reads, as the function's only
     expression: a body that computes first, or a struct literal of another type, says
     nothing read here. A field set to what is not read is computed (``text`` None). A body
-    that is one variant of the type (``Self::Seconds``) is ``Type.default``."""
+    that is one variant of the type (``Self::Seconds``) is ``Type.default``. With
+    ``constructor="new"``, what ``fn new`` gives the same way, and the fields of a struct
+    literal it nests (``opts: WalkDirOptions { max_open: 10 }``) as that type's defaults:
+    what a value made by ``new`` starts with."""
     function = next((f for f in _named(body) if f.type == "function_item"
-                     and text_of(f.child_by_field_name("name")) == "default"), None)  # fmt: skip
+                     and text_of(f.child_by_field_name("name")) == constructor), None)  # fmt: skip
     block = function.child_by_field_name("body") if function is not None else None
     parts = list(_named(block)) if block is not None else []
     if len(parts) != 1:
         return []
-    if parts[0].type == "scoped_identifier":  # ``Self::Seconds``: an enum's default variant
+    if parts[0].type == "scoped_identifier" and constructor == "default":
+        # ``Self::Seconds``: an enum's default variant
         path = parts[0].child_by_field_name("path")
         variant = text_of(parts[0].child_by_field_name("name"))
         if text_of(path) in ("Self", qualname.rpartition(".")[2]) and variant:
@@ -476,17 +482,32 @@ def _field_defaults(body: Node, qualname: str) -> list[ValueFact]:
         return []
     literal = parts[0]
     name = text_of(literal.child_by_field_name("name"))
-    fields = literal.child_by_field_name("body")
-    if name not in ("Self", qualname.rpartition(".")[2]) or fields is None:
+    if name not in ("Self", qualname.rpartition(".")[2]):
         return []
+    return _literal_fields(literal, qualname, nested=constructor == "new")
+
+
+def _literal_fields(literal: Node, qualname: str, nested: bool) -> list[ValueFact]:
+    """``qualname.default.field`` for each field a struct literal sets; with ``nested``,
+    the fields of a struct literal given to a field too, as its own type's."""
+    fields = literal.child_by_field_name("body")
     found: list[ValueFact] = []
-    for item in _named(fields):
+    for item in _named(fields) if fields is not None else ():
         field = item.child_by_field_name("field") if item.type == "field_initializer" else None
         value = item.child_by_field_name("value")
-        if field is not None and value is not None:
-            found.append(ValueFact(f"{qualname}.default.{text_of(field)}", _default_value(value),
-                                   line_of(item)))  # fmt: skip
+        if field is None or value is None:
+            continue
+        if nested and value.type == "struct_expression":
+            inner = text_of(value.child_by_field_name("name"))
+            if inner and _PLAIN_TYPE.fullmatch(inner):
+                found += _literal_fields(value, inner, nested=False)
+            continue
+        found.append(ValueFact(f"{qualname}.default.{text_of(field)}", _default_value(value),
+                               line_of(item)))  # fmt: skip
     return found
+
+
+_PLAIN_TYPE = re.compile(r"[A-Z]\w*")
 
 
 def _default_value(node: Node) -> str | None:

@@ -201,18 +201,20 @@ class _Setting:
 def _subject_values(text: str, fp: Fingerprint, start: int, end: int) -> list[Binding]:
     known = fp.derived("setting_values.words", _name_words)
     words = list(_WORD.finditer(text, start, end))
-    for size in (3, 2):
+    for size in (3, 2, 1):
         for i in range(len(words) - size + 1):
             run = words[i : i + size]
             if any(w.group().lower() not in known for w in run):
                 continue  # a word no setting's name holds: no setting is called so
             if any(text[a.end() : b.start()] != " " for a, b in pairwise(run)):
                 continue
+            if size == 1 and not _DEFAULT_BEFORE.search(text, start, run[0].start()):
+                continue  # one word names a setting only as "the default level"
             phrase = _whole_phrase(text, start, run[0].start(), run[-1].end(), end)
             if phrase is None:
                 continue
             setting = _setting(fp, setting_names([w.group() for w in run]))
-            if setting is None:
+            if setting is None or (size == 1 and not _in_defaults(setting)):
                 continue
             binding = _value_for(text, setting, run[-1].end(), end)
             if (
@@ -224,6 +226,16 @@ def _subject_values(text: str, fp: Fingerprint, start: int, end: int) -> list[Bi
                 return []  # "the page size values are 50": a bare number after a verb
             return [binding] if binding is not None else []
     return []
+
+
+_DEFAULT_BEFORE = re.compile(r"\bdefault\s+\Z", re.IGNORECASE)
+
+
+def _in_defaults(setting: _Setting) -> bool:
+    """Whether a setting is a key of what the code calls its defaults (``defaultOptions``,
+    ``DEFAULTS``): "the default level" is ``defaultOptions.level``."""
+    owner = setting.fact.name.rpartition(".")[0]
+    return "default" in owner.lower()
 
 
 _NAME_PART = re.compile(r"[A-Z]?[a-z0-9]+|[A-Z]+(?![a-z])")
@@ -370,6 +382,12 @@ def _value_for(text: str, setting: _Setting, after: int, end: int) -> Binding | 
             fact.name.rpartition(".")[2],
             (min([*said, literal.start("v")]), literal.end("v")),
         )
+    quoted = _QUOTED_AFTER.match(text, after, end)
+    if quoted is not None and isinstance(typed_value(code), str) and _plain_before(
+            text, after, quoted.start("v")):  # fmt: skip
+        # "the default level is 'info'": a quoted word right after the copula
+        anchor = Anchor(AnchorKind.SYMBOL, fact.name, scope=setting.path, version=quoted["v"])
+        return Binding(anchor, fact.name.rpartition(".")[2], quoted.span("v"))
     values = [v for v in stated_values(text) if after <= v.start < end]
     if len(values) != 1 or not _plain_before(text, after, values[0].start):
         return None
@@ -382,6 +400,11 @@ def _value_for(text: str, setting: _Setting, after: int, end: int) -> Binding | 
     return Binding(anchor, fact.name.rpartition(".")[2], (values[0].start, values[0].end))
 
 
+_QUOTED_AFTER = re.compile(
+    r"\s*(?:is|are|defaults\s+to|equals|=|:)\s*(?P<v>(?P<q>['\"])[^'\"\n]{1,60}(?P=q))"
+    r"(?=\s*(?:[.,;)]|$|\s+(?:and|but|by|when|unless)\b))",
+    re.IGNORECASE,
+)
 # What a literal the setting "is" follows: a copula, "to", a colon or "=" (not "in", "by":
 # "is set in `app/config.py`" says where, not what)
 _LITERAL_LEAD = re.compile(r"(?:\b(?:is|are|to|equals|as)|[:=])\s*\Z", re.IGNORECASE)

@@ -36,7 +36,8 @@ __all__ = [
 ]
 
 # A sentence ends at . ! ? ; or a newline followed by space (dots inside `a.b` do not end one).
-_SENTENCE_END = re.compile(r"[.!?;]+(?=\s|$)|\n+")
+# ("the `bail!` macro": a "!" before a word in lower case ends no sentence)
+_SENTENCE_END = re.compile(r"(?:[.?;]|!(?!\s+[a-z]))+(?=\s|$)|\n+")
 _NP_TOKEN = re.compile(r"`?[A-Za-z0-9_./:-]+`?|[’']s\b")
 _DETERMINERS = frozenset({"the", "our", "a", "an", "in"})
 _FIRST_PERSON = frozenset({"we", "i", "our", "us"})

@@ -12,7 +12,7 @@ import re
 from anchors.facts import Fingerprint
 from anchors.mentions import subproject_of
 
-__all__ = ["BUILT_DIRS", "js_runs", "lib_is_source", "test_directory"]
+__all__ = ["BUILT_DIRS", "built_copy", "js_runs", "lib_is_source", "test_directory"]
 
 # A folder's words, split at ``-``, ``_`` and ``.``, that say it holds tests or their tools
 _TEST_WORDS = frozenset(
@@ -58,6 +58,20 @@ def js_runs(path: str, fp: Fingerprint | None = None) -> bool:
 
 _JS = ("javascript", "typescript")  # a file's language (every dialect is one of them)
 _DECLARATION = re.compile(r"\.d\.[cm]?ts$")  # types only: no code of their own
+
+
+def built_copy(path: str, fp: Fingerprint) -> bool:
+    """Whether a JavaScript/TypeScript file is what a build made of the sources (in
+    ``dist/``, ``build/``, a compiled ``lib/``) or their type declarations (``.d.ts``): a
+    definition there is a copy of one the sources hold."""
+    facts = fp.code.get(path)
+    if facts is None or facts.language not in _JS:
+        return False
+    directory = path.rpartition("/")[0].lower()
+    built = set(directory.split("/")) & BUILT_DIRS if directory else set()
+    if built == {"lib"} and lib_is_source(fp):
+        built = set()
+    return bool(built) or _DECLARATION.search(path) is not None
 
 
 def lib_is_source(fp: Fingerprint) -> bool:

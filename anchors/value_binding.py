@@ -32,12 +32,13 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from anchors.durations import in_plain_seconds, in_units_of
+from anchors.durations import in_plain_seconds, in_units_of, seconds
 from anchors.facts import Fingerprint
-from anchors.literals import is_duration_code
+from anchors.literals import is_duration_code, typed_value
 from anchors.mentions import runs
 from anchors.spec import Anchor, AnchorKind
-from anchors.value_claims import StatedValue, bare_value, stated_values
+from anchors.tooling_dirs import built_copy
+from anchors.value_claims import STANDARD, StatedValue, bare_value, stated_values
 
 __all__ = ["Binding", "bind_values"]
 
@@ -138,7 +139,7 @@ def bind_values(
             continue
         name, _, path = named
         bare = (bare_value(value) or in_units_of(value.text, name)
-                or _in_seconds(value.text, name, fp))  # fmt: skip
+                or _in_seconds(value.text, name, fp) or _in_bytes(value.text, name, fp))
         if bare is None:
             continue
         # The environment's value is what a deployment sets; the code only says its default:
@@ -155,8 +156,8 @@ def bind_values(
         if anchor is not None:
             found.append(Binding(anchor, name, (value.start, value.end)))
     taken = [b.span for b in found]
-    return found + [b for b in _words_for_strings(text, fp, scope, spans)
-                    if not any(a <= b.span[0] < z for a, z in taken)]  # fmt: skip
+    more = [*_words_for_strings(text, fp, scope, spans), *_standards(text, fp, scope, spans)]
+    return found + [b for b in more if not any(a <= b.span[0] < z for a, z in taken)]
 
 
 # "The filter variable is RUST_LOG_FILTER (DEFAULT_FILTER_ENV)", "mounted under /api/git
@@ -180,7 +181,8 @@ def _words_for_strings(text: str, fp: Fingerprint, scope: str | None,
                 text, m["name"], m.start("name")):  # fmt: skip
             continue
         if "/" not in value and not (_code_like(text, value, m.start("v")) and (
-                value.isupper() or "_" in value or text[m.start("v") - 1 : m.start("v")] == "`")):
+                value.isupper() or "_" in value or text[m.start("v") - 1 : m.start("v")] == "`"
+                or _CAMEL.search(value))):  # "RedisCache (CACHE_TYPE)": a class's name
             continue  # "the media folder (MEDIA_ROOT)": a word for the thing, not its value
         if _NOT_PLAIN.search(text, sentence[0], m.start("v")) or _ELSEWHERE.search(
             text, sentence[0], sentence[1]
@@ -294,6 +296,37 @@ def _named_as_written(
     return None
 
 
+def _standards(text: str, fp: Fingerprint, scope: str | None,
+               spans: Sequence[tuple[int, int, bool]]) -> list[Binding]:  # fmt: skip
+    """A standard stated of a constant the code gives a package's name of it ("formats
+    times as RFC 3339 (`TimeFormat`)" and ``time.RFC3339``): the same standard where the
+    name is the standard's ("RFC3339", "RFC3339Nano"), another where it is not
+    (``time.Kitchen``). A constant holding anything else is not compared."""
+    found = []
+    for m in STANDARD.finditer(text):
+        sentence = next(((a, b) for a, b, question in spans if a <= m.start() < b
+                         and not question), None)  # fmt: skip
+        if sentence is None or _NOT_PLAIN.search(text, sentence[0], m.start()):
+            continue
+        named = _named(text, StatedValue(m.group(), m.start(), m.end()), sentence)
+        constant = _constant(named[0], _file_of(named[2], fp) or scope, fp) if named else None
+        if named is None or constant is None:
+            continue
+        path, qualname = constant
+        held = next((v.text for p, v in fp.constant_values(qualname) if p == path), None)
+        code = _QUALIFIED.fullmatch(held or "")
+        if code is None:
+            continue
+        said = re.sub(r"[\s\-]", "", m.group()).lower()
+        version = held if code["name"].lower().startswith(said) else said.upper()
+        anchor = Anchor(AnchorKind.SYMBOL, qualname, scope=path, version=version)
+        found.append(Binding(anchor, named[0], m.span()))
+    return found
+
+
+_QUALIFIED = re.compile(r"[a-z]\w*\.(?P<name>[A-Z]\w*)")
+
+
 def _in_seconds(stated: str, name: str, fp: Fingerprint) -> str | None:
     """A duration stated for a unit-less Python setting or a Go ``time.Duration``, in
     seconds (``in_plain_seconds``); None where any literal the code gives it is outside
@@ -303,7 +336,38 @@ def _in_seconds(stated: str, name: str, fp: Fingerprint) -> str | None:
         given = fp.members_named(name)
     if not given or not all(p.endswith(".py") or is_duration_code(v.text) for p, v in given):
         return None
+    if all(is_duration_code(v.text) for _, v in given):
+        total = seconds(stated)  # a Go ``time.Duration``: the same in any unit
+        return None if total is None else _number(total)
     return in_plain_seconds(stated, name, [v.text for _, v in given if v.text is not None])
+
+
+_SIZE = re.compile(r"(?P<n>\d+(?:\.\d+)?)\s?(?P<unit>[kKMGT])(?P<i>i?)[bB]")
+_SIZE_NAME = re.compile(r"bytes|size|length", re.IGNORECASE)
+_POWERS = {"k": 1, "m": 2, "g": 3, "t": 4}
+
+
+def _in_bytes(stated: str, name: str, fp: Fingerprint) -> str | None:
+    """A size ("10 MB", "512 KiB") stated for a setting named in bytes, as a size or a
+    length (``LOG_MAX_BYTES``, ``MAX_UPLOAD_SIZE``, ``MAX_CONTENT_LENGTH``), in bytes: the
+    code's own number where it is that size counted in 1000s or in 1024s ("10 MB" and
+    ``10 * 1024 * 1024``, as people say it), else the size in 1024s, which it is not."""
+    m = _SIZE.fullmatch(stated.strip())
+    if m is None or not _SIZE_NAME.search(name):
+        return None
+    power = _POWERS[m["unit"].lower()]
+    sizes = [float(m["n"]) * base**power for base in ((1024,) if m["i"] else (1000, 1024))]
+    given = [*fp.constant_values(name), *fp.env_default_values(name)]
+    for _, held in given or fp.members_named(name):
+        number = typed_value(held.text) if held.text is not None else None
+        if isinstance(number, float) and number in sizes:
+            return _number(number)
+    return _number(sizes[-1])
+
+
+def _number(x: float) -> str:
+    """A number as a literal states it: ``10485760``, ``0.001``."""
+    return str(int(x)) if float(x).is_integer() else repr(float(x))
 
 
 def _file_of(named: str | None, fp: Fingerprint) -> str | None:
@@ -344,12 +408,27 @@ def _resolve(name: str, where: str | None, fp: Fingerprint, value: str,
     else a constant in one file (``where`` first). None when the code has no literal."""
     constant = _constant(name, where, fp)
     env = fp.env_default_values(name) if "." not in name else []  # a dict's key: a constant
-    if default and any(v.text is not None for _, v in env):
+    # "(`MAIL_PORT` in `configs/default.py`)": that file's own literal, where it has one
+    placed = constant is not None and where is not None and constant[0] == where
+    if default and any(v.text is not None for _, v in env) and not placed:
         return Anchor(AnchorKind.ENV, name, version=value)
     if constant is not None:
         path, qualname = constant
-        return Anchor(AnchorKind.SYMBOL, qualname, scope=path, version=value)
+        return Anchor(AnchorKind.SYMBOL, qualname, scope=path, version=_literal_of(value, path, fp))
     return None
+
+
+def _literal_of(value: str, path: str, fp: Fingerprint) -> str:
+    """``value``, or the literal it names when it is another constant of ``path``
+    ("`DEFAULT_PAGE_SIZE = QUERY_LIMIT`": what QUERY_LIMIT holds there)."""
+    if not _IDENTIFIER.fullmatch(value) or value.lower() in _FLAG_WORDS | {"none", "null"}:
+        return value
+    held = next((v.text for p, v in fp.constant_values(value) if p == path), None)
+    return held if held is not None else value
+
+
+_IDENTIFIER = re.compile(r"[A-Za-z_]\w*")
+_CAMEL = re.compile(r"[a-z][A-Z]")
 
 
 def _key_elsewhere(name: str, named: str | None, fp: Fingerprint) -> bool:
@@ -368,8 +447,8 @@ def _constant(name: str, where: str | None, fp: Fingerprint) -> tuple[str, str] 
     found = fp.constant_values(name)
     if not found and "." not in name:
         found = [(p, v) for p, v in fp.members_named(name) if v.text is not None]
-    # the application's own value, not a test's fixture of it
-    found = [(p, v) for p, v in found if runs(p)] or found
+    # the application's own value, not a test's fixture of it nor a build's copy of it
+    found = [(p, v) for p, v in found if runs(p) and not built_copy(p, fp)] or found
     if where is not None:
         here = [(p, v) for p, v in found if p == where]
         if here:

@@ -34,6 +34,7 @@ from anchors.durations import WORD_DURATION
 from anchors.literals import EMPTY, same_value
 
 __all__ = [
+    "STANDARD",
     "StatedValue",
     "bare_value",
     "stated_as_default",
@@ -78,7 +79,7 @@ _ASSIGN = re.compile(
     rf"\b[A-Za-z_]\w*\s?=\s?(?!=)(?:{_ARITHMETIC}|[\"']?[\w.\-:/]+[\"']?)"
 )
 # ``RS256``, ``HS512``, ``SHA256``, ``UTF8``: a variant named in capitals with digits
-_VARIANT = re.compile(r"(?<![\w\-])[A-Z]{2,}\d{1,4}(?![\w\-])")
+_VARIANT = re.compile(r"(?<![\w\-.])[A-Z]{2,}\d{1,4}(?![\w\-])")
 # "defaults to `json`", "is set to `False`", "is `'info'`"
 _DEFAULTS = (
     r"(?:defaults?|defaulting|defaulted|falls?\s+back|falling\s+back)\s+to"
@@ -88,6 +89,11 @@ _LITERAL_AFTER = re.compile(
     rf"\b(?:{_DEFAULTS}|is\s+set\s+to|set\s+to|is|=|equals|of)\s+"
     r"`(?P<v>[^`\n]{1,40})`",
     re.IGNORECASE,
+)
+# "the default timestamp format is time.RFC3339": a package's exported name as the value
+_QUALIFIED_AFTER = re.compile(
+    rf"\b(?:{_DEFAULTS}|is\s+set\s+to|set\s+to|is|=|equals)\s+"
+    r"(?P<v>[a-z]\w*\.[A-Z]\w*)(?![\w(]|\.\w)"
 )
 # "ALLOW_UPLOAD_VIDEOS is True", "defaults to None": Python's literals, written as code
 # ("... when it is None" is a condition on something unnamed, not a value stated of it)
@@ -179,6 +185,13 @@ _NAMED_AS = re.compile(
     r"(?P<v>(?=[\w\-]*[A-Z0-9_])[A-Za-z_][\w\-]*(?:\.\w+)*"  # a name: "called on" is not
     r"|`?[\w\-]+\.[A-Za-z][A-Za-z0-9]{0,4}`?(?![\w.]))"  # ... or a file's: "config.json"
 )
+# "durations are logged in seconds by default (`DurationFieldUnit`)": the unit a constant
+# is, said of one named in parentheses right after it; its value is one of that unit
+_UNIT_OF = re.compile(
+    r"\bin\s+(?P<v>(?:nano|micro|milli)?seconds|minutes|hours)\b"
+    r"(?=(?:\s*,?\s*by\s+default)?\s*\(\s*`?[A-Za-z_])",
+    re.IGNORECASE,
+)
 # A Dockerfile instruction written as in the file: "USER isso", "EXPOSE 8000".
 _INSTRUCTION = re.compile(
     r"(?<!\bno\s)\b(?:FROM|EXPOSE|USER|WORKDIR|ENTRYPOINT|CMD)\s+(?P<v>[^\s,;()`'\"]+)"
@@ -203,19 +216,24 @@ _LINE_REF = re.compile(r"\.\w{1,5}:\d+")
 _TICKED_NAME = re.compile(r"`(?!(?:True|False|None|true|false|null)`)[A-Za-z_][\w.]*`")
 _LIST_MARKER = re.compile(r"(?:^|\n)\s*(?P<n>\d+)[.)]\s")
 # "RFC 3339", "ISO 8601", "PEP 517", "CVE-2023-1234": a standard's number is its name
-_STANDARD = re.compile(
-    r"\b(?:RFC|ISO(?:/IEC)?|PEP|IEEE|ECMA|FIPS|CVE|BCP|NIST\s+SP|ITU-T\s+[A-Z]\.?)"
-    r"[\s\-]?\d+(?:[.\-]\d+)*(?![\w.])"
+STANDARD = re.compile(
+    r"(?<![\w.])(?:RFC|ISO(?:/IEC)?|PEP|IEEE|ECMA|FIPS|CVE|BCP|NIST\s+SP|ITU-T\s+[A-Z]\.?)"
+    r"[\s\-]?\d+(?:[.\-]\d+)*(?!\w|\.\d)"
 )
 # A quoted string stated of a code name: "`ErrNotFound`'s message is "route not found"",
-# "the id is 'git:clone' (`CommandIDs.gitClone`)". Prose quotes a word without a code name.
+# "the id is 'git:clone' (`CommandIDs.gitClone`)", "the field is called "time"
+# (`TimestampFieldName`)", "stored under the key "_flash" (`flashesKey`)". Prose quotes
+# a word without a code name.
 _QUOTE = r"(?P<v>\"[^\"\n]{1,80}\"|'[^'\n]{1,80}'|“[^”\n]{1,80}”)"
 _QUOTED_OF = re.compile(
     r"(?P<name>`[^`\n]{1,80}`|[A-Za-z_][\w.]*)(?:['’]s(?:\s+[a-z]+){1,2})?\s+"
     rf"(?:is|equals|defaults\s+to|is\s+set\s+to|reads|returns)\s+{_QUOTE}"
 )
 _QUOTED_BEFORE = re.compile(
-    rf"\b(?:is|equals|defaults\s+to|is\s+set\s+to)\s+{_QUOTE}\s*\(\s*"
+    rf"\b(?:is|equals|defaults\s+to|is\s+set\s+to|(?:is|are)\s+(?:called|named)|(?:under|with|as|in)"
+    r"\s+the\s+(?:key|name|field|header|cookie|prefix|label|tag))\s+"
+    rf"{_QUOTE}"
+    r"\s*\(\s*"
     r"(?P<name>`[^`\n]{1,80}`|[A-Za-z_][\w.]*)"
 )
 
@@ -238,7 +256,7 @@ def _stated_values(text: str) -> tuple[StatedValue, ...]:
 
     markers = {m.start("n") for m in _LIST_MARKER.finditer(text)}
     taken.extend(m.span() for m in _TICKED_NAME.finditer(text))
-    taken.extend(m.span() for m in _STANDARD.finditer(text))
+    taken.extend(m.span() for m in STANDARD.finditer(text))
     for m in _ASSIGN.finditer(text):
         add(m.start(), m.end(), m.group())
     for m in _ADDRESS.finditer(text):
@@ -256,10 +274,14 @@ def _stated_values(text: str) -> tuple[StatedValue, ...]:
     for m in (*_PYTHON_LITERAL.finditer(text), *_CODE_BOOL.finditer(text),
               *_CAPS_AFTER.finditer(text)):  # fmt: skip
         add(m.start("v"), m.end("v"), m.group("v"))
+    for m in _QUALIFIED_AFTER.finditer(text):
+        add(m.start("v"), m.end("v"), m.group("v"))
     for m in _LITERAL_AFTER.finditer(text):
         value = m.group("v").strip()
         if _CODE_LITERAL.match(value):
             add(m.start("v"), m.end("v"), value)
+    for m in _UNIT_OF.finditer(text):
+        add(m.start("v"), m.end("v"), f"1 {m.group('v')[:-1].lower()}")
     for m in _INSTRUCTION.finditer(text) if _DOCKER_CONTEXT.search(text) else ():
         value = m.group("v").rstrip(".:")
         if value.lower() not in _NOT_AN_ARGUMENT:

@@ -144,7 +144,8 @@ DIST_TO_IMPORT: dict[str, str] = {
 # ("the duckdb package", "depends on httpx") or an import ("the yaml module").
 DEP_AFTER = (
     r"\s+(?:package|dependency|distribution|dist|library)\b|\s+(?:is|are)\s+(?:a\s+|an\s+)?"
-    r"(?:declared\s+|direct\s+|runtime\s+|dev\s+)?(?:dependency|dependencies|installed|pinned)"
+    r"(?:(?:declared|direct|runtime|run-time|dev|development|optional)[\s-]+)?"
+    r"(?:dependency|dependencies|installed|pinned)"
     # "X sits in the extension's runtime dependencies"
     r"|\s+(?:sits?|is|are|lives?|belongs?)\s+(?:in|among)\s+(?:the\s+)?(?:[\w'’-]+\s+){0,3}?"
     r"(?:dependencies|devdependencies|deps|requirements)\b"

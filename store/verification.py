@@ -40,7 +40,9 @@ __all__ = ["CHECKER_VERSION", "Checked", "Verifier"]
 # in words, a literal that names the stated word, Go durations in seconds (adr/0045);
 # c17: a standard's number ("RFC 3339") is no value a note states; a default said in
 # words, a relation between definitions and a property of one are parts left unchecked
-CHECKER_VERSION = f"c17.{VOCABULARY_VERSION}"
+# c18: what a definition does is a part left unchecked; values in more forms (a unit, a
+# standard, a size, a quoted key), the stated file binds a definition (adr/0051)
+CHECKER_VERSION = f"c18.{VOCABULARY_VERSION}"
 
 
 @dataclass(frozen=True)

@@ -119,6 +119,7 @@ def test_a_real_service_yields_its_imports_definitions_constants_and_environment
         ValueFact("readTimeout", "5 * time.Second", 23),  # a duration: compared in seconds
         ValueFact("maxPage", "100", 24),
         ValueFact("ErrNotFound", '"not found"', 27),
+        ValueFact("Store.default.ttl", "time.Hour", 43),  # what ``NewStore`` gives it
     )
     assert found.env_reads == ("REDIS_URL", "PORT")
     assert "redis" in found.mentions
@@ -602,7 +603,8 @@ def test_fields_error_messages_and_declared_env_names_answer_anchors(git_repo: G
 
 def test_a_value_given_another_constant_of_the_file_takes_its_literal() -> None:
     """``EnableSorting = defaultSorting``: the value the code gives it, one level deep; a
-    name from elsewhere or a computed constant stays computed."""
+    computed constant stays computed; a package's name (``pkg.Value``) is the value as
+    written."""
     found = facts(
         """\
         package p
@@ -617,5 +619,5 @@ def test_a_value_given_another_constant_of_the_file_takes_its_literal() -> None:
     )
     assert [(c.name, c.text) for c in found.constants] == [
         ("defaultSorting", "true"), ("computed", None), ("EnableSorting", "true"),
-        ("Other", None), ("Imported", None),
+        ("Other", None), ("Imported", "pkg.Value"),
     ]  # fmt: skip

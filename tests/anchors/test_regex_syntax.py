@@ -124,7 +124,9 @@ def _valid(source: str) -> bool:
     return True
 
 
-@settings(max_examples=400, deadline=None)
+# Derandomized: a random pattern may backtrack exponentially ("(a*)*b" nested deeper),
+# which would stall the suite on one unlucky draw; the same 400 draws every run do not.
+@settings(max_examples=400, deadline=None, derandomize=True)
 @given(_pattern.filter(_valid), st.text("abn't’ ,.\n", max_size=24))
 def test_every_match_of_any_pattern_holds_one_of_its_needles(source: str, text: str) -> None:
     found = needles(source)

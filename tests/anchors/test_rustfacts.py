@@ -122,6 +122,7 @@ def test_a_real_service_yields_its_imports_definitions_constants_and_environment
         ValueFact("DEFAULT_PORT", "6380", 10),
         ValueFact("CACHE_URL_VAR", '"CACHE_URL"', 11),
         ValueFact("VERSION", None, 12),
+        ValueFact("Cache.default.inner", None, 37),  # what ``new`` gives it: computed
     )
     assert found.env_reads == ("CARGO_PKG_VERSION", "CACHE_URL", "CACHE_PORT")
     assert "redis" in found.mentions

@@ -332,7 +332,7 @@ PATH_CASES = [
     ("It never uses anstream::AutoStream.", "REFUTED", "imported by src/fmt.rs"),
     # the crate's own modules and items, defined or re-exported
     ("Formatting lives in the env_thing::fmt module.", "VERIFIED", "src/fmt.rs is tracked"),
-    ("env_thing::fmt::Formatter prints records.", "VERIFIED", "src/fmt.rs defines Formatter"),
+    ("env_thing::fmt::Formatter prints records.", "ACTIVE", "src/fmt.rs defines Formatter"),
     ("Timestamps are env_thing::fmt::Timestamp values.", "VERIFIED",
      "src/fmt/stamp.rs defines Timestamp"),
     ("The logger is env_thing::Logger.", "VERIFIED", "src/logger.rs defines Logger"),

@@ -173,7 +173,7 @@ GIVEN: list[tuple[str, list[str], str, str]] = [
     # Go: imports by path, methods, env reads, go.mod requirements
     ("The store wraps go-redis", ["import:github.com/redis/go-redis/v9@svc/store.go"],
      "VERIFIED", "imported by svc/store.go"),
-    ("Store.Get looks up a key", ["symbol:svc/store.go::Store.Get"], "VERIFIED",
+    ("Store.Get looks up a key", ["symbol:svc/store.go::Store.Get"], "ACTIVE",
      "svc/store.go defines Store.Get"),
     ("Store.Put writes a key", ["symbol:svc/store.go::Store.Put"], "REFUTED",
      "does not define Store.Put"),
@@ -186,7 +186,7 @@ GIVEN: list[tuple[str, list[str], str, str]] = [
     # Rust: use paths, impl methods (Type::method), env::var, Cargo.toml
     ("The queue locks with tokio's Mutex", ["import:tokio::sync@worker/src/main.rs"],
      "VERIFIED", "imported by worker/src/main.rs"),
-    ("Queue::push appends an item", ["symbol:worker/src/main.rs::Queue::push"], "VERIFIED",
+    ("Queue::push appends an item", ["symbol:worker/src/main.rs::Queue::push"], "ACTIVE",
      "defines Queue.push"),
     ("Queue::pop removes an item", ["symbol:worker/src/main.rs::Queue::pop"], "REFUTED",
      "does not define Queue.pop"),

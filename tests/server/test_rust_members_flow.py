@@ -51,7 +51,7 @@ async fn builds() {}
 
 # (note, the status served, text the receipts must hold)
 CHECKED: list[tuple[str, str, str]] = [
-    ("SubscriberBuilder::with_ansi turns colours on and off.", "VERIFIED",
+    ("SubscriberBuilder::with_ansi turns colours on and off.", "ACTIVE",
      "src/lib.rs defines SubscriberBuilder.with_ansi (line 10)"),
     ("SubscriberBuilder::with_colors turns colours on and off.", "REFUTED",
      "SubscriberBuilder is defined in src/lib.rs (line 5) but has no with_colors"),
