@@ -221,6 +221,10 @@ def _sentence(text: str, start: int, end: int, values: list[StatedValue],
                 continue
         elif raw.startswith("/") and docker and not compose and _WORKDIR.search(sentence):
             bound = _workdir(raw, sentence, fp)
+        elif compose and _PLAIN_NUMBER.fullmatch(raw) and (
+                named := _NAMED_BEFORE.search(text, start, value.start)):  # fmt: skip
+            # "the compose stack runs PostgreSQL 16": the image of the service running it
+            bound = _service_version(named["w"], raw, fp)
         if bound is not None:
             out.append(Binding(bound, raw, (value.start, value.end)))
     if docker and not compose and not ci:
@@ -256,10 +260,15 @@ def _dockerfile(
 ) -> str | None:
     """The one of ``candidates`` the sentence is about: the one a word of whose path the
     sentence says ("the demo image" and ``docker/demo/Dockerfile``, "the e2e testbed
-    image" and ``docker/Dockerfile-js-testbed``); else, when it names no Dockerfile at all,
+    image" and ``docker/Dockerfile-js-testbed``), or whose path it writes out; else, when it
+    names no Dockerfile at all,
     the only candidate, or (``root``) the one at the repository's root. None when the
     sentence names a Dockerfile that is not a candidate: it is about that one. An image
     reference names none (``wger/base:2.1-dev`` is not ``extras/docker/base/Dockerfile``)."""
+    written = [p for p in _files(fp, InfraKind.DOCKERFILE)
+               if re.search(rf"(?<![\w/.-]){re.escape(p)}(?![\w/-]|\.\w)", sentence)]
+    if len(written) == 1:  # "(docker/Dockerfile, ...)": the path itself
+        return written[0] if written[0] in candidates else None
     words = {w.lower() for w in re.findall(r"[A-Za-z][A-Za-z0-9]+", _without_images(sentence))}
     named = [p for p in _files(fp, InfraKind.DOCKERFILE) if _path_words(p) & words]
     if named:
@@ -364,6 +373,24 @@ def _image(tag: str, sentence: str, fp: Fingerprint, *, compose: bool, docker: b
         if len(files) == 1:
             return _anchor(files[0], "image", tag)
     return None
+
+
+# "PostgreSQL 16", "Redis v7": a name right before a version
+_NAMED_BEFORE = re.compile(r"(?P<w>[A-Za-z][\w\-]*)\s+v?\Z")
+
+
+def _service_version(word: str, version: str, fp: Fingerprint) -> Anchor | None:
+    """The image anchor of the one compose service whose image's repository the word
+    names ("PostgreSQL" and ``postgres:18-alpine``, "Valkey" and ``valkey/valkey:9``), at
+    the version stated: ``postgres:16``. None when no service or several run it."""
+    low = word.lower()
+    same = {(p, s, _repository(t)) for p, s in _services(fp)
+            for t in _keyed(fp, p, f"services.{s}.image")
+            if len(_repository(t)) > 2 and low.startswith(_repository(t))}  # fmt: skip
+    if len(same) != 1:
+        return None
+    [(path, service, repo)] = same
+    return _anchor(path, f"services.{service}.image", f"{repo}:{version}")
 
 
 # "built FROM x", "the base image is x", "based on x", "the image is FROM x"
