@@ -59,6 +59,7 @@ from anchors.durations import restated_in_seconds, same_duration
 from anchors.ecosystem_words import ecosystem_library
 from anchors.facts import Fingerprint
 from anchors.infra_binding import bind_infra
+from anchors.literals import same_value
 from anchors.manifest_binding import bind_manifest
 from anchors.manifest_claims import manifest_claim
 from anchors.member_claims import missing_member
@@ -540,9 +541,9 @@ def _located_definition(c: _Cand, text: str, names: CodeNames) -> bool:
         return True
     if names.scope is None or names.fp.language(names.scope) is None:
         return False
-    # ("Spinner definitions are in _spinners.py": a capital opening the sentence may be
-    # only the sentence's)
-    said = c.code or (c.initial and text[:1].islower())
+    # ("Spinner definitions are in _spinners.py": a capital opening the sentence before a
+    # noun names no definition; "Prerelease is defined in ..." does)
+    said = c.code or (c.initial and (text[:1].islower() or not c.modifies))
     return said and bool(names.fp.definitions(text))
 
 
@@ -956,6 +957,7 @@ def infer_anchors(text: str, fp: Fingerprint, subject: str | None = None, *,
             | {b.anchor.version for b in manifest})
     checked_values += [(v.start, v.end) for v in stated_values(text)
                        if v.text in said or bare_value(v) in said
+                       or any(same_value(v.text, s or "") for s in said if s)
                        or any(same_duration(v.text, s or "") or restated_in_seconds(v.text, s or "")
                               for s in said)]  # fmt: skip
     # "CI tests on Python 3.8", "the CI job uses Node 18" say what CI runs, not what the

@@ -66,7 +66,8 @@ Progress = Callable[[int, int], None]
 # modules it writes, 17; a name given to ``os.environ.get``, 18; a Python constant naming
 # a variable and a Go constant of arithmetic, 19; a Python name given another's literal
 # and a Go name given a package's, the fields a Rust ``new`` sets, a Python ``timedelta``,
-# a JavaScript object's keys, 20) and is extracted again.
+# a JavaScript object's keys, Go ``New...`` struct literals, shifts, 20) and is extracted
+# again.
 FACTS_VERSION = 20
 # Files to parse before two worker processes pay for their start-up: on two idle cores the
 # pool breaks even at 300-400 files (adr/0003; `python -m benchmarks.fingerprint --sweep`).

@@ -300,7 +300,7 @@ def literal_text(node: Node) -> str | None:
 
 
 # Number literals joined by + - * / and parentheses, as the value they make (``anchors.literals``)
-_ARITHMETIC = re.compile(r"[\d\s.()+\-*/_]+")
+_ARITHMETIC = re.compile(r"[\d\s.()+\-*/_<>]+")
 _DURATION = re.compile(
     r"(?:\d+(?:\.\d+)?\s*\*\s*)?time\.(?:Nanosecond|Microsecond|Millisecond|Second|Minute|Hour)"
     r"(?:\s*\*\s*\d+(?:\.\d+)?)?"

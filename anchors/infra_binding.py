@@ -88,7 +88,8 @@ _WORD = re.compile(r"[A-Za-z][\w\-]*")
 _VERSION = r"\d+\.\d+(?:\.\d+)?"
 # "Python 3.8", "python 3.10 through 3.12", "Python 3.8+", "3.8 or newer"
 _LANG_VERSION = re.compile(
-    rf"\b(?P<lang>python|py|node(?:\.?js)?|go(?:lang)?|rust)\s+v?(?P<lo>{_VERSION}|\d+)"
+    rf"\b(?P<lang>python|py|node(?:\.?js)?|go(?:lang)?|rust|msrv)"
+    rf"(?:\s+version)?(?:\s+(?:is|of)|\s*[:=])?\s+v?(?P<lo>{_VERSION}|\d+)"
     rf"(?:(?P<plus>\+|\s+or\s+(?:newer|later|higher|above))|\s*(?:-|–|to|through|until|\.\.)"
     rf"\s*(?:python\s+)?v?(?P<hi>{_VERSION}))?",
     _I,
@@ -265,8 +266,8 @@ def _dockerfile(
     the only candidate, or (``root``) the one at the repository's root. None when the
     sentence names a Dockerfile that is not a candidate: it is about that one. An image
     reference names none (``wger/base:2.1-dev`` is not ``extras/docker/base/Dockerfile``)."""
-    written = [p for p in _files(fp, InfraKind.DOCKERFILE)
-               if re.search(rf"(?<![\w/.-]){re.escape(p)}(?![\w/-]|\.\w)", sentence)]
+    written = [p for p in _files(fp, InfraKind.DOCKERFILE) if "/" in p
+               and re.search(rf"(?<![\w/.-]){re.escape(p)}(?![\w/-]|\.\w)", sentence)]
     if len(written) == 1:  # "(docker/Dockerfile, ...)": the path itself
         return written[0] if written[0] in candidates else None
     words = {w.lower() for w in re.findall(r"[A-Za-z][A-Za-z0-9]+", _without_images(sentence))}
@@ -497,7 +498,7 @@ def _ci_scope(fp: Fingerprint, key: str) -> str | None:
 
 _KEY_OF_LANG = {"python": "python-version", "py": "python-version", "node": "node-version",
                 "nodejs": "node-version", "node.js": "node-version", "go": "go-version",
-                "golang": "go-version", "rust": "rust-version"}  # fmt: skip
+                "golang": "go-version", "rust": "rust-version", "msrv": "rust-version"}  # fmt: skip
 # The files that declare a toolchain's version for a project (not CI, not an image).
 _DECLARING = (InfraKind.NODE_VERSION_FILE, InfraKind.TOOL_VERSIONS, InfraKind.RUST_TOOLCHAIN,
               InfraKind.PACKAGE_JSON, InfraKind.GO_MOD, InfraKind.CARGO_TOML)  # fmt: skip

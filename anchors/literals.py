@@ -31,9 +31,10 @@ _NUMBER = re.compile(r"[+-]?(?:\d[\d_]*(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?")
 # ``r'x'``, ``u"x"``: a string prefix that does not change the value
 _PREFIXED = re.compile(r"^[rRuU]?(?P<q>'''|\"\"\"|'|\")(?P<s>.*)(?P=q)$", re.DOTALL)
 _TERM = r"\(*[+-]?(?:\d[\d_]*(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?\)*"
-# "10 * 60", "(5 * 60) + 30": never "3-5" or "2024-01-01", which a note means as written
-_ARITHMETIC = re.compile(rf"{_TERM}(?: (?:\*\*|\*|//|/|\+|-) {_TERM})+")
-_FOLDED = (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.FloorDiv, ast.Pow)
+# "10 * 60", "(5 * 60) + 30", "1 << 3": never "3-5" or "2024-01-01", which a note means
+# as written
+_ARITHMETIC = re.compile(rf"{_TERM}(?: (?:\*\*|\*|//|/|\+|-|<<|>>) {_TERM})+")
+_FOLDED = (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.FloorDiv, ast.Pow, ast.LShift, ast.RShift)
 
 
 def typed_value(text: str) -> bool | float | str | None:
@@ -127,6 +128,11 @@ def _evaluate(node: ast.expr) -> float | None:
         return None
     if isinstance(node.op, ast.Pow):
         return float(left**right) if abs(right) <= 64 and abs(left) <= 1e6 else None
+    if isinstance(node.op, (ast.LShift, ast.RShift)):  # ``1 << 3``: of whole numbers only
+        if not (left.is_integer() and right.is_integer() and 0 <= right <= 64):
+            return None
+        a, b = int(left), int(right)
+        return float(a << b if isinstance(node.op, ast.LShift) else a >> b)
     if isinstance(node.op, ast.Add):
         return left + right
     if isinstance(node.op, ast.Sub):

@@ -91,6 +91,7 @@ _IMPORT_FORMS = re.compile(
     r"\s+(?:the\s+)?(?:tests?|test\s+files|examples?)\b",
     _I,
 )
+_GO_MODULE = re.compile(r"^(?:the\s+|this\s+)?(?:go\s+)?module\s*$", _I)
 _PROJECT_WORDS = re.compile(
     r"^(?:(?:and|but|so|also|then|still|today|now|currently)\s+)*(?:the\s+|our\s+|this\s+)?"
     r"(?:(?:whole|entire|main|core|running)\s+)?"
@@ -175,6 +176,8 @@ def _project(
         return False, None
     if _PROJECT_WORDS.match(clause):
         return True, scope if scope is not None and fp.has_directory(scope) else None
+    if _GO_MODULE.match(clause) and fp.has_path("go.mod"):
+        return True, None  # "the module has no dependencies": a Go module is the project
     if _FRONTEND.match(clause) and (sources := application_sources(fp)) is not None:
         return True, sources  # "the frontend (source) never reads process.env"
     words = re.sub(r"^the\s+", "", clause.strip("`*_ "), flags=_I).strip("`")

@@ -20,7 +20,7 @@ __all__ = ["literal_text", "string_value"]
 
 _LITERALS = frozenset({"integer", "float", "true", "false", "none"})
 # What a constant's arithmetic may use (``60 * 60 * 24``, ``1024 ** 2``, ``(5 * 60) + 30``)
-_OPERATORS = frozenset({b"*", b"**", b"+", b"-", b"/", b"//"})
+_OPERATORS = frozenset({b"*", b"**", b"+", b"-", b"/", b"//", b"<<", b">>"})  # ``1 << 3``: a flag
 
 
 def literal_text(node: Node) -> str | None:

@@ -41,7 +41,7 @@ _NOT_PLAIN = re.compile(
 _VARIANT = re.compile(r"`?(?<![\w:])(?P<type>[A-Z]\w*)::(?P<variant>[A-Z]\w*)`?(?![\w:(])")
 _VALUE = (r"Some\(\s*[^()\s]{1,40}\s*\)|None|true|false|\"[^\"\n]{0,80}\""
           r"|-?\d+(?:\.\d+)?(?:\s*[*+]\s*(?:\d+(?:\.\d+)?|time\.[A-Z][a-z]+))*"
-          r"|time\.[A-Z][a-z]+")  # ``86400 * 30``, ``5 * time.Second``: Go's values too
+          r"|[a-z]\w*\.[A-Z]\w*")  # ``86400 * 30``, ``5 * time.Second``, ``time.Local``: Go's
 _FIELD = re.compile(
     rf"`?(?<![\w.:])(?P<field>[A-Za-z_][A-Za-z0-9_]*)`?\s*(?::|=|\s+(?:is|defaults\s+to))\s*`?"
     rf"(?P<value>{_VALUE})`?(?![\w.])"

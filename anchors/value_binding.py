@@ -171,7 +171,9 @@ _WORD_BEFORE_NAME = re.compile(
 def _words_for_strings(text: str, fp: Fingerprint, scope: str | None,
                        spans: Sequence[tuple[int, int, bool]]) -> list[Binding]:  # fmt: skip
     """A word stated right before a string constant named in parentheses is that
-    constant's value: bound when the constant is one the code gives a string literal."""
+    constant's value: bound when the constant is one the code gives a string literal, and
+    the word is written as code or follows a copula ("the password is changeme
+    (`DEFAULT_PASSWORD`)")."""
     found = []
     for m in _WORD_BEFORE_NAME.finditer(text):
         sentence = next(((a, b) for a, b, question in spans if a <= m.start() < b
@@ -180,7 +182,8 @@ def _words_for_strings(text: str, fp: Fingerprint, scope: str | None,
         if sentence is None or value == m["name"] or not _code_like(
                 text, m["name"], m.start("name")):  # fmt: skip
             continue
-        if "/" not in value and not (_code_like(text, value, m.start("v")) and (
+        stated = _COPULA_BEFORE.search(text, sentence[0], m.start("v")) is not None
+        if "/" not in value and not stated and not (_code_like(text, value, m.start("v")) and (
                 value.isupper() or "_" in value or text[m.start("v") - 1 : m.start("v")] == "`"
                 or _CAMEL.search(value))):  # "RedisCache (CACHE_TYPE)": a class's name
             continue  # "the media folder (MEDIA_ROOT)": a word for the thing, not its value

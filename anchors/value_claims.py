@@ -74,10 +74,11 @@ _NUMBER = re.compile(
 _TAG = re.compile(r"(?<![\w/.\-])[a-z][\w.\-]*(?:/[\w.\-]+)*:v?\d[\w.\-]*", re.IGNORECASE)
 # ``DEBUG=False``, ``pool_pre_ping=True``, ``workers = 4``
 # (arithmetic of numbers is one value: ``EXPIRE = 3600 * 24 * 7``)
-_ARITHMETIC = r"\d[\d_]*(?:\.\d+)?(?:\s?[*+/]\s?\d[\d_]*(?:\.\d+)?)+(?![\w.])"
+_ARITHMETIC = r"\d[\d_]*(?:\.\d+)?(?:\s?(?:[*+/]|<<|>>)\s?\d[\d_]*(?:\.\d+)?)+(?![\w.])"
 _ASSIGN = re.compile(
     rf"\b[A-Za-z_]\w*\s?=\s?(?!=)(?:{_ARITHMETIC}|[\"']?[\w.\-:/]+[\"']?)"
 )
+_BARE_ARITHMETIC = re.compile(rf"(?<![\w.\-]){_ARITHMETIC}")
 # ``RS256``, ``HS512``, ``SHA256``, ``UTF8``: a variant named in capitals with digits
 _VARIANT = re.compile(r"(?<![\w\-.])[A-Z]{2,}\d{1,4}(?![\w\-])")
 # "defaults to `json`", "is set to `False`", "is `'info'`"
@@ -258,6 +259,8 @@ def _stated_values(text: str) -> tuple[StatedValue, ...]:
     taken.extend(m.span() for m in _TICKED_NAME.finditer(text))
     taken.extend(m.span() for m in STANDARD.finditer(text))
     for m in _ASSIGN.finditer(text):
+        add(m.start(), m.end(), m.group())
+    for m in _BARE_ARITHMETIC.finditer(text):  # "(1 << 0)", "86400 * 30": one value
         add(m.start(), m.end(), m.group())
     for m in _ADDRESS.finditer(text):
         add(m.start(), m.end(), m.group())

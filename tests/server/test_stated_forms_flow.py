@@ -18,7 +18,10 @@
 - a class attribute of the file a note names; a class's name as a setting's string; a
   content length in MB; a ``timedelta``; a camelCase name's unit; a build's copy;
 - a Cargo feature on by default, an optional crate "always compiled in", a macro's "!";
-- what a Go ``New...`` function's struct literal gives a field; a key stated in quotes.
+- what a Go ``New...`` function's struct literal gives a field; a key stated in quotes;
+- a flag written as a shift; a word after a copula as a string's value; a Dockerfile named
+  by its path; a compose service named by its product and version; a Go module with no
+  requirements; a capitalised name placed in a file; the minimum Rust version in words.
 """
 
 from __future__ import annotations
@@ -117,6 +120,31 @@ COOKIES = {
                 "type CookieStore struct {\n\tOptions *Options\n}\n\n"
                 "func NewCookieStore() *CookieStore {\n\tcs := &CookieStore{\n"
                 "\t\tOptions: &Options{Path: \"/\", MaxAge: 86400 * 30},\n\t}\n\treturn cs\n}\n",
+}  # fmt: skip
+
+EBOOKS = {
+    "pyproject.toml": '[project]\nname = "ebooks"\nversion = "1.0"\ndependencies = ["flask"]\n',
+    "ebooks/__init__.py": "",
+    "ebooks/constants.py": "ROLE_USER = 0 << 0\nROLE_ADMIN = 1 << 0\nROLE_UPLOAD = 1 << 2\n"
+                           'DEFAULT_PASSWORD = "admin123"\n'
+                           'DEFAULT_MAIL_SERVER = "mail.example.org"\n',
+    "docker/Dockerfile": "FROM python:3.13-slim\nEXPOSE 8000\n",
+    "docker/Dockerfile.dev": "FROM python:3.13-slim\nEXPOSE 5000\n",
+    "docker/compose.yaml": "services:\n  db:\n    image: docker.io/library/postgres:18-alpine\n"
+                           "  web:\n    build: .\n",
+}  # fmt: skip
+SCHEDULER = {
+    "go.mod": "module example.com/sched/v3\n\ngo 1.12\n",
+    "cron.go": 'package sched\n\nimport "time"\n\n'
+               "type Cron struct {\n\tlocation *time.Location\n}\n\n"
+               "func New() *Cron {\n\treturn &Cron{location: time.Local}\n}\n",
+}  # fmt: skip
+VERSIONS = {
+    "Cargo.toml": '[package]\nname = "versions"\nversion = "1.0.0"\nedition = "2018"\n'
+                  'rust-version = "1.31"\n',
+    "src/lib.rs": "mod parse;\n\npub struct Prerelease {\n    text: String,\n}\n",
+    "src/parse.rs": "use crate::Prerelease;\n\nimpl Prerelease {\n"
+                    "    pub fn empty() -> usize {\n        0\n    }\n}\n",
 }  # fmt: skip
 
 # (files, note, the status served, words the served reasons hold)
@@ -226,6 +254,26 @@ CLAIMS: list[tuple[dict[str, str], str, str, str]] = [
      "REFUTED", "not 86400 * 7"),
     (COOKIES, 'Flash messages are stored under the key "flashes" (flashesKey in store.go).',
      "REFUTED", 'not "flashes"'),
+    # a flag written as a shift; a word or a host after a copula, as a string's value
+    (EBOOKS, "ROLE_ADMIN is 1 (1 << 0 in ebooks/constants.py).", "VERIFIED",
+     "ROLE_ADMIN = 1 << 0"),
+    (EBOOKS, "ROLE_UPLOAD is 2 (ebooks/constants.py).", "REFUTED", "not 2"),
+    (EBOOKS, "The default admin password is changeme (DEFAULT_PASSWORD).", "REFUTED",
+     "not changeme"),
+    (EBOOKS, "The default mail server is mail.example.org (DEFAULT_MAIL_SERVER).", "VERIFIED",
+     'DEFAULT_MAIL_SERVER = "mail.example.org"'),
+    # a Dockerfile named by its path; a compose service's product and version
+    (EBOOKS, "The image built from docker/Dockerfile exposes port 5000.", "REFUTED", "8000"),
+    (EBOOKS, "The compose stack runs PostgreSQL 16.", "REFUTED", "postgres:18-alpine"),
+    (EBOOKS, "The compose stack runs PostgreSQL 18.", "VERIFIED", "postgres:18-alpine"),
+    # what a Go constructor sets to a package's name; a module with no requirements
+    (SCHEDULER, "New uses UTC by default (location: time.UTC).", "REFUTED", "time.Local"),
+    (SCHEDULER, "The module has no dependencies outside the standard library.", "VERIFIED",
+     "go.mod"),
+    # a capitalised name opening the sentence, placed in a file; the MSRV in words
+    (VERSIONS, "Prerelease is defined in src/parse.rs.", "REFUTED", "defined in src/lib.rs"),
+    (VERSIONS, "The minimum Rust version is 1.31.", "VERIFIED", "1.31"),
+    (VERSIONS, "The minimum Rust version is 1.60.", "REFUTED", "1.31"),
 ]  # fmt: skip
 
 
