@@ -345,7 +345,7 @@ def _in_seconds(stated: str, name: str, fp: Fingerprint) -> str | None:
     return in_plain_seconds(stated, name, [v.text for _, v in given if v.text is not None])
 
 
-_SIZE = re.compile(r"(?P<n>\d+(?:\.\d+)?)\s?(?P<unit>[kKMGT])(?P<i>i?)[bB]")
+_SIZE = re.compile(r"(?P<n>\d+(?:\.\d+)?)\s?(?P<unit>[kKmMgGtT])(?P<i>i?)[bB]")
 _SIZE_NAME = re.compile(r"bytes|size|length", re.IGNORECASE)
 _POWERS = {"k": 1, "m": 2, "g": 3, "t": 4}
 
