@@ -25,6 +25,7 @@ from anchors.facts import (
 )
 from anchors.grammars import line_of, named_children, parser, text_of
 from anchors.http_status import statuses_in
+from anchors.literals import QUALIFIED_NAME
 from anchors.mentions import scan_code_mentions
 from anchors.pyfacts import body_hash
 
@@ -317,7 +318,6 @@ def duration_text(node: Node) -> str | None:
     return text if text and _DURATION.fullmatch(text) else None
 
 
-_QUALIFIED = re.compile(r"[a-z]\w*\.[A-Z]\w*")
 _CONSTRUCTOR = re.compile(r"New[A-Z_0-9]\w*|New")
 _SCANNED = 2000  # nodes of a constructor's body looked at, at most
 
@@ -362,7 +362,7 @@ def _qualified(node: Node) -> str | None:
     """A package's exported name given as the value (``time.RFC3339``, ``json.Marshal``),
     as written: a value a note may state by that name."""
     text = text_of(node) if node.type == "selector_expression" else None
-    return text if text and _QUALIFIED.fullmatch(text) else None
+    return text if text and QUALIFIED_NAME.fullmatch(text) else None
 
 
 def _string_value(node: Node | None) -> str | None:

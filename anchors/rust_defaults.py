@@ -24,6 +24,7 @@ import re
 from collections.abc import Sequence
 
 from anchors.facts import Fingerprint
+from anchors.literals import QUALIFIED_NAME
 from anchors.manifest_binding import ManifestBinding
 from anchors.spec import Anchor, AnchorKind
 from anchors.value_claims import stated_values
@@ -41,7 +42,7 @@ _NOT_PLAIN = re.compile(
 _VARIANT = re.compile(r"`?(?<![\w:])(?P<type>[A-Z]\w*)::(?P<variant>[A-Z]\w*)`?(?![\w:(])")
 _VALUE = (r"Some\(\s*[^()\s]{1,40}\s*\)|None|true|false|\"[^\"\n]{0,80}\""
           r"|-?\d+(?:\.\d+)?(?:\s*[*+]\s*(?:\d+(?:\.\d+)?|time\.[A-Z][a-z]+))*"
-          r"|[a-z]\w*\.[A-Z]\w*")  # ``86400 * 30``, ``5 * time.Second``, ``time.Local``: Go's
+          rf"|{QUALIFIED_NAME.pattern}")  # ``86400 * 30``, ``5 * time.Second``, ``time.Local``
 _FIELD = re.compile(
     rf"`?(?<![\w.:])(?P<field>[A-Za-z_][A-Za-z0-9_]*)`?\s*(?::|=|\s+(?:is|defaults\s+to))\s*`?"
     rf"(?P<value>{_VALUE})`?(?![\w.])"

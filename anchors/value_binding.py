@@ -34,7 +34,7 @@ from dataclasses import dataclass
 
 from anchors.durations import in_plain_seconds, in_units_of, seconds
 from anchors.facts import Fingerprint
-from anchors.literals import is_duration_code, typed_value
+from anchors.literals import QUALIFIED_NAME, is_duration_code, typed_value
 from anchors.mentions import runs
 from anchors.spec import Anchor, AnchorKind
 from anchors.tooling_dirs import built_copy
@@ -317,7 +317,7 @@ def _standards(text: str, fp: Fingerprint, scope: str | None,
             continue
         path, qualname = constant
         held = next((v.text for p, v in fp.constant_values(qualname) if p == path), None)
-        code = _QUALIFIED.fullmatch(held or "")
+        code = QUALIFIED_NAME.fullmatch(held or "")
         if code is None:
             continue
         said = re.sub(r"[\s\-]", "", m.group()).lower()
@@ -325,9 +325,6 @@ def _standards(text: str, fp: Fingerprint, scope: str | None,
         anchor = Anchor(AnchorKind.SYMBOL, qualname, scope=path, version=version)
         found.append(Binding(anchor, named[0], m.span()))
     return found
-
-
-_QUALIFIED = re.compile(r"[a-z]\w*\.(?P<name>[A-Z]\w*)")
 
 
 def _in_seconds(stated: str, name: str, fp: Fingerprint) -> str | None:

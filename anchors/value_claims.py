@@ -31,7 +31,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from anchors.durations import WORD_DURATION
-from anchors.literals import EMPTY, same_value
+from anchors.literals import EMPTY, QUALIFIED_NAME, same_value
 
 __all__ = [
     "STANDARD",
@@ -94,7 +94,7 @@ _LITERAL_AFTER = re.compile(
 # "the default timestamp format is time.RFC3339": a package's exported name as the value
 _QUALIFIED_AFTER = re.compile(
     rf"\b(?:{_DEFAULTS}|is\s+set\s+to|set\s+to|is|=|equals)\s+"
-    r"(?P<v>[a-z]\w*\.[A-Z]\w*)(?![\w(]|\.\w)"
+    rf"(?P<v>{QUALIFIED_NAME.pattern})(?![\w(]|\.\w)"
 )
 # "ALLOW_UPLOAD_VIDEOS is True", "defaults to None": Python's literals, written as code
 # ("... when it is None" is a condition on something unnamed, not a value stated of it)
