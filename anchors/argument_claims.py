@@ -24,8 +24,9 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from anchors.facts import Fingerprint
+from anchors.facts import Fingerprint, Signature
 from anchors.spec import Anchor, AnchorKind, AnchorSyntaxError, Expect, parse_anchor
+from anchors.type_claims import read_type_claims
 
 __all__ = ["ArgumentReading", "read_arguments"]
 
@@ -46,6 +47,7 @@ class ArgumentReading:
 
 
 _ID = r"[A-Za-z_]\w*"
+_WORDS = re.compile(_ID)
 _FUNC = (rf"`?(?P<func>{_ID}(?:\.{_ID})*)(?:\(\))?`?"
          r"(?:\s+(?:in|from)\s+`?(?P<path>[\w./-]+\.py)`?)?")  # fmt: skip
 _VALUE = r"(?P<value>-?\d[\d_]*(?:\.\d+)?|True|False|None|'[^'`]*'|\"[^\"`]*\"|`[^`]+`)"
@@ -178,7 +180,11 @@ _DEFAULT_SIGNATURE = re.compile(
 
 
 def _sentence(sentence: str, fp: Fingerprint, scope: str | None) -> list[_Read]:
-    out: list[_Read] = _unsigned(sentence, fp) + _bare_keywords(sentence, fp, scope)
+    types = read_type_claims(sentence, fp)
+    out: list[_Read] = [(anchor, (written, func, *_WORDS.findall(written)), (), "")
+                        for anchor, func, written, _ in types]  # fmt: skip
+    read = [span for *_, span in types]
+    out += _unsigned(sentence, fp, read) + _bare_keywords(sentence, fp, scope)
     if "default" in sentence and not _NOT_PLAIN.search(sentence):
         for m in _DEFAULT_SIGNATURE.finditer(sentence):
             out.extend(_signature_claims(m, fp, scope))
@@ -264,10 +270,11 @@ _TAKES = re.compile(
 _TAKES_VERBS = ("takes", "accepts", "receives", "expects", "called", "invoked")
 
 
-def _unsigned(sentence: str, fp: Fingerprint) -> list[_Read]:
+def _unsigned(sentence: str, fp: Fingerprint, read: Sequence[tuple[int, int]]) -> list[_Read]:
     """What a sentence says of the parameters of a function the code defines without a
-    signature read (a Go, TypeScript or Rust function: signatures are read from Python):
-    an uncovered part, since the definition existing says nothing of its parameters."""
+    signature whose parameters a note names (a Go or Rust function's, or none read), where
+    no type it takes was read (``read``, ``anchors.type_claims``): an uncovered part, since
+    the definition existing says nothing of its parameters."""
     out: list[_Read] = []
     if not any(verb in sentence for verb in _TAKES_VERBS):
         return out  # most sentences say nothing of parameters: skip the pattern
@@ -276,11 +283,20 @@ def _unsigned(sentence: str, fp: Fingerprint) -> list[_Read]:
         camel = func[1:] != func[1:].lower() and func != func.upper()
         if not (_code_like(sentence, func, m.start("func")) or camel):
             continue
+        if any(a <= m.start() < b for a, b in read):
+            continue
         where = [p for p, _ in fp.definitions(func)]
-        if where and not any((fp.signature(p, func) or fp.signature(p, f"{func}.__init__"))
-                             is not None for p in where):  # fmt: skip
+        if where and not any(
+                _named_params(fp.signature(p, func) or fp.signature(p, f"{func}.__init__"))
+                for p in where):  # fmt: skip
             out.append((None, (func,), (), f"the parameters of {func}"))
     return out
+
+
+def _named_params(signature: Signature | None) -> bool:
+    """Whether a note may name ``signature``'s parameters as its reader reads them: a
+    Python or JavaScript one (Go's and Rust's are read only for their types)."""
+    return signature is not None and signature.language not in ("go", "rust")
 
 
 def _param_claim(

@@ -76,8 +76,10 @@ class _Cand:
     instrument: bool = False  # ... a preposition of means ("decodes tokens with |jwt|")
     runtime: bool = False  # "depends on |X|", "requires |X|": a dependency at run time
     modifies: bool = False  # a plain word follows it, which it qualifies ("no |build| script")
+    qualifies: bool = False  # ... a noun, no verb of place ("the |SameSite| modes are ...")
     builds: bool = False  # ... a word for software made with it ("a |React| app")
     defined: bool = False  # a kind of definition follows it ("the |which| function")
+    exported: bool = False  # its clause says the project exports it ("exports a |useSignal|")
 
 
 # -- scanning ----------------------------------------------------------------------------

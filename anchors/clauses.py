@@ -21,6 +21,11 @@ from anchors.wordlists import FUNCTION_WORDS
 
 _WINDOW = 80
 # The plain word right after a name, if nothing stands between them.
+# Verbs that place the name before them ("QuerySet lives in query.py"): it qualifies nothing
+_PLACE_VERBS = frozenset({"lives", "live", "sits", "sit", "resides", "reside", "lies", "lie",
+                          "stays", "belongs", "exists", "appears", "remains", "moved"})
+# "the package exports a useSignal hook": what the project says it offers by name
+_EXPORTED = re.compile(r"\b(?:exports?|exposes?)\s+(?:(?:an?|the|its|one)\s+)?$")
 _NEXT_WORD = re.compile(r"[ ]([a-z]+)\b(?![-.:/(`])")
 _NEXT_NOUN = re.compile(r"[ ]([a-z][a-z-]*)\b(?![-:/(`]|\.\w)")  # "app", "app." ends it
 _BE_WORDS = frozenset({"is", "are", "was", "were", "be", "been", "being", "get", "gets", "got"})
@@ -152,6 +157,8 @@ def _read_clause(k: Cues, low: str, start: int, end: int, cands: list[_Cand],
         slot, strong, preposition = (None, None, None) if closed else before_cues(before)
         following = _NEXT_WORD.match(after)
         c.modifies = following is not None and following.group(1) not in FUNCTION_WORDS
+        c.qualifies = c.modifies and following is not None and (
+            following.group(1).lower() not in _PLACE_VERBS)
         noun = _NEXT_NOUN.match(after)
         c.builds = noun is not None and noun.group(1) in _MADE_WITH
         runtime, dep_before, import_before = window_cues(window)
@@ -162,6 +169,7 @@ def _read_clause(k: Cues, low: str, start: int, end: int, cands: list[_Cand],
         c.instrument = (preposition is not None and preposition.group().startswith(_MEANS)
                         and _CLAUSE_END.match(after) is not None)  # fmt: skip
         c.claimed = claims
+        c.exported = _EXPORTED.search(before) is not None
         if dep_after(after) or dep_before is not None:
             c.pref = "dep"
         elif import_after(after) or import_before is not None:

@@ -29,6 +29,7 @@ from collections.abc import Iterable, Sequence
 from anchors.facts import Fingerprint
 from anchors.pyfacts import body_hash
 from anchors.spec import Anchor, AnchorKind, Expect
+from anchors.type_claims import typed
 
 __all__ = ["code_relation_parts"]
 
@@ -109,6 +110,8 @@ def code_relation_parts(
         return []
     # "`get_json` calls `client.get` with `follow_redirects=True`": a call anchor checks it
     called = [a.value.partition("(")[0] for a, _ in anchors if a.kind is AnchorKind.CALL]
+    # "glob returns a `Result<Paths, PatternError>`": a type anchor checks it whole
+    types = {(a.argument[0], a.version) for a, _ in anchors if typed(a)}
     origins = {origin.strip("`") for _, origin in anchors}
     parts: list[str] = []
     for start, end, question in spans:
@@ -125,6 +128,10 @@ def code_relation_parts(
             if anchor is None:
                 continue
             verb = " ".join((m.groupdict().get("verb") or "is").lower().split())
+            said_type = _KIND_AFTER.sub("", _ARTICLE.sub("", m["object"].strip().strip("`."))
+                                        ).strip("`")  # fmt: skip
+            if (anchor.value, said_type) in types:
+                continue
             target = _first_code_word(m["object"])
             if verb in ("calls", "invokes") and target in called:
                 continue
@@ -134,6 +141,11 @@ def code_relation_parts(
             said = " ".join(text[begin : m.end("object")].split())
             parts.append(f"that {said}")
     return parts
+
+
+_KIND_AFTER = re.compile(r"`?\s+(?:object|instance|value|type)$", re.IGNORECASE)
+_ARTICLE = re.compile(r"^(?:an?|the|one)\s+(?:(?:new|fresh|single|optional)\s+)?`?",
+                      re.IGNORECASE)
 
 
 def _checked(anchor: Anchor, verb: str, said: str, fp: Fingerprint) -> bool:

@@ -324,11 +324,13 @@ class CodeNames:
         own = {n.lower() for n in own_names(self.fp)}
         return any(m.split(".")[0] in self.first_party or m.lower() in own for m in tech.imports)
 
-    def technology(self, tech: Technology, word: str, absent: bool, pref: Pref) -> Outcome:
+    def technology(self, tech: Technology, word: str, absent: bool, pref: Pref,
+                   depends: bool = False) -> Outcome:  # fmt: skip
         """A named technology (``anchors.vocabulary``), anchored whether or not the code has
         it: absence is evidence. With a code scope, a package is claimed as an import there
         (the present-trap); a cue picks the dependency or the import; otherwise the claim is
-        that the project uses it (``tech:``)."""
+        that the project uses it (``tech:``). ``depends``: the note says the project depends
+        on it ("depends on preact"), which only its manifests can say."""
         expect = Expect.ABSENT if absent else Expect.PRESENT
         w = word.lower()
         if self.is_stdlib(w) and pref != "dep":
@@ -356,6 +358,9 @@ class CodeNames:
         if pref == "dep" and tech.dists:
             named = [d for d in tech.dists if d == normalize_dist_name(w) or d in self.deps]
             return [Anchor(AnchorKind.DEP, (named or list(tech.dists))[0], expect)]
+        if (pref == "dep" and depends and self.scope is None
+                and (package := self._package_of(tech, w)) is not None):  # fmt: skip
+            return [Anchor(AnchorKind.DEP, package, expect)]  # "depends on preact": npm's
         dist = normalize_dist_name(w)
         if word in tech.footprints:  # "the Dockerfile": the system's own file, no package
             return [Anchor(AnchorKind.TECH, tech.name, expect)]
@@ -385,6 +390,19 @@ class CodeNames:
                 return [self._import(module, expect)]
             return [Anchor(AnchorKind.TECH, tech.name, expect, scope=directory)]
         return [Anchor(AnchorKind.TECH, tech.name, expect)]
+
+    def _package_of(self, tech: Technology, w: str) -> str | None:
+        """The npm package, Go module or crate a technology with no PyPI distribution is
+        declared as ("preact", "github.com/spf13/cobra"), in an ecosystem whose manifest the
+        repository has: the one named by the word, else its first. None elsewhere."""
+        ecosystems = {d.ecosystem for d in self.fp.dependencies}
+        ecosystems |= {e for e, name in _MANIFEST_ECOSYSTEMS.items()
+                       if self.fp.basename_paths(name)}  # fmt: skip
+        packages = [name for e, _, name in (p.partition(":") for p in tech.packages)
+                    if e in ecosystems]  # fmt: skip
+        named = [p for p in packages if p.lower().replace("_", "-") == w.replace("_", "-")]
+        found = named or packages
+        return found[0] if found else None
 
     def _js_scope(self) -> bool:
         """Whether the scope is one JavaScript or TypeScript file."""
@@ -733,6 +751,24 @@ class CodeNames:
             return None  # the file imports the package, but writes no such member
         return Anchor(AnchorKind.IMPORT, head, scope=self.scope)
 
+    def imported_name(self, name: str) -> Anchor | None:
+        """A class or function the code imports by its own name ("rotates logs through
+        TimedRotatingFileHandler": ``from logging.handlers import TimedRotatingFileHandler``;
+        ``use std::sync::Arc``): that import, where the files that run import it from one
+        module and the word is written as code is (two capitals, an underscore, backticks).
+        None where no such import is made, or it is made from several modules."""
+        modules = self.fp.derived("imported_names", _imported_names).get(name, ())
+        if len(modules) != 1:
+            return None
+        return self._import(modules[0])
+
+    def nowhere(self, name: str) -> bool:
+        """Whether no file of the repository defines or imports ``name`` by itself and every
+        code file was read whole: a claim that the project has it is then false."""
+        if self.fp.definitions(name) or name in self.fp.derived("imported_anywhere", _any_names):
+            return False
+        return not self.fp.unread()
+
     def file_member(self, name: str) -> Anchor | None:
         """``traceback.install`` in rich: ``install`` in the one Python file of the
         repository named ``traceback.py``, where no file importing the module of that name
@@ -757,6 +793,26 @@ class CodeNames:
         return found
 
 
+def _any_names(fp: Fingerprint) -> frozenset[str]:
+    """Every name an import or a re-export of any file names (``export { x } from './y'``)."""
+    return frozenset(n for facts in fp.code.values() for imp in facts.imports for n in imp.names)
+
+
+def _imported_names(fp: Fingerprint) -> dict[str, tuple[str, ...]]:
+    """Each name a running Python or Rust file imports by itself (``from a.b import C``,
+    ``use a::b::C``), with the import anchors' values that find it (``a.b.C``, ``a::b::C``)."""
+    found: dict[str, set[str]] = {}
+    for path, facts in fp.code.items():
+        if facts.language not in ("python", "rust") or not runs(path):
+            continue
+        joint = "." if facts.language == "python" else "::"
+        for imp in facts.imports:
+            for name in imp.names if not imp.typing else ():
+                found.setdefault(name, set()).add(f"{imp.module}{joint}{name}")
+    return {name: tuple(sorted(modules)) for name, modules in found.items()}
+
+
+_MANIFEST_ECOSYSTEMS = {"npm": "package.json", "go": "go.mod", "cargo": "Cargo.toml"}
 _DIST_AFFIX = re.compile(r"^(?:python-|py-?)(?P<a>[a-z][\w.]{2,})$|^(?P<b>[a-z][\w.]{2,})-python$")
 
 

@@ -169,16 +169,22 @@ _REQUIRED_ROLE = re.compile(
 )
 
 
-def optional_only(sentence: str, outcome: list[Anchor], fp: Fingerprint) -> bool:
+def optional_only(sentence: str, outcome: list[Anchor], fp: Fingerprint) -> str | None:
     """Whether ``sentence`` says a package is a required dependency ("gevent is a core
     runtime dependency") while no declaration of a present ``dep:``/``tech:`` anchor of
     ``outcome`` is one: each is an optional one (an extra, Cargo's ``optional = true``) or
-    for development, and one at least optional."""
+    for development, and one at least optional; or none is declared at all. The reason,
+    as the unchecked part says it, or None."""
     if _REQUIRED_ROLE.search(sentence) is None:
-        return False
-    return any(declared and any(d.optional for d in declared)
-               and not any(d.runtime and not d.optional for d in declared)
-               for declared in _declarations(outcome, fp))  # fmt: skip
+        return None
+    for declared in _declarations(outcome, fp):
+        if any(d.runtime and not d.optional for d in declared):
+            continue
+        if any(d.optional for d in declared):
+            return "an optional dependency"
+        if not declared:  # declared nowhere read (``extras_require`` a function builds)
+            return "declared as no required dependency the manifests read"
+    return None
 
 
 def development_role_unchecked(sentence: str, name: str, outcome: list[Anchor],

@@ -89,6 +89,7 @@ from anchors.spec import (
 from anchors.status_claims import read_statuses
 from anchors.subject import CODE_FILE, Spans, resolve_name, resolve_subject, sentence_spans
 from anchors.target_deps import target_claim
+from anchors.type_claims import typed
 from anchors.value_binding import bind_values
 from anchors.value_claims import (
     bare_value,
@@ -271,6 +272,13 @@ def _resolve(c: _Cand, names: CodeNames, fp: Fingerprint, absent: bool) -> Outco
     if c.code and c.pref == "import" and re.fullmatch(r"[A-Za-z_]\w*", text):
         return [names.import_claim(text, absent)]  # "imports pallets_sphinx_themes"
     if c.code and (text not in COMMON_WORDS or c.defined):  # `verify`, `Store`: maybe a symbol
+        # ("the SameSite modes are declared in csrf.go": a name qualifying a noun other than
+        # a kind of definition is not what the clause places)
+        if (c.claimed and not absent and c.qualifies and not (c.defined or c.ticked)
+                and c.tech is None and lookup_word(text) is None
+                and fp.definitions(text)):  # fmt: skip
+            detail = f"{text!r} qualifies the word after it: what the clause places is unnamed"
+            return DropReason.UNTYPED, detail  # (an unchecked part of the claim)
         found = names.symbol(text, claimed=c.claimed and not absent)
         if (isinstance(found, tuple) and _SNAKE.fullmatch(text)
                 and names.declares(text)):  # fmt: skip
@@ -298,8 +306,10 @@ def _resolve(c: _Cand, names: CodeNames, fp: Fingerprint, absent: bool) -> Outco
         # "redis-py", "docker-py": the Python client of a system, imported by its name
         expect = Expect.ABSENT if absent else Expect.PRESENT
         return [Anchor(AnchorKind.IMPORT, head.lower(), expect)]
-    if "-" in text and isinstance(outcome, tuple) and len(head) > 2 and c.tech is None:
-        # "a duckdb-backed store": the compound names duckdb.
+    if ("-" in text and isinstance(outcome, tuple) and len(head) > 2 and c.tech is None
+            and lookup_word(tail.partition("-")[0]) is None):  # fmt: skip
+        # "a duckdb-backed store": the compound names duckdb ("jest-puppeteer", of two
+        # technologies, is a package of its own)
         outcome = _word(c, head, names, absent)
     return outcome
 
@@ -525,10 +535,19 @@ def _technology(c: _Cand, tech: Technology, names: CodeNames, absent: bool) -> O
             return [scoped]
         if c.instrument and not absent and (means := _means_in_file(tech, names)) is not None:
             return [means]  # "ical.py fetches data with requests": it would import requests
+        if (c.instrument or c.object) and not (absent or c.modifies) and _runs_with(tech, names):
+            # "folders are watched with watchdog": a runtime dependency the code imports
+            return names.technology(tech, c.text, absent, c.pref)
         detail = (f"{c.text!r} is an ordinary word as well as {tech.display}; write it in "
                   "backticks, say 'the X package', or pass an anchor")  # fmt: skip
         return DropReason.COMMON_WORD, detail
-    return names.technology(tech, c.text, absent, c.pref)
+    return names.technology(tech, c.text, absent, c.pref, c.runtime)
+
+
+def _runs_with(tech: Technology, names: CodeNames) -> bool:
+    """Whether the repository declares the package ``tech`` and code that runs imports it."""
+    return (tech.kind is TechKind.PACKAGE and any(names.declares(d) for d in tech.dists)
+            and any(runs(p) for m in tech.imports for p, _ in names.fp.importers(m)))  # fmt: skip
 
 
 def _located_definition(c: _Cand, text: str, names: CodeNames) -> bool:
@@ -564,6 +583,12 @@ def _word(c: _Cand, text: str, names: CodeNames, absent: bool) -> Outcome:
     outcome = names.absent_word(text, c.pref) if absent else names.word(text, c.pref, c.code)
     if absent or not isinstance(outcome, tuple) or outcome[0] is not DropReason.UNRESOLVED:
         return outcome
+    if _CODE_SHAPED.search(text) or c.code:
+        imported = names.imported_name(text)
+        if imported is not None:  # "through TimedRotatingFileHandler": the code imports it
+            return [imported]
+    if c.exported and not absent and _CAMEL.search(text) and names.nowhere(text):
+        return [Anchor(AnchorKind.SYMBOL, text)]  # "exports a useSignal hook": it defines none
     if names.is_stdlib(w) and c.pref != "dep":
         return [names.module_claim(w)]  # a standard-library module the code never imports
     # Only a name written like a package can be an untyped technology: "PBKDF2", "HS256"
@@ -576,6 +601,9 @@ def _word(c: _Cand, text: str, names: CodeNames, absent: bool) -> Outcome:
     return outcome
 
 
+# A name written as code is: two capitals (``TimedRotatingFileHandler``) or an underscore
+_CAMEL = re.compile(r"[a-z][A-Z]")
+_CODE_SHAPED = re.compile(r"[A-Z]\w*[A-Z]|_")
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")  # not tab, newline, return
 
 
@@ -850,8 +878,8 @@ def infer_anchors(text: str, fp: Fingerprint, subject: str | None = None, *,
             for dep in (a for a in outcome if a.kind is AnchorKind.DEP):
                 if (targets := target_claim(sentence, dep.value, fp)) is not None:
                     kept.append((targets, f"{c.text} (its targets)"))  # "a Windows-only dependency"
-            if optional_only(sentence, outcome, fp):
-                uncovered.append(f"{c.text} (an optional dependency)")  # "a core dependency"
+            if (optional := optional_only(sentence, outcome, fp)) is not None:
+                uncovered.append(f"{c.text} ({optional})")  # "a core dependency"
             elif (role := development_role_unchecked(sentence, c.text, outcome, fp)) is not None:
                 uncovered.append(role)  # "serde is a dev-dependency" when it is not
         if c.mode is _Mode.PRESENT and _npm_run_time(c, outcome, text, spans, development) and (
@@ -998,7 +1026,7 @@ def infer_anchors(text: str, fp: Fingerprint, subject: str | None = None, *,
         kept = [(a, o) for a, o in kept if o not in arguments.keywords and not (
             o in arguments.functions and a.kind in (AnchorKind.TECH, AnchorKind.DEP))
             and not _called_there(a, o, arguments.functions, fp)]  # fmt: skip
-        kept += [(a, a.argument[1]) for a in arguments.anchors]
+        kept += [(a, a.version or "" if typed(a) else a.argument[1]) for a in arguments.anchors]
         checked_values += arguments.spans
         # "loads 25 commits by default (log(count = 25))": the default said twice
         defaults = {a.stated for a in arguments.anchors if a.stated not in (None, "?")}

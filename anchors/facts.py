@@ -95,6 +95,9 @@ class Signature:
     text: str | None
     line: int
     language: str = "python"  # of the file: the grammar ``text`` is read with
+    # The result type as written (``Result<Paths, PatternError>``, ``(int, error)``), None
+    # where none is written: no result in Go and Rust, unannotated in Python and TypeScript.
+    returns: str | None = None
 
     @cached_property
     def params(self) -> tuple[Param, ...]:
@@ -102,7 +105,13 @@ class Signature:
         return () if self.text is None else parse_params(self.text, self.line, self.language)
 
     def render(self) -> str:
-        """``get_status(self, now=None, *, verbose=False)`` as a receipt quotes it."""
+        """``get_status(self, now=None, *, verbose=False)`` as a receipt quotes it; a Go or
+        Rust one as written, with its result (``glob(pattern: &str) -> Result<Paths, ..>``)."""
+        name = self.function.rpartition(".")[2]
+        if self.language in ("go", "rust"):
+            arrow = " -> " if self.language == "rust" else " "
+            result = f"{arrow}{self.returns}" if self.returns else ""
+            return f"{name}({self.text if self.text is not None else '…'}){result}"
         parts: list[str] = []
         starred = False
         for p in self.params:
@@ -112,7 +121,6 @@ class Signature:
             prefix = {ParamKind.ARGS: "*", ParamKind.KWARGS: "**"}.get(p.kind, "")
             default = f"={p.default}" if p.default is not None else ("=…" if p.has_default else "")
             parts.append(f"{prefix}{p.name}{default}")
-        name = self.function.rpartition(".")[2]
         return f"{name}({', '.join(parts) if self.text is not None else '…'})"
 
 

@@ -66,9 +66,10 @@ Progress = Callable[[int, int], None]
 # modules it writes, 17; a name given to ``os.environ.get``, 18; a Python constant naming
 # a variable and a Go constant of arithmetic, 19; a Python name given another's literal
 # and a Go name given a package's, the fields a Rust ``new`` sets, a Python ``timedelta``,
-# a JavaScript object's keys, Go ``New...`` struct literals, shifts, 20) and is extracted
-# again.
-FACTS_VERSION = 20
+# a JavaScript object's keys, Go ``New...`` struct literals, shifts, 20; the signatures
+# of Go and Rust functions, every signature's result type, a TypeScript interface's
+# members, 21) and is extracted again.
+FACTS_VERSION = 21
 # Files to parse before two worker processes pay for their start-up: on two idle cores the
 # pool breaks even at 300-400 files (adr/0003; `python -m benchmarks.fingerprint --sweep`).
 POOL_THRESHOLD = 500
@@ -134,7 +135,8 @@ def facts_to_json(facts: FileFacts) -> str:
         "fv": FACTS_VERSION,
     }
     if facts.signatures:
-        data["g"] = [[g.function, g.line, g.text] for g in facts.signatures]
+        data["g"] = [[g.function, g.line, g.text, *([g.returns] if g.returns else [])]
+                     for g in facts.signatures]
     if facts.calls:
         data["k"] = [[c.callee, [list(kw) for kw in c.keywords], c.line] for c in facts.calls]
     if facts.env_wrappers:
@@ -187,8 +189,9 @@ def facts_from_json(text: str) -> FileFacts:
             size=int(data.get("s", 0)),
             words=None if data.get("w") is None else tuple(str(w) for w in data["w"]),
             signatures=tuple(
-                Signature(str(f), None if t is None else str(t), int(ln))
-                for f, ln, t in data.get("g", ())
+                Signature(str(g[0]), None if g[2] is None else str(g[2]), int(g[1]),
+                          str(data.get("l", "python")), str(g[3]) if len(g) > 3 else None)
+                for g in data.get("g", ())
             ),
             calls=tuple(
                 CallFact(c, tuple((str(k), v) for k, v in kws), int(ln))

@@ -16,9 +16,11 @@ from tree_sitter import Node
 
 from anchors.env_names import declares_env_name
 from anchors.facts import (
+    MAX_SIGNATURE_CHARS,
     Definition,
     FileFacts,
     ImportFact,
+    Signature,
     ValueFact,
     syntax_not_read,
     words_of,
@@ -28,6 +30,7 @@ from anchors.http_status import statuses_in
 from anchors.literals import QUALIFIED_NAME
 from anchors.mentions import scan_code_mentions
 from anchors.pyfacts import body_hash
+from anchors.signatures import result_text
 
 __all__ = ["extract_go"]
 
@@ -73,6 +76,7 @@ def extract_go(source: bytes) -> FileFacts:
     return FileFacts(
         imports=tuple(walker.imports),
         definitions=tuple(walker.definitions),
+        signatures=tuple(walker.signatures),
         env_reads=env_reads,
         constants=tuple(walker.constants),
         parsed=not_read is None,
@@ -91,6 +95,7 @@ class _Walker:
         self.source = source
         self.imports: list[ImportFact] = []
         self.definitions: list[Definition] = []
+        self.signatures: list[Signature] = []
         self.constants: list[ValueFact] = []
         # Package-level string constants by name, so ``os.Getenv(envKey)`` names its variable.
         self.strings: dict[str, str] = {}
@@ -116,6 +121,7 @@ class _Walker:
         elif kind == "function_declaration":
             name = text_of(node.child_by_field_name("name"))
             self._define(name, node)
+            self._signature(name, node)
             if _CONSTRUCTOR.fullmatch(name):
                 self.constants.extend(_constructed_defaults(node.child_by_field_name("body")))
         elif kind == "method_declaration":
@@ -123,6 +129,7 @@ class _Walker:
             name = text_of(node.child_by_field_name("name"))
             if name:
                 self._define(f"{receiver}.{name}" if receiver else name, node)
+                self._signature(f"{receiver}.{name}" if receiver else name, node)
         elif kind == "type_declaration":
             for spec in named_children(node):
                 if spec.type in ("type_spec", "type_alias"):
@@ -139,6 +146,17 @@ class _Walker:
             text = self.source[node.start_byte : node.end_byte]
             self.definitions.append(Definition(qualname, body_hash(text), line_of(node)))
 
+    def _signature(self, qualname: str, function: Node) -> None:
+        """A function's, method's or function type's parameters and result, as written."""
+        params = function.child_by_field_name("parameters")
+        if not qualname or params is None:
+            return
+        text = self.source[params.start_byte + 1 : params.end_byte - 1].decode(errors="replace")
+        kept = text if len(text) <= MAX_SIGNATURE_CHARS else None
+        line = line_of(function)
+        returns = result_text(function, "result")
+        self.signatures.append(Signature(qualname, kept, line, "go", returns))
+
     def _import(self, spec: Node) -> None:
         path = _string_value(spec.child_by_field_name("path"))
         if not path:
@@ -151,6 +169,8 @@ class _Walker:
         name = text_of(spec.child_by_field_name("name"))
         self._define(name, spec)
         body = spec.child_by_field_name("type")
+        if name and body is not None and body.type == "function_type":  # ``type Op func() error``
+            self._signature(name, body)
         if name and body is not None and body.type == "interface_type":
             for elem in named_children(body):
                 if elem.type == "method_elem":

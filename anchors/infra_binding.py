@@ -40,6 +40,7 @@ from anchors.infra_facts import InfraKind, infra_kind
 from anchors.ini_binding import bind_named_settings, bind_settings, ini_files
 from anchors.mentions import subproject_of
 from anchors.npm_binding import bind_npm_values
+from anchors.own_version import bind_own_version
 from anchors.spec import Anchor, AnchorKind, Expect
 from anchors.value_binding import Binding
 from anchors.value_claims import OPTION, StatedValue, stated_values
@@ -164,6 +165,8 @@ def bind_infra(
         bound = _without_root_claim(bound, negations, fp)
         # "package.json pins engines.node >= 18", "the tsconfig targets ES2020"
         bound += bind_npm_values(text, start, end, fp, [*taken, *(b.span for b in bound)])
+        # "the crate is at version 0.3.0": the project's own manifest
+        bound += bind_own_version(text, start, end, fp)
         # "[markup] renderer = mistune in isso/isso.cfg": an application's settings file
         bound += bind_settings(text, start, end, fp, settings, [*taken, *(b.span for b in bound)])
         # "SMTP defaults to port 465": the [smtp] section's port

@@ -168,7 +168,7 @@ _ACTUAL_VERSION = re.compile(r"^(?P<impl>pypy-?|cpython-?)?v?(?P<v>\d+(?:\.\d+)*
 # The keys whose values are toolchain versions (``anchors.infra_facts``,
 # ``anchors.toolchain_files``): compared by ``compare_version``, listed by CI matrices.
 VERSION_KEYS = ("python-version", "node-version", "go-version", "go-toolchain", "rust-version",
-                "go", "package.rust-version")
+                "go", "package.rust-version", "version", "package.version")
 _GO_PREFIX = re.compile(r"^go(?=\d)", re.IGNORECASE)
 _RANGE_ACTUAL = re.compile(r"^[\^~<>=]|\s-\s|\|\||\s")
 

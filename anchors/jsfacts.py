@@ -32,6 +32,7 @@ from anchors.grammars import named_children, parser, text_of
 from anchors.http_status import StatusFact, statuses_in
 from anchors.mentions import scan_code_mentions
 from anchors.pyfacts import body_hash
+from anchors.signatures import result_text
 
 __all__ = ["extract_js"]
 
@@ -253,6 +254,8 @@ class _Block:
                 self._define(_join(within, name), node, bases)
                 if kind == "enum_declaration":
                     self._enum(node, _join(within, name))
+                elif kind == "interface_declaration":
+                    self._interface(node, _join(within, name))
         elif kind in _NAMESPACE_TYPES:
             self._namespace(node, within, depth)
         elif kind == "ambient_declaration":  # ``declare function/const/class/namespace``
@@ -275,7 +278,8 @@ class _Block:
             text = self.source[node.start_byte + 1 : node.end_byte - 1].decode(errors="replace")
         line = self.line(node if node is not None else (at or function))
         kept = text if len(text) <= MAX_SIGNATURE_CHARS else None
-        self.out.signatures.append(Signature(qualname, kept, line, self.language))
+        returns = result_text(function, "return_type")
+        self.out.signatures.append(Signature(qualname, kept, line, self.language, returns))
 
     def _parameter_properties(self, constructor: Node, qualname: str) -> None:
         """``constructor(private readonly model: Model)``: each parameter with an
@@ -289,6 +293,15 @@ class _Block:
             pattern = param.child_by_field_name("pattern")
             if pattern is not None and pattern.type == "identifier":
                 self._define(f"{qualname}.{text_of(pattern)}", param)
+
+    def _interface(self, node: Node, qualname: str) -> None:
+        """An interface's properties and methods as ``Interface.member`` (``watched?:``)."""
+        body = node.child_by_field_name("body")
+        for member in body.named_children if body is not None else ():
+            if member.type in ("property_signature", "method_signature"):
+                name = member.child_by_field_name("name")
+                if name is not None and name.type == "property_identifier":
+                    self._define(f"{qualname}.{text_of(name)}", member)
 
     def _enum(self, node: Node, qualname: str) -> None:
         """An enum's members as ``Enum.Member``; a member given a literal
@@ -802,4 +815,27 @@ def _literal_text(node: Node) -> str | None:
         argument = node.child_by_field_name("argument")
         if operator is not None and operator.type == "-" and argument is not None:
             return text_of(node) if argument.type == "number" else None
+    if kind == "binary_expression":  # ``1 << 5``, ``60 * 1000``: arithmetic of numbers
+        return _arithmetic_text(node)
     return None
+
+
+_ARITHMETIC_OPERATORS = frozenset({"*", "+", "-", "/", "**", "<<", ">>"})
+
+
+def _arithmetic_text(node: Node) -> str | None:
+    """``a op b`` with one space around each operator, where every operand is a number
+    (or such arithmetic in parentheses); None otherwise."""
+    if node.type == "number":
+        return text_of(node)
+    if node.type == "parenthesized_expression" and node.named_child_count == 1:
+        inner = _arithmetic_text(node.named_children[0])
+        return f"({inner})" if inner is not None else None
+    operator = node.child_by_field_name("operator")
+    left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
+    if node.type != "binary_expression" or operator is None or left is None or right is None:
+        return None
+    if operator.type not in _ARITHMETIC_OPERATORS:
+        return None
+    a, b = _arithmetic_text(left), _arithmetic_text(right)
+    return f"{a} {operator.type} {b}" if a is not None and b is not None else None

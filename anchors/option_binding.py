@@ -4,7 +4,8 @@ checked against its default (issue #31; the declarations: ``anchors.cli_options`
 "The `--host` option defaults to 127.0.0.1", "`--rows-per-page` is 50 by default", "the
 UI listens on 8080 unless `--port` is given", "50 rows per page by default
 (`--rows-per-page`)", "the CLI's default port is 5000", "listens on port 5000 by
-default" (``--port``, ``--host`` named by their word): the value belongs to the option,
+default", "binds to 0.0.0.0 by default" (``--port``, ``--host`` named by their word or
+the address): the value belongs to the option,
 and ``config:PATH::--port=8080`` checks it. A value is bound only when
 
 - the option stands right before the value with "defaults to", "is" or "=", or after it in
@@ -51,9 +52,12 @@ _AFTER = (
 # its word, where the repository declares ``--port`` (or ``--host``)
 _WORDED = re.compile(
     r"\bdefault\s+(?P<word>port|host)\s+(?:is|=|of)\s+`?$"
-    r"|\b(?:listens|runs|serves|binds)\s+(?:on\s+)?(?P<on>port|host)\s+`?$",
+    r"|\b(?:listens|runs|serves|binds)\s+(?:on\s+)?(?P<on>port|host)\s+`?$"
+    r"|\b(?:listens|serves|binds)\s+(?P<to>on|to)\s+`?$",
     re.IGNORECASE,
 )
+# "binds to 0.0.0.0 by default": an address is the host option's value
+_ADDRESS = re.compile(r"\d{1,3}(?:\.\d{1,3}){3}|localhost|::1?", re.IGNORECASE)
 _BY_DEFAULT = re.compile(r"`?\s*(?:,\s*)?by\s+default\b", re.IGNORECASE)
 
 
@@ -62,11 +66,13 @@ def _worded(text: str, start: int, end: int, value: tuple[int, int]) -> str | No
     ``value``; None where the sentence names where the value is set ("(DEFAULT_PORT in
     kinto/__main__.py)"): that binding is another reader's."""
     m = _WORDED.search(text[start : value[0]])
-    if m is None or (m["on"] and not _BY_DEFAULT.match(text, value[1])):
+    if m is None or ((m["on"] or m["to"]) and not _BY_DEFAULT.match(text, value[1])):
+        return None
+    if m["to"] and not _ADDRESS.fullmatch(text[value[0] : value[1]].strip("`")):
         return None
     if _NAMED_ELSEWHERE.search(text, start, end):
         return None
-    return f"--{(m['word'] or m['on']).lower()}"
+    return f"--{(m['word'] or m['on'] or 'host').lower()}"
 
 
 _NAMED_ELSEWHERE = re.compile(r"\b[A-Z][A-Z0-9]*_[A-Z0-9_]+\b|`|[\w.-]+/[\w.-]+|\w\.py\b")

@@ -44,6 +44,7 @@ class Param:
     default: str | None
     has_default: bool
     line: int
+    annotation: str | None = None  # its type as written, where read (Go and Rust)
 
 
 def parse_params(text: str, line: int, language: str = "python") -> tuple[Param, ...]:
@@ -52,6 +53,13 @@ def parse_params(text: str, line: int, language: str = "python") -> tuple[Param,
     which the first parameter's line offsets from."""
     from anchors.grammars import parser
 
+    if language in ("go", "rust"):
+        wrapped = f"func _({text}) {{}}\n" if language == "go" else f"fn _({text}) {{}}\n"
+        tree = parser(language).parse(wrapped.encode())
+        function = tree.root_node.children[0] if tree.root_node.children else None
+        if function is None or tree.root_node.has_error:
+            return ()
+        return _typed_params(function.child_by_field_name("parameters"), line, language)
     if language in ("javascript", "typescript"):
         grammar = "javascript" if language == "javascript" else "typescript"
         tree = parser(grammar).parse(f"function _({text}) {{}}\n".encode())
@@ -93,6 +101,28 @@ def _params(node: Node | None, line: int) -> tuple[Param, ...]:
             kind_of = ParamKind.KEYWORD if keyword_only else ParamKind.POSITIONAL
             default = short_literal(literal_text(value)) if value is not None else None
             params.append(Param(name, kind_of, default, value is not None, where))
+    return tuple(params)
+
+
+def _typed_params(node: Node | None, line: int, language: str) -> tuple[Param, ...]:
+    """Go's and Rust's parameters, each with its type: ``a, b int`` (two), ``rest
+    ...string`` (``*args``), ``mut p: &Path``; Rust's ``self`` and a destructured pattern
+    are no parameter a caller names. None has a default: neither language has them."""
+    params: list[Param] = []
+    for child in node.named_children if node is not None else ():
+        where = line + child.start_point[0]
+        annotation = child.child_by_field_name("type")
+        written = _text(annotation) if annotation is not None else None
+        if language == "go" and child.type in ("parameter_declaration",
+                                                "variadic_parameter_declaration"):  # fmt: skip
+            kind = ParamKind.ARGS if child.type.startswith("variadic") else ParamKind.POSITIONAL
+            names = [_text(n) for n in child.children_by_field_name("name")] or [""]
+            for said in names:  # ``func(int, string)``: types alone, no names
+                params.append(Param(said, kind, None, False, where, written))
+        elif language == "rust" and child.type == "parameter":
+            pattern = child.child_by_field_name("pattern")
+            said = _text(pattern) if pattern is not None and pattern.type == "identifier" else ""
+            params.append(Param(said, ParamKind.POSITIONAL, None, False, where, written))
     return tuple(params)
 
 

@@ -23,7 +23,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from anchors.facts import Fingerprint
+from anchors.facts import Fingerprint, ValueFact
 from anchors.literals import QUALIFIED_NAME
 from anchors.manifest_binding import ManifestBinding
 from anchors.spec import Anchor, AnchorKind
@@ -62,7 +62,51 @@ def bind_rust_defaults(
             continue
         out += _variants(text, start, end, fp)
         out += _fields(text, start, end, fp)
+        out += _flags(text, start, end, fp)
     return out
+
+
+_TYPE_WORD = re.compile(r"`?(?<![\w.:])(?P<type>[A-Z]\w*)(?:::\w+)?`?")
+_CAMEL_PART = re.compile(r"[A-Z]?[a-z0-9]+|[A-Z]+(?![a-z])")
+# Prefixes that turn a word into its opposite: "case insensitive", "non-blocking".
+_OPPOSITE = r"(?:in|un|non-?)"
+
+
+def _flags(text: str, start: int, end: int, fp: Fingerprint) -> list[ManifestBinding]:
+    """"MatchOptions::new is case sensitive by default": a true or false field of a type the
+    sentence names, said in the field's own words (``case_sensitive``, ``CaseSensitive``), or
+    their opposite ("case insensitive", "non-blocking"), which states false."""
+    out: list[ManifestBinding] = []
+    for t in _TYPE_WORD.finditer(text, start, end):
+        prefix = f"{t['type']}.default."
+        fields = [(p, v) for p, v in fp.derived("rust_defaults.flags", _flag_fields)
+                  if v.name.startswith(prefix)]  # fmt: skip
+        for path, v in fields:
+            words = [w.lower() for w in _CAMEL_PART.findall(v.name[len(prefix):])]
+            if not words:
+                continue
+            joined = r"[\s_-]?".join(re.escape(w) for w in words[:-1])
+            last = re.escape(words[-1])
+            pattern = re.compile(
+                rf"\b(?:(?P<neg1>{_OPPOSITE}){joined}[\s_-]?{last}|{joined}[\s_-]?"
+                rf"(?P<neg2>{_OPPOSITE})?{last})\b" if joined else
+                rf"\b(?P<neg1>{_OPPOSITE})?{last}\b", re.IGNORECASE)  # fmt: skip
+            m = pattern.search(text, t.end(), end)
+            if m is None:
+                continue
+            said = "false" if (m["neg1"] or m.groupdict().get("neg2")) else "true"
+            anchor = Anchor(AnchorKind.SYMBOL, v.name, scope=path, version=said)
+            if all(b.anchor != anchor for b in out):
+                out.append(ManifestBinding(anchor, m.group(), m.span(), (start, end),
+                                           frozenset(m.group().split())))  # fmt: skip
+    return out
+
+
+def _flag_fields(fp: Fingerprint) -> list[tuple[str, ValueFact]]:
+    """The true or false defaults of Rust and Go fields (``MatchOptions.default.x``)."""
+    return [(p, v) for p, facts in fp.code.items() if facts.language in ("rust", "go")
+            for v in facts.constants
+            if ".default." in v.name and v.text in ("true", "false")]  # fmt: skip
 
 
 def _has_rust_defaults(fp: Fingerprint) -> bool:

@@ -19,9 +19,11 @@ from tree_sitter import Node
 
 from anchors.env_names import declares_env_name
 from anchors.facts import (
+    MAX_SIGNATURE_CHARS,
     Definition,
     FileFacts,
     ImportFact,
+    Signature,
     ValueFact,
     syntax_not_read,
     words_of,
@@ -30,6 +32,7 @@ from anchors.grammars import line_of, parser, text_of
 from anchors.http_status import statuses_in
 from anchors.mentions import scan_code_mentions
 from anchors.pyfacts import body_hash
+from anchors.signatures import result_text
 
 __all__ = ["extract_rust"]
 
@@ -99,6 +102,7 @@ def extract_rust(source: bytes) -> FileFacts:
     return FileFacts(
         imports=tuple(walker.imports),
         definitions=tuple(walker.definitions),
+        signatures=tuple(walker.signatures),
         env_reads=env_reads,
         constants=tuple(walker.constants),
         env_defaults=tuple(env_defaults),
@@ -135,6 +139,7 @@ class _Walker:
         self.source = source
         self.imports: list[ImportFact] = []
         self.definitions: list[Definition] = []
+        self.signatures: list[Signature] = []
         # Values are read outside function bodies only: a local ``const`` is not what a
         # note names.
         self.constants: list[ValueFact] = []
@@ -185,6 +190,12 @@ class _Walker:
         if kind == "mod_item" and _CFG_TEST.search(self.source, start, node.start_byte):
             self.test_modules.append(qualname)
         self.definitions.append(Definition(qualname, body_hash(text), line_of(node)))
+        params = node.child_by_field_name("parameters")
+        if kind in ("function_item", "function_signature_item") and params is not None:
+            written = self.source[params.start_byte + 1 : params.end_byte - 1]
+            kept = written.decode(errors="replace") if len(written) <= MAX_SIGNATURE_CHARS else None
+            returns = result_text(node, "return_type")
+            self.signatures.append(Signature(qualname, kept, line_of(node), "rust", returns))
         value = node.child_by_field_name("value")
         if kind in ("const_item", "static_item") and value is not None and not in_function:
             literal = literal_text(value)

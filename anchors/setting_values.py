@@ -92,14 +92,17 @@ _UNIT_NAMES = ("seconds", "ms", "minutes", "hours", "days")
 
 def setting_names(words: Sequence[str]) -> list[str]:
     """The names code gives a setting called by ``words`` ("credential", "helper"):
-    ``credential_helper``, ``credentialHelper``, ``CREDENTIAL_HELPER``; and with the unit
+    ``credential_helper``, ``credentialHelper``, ``CREDENTIAL_HELPER``, ``CredentialHelper``;
+    and with the unit
     a name may end with ("the CORS max age" of ``cors_max_age_seconds``)."""
     low = [w.lower() for w in words]
     snake = "_".join(low)
     camel = low[0] + "".join(w.capitalize() for w in low[1:])
-    names = [snake, camel, snake.upper()]
+    pascal = camel[:1].upper() + camel[1:]  # Go's exported ``DefaultMultiplier``
+    names = [snake, camel, snake.upper(), pascal]
     for unit in _UNIT_NAMES:
-        names += [f"{snake}_{unit}", f"{camel}{unit.capitalize()}", f"{snake}_{unit}".upper()]
+        names += [f"{snake}_{unit}", f"{camel}{unit.capitalize()}", f"{snake}_{unit}".upper(),
+                  f"{pascal}{unit.capitalize()}"]  # fmt: skip
     return names
 
 
@@ -324,8 +327,10 @@ def _setting(
     found: dict[tuple[str, str], _Setting] = {}
     schemas = fp.derived("setting_values.schemas", _schema_index)
     for name in names:
-        for path, fact in () if schemas_only else (*fp.constant_values(name),
-                                                    *fp.members_named(name)):  # fmt: skip
+        # (a capitalised name is a Go package's constant: ``DefaultMultiplier``, never a
+        # struct's field, ``App.UsageText``, which words name loosely)
+        members = fp.members_named(name) if name[:1].islower() or name.isupper() else ()
+        for path, fact in () if schemas_only else (*fp.constant_values(name), *members):
             found[(path, fact.name)] = _Setting(path, fact)
         for setting in schemas.get(name, ()):
             found[(setting.path, setting.fact.name)] = setting

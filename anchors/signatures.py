@@ -23,7 +23,7 @@ from tree_sitter import Node
 from anchors.facts import MAX_CALLS, MAX_KEYWORDS, MAX_SIGNATURE_CHARS, CallFact, Signature
 from anchors.parameters import short_literal
 
-__all__ = ["keyword_calls", "signature_of"]
+__all__ = ["keyword_calls", "result_text", "signature_of"]
 
 Literal = Callable[[Node], "str | None"]
 
@@ -37,7 +37,19 @@ def signature_of(function: Node, qualname: str) -> Signature:
     node = function.child_by_field_name("parameters")
     line = function.start_point[0] + 1
     text = (node.text or b"")[1:-1].decode(errors="replace") if node is not None else ""
-    return Signature(qualname, text if len(text) <= MAX_SIGNATURE_CHARS else None, line)
+    kept = text if len(text) <= MAX_SIGNATURE_CHARS else None
+    return Signature(qualname, kept, line, returns=result_text(function, "return_type"))
+
+
+def result_text(function: Node, field: str) -> str | None:
+    """The result type a definition writes in its ``field`` (``-> int``, ``: Promise<T>``,
+    Go's ``(int, error)``), without the arrow or colon; None where it writes none or it
+    is longer than ``MAX_SIGNATURE_CHARS``."""
+    node = function.child_by_field_name(field)
+    if node is None:
+        return None
+    text = (node.text or b"").decode(errors="replace").strip().lstrip(":").strip()
+    return text if text and len(text) <= MAX_SIGNATURE_CHARS else None
 
 
 def keyword_calls(source: bytes, root: Node, literal: Literal) -> tuple[CallFact, ...]:

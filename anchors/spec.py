@@ -393,12 +393,19 @@ _ARGUMENT = re.compile(
     r"(?:(?P<optional>\?)|=\s*(?P<value>.*?))?\s*\)(?:@(?P<path>[^()]+))?$",
     re.DOTALL,
 )
+# ``param:F(-> T)``: F returns a T; ``param:F(: T)``: a parameter of F is a T
+# (``anchors.type_claims``)
+_TYPED_ARGUMENT = re.compile(
+    r"^(?P<head>[A-Za-z_][\w.]*)\(\s*(?P<mark>->|:)\s*(?P<type>\S.*?)\s*\)$", re.DOTALL
+)
 
 
 def _render_argument(anchor: Anchor) -> str:
     head, name = anchor.argument
     said = "" if anchor.version is None else (
         "?" if anchor.version == "?" else f"={anchor.version}")  # fmt: skip
+    if name in ("->", ":"):
+        said = f" {anchor.version}"
     call = f"{head}({name}{said})"
     if anchor.kind is AnchorKind.PARAM:
         return f"{anchor.scope}::{call}" if anchor.scope else call
@@ -409,12 +416,23 @@ def _parse_argument(kind: AnchorKind, body: str, expect: Expect, text: str) -> A
     """``param:[PATH::]func(name[?|=VALUE])`` or ``call:CALLEE(kw[=VALUE])[@PATH]``."""
     path = None
     if kind is AnchorKind.PARAM:
-        path, sep, body = body.rpartition("::") if "::" in body.split("(", 1)[0] else (
-            None, "", body)  # fmt: skip
+        head_part, paren, rest = body.partition("(")  # (a stated type may hold "::")
+        path, sep, head_part = head_part.rpartition("::") if "::" in head_part else (
+            None, "", head_part)  # fmt: skip
+        body = head_part + paren + rest
         path = validate_repo_path(path.strip()) if sep and path is not None else None
+    typed = _TYPED_ARGUMENT.match(body.strip()) if kind is AnchorKind.PARAM else None
+    if typed is not None:
+        stated = typed.group("type")
+        if len(stated) > MAX_STATED_LENGTH:
+            raise AnchorSyntaxError(f"stated type longer than {MAX_STATED_LENGTH} characters")
+        if expect is Expect.ABSENT:
+            raise AnchorSyntaxError(f"a type anchor cannot be negated: {text!r}")
+        head = _check_qualname(typed.group("head"), "function")
+        return Anchor(kind, f"{head}({typed.group('mark')})", expect, path, stated)
     m = _ARGUMENT.match(body.strip())
-    what = "param:[PATH::]func(name), func(name?) or func(name=VALUE)" if kind is AnchorKind.PARAM \
-        else "call:CALLEE(keyword[=VALUE])[@PATH]"
+    what = ("param:[PATH::]func(name), func(name?), func(name=VALUE), func(-> TYPE) or "
+            "func(: TYPE)") if kind is AnchorKind.PARAM else "call:CALLEE(keyword[=VALUE])[@PATH]"
     if m is None or (kind is AnchorKind.PARAM and m.group("path")):
         raise AnchorSyntaxError(f"anchor {text!r} is not {what}")
     head = _check_qualname(m.group("head"), "function" if kind is AnchorKind.PARAM else "callee")

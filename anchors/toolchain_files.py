@@ -97,6 +97,10 @@ def _package_json(text: str) -> Iterator[InfraValue]:
     name = doc.get("name")
     if isinstance(name, str) and name.strip():
         yield InfraValue("name", name.strip(), _line_of(text, r'"name"\s*:', after=r"\A"))
+    version = doc.get("version")
+    if isinstance(version, str) and version.strip():
+        at = _line_of(text, r'"version"\s*:', after=r"\A")
+        yield InfraValue("version", version.strip(), at)
     stated = engines(doc)
     node = stated.get("node")
     if node is not None:
@@ -208,6 +212,10 @@ def _cargo(text: str) -> Iterator[InfraValue]:
     if isinstance(name, str) and name.strip():
         yield InfraValue("package.name", name.strip(), _line_of(
             text, r"^\s*name\s*=", after=r"^\s*\[package\]"))  # fmt: skip
+    version = _get(doc.get("package"), "version")
+    if isinstance(version, str) and version.strip():  # (``version.workspace = true``: not one)
+        at = _line_of(text, r"^\s*version\s*=", after=r"^\s*\[package\]")
+        yield InfraValue("package.version", version.strip(), at)
     edition = _get(doc.get("package"), "edition")
     if isinstance(edition, str) and edition.strip():
         at = _line_of(text, r"^\s*edition\s*=", after=r"^\s*\[package\]")

@@ -58,6 +58,8 @@ _COPULA = r"(?:is|equals|defaults\s+to|is\s+set\s+to|is\s+by\s+default|is\s+conf
 # "`ADD_DATA_TIMEOUT` in `app/conditions.py` is 10": the file named between them
 _NAME_BEFORE = re.compile(
     rf"`?(?P<name>{_NAME})`?(?:['’]s\s+(?:error\s+)?(?:message|text|value|string|id)\b)?"
+    # "the RUNNING flag is 1 << 0": a noun for what the name is
+    r"(?:\s+(?:flag|constant|setting|option|variable|field|bit|mask)\b)?"
     r"(?:\s+(?:in|from)\s+`?(?P<path>[\w\-]*[./][\w./\-]*[\w/])`?)?"
     rf"(?:\s+{_COPULA}\s+|\s*[=:]\s*)`?$",
     re.IGNORECASE,
@@ -351,18 +353,22 @@ def _in_bytes(stated: str, name: str, fp: Fingerprint) -> str | None:
     """A size ("10 MB", "512 KiB") stated for a setting named in bytes, as a size or a
     length (``LOG_MAX_BYTES``, ``MAX_UPLOAD_SIZE``, ``MAX_CONTENT_LENGTH``), in bytes: the
     code's own number where it is that size counted in 1000s or in 1024s ("10 MB" and
-    ``10 * 1024 * 1024``, as people say it), else the size in 1024s, which it is not."""
+    ``10 * 1024 * 1024``, as people say it) or, for a setting not named in bytes, the number
+    as stated (``cache_size = 1024`` counts in MB), else the size in 1024s, which it is not."""
     m = _SIZE.fullmatch(stated.strip())
     if m is None or not _SIZE_NAME.search(name):
         return None
     power = _POWERS[m["unit"].lower()]
     sizes = [float(m["n"]) * base**power for base in ((1024,) if m["i"] else (1000, 1024))]
+    otherwise = sizes[-1]
+    if "bytes" not in name.lower():  # ``cache_size = 1024`` is "1024 MB": counted in MB
+        sizes.append(float(m["n"]))
     given = [*fp.constant_values(name), *fp.env_default_values(name)]
     for _, held in given or fp.members_named(name):
         number = typed_value(held.text) if held.text is not None else None
         if isinstance(number, float) and number in sizes:
             return _number(number)
-    return _number(sizes[-1])
+    return _number(otherwise)
 
 
 def _number(x: float) -> str:
@@ -454,6 +460,8 @@ def _constant(name: str, where: str | None, fp: Fingerprint) -> tuple[str, str] 
         if here:
             found = here
     places = {(p, v.name) for p, v in found}
-    if len(places) != 1 or any(v.text is None for _, v in found):
+    if not places or any(v.text is None for _, v in found):
         return None
-    return places.pop()
+    if len(places) > 1 and len({v.text for _, v in found}) > 1:
+        return None  # two settings so named, with different values: which one is meant
+    return min(places)  # one, or several with one literal (``WEBAPP``'s and ``DAEMON``'s)

@@ -74,11 +74,11 @@ _NUMBER = re.compile(
 _TAG = re.compile(r"(?<![\w/.\-])[a-z][\w.\-]*(?:/[\w.\-]+)*:v?\d[\w.\-]*", re.IGNORECASE)
 # ``DEBUG=False``, ``pool_pre_ping=True``, ``workers = 4``
 # (arithmetic of numbers is one value: ``EXPIRE = 3600 * 24 * 7``)
-_ARITHMETIC = r"\d[\d_]*(?:\.\d+)?(?:\s?(?:[*+/]|<<|>>)\s?\d[\d_]*(?:\.\d+)?)+(?![\w.])"
+_ARITHMETIC = r"\d[\d_]*(?:\.\d+)?(?:\s?(?:[*+/]|<<|>>)\s?\d[\d_]*(?:\.\d+)?)+(?!\w|\.\d)"
 _ASSIGN = re.compile(
     rf"\b[A-Za-z_]\w*\s?=\s?(?!=)(?:{_ARITHMETIC}|[\"']?[\w.\-:/]+[\"']?)"
 )
-_BARE_ARITHMETIC = re.compile(rf"(?<![\w.\-]){_ARITHMETIC}")
+_BARE_ARITHMETIC = re.compile(rf"(?<![\w.\-:/]){_ARITHMETIC}")  # (not ``localhost:6379/0``)
 # ``RS256``, ``HS512``, ``SHA256``, ``UTF8``: a variant named in capitals with digits
 _VARIANT = re.compile(r"(?<![\w\-.])[A-Z]{2,}\d{1,4}(?![\w\-])")
 # "defaults to `json`", "is set to `False`", "is `'info'`"

@@ -34,6 +34,7 @@ from anchors.running_code import find_any_dependency, find_any_env_read, find_ru
 from anchors.spec import WILDCARD, Anchor, AnchorKind, Expect
 from anchors.status_checks import find_status
 from anchors.technology import find_technology
+from anchors.type_claims import find_typed, typed
 from anchors.verdicts import AnchorCheck, Capture, Verdict
 from anchors.versions import Relation, bound_mismatch, relation
 
@@ -86,7 +87,7 @@ def check_anchor(anchor: Anchor, captured: Capture | None, fp: Fingerprint) -> A
 # -- finding each kind ---------------------------------------------------------------------
 def _find(anchor: Anchor, fp: Fingerprint, before: bool) -> Finding:
     if anchor.kind is AnchorKind.PARAM:
-        return find_param(anchor, fp)
+        return find_typed(anchor, fp) if typed(anchor) else find_param(anchor, fp)
     if anchor.kind is AnchorKind.CALL:
         return find_call(anchor, fp)
     if anchor.kind is AnchorKind.CONFIG:

@@ -42,7 +42,8 @@ __all__ = ["CHECKER_VERSION", "Checked", "Verifier"]
 # words, a relation between definitions and a property of one are parts left unchecked
 # c18: what a definition does is a part left unchecked; values in more forms (a unit, a
 # standard, a size, a quoted key), the stated file binds a definition (adr/0051)
-CHECKER_VERSION = f"c18.{VOCABULARY_VERSION}"
+# c19: the types a function takes and returns (adr/0052)
+CHECKER_VERSION = f"c19.{VOCABULARY_VERSION}"
 
 
 @dataclass(frozen=True)

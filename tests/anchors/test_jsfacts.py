@@ -346,6 +346,7 @@ def test_typescript_interfaces_type_aliases_enums_and_namespaces() -> None:
         """
     ) == [
         "User",
+        "User.id",
         "UserId",
         "Direction",
         "Direction.Up",
@@ -354,6 +355,7 @@ def test_typescript_interfaces_type_aliases_enums_and_namespaces() -> None:
         "Color.Red",
         "Validation",
         "Validation.StringValidator",
+        "Validation.StringValidator.isAcceptable",
         "Validation.lettersRegexp",
         "Validation.LettersOnly",
         "Validation.LettersOnly.isAcceptable",
@@ -398,19 +400,22 @@ def test_enum_members_are_definitions_and_literal_ones_constants() -> None:
           'git-quoted' = 3,
           implicit,
           negative = -1,
-          computed = 1 << 2,
+          shifted = 1 << 2,
+          computed = Date.now(),
         }
         """
     )
     assert [d.qualname for d in found.definitions] == [
         "CommandIDs", "CommandIDs.gitUI", "CommandIDs.gitClone", "CommandIDs.git-quoted",
-        "CommandIDs.implicit", "CommandIDs.negative", "CommandIDs.computed",
+        "CommandIDs.implicit", "CommandIDs.negative", "CommandIDs.shifted",
+        "CommandIDs.computed",
     ]  # fmt: skip
     assert found.constants == (
         ValueFact("CommandIDs.gitUI", "'git:ui'", 2),
         ValueFact("CommandIDs.gitClone", '"git:clone"', 3),
         ValueFact("CommandIDs.git-quoted", "3", 4),
         ValueFact("CommandIDs.negative", "-1", 6),
+        ValueFact("CommandIDs.shifted", "1 << 2", 7),  # arithmetic of numbers: a value
     )
 
 
@@ -526,8 +531,9 @@ def test_top_level_const_literals_are_constants_and_computed_ones_have_no_text()
         const DEBUG = false;
         const NOTHING = null;
         const MODE = "strict" as const;
-        const COMPUTED = 60 * 1000;
+        const COMPUTED = 60 * MAX_PAGE_SIZE;
         const DYNAMIC = `${BASE_URL}/v1`;
+        const ARITHMETIC = (60 * 1000) + 5;
         const handler = () => {};
         let mutable = 5;
         function f() { const INNER = 1; }
@@ -544,6 +550,7 @@ def test_top_level_const_literals_are_constants_and_computed_ones_have_no_text()
         ValueFact("MODE", '"strict"', 8),
         ValueFact("COMPUTED", None, 9),
         ValueFact("DYNAMIC", None, 10),
+        ValueFact("ARITHMETIC", "(60 * 1000) + 5", 11),
     )
 
 

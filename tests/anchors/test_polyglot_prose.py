@@ -14,7 +14,7 @@ import pytest
 from anchors.extract import Inference, infer_anchors
 from anchors.facts import Fingerprint
 from anchors.fingerprint import CodeSource, InMemoryFactsCache
-from anchors.spec import parse_anchor
+from anchors.spec import AnchorKind, parse_anchor
 from anchors.subject import resolve_subject
 from anchors.verdicts import Verdict
 from anchors.verify import check_anchor
@@ -163,9 +163,22 @@ def test_a_quoted_value_no_constant_holds_is_uncovered(repos: dict[str, Fingerpr
 
 
 def test_parameters_of_a_go_method_are_uncovered(repos: dict[str, Fingerprint]) -> None:
-    inference = _read(repos["go"], "Router.Use takes one MiddlewareFunc per call.")
+    inference = _read(repos["go"], "Router.Use takes middlewares in the order given.")
     assert "the parameters of Router.Use" in inference.uncovered
     assert _read(repos["go"], "Router.Use registers middleware.").uncovered == ()
+
+
+def test_the_type_a_go_method_takes_is_read_from_its_signature(
+    repos: dict[str, Fingerprint],
+) -> None:
+    fp = repos["go"]
+    one = _read(fp, "Router.Use takes one MiddlewareFunc per call.")
+    [typed] = [a for a in one.anchors if a.kind is AnchorKind.PARAM]
+    assert typed.render() == "param:middleware.go::Router.Use(: one MiddlewareFunc)"
+    assert _verdict(fp, typed.render()) is Verdict.BROKEN  # ``Use(mwf ...MiddlewareFunc)``
+    [any_number] = [a for a in _read(fp, "Router.Use takes a MiddlewareFunc.").anchors
+                    if a.kind is AnchorKind.PARAM]  # fmt: skip
+    assert _verdict(fp, any_number.render()) is Verdict.HOLDS
 
 
 def test_declared_but_never_used_denies_the_crate_import(repos: dict[str, Fingerprint]) -> None:
