@@ -65,9 +65,10 @@ _UNITS = (
     r"%|ms|msec|milliseconds?|s|secs?|seconds?|m|mins?|minutes?|h|hrs?|hours?|d|days?|"
     r"weeks?|months?|years?|[kKmMgGtT]i?[bB]|bytes?|kb|mb|gb|tb|rps|qps|req/s|x"
 )
-# A number standing alone: not glued to a letter, a path, a dotted name or a `#`.
+# A number standing alone: not glued to a letter, a path, a dotted name or a `#` (``1_024``
+# as Rust and Python write it).
 _NUMBER = re.compile(
-    rf"(?<![\w#/.\-:@$])v?\d+(?:[.,]\d+)*(?:\s?(?:{_UNITS})(?![\w]))?(?![\w/]|\.\w)",
+    rf"(?<![\w#/.\-:@$])v?\d+(?:_\d{{3}})*(?:[.,]\d+)*(?:\s?(?:{_UNITS})(?![\w]))?(?![\w/]|\.\w)",
     re.IGNORECASE,
 )
 # ``postgres:12``, ``python:3.9-slim``, ``node:20-alpine``, ``redis:7.2``

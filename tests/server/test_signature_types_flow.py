@@ -10,7 +10,7 @@
 - an npm package a note says the project depends on, which only its manifest can say;
 - a TypeScript interface's members; a name the package is said to export and defines nowhere;
 - a flag written as a shift in TypeScript; a Go constant named by its words
-  ("the default multiplier");
+  ("the default multiplier"); a number written with digit separators (``1_024``);
 - a class a Python file imports by name; a size a setting counts in MB; one value under
   two keys of one class; the address a command-line option binds to;
 - a name qualifying a noun ("the SameSite modes") placed in a file; a type in capitals; a
@@ -68,6 +68,7 @@ GLOB = {
                   "}\n\n"
                   "pub struct MatchOptions {\n    pub case_sensitive: bool,\n"
                   "    pub require_literal_separator: bool,\n}\n\n"
+                  "pub const KIB: u64 = 1_024;\npub const MIB: u64 = 1_048_576;\n\n"
                   "impl MatchOptions {\n    pub fn new() -> Self {\n"
                   "        Self { case_sensitive: true, require_literal_separator: false }\n"
                   "    }\n}\n",
@@ -152,6 +153,9 @@ CLAIMS: list[tuple[dict[str, str], str, str, str]] = [
     # a name qualifying a noun is not what the clause places
     (RETRY, "The SameSite modes are declared in retry.go.", "ACTIVE", "SameSite"),
     (RETRY, "SameSite is declared in retry.go.", "REFUTED", "options.go"),
+    # a number written with digit separators, as Rust and Python write them
+    (GLOB, "KIB is 1_024.", "VERIFIED", "KIB = 1_024"),
+    (GLOB, "MIB is 1_000_000.", "REFUTED", "not 1_000_000"),
     # the crate's own version
     (GLOB, "The crate is at version 0.4.0.", "REFUTED", "0.3.0"),
     (GLOB, "The crate is named glob and is at version 0.3.0.", "VERIFIED", "0.3.0"),
