@@ -318,6 +318,12 @@ class CodeNames:
         return (w in COMMON_WORDS or w.lower() in self._english  # is_ordinary_word(w)
                 or (w.endswith("s") and w[:-1] in COMMON_WORDS))  # fmt: skip
 
+    def agent_noun(self, w: str) -> bool:
+        """Whether ``w`` is an English verb's agent noun ("throttler", "scheduler",
+        "limiter"): an ordinary word, whatever package it also names."""
+        return w.endswith(("er", "or")) and any(
+            self._common(stem) for stem in (w[:-1], w[:-2]) if len(stem) > 3)
+
     def own_package(self, tech: Technology) -> bool:
         """Whether ``tech`` is this repository's own package (flask, in flask's repo; the
         PyPI ``websocket`` in the Go module ``github.com/gorilla/websocket``)."""

@@ -22,12 +22,13 @@ _SECONDS = {
     "d": 86400, "day": 86400, "days": 86400, "week": 604800, "weeks": 604800,
 }  # fmt: skip
 _STATED = re.compile(r"(?P<n>\d+(?:\.\d+)?)\s?(?P<unit>[A-Za-z]+)")
-# The unit a name ends with; a bare "m", "s", "h" or "d" is too short to be one there.
+# The unit a name ends with; a bare "m", "s", "h" or "d" is too short to be one there, and
+# "min" is as often the minimum (``RetryWaitMin``, ``POOL_MIN``).
 # (``validity_seconds``, ``CACHE.TTL_MS``; in camelCase ``intervalMs``, ``timeoutSeconds``)
 _NAMED_UNIT = re.compile(
-    r"(?i:[_.](?P<unit>ms|msec|millis|milliseconds|secs?|seconds|mins?|minutes|hrs|hours|days|"
+    r"(?i:[_.](?P<unit>ms|msec|millis|milliseconds|secs?|seconds|mins|minutes|hrs|hours|days|"
     r"weeks))\Z"
-    r"|(?<=[a-z0-9])(?P<camel>Ms|Msec|Millis|Milliseconds|Secs?|Seconds|Mins?|Minutes|Hrs|Hours"
+    r"|(?<=[a-z0-9])(?P<camel>Ms|Msec|Millis|Milliseconds|Secs?|Seconds|Mins|Minutes|Hrs|Hours"
     r"|Days|Weeks)\Z"
 )
 

@@ -514,6 +514,8 @@ def _technology(c: _Cand, tech: Technology, names: CodeNames, absent: bool) -> O
     if names.own_package(tech):
         return DropReason.OWN_PACKAGE, f"{tech.display} is this repository's own package"
     word = c.text.lower()
+    if not c.common and c.text.islower() and names.agent_noun(word):
+        c.common = True  # "a throttler runs": one who throttles, as much as the package
     if tech.kind is TechKind.PACKAGE and c.text.isupper() and len(c.text) > 1 and not c.pref:
         # "PBKDF2", "JSON", "ORM": an acronym names an algorithm or a format, not a package
         return DropReason.COMMON_WORD, f"{c.text!r} is an acronym, not a package name"

@@ -409,13 +409,14 @@ _FIELDS = {b"Field": 0, b"field": None, b"ib": None, b"attrib": None}
 
 def _field_default(right: Node) -> str | None:
     """A field's default: a literal, or ``Field(literal)`` / ``Field(default=…)`` (and the
-    ``default=`` of dataclasses' and attrs' ``field``); None when computed or a factory."""
+    ``default=`` of dataclasses' and attrs' ``field``), or the ``default=`` any declaration
+    of a class attribute passes (MkDocs' ``c.Type(bool, default=False)``, a Django model
+    field's ``default=``); None when computed or a factory."""
     if right.type == "call":
         function = right.child_by_field_name("function")
         called = (function.text or b"").rsplit(b".", 1)[-1] if function is not None else b""
-        if called in _FIELDS:
-            position = _FIELDS[called]
-            return _argument(right, -1 if position is None else position, b"default")
+        position = _FIELDS.get(called)
+        return _argument(right, -1 if position is None else position, b"default")
     return literal_text(right)
 
 

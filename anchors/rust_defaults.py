@@ -27,6 +27,8 @@ from anchors.facts import Fingerprint, ValueFact
 from anchors.literals import QUALIFIED_NAME
 from anchors.manifest_binding import ManifestBinding
 from anchors.spec import Anchor, AnchorKind
+from anchors.subject import CODE_FILE
+from anchors.tooling_dirs import built_copy
 from anchors.value_claims import stated_values
 
 __all__ = ["bind_rust_defaults"]
@@ -40,7 +42,7 @@ _NOT_PLAIN = re.compile(
     _I,
 )
 _VARIANT = re.compile(r"`?(?<![\w:])(?P<type>[A-Z]\w*)::(?P<variant>[A-Z]\w*)`?(?![\w:(])")
-_VALUE = (r"Some\(\s*[^()\s]{1,40}\s*\)|None|true|false|\"[^\"\n]{0,80}\""
+_VALUE = (r"Some\(\s*[^()\s]{1,40}\s*\)|None|true|false|\"[^\"\n]{0,80}\"|'[^'\n]{0,80}'"
           r"|-?\d+(?:\.\d+)?(?:\s*[*+]\s*(?:\d+(?:\.\d+)?|time\.[A-Z][a-z]+))*"
           rf"|{QUALIFIED_NAME.pattern}")  # ``86400 * 30``, ``5 * time.Second``, ``time.Local``
 _FIELD = re.compile(
@@ -109,9 +111,16 @@ def _flag_fields(fp: Fingerprint) -> list[tuple[str, ValueFact]]:
             if ".default." in v.name and v.text in ("true", "false")]  # fmt: skip
 
 
+def _a_default(name: str, field: str) -> bool:
+    """Whether ``name`` is a default of ``field``: a Rust or Go type's (``T.default.field``)
+    or a key of what JavaScript code calls its defaults (``defaultOptions.field``)."""
+    owner, _, last = name.rpartition(".")
+    return last == field and (owner.endswith(".default") or "default" in owner.lower())
+
+
 def _has_rust_defaults(fp: Fingerprint) -> bool:
-    return any(facts.language in ("rust", "go") and any(".default" in v.name
-                                                        for v in facts.constants)
+    return any(facts.language in ("rust", "go", "javascript", "typescript")
+               and any("default" in v.name.lower() and "." in v.name for v in facts.constants)
                for facts in fp.code.values())  # fmt: skip
 
 
@@ -138,13 +147,18 @@ def _variants(text: str, start: int, end: int, fp: Fingerprint) -> list[Manifest
 
 def _fields(text: str, start: int, end: int, fp: Fingerprint) -> list[ManifestBinding]:
     out: list[ManifestBinding] = []
+    # "(leading: true in src/debouncer.ts)": the one source file the sentence names
+    named = {p for f in CODE_FILE.finditer(text, start, end) if (p := fp.tracked_path(f["path"]))}
     for m in _FIELD.finditer(text, start, end):
         field = m["field"]
-        given = {(p, v.name) for p, v in fp.members_named(field)
-                 if v.name.endswith(f".default.{field}") and v.text is not None}  # fmt: skip
-        if len(given) != 1:
-            continue
-        [(path, name)] = given
+        held = {(p, v.name, v.text) for p, v in fp.members_named(field)
+                if _a_default(v.name, field) and v.text is not None
+                and not built_copy(p, fp)}  # fmt: skip
+        if len(named) == 1:
+            held = {(p, n, t) for p, n, t in held if p in named}
+        if not held or len({t for _, _, t in held}) != 1:
+            continue  # none, or defaults that differ: which one is meant cannot be told
+        path, name, _ = min(held)
         value = re.sub(r"\s+", "", m["value"])
         if re.search(r"[*+]", value):  # arithmetic as the facts spell it: ``86400 * 30``
             value = re.sub(r"\s*([*+])\s*", r" \1 ", m["value"].strip())

@@ -37,6 +37,7 @@ from anchors.literals import same_value, typed_value
 from anchors.mentions import runs
 from anchors.settings_schemas import UNIT_SECONDS, UNIT_SUFFIX
 from anchors.spec import Anchor, AnchorKind
+from anchors.subject import CODE_FILE
 from anchors.value_binding import _ELSEWHERE, _NOT_PLAIN, Binding, _file_of, _named
 from anchors.value_claims import StatedValue, bare_value, stated_values
 
@@ -204,6 +205,9 @@ class _Setting:
 def _subject_values(text: str, fp: Fingerprint, start: int, end: int) -> list[Binding]:
     known = fp.derived("setting_values.words", _name_words)
     words = list(_WORD.finditer(text, start, end))
+    # "(src/rate-limiter.ts)": the one source file the sentence names holds the setting
+    named = {p for m in CODE_FILE.finditer(text, start, end) if (p := fp.tracked_path(m["path"]))}
+    where = named.pop() if len(named) == 1 else None
     for size in (3, 2, 1):
         for i in range(len(words) - size + 1):
             run = words[i : i + size]
@@ -216,7 +220,7 @@ def _subject_values(text: str, fp: Fingerprint, start: int, end: int) -> list[Bi
             phrase = _whole_phrase(text, start, run[0].start(), run[-1].end(), end)
             if phrase is None:
                 continue
-            setting = _setting(fp, setting_names([w.group() for w in run]))
+            setting = _setting(fp, setting_names([w.group() for w in run]), where)
             if setting is None or (size == 1 and not _in_defaults(setting)):
                 continue
             binding = _value_for(text, setting, run[-1].end(), end)
@@ -335,6 +339,8 @@ def _setting(
         for setting in schemas.get(name, ()):
             found[(setting.path, setting.fact.name)] = setting
     running = {k: v for k, v in found.items() if runs(k[0]) and not _data(k[0])} or found
+    # the sources' value, not a build's copy of it (``dist/``, quoted its own way)
+    running = {k: v for k, v in running.items() if not _built(k[0])} or running
     if where is not None:
         running = {k: v for k, v in running.items() if k[0] == where} or running
     if len({(v.fact.text, v.unit) for v in running.values()}) != 1:
@@ -407,7 +413,7 @@ def _value_for(text: str, setting: _Setting, after: int, end: int) -> Binding | 
 
 _QUOTED_AFTER = re.compile(
     r"\s*(?:is|are|defaults\s+to|equals|=|:)\s*(?P<v>(?P<q>['\"])[^'\"\n]{1,60}(?P=q))"
-    r"(?=\s*(?:[.,;)]|$|\s+(?:and|but|by|when|unless)\b))",
+    r"(?=\s*(?:[.,;()]|$|\s+(?:and|but|by|when|unless)\b))",
     re.IGNORECASE,
 )
 # What a literal the setting "is" follows: a copula, "to", a colon or "=" (not "in", "by":

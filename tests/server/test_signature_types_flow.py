@@ -14,7 +14,9 @@
 - a class a Python file imports by name; a size a setting counts in MB; one value under
   two keys of one class; the address a command-line option binds to;
 - a name qualifying a noun ("the SameSite modes") placed in a file; a type in capitals; a
-  build's copy without types; a required dependency no manifest declares.
+  build's copy without types; a required dependency no manifest declares;
+- a class attribute declared by a call with its ``default=``; a defaults object's key in
+  the file a sentence names; "Min" ending a name as the minimum, not minutes.
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ RETRY = {
                 "type BackOff interface {\n\tNextBackOff() time.Duration\n\tReset()\n}\n\n"
                 "type ConstantBackOff struct {\n\tInterval time.Duration\n}\n\n"
                 "const DefaultMultiplier = 1.5\n\n"
+                "var defaultRetryWaitMin = 1 * time.Second\n\n"
                 'var ErrStop = errors.New("stop retrying")\n\n'
                 "func Retry(o Operation, b BackOff) error {\n\treturn o()\n}\n\n"
                 "func NewConstantBackOff(d time.Duration) *ConstantBackOff {\n"
@@ -119,6 +122,31 @@ MONITOR = {
     "monitor/web.py": "import fastapi\n\napp = fastapi.FastAPI()\n",
     "monitor/stats.py": "import psutil\n\n\ndef cpu():\n    return psutil.cpu_percent()\n",
 }  # fmt: skip
+SITE = {
+    "pyproject.toml": '[project]\nname = "site"\nversion = "1.0"\n',
+    "site/__init__.py": "",
+    "site/config/__init__.py": "",
+    "site/config/defaults.py": "from site.config import options as c\n\n\n"
+                               "class SiteConfig:\n"
+                               "    dev_addr = c.IpAddress(default='127.0.0.1:8000')\n"
+                               "    site_dir = c.SiteDir(default='site')\n"
+                               "    strict = c.Type(bool, default=False)\n",
+    "site/config/options.py": "class IpAddress:\n    def __init__(self, default=None):\n"
+                              "        self.default = default\n\n\n"
+                              "class SiteDir(IpAddress):\n    pass\n\n\n"
+                              "class Type(IpAddress):\n"
+                              "    def __init__(self, kind, default=None):\n"
+                              "        super().__init__(default)\n",
+}  # fmt: skip
+PACER = {
+    "package.json": '{"name": "pacer", "version": "0.2.0"}\n',
+    "src/debouncer.ts": "const defaultOptions = {\n  leading: false,\n  trailing: true,\n}\n\n"
+                        "export function debounce(fn: () => void) {\n  return fn\n}\n",
+    "src/throttler.ts": "const defaultOptions = {\n  leading: true,\n  trailing: true,\n}\n\n"
+                        "export function throttle(fn: () => void) {\n  return fn\n}\n",
+    "src/rate-limiter.ts": "const defaultOptions = {\n  windowType: 'fixed',\n  limit: 1,\n}\n",
+    "dist/rate-limiter.js": 'const defaultOptions = {\n  windowType: "fixed",\n  limit: 1,\n}\n',
+}  # fmt: skip
 
 # (files, note, the status served, words the served reasons hold)
 CLAIMS: list[tuple[dict[str, str], str, str, str]] = [
@@ -139,6 +167,9 @@ CLAIMS: list[tuple[dict[str, str], str, str, str]] = [
     # a Go constant named by its words
     (RETRY, "The default multiplier is 2.", "REFUTED", "not 2"),
     (RETRY, "The default multiplier is 1.5.", "VERIFIED", "DefaultMultiplier"),
+    # "Min" ends a name as the minimum, not minutes
+    (RETRY, "The minimum wait defaults to 1 second (defaultRetryWaitMin).", "VERIFIED",
+     "defaultRetryWaitMin"),
     # Rust: the written result, Self as the method's type, a generic or an alias unseen
     (GLOB, "glob returns a Vec<PathBuf>.", "REFUTED", "Result<Paths, PatternError>"),
     (GLOB, "glob returns a Result<Paths, PatternError>.", "VERIFIED", "glob(pattern: &str)"),
@@ -189,6 +220,20 @@ CLAIMS: list[tuple[dict[str, str], str, str, str]] = [
     (MUSIC, "flask is a required dependency.", "VERIFIED", "flask"),
     (MONITOR, "fastapi is a required dependency.", "ACTIVE", "no required dependency"),
     (MONITOR, "psutil is a required dependency.", "VERIFIED", "psutil"),
+    # a class attribute declared by a call with its default
+    (SITE, "The dev server listens on 127.0.0.1:8000 by default (dev_addr in "
+           "site/config/defaults.py).", "VERIFIED", "SiteConfig.dev_addr"),
+    (SITE, "The dev server listens on 0.0.0.0:8000 by default (dev_addr in "
+           "site/config/defaults.py).", "REFUTED", "not 0.0.0.0:8000"),
+    (SITE, "site_dir defaults to 'build'.", "REFUTED", "not 'build'"),
+    # a defaults object's key in the file the sentence names; the source's, not dist/'s
+    (PACER, "A debouncer runs on the leading edge by default (leading: true in "
+            "src/debouncer.ts).", "REFUTED", "not true"),
+    (PACER, "A throttler runs on the leading edge by default (leading: true in "
+            "src/throttler.ts).", "VERIFIED", "defaultOptions.leading"),
+    (PACER, "The rate limiter's default window type is 'sliding' (src/rate-limiter.ts).",
+     "REFUTED", "not 'sliding'"),
+    (PACER, "The default window type is 'fixed'.", "VERIFIED", "defaultOptions.windowType"),
     # the address an option binds to
     (MUSIC, "The server binds to 0.0.0.0 by default.", "VERIFIED", "--host"),
     (MUSIC, "The server binds to 127.0.0.1 by default.", "REFUTED", "not 127.0.0.1"),
