@@ -514,15 +514,15 @@ def _technology(c: _Cand, tech: Technology, names: CodeNames, absent: bool) -> O
     if names.own_package(tech):
         return DropReason.OWN_PACKAGE, f"{tech.display} is this repository's own package"
     word = c.text.lower()
-    if not c.common and c.text.islower() and names.agent_noun(word):
-        c.common = True  # "a throttler runs": one who throttles, as much as the package
+    # "a throttler runs": one who throttles, as much as the package so named
+    common = c.common or (c.text.islower() and names.agent_noun(word))
     if tech.kind is TechKind.PACKAGE and c.text.isupper() and len(c.text) > 1 and not c.pref:
         # "PBKDF2", "JSON", "ORM": an acronym names an algorithm or a format, not a package
         return DropReason.COMMON_WORD, f"{c.text!r} is an acronym, not a package name"
     by_import = (tech.kind is TechKind.PACKAGE and word in tech.imports
                  and normalize_dist_name(word) not in tech.dists)  # fmt: skip
     proper = c.text[:1].isupper() and not c.initial  # "payments go through Stripe"
-    if c.common and absent and c.neg is _Neg.WEAK and c.modifies and not (c.code or c.pref):
+    if common and absent and c.neg is _Neg.WEAK and c.modifies and not (c.code or c.pref):
         # "the crate has no build script": the word qualifies a noun, it names no package
         return DropReason.COMMON_WORD, f"{c.text!r} qualifies the word after it here"
     # "uses Stripe", "a React app": capitalised as a name, as the object or before a noun
@@ -531,7 +531,7 @@ def _technology(c: _Cand, tech: Technology, names: CodeNames, absent: bool) -> O
     # Python package it also names (websocket-client) where no Python code could use it
     code = c.code and (c.ticked or "_" in c.text or word not in tech.common_aliases
                        or bool(tech.packages) or bool(names.fp.python))
-    if (c.common or by_import) and not (c.strong or named or code or c.pref or absent):
+    if (common or by_import) and not (c.strong or named or code or c.pref or absent):
         scoped = _imported_in_scope(tech, names) if c.object and not absent else None
         if scoped is not None:  # "shop/cli.py is written with click": it imports click
             return [scoped]
@@ -603,8 +603,9 @@ def _word(c: _Cand, text: str, names: CodeNames, absent: bool) -> Outcome:
     return outcome
 
 
-# A name written as code is: two capitals (``TimedRotatingFileHandler``) or an underscore
+# A camelCase name (``useSignal``)
 _CAMEL = re.compile(r"[a-z][A-Z]")
+# A name written as code is: two capitals (``TimedRotatingFileHandler``) or an underscore
 _CODE_SHAPED = re.compile(r"[A-Z]\w*[A-Z]|_")
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")  # not tab, newline, return
 
@@ -1028,7 +1029,8 @@ def infer_anchors(text: str, fp: Fingerprint, subject: str | None = None, *,
         kept = [(a, o) for a, o in kept if o not in arguments.keywords and not (
             o in arguments.functions and a.kind in (AnchorKind.TECH, AnchorKind.DEP))
             and not _called_there(a, o, arguments.functions, fp)]  # fmt: skip
-        kept += [(a, a.version or "" if typed(a) else a.argument[1]) for a in arguments.anchors]
+        kept += [(a, (a.version or "") if typed(a) else a.argument[1])
+                 for a in arguments.anchors]  # (a type claim's words are its type's)
         checked_values += arguments.spans
         # "loads 25 commits by default (log(count = 25))": the default said twice
         defaults = {a.stated for a in arguments.anchors if a.stated not in (None, "?")}

@@ -55,6 +55,8 @@ _RETURNS = re.compile(
     rf"{_FUNC}\s+(?:(?:always|only)\s+)?(?P<verb>returns)\s+"
     rf"(?:(?:an?|the)\s+)?(?:(?:new|fresh|single)\s+)?`?{_TYPE}`?"
 )
+# "one MiddlewareFunc per call": a parameter that is no variadic one
+_SINGLE = re.compile(r"\bper\s+call|\bsingle\b|\bone\s")
 # A scalar type in lower case is one only as code or as the clause's last word
 _TICKED_OR_ENDS = re.compile(r"`|\s*(?:[.,;:)]|$)")
 # "a URL object", "a UUID value": a name in capitals said to be a type
@@ -102,8 +104,7 @@ def _read(sentence: str, m: re.Match[str], mark: str,
           fp: Fingerprint) -> tuple[Anchor, str] | None:  # fmt: skip
     if _PLAIN_BEFORE.search(sentence, 0, m.start("verb")):
         return None
-    # "one MiddlewareFunc per call": a parameter that is no variadic one
-    single = mark == TAKES and re.search(r"\bper\s+call|\bsingle\b|\bone\s", m.group())
+    single = mark == TAKES and _SINGLE.search(m.group()) is not None
     func = m["func"].replace("::", ".")
     signatures = _sources(fp.signatures_of(func), fp)
     if not signatures:
