@@ -68,8 +68,9 @@ Progress = Callable[[int, int], None]
 # and a Go name given a package's, the fields a Rust ``new`` sets, a Python ``timedelta``,
 # a JavaScript object's keys, Go ``New...`` struct literals, shifts, 20; the signatures
 # of Go and Rust functions, every signature's result type, a TypeScript interface's
-# members, 21) and is extracted again.
-FACTS_VERSION = 21
+# members and arithmetic of numbers, 21; the ``default=`` a call declaring a class
+# attribute passes, 22) and is extracted again.
+FACTS_VERSION = 22
 # Files to parse before two worker processes pay for their start-up: on two idle cores the
 # pool breaks even at 300-400 files (adr/0003; `python -m benchmarks.fingerprint --sweep`).
 POOL_THRESHOLD = 500

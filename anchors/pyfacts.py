@@ -415,9 +415,13 @@ def _field_default(right: Node) -> str | None:
     if right.type == "call":
         function = right.child_by_field_name("function")
         called = (function.text or b"").rsplit(b".", 1)[-1] if function is not None else b""
-        position = _FIELDS.get(called)
-        return _argument(right, -1 if position is None else position, b"default")
-    return literal_text(right)
+        if called in _FIELDS:
+            position = _FIELDS[called]
+            return _argument(right, -1 if position is None else position, b"default")
+        declared = _argument(right, -1, b"default")
+        if declared is not None:
+            return declared
+    return literal_text(right)  # (``timedelta(days=365)`` is a literal of its own)
 
 
 def _argument(call: Node, position: int, keyword: bytes) -> str | None:
