@@ -21,4 +21,6 @@ def test_a_recall_of_ten_and_tools_list_stay_within_their_budgets(tmp_path: Path
     assert sizes.memories == 10 and sizes.texts > 0
     assert 0 < sizes.structured_per_memory <= 350
     assert 0 < sizes.text_per_memory <= 250
-    assert 0 < sizes.output_schemas < sizes.tools_list <= 12 * 1024
+    # the budget of tests/server/test_agent_view.py: 12 KiB and recall's optional line
+    # naming its refuted matches
+    assert 0 < sizes.output_schemas < sizes.tools_list <= 12 * 1024 + 256
