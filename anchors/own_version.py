@@ -13,7 +13,6 @@ from __future__ import annotations
 import re
 
 from anchors.facts import Fingerprint
-from anchors.infra_facts import infra_kind
 from anchors.spec import Anchor, AnchorKind
 from anchors.value_binding import Binding
 
@@ -50,9 +49,7 @@ def bind_own_version(text: str, start: int, end: int, fp: Fingerprint) -> list[B
 
 
 def _states(fp: Fingerprint, path: str, key: str) -> bool:
-    values = fp.infra.get(path)
-    return values is not None and infra_kind(path) is not None and any(
-        v.key == key for v in values)
+    return any(v.key == key for v in fp.infra.get(path) or ())
 
 
 def _own_names(fp: Fingerprint, path: str) -> set[str]:

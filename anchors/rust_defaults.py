@@ -1,5 +1,5 @@
-"""Defaults a note states of Rust and Go code, bound to what the code gives them (read by
-``anchors.rustfacts`` and ``anchors.gofacts``):
+"""Defaults a note states of Rust, Go and JavaScript code, bound to what the code gives them
+(read by ``anchors.rustfacts``, ``anchors.gofacts`` and ``anchors.jsfacts``):
 
 - **an enum's default variant**: "logs go to stdout by default (``Target::Stdout`` is the
   ``#[default]``)" is ``symbol:PATH::Target.default=Stdout``, where one file gives
@@ -7,10 +7,14 @@
   ``Self::Variant``);
 - **a struct field's default** in its ``impl Default``: "continuation lines are indented 2
   spaces by default (``format_indent: Some(2)``)" is
-  ``symbol:PATH::Builder.default.format_indent=Some(2)``, where exactly one type's
-  ``default()`` sets a field so named to a literal (``Some(literal)`` and ``None`` too);
-  likewise what a Rust ``new`` or a Go ``New...`` function's struct literals give a field
-  ("sessions last 30 days by default (``MaxAge: 86400 * 30``)").
+  ``symbol:PATH::Builder.default.format_indent=Some(2)``, where the types whose
+  ``default()`` sets a field so named give it one literal (``Some(literal)`` and ``None``
+  too), or the one file the sentence names does; likewise what a Rust ``new`` or a Go
+  ``New...`` function's struct literals give a field ("sessions last 30 days by default
+  (``MaxAge: 86400 * 30``)"), and a key of what JavaScript code calls its defaults
+  ("(leading: true in src/debouncer.ts)" of ``defaultOptions``), a build's copy left out;
+- **a true or false field said in its own words**: "MatchOptions::new is case insensitive
+  by default" is ``symbol:PATH::MatchOptions.default.case_sensitive=false``.
 
 Only in a sentence that says "default", is no question, plan, condition or negation, and
 names one variant of the enum. The words bound (the path, the variant as prose writes it,
@@ -27,7 +31,7 @@ from anchors.facts import Fingerprint, ValueFact
 from anchors.literals import QUALIFIED_NAME
 from anchors.manifest_binding import ManifestBinding
 from anchors.spec import Anchor, AnchorKind
-from anchors.subject import CODE_FILE
+from anchors.subject import named_file
 from anchors.tooling_dirs import built_copy
 from anchors.value_claims import stated_values
 
@@ -55,7 +59,7 @@ def bind_rust_defaults(
     text: str, fp: Fingerprint, spans: Sequence[tuple[int, int, bool]]
 ) -> list[ManifestBinding]:
     """The value anchors of the defaults ``text`` states (see the module docstring)."""
-    if not fp.derived("rust_defaults.any", _has_rust_defaults):
+    if not fp.derived("rust_defaults.any", _has_defaults):
         return []
     out: list[ManifestBinding] = []
     for start, end, question in spans:
@@ -79,12 +83,10 @@ def _flags(text: str, start: int, end: int, fp: Fingerprint) -> list[ManifestBin
     sentence names, said in the field's own words (``case_sensitive``, ``CaseSensitive``), or
     their opposite ("case insensitive", "non-blocking"), which states false."""
     out: list[ManifestBinding] = []
+    flags = fp.derived("rust_defaults.flags", _flag_fields)
     for t in _TYPE_WORD.finditer(text, start, end):
-        prefix = f"{t['type']}.default."
-        fields = [(p, v) for p, v in fp.derived("rust_defaults.flags", _flag_fields)
-                  if v.name.startswith(prefix)]  # fmt: skip
-        for path, v in fields:
-            words = [w.lower() for w in _CAMEL_PART.findall(v.name[len(prefix):])]
+        for path, v in flags.get(t["type"], ()):
+            words = [w.lower() for w in _CAMEL_PART.findall(v.name.partition(".default.")[2])]
             if not words:
                 continue
             joined = r"[\s_-]?".join(re.escape(w) for w in words[:-1])
@@ -104,21 +106,28 @@ def _flags(text: str, start: int, end: int, fp: Fingerprint) -> list[ManifestBin
     return out
 
 
-def _flag_fields(fp: Fingerprint) -> list[tuple[str, ValueFact]]:
-    """The true or false defaults of Rust and Go fields (``MatchOptions.default.x``)."""
-    return [(p, v) for p, facts in fp.code.items() if facts.language in ("rust", "go")
-            for v in facts.constants
-            if ".default." in v.name and v.text in ("true", "false")]  # fmt: skip
+def _flag_fields(fp: Fingerprint) -> dict[str, list[tuple[str, ValueFact]]]:
+    """The true or false defaults of Rust and Go fields (``MatchOptions.default.x``), by the
+    type's name."""
+    found: dict[str, list[tuple[str, ValueFact]]] = {}
+    for path, facts in fp.code.items():
+        if facts.language not in ("rust", "go"):
+            continue
+        for v in facts.constants:
+            owner, sep, _ = v.name.partition(".default.")
+            if sep and v.text in ("true", "false"):
+                found.setdefault(owner.rpartition(".")[2], []).append((path, v))
+    return found
 
 
 def _a_default(name: str, field: str) -> bool:
     """Whether ``name`` is a default of ``field``: a Rust or Go type's (``T.default.field``)
     or a key of what JavaScript code calls its defaults (``defaultOptions.field``)."""
     owner, _, last = name.rpartition(".")
-    return last == field and (owner.endswith(".default") or "default" in owner.lower())
+    return last == field and "default" in owner.lower()
 
 
-def _has_rust_defaults(fp: Fingerprint) -> bool:
+def _has_defaults(fp: Fingerprint) -> bool:
     return any(facts.language in ("rust", "go", "javascript", "typescript")
                and any("default" in v.name.lower() and "." in v.name for v in facts.constants)
                for facts in fp.code.values())  # fmt: skip
@@ -147,15 +156,14 @@ def _variants(text: str, start: int, end: int, fp: Fingerprint) -> list[Manifest
 
 def _fields(text: str, start: int, end: int, fp: Fingerprint) -> list[ManifestBinding]:
     out: list[ManifestBinding] = []
-    # "(leading: true in src/debouncer.ts)": the one source file the sentence names
-    named = {p for f in CODE_FILE.finditer(text, start, end) if (p := fp.tracked_path(f["path"]))}
+    named = named_file(text, start, end, fp)  # "(leading: true in src/debouncer.ts)"
     for m in _FIELD.finditer(text, start, end):
         field = m["field"]
         held = {(p, v.name, v.text) for p, v in fp.members_named(field)
                 if _a_default(v.name, field) and v.text is not None
                 and not built_copy(p, fp)}  # fmt: skip
-        if len(named) == 1:
-            held = {(p, n, t) for p, n, t in held if p in named}
+        if named is not None:
+            held = {(p, n, t) for p, n, t in held if p == named}
         if not held or len({t for _, _, t in held}) != 1:
             continue  # none, or defaults that differ: which one is meant cannot be told
         path, name, _ = min(held)

@@ -37,7 +37,7 @@ from anchors.literals import same_value, typed_value
 from anchors.mentions import runs
 from anchors.settings_schemas import UNIT_SECONDS, UNIT_SUFFIX
 from anchors.spec import Anchor, AnchorKind
-from anchors.subject import CODE_FILE
+from anchors.subject import named_file
 from anchors.value_binding import _ELSEWHERE, _NOT_PLAIN, Binding, _file_of, _named
 from anchors.value_claims import StatedValue, bare_value, stated_values
 
@@ -205,9 +205,7 @@ class _Setting:
 def _subject_values(text: str, fp: Fingerprint, start: int, end: int) -> list[Binding]:
     known = fp.derived("setting_values.words", _name_words)
     words = list(_WORD.finditer(text, start, end))
-    # "(src/rate-limiter.ts)": the one source file the sentence names holds the setting
-    named = {p for m in CODE_FILE.finditer(text, start, end) if (p := fp.tracked_path(m["path"]))}
-    where = named.pop() if len(named) == 1 else None
+    where = named_file(text, start, end, fp)  # "(src/rate-limiter.ts)": that file's setting
     for size in (3, 2, 1):
         for i in range(len(words) - size + 1):
             run = words[i : i + size]

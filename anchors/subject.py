@@ -283,6 +283,13 @@ def apply_scope(
 
 # A file named as code is ("route.go", "src/logger.rs", "`app/settings.py`").
 CODE_FILE = re.compile(r"`?(?P<path>[\w./-]*\w\.(?:py|go|rs|js|jsx|ts|tsx|mjs|cjs))`?(?![\w.])")
+
+
+def named_file(text: str, start: int, end: int, fp: Fingerprint) -> str | None:
+    """The one tracked source file ``text[start:end]`` names ("(leading: true in
+    src/debouncer.ts)"), or None where it names none or several."""
+    named = {p for m in CODE_FILE.finditer(text, start, end) if (p := fp.tracked_path(m["path"]))}
+    return named.pop() if len(named) == 1 else None
 # Where a clause of a sentence ends: a stop, a colon, a comma, a dash between spaces.
 CLAUSE_BREAK = re.compile(r"[;:,!?]|\.(?=\s)|\s[-–—]\s")
 
