@@ -352,6 +352,7 @@ def call_together(
     got[tool] = server.call(tool, **args)
 
 
+@pytest.mark.slow  # CI's budget (~5 s): a race of two calls, repeated
 def test_verify_and_retract_racing_on_one_memory(project: GitRepo, tmp_path: Path) -> None:
     """Two servers: one verifies a memory that a new commit refutes while the other
     retracts it, ROUNDS times (a new memory each round). For each memory the audit rows

@@ -428,6 +428,7 @@ def test_an_entry_cut_short_before_a_complete_one_is_damage_never_a_torn_end(tmp
     assert path.read_bytes() == bytes(data)
 
 
+@pytest.mark.slow  # CI's budget (~6 s): entries of any size are read back above
 def test_a_plan_too_large_for_one_entry_is_in_the_tables_when_acknowledged(tmp_path: Path):
     """The writer never appends an entry above ``MAX_ENTRY``: a larger plan (an import of
     long memories) goes into the tables, with whatever the journal held before it, in one

@@ -261,6 +261,7 @@ def test_a_server_killed_while_remembering_in_a_loop(
 
 
 # -- PostgreSQL stopped and started under a running server -------------------------------------
+@pytest.mark.slow  # CI's budget (~10 s): the faults above stop writes mid-call the same way
 def test_calls_fail_clearly_while_postgresql_is_down_and_work_once_it_is_back(
     project: GitRepo, pg_cluster: Cluster, pg_project: str, runtimes: list[Runtime]
 ) -> None:
