@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+from contextlib import AsyncExitStack
 from pathlib import Path
 
 import pytest
 
 from server.config import Settings
 from tests.conftest import GitRepo, settings_env, store_file
+from tests.mcp_calls import POOL, ServerPool
 
 PROJECT = {
     "pyproject.toml": (
@@ -43,10 +46,23 @@ def settings(project: GitRepo, store_env: dict[str, str]) -> Settings:
     return Settings.resolve(repo=str(project.root), env=settings_env(**store_env))
 
 
-@pytest.fixture
+@pytest.fixture(scope="module")
 def anyio_backend() -> str:
     return "asyncio"
 
 
 def store_dir(repo: Path) -> Path:
     return store_file(repo).parent
+
+
+@pytest.fixture(scope="module")
+async def server_pool(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[ServerPool]:
+    """A pool of servers for this module's verdict tests (``tests/mcp_calls.py``): a module
+    asks for it with ``pytest.mark.usefixtures("server_pool")``."""
+    async with AsyncExitStack() as stack:
+        pool = ServerPool(stack, tmp_path_factory.mktemp("pool"))
+        POOL.append(pool)
+        try:
+            yield pool
+        finally:
+            POOL.remove(pool)

@@ -11,7 +11,7 @@ import pytest
 from tests.conftest import GitRepo
 from tests.mcp_calls import check_served, remember_and_serve, said
 
-pytestmark = pytest.mark.anyio
+pytestmark = [pytest.mark.anyio, pytest.mark.usefixtures("server_pool")]
 
 OPTIONS_PY = '''\
 from tornado.options import define

@@ -13,7 +13,7 @@ import pytest
 from tests.conftest import GitRepo
 from tests.mcp_calls import remember_and_serve, said
 
-pytestmark = pytest.mark.anyio
+pytestmark = [pytest.mark.anyio, pytest.mark.usefixtures("server_pool")]
 
 FILES = {
     "pyproject.toml": (

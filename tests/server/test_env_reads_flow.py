@@ -10,7 +10,7 @@ import pytest
 from tests.conftest import GitRepo
 from tests.mcp_calls import remember_and_serve, said
 
-pytestmark = pytest.mark.anyio
+pytestmark = [pytest.mark.anyio, pytest.mark.usefixtures("server_pool")]
 
 CONSOLE_PY = '''\
 import os

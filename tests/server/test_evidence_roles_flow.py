@@ -13,7 +13,7 @@ from anchors.mentions import Role, role_of
 from tests.conftest import GitRepo
 from tests.mcp_calls import remember_and_serve
 
-pytestmark = pytest.mark.anyio
+pytestmark = [pytest.mark.anyio, pytest.mark.usefixtures("server_pool")]
 
 BASE = {
     "pyproject.toml": "[project]\nname = 'shop'\ndependencies = ['fastapi>=0.110']\n",

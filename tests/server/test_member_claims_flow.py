@@ -14,7 +14,7 @@ import pytest
 from tests.conftest import GitRepo
 from tests.mcp_calls import check_served
 
-pytestmark = pytest.mark.anyio
+pytestmark = [pytest.mark.anyio, pytest.mark.usefixtures("server_pool")]
 
 GO = {
     "go.mod": "module github.com/acme/web/v5\n\ngo 1.14\n",

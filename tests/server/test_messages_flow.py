@@ -11,7 +11,7 @@ import pytest
 from tests.conftest import GitRepo
 from tests.mcp_calls import remember_and_serve, remember_commit_recall, said
 
-pytestmark = pytest.mark.anyio
+pytestmark = [pytest.mark.anyio, pytest.mark.usefixtures("server_pool")]
 
 EDITOR = '''\
 class ClickException(Exception):

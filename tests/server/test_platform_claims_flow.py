@@ -15,7 +15,7 @@ import pytest
 from tests.conftest import GitRepo
 from tests.mcp_calls import check_served
 
-pytestmark = pytest.mark.anyio
+pytestmark = [pytest.mark.anyio, pytest.mark.usefixtures("server_pool")]
 
 CRATE = {
     "Cargo.toml": '[package]\nname = "dirs-sys"\nversion = "0.3.7"\n\n'

@@ -12,7 +12,7 @@ import pytest
 from tests.conftest import GitRepo
 from tests.mcp_calls import check_served, remember_and_serve
 
-pytestmark = pytest.mark.anyio
+pytestmark = [pytest.mark.anyio, pytest.mark.usefixtures("server_pool")]
 
 GO = {
     "go.mod": "module github.com/acme/flags\n\ngo 1.12\n\n"

@@ -11,7 +11,7 @@ import pytest
 from tests.conftest import GitRepo
 from tests.mcp_calls import check_served, remember_and_serve, said
 
-pytestmark = pytest.mark.anyio
+pytestmark = [pytest.mark.anyio, pytest.mark.usefixtures("server_pool")]
 
 GO_QUIET = {
     "go.mod": "module github.com/acme/router\n\ngo 1.21\n",

@@ -12,7 +12,7 @@ import pytest
 from tests.conftest import GitRepo
 from tests.mcp_calls import receipts, remember_and_serve
 
-pytestmark = pytest.mark.anyio
+pytestmark = [pytest.mark.anyio, pytest.mark.usefixtures("server_pool")]
 
 CARGO_TOML = """[package]
 name = "trace_kit"

@@ -23,7 +23,7 @@ import pytest
 from tests.conftest import GitRepo
 from tests.mcp_calls import check_served
 
-pytestmark = pytest.mark.anyio
+pytestmark = [pytest.mark.anyio, pytest.mark.usefixtures("server_pool")]
 
 DJANGO = {
     "setup.cfg": "[metadata]\nname = paste\n\n[options]\ninstall_requires =\n"

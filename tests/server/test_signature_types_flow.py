@@ -26,7 +26,7 @@ import pytest
 from tests.conftest import GitRepo
 from tests.mcp_calls import check_served
 
-pytestmark = pytest.mark.anyio
+pytestmark = [pytest.mark.anyio, pytest.mark.usefixtures("server_pool")]
 
 RETRY = {
     "go.mod": "module example.com/retry\n\ngo 1.13\n",

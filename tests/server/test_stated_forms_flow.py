@@ -31,7 +31,7 @@ import pytest
 from tests.conftest import GitRepo
 from tests.mcp_calls import check_served
 
-pytestmark = pytest.mark.anyio
+pytestmark = [pytest.mark.anyio, pytest.mark.usefixtures("server_pool")]
 
 GO = {
     "go.mod": "module example.com/trail\n\ngo 1.17\n",

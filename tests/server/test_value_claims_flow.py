@@ -11,7 +11,7 @@ import pytest
 from tests.conftest import GitRepo
 from tests.mcp_calls import remember_and_serve
 
-pytestmark = pytest.mark.anyio
+pytestmark = [pytest.mark.anyio, pytest.mark.usefixtures("server_pool")]
 
 APP = {
     "pyproject.toml": (
