@@ -80,6 +80,10 @@ class _Cand:
     builds: bool = False  # ... a word for software made with it ("a |React| app")
     defined: bool = False  # a kind of definition follows it ("the |which| function")
     exported: bool = False  # its clause says the project exports it ("exports a |useSignal|")
+    coded: bool = False  # its clause speaks of code: calling, returning, raising, defining
+    complement: bool = False  # it follows "is"/"are" ("the web server is |Tornado|")
+    developing: bool = False  # its clause is about tests, the build, linting ("tests run with")
+    packaged: bool = False  # what follows names it a package ("the |console| crate")
 
 
 # -- scanning ----------------------------------------------------------------------------

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 from anchors.candidates import _Cand, _fold, _Form, _Mode, _Neg
 from anchors.cue_patterns import CUES, Cues, case_safe
+from anchors.development import about_development
 from anchors.subject import Spans
 from anchors.wordlists import FUNCTION_WORDS
 
@@ -26,6 +27,16 @@ _PLACE_VERBS = frozenset({"lives", "live", "sits", "sit", "resides", "reside", "
                           "stays", "belongs", "exists", "appears", "remains", "moved"})
 # "the package exports a useSignal hook": what the project says it offers by name
 _EXPORTED = re.compile(r"\b(?:exports?|exposes?)\s+(?:(?:an?|the|its|one)\s+)?$")
+# "a windows-only dependency", "an optional package": an article makes the word a kind
+_KIND_OF_DEPENDENCY = re.compile(r"\b(?:an?|any|every|each)\s+$")
+_PACKAGED = re.compile(r"`?\s+(?:package|crate|library|module|gem)\b")
+_COMPLEMENT = re.compile(r"\b(?:is|are|was|were)\s+(?:(?:an?|the)\s+)?$")
+# A clause about code: what calls, returns, raises, defines or serves a name
+_CODED = re.compile(
+    r"\b(?:call(?:s|ed|ing)?|invok\w+|(?:turn|switch)(?:s|ed)?\s+on\s+with|enabled\s+(?:with|by)"
+    r"|export\w*|defin\w+|functions?|methods?|returns?|returned|raises?|raised|throws?|thrown"
+    r"|(?:served|handled|implemented|made|created|constructed)\s+(?:by|in|with))\b"
+)
 _NEXT_WORD = re.compile(r"[ ]([a-z]+)\b(?![-.:/(`])")
 _NEXT_NOUN = re.compile(r"[ ]([a-z][a-z-]*)\b(?![-:/(`]|\.\w)")  # "app", "app." ends it
 _BE_WORDS = frozenset({"is", "are", "was", "were", "be", "been", "being", "get", "gets", "got"})
@@ -140,6 +151,8 @@ def _read_clause(k: Cues, low: str, start: int, end: int, cands: list[_Cand],
                       or bool(k.partial.match(after.lstrip())))  # fmt: skip
     cues = _cues(k, low, start, end)
     claims = bool(k.defines.search(clause))
+    coded = claims or _CODED.search(clause) is not None
+    developing = about_development(clause)
     replacing = any(q.replacement for q in cues) or "favo" in clause
     previous: _Cand | None = tail if continuing else None
     # Bound once: the loop below runs for every candidate of every note.
@@ -170,6 +183,12 @@ def _read_clause(k: Cues, low: str, start: int, end: int, cands: list[_Cand],
                         and _CLAUSE_END.match(after) is not None)  # fmt: skip
         c.claimed = claims
         c.exported = _EXPORTED.search(before) is not None
+        c.coded = coded
+        c.complement = _COMPLEMENT.search(before) is not None
+        c.developing = developing
+        # "the |console| crate", "|redux-saga| is a runtime dependency": named as a package
+        c.packaged = (_PACKAGED.match(after) is not None or dep_after(after) is not None) and (
+            _KIND_OF_DEPENDENCY.search(before) is None)
         if dep_after(after) or dep_before is not None:
             c.pref = "dep"
         elif import_after(after) or import_before is not None:

@@ -130,8 +130,8 @@ def code_relation_parts(
             verb = " ".join((m.groupdict().get("verb") or "is").lower().split())
             said_type = _KIND_AFTER.sub("", _ARTICLE.sub("", m["object"].strip().strip("`."))
                                         ).strip("`")  # fmt: skip
-            if (anchor.value, said_type) in types:
-                continue
+            if (anchor.value, _AS_TYPE.sub("", said_type)) in types:
+                continue  # (also "the watched paths as a []string", "*Watcher and an error")
             target = _first_code_word(m["object"])
             if verb in ("calls", "invokes") and target in called:
                 continue
@@ -166,6 +166,11 @@ def _checked(anchor: Anchor, verb: str, said: str, fp: Fingerprint) -> bool:
     if verb in ("calls", "invokes") and "." in target:
         return any(target in (fp.code[path].references or ()) for path, _ in found)
     return False
+
+
+# What is said around a type a type anchor checks: what is passed or returned before it,
+# Go's error returned beside it
+_AS_TYPE = re.compile(r"^(?:\w+\s+){1,7}?as\s+(?:an?\s+)?|\s+and\s+an?\s+error$")
 
 
 def _first_code_word(said: str) -> str | None:

@@ -250,6 +250,17 @@ def _import_words(module: str, language: str,
     return [(package, package)] if package == module else [(module, module), (package, package)]
 
 
+# A package's name as a registry writes it (``crossterm``, ``serde_json``, ``pino-pretty``)
+_PACKAGE_NAME = re.compile(r"[a-z][a-z0-9]*(?:[-_.][a-z0-9]+)*")
+# What kind of dependency a word before "dependency" says ("a windows-only dependency")
+_DEPENDENCY_KINDS = frozenset({
+    "runtime", "run-time", "dev", "development", "test", "testing", "build", "optional",
+    "transitive", "direct", "indirect", "peer", "hard", "soft", "required", "mandatory",
+    "core", "extra", "native", "system", "platform", "target", "internal", "external",
+    "third-party", "new", "only", "single", "sole", "main", "heavy", "light", "binary",
+})  # fmt: skip
+
+
 class CodeNames:
     """What a name from prose denotes in one fingerprint, with ``scope`` applied.
 
@@ -443,6 +454,8 @@ class CodeNames:
             if word == w and pref is not None and w in NODE_BUILTINS and self._js_scope():
                 # "lib/app.js requires the https module": Node's own, never a dependency
                 return [self._import(w)]
+            if word == w and pref == "dep" and (dep := self._dep_for(w)) is not None:
+                return [Anchor(AnchorKind.DEP, dep)]  # "the console crate": the one declared
             return DropReason.COMMON_WORD, f"{w!r} is a common word; no file does `import {w}`"
         if w in self.first_party:
             return DropReason.UNRESOLVED, f"{word!r} is a module of this repository"
@@ -462,6 +475,16 @@ class CodeNames:
         else:
             choice = deps or imp  # the text names the distribution ("pyyaml", "beautifulsoup4")
         return choice or (DropReason.UNRESOLVED, f"no file imports {word!r}, no dependency is it")
+
+    def undeclared(self, word: str) -> Anchor | None:
+        """"the crossterm crate", "depends on requests": a package the note names as one,
+        which no manifest declares and no file imports; its anchor's check refutes it.
+        None where the repository declares nothing, or the word is no package's name."""
+        w = word.lower()
+        if (not self.fp.dependencies or not _PACKAGE_NAME.fullmatch(w) or w.endswith("-only")
+                or w in _DEPENDENCY_KINDS or w in self.first_party):  # fmt: skip
+            return None
+        return Anchor(AnchorKind.DEP, w)
 
     def absent_word(self, word: str, pref: Pref) -> Outcome:
         """A negated package-like word: kept even if the code never mentions it."""
@@ -773,7 +796,7 @@ class CodeNames:
         code file was read whole: a claim that the project has it is then false."""
         if self.fp.definitions(name) or name in self.fp.derived("imported_anywhere", _any_names):
             return False
-        return not self.fp.unread()
+        return not any(facts.could_mention([name]) for _, facts in self.fp.unread())
 
     def file_member(self, name: str) -> Anchor | None:
         """``traceback.install`` in rich: ``install`` in the one Python file of the

@@ -14,6 +14,7 @@ module resolves each candidate and settles what the text states both ways.
 
 from __future__ import annotations
 
+import builtins
 import re
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, replace
@@ -62,12 +63,12 @@ from anchors.infra_binding import bind_infra
 from anchors.literals import same_value
 from anchors.manifest_binding import bind_manifest
 from anchors.manifest_claims import manifest_claim
-from anchors.member_claims import missing_member
+from anchors.member_claims import missing_member, recorded_names
 from anchors.mentions import in_area, runs
 from anchors.message_claims import find_quotes, message_anchor
 from anchors.messages import said_in_code
 from anchors.negated_parts import Negated, negated_clauses
-from anchors.npm_application import npm_development_only, npm_run_time_import
+from anchors.npm_application import npm_development_only, npm_peer_only, npm_run_time_import
 from anchors.npm_negation import frontend_denial, frontend_subject
 from anchors.option_binding import bind_option_values
 from anchors.project_negations import of_project, project_negations
@@ -89,6 +90,7 @@ from anchors.spec import (
 from anchors.status_claims import read_statuses
 from anchors.subject import CODE_FILE, Spans, resolve_name, resolve_subject, sentence_spans
 from anchors.target_deps import target_claim
+from anchors.tooling_dirs import built_copy
 from anchors.type_claims import typed
 from anchors.value_binding import bind_values
 from anchors.value_claims import (
@@ -307,7 +309,7 @@ def _resolve(c: _Cand, names: CodeNames, fp: Fingerprint, absent: bool) -> Outco
         expect = Expect.ABSENT if absent else Expect.PRESENT
         return [Anchor(AnchorKind.IMPORT, head.lower(), expect)]
     if ("-" in text and isinstance(outcome, tuple) and len(head) > 2 and c.tech is None
-            and lookup_word(tail.partition("-")[0]) is None):  # fmt: skip
+            and lookup_word(tail.partition("-")[0]) is None and not c.packaged):  # fmt: skip
         # "a duckdb-backed store": the compound names duckdb ("jest-puppeteer", of two
         # technologies, is a package of its own)
         outcome = _word(c, head, names, absent)
@@ -322,6 +324,13 @@ _MEMBER_OF = re.compile(
 )
 # "JSONFormatter has a PrettyPrint option", "the Log trait has a flush method", "Error has
 # a NotFound variant"
+_HAS_MEMBERS = re.compile(
+    r"(?<![\w`])`?(?P<owner>[A-Z]\w*)`?(?:\s+(?:type|struct|class|trait|interface))?\s+"
+    r"(?:has|provides|exposes|defines)\s+(?:the\s+)?(?P<members>`?[A-Za-z_]\w*`?"
+    r"(?:,\s+`?[A-Za-z_]\w*`?){0,8},?\s+and\s+`?[A-Za-z_]\w*`?)\s+"
+    r"(?:methods|fields|members|attributes|options|properties|variants|cases)\b"
+)
+_IDENT = re.compile(r"(?<![\w`])`?([A-Za-z_]\w*)`?(?![\w`])")
 _HAS_MEMBER = re.compile(
     r"(?<![\w`])`?(?P<owner>[A-Z]\w*)`?(?:\s+(?:type|struct|class|trait|interface))?\s+"
     r"(?:has|provides|exposes|defines)\s+(?:an?\s+)?`?(?P<member>[A-Za-z_]\w*)`?\s+"
@@ -336,15 +345,20 @@ def _members_of(text: str, names: CodeNames,
     is sure the owner lacks the member, ``_lacking``), with the words it was read from and
     their span."""
     found: list[tuple[Anchor, str, tuple[int, int]]] = []
-    for m in (*_MEMBER_OF.finditer(text), *_HAS_MEMBER.finditer(text)):
+    stated = [(m, [m["member"]]) for m in (*_MEMBER_OF.finditer(text), *_HAS_MEMBER.finditer(text))]
+    # "Event has Name and Op fields": each member of the list
+    stated += [(m, [w for w in _IDENT.findall(m["members"]) if w != "and"])
+               for m in _HAS_MEMBERS.finditer(text)]  # fmt: skip
+    for m, members in stated:
         if not fp.definitions(m["owner"]):
             continue
-        qual = f"{m['owner']}.{m['member']}"
-        outcome = names.symbol(qual)
-        if isinstance(outcome, tuple):
-            outcome = _lacking(qual, names, fp, variant="variant" in m.group())
-        if isinstance(outcome, list):
-            found += [(a, qual, m.span()) for a in outcome]
+        for member in members:
+            qual = f"{m['owner']}.{member}"
+            outcome = names.symbol(qual)
+            if isinstance(outcome, tuple):
+                outcome = _lacking(qual, names, fp, variant="variant" in m.group())
+            if isinstance(outcome, list):
+                found += [(a, qual, m.span()) for a in outcome]
     return found
 
 
@@ -537,13 +551,62 @@ def _technology(c: _Cand, tech: Technology, names: CodeNames, absent: bool) -> O
             return [scoped]
         if c.instrument and not absent and (means := _means_in_file(tech, names)) is not None:
             return [means]  # "ical.py fetches data with requests": it would import requests
-        if (c.instrument or c.object) and not (absent or c.modifies) and _runs_with(tech, names):
-            # "folders are watched with watchdog": a runtime dependency the code imports
+        if ((c.instrument or c.object or (proper and c.complement))
+                and not (absent or c.modifies) and _runs_with(tech, names)):  # fmt: skip
+            # "folders are watched with watchdog", "the web server is Tornado": a runtime
+            # dependency the code imports
             return names.technology(tech, c.text, absent, c.pref)
+        if (c.instrument and c.developing and not (absent or c.modifies) and names.scope is None
+                and (tool := _development_tool(tech, names)) is not None):  # fmt: skip
+            return tool  # "the tests run with jest": a tool its project would declare
         detail = (f"{c.text!r} is an ordinary word as well as {tech.display}; write it in "
                   "backticks, say 'the X package', or pass an anchor")  # fmt: skip
         return DropReason.COMMON_WORD, detail
+    if (c.instrument and c.developing and not (absent or c.pref) and names.scope is None
+            and (tool := _development_tool(tech, names)) is not None):  # fmt: skip
+        # "the client bundle is transpiled with Babel": its manifest says (a note about a
+        # part of the repository is checked there, as any technology)
+        return tool
     return names.technology(tech, c.text, absent, c.pref, c.runtime)
+
+
+def _own_definition(text: str, tech: Technology, names: CodeNames) -> list[Anchor] | None:
+    """A technology's name that the repository defines itself (``export let nanoid = ...``
+    in ``src/nanoid.ts``) while it neither declares nor imports the technology: its own
+    definition, placed where it is defined when that is one file. None otherwise."""
+    if text.lower() in own_names(names.fp) or text.lower() in names.first_party:
+        return None  # "pino is an ES module package": the project itself
+    places = sorted({p for p, _ in names.fp.definitions(text)})
+    sources = [p for p in places if not built_copy(p, names.fp)]
+    if not sources:
+        return None
+    packages = {*tech.dists, *(p.partition(":")[2] for p in tech.packages)}
+    if any(names.fp.dependency(p) for p in packages) or any(
+            names.fp.importers(m) for m in (*tech.imports, *packages)):  # fmt: skip
+        return None
+    scope = sources[0] if len(sources) == 1 else None
+    return [Anchor(AnchorKind.SYMBOL, text, scope=scope)]
+
+
+def _development_tool(tech: Technology, names: CodeNames) -> list[Anchor] | None:
+    """A tool of development a project declares in its manifest: the npm package of it,
+    where the repository's JavaScript has a manifest (``dep:jest``); the technology for a
+    Python one; None for anything else."""
+    npm = [p.removeprefix("npm:") for p in tech.packages if p.startswith("npm:")]
+    declared = [p for p in npm if names.fp.dependency(p)]
+    python = tech.kind is TechKind.PACKAGE and any(names.declares(d) for d in tech.dists)
+    if npm and (declared or not python) and any(d.ecosystem == "npm"
+                                                for d in names.fp.dependencies):  # fmt: skip
+        if not declared:  # configured or imported all the same (``vitest.config.ts``)?
+            found = names.technology(tech, tech.name, False, None)
+            if isinstance(found, list) and found and (
+                    check_anchor(found[0], None, names.fp).verdict is Verdict.HOLDS):  # fmt: skip
+                return found
+        return [Anchor(AnchorKind.DEP, (declared or npm)[0])]
+    if tech.kind is TechKind.PACKAGE:
+        found = names.technology(tech, tech.name, False, None)
+        return found if isinstance(found, list) else None
+    return None
 
 
 def _runs_with(tech: Technology, names: CodeNames) -> bool:
@@ -574,6 +637,9 @@ def _word(c: _Cand, text: str, names: CodeNames, absent: bool) -> Outcome:
     if text[:1].isupper() and names.fp.has_path(text):
         return [Anchor(AnchorKind.FILE, text)]  # "Dockerfile", "Makefile": a root file
     hit = lookup_word(text)
+    if hit is not None and c.tech is None and not absent and (own := _own_definition(text, hit[0],
+                                                                                     names)):
+        return own  # "nanoid makes ids of 21 characters": the repository's own function
     if hit is not None and c.tech is None:
         c.tech, c.common = hit[0], hit[2]
         return _technology(c, hit[0], names, absent)
@@ -591,8 +657,17 @@ def _word(c: _Cand, text: str, names: CodeNames, absent: bool) -> Outcome:
             return [imported]
     if c.exported and not absent and _CAMEL.search(text) and names.nowhere(text):
         return [Anchor(AnchorKind.SYMBOL, text)]  # "exports a useSignal hook": it defines none
+    if (not absent and (c.coded or (names.scope and names.fp.language(names.scope)))
+            and _code_name(text) and names.nowhere(text)
+            and text not in recorded_names(names.fp)):  # fmt: skip
+        # "ErrQueueFull is returned when ...", "turned on with enableCollections", "served
+        # by StatusHandler in app/handlers.py": a name only code has, which no file has
+        scope = names.scope if names.scope and names.fp.language(names.scope) else None
+        return [Anchor(AnchorKind.SYMBOL, text, scope=scope)]
     if names.is_stdlib(w) and c.pref != "dep":
         return [names.module_claim(w)]  # a standard-library module the code never imports
+    if c.pref == "dep" and (c.packaged or c.runtime) and (lacking := names.undeclared(text)):
+        return [lacking]  # "the crossterm crate", "depends on requests": declared nowhere
     # Only a name written like a package can be an untyped technology: "PBKDF2", "HS256"
     # and other acronyms are algorithms and formats, not things the code imports.
     if (c.slot and re.fullmatch(r"[a-z][a-z0-9._-]*[a-z0-9]", w) and w not in names.first_party
@@ -603,8 +678,33 @@ def _word(c: _Cand, text: str, names: CodeNames, absent: bool) -> Outcome:
     return outcome
 
 
+_PEER = re.compile(r"\bpeer[\s-]?dependenc(?:y|ies)\b|\bpeerDependenc", re.IGNORECASE)
 # A camelCase name (``useSignal``)
 _CAMEL = re.compile(r"[a-z][A-Z]")
+# Names only code has: camelCase from a lower-case start (``enableCollections``), or in
+# PascalCase with a word code names things by (``StatusHandler``, ``ErrQueueFull``); a
+# brand in capitals ("PagerDuty", "DigitalOcean") is neither.
+_LOWER_CAMEL = re.compile(r"[a-z]+(?:[A-Z][a-z0-9]*)+")
+_CODE_WORDS = re.compile(
+    r"(?:[A-Z][a-z0-9]+)*(?:Handler|Error|Exception|Options|Config|Client|Server|Manager|"
+    r"Factory|Builder|Provider|Service|Controller|Middleware|Listener|Watcher|Reader|"
+    r"Writer|Parser|Context|Store|Queue|Registry|Adapter|Callback|Func|Kind|Mode|State|Cache)"
+    r"|(?:Err|New)(?:[A-Z][a-z0-9]+)+"
+)
+
+
+def _code_name(text: str) -> bool:
+    if text in _BUILTINS or text.endswith(("Dependency", "Dependencies")):
+        return False  # ``ValueError``, ``TypeError``: every program has them; npm's words
+    return len(text) >= 6 and bool(_LOWER_CAMEL.fullmatch(text) or (
+        _CODE_WORDS.fullmatch(text) and _CAMEL.search(text)))  # fmt: skip
+
+
+# Names a language gives every program: Python's builtins, JavaScript's error classes.
+_BUILTINS = frozenset(dir(builtins)) | {
+    "TypeError", "RangeError", "SyntaxError", "ReferenceError", "EvalError", "URIError",
+    "AggregateError", "DOMException", "AbortController", "AbortSignal", "EventTarget",
+}  # fmt: skip
 # A name written as code is: two capitals (``TimedRotatingFileHandler``) or an underscore
 _CODE_SHAPED = re.compile(r"[A-Z]\w*[A-Z]|_")
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")  # not tab, newline, return
@@ -885,7 +985,13 @@ def infer_anchors(text: str, fp: Fingerprint, subject: str | None = None, *,
                 uncovered.append(f"{c.text} ({optional})")  # "a core dependency"
             elif (role := development_role_unchecked(sentence, c.text, outcome, fp)) is not None:
                 uncovered.append(role)  # "serde is a dev-dependency" when it is not
-        if c.mode is _Mode.PRESENT and _npm_run_time(c, outcome, text, spans, development) and (
+        if (c.mode is _Mode.PRESENT and claims_run_time(_sentence_of(c, text, spans))
+                and npm_peer_only(outcome, fp)):  # fmt: skip
+            uncovered.append(f"{c.text} (a peer dependency)")  # "react is a runtime dependency"
+        elif (c.mode is _Mode.PRESENT and _PEER.search(_sentence_of(c, text, spans))
+              and not npm_peer_only(outcome, fp)):  # fmt: skip
+            uncovered.append(f"that {c.text} is a peer dependency")
+        elif c.mode is _Mode.PRESENT and _npm_run_time(c, outcome, text, spans, development) and (
                 npm_development_only(outcome, fp)):  # fmt: skip
             # npm: declared for development only, and no running source imports it
             uncovered.append(f"{c.text} (declared for development only)")

@@ -81,6 +81,9 @@ class ImportFact:
     line: int = 0
     # inside ``if TYPE_CHECKING:``, or a Rust ``#[cfg(test)]`` module: never made at run time
     typing: bool = False
+    # a Rust path written where it is used (``env_filter::Builder``), with no ``use``: it
+    # binds no name in the file
+    qualified: bool = False
 
 
 @dataclass(frozen=True)
@@ -280,6 +283,7 @@ class Dependency:
     runtime: bool = True
     ecosystem: str = "pypi"  # "pypi", "npm", "go" or "cargo"
     optional: bool = False
+    peer: bool = False  # npm's ``peerDependencies``: the application installs it beside
 
 
 @dataclass(frozen=True)

@@ -69,8 +69,9 @@ Progress = Callable[[int, int], None]
 # a JavaScript object's keys, Go ``New...`` struct literals, shifts, 20; the signatures
 # of Go and Rust functions, every signature's result type, a TypeScript interface's
 # members and arithmetic of numbers, 21; the ``default=`` a call declaring a class
-# attribute passes, 22) and is extracted again.
-FACTS_VERSION = 22
+# attribute passes, 22; Rust paths used in place, ``pub use`` aliases, 23) and is
+# extracted again.
+FACTS_VERSION = 23
 # Files to parse before two worker processes pay for their start-up: on two idle cores the
 # pool breaks even at 300-400 files (adr/0003; `python -m benchmarks.fingerprint --sweep`).
 POOL_THRESHOLD = 500
@@ -120,8 +121,9 @@ def facts_to_json(facts: FileFacts) -> str:
     files; entries cached before they existed decode with reason ``UNRECORDED`` and no
     words, which can only make a check say unknown."""
     data: dict[str, Any] = {
-        # an import under ``if TYPE_CHECKING:`` carries a fifth item
-        "i": [[i.module, list(i.names), i.within, i.line, *([1] if i.typing else [])]
+        # an import under ``if TYPE_CHECKING:`` carries a fifth item 1, a Rust path used in
+        # place a sixth item 1
+        "i": [[i.module, list(i.names), i.within, i.line, *_import_flags(i)]
               for i in facts.imports],
         # a class carries its base names as a fourth item
         "d": [[d.qualname, d.body_hash, d.line, *([list(d.bases)] if d.bases is not None else [])]
@@ -161,10 +163,19 @@ def facts_to_json(facts: FileFacts) -> str:
     return json.dumps(data, separators=(",", ":"))
 
 
+def _import_flags(imp: ImportFact) -> list[int]:
+    if imp.qualified:
+        return [int(imp.typing), 1]
+    return [1] if imp.typing else []
+
+
 def _import_fact(item: list[Any]) -> ImportFact:
-    """One cached import: module, names, within, line, and 1 when under TYPE_CHECKING."""
+    """One cached import: module, names, within, line, then 1 when under TYPE_CHECKING and
+    1 when a Rust path used in place."""
     typing = len(item) > 4 and bool(item[4])
-    return ImportFact(str(item[0]), tuple(item[1]), str(item[2]), int(item[3]), typing)
+    qualified = len(item) > 5 and bool(item[5])
+    return ImportFact(str(item[0]), tuple(item[1]), str(item[2]), int(item[3]), typing,
+                      qualified)  # fmt: skip
 
 
 def facts_from_json(text: str) -> FileFacts:

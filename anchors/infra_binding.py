@@ -510,6 +510,7 @@ _DECLARING = (InfraKind.NODE_VERSION_FILE, InfraKind.TOOL_VERSIONS, InfraKind.RU
 # version a newer toolchain satisfies ("built with Go 1.21", "supports Go 1.22")
 _DECLARED = re.compile(r"\bdeclar\w*|\bmsrv\b|\bminimum\b|\brust-version\b"
                        r"|\bgo\s+(?:line|directive)\b|\brequir\w*|\bneeds?\b|\btargets?\b"
+                       r"|\basks?\s+for\b"
                        r"|\bat\s+least\b|\b(?:says|states|lists|specifies)\b", _I)  # fmt: skip
 _AS_WRITTEN = {"go-version": "go", "rust-version": "package.rust-version",
                "node-version": "engines.node"}  # fmt: skip
@@ -554,7 +555,9 @@ def _declared_toolchains(text: str, start: int, end: int, fp: Fingerprint) -> li
 _EDITION = re.compile(
     r"\bedition\s+(?:is\s+|=\s*)?(?P<v>20\d\d)\b|\b(?P<w>20\d\d)\s+edition\b", _I
 )
+# (not "the only required module is golang.org/x/sys": a module it requires, not its own)
 _MODULE = re.compile(
+    r"(?<!required\s)(?<!dependency\s)(?<!imported\s)(?<!other\s)"
     r"\bmodule(?:\s+path)?\s+(?:is\s+|=\s*)?`?(?P<v>[\w.\-~]+(?:/[\w.\-~]+)+)`?", _I
 )
 

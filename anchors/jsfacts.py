@@ -356,6 +356,11 @@ class _Block:
                     if value is not None and value.type in _FUNCTION_VALUES:
                         self._scope(member, f"{qualname}.{name}")
                         self._signature(value, f"{qualname}.{name}", member)
+                    elif value is not None and (text := _literal_text(_unwrap(value))):
+                        # ``autoFreeze_: boolean = true``: the value each instance starts with
+                        self.out.constants.append(
+                            ValueFact(f"{qualname}.{name}", text, self.line(member))
+                        )
 
     def _variables(self, node: Node, within: str) -> None:
         kind = node.child_by_field_name("kind")

@@ -194,16 +194,23 @@ def _embeds_from_outside(fp: Fingerprint, owner: str, path: str) -> bool:
 
 def _imported(fp: Fingerprint) -> frozenset[str]:
     """The names an import brings from outside the repository: a module whose first part
-    is neither one of the repository's folders or files nor its own package's name."""
+    is neither one of the repository's folders or files nor its own package's name. A
+    Rust path written in place (``env_filter::Builder``) brings none: the bare name is
+    still the file's own."""
     inside = own_names(fp) | {"", "crate", "self", "super"}
     inside |= {part for path in fp.code for part in re.split(r"[/.]", path)}
     return frozenset(
         name
         for facts in fp.code.values()
         for imp in facts.imports
-        if re.split(r"::|[./]", imp.module, maxsplit=1)[0] not in inside
+        if not imp.qualified and re.split(r"::|[./]", imp.module, maxsplit=1)[0] not in inside
         for name in imp.names
     )
+
+
+def recorded_names(fp: Fingerprint) -> frozenset[str]:
+    """Every name the facts of the repository's files record (``_named``)."""
+    return fp.derived("member_claims.names", _named)
 
 
 def _unread_may_hold(fp: Fingerprint, word: str) -> bool:

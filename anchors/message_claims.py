@@ -6,7 +6,9 @@ A quoted text is a message when the sentence says the code produces it (raises, 
 errors, logs, prints, returns, shows, says, warns, prompts, answers or exits with it, or
 a call in the note passes it: ``ClickException("...")``), and it has a space or a colon and
 enough fixed text to find (``anchors.messages.MIN_FIXED`` characters outside
-placeholders). A quoted name ("the "Getting started" page"), a quoted value or an HTTP
+placeholders); or when the sentence names it as a string the code holds ("uses the
+template "{wide_bar} {pos}/{len}"", a format string, a pattern, a prefix), with any fixed
+text. A quoted name ("the "Getting started" page"), a quoted value or an HTTP
 status's reason phrase is none. The message is looked for in the one source file the
 sentence's other anchors point at (a symbol's or a named file's), else anywhere.
 """
@@ -34,7 +36,7 @@ _SAYING = re.compile(
     r"\b(?:rais\w*|throw\w*|fail\w*|error\w*|errs|log\w*|print\w*|return\w*|show\w*|"
     r"display\w*|say\w*|said|warn\w*|prompt\w*|respond\w*|answer\w*|exit\w*|output\w*|"
     r"emit\w*|write\w*|wrote|report\w*|message\w*|panic\w*|abort\w*|reject\w*|complain\w*|"
-    r"refus\w*|den(?:y|ies|ied)|repl(?:y|ies|ied)|tell\w*|told)\b",
+    r"refus\w*|den(?:y|ies|ied)|repl(?:y|ies|ied)|tell\w*|told|describ\w*)\b",
     _I,
 )
 # What people write, not the code: a commit's message, a pull request's title, a heading.
@@ -44,6 +46,8 @@ _NOT_CODE = re.compile(
     r"issues?)\b", _I
 )
 _CALL_BEFORE = re.compile(r"[A-Za-z_][\w.]*\($")
+# A string of the code named by what it is for: "uses the template "...""
+_NAMED_STRING = re.compile(r"\b(?:template|format\s+string|pattern|prefix|suffix)\s+$", _I)
 _REASON_PHRASES = frozenset({
     "not found", "bad request", "forbidden", "unauthorized", "internal server error",
     "method not allowed", "no content", "too many requests", "service unavailable",
@@ -92,6 +96,11 @@ def _message(text: str, spans: Sequence[tuple[int, int, bool]], m: re.Match[str]
     message = (m.group("d") or m.group("c") or m.group("s") or "").strip()
     start, _end = _sentence(spans, m.start(), len(text))
     before = text[start : m.start()]
+    if (_NAMED_STRING.search(before) and not _NOT_CODE.search(before) and fixed_segments(message)
+            and (" " in message or ":" in message)):  # fmt: skip
+        # "uses the template "{wide_bar} {pos}/{len}"": a string the code holds (with a space
+        # or a colon, as the strings kept as messages have: another cannot be looked for)
+        return message
     called = _CALL_BEFORE.search(before.rstrip("`")) is not None
     if (not called and _SAYING.search(before) is None) or _NOT_CODE.search(before):
         return None

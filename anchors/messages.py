@@ -112,6 +112,10 @@ def find_message(anchor: Anchor, fp: Fingerprint) -> Finding:
     """Whether the file ``anchor.scope`` (or any source file) holds a literal that says
     the message ``anchor.value``."""
     wanted = fixed_segments(anchor.value.removesuffix("."))
+    if sum(len(part) for part in wanted) < MIN_FIXED:
+        # "{wide_bar} {pos}/{len}": too little fixed text to find; the string is looked
+        # for whole, placeholders as written
+        wanted = (_SPACES.sub(" ", anchor.value.strip().lower()),)
     where = anchor.scope
     if where is not None and (facts := fp.code.get(where)) is None:
         return Finding((), None, f"{where} is not source code the fingerprint reads", False)

@@ -17,6 +17,8 @@ does for Python.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from anchors.facts import Dependency, Fingerprint
 from anchors.projects import projects
 from anchors.spec import Anchor, AnchorKind, Expect
@@ -29,6 +31,7 @@ __all__ = [
     "for_development",
     "npm_development_only",
     "npm_names",
+    "npm_peer_only",
     "npm_run_time_import",
 ]
 
@@ -100,20 +103,35 @@ def npm_development_only(outcome: list[Anchor], fp: Fingerprint) -> list[str]:
     source imports; empty when one is declared for run time, or a package of another
     ecosystem has its name."""
     found: list[str] = []
-    for anchor in outcome:
-        if anchor.expect is not Expect.PRESENT or anchor.kind not in (AnchorKind.DEP,
-                                                                     AnchorKind.TECH):
+    for name, declared in _npm_declarations(outcome, fp):
+        if not declared:
             continue
-        for name in npm_names(anchor):
-            declared = fp.dependency(name)
-            if not declared:
-                continue
-            if any(d.ecosystem != "npm" or not for_development(d) for d in declared):
-                return []
-            if any(js_runs(path, fp) and not imp.typing for path, imp in fp.importers(name)):
-                return []
-            found.append(name)
+        if any(d.ecosystem != "npm" or not for_development(d) for d in declared):
+            return []
+        if any(js_runs(path, fp) and not imp.typing for path, imp in fp.importers(name)):
+            return []
+        found.append(name)
     return found
+
+
+def _npm_declarations(outcome: list[Anchor], fp: Fingerprint
+                      ) -> Iterator[tuple[str, list[Dependency]]]:  # fmt: skip
+    """Each npm name of the present ``dep:``/``tech:`` anchors of ``outcome``, with its
+    declarations."""
+    for anchor in outcome:
+        if anchor.expect is Expect.PRESENT and anchor.kind in (AnchorKind.DEP, AnchorKind.TECH):
+            for name in npm_names(anchor):
+                yield name, list(fp.dependency(name))
+
+
+def npm_peer_only(outcome: list[Anchor], fp: Fingerprint) -> list[str]:
+    """The npm packages of the present ``dep:``/``tech:`` anchors of ``outcome`` that no
+    ``package.json`` lists in its ``dependencies``: a peer dependency (perhaps also a
+    development one), which the application that uses the package installs."""
+    return [name for name, declared in _npm_declarations(outcome, fp)
+            if declared and all(d.ecosystem == "npm" for d in declared)
+            and any(d.peer for d in declared)
+            and all(d.peer or not d.runtime for d in declared)]  # fmt: skip
 
 
 def npm_run_time_import(outcome: list[Anchor], fp: Fingerprint) -> Anchor | None:

@@ -46,7 +46,9 @@ def parse_package_json(data: bytes, path: str) -> list[Dependency]:
                 continue
             key = name.strip().lower()
             if key != own:
-                found.setdefault(Dependency(key, spec.strip(), path, runtime, "npm"), None)
+                peer = table == "peerDependencies"
+                found.setdefault(Dependency(key, spec.strip(), path, runtime, "npm", peer=peer),
+                                 None)  # fmt: skip
     return list(found)
 
 

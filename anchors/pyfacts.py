@@ -265,7 +265,9 @@ class _Walker:
             if _is_settings(node):
                 self.settings.add(qualname)
                 self._prefix[qualname] = _env_prefix(self.source[body.start_byte : body.end_byte])
+            before = len(self.constants)
             self.statements(body, qualname)
+            self.constants += _named_setting(self.constants[before:], qualname, body)
             if b"traitlets" in self.source:  # a trait's default (``anchors.trait_defaults``)
                 names = traitlets_names((i.module, i.names) for i in self.imports)
                 self.constants = with_trait_defaults(
@@ -278,6 +280,9 @@ class _Walker:
         """``NAME = literal`` (or annotated): a constant, ``Class.NAME`` in a class body; in
         a settings class, a field the environment sets (``page_size: int = 20``)."""
         node = statement.named_children[0] if statement.named_children else None
+        if node is not None and node.type == "call" and not within:
+            self._declared(node)
+            return
         if node is None or node.type != "assignment":
             return
         left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
@@ -304,6 +309,36 @@ class _Walker:
             self.constants.append(ValueFact(qualname, value, line))
             if right.type == "dictionary":
                 self._keys(right, qualname, _KEY_DEPTH)
+            elif right.type == "list" and not within:
+                for item in right.named_children:  # ``OPTS = [cfg.IntOpt("port", default=80)]``
+                    if item.type == "call":
+                        self._declared(item)
+
+    def _declared(self, call: Node) -> None:
+        """A setting declared by a call that names it and gives its default: derpconf's
+        ``Config.define("QUALITY", 80, "...")``, oslo.config's ``cfg.IntOpt("workers",
+        default=4)``: the constant ``QUALITY`` (as named) with that default."""
+        function = call.child_by_field_name("function")
+        called = (function.text or b"").rsplit(b".", 1)[-1] if function is not None else b""
+        if called != b"define" and not _OPTION_CALL.fullmatch(called):
+            return
+        arguments = call.child_by_field_name("arguments")
+        if arguments is None:
+            return
+        first = next(iter(named_children(arguments)), None)
+        name = string_value(first) if first is not None else None
+        if name is None or not _KEY.fullmatch(name):
+            return
+        if called == b"define":
+            # positional, as derpconf gives it (tornado's ``default=`` is a command-line
+            # option's, ``anchors.cli_options``)
+            given = [a for a in named_children(arguments) if a.type != "keyword_argument"]
+            if len(given) < 2:
+                return
+            value = literal_text(given[1])
+        else:
+            value = _argument(call, -1, b"default")  # oslo.config's, by keyword
+        self.constants.append(ValueFact(name, value, call.start_point[0] + 1))
 
     def _keys(self, mapping: Node, qualname: str, depth: int) -> None:
         """``REST_FRAMEWORK = {"PAGE_SIZE": 20}``: each key a name could be (a settings
@@ -405,6 +440,37 @@ def _env_prefix(body: bytes) -> str:
 # What declares a model's field with its default: pydantic's ``Field``, dataclasses'
 # ``field``, attrs' ``attr.ib`` / ``attrs.field``; a positional default only for ``Field``.
 _FIELDS = {b"Field": 0, b"field": None, b"ib": None, b"attrib": None}
+
+
+def _named_setting(attributes: list[ValueFact], qualname: str, body: Node) -> list[ValueFact]:
+    """A class that declares one setting by its attributes (gunicorn's ``class
+    Timeout(Setting): name = "timeout"; cli = ["-t", "--timeout"]; default = 30``): the
+    setting ``timeout`` and its long command-line option ``--timeout``, with the default
+    (at the ``default`` line). None for a class that names no setting so."""
+    values = {a.name.rpartition(".")[2]: a for a in attributes
+              if a.name.rpartition(".")[0] == qualname}  # fmt: skip
+    named, default = values.get("name"), values.get("default")
+    if named is None or default is None or named.text is None:
+        return []
+    name = named.text[1:-1] if named.text[:1] in "'\"" else ""
+    if not _KEY.fullmatch(name):
+        return []
+    found = [ValueFact(name, default.text, default.line)]
+    for statement in body.named_children:  # ``cli = ["-t", "--timeout"]``
+        assignment = statement.named_children[0] if statement.named_children else None
+        left = assignment.child_by_field_name("left") if assignment is not None else None
+        right = assignment.child_by_field_name("right") if assignment is not None else None
+        if left is None or left.text != b"cli" or right is None or right.type != "list":
+            continue
+        for item in right.named_children:
+            option = string_value(item)
+            if option and option.startswith("--"):
+                found.append(ValueFact(option, default.text, default.line))
+    return found
+
+
+# oslo.config's option classes: ``StrOpt``, ``IntOpt``, ``BoolOpt``, ``PortOpt``, ...
+_OPTION_CALL = re.compile(rb"[A-Z][A-Za-z]*Opt")
 
 
 def _field_default(right: Node) -> str | None:

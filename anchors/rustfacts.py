@@ -277,6 +277,12 @@ class _Walker:
         line = line_of(node)
         for (module, _), names in grouped.items():
             self.imports.append(ImportFact(module, tuple(names), within, line))
+        if any(child.type == "visibility_modifier" for child in node.children):
+            # ``pub use anstyle as style;``: ``style`` is an item of this module, which a
+            # path through it names (``env_logger::fmt::style``)
+            text = self.source[node.start_byte : node.end_byte]
+            for alias in _use_aliases(argument):
+                self.definitions.append(Definition(_qualify(within, alias), body_hash(text), line))
 
 
 # ``ident::`` in the raw bytes: where a path used without a ``use`` may start.
@@ -331,7 +337,8 @@ def _path_imports(source: bytes, root: Node, imports: list[ImportFact]) -> list[
         if path.type == "use_list" or _in_use(path):
             continue  # the ``use`` walk records it
         seen.add((first, second))
-        found.append(ImportFact(first, (second,), _enclosing(node), line_of(node)))
+        found.append(ImportFact(first, (second,), _enclosing(node), line_of(node),
+                                qualified=True))  # fmt: skip
     return found
 
 
@@ -403,6 +410,20 @@ def _split(path: str) -> tuple[str, str | None]:
     if not sep or not module:
         return path, None
     return module, name
+
+
+def _use_aliases(node: Node, depth: int = 0) -> Iterator[str]:
+    """The names a ``use`` tree gives its leaves with ``as`` (``style`` of ``anstyle as
+    style``), but ``_``, which names nothing."""
+    if depth > 64:
+        return
+    if node.type == "use_as_clause":
+        alias = text_of(node.child_by_field_name("alias"))
+        if alias and alias != "_":
+            yield alias
+    elif node.type in ("use_list", "scoped_use_list"):
+        for child in _named(node):
+            yield from _use_aliases(child, depth + 1)
 
 
 def _use_leaves(node: Node, prefix: str, depth: int = 0) -> Iterator[tuple[str, str | None]]:

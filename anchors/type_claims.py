@@ -11,18 +11,21 @@ every read against the signatures the fingerprint keeps.
 A statement is read only where
 
 - it is plain: "F takes/accepts/receives/expects (a|an|the|one) T", "F returns (a|an|the)
-  (new) T", with nothing of a condition, a plan or the past before it;
+  (new) T", "F takes the length as a T", with nothing of a condition, a plan or the past
+  before it;
 - T is written as a type: a capital (``PathBuf``), a path (``time.Duration``,
   ``io::Error``), a sigil (``&str``, ``*Entry``, ``[]byte``, ``...string``), generics
   (``Vec<T>``), or the function's language's own scalar type (``error``, ``usize``);
 - F is a function, method or function type the repository defines with a signature.
 
 The verdict compares the identifiers of T, in order, with those of the written types:
-found, the anchor holds. Not found, it breaks only where the language makes every type
-explicit (Go, Rust; Python and TypeScript where every parameter, or the result, is
-annotated) and none of the written types could stand for T unseen: a generic parameter
-(``P``, ``impl``), or a type the repository defines with no member of its own (an alias,
-``type GlobResult = Result<PathBuf, GlobError>``). ``Self`` is the method's own type.
+found, the anchor holds, but where "only T" is said of several results (``(*Watcher,
+error)``) or a Rust ``Option<T>`` is said to be a T. Not found, it breaks only where the
+language makes every type explicit (Go, Rust; Python and TypeScript where every
+parameter, or the result, is annotated) and none of the written types could stand for T
+unseen: a generic parameter (``P``, ``impl``), or a type the repository defines with no
+member of its own (an alias, ``type GlobResult = Result<PathBuf, GlobError>``). ``Self``
+is the method's own type.
 """
 
 from __future__ import annotations
@@ -39,20 +42,24 @@ __all__ = ["RETURNS", "TAKES", "find_typed", "read_type_claims", "typed"]
 
 RETURNS, TAKES = "->", ":"
 _ONE = "one "  # ``param:F(: one T)``: exactly one T per call, no variadic T
+_ONLY = "only "  # ``param:F(-> only T)``: T and nothing beside it (no error with it)
 
 _ID = r"[A-Za-z_]\w*"
 # A type as written: sigils, a path, generics (one level of nesting), a Go slice or map.
-_TYPE = (rf"(?P<type>(?:&(?:mut\s+)?|\*|\.\.\.|\[\]|map\[{_ID}\])*{_ID}(?:(?:\.|::){_ID})*"
-         rf"(?:<[^<>`]*(?:<[^<>`]*>[^<>`]*)*>)?)")  # fmt: skip
+_TYPE = (rf"(?P<type>(?:&(?:mut\s+)?|\*|\.\.\.|\[\]|map\[[^\]\s`]{{1,40}}\])*{_ID}"
+         rf"(?:(?:\.|::){_ID})*(?:<[^<>`]*(?:<[^<>`]*>[^<>`]*)*>)?)")  # fmt: skip
 _FUNC = rf"`?(?P<func>{_ID}(?:(?:\.|::){_ID})*)(?:\(\))?`?"
+# "takes the length as a usize", "returns the watched paths as a []string": what is passed
+# or returned, then its type
+_AS = r"(?:(?:the|its|their|an?)\s+(?:[a-z]+\s+){0,6}?[a-z]+\s+as\s+)?"
 _TAKES = re.compile(
-    rf"{_FUNC}\s+(?:(?:always|only)\s+)?(?P<verb>takes|accepts|receives|expects)\s+"
+    rf"{_FUNC}\s+(?:(?:always|only)\s+)?(?P<verb>takes|accepts|receives|expects)\s+{_AS}"
     rf"(?:(?:an?|the|one|its)\s+)?(?:(?:new|single|optional)\s+)?`?{_TYPE}`?"
     r"(?P<after>(?:\s+(?:argument|parameter|param|arg|value|object|instance))?"
     r"(?:\s+per\s+call)?)"
 )
 _RETURNS = re.compile(
-    rf"{_FUNC}\s+(?:(?:always|only)\s+)?(?P<verb>returns)\s+"
+    rf"{_FUNC}\s+(?:(?:always|only)\s+)?(?P<verb>returns)\s+(?P<only>only\s+|just\s+)?{_AS}"
     rf"(?:(?:an?|the)\s+)?(?:(?:new|fresh|single)\s+)?`?{_TYPE}`?"
 )
 # "one MiddlewareFunc per call": a parameter that is no variadic one
@@ -121,6 +128,8 @@ def _read(sentence: str, m: re.Match[str], mark: str,
     paths = {p for p, _ in signatures}
     scope = paths.pop() if len(paths) == 1 else None
     stated = f"{_ONE}{m['type']}" if single else m["type"]
+    if mark == RETURNS and m["only"]:
+        stated = f"{_ONLY}{m['type']}"
     return Anchor(AnchorKind.PARAM, f"{func}({mark})", scope=scope, version=stated), func
 
 
@@ -161,7 +170,8 @@ def _judge(path: str, sig: Signature, mark: str, stated: str, fp: Fingerprint) -
     where = f"{path}:{sig.line} defines {sig.render()}"
     owner = sig.function.rpartition(".")[0].rpartition(".")[2]
     single = stated.startswith(_ONE)
-    stated = stated.removeprefix(_ONE)
+    alone = stated.startswith(_ONLY)
+    stated = stated.removeprefix(_ONE).removeprefix(_ONLY)
     wanted = _words(stated, owner)
     if single:  # one per call: the parameter of that type is no variadic one
         many = [p for p in sig.params if p.kind is ParamKind.ARGS
@@ -185,8 +195,14 @@ def _judge(path: str, sig: Signature, mark: str, stated: str, fp: Fingerprint) -
             explicit = bool(parts) and len(written) == len(parts)
         what = "takes"
     for text in written:
-        if _contains(_words(text, owner), wanted):
-            return Finding((path,), None, where)
+        if not _contains(_words(text, owner), wanted):
+            continue
+        if alone and _several(text):
+            return Finding((), None, f"{where}: it returns {text}, not only {stated}")
+        if mark == RETURNS and sig.language == "rust" and _optional(text, stated):
+            # "length returns a u64" of ``-> Option<u64>``: it may return none
+            return Finding((), None, f"{where}: it returns {text}, not always {stated}")
+        return Finding((path,), None, where)
     if not explicit:
         return Finding((), None, f"{where}: its types are not all written; cannot tell", False)
     unseen = _could_stand_for(written, owner, fp)
@@ -196,6 +212,25 @@ def _judge(path: str, sig: Signature, mark: str, stated: str, fp: Fingerprint) -
         said = "returns nothing" if mark == RETURNS else "takes no parameter"
         return Finding((), None, f"{where}: it {said}, not {stated}")
     return Finding((), None, f"{where}: it {what} no {stated}")
+
+
+def _several(text: str) -> bool:
+    """Whether a written result is several values (Go's ``(*Watcher, error)``, a tuple)."""
+    inner = text.strip()
+    if not (inner.startswith("(") and inner.endswith(")")):
+        return False
+    depth = 0
+    for ch in inner[1:-1]:
+        depth += ch in "([{<"
+        depth -= ch in ")]}>"
+        if ch == "," and depth == 0:
+            return True
+    return False
+
+
+def _optional(text: str, stated: str) -> bool:
+    """Whether a Rust result is an ``Option`` the stated type leaves out."""
+    return text.strip().startswith("Option<") and "Option" not in stated
 
 
 def _words(text: str, owner: str) -> list[str]:

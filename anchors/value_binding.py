@@ -446,6 +446,10 @@ def _key_elsewhere(name: str, named: str | None, fp: Fingerprint) -> bool:
     return bool(members) and not any(p == named for p, _ in members)
 
 
+# A folder of examples or samples: configurations to copy, not the application's own
+_EXAMPLE = re.compile(r"(?:^|/)(?:examples?|samples?|demos?)/", re.IGNORECASE)
+
+
 def _constant(name: str, where: str | None, fp: Fingerprint) -> tuple[str, str] | None:
     """(file, qualified name) of the one constant ``name`` that the code gives a literal
     (in ``where`` when it is assigned there): the name itself, else the one class attribute
@@ -453,8 +457,13 @@ def _constant(name: str, where: str | None, fp: Fingerprint) -> tuple[str, str] 
     found = fp.constant_values(name)
     if not found and "." not in name:
         found = [(p, v) for p, v in fp.members_named(name) if v.text is not None]
-    # the application's own value, not a test's fixture of it nor a build's copy of it
+    if not found and "." not in name and name[:1].isupper():
+        # ``class Timeout(Setting): default = 30``: a class declaring one setting
+        found = fp.constant_values(f"{name}.default")
+    # the application's own value, not a test's fixture of it nor a build's copy of it,
+    # nor an example's configuration
     found = [(p, v) for p, v in found if runs(p) and not built_copy(p, fp)] or found
+    found = [(p, v) for p, v in found if not _EXAMPLE.search(p)] or found
     if where is not None:
         here = [(p, v) for p, v in found if p == where]
         if here:

@@ -133,6 +133,12 @@ _DEFAULT_CODE_WORD = re.compile(
     r"|`?\s+(?:when|if|unless|and|but|so|which|because|while)\b))"
     r"(?![\w/])"
 )
+# "The default LOADER is thumbor.loaders.http_loader": a setting named as code, its default
+# a dotted module path or a snake_case word, as ``_DEFAULT_CODE_WORD`` reads after "defaults to"
+_DEFAULT_NAME_IS = re.compile(
+    r"\b[Tt]he\s+default\s+`?(?:[A-Z][A-Z0-9]*_?[A-Z0-9_]*|[a-z]+_\w+)`?\s+is\s+"
+    r"`?(?P<v>[a-z][\w\-]*(?:\.[A-Za-z0-9_\-]+)+|[a-z][a-z0-9]*_\w*)`?(?![\w/])"
+)
 # "defaults to an empty list", "falls back to nothing": an empty value (``EMPTY``)
 _EMPTY_DEFAULT = re.compile(
     rf"\b(?:{_DEFAULTS}|is\s+set\s+to)\s+(?P<v>(?:an?\s+)?empty(?:\s+(?:list|string|str|dict|"
@@ -295,7 +301,7 @@ def _stated_values(text: str) -> tuple[StatedValue, ...]:
     for m in _DEFAULT_WORD.finditer(text):
         value = m.group("v").rstrip(".")
         add(m.start("v"), m.start("v") + len(value), value)
-    for m in _DEFAULT_CODE_WORD.finditer(text):
+    for m in (*_DEFAULT_CODE_WORD.finditer(text), *_DEFAULT_NAME_IS.finditer(text)):
         value = m.group("v").rstrip(".")
         add(m.start("v"), m.start("v") + len(value), value)
     for m in (*_EMPTY_DEFAULT.finditer(text), *_BY_DEFAULT_WORD.finditer(text),

@@ -171,6 +171,11 @@ def _find_symbol(qualname: str, scope: str | None, fp: Fingerprint, before: bool
             return Finding((scope,), definition.body_hash, detail)
         facts = fp.code.get(scope)
         if facts is not None and not facts.parsed:
+            words = qualname.split(".")
+            if qualname.isascii() and not facts.could_mention(words):
+                # a file not parsed that does not hold the word cannot define it either
+                absent = next(w for w in words if not facts.could_mention([w]))
+                return Finding((), None, f"{scope} does not hold the word {absent}")
             return Finding((), None, f"{_not_parsed(scope, facts)}; cannot tell", False)
         if scope not in fp.blobs:
             return Finding((), None, f"{scope} is not in the repository{_defined_at(qualname, fp)}")

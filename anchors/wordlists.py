@@ -143,8 +143,10 @@ DIST_TO_IMPORT: dict[str, str] = {
 # Words right next to a name that say the writer means a declared distribution
 # ("the duckdb package", "depends on httpx") or an import ("the yaml module").
 DEP_AFTER = (
-    r"\s+(?:package|dependency|distribution|dist|library)\b|\s+(?:is|are)\s+(?:a\s+|an\s+)?"
-    r"(?:(?:declared|direct|runtime|run-time|dev|development|optional)[\s-]+)?"
+    r"\s+(?:package|dependency|distribution|dist|library|crate)\b"
+    # "rayon support is an optional dependency": what it brings, then what it is
+    r"|(?:\s+(?:support|integration))?\s+(?:is|are)\s+(?:a\s+|an\s+)?"
+    r"(?:(?:declared|direct|runtime|run-time|dev|development|optional|peer)[\s-]+)?"
     r"(?:dependency|dependencies|installed|pinned)"
     # "X sits in the extension's runtime dependencies"
     r"|\s+(?:sits?|is|are|lives?|belongs?)\s+(?:in|among)\s+(?:the\s+)?(?:[\w'’-]+\s+){0,3}?"

@@ -43,7 +43,9 @@ __all__ = ["CHECKER_VERSION", "Checked", "Verifier"]
 # c18: what a definition does is a part left unchecked; values in more forms (a unit, a
 # standard, a size, a quoted key), the stated file binds a definition (adr/0051)
 # c19: the types a function takes and returns (adr/0052)
-CHECKER_VERSION = f"c19.{VOCABULARY_VERSION}"
+# c20: "returns only T", a Rust ``Option<T>`` said to be a T, a short string looked for
+# whole (adr/0053)
+CHECKER_VERSION = f"c20.{VOCABULARY_VERSION}"
 
 
 @dataclass(frozen=True)

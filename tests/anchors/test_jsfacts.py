@@ -878,3 +878,12 @@ def test_enum_members_namespace_constants_and_fields_answer_anchors(git_repo: Gi
         "symbol:src/tokens.ts::Git.DEFAULT_REMOTE='origin'": Verdict.HOLDS,
         "symbol:src/tokens.ts::GitExtension._pathRepository": Verdict.HOLDS,
     }
+
+
+def test_a_class_fields_literal_initial_value_is_a_constant() -> None:
+    found = facts(
+        "export class Immer {\n  autoFreeze_: boolean = true\n  mode = 'strict'\n"
+        "  cache = new Map()\n  run = () => 1\n}\n"
+    )
+    values = {c.name: c.text for c in found.constants}
+    assert values == {"Immer.autoFreeze_": "true", "Immer.mode": "'strict'"}

@@ -212,3 +212,31 @@ def test_the_parse_pool_returns_the_same_facts_as_parsing_here():
     assert sorted(results, key=lambda p: p[0]) == [
         (blob, extract_facts(source, "python")) for chunk in chunks for blob, source in chunk
     ]
+
+
+def test_a_setting_declared_by_a_call_is_a_constant_with_its_default() -> None:
+    """derpconf's ``Config.define``, oslo.config's ``*Opt`` in a module-level list; a call
+    that names no setting, or is inside a function, is none; tornado's ``define`` with its
+    ``default=`` is a command-line option (``--port``), not this."""
+    found = facts(
+        """\
+        from derpconf.config import Config
+        from tornado.options import define
+        from oslo_config import cfg
+
+        Config.define("QUALITY", 80, "JPEG quality", "Imaging")
+        define("port", default=8888, help="port", type=int)
+        OPTS = [cfg.IntOpt("workers", default=4), cfg.StrOpt("host")]
+        define(NAME, 1)
+        print("QUALITY", 85)
+
+        def setup():
+            define("later", default=1)
+        """
+    )
+    values = {c.name: (c.text, c.line) for c in found.constants}  # type: ignore[attr-defined]
+    assert values["QUALITY"] == ("80", 5)
+    assert values["--port"] == ("8888", 6) and "port" not in values
+    assert values["workers"] == ("4", 7)
+    assert values["host"] == (None, 7)
+    assert "later" not in values and "NAME" not in values

@@ -509,6 +509,23 @@ def test_a_crate_used_by_a_full_path_without_a_use_is_an_import() -> None:
         ("serde_json", ("from_str",), "write", 7),
         ("a", ("b",), "write", 11),
     ]
+    # a path in place binds no name in the file; a ``use`` does
+    assert [i.module for i in found.imports if not i.qualified] == ["std::io", "crate::fmt"]
+
+
+def test_a_pub_use_alias_is_an_item_of_its_module() -> None:
+    found = facts(
+        """        pub use anstyle as style;
+        pub use self::writer::{Target as Destination, WriteStyle};
+        use std::io::Write as _;
+        use std::fmt::Display as Shown;
+        mod inner {
+            pub use crate::fmt::Formatter as F;
+        }
+        """
+    )
+    assert [d.qualname for d in found.definitions] == ["style", "Destination", "inner", "inner.F"]
+    assert found.definitions[0].line == 1
 
 
 def test_a_path_import_names_the_method_or_module_it_sits_in() -> None:
@@ -521,7 +538,9 @@ def test_a_path_import_names_the_method_or_module_it_sits_in() -> None:
         }
         """
     )
-    assert found.imports == (ImportFact("humantime", ("format",), "fmt.Level.fmt", 3),)
+    assert found.imports == (
+        ImportFact("humantime", ("format",), "fmt.Level.fmt", 3, qualified=True),
+    )
     assert "fmt.Level.fmt" in [d.qualname for d in found.definitions]
 
 

@@ -136,7 +136,7 @@ def fp(git_repo: GitRepo, source: CodeSource) -> Fingerprint:
         # scoped on an unread file: unknown, saying why
         ("symbol:app/big.py::huge_table", Verdict.UNKNOWN,
          r"^app/big\.py was not parsed: too large \(4\.7 MB > 4 MB limit\); cannot tell$"),
-        ("symbol:app/big.py::anything", Verdict.UNKNOWN, "too large"),
+        ("symbol:app/big.py::anything", Verdict.BROKEN, "does not hold the word anything"),
         ("import:yaml@app/big.py", Verdict.UNKNOWN, "too large"),
         ("import:yaml@app", Verdict.UNKNOWN,
          r"^app/big\.py was not parsed: too large .* \(and 1 more\); cannot tell whether yaml is "
@@ -144,7 +144,7 @@ def fp(git_repo: GitRepo, source: CodeSource) -> Fingerprint:
         ("symbol:app/broken.py::Lost", Verdict.UNKNOWN, r"syntax errors; cannot tell$"),
     ],
 )  # fmt: skip
-def test_an_unread_file_that_could_hold_the_name_makes_the_check_unknown(
+def test_an_unread_file_leaves_a_name_it_may_hold_unknown_and_one_it_lacks_broken(
     fp: Fingerprint, anchor: str, verdict: Verdict, detail: str
 ):
     check = check_anchor(parse_anchor(anchor), None, fp)

@@ -171,7 +171,10 @@ def test_a_version_mismatch_names_the_declared_spec(fp: Fingerprint):
 def test_a_file_in_scope_that_fails_to_parse_gives_unknown(git_repo: GitRepo, source: CodeSource):
     git_repo.commit({"broken.py": "def oops(:\n    pass\n", "ok.py": "import duckdb\n"})
     fp = source.fingerprint()
-    assert check("symbol:broken.py::Store", fp).verdict is Verdict.UNKNOWN
+    assert check("symbol:broken.py::pass", fp).verdict is Verdict.UNKNOWN  # it holds the word
+    # a word the file does not hold at all: nothing unparsed in it can define the name
+    absent = check("symbol:broken.py::Store", fp)
+    assert absent.verdict is Verdict.BROKEN and "does not hold the word Store" in absent.detail
     assert check("import:duckdb@broken.py", fp).verdict is Verdict.UNKNOWN
     assert check("!import:duckdb@broken.py", fp).verdict is Verdict.UNKNOWN
     assert check("symbol:broken.py::oops", fp).verdict is Verdict.HOLDS

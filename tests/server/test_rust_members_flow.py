@@ -1,9 +1,11 @@
 """A Rust type's members and a crate's run-time dependencies (issue #32), through MCP
 ``remember`` + ``recall`` on a real git repository: ``Type::member`` in a note that states
 no place is the member wherever the crate defines it, an associated constant's value is
-compared ("`EnvFilter::DEFAULT_ENV` is RUST_LOG"), and a crate a test imports and a URL in
-the sources names is no run-time dependency when the manifest declares it for development
-only."""
+compared ("`EnvFilter::DEFAULT_ENV` is RUST_LOG"), a type's bare name is the crate's own
+where another crate's type of that name is only written as a path
+(``env_filter::Builder``), a ``pub use`` alias is an item of its module, and a crate a
+test imports and a URL in the sources names is no run-time dependency when the manifest
+declares it for development only."""
 
 from __future__ import annotations
 
@@ -38,6 +40,16 @@ impl SubscriberBuilder {
         SubscriberBuilder { ansi }
     }
 }
+
+pub struct Builder {
+    filter: env_filter::Builder,
+}
+
+impl Builder {
+    pub fn parse_env(&mut self) {}
+}
+
+pub use tracing_core as core_api;
 """
 FILTER_RS = """pub struct EnvFilter;
 
@@ -59,6 +71,14 @@ CHECKED: list[tuple[str, str, str]] = [
      '`EnvFilter.DEFAULT_ENV = "RUST_LOG"` at src/filter.rs:4'),
     ("EnvFilter::DEFAULT_ENV is TRACING_LOG.", "REFUTED",
      'src/filter.rs:4 sets EnvFilter.DEFAULT_ENV = "RUST_LOG", not TRACING_LOG'),
+    # ``env_filter::Builder`` written in place: the bare name is still the crate's own type
+    ("Builder::parse_default_filters reads RUST_LOG into the builder.", "REFUTED",
+     "Builder is defined in src/lib.rs (line 15) but has no parse_default_filters"),
+    ("Builder::parse_env is the method that parses the filters.", "ACTIVE",
+     "src/lib.rs defines Builder.parse_env"),
+    # ``pub use tracing_core as core_api``: an item of the crate's root
+    ("src/lib.rs re-exports tracing-core as trace_kit::core_api.", "VERIFIED",
+     "src/lib.rs defines core_api (line 23)"),
 ]  # fmt: skip
 
 

@@ -317,6 +317,8 @@ def test_a_batch_of_changes_that_fails_half_way_writes_nothing(tmp_path: Path):
 
 
 def test_a_version_4_store_is_re_indexed_by_the_code_aware_tokeniser(project: GitRepo):
+    # (the class the note names is in the file it names: the note is not refuted)
+    project.commit({"billing/client.py": "class PaymentClient:\n    pass\n"}, "a client")
     settings = Settings.resolve(repo=str(project.root), env=settings_env())
     rt = open_runtime(settings)
     try:
