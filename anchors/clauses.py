@@ -29,7 +29,8 @@ _PLACE_VERBS = frozenset({"lives", "live", "sits", "sit", "resides", "reside", "
 _EXPORTED = re.compile(r"\b(?:exports?|exposes?)\s+(?:(?:an?|the|its|one)\s+)?$")
 # "a windows-only dependency", "an optional package": an article makes the word a kind
 _KIND_OF_DEPENDENCY = re.compile(r"\b(?:an?|any|every|each)\s+$")
-_PACKAGED = re.compile(r"`?\s+(?:package|crate|library|module|gem)\b")
+# (not "library": "the libvips library" may be a system's, which no manifest declares)
+_PACKAGED = re.compile(r"`?\s+(?:package|crate|module|gem)\b")
 _COMPLEMENT = re.compile(r"\b(?:is|are|was|were)\s+(?:(?:an?|the)\s+)?$")
 # A clause about code: what calls, returns, raises, defines or serves a name
 _CODED = re.compile(

@@ -477,7 +477,7 @@ class CodeNames:
         return choice or (DropReason.UNRESOLVED, f"no file imports {word!r}, no dependency is it")
 
     def undeclared(self, word: str) -> Anchor | None:
-        """"the crossterm crate", "depends on requests": a package the note names as one,
+        """"the crossterm crate", "redux-saga is a dependency": a package the note names as one,
         which no manifest declares and no file imports; its anchor's check refutes it.
         None where the repository declares nothing, or the word is no package's name."""
         w = word.lower()

@@ -570,15 +570,17 @@ def _technology(c: _Cand, tech: Technology, names: CodeNames, absent: bool) -> O
     return names.technology(tech, c.text, absent, c.pref, c.runtime)
 
 
-def _own_definition(text: str, tech: Technology, names: CodeNames) -> list[Anchor] | None:
+def _own_definition(text: str, tech: Technology, names: CodeNames,
+                    c: _Cand) -> list[Anchor] | None:  # fmt: skip
     """A technology's name that the repository defines itself (``export let nanoid = ...``
-    in ``src/nanoid.ts``) while it neither declares nor imports the technology: its own
-    definition, placed where it is defined when that is one file. None otherwise."""
+    in ``src/nanoid.ts``) while it neither declares nor imports the technology, said as
+    code or of the file that defines it: that definition. None otherwise ("we use click"
+    in a project with a ``click`` function of its own still names the package)."""
     if text.lower() in own_names(names.fp) or text.lower() in names.first_party:
         return None  # "pino is an ES module package": the project itself
     places = sorted({p for p, _ in names.fp.definitions(text)})
     sources = [p for p in places if not built_copy(p, names.fp)]
-    if not sources:
+    if not sources or not (c.code or names.scope in sources):
         return None
     packages = {*tech.dists, *(p.partition(":")[2] for p in tech.packages)}
     if any(names.fp.dependency(p) for p in packages) or any(
@@ -638,8 +640,8 @@ def _word(c: _Cand, text: str, names: CodeNames, absent: bool) -> Outcome:
         return [Anchor(AnchorKind.FILE, text)]  # "Dockerfile", "Makefile": a root file
     hit = lookup_word(text)
     if hit is not None and c.tech is None and not absent and (own := _own_definition(text, hit[0],
-                                                                                     names)):
-        return own  # "nanoid makes ids of 21 characters": the repository's own function
+                                                                                     names, c)):
+        return own  # "nanoid is defined in src/nanoid.ts": the repository's own function
     if hit is not None and c.tech is None:
         c.tech, c.common = hit[0], hit[2]
         return _technology(c, hit[0], names, absent)
@@ -666,8 +668,8 @@ def _word(c: _Cand, text: str, names: CodeNames, absent: bool) -> Outcome:
         return [Anchor(AnchorKind.SYMBOL, text, scope=scope)]
     if names.is_stdlib(w) and c.pref != "dep":
         return [names.module_claim(w)]  # a standard-library module the code never imports
-    if c.pref == "dep" and (c.packaged or c.runtime) and (lacking := names.undeclared(text)):
-        return [lacking]  # "the crossterm crate", "depends on requests": declared nowhere
+    if c.pref == "dep" and c.packaged and (lacking := names.undeclared(text)):
+        return [lacking]  # "the crossterm crate", "redux-saga is a dependency": declared nowhere
     # Only a name written like a package can be an untyped technology: "PBKDF2", "HS256"
     # and other acronyms are algorithms and formats, not things the code imports.
     if (c.slot and re.fullmatch(r"[a-z][a-z0-9._-]*[a-z0-9]", w) and w not in names.first_party

@@ -146,6 +146,8 @@ CLAIMS: list[tuple[dict[str, str], str, str, str]] = [
     (STATE, "redux-saga is a runtime dependency.", "REFUTED",
      "redux-saga is not a declared dependency"),
     (STATE, "nanoid is defined in src/nanoid.ts.", "VERIFIED", "src/nanoid.ts defines nanoid"),
+    # ... but the package of that name, which nothing declares, is not the function
+    (STATE, "Ids come from the nanoid package.", "REFUTED", "nanoid"),
     # a file the grammar could not read whole, that does not hold the word
     (STATE, "createSlice is built by makeSliceFactory in src/slice.ts.", "REFUTED",
      "src/slice.ts does not hold the word makeSliceFactory"),
