@@ -545,7 +545,8 @@ def _technology(c: _Cand, tech: Technology, names: CodeNames, absent: bool) -> O
     # Python package it also names (websocket-client) where no Python code could use it
     code = c.code and (c.ticked or "_" in c.text or word not in tech.common_aliases
                        or bool(tech.packages) or bool(names.fp.python))
-    if (common or by_import) and not (c.strong or named or code or c.pref or absent):
+    ordinary = (common or by_import) and not (c.strong or named or code or c.pref or absent)
+    if ordinary:
         scoped = _imported_in_scope(tech, names) if c.object and not absent else None
         if scoped is not None:  # "shop/cli.py is written with click": it imports click
             return [scoped]
@@ -556,17 +557,16 @@ def _technology(c: _Cand, tech: Technology, names: CodeNames, absent: bool) -> O
             # "folders are watched with watchdog", "the web server is Tornado": a runtime
             # dependency the code imports
             return names.technology(tech, c.text, absent, c.pref)
-        if (c.instrument and c.developing and not (absent or c.modifies) and names.scope is None
-                and (tool := _development_tool(tech, names)) is not None):  # fmt: skip
-            return tool  # "the tests run with jest": a tool its project would declare
+    if (c.instrument and c.developing and not (absent or c.modifies or c.pref)
+            and names.scope is None and (tool := _development_tool(tech, names))):  # fmt: skip
+        # "the tests run with jest", "the bundle is transpiled with Babel": what its
+        # manifest declares (a note about a part of the repository is checked there, as
+        # any technology)
+        return tool
+    if ordinary:
         detail = (f"{c.text!r} is an ordinary word as well as {tech.display}; write it in "
                   "backticks, say 'the X package', or pass an anchor")  # fmt: skip
         return DropReason.COMMON_WORD, detail
-    if (c.instrument and c.developing and not (absent or c.pref) and names.scope is None
-            and (tool := _development_tool(tech, names)) is not None):  # fmt: skip
-        # "the client bundle is transpiled with Babel": its manifest says (a note about a
-        # part of the repository is checked there, as any technology)
-        return tool
     return names.technology(tech, c.text, absent, c.pref, c.runtime)
 
 
@@ -680,7 +680,21 @@ def _word(c: _Cand, text: str, names: CodeNames, absent: bool) -> Outcome:
     return outcome
 
 
+# "a peer dependency", "in its peerDependencies": npm's role for what the user installs
 _PEER = re.compile(r"\bpeer[\s-]?dependenc(?:y|ies)\b|\bpeerDependenc", re.IGNORECASE)
+
+
+def _peer_role(sentence: str, name: str, peers: list[str]) -> str:
+    """The part left unchecked when ``sentence`` gives an npm package a role its
+    declarations deny (``peers``: the packages only ``peerDependencies`` list): run time of
+    a peer, or a peer of one that is not; "" otherwise."""
+    if peers and claims_run_time(sentence):
+        return f"{name} (a peer dependency)"
+    if not peers and _PEER.search(sentence):
+        return f"that {name} is a peer dependency"
+    return ""
+
+
 # A camelCase name (``useSignal``)
 _CAMEL = re.compile(r"[a-z][A-Z]")
 # Names only code has: camelCase from a lower-case start (``enableCollections``), or in
@@ -987,12 +1001,10 @@ def infer_anchors(text: str, fp: Fingerprint, subject: str | None = None, *,
                 uncovered.append(f"{c.text} ({optional})")  # "a core dependency"
             elif (role := development_role_unchecked(sentence, c.text, outcome, fp)) is not None:
                 uncovered.append(role)  # "serde is a dev-dependency" when it is not
-        if (c.mode is _Mode.PRESENT and claims_run_time(_sentence_of(c, text, spans))
-                and npm_peer_only(outcome, fp)):  # fmt: skip
-            uncovered.append(f"{c.text} (a peer dependency)")  # "react is a runtime dependency"
-        elif (c.mode is _Mode.PRESENT and _PEER.search(_sentence_of(c, text, spans))
-              and not npm_peer_only(outcome, fp)):  # fmt: skip
-            uncovered.append(f"that {c.text} is a peer dependency")
+        peer = (c.mode is _Mode.PRESENT and _peer_role(_sentence_of(c, text, spans), c.text,
+                                                        npm_peer_only(outcome, fp)))  # fmt: skip
+        if peer:
+            uncovered.append(peer)  # "react is a runtime dependency" of a peer dependency
         elif c.mode is _Mode.PRESENT and _npm_run_time(c, outcome, text, spans, development) and (
                 npm_development_only(outcome, fp)):  # fmt: skip
             # npm: declared for development only, and no running source imports it

@@ -446,7 +446,7 @@ def _named_setting(attributes: list[ValueFact], qualname: str, body: Node) -> li
     """A class that declares one setting by its attributes (gunicorn's ``class
     Timeout(Setting): name = "timeout"; cli = ["-t", "--timeout"]; default = 30``): the
     setting ``timeout`` and its long command-line option ``--timeout``, with the default
-    (at the ``default`` line). None for a class that names no setting so."""
+    (at the ``default`` line); nothing for a class that names no setting so."""
     values = {a.name.rpartition(".")[2]: a for a in attributes
               if a.name.rpartition(".")[0] == qualname}  # fmt: skip
     named, default = values.get("name"), values.get("default")
