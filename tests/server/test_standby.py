@@ -67,9 +67,11 @@ def freed(files: Files) -> bool:
     when the standby leaves may take the lock as it is freed, for the moment it needs to
     let go of its descriptor (in the product the process is exiting then)."""
     deadline = time.monotonic() + WAIT_S
-    while not free(files) and time.monotonic() < deadline:
+    while not free(files):
+        if time.monotonic() >= deadline:
+            return False
         time.sleep(0.01)
-    return free(files)
+    return True  # taken once: asked again, the thread could hold it for that moment
 
 
 def free(files: Files) -> bool:
