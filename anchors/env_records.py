@@ -24,6 +24,9 @@ class ValueFact:
     name: str
     text: str | None
     line: int
+    # The value is the language's, not a literal written for the name: Go's ``iota`` in a
+    # ``const`` block (``regexpTypeHost`` after ``regexpTypePath = iota`` is 1).
+    derived: bool = False
 
 
 @dataclass(frozen=True)

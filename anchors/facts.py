@@ -214,6 +214,9 @@ class FileFacts:
     statuses: tuple[StatusFact, ...] = ()
     # The string literals that read as messages (``anchors.messages``), in every language.
     strings: tuple[str, ...] = ()
+    # The string literals that read as a name (a key, an event: ``"vars"``), in every
+    # language (``anchors.messages.name_literals``); None: not recorded (too many).
+    keys: tuple[str, ...] | None = None
     # How the bytes touch the environment (``anchors.running_code``): 0 not at all, 1 they
     # name a way of reading it (``os.getenv``, ``process.env``, ``env::var``), named
     # variable or not, 2 the code reads all of it (``os.Environ()``, ``env::vars()``).

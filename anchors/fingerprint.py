@@ -71,7 +71,7 @@ Progress = Callable[[int, int], None]
 # members and arithmetic of numbers, 21; the ``default=`` a call declaring a class
 # attribute passes, 22; Rust paths used in place, ``pub use`` aliases, 23) and is
 # extracted again.
-FACTS_VERSION = 23
+FACTS_VERSION = 24
 # Files to parse before two worker processes pay for their start-up: on two idle cores the
 # pool breaks even at 300-400 files (adr/0003; `python -m benchmarks.fingerprint --sweep`).
 POOL_THRESHOLD = 500
@@ -129,7 +129,8 @@ def facts_to_json(facts: FileFacts) -> str:
         "d": [[d.qualname, d.body_hash, d.line, *([list(d.bases)] if d.bases is not None else [])]
               for d in facts.definitions],
         "e": list(facts.env_reads),
-        "c": [[v.name, v.text, v.line] for v in facts.constants],
+        # a value the language derives (Go's ``iota``) carries a fourth item 1
+        "c": [[v.name, v.text, v.line, *([1] if v.derived else [])] for v in facts.constants],
         "v": [[v.name, v.text, v.line] for v in facts.env_defaults],
         "p": facts.parsed,
         "m": list(facts.mentions),
@@ -152,6 +153,8 @@ def facts_to_json(facts: FileFacts) -> str:
         data["hs"] = [[h.function, h.status, h.line, h.written] for h in facts.statuses]
     if facts.strings:
         data["sl"] = list(facts.strings)
+    if facts.keys is not None:
+        data["sk"] = list(facts.keys)
     if facts.env_access:
         data["ea"] = facts.env_access
     if facts.references is not None:
@@ -193,7 +196,8 @@ def facts_from_json(text: str) -> FileFacts:
                                          tuple(d[3]) if len(d) > 3 else None)
                               for d in data["d"]),
             env_reads=tuple(data["e"]),
-            constants=tuple(ValueFact(n, t, int(ln)) for n, t, ln in data["c"]),
+            constants=tuple(ValueFact(c[0], c[1], int(c[2]), len(c) > 3 and bool(c[3]))
+                            for c in data["c"]),
             env_defaults=tuple(ValueFact(n, t, int(ln)) for n, t, ln in data["v"]),
             parsed=bool(data["p"]),
             mentions=tuple(str(m) for m in data["m"]),
@@ -222,6 +226,7 @@ def facts_from_json(text: str) -> FileFacts:
                 StatusFact(str(f), int(s), int(ln), str(w)) for f, s, ln, w in data.get("hs", ())
             ),
             strings=tuple(str(t) for t in data.get("sl", ())),
+            keys=None if data.get("sk") is None else tuple(str(k) for k in data["sk"]),
             env_access=int(data.get("ea", 0)),
             references=None if data.get("rf") is None else tuple(str(r) for r in data["rf"]),
         )

@@ -135,11 +135,12 @@ class _Walker:
                 if spec.type in ("type_spec", "type_alias"):
                     self._type(spec)
         elif kind == "const_declaration":
-            for spec in _specs(node, "const_spec", None):
-                self._value_spec(spec, constant=True)
+            previous: list[Node] = []  # a spec without values repeats the last ones
+            for iota, spec in enumerate(_specs(node, "const_spec", None)):
+                previous = self._value_spec(spec, True, iota, previous)
         elif kind == "var_declaration":
             for spec in _specs(node, "var_spec", "var_spec_list"):
-                self._value_spec(spec, constant=False)
+                self._value_spec(spec, False)
 
     def _define(self, qualname: str, node: Node) -> None:
         if qualname and qualname != "_":
@@ -199,14 +200,20 @@ class _Walker:
                 if field_name != "_":
                     self._define(f"{name}.{field_name}", field)
 
-    def _value_spec(self, spec: Node, constant: bool) -> None:
+    def _value_spec(self, spec: Node, constant: bool, iota: int = 0,
+                    previous: list[Node] | None = None) -> list[Node]:  # fmt: skip
         """``const X = 5`` / ``var a, b = 1, 2``: each name is a definition; its value is
-        its literal text (None when computed, ``iota`` or implicitly repeated; an error
-        made from a literal message, the message); a variable without a value has none."""
+        its literal text (None when computed; an error made from a literal message, the
+        message); a variable without a value has none. In a ``const`` block a value made of
+        ``iota`` and numbers, or repeated by a spec without values (``previous``), is the
+        number it makes (``derived``). The values this spec gives or repeats."""
         # The commas between names are tagged "name" too.
         names = [n for n in spec.children_by_field_name("name") if n.type == "identifier"]
         value = spec.child_by_field_name("value")
         values = list(named_children(value)) if value is not None else []
+        repeated = constant and value is None and bool(previous)
+        if repeated:
+            values = list(previous or ())
         for i, name_node in enumerate(names):
             name = text_of(name_node)
             if not name or name == "_":
@@ -215,6 +222,12 @@ class _Walker:
             literal = values[i] if len(values) == len(names) else None
             if not constant and value is None:
                 continue  # ``var x int``: no value stated
+            if constant and literal is not None and (repeated or _with_iota(literal)):
+                number = _constant_number(literal, iota, 0)
+                said = literal_text(literal) if number is None and repeated else None
+                self.constants.append(ValueFact(name, said if number is None else str(number),
+                                                line_of(spec), derived=True))  # fmt: skip
+                continue
             text = literal_text(literal) if literal is not None else None
             if text is None and literal is not None and not constant:
                 text = _error_message(literal)
@@ -228,6 +241,92 @@ class _Walker:
                 self.strings.setdefault(name, string)
                 if constant and declares_env_name(name, string):
                     self.env_names.append(string)
+        return values
+
+
+def _with_iota(node: Node) -> bool:
+    return b"iota" in (node.text or b"") and any(
+        n.type == "iota" for n in _descendants(node, 64))  # fmt: skip
+
+
+def _descendants(node: Node, limit: int) -> Iterator[Node]:
+    stack = [node]
+    while stack and limit > 0:
+        limit -= 1
+        current = stack.pop()
+        yield current
+        stack.extend(current.named_children)
+
+
+# Calls a constant expression may hold that are not a conversion to a named type.
+_BUILTINS = frozenset({"len", "cap", "real", "imag", "complex", "min", "max"})
+_MAX_SHIFT = 128  # a larger shift is no constant a note states
+
+
+def _constant_number(node: Node, iota: int, depth: int) -> int | None:
+    """The integer a constant expression of ``iota``, integer literals, conversions
+    (``Op(iota)``) and the arithmetic operators makes; None for anything else (a name, a
+    string, a float, a call). Read from the tree, never run."""
+    if depth > 16:
+        return None
+    kind = node.type
+    if kind == "iota":
+        return iota
+    if kind == "int_literal":
+        return _go_int(text_of(node))
+    if kind == "parenthesized_expression":
+        inner = next(named_children(node), None)
+        return None if inner is None else _constant_number(inner, iota, depth + 1)
+    if kind == "call_expression":  # a conversion: ``Kind(iota + 1)``, ``uint8(1 << iota)``
+        function = text_of(node.child_by_field_name("function"))
+        arguments = node.child_by_field_name("arguments")
+        given = list(named_children(arguments)) if arguments is not None else []
+        if function in _BUILTINS or "." in function or len(given) != 1:
+            return None
+        return _constant_number(given[0], iota, depth + 1)
+    if kind == "unary_expression":
+        operand = node.child_by_field_name("operand")
+        value = None if operand is None else _constant_number(operand, iota, depth + 1)
+        operator = text_of(node.child_by_field_name("operator"))
+        if value is None or operator not in ("-", "+", "^"):
+            return None
+        return -value if operator == "-" else value if operator == "+" else ~value
+    if kind == "binary_expression":
+        left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
+        if left is None or right is None:
+            return None
+        a, b = _constant_number(left, iota, depth + 1), _constant_number(right, iota, depth + 1)
+        if a is None or b is None:
+            return None
+        return _arithmetic(text_of(node.child_by_field_name("operator")), a, b)
+    return None
+
+
+def _arithmetic(operator: str, a: int, b: int) -> int | None:
+    """Go's integer arithmetic on two constants (division truncates toward zero)."""
+    if operator in ("<<", ">>"):
+        if not 0 <= b <= _MAX_SHIFT:
+            return None
+        return a << b if operator == "<<" else a >> b
+    if operator in ("/", "%"):
+        if b == 0:
+            return None
+        quotient = abs(a) // abs(b) * (1 if (a < 0) == (b < 0) else -1)
+        return quotient if operator == "/" else a - b * quotient
+    simple = {"+": a + b, "-": a - b, "*": a * b, "&": a & b, "|": a | b, "^": a ^ b,
+              "&^": a & ~b}  # fmt: skip
+    return simple.get(operator)
+
+
+def _go_int(text: str) -> int | None:
+    """A Go integer literal's value (``0x1F``, ``0o17``, ``0755``, ``1_000``)."""
+    digits = text.replace("_", "")
+    try:
+        if len(digits) > 1 and digits[0] == "0" and digits[1].isdigit():
+            return int(digits, 8)  # the old octal form
+        return int(digits, 0)
+    except ValueError:
+        return None
 
 
 def _specs(node: Node, spec_type: str, list_type: str | None) -> Iterator[Node]:

@@ -17,7 +17,7 @@ from dataclasses import replace
 
 from anchors.facts import MAX_SOURCE_BYTES, FileFacts, NotRead, words_of
 from anchors.mentions import scan_mentions
-from anchors.messages import string_literals
+from anchors.messages import name_literals, string_literals
 from anchors.references import references
 from anchors.running_code import touches_environment
 
@@ -100,6 +100,8 @@ def extract_facts(source: bytes, dialect: str) -> FileFacts:
         return facts
     strings = string_literals(source) if len(source) <= MAX_SOURCE_BYTES else ()
     facts = replace(facts, strings=strings) if strings else facts
+    if len(source) <= MAX_SOURCE_BYTES:
+        facts = replace(facts, keys=name_literals(source))
     access = touches_environment(source, dialect)
     facts = replace(facts, env_access=access) if access else facts
     members = references(source, dialect, facts.imports)

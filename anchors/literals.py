@@ -16,12 +16,17 @@ import ast
 import math
 import re
 
-__all__ = ["EMPTY", "QUALIFIED_NAME", "is_duration_code", "mentioned_within", "same_value",
-           "typed_value"]
+__all__ = ["EMPTY", "EXPLICITLY", "QUALIFIED_NAME", "is_duration_code", "mentioned_within",
+           "same_value", "typed_value"]
 
 # A package's exported name as a value (``time.RFC3339``, ``json.Marshal``): compared as
 # written, and by its name (``RFC3339``) against a standard a note states
 QUALIFIED_NAME = re.compile(r"[a-z]\w*\.(?P<name>[A-Z]\w*)")
+
+# Before a stated value (``symbol:regexp.go::regexpTypeHost=explicitly 1``): the note says
+# the code writes that value for the name ("is explicitly assigned 1"), which a value the
+# language derives (Go's ``iota``) is not.
+EXPLICITLY = "explicitly "
 
 # The value a note states as "an empty list", "an empty string", "nothing": whatever empty
 # literal the code writes (``""``, ``[]``, ``()``, ``{}``, ``set()``).

@@ -6,6 +6,10 @@ tracked text never says "datadog" (nor "ddtrace") is refuted, and the receipt sa
 was searched. So every text blob is scanned once for the vocabulary's mention tokens
 (``anchors.vocabulary``); the result is cached by blob id like the Python facts.
 
+A data structure the code is said to be built on (a radix tree, a Bloom filter) is named
+by code that has one in its comments as often as in its names, so its tokens are searched
+in comments and docstrings too (``anchors.vocabulary``, ``use`` ``described``).
+
 Paths are sorted into *areas*: the main project, or a sub-project (``examples/``,
 ``docs/``, ``vendor/``, ...) whose dependencies and imports are not the project's; and
 into *roles*: code, manifest, configuration or prose. Presence only in prose or in a
@@ -26,6 +30,7 @@ __all__ = [
     "SUBPROJECT_DIRS",
     "Role",
     "config_tokens",
+    "described_token",
     "documentation",
     "in_area",
     "is_text_path",
@@ -114,6 +119,11 @@ def _mention_bytes() -> frozenset[bytes]:
     return frozenset(t.encode() for t in mention_tokens() | config_tokens())
 
 
+def described_token(token: str) -> bool:
+    """Whether ``token`` names a data structure (searched in comments too)."""
+    return token in load().described_tokens
+
+
 @cache
 def system_token(token: str) -> bool:
     """Whether ``token`` names a system (a datastore, a service), whose mention in code may
@@ -154,6 +164,7 @@ def scan_mentions(data: bytes, comments: bool = True) -> tuple[str, ...]:
     redis", a commented-out requirement) is not a use (``reads_comments``)."""
     if len(data) > MAX_TEXT_BYTES or b"\0" in data[:8192]:
         return ()
+    described = _described_in(data) if not comments else set()
     if not comments:
         data = _COMMENT_LINE.sub(b"", data)
     if b"standard" in data or b"stdlib" in data:
@@ -166,7 +177,22 @@ def scan_mentions(data: bytes, comments: bool = True) -> tuple[str, ...]:
     parts = {p for w in words if b"-" in w or b"_" in w or b"." in w
              for p in re.split(rb"[-_.]", w)}  # fmt: skip
     found = (words | parts) & _mention_bytes()
-    return tuple(sorted(t.decode() for t in found))
+    return tuple(sorted({*(t.decode() for t in found), *described}))
+
+
+def _described_in(data: bytes) -> set[str]:
+    """The data structures' tokens (``Vocabulary.described_tokens``) named anywhere in
+    ``data``, comments included: "// Radix tree implementation below" is what code that
+    has one says of it."""
+    low = data.lower()
+    if not any(token in low for token in _described_bytes()):
+        return set()  # (a search for each token's bytes, before any word is split out)
+    return set(scan_mentions(data)) & load().described_tokens
+
+
+@cache
+def _described_bytes() -> tuple[bytes, ...]:
+    return tuple(t.encode() for t in load().described_tokens)
 
 
 # In C-like code (JavaScript/TypeScript, Go, Rust): a string literal (kept, group 1), or a
@@ -208,7 +234,9 @@ def scan_code_mentions(data: bytes) -> tuple[str, ...]:
     mention too many, never a quadratic scan."""
     if len(data) > MAX_TEXT_BYTES or b"\0" in data[:8192]:
         return ()
-    return scan_mentions(strip_comments(data, "c-like"))
+    found = scan_mentions(strip_comments(data, "c-like"))
+    described = _described_in(data)
+    return tuple(sorted({*found, *described})) if described else found
 
 
 def subproject_of(path: str) -> str | None:

@@ -8,8 +8,11 @@ a call in the note passes it: ``ClickException("...")``), and it has a space or 
 enough fixed text to find (``anchors.messages.MIN_FIXED`` characters outside
 placeholders); or when the sentence names it as a string the code holds ("uses the
 template "{wide_bar} {pos}/{len}"", a format string, a pattern, a prefix), with any fixed
-text. A quoted name ("the "Getting started" page"), a quoted value or an HTTP
-status's reason phrase is none. The message is looked for in the one source file the
+text; or a name the code stores something under ("under the string key "vars"", "the
+context key "user""), which the code writes as a string literal; or a series of numbered
+names ("capture groups are named var0, var1, ..."), whose stem the code writes. Any other
+quoted name ("the "Getting started" page"), a quoted value or an HTTP status's reason
+phrase is none. The message is looked for in the one source file the
 sentence's other anchors point at (a symbol's or a named file's), else anywhere.
 """
 
@@ -21,7 +24,7 @@ from typing import NamedTuple
 
 from anchors.facts import Fingerprint
 from anchors.languages import language_of
-from anchors.messages import MIN_FIXED, fixed_segments
+from anchors.messages import MIN_FIXED, NAME_LIKE, fixed_segments
 from anchors.spec import Anchor, AnchorKind
 
 __all__ = ["Quote", "find_quotes", "message_anchor"]
@@ -48,6 +51,12 @@ _NOT_CODE = re.compile(
 _CALL_BEFORE = re.compile(r"[A-Za-z_][\w.]*\($")
 # A string of the code named by what it is for: "uses the template "...""
 _NAMED_STRING = re.compile(r"\b(?:template|format\s+string|pattern|prefix|suffix)\s+$", _I)
+# A key the code stores or finds something under: "under the string key "vars"", "the
+# context key "user"", "with the key "token"" (a name the code writes as a string)
+_KEY_BEFORE = re.compile(
+    r"(?:\b(?:under|with|at|by|in|as)\s+(?:the\s+|a\s+|its\s+)?(?:(?:string|context|"
+    r"dict(?:ionary)?|map|cache|session)\s+)?key|\b(?:string|context)\s+key)\s+`?$", _I
+)
 _REASON_PHRASES = frozenset({
     "not found", "bad request", "forbidden", "unauthorized", "internal server error",
     "method not allowed", "no content", "too many requests", "service unavailable",
@@ -82,13 +91,25 @@ class Quote(NamedTuple):
     span: tuple[int, int]
 
 
+# "capture groups are named var0, var1, ...": numbered names the code makes, from a string
+# of their stem ("var" + n, "var%d")
+_SERIES = re.compile(
+    r"\b(?:named|called)\s+`?(?P<v>(?P<stem>[A-Za-z_][A-Za-z_\-]*?)[\-_]?\d+)`?"
+    r"\s*,\s*`?(?P=stem)[\-_]?\d+`?"
+)
+
+
 def find_quotes(text: str, spans: Sequence[tuple[int, int, bool]]) -> list[Quote]:
     """The quotes of ``text`` that are messages; the names inside them are the message's
-    words, no claims of their own."""
+    words, no claims of their own. A series of numbered names ("named var0, var1") is
+    one too: the code writes their stem as a string."""
     found = []
     for m in _QUOTED.finditer(text):
         if (message := _message(text, spans, m)) is not None:
             found.append(Quote(message, m.span()))
+    for m in _SERIES.finditer(text):
+        if not any(a <= m.start() < b for _, (a, b) in found):
+            found.append(Quote(m.group("v"), (m.start("v"), m.end())))
     return found
 
 
@@ -101,6 +122,8 @@ def _message(text: str, spans: Sequence[tuple[int, int, bool]], m: re.Match[str]
         # "uses the template "{wide_bar} {pos}/{len}"": a string the code holds (with a space
         # or a colon, as the strings kept as messages have: another cannot be looked for)
         return message
+    if _KEY_BEFORE.search(before) and NAME_LIKE.fullmatch(message):
+        return message  # "under the string key "vars"": a name the code writes as a string
     called = _CALL_BEFORE.search(before.rstrip("`")) is not None
     if (not called and _SAYING.search(before) is None) or _NOT_CODE.search(before):
         return None

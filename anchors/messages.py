@@ -10,6 +10,12 @@ placeholder, however the note or the code writes it (``<editor>``, ``{editor}``,
 when one literal holds every segment of it, in order, ignoring case and runs of spaces.
 A note's final full stop is the sentence's, not the message's; any other character
 counts ("Editing failed!" is not "Editing failed").
+
+A quoted name ("under the string key "vars"") is looked for among the literals that read
+as a name (``name_literals``: a letter or ``_`` and then letters, digits, ``_ . -``, up to
+64 characters), whole and with its case; "var0" as what a function names things is also
+said by a literal of its stem (``"var"``, ``"var%d"``). Where a file kept too many such
+literals, or a file was not read, its absence is no answer.
 """
 
 from __future__ import annotations
@@ -17,10 +23,11 @@ from __future__ import annotations
 import re
 
 from anchors.facts import Fingerprint
-from anchors.finding import Finding
+from anchors.finding import Finding, listed
 from anchors.spec import Anchor
 
-__all__ = ["MIN_FIXED", "find_message", "fixed_segments", "said_in_code", "string_literals"]
+__all__ = ["MIN_FIXED", "NAME_LIKE", "find_message", "fixed_segments", "name_literals",
+           "said_in_code", "string_literals"]
 
 # A string literal in any of the languages read: double- or single-quoted (with escapes),
 # Python's triple quotes, a Go raw string or a JavaScript template.
@@ -54,6 +61,31 @@ def string_literals(source: bytes) -> tuple[str, ...]:
             if len(found) >= _PER_FILE:
                 break
     return tuple(found)
+
+
+# A literal that reads as a name: a key, an event, a header (``"vars"``, ``"X-Request-Id"``)
+NAME_LIKE = re.compile(r"[A-Za-z_][\w.\-]{0,63}")
+# A placeholder or format at the end of a literal naming things: ``"var%d"``, ``"var{}"``
+_NUMBERED = re.compile(r"(?P<stem>[A-Za-z_][\w.\-]*?)(?:%d|%v|\{\w*\}|\$\{\w*\})?")
+_MAX_NAMES = 1_500  # distinct name literals kept per file; more: not recorded (None)
+
+
+def name_literals(source: bytes) -> tuple[str, ...] | None:
+    """The distinct string literals of ``source`` that read as a name (``NAME_LIKE``), or
+    a stem with a number's placeholder (``"var%d"``, kept as ``var%d``), sorted; None when
+    more than ``_MAX_NAMES``. A quote in a comment counts too: a name too many, never one
+    too few."""
+    found: set[str] = set()
+    for m in _LITERAL.finditer(source):
+        raw = next(g for g in m.groups() if g is not None)
+        if not 1 <= len(raw) <= 72:
+            continue
+        text = raw.decode("utf-8", errors="replace")
+        if NAME_LIKE.fullmatch(text) or _NUMBERED.fullmatch(text):
+            found.add(text)
+            if len(found) > _MAX_NAMES:
+                return None
+    return tuple(sorted(found))
 
 
 def fixed_segments(message: str) -> tuple[str, ...]:
@@ -111,6 +143,8 @@ def _sayers(where: str | None, wanted: tuple[str, ...],
 def find_message(anchor: Anchor, fp: Fingerprint) -> Finding:
     """Whether the file ``anchor.scope`` (or any source file) holds a literal that says
     the message ``anchor.value``."""
+    if NAME_LIKE.fullmatch(anchor.value):
+        return _find_name(anchor.value, anchor.scope, fp)
     wanted = fixed_segments(anchor.value.removesuffix("."))
     if sum(len(part) for part in wanted) < MIN_FIXED:
         # "{wide_bar} {pos}/{len}": too little fixed text to find; the string is looked
@@ -133,3 +167,50 @@ def find_message(anchor: Anchor, fp: Fingerprint) -> Finding:
         return Finding((), None, detail, False)
     place = where or "the source code"
     return Finding((), None, f'no string in {place} says "{anchor.value}"')
+
+
+# "var0" said of what code names: a stem and a number
+_STEM = re.compile(r"(?P<stem>[A-Za-z_][A-Za-z_\-]*?)[\-_]?\d+")
+
+
+def _stem_of(literal: str) -> str | None:
+    """The stem a literal names numbered things by: ``var%d``, ``var-`` and ``var`` give
+    ``var``."""
+    m = _NUMBERED.fullmatch(literal)
+    return m.group("stem").rstrip("-_") if m else None
+
+
+def _find_name(name: str, where: str | None, fp: Fingerprint) -> Finding:
+    """Whether a file (``where``, or any source file) writes ``name`` as a string literal;
+    "var0" is written by ``"var"`` or ``"var%d"`` too (a numbered name is made)."""
+    files = [where] if where is not None else sorted(fp.code)
+    stem = m.group("stem") if (m := _STEM.fullmatch(name)) else None
+    said, unknown, stems = [], [], []
+    for path in files:
+        facts = fp.code.get(path)
+        if facts is None:
+            return Finding((), None, f"{path} is not source code the fingerprint reads", False)
+        if facts.keys is None or not facts.parsed:
+            if facts.keys is None or facts.could_mention([stem or name]):
+                unknown.append(path)
+            continue
+        if name in facts.keys:
+            said.append(path)
+        elif stem is not None and any(_stem_of(k) == stem for k in facts.keys
+                                      if k.startswith(stem)):  # fmt: skip
+            stems.append(path)
+    if stems and where is None and not said:
+        # ``"v"`` somewhere: a string of the stem in the one file the note places it in
+        # makes the names; anywhere, it may be any other "v"
+        detail = f'{listed(stems)} writes the string "{stem}"; cannot tell it makes "{name}"'
+        return Finding((), None, detail, False)
+    said += stems
+    if said:
+        return Finding(tuple(said), None, f'{listed(said)} writes the string "{name}"'
+                       + (f' (or its stem "{stem}")' if stem else ""))  # fmt: skip
+    if unknown:
+        return Finding((), None, f'no file read writes the string "{name}"; {unknown[0]} was '
+                       "not read whole: cannot tell", False)  # fmt: skip
+    place = where or "the source code"
+    written = f'"{name}" or "{stem}"' if stem else f'"{name}"'
+    return Finding((), None, f"no string in {place} is {written}")

@@ -40,7 +40,7 @@ from anchors.facts import (
 )
 from anchors.grammars import named_children, parser, query
 from anchors.http_status import statuses_in
-from anchors.mentions import scan_mentions, system_token
+from anchors.mentions import described_token, scan_mentions, system_token
 from anchors.python_literals import literal_text, string_value
 from anchors.settings_strings import settings_imports
 from anchors.signatures import keyword_calls, signature_of
@@ -106,7 +106,9 @@ def _code_mentions(source: bytes, root: Node) -> tuple[str, ...]:
     for nodes in QueryCursor(query("python", _PROSE)).captures(root).values():
         for node in nodes:
             blanked[node.start_byte : node.end_byte] = b" " * (node.end_byte - node.start_byte)
-    return scan_mentions(bytes(blanked), comments=False)
+    kept = scan_mentions(bytes(blanked), comments=False)  # (a data structure a docstring
+    # names counts: ``anchors.mentions``)
+    return tuple(sorted({*kept, *filter(described_token, found)}))
 
 
 def extract_file_facts(source: bytes, path: str = "") -> FileFacts:

@@ -38,6 +38,7 @@ __all__ = [
 # A sentence ends at . ! ? ; or a newline followed by space (dots inside `a.b` do not end one).
 # ("the `bail!` macro": a "!" before a word in lower case ends no sentence)
 _SENTENCE_END = re.compile(r"(?:[.?;]|!(?!\s+[a-z]))+(?=\s|$)|\n+")
+_GOES_ON = re.compile(r"\.\.\.\s+[(a-z]")
 _NP_TOKEN = re.compile(r"`?[A-Za-z0-9_./:-]+`?|[’']s\b")
 _DETERMINERS = frozenset({"the", "our", "a", "an", "in"})
 _FIRST_PERSON = frozenset({"we", "i", "our", "us"})
@@ -64,6 +65,8 @@ def sentence_spans(text: str) -> Iterator[tuple[int, int, bool]]:
     """(start, end, is_question) for each sentence of ``text``."""
     start = 0
     for match in _SENTENCE_END.finditer(text):
+        if _GOES_ON.match(text, match.start()):
+            continue  # "named v0, v1, ... (varGroupName)": an ellipsis within the sentence
         if text[start : match.start()].strip():
             yield start, match.start(), "?" in match.group()
         start = match.end()

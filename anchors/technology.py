@@ -234,6 +234,13 @@ def find_technology(name: str, scope: str | None, fp: Fingerprint) -> Finding:
     label = tech.display if tech else name
     where = f"in {scope}/" if scope else "by the project"
     uses = _uses(tech, name, fp)
+    if tech is not None and tech.described and (named := sorted(
+            {p for p, _ in uses} | {p for t in _tokens(tech) for p in fp.mentioned_in(t)})):
+        # A radix tree the code names: whether it is what the note says is built on one
+        # ("routes are matched through a radix tree", not the sessions) no fact can tell.
+        detail = (f"{label} is named in {_list(named)}; whether it is used as the note says "
+                  "cannot be checked")  # fmt: skip
+        return Finding((), None, detail, answerable=False)
     here = sorted({(p, what) for p, what in uses
                    if in_area(p, scope) or _above(p, scope, what, fp)})  # fmt: skip
     if here:

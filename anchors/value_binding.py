@@ -30,11 +30,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from anchors.durations import in_plain_seconds, in_units_of, seconds
 from anchors.facts import Fingerprint
-from anchors.literals import QUALIFIED_NAME, is_duration_code, typed_value
+from anchors.literals import EXPLICITLY, QUALIFIED_NAME, is_duration_code, typed_value
 from anchors.mentions import runs
 from anchors.spec import Anchor, AnchorKind
 from anchors.tooling_dirs import built_copy
@@ -52,8 +52,13 @@ class Binding:
     span: tuple[int, int]
 
 
+# "is explicitly assigned 1", "is explicitly set to 2": the code writes the value for the name
+_EXPLICIT_COPULA = (r"is\s+explicitly\s+(?:assigned(?:\s+to)?|set\s+to|given|initiali[sz]ed\s+"
+                    r"(?:to|with|as)|defined\s+as)")
+_EXPLICIT = re.compile(rf"\b{_EXPLICIT_COPULA}\s*`?$", re.IGNORECASE)
 _NAME = r"[A-Za-z_][\w]*(?:(?:\.|::)[A-Za-z_]\w*){0,3}"  # ``EnvFilter::DEFAULT_ENV`` too
-_COPULA = r"(?:is|equals|defaults\s+to|is\s+set\s+to|is\s+by\s+default|is\s+configured\s+as)"
+_COPULA = (r"(?:is|equals|defaults\s+to|is\s+set\s+to|is\s+by\s+default|is\s+configured\s+as"
+           rf"|{_EXPLICIT_COPULA})")
 # "`PAGE_SIZE` defaults to `50`", "MAX_RETRIES is 3", "TIMEOUT = 30", "workers: 4"
 # "`ADD_DATA_TIMEOUT` in `app/conditions.py` is 10": the file named between them
 _NAME_BEFORE = re.compile(
@@ -155,6 +160,9 @@ def bind_values(
             placed_in = fp.tracked_path(path) or fp.tracked_directory(path)
             if placed_in is not None:
                 anchor = Anchor(AnchorKind.ENV, name, scope=placed_in, version=bare)
+        if anchor is not None and anchor.kind is AnchorKind.SYMBOL and anchor.version and (
+                _EXPLICIT.search(text, sentence[0], value.start)):  # fmt: skip
+            anchor = replace(anchor, version=EXPLICITLY + anchor.version)
         if anchor is not None:
             found.append(Binding(anchor, name, (value.start, value.end)))
     taken = [b.span for b in found]

@@ -22,7 +22,7 @@ from anchors.env_defaults import find_env_default
 from anchors.facts import SETTINGS_STRING, Dependency, FileFacts, Fingerprint, ValueFact
 from anchors.finding import Finding, listed
 from anchors.infra_check import find_config
-from anchors.literals import mentioned_within, same_value
+from anchors.literals import EXPLICITLY, mentioned_within, same_value
 from anchors.manifests import PYTHON, manifest_kind
 from anchors.member_claims import lacking
 from anchors.mentions import in_area
@@ -483,7 +483,16 @@ def _find_value(anchor: Anchor, stated: str, fp: Fingerprint) -> Finding:
 
 
 def _compare(name: str, stated: str, found: Sequence[tuple[str, ValueFact]]) -> Finding:
-    """The receipt quotes the code: "`MAX_PAGE_SIZE = 100` at app/paging.py:3"."""
+    """The receipt quotes the code: "`MAX_PAGE_SIZE = 100` at app/paging.py:3". A value
+    stated as written (``EXPLICITLY``) is not one the language derives (``iota``)."""
+    if stated.startswith(EXPLICITLY):
+        stated = stated[len(EXPLICITLY):]
+        derived = [(p, v) for p, v in found if v.derived]
+        if derived and same_value(derived[0][1].text or "", stated):
+            path, v = derived[0]
+            detail = (f"{path}:{v.line} writes no value for {name}: it is {v.text} implicitly "
+                      "(derived from the lines before)")  # fmt: skip
+            return Finding((), None, detail)
     computed = [(p, v) for p, v in found if v.text is None]
     if computed:
         path, v = computed[0]
@@ -497,7 +506,7 @@ def _compare(name: str, stated: str, found: Sequence[tuple[str, ValueFact]]) -> 
                   "cannot tell whether the note means it")  # fmt: skip
         return Finding((), None, detail, False)
     path, v = (same or found)[0]
-    said = f"`{name} = {v.text}`"
+    said = f"`{name} = {v.text}`{' (implicitly)' if v.derived else ''}"
     if len(same) == len(found):
         more = f" (and {len(found) - 1} more)" if len(found) > 1 else ""
         paths = tuple(sorted({p for p, _ in found}))

@@ -16,7 +16,10 @@ package is never taken for the PyPI distribution of the same name.
 A system is either one that must leave a footprint in the code that uses it (a datastore,
 a queue, an SDK's service: absent from the repository, a claim of use is refuted) or one
 people use beside the code (an issue tracker, a wiki, paging, chat, a hosting console):
-``Technology.beside``, the data's ``use`` column; the repository need not name those.
+``Technology.beside``, the data's ``use`` column; the repository need not name those. A
+data structure the code is said to be built on (a radix tree, a Bloom filter) is a system
+whose mentions count in comments too (``use`` ``described``, ``described_tokens``): code that
+has one names it, if only in a comment.
 
 A technology name found in prose can be an ordinary word too ("click", "rich", "falcon",
 "vault"): ``lookup`` says so (``common``), and the caller then takes it as the technology
@@ -85,6 +88,9 @@ class Technology:
     # Used by people beside the code (a tracker, a wiki, chat, a hosting console): the
     # repository need not name it, so its absence refutes nothing.
     beside: bool = False
+    # A data structure the code is built on (a radix tree): named in comments too, and
+    # never shown used by a mention (``use`` ``described``).
+    described: bool = False
     # Its packages in other ecosystems: "npm:NAME", "go:MODULE/PATH" (no "/vN" suffix),
     # "cargo:CRATE" (as published).
     packages: tuple[str, ...] = ()
@@ -249,6 +255,12 @@ class Vocabulary:
     def _token_set(self) -> frozenset[str]:
         return frozenset(self._tokens)
 
+    @cached_property
+    def described_tokens(self) -> frozenset[str]:
+        """The mention tokens of the data structures (``use`` ``described``)."""
+        return frozenset(t for row in self._rows() if len(row) > 10 and row[10] == "described"
+                         for t in _split(row[9]))  # fmt: skip
+
     def technology(self, i: int) -> Technology:
         tech = self._techs[i]
         if tech is None:
@@ -269,6 +281,7 @@ class Vocabulary:
                 rank=int(rank) if rank else None,
                 common_aliases=_split(common),
                 beside=len(row) > 10 and row[10] == "beside",
+                described=len(row) > 10 and row[10] == "described",
                 packages=_split(row[11]) if len(row) > 11 else (),
             )
             self._techs[i] = tech

@@ -34,7 +34,8 @@ It writes two sorted, deterministic files:
   separated columns ``name display kind rank dists imports aliases common_aliases
   footprints mention_tokens use packages``; list columns join their items with ``|``
   (empty: none); ``use`` is ``beside`` for a system people use beside the code
-  (``BESIDE_THE_CODE``), else empty; ``packages`` are the technology's npm, Go and crate
+  (``BESIDE_THE_CODE``), ``described`` for a data structure code names in its comments
+  (``DESCRIBED``), else empty; ``packages`` are the technology's npm, Go and crate
   packages (``npm:vue``, ``go:github.com/gin-gonic/gin``, ``cargo:tokio``). A technology
   known only from those ecosystems is a ``system`` row with no dists or imports (those are
   PyPI's);
@@ -68,7 +69,7 @@ from vocabulary_ecosystems import (
 )
 from vocabulary_packages import IMPORT_EXCEPTIONS as IMPORT_EXCEPTIONS  # (tests read it here)
 from vocabulary_packages import PACKAGE_ALIASES, PACKAGE_DISPLAY, import_names, normalize_dist
-from vocabulary_systems import BESIDE_THE_CODE, SYSTEMS
+from vocabulary_systems import BESIDE_THE_CODE, DESCRIBED, SYSTEMS
 
 # Zipf frequency (log10 of occurrences per billion words) at or above which a word is an
 # ordinary English word (the generated english.txt): includes "unverified" (2.7),
@@ -206,7 +207,8 @@ class Row:
     common: list[str]
     footprints: list[str]
     tokens: list[str]
-    use: str = ""  # "beside": used by people beside the code, absence refutes nothing
+    use: str = ""  # "beside": used by people beside the code, absence refutes nothing;
+    # "described": a data structure, whose mentions in comments count
     packages: list[str] = field(default_factory=list)  # "npm:vue", "go:...", "cargo:tokio"
 
     def line(self) -> str:
@@ -228,6 +230,11 @@ class Row:
             if "\t" in col or "\n" in col:
                 raise ValueError(f"tab or newline in {col!r}")
         return "\t".join(cols)
+
+
+def _use(system: str) -> str:
+    """The ``use`` column of a curated system."""
+    return "beside" if system in BESIDE_THE_CODE else "described" if system in DESCRIBED else ""
 
 
 def _unique(items: Iterable[str]) -> list[str]:
@@ -291,7 +298,7 @@ def build(
         rows.append(Row(
             system.name, system.display, "system", min(rank_values) if rank_values else None,
             dists, imports, aliases, [a for a in aliases if is_common(a, True)],
-            list(system.footprints), tokens, "beside" if system.name in BESIDE_THE_CODE else "",
+            list(system.footprints), tokens, _use(system.name),
         ))
     for dist in chosen:
         if dist in owner:

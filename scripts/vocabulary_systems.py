@@ -315,6 +315,16 @@ SYSTEMS: tuple[System, ...] = (
     S("crashlytics", "Crashlytics", "crashlytics|firebase crashlytics", "", "", "",
       "crashlytics"),
     S("testflight", "TestFlight", "testflight", "", "", "", "testflight"),
+    # data structures a note may say the code is built on (``DESCRIBED``)
+    S("radix-tree", "radix tree", "radix tree|radix trie|patricia trie|patricia tree", "", "",
+      "", "radix radixtree !patricia"),
+    S("bloom-filter", "Bloom filter", "bloom filter|bloom filters", "", "", "",
+      "!bloom bloomfilter"),
+    S("skip-list", "skip list", "skip list|skip lists|skiplist", "", "", "", "skiplist"),
+    S("merkle-tree", "Merkle tree", "merkle tree|merkle trees", "", "", "", "merkle"),
+    S("red-black-tree", "red-black tree", "red-black tree|red black tree|rbtree", "", "", "",
+      "rbtree redblack"),
+    S("hyperloglog", "HyperLogLog", "hyperloglog", "", "", "", "hyperloglog hll"),
     # observability
     S("datadog", "Datadog", "datadog", "datadog ddtrace datadog-api-client datadog-checks-base",
       "", "", "datadog ddtrace", "datadog-"),
@@ -573,6 +583,14 @@ SYSTEMS: tuple[System, ...] = (
 # Bitrise) must leave one: the service reads its pipeline from the repository. Servers
 # whose jobs are commonly defined in their own interface or in another repository
 # (Jenkins, TeamCity, Bamboo, Octopus Deploy, Spinnaker, Argo CD) are used beside it.
+# Data structures a note may say the code is built on ("routes are matched through a radix
+# tree"). Code that has one names it, if only in a comment ("// Radix tree implementation"),
+# so their mentions are searched in comments too, and a repository whose text never names
+# one has none.
+DESCRIBED = frozenset(str.split("""
+    radix-tree bloom-filter skip-list merkle-tree red-black-tree hyperloglog
+"""))
+
 BESIDE_THE_CODE = frozenset(str.split("""
     linear github-issues gitlab-issues youtrack shortcut asana trello clickup monday basecamp
     pivotal-tracker azure-boards redmine bugzilla jira

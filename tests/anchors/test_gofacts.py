@@ -317,7 +317,7 @@ def test_constant_values_are_their_literal_text_single_typed_and_grouped() -> No
     assert [c.line for c in found.constants][:5] == [3, 4, 5, 6, 8]
 
 
-def test_iota_repetition_and_computed_constants_have_no_text_and_a_duration_its_own() -> None:
+def test_iota_and_repetition_give_derived_numbers_computed_constants_no_text() -> None:
     found = facts(
         """\
         package p
@@ -325,15 +325,34 @@ def test_iota_repetition_and_computed_constants_have_no_text_and_a_duration_its_
         const (
         \tLow = iota
         \tMid
+        \t_
         \tHigh
         \tTimeout = 5 * time.Second
         \tName = prefix + "x"
         )
+
+        const (
+        \tRead Op = 1 << iota
+        \tWrite
+        \tKB = 1 << (10 * (iota + 1))
+        \tMB
+        \tFirst = Kind(iota + 1)
+        \tMode = 0755
+        \tSame
+        \tLabel = "x"
+        \tAgain
+        \tHuge = 1 << (iota * 1000)
+        \tSized = len("abc") + iota
+        )
         """
     )
-    assert [(c.name, c.text) for c in found.constants] == [
-        ("Low", None), ("Mid", None), ("High", None), ("Timeout", "5 * time.Second"),
-        ("Name", None),
+    assert [(c.name, c.text, c.derived) for c in found.constants] == [
+        ("Low", "0", True), ("Mid", "1", True), ("High", "3", True),
+        ("Timeout", "5 * time.Second", False), ("Name", None, False),
+        ("Read", "1", True), ("Write", "2", True), ("KB", str(1 << 30), True),
+        ("MB", str(1 << 40), True), ("First", "5", True), ("Mode", "0755", False),
+        ("Same", "493", True), ("Label", '"x"', False), ("Again", '"x"', True),
+        ("Huge", None, True), ("Sized", None, True),
     ]  # fmt: skip
 
 

@@ -9,7 +9,7 @@ from anchors.extract import infer_anchors
 from anchors.facts import Fingerprint
 from anchors.fingerprint import CodeSource
 from anchors.languages import extract_facts
-from anchors.messages import fixed_segments, string_literals
+from anchors.messages import fixed_segments, name_literals, string_literals
 from anchors.spec import parse_anchor
 from anchors.verdicts import Verdict
 from anchors.verify import check_anchor
@@ -35,13 +35,25 @@ func braces(s string) error {
 	return fmt.Errorf("mux: unbalanced braces in %q", s)
 }
 '''
+CONTEXT_GO = '''\
+package mux
+
+import "strconv"
+
+const userKey = "user"
+
+func workerName(i int) string {
+	return "worker-" + strconv.Itoa(i)
+}
+'''
 CLIENT_TS = "export const fail = (n: number) => { throw new Error(`request ${n} timed out`) }\n"
 
 
 @pytest.fixture
 def fp(git_repo: GitRepo, source: CodeSource) -> Fingerprint:
     git_repo.commit({"click/editor.py": EDITOR_PY, "regexp.go": REGEXP_GO,
-                     "web/client.ts": CLIENT_TS, "README.md": 'Says "Editing failed" too.\n'},
+                     "web/client.ts": CLIENT_TS, "context.go": CONTEXT_GO,
+                     "README.md": 'Says "Editing failed" too.\n'},
                     "code with messages")  # fmt: skip
     return source.fingerprint()
 
@@ -84,6 +96,12 @@ def test_placeholders_split_a_message_into_its_fixed_text(
         # prose is no source: the README saying it does not count
         ("message:Says Editing failed too", Verdict.BROKEN),
         ("!message:mux: unbalanced braces in %q", Verdict.BROKEN),
+        # a name the code writes as a string, whole or by the stem of numbered names
+        ("message:user", Verdict.HOLDS),
+        ("message:session", Verdict.BROKEN),
+        ("message:context.go::worker-3", Verdict.HOLDS),
+        ("message:worker-3", Verdict.UNKNOWN),  # a "worker-" anywhere may name anything
+        ("message:job3", Verdict.BROKEN),
     ],
 )
 def test_a_message_anchor_is_checked_against_the_literals(
@@ -104,7 +122,12 @@ def test_a_message_anchor_is_checked_against_the_literals(
         # a quoted name, a reason phrase, a single word: no message
         ('The "Getting started" page explains the setup.', None),
         ('A missing page answers 404 "Not Found".', None),
-        ('The vars live under the string key "vars".', None),
+        # a name stored under, written as a string; numbered names the code makes
+        ('The vars live under the string key "vars".', "message:vars"),
+        ('The user is kept under the context key "user".', "message:user"),
+        ("Workers are named worker-1, worker-2, ... (workerName).",
+         "message:context.go::worker-1"),
+        ('The "user" field is shown first.', None),
     ],
 )  # fmt: skip
 def test_a_note_quoting_what_the_code_says_gets_a_message_anchor(
@@ -115,8 +138,17 @@ def test_a_note_quoting_what_the_code_says_gets_a_message_anchor(
     assert found == ([message] if message else []), found
 
 
+def test_name_literals_keep_strings_that_read_as_names_or_numbered_stems() -> None:
+    source = b'a := "vars"; b := "var%d"; c := "v" + s; d := "a b"; // the "k-1" key\n'
+    assert name_literals(source) == ("k-1", "v", "var%d", "vars")  # a comment's quote too
+    assert name_literals(b"x = [" + b", ".join(b'"k%d"' % i for i in range(2000)) + b"]") is None
+
+
 def test_the_messages_of_a_file_are_cached_with_its_facts() -> None:
     from anchors.fingerprint import facts_from_json, facts_to_json
 
     facts = extract_facts(REGEXP_GO.encode(), "go")
     assert facts_from_json(facts_to_json(facts)).strings == facts.strings
+    named = extract_facts(CONTEXT_GO.encode(), "go")
+    assert named.keys == ("strconv", "user", "worker-")  # an import path is a string too
+    assert facts_from_json(facts_to_json(named)).keys == named.keys

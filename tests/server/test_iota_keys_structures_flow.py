@@ -1,0 +1,87 @@
+"""What notes say of values Go derives, of names the code writes as strings and of the
+data structures code is built on, through MCP ``remember`` + ``recall`` on real git
+repositories, each phrased true and false:
+
+- a constant of a ``const`` block valued by ``iota`` or by repeating the line before (1, 2,
+  ``1 << iota``): its number is checked, and "is explicitly assigned 1" is refuted where
+  the language derives the 1;
+- "under the string key "vars"", "the context key "user"": a name the code writes as a
+  string; "named worker-1, worker-2, ... (workerName)": numbered names made from a stem;
+- "matched through a radix tree", "deduplicated with a Bloom filter": a data structure
+  the repository's text never names is refuted; one a comment or a docstring names leaves
+  the note unchecked, never VERIFIED (the note may put it elsewhere).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.conftest import GitRepo
+from tests.mcp_calls import check_served
+
+pytestmark = [pytest.mark.anyio, pytest.mark.usefixtures("server_pool")]
+
+ROUTER = {
+    "go.mod": "module example.com/router\n\ngo 1.20\n",
+    "regexp.go": 'package router\n\nimport "strconv"\n\n'
+                 "type regexpType int\n\n"
+                 "const (\n\tregexpTypePath regexpType = iota\n\tregexpTypeHost\n"
+                 "\tregexpTypePrefix\n)\n\n"
+                 "const (\n\tRead Op = 1 << iota\n\tWrite\n\tRemove\n)\n\n"
+                 "const maxDepth = 3\n\n"
+                 "func varGroupName(idx int) string {\n"
+                 '\treturn "v" + strconv.Itoa(idx)\n}\n',
+    "context.go": 'package router\n\nimport "context"\n\n'
+                  "type contextKey int\n\nconst (\n\tvarsKey contextKey = iota\n\trouteKey\n)\n\n"
+                  'const userKey = "user"\n\n'
+                  "func withVars(ctx context.Context, v map[string]string) context.Context {\n"
+                  "\treturn context.WithValue(ctx, varsKey, v)\n}\n",
+    # "Radix tree below, after the original by ...": a data structure code names in a comment
+    "tree.go": "package router\n\n// Radix tree implementation for the routes.\n"
+               "type node struct {\n\tprefix string\n\tchildren []*node\n}\n",
+}  # fmt: skip
+SERVICE = {
+    "pyproject.toml": '[project]\nname = "svc"\nversion = "1.0"\n',
+    "svc/__init__.py": "",
+    "svc/seen.py": 'SEEN = "seen"\n\n\ndef check(key):\n    """Look the key up: no Bloom filter, '
+                   'a plain set."""\n    return key in set()\n',
+    "svc/routes.py": "ROUTES = {}\n\n\ndef match(path):\n    return ROUTES.get(path)\n",
+}  # fmt: skip
+
+CLAIMS = [
+    # iota and repeated values
+    (ROUTER, "regexpTypeHost is 1 in regexp.go.", "VERIFIED", "(implicitly)"),
+    (ROUTER, "regexpTypeHost is 2 in regexp.go.", "REFUTED", "not 2"),
+    (ROUTER, "regexpTypeHost is explicitly assigned 1 in regexp.go.", "REFUTED",
+     "writes no value for regexpTypeHost"),
+    (ROUTER, "maxDepth is explicitly set to 3 in regexp.go.", "VERIFIED", "maxDepth = 3"),
+    (ROUTER, "`Remove` is 4 in regexp.go.", "VERIFIED", "Remove = 4"),
+    (ROUTER, "`Remove` is 3 in regexp.go.", "REFUTED", "not 3"),
+    # names written as strings
+    (ROUTER, 'The vars live in the request context under the string key "vars".', "REFUTED",
+     'no string in the source code is "vars"'),
+    (ROUTER, 'The user is stored under the context key "user".', "VERIFIED",
+     'context.go writes the string "user"'),
+    (ROUTER, "Capture groups are named var0, var1, ... (varGroupName).", "REFUTED",
+     '"var0" or "var"'),
+    (ROUTER, "Capture groups are named v0, v1, ... (varGroupName).", "VERIFIED",
+     'regexp.go writes the string "v0"'),
+    # data structures
+    (ROUTER, "Routes are matched through a radix tree.", "ACTIVE",
+     "radix tree is named in tree.go"),
+    (ROUTER, "Routes are deduplicated with a Bloom filter.", "REFUTED",
+     "Bloom filter is not used by the project"),
+    (SERVICE, "Routes are matched through a radix tree (svc/routes.py).", "REFUTED",
+     "radix tree is not used by the project"),
+    (SERVICE, "Seen keys are checked against a Bloom filter.", "ACTIVE",
+     "Bloom filter is named in svc/seen.py"),
+    (SERVICE, "Routes are not kept in a skip list.", "ACTIVE", "no checkable anchor"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("files", "text", "status", "reason"), CLAIMS,
+                         ids=[c[1][:60] for c in CLAIMS])  # fmt: skip
+async def test_a_derived_value_a_string_name_or_a_data_structure_as_agents_state_it(
+    git_repo: GitRepo, files: dict[str, str], text: str, status: str, reason: str
+) -> None:
+    await check_served(git_repo, files, text, status, reason)
