@@ -13,18 +13,23 @@ computed (None). Each is a ``ValueFact`` named by the flag (``--port``) among th
 constants: no name of code starts with ``-``, so no other reader meets it. Tornado's
 ``define("port", default=5555)`` gives ``--port`` and ``options.port`` (how the code reads
 it, so "max_tasks defaults to 100000" finds it as a member).
+
+An option that ConfigArgParse (``env_var="LOCUST_WEB_PORT"``) or click and typer
+(``envvar="APP_PORT"``) also read from the environment is a read of that variable, whose
+default is the option's.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from typing import NamedTuple
 
 from tree_sitter import Node
 
 from anchors.facts import ValueFact
 
-__all__ = ["option_defaults"]
+__all__ = ["OptionFacts", "option_defaults"]
 
 MAX_OPTIONS = 64  # per file: a program's options, not a generated table
 _CALL = re.compile(rb"\b(add_argument|add_option|option|Option)\s*\(")
@@ -34,9 +39,19 @@ _LONG = re.compile(r"--[A-Za-z0-9][\w-]*")
 Literal = Callable[[Node], "str | None"]
 
 
-def option_defaults(source: bytes, root: Node, literal: Literal) -> list[ValueFact]:
-    """The options ``source`` declares, with their defaults (see the module docstring)."""
+class OptionFacts(NamedTuple):
+    """The options of a file by their flags, and the environment variables they read."""
+
+    defaults: list[ValueFact]
+    env_reads: list[str]
+    env_defaults: list[ValueFact]
+
+
+def option_defaults(source: bytes, root: Node, literal: Literal) -> OptionFacts:
+    """The options ``source`` declares, with their defaults, and the variables they read
+    (see the module docstring)."""
     found: list[ValueFact] = []
+    env = OptionFacts(found, [], [])
     seen: set[int] = set()
     if b"tornado" in source:
         found += _tornado_options(source, root, literal)
@@ -49,9 +64,29 @@ def option_defaults(source: bytes, root: Node, literal: Literal) -> list[ValueFa
         fact = _declared(call, m.group(1).decode(), literal)
         if fact is not None:
             found.append(fact)
+            _read_from_environment(call, fact, literal, env)
             if len(found) >= MAX_OPTIONS:
                 break
-    return found
+    return env
+
+
+_ENV_KEYWORDS = (b"env_var", b"envvar")
+
+
+def _read_from_environment(call: Node, option: ValueFact, literal: Literal,
+                           into: OptionFacts) -> None:  # fmt: skip
+    """``env_var="X"`` / ``envvar="X"`` on an option: X is read, with the option's default."""
+    arguments = call.child_by_field_name("arguments")
+    for arg in arguments.named_children if arguments is not None else ():
+        key = arg.child_by_field_name("name") if arg.type == "keyword_argument" else None
+        value = arg.child_by_field_name("value")
+        if key is None or key.text not in _ENV_KEYWORDS or value is None:
+            continue
+        text = literal(value) if value.type == "string" else None
+        name = text[1:-1] if text and len(text) > 2 and text[:1] in "'\"" else None
+        if name and re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", name):
+            into.env_reads.append(name)
+            into.env_defaults.append(ValueFact(name, option.text, option.line))
 
 
 _DEFINE = re.compile(rb"\bdefine\s*\(")

@@ -26,7 +26,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 
-from anchors.facts import Fingerprint
+from anchors.facts import FileFacts, Fingerprint
+from anchors.languages import language_of
 from anchors.pyfacts import body_hash
 from anchors.spec import Anchor, AnchorKind, Expect
 from anchors.type_claims import typed
@@ -80,6 +81,13 @@ _ACTION = re.compile(
     r"(?P<verb>[a-z][a-z-]{2,}(?<!ss)s)\s+"
     r"(?P<object>(?:[^.;\n]|\.(?=\w)){1,120}?)(?=\s*(?:\.(?:\s|$)|[;\n]|$))",
 )
+# "src/index.ts exports a default persister": what a source file is said to export or
+# define, where no anchor of the note names it; the file's existing says nothing of it
+_FILE_EXPORTS = re.compile(
+    r"(?:^|(?<=[.;:!?]\s)|(?<=\n))\s*`?(?P<name>[\w.\-]+(?:/[\w.\-]+)*\.[A-Za-z]{1,4})`?\s+"
+    r"(?:(?:also|only|now|still)\s+)?(?P<verb>exports|re-exports|defines|declares)\s+"
+    r"(?P<object>(?:[^.;\n]|\.(?=\w)){1,120}?)(?=\s*(?:\.(?:\s|$)|[;\n]|$))",
+)
 _NOT_ACTION_WORDS = """
     is has lives sits exists defines declares belongs resides appears comes goes imports
     uses reads depends requires needs takes accepts expects wants lists includes contains
@@ -106,14 +114,14 @@ def code_relation_parts(
     anchors = list(anchors)
     defined = {origin.strip("`"): a for a, origin in anchors
                if a.kind is AnchorKind.SYMBOL and a.expect is Expect.PRESENT}  # fmt: skip
+    parts = _file_exports(text, spans, anchors, fp)
     if not defined:
-        return []
+        return parts
     # "`get_json` calls `client.get` with `follow_redirects=True`": a call anchor checks it
     called = [a.value.partition("(")[0] for a, _ in anchors if a.kind is AnchorKind.CALL]
     # "glob returns a `Result<Paths, PatternError>`": a type anchor checks it whole
     types = {(a.argument[0], a.version) for a, _ in anchors if typed(a)}
     origins = {origin.strip("`") for _, origin in anchors}
-    parts: list[str] = []
     for start, end, question in spans:
         if question:
             continue
@@ -141,6 +149,46 @@ def code_relation_parts(
             said = " ".join(text[begin : m.end("object")].split())
             parts.append(f"that {said}")
     return parts
+
+
+def _file_exports(text: str, spans: Sequence[tuple[int, int, bool]],
+                  anchors: Sequence[tuple[Anchor, str]], fp: Fingerprint) -> list[str]:  # fmt: skip
+    """What a note says a source file it names exports or defines, where no other anchor
+    of the note was read from that part and the file's own names do not say it all ("src/
+    index.ts exports a default persister"; "re-exports persist and retryStrategies" is
+    said by ``export * from './persist'`` and ``'./retryStrategies'``)."""
+    files = {a.value for a, _ in anchors if a.kind is AnchorKind.FILE
+             and a.expect is Expect.PRESENT and language_of(a.value) is not None}  # fmt: skip
+    if not files:
+        return []
+    origins = [origin.strip("`") for a, origin in anchors if a.kind is not AnchorKind.FILE]
+    parts = []
+    for start, end, question in spans:
+        for m in () if question else _FILE_EXPORTS.finditer(text, start, end):
+            if (m["name"] in files and not any(o and o in m["object"] for o in origins)
+                    and not _WRITTEN_AS_CODE.search(m["object"])
+                    and not _names_all(m["object"], fp.code.get(m["name"]))):  # fmt: skip
+                parts.append(f"that {' '.join(m.group().split())}")
+    return parts
+
+
+# (a name written as code is another reader's: a symbol anchor, or an uncovered name)
+_WRITTEN_AS_CODE = re.compile(r"`|::|\w\.\w")
+_LIST_WORDS = frozenset({"and", "or", "a", "an", "the", "its", "from", "as", "both", "all"})
+
+
+def _names_all(said: str, facts: FileFacts | None) -> bool:
+    """Whether every word of ``said`` is a name the file defines, imports or re-exports
+    (a module by its last part: ``./persist`` is ``persist``)."""
+    if facts is None:
+        return False
+    own = {d.qualname for d in facts.definitions}
+    for imp in facts.imports:
+        own.update(imp.names)
+        own.add(imp.module.rstrip("/").rpartition("/")[2].rpartition(".")[0]
+                or imp.module.rpartition("/")[2])  # fmt: skip
+    words = [w for w in re.findall(r"[A-Za-z_$][\w$]*", said) if w.lower() not in _LIST_WORDS]
+    return bool(words) and all(w in own for w in words)
 
 
 _KIND_AFTER = re.compile(r"`?\s+(?:object|instance|value|type)$", re.IGNORECASE)

@@ -224,6 +224,9 @@ class FileFacts:
     # The members of imported modules the code uses (``os.Stderr``; ``anchors.references``);
     # None: not recorded (a language it does not read, or too many).
     references: tuple[str, ...] | None = None
+    # The camelCase names the code writes after a dot, whatever the object
+    # (``anchors.references.attribute_names``); None: not recorded (too many).
+    attributes: tuple[str, ...] | None = ()
 
     def __post_init__(self) -> None:
         if not self.parsed and self.not_read is None:

@@ -155,6 +155,8 @@ def facts_to_json(facts: FileFacts) -> str:
         data["sl"] = list(facts.strings)
     if facts.keys is not None:
         data["sk"] = list(facts.keys)
+    if facts.attributes != ():  # (None: too many to keep)
+        data["at"] = None if facts.attributes is None else list(facts.attributes)
     if facts.env_access:
         data["ea"] = facts.env_access
     if facts.references is not None:
@@ -179,6 +181,13 @@ def _import_fact(item: list[Any]) -> ImportFact:
     qualified = len(item) > 5 and bool(item[5])
     return ImportFact(str(item[0]), tuple(item[1]), str(item[2]), int(item[3]), typing,
                       qualified)  # fmt: skip
+
+
+def _attributes(data: dict[str, Any]) -> tuple[str, ...] | None:
+    """The names read after a dot: absent is none, ``null`` too many to keep."""
+    if "at" in data and data["at"] is None:
+        return None
+    return tuple(str(a) for a in data.get("at", ()))
 
 
 def facts_from_json(text: str) -> FileFacts:
@@ -227,6 +236,7 @@ def facts_from_json(text: str) -> FileFacts:
             ),
             strings=tuple(str(t) for t in data.get("sl", ())),
             keys=None if data.get("sk") is None else tuple(str(k) for k in data["sk"]),
+            attributes=_attributes(data),
             env_access=int(data.get("ea", 0)),
             references=None if data.get("rf") is None else tuple(str(r) for r in data["rf"]),
         )

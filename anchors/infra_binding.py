@@ -89,7 +89,7 @@ _WORD = re.compile(r"[A-Za-z][\w\-]*")
 _VERSION = r"\d+\.\d+(?:\.\d+)?"
 # "Python 3.8", "python 3.10 through 3.12", "Python 3.8+", "3.8 or newer"
 _LANG_VERSION = re.compile(
-    rf"\b(?P<lang>python|py|node(?:\.?js)?|go(?:lang)?|rust|msrv)"
+    rf"\b(?P<lang>python|py|node(?:\.?js)?|go(?:lang)?|rust(?:[-_]version)?|msrv)"
     rf"(?:\s+version)?(?:\s+(?:is|of)|\s*[:=])?\s+v?(?P<lo>{_VERSION}|\d+)"
     rf"(?:(?P<plus>\+|\s+or\s+(?:newer|later|higher|above))|\s*(?:-|–|to|through|until|\.\.)"
     rf"\s*(?:python\s+)?v?(?P<hi>{_VERSION}))?",
@@ -501,7 +501,8 @@ def _ci_scope(fp: Fingerprint, key: str) -> str | None:
 
 _KEY_OF_LANG = {"python": "python-version", "py": "python-version", "node": "node-version",
                 "nodejs": "node-version", "node.js": "node-version", "go": "go-version",
-                "golang": "go-version", "rust": "rust-version", "msrv": "rust-version"}  # fmt: skip
+                "golang": "go-version", "rust": "rust-version", "msrv": "rust-version",
+                "rust-version": "rust-version", "rust_version": "rust-version"}  # fmt: skip
 # The files that declare a toolchain's version for a project (not CI, not an image).
 _DECLARING = (InfraKind.NODE_VERSION_FILE, InfraKind.TOOL_VERSIONS, InfraKind.RUST_TOOLCHAIN,
               InfraKind.PACKAGE_JSON, InfraKind.GO_MOD, InfraKind.CARGO_TOML)  # fmt: skip

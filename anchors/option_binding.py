@@ -41,7 +41,9 @@ _BEFORE = re.compile(
     re.IGNORECASE,
 )
 _AFTER = (
+    # ("(--web-port, LOCUST_WEB_PORT)": the variable that sets the option, named beside it)
     re.compile(rf"(?:\s+[A-Za-z][\w'\-]*){{0,5}}?(?:\s*,?\s*by\s+default)?\s*\(\s*{_OPT}"
+               r"(?:\s*,\s*`?[A-Z][A-Z0-9]*_[A-Z0-9_]+`?)?"
                r"(?:\s+in\s+`?(?P<path>[\w./-]+?)`?)?\s*\)", re.IGNORECASE),
     re.compile(rf"(?:\s+[A-Za-z][\w'\-]*){{0,5}}?\s+unless\s+{_OPT}\s+is\s+"
                r"(?:given|set|passed|used)\b", re.IGNORECASE),

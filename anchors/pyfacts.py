@@ -90,6 +90,9 @@ def body_hash(text: bytes) -> str:
 
 
 # A file's prose: its comments and its bare strings (docstrings, string statements).
+# ``A, B = ...``, ``(A, B) = ...``, ``[A, B] = ...``: names given several values at once
+_UNPACKED = frozenset({"pattern_list", "tuple_pattern", "list_pattern"})
+_UNPACKED_VALUES = frozenset({"expression_list", "tuple", "list"})
 _PROSE = ("(comment) @p (expression_statement (string) @p)"
           " (expression_statement (concatenated_string) @p)")
 
@@ -151,8 +154,13 @@ def extract_file_facts(source: bytes, path: str = "") -> FileFacts:
         env_reads = tuple(dict.fromkeys((*env_reads, *scheme_reads)))
         env_defaults += scheme_defaults
     walker.imports += settings_imports(source, root)
-    # A command-line option's default, named by its flag (``anchors.cli_options``).
-    walker.constants += option_defaults(source, root, literal_text)
+    # A command-line option's default, named by its flag, and the variable it may be read
+    # from (``anchors.cli_options``).
+    options = option_defaults(source, root, literal_text)
+    walker.constants += options.defaults
+    if options.env_reads:
+        env_reads = tuple(dict.fromkeys((*env_reads, *options.env_reads)))
+        env_defaults += options.env_defaults
     not_read = syntax_not_read(root.has_error, source)
     facts = FileFacts(
         imports=tuple(walker.imports),
@@ -288,6 +296,9 @@ class _Walker:
         if node is None or node.type != "assignment":
             return
         left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
+        if left is not None and left.type in _UNPACKED and right is not None and not within:
+            self._unpacked(left, right, node.start_point[0] + 1)
+            return
         if left is None or left.type != "identifier" or left.text is None:
             return
         name = left.text.decode()
@@ -315,6 +326,19 @@ class _Walker:
                 for item in right.named_children:  # ``OPTS = [cfg.IntOpt("port", default=80)]``
                     if item.type == "call":
                         self._declared(item)
+
+    def _unpacked(self, left: Node, right: Node, line: int) -> None:
+        """``STATE_INIT, STATE_RUNNING = ["ready", "running"]``: each name its literal, where
+        the sides have as many items (a starred name or a computed side: none)."""
+        names = list(named_children(left))
+        values = list(named_children(right)) if right.type in _UNPACKED_VALUES else []
+        if len(names) != len(values) or any(n.type != "identifier" for n in names):
+            return
+        for target, value in zip(names, values, strict=True):
+            name = (target.text or b"").decode()
+            text = literal_text(value)
+            self._module_values[name] = text
+            self.constants.append(ValueFact(name, text, line))
 
     def _declared(self, call: Node) -> None:
         """A setting declared by a call that names it and gives its default: derpconf's

@@ -21,7 +21,7 @@ from collections.abc import Iterable, Sequence
 from anchors.facts import ImportFact
 from anchors.mentions import strip_comments
 
-__all__ = ["MAX_REFERENCES", "bindings", "references"]
+__all__ = ["MAX_REFERENCES", "attribute_names", "bindings", "references"]
 
 MAX_REFERENCES = 2_000  # distinct members kept per file; more: None (not recorded)
 # (``a.b.c`` gives ``a.b`` alone: the match goes on after ``b``)
@@ -30,6 +30,23 @@ _MEMBER = re.compile(rb"\b([A-Za-z_]\w*)\.([A-Za-z_]\w*)")
 _SNAKE_STRING = re.compile(rb"[\"']([a-z][a-z0-9]*(?:_[a-z0-9]+)+)[\"']")
 _GO_VERSION = re.compile(r"^v\d+$")
 _LANGUAGES = frozenset({"python", "go"})
+
+
+# A name read after a dot with a capital inside it (``a.state.dataUpdatedAt``, ``r.URL.Path``
+# gives none: ``URL`` has no lower case before a capital): a member of some object,
+# whatever the object
+_ATTRIBUTE = re.compile(rb"\.[ \t]*([A-Za-z_$][\w$]*?[a-z0-9][A-Z][\w$]*)")
+
+
+def attribute_names(source: bytes) -> tuple[str, ...] | None:
+    """The camelCase and PascalCase names ``source`` writes after a dot (``dataUpdatedAt``
+    of ``a.state.dataUpdatedAt``), comments included, sorted; None when more than
+    ``MAX_REFERENCES``. A member of an object another package defines is still a name the
+    repository has."""
+    found = set(_ATTRIBUTE.findall(source))
+    if len(found) > MAX_REFERENCES:
+        return None
+    return tuple(sorted(n.decode("ascii", errors="replace") for n in found))
 
 
 def bindings(imports: Iterable[ImportFact], language: str) -> frozenset[str]:

@@ -33,6 +33,7 @@ from anchors.mentions import (
     tool_area,
 )
 from anchors.projects import declares_above
+from anchors.tooling_dirs import built_copy
 from anchors.vocabulary import TechKind, Technology, by_name, english
 
 __all__ = ["BESIDE_DETAIL", "EXTERNAL_HINT", "find_technology"]
@@ -228,6 +229,15 @@ def _english_like(word: str) -> bool:
     return word in english() or _ENGLISH_ENDING.search(word) is not None
 
 
+def _only_built(scope: str, fp: Fingerprint) -> bool:
+    """Whether the code ``scope`` (a file or a directory) holds is all a build's output
+    (``dist/``, ``build/``, a bundle): no source a note placing a use there can mean. (A
+    place with no code at all, CI's workflows, is a place of its own.)"""
+    prefix = scope.rstrip("/") + "/"
+    code = [path for path in fp.code if path == scope or path.startswith(prefix)]
+    return bool(code) and all(built_copy(path, fp) for path in code)
+
+
 def find_technology(name: str, scope: str | None, fp: Fingerprint) -> Finding:
     """Whether the project (or the directory ``scope``) uses the technology ``name``."""
     tech = by_name(name)
@@ -259,6 +269,10 @@ def find_technology(name: str, scope: str | None, fp: Fingerprint) -> Finding:
     if scope is not None and uses and not tool_area(scope):
         # The present-trap: used by the project, but not where the note says.
         used = sorted({p for p, _ in uses})
+        if _only_built(scope, fp):  # "the web UI" read as a folder of built assets
+            detail = (f"{label} is used in {_list(used)}; {scope} holds no source code, only "
+                      "what a build made, so whether the note means it cannot be told")  # fmt: skip
+            return Finding((), None, detail, answerable=False)
         return Finding((), None, f"{label} is used in {_list(used)}, not in {scope}")
     mentions = sorted({p for token in _tokens(tech) for p in fp.mentioned_in(token)})
     elsewhere = sorted({p for p, _ in uses} | set(mentions))

@@ -61,3 +61,16 @@ def test_only_a_config_key_may_start_with_a_dash() -> None:
     for text in ("file:--output=x", "symbol:-x", "config:--port::x", "config:---=1"):
         with pytest.raises(AnchorSyntaxError):
             parse_anchor(text)
+
+
+def test_an_option_read_from_the_environment_too_is_a_read_with_the_options_default() -> None:
+    facts = extract_file_facts(
+        b"import click\nimport configargparse\n\np = configargparse.ArgumentParser()\n"
+        b'p.add_argument("--web-port", type=int, default=8089, env_var="APP_WEB_PORT")\n'
+        b'p.add_argument("--headless", action="store_true", env_var="APP_HEADLESS")\n\n\n'
+        b'@click.option("--workers", envvar="APP_WORKERS", default=4)\ndef main(workers):\n'
+        b"    return workers\n"
+    )
+    assert facts.env_reads == ("APP_WEB_PORT", "APP_HEADLESS", "APP_WORKERS")
+    assert [(v.name, v.text) for v in facts.env_defaults] == [
+        ("APP_WEB_PORT", "8089"), ("APP_HEADLESS", "False"), ("APP_WORKERS", "4")]

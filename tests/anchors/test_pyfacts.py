@@ -240,3 +240,12 @@ def test_a_setting_declared_by_a_call_is_a_constant_with_its_default() -> None:
     assert values["workers"] == ("4", 7)
     assert values["host"] == (None, 7)
     assert "later" not in values and "NAME" not in values
+
+
+def test_names_given_values_by_unpacking_keep_each_literal() -> None:
+    facts = extract_facts(
+        b'INIT, RUNNING = ["ready", "running"]\n(LOW, HIGH) = (1, 2)\n'
+        b"FIRST, *REST = [1, 2, 3]\nA, B = make()\n", "python",
+    )
+    assert [(c.name, c.text) for c in facts.constants] == [
+        ("INIT", '"ready"'), ("RUNNING", '"running"'), ("LOW", "1"), ("HIGH", "2")]

@@ -9,7 +9,12 @@ repositories, each phrased true and false:
   string; "named worker-1, worker-2, ... (workerName)": numbered names made from a stem;
 - "matched through a radix tree", "deduplicated with a Bloom filter": a data structure
   the repository's text never names is refuted; one a comment or a docstring names leaves
-  the note unchecked, never VERIFIED (the note may put it elsewhere).
+  the note unchecked, never VERIFIED (the note may put it elsewhere);
+- what a second round of notes showed: a member read after a dot (``a.state.dataUpdatedAt``)
+  is a name the repository has; "the web UI" read as a folder of built assets is no place
+  a package must be used in; what a source file exports, unchecked unless its names say
+  it; "asks for rust-version 1.60"; an option ConfigArgParse or click also reads from a
+  variable (``env_var=``, ``envvar=``); names given their values by unpacking a list.
 """
 
 from __future__ import annotations
@@ -48,6 +53,37 @@ SERVICE = {
     "svc/routes.py": "ROUTES = {}\n\n\ndef match(path):\n    return ROUTES.get(path)\n",
 }  # fmt: skip
 
+PERSIST = {
+    "package.json": '{"name": "persist", "version": "1.0.0", "type": "module",\n'
+                    ' "dependencies": {"@tanstack/query-core": "5.0.0"}}\n',
+    "src/persist.ts": "export function persist(client: any) {\n  return client\n}\n",
+    "src/retry.ts": "export const removeOldest = (c: any) =>\n"
+                    "  [...c.queries].sort((a: any, b: any) => a.state.dataUpdatedAt -"
+                    " b.state.dataUpdatedAt)\n",
+    "src/index.ts": "export * from './persist'\nexport * from './retry'\n",
+}  # fmt: skip
+LOAD = {
+    "pyproject.toml": '[project]\nname = "load"\nversion = "1.0"\n'
+                      'dependencies = ["flask", "flask-login", "configargparse", "click"]\n',
+    "load/__init__.py": "",
+    "load/web.py": "from flask import Flask\nfrom flask_login import LoginManager\n\n"
+                   "app = Flask(__name__)\nlogin = LoginManager(app)\n",
+    "load/webui/dist/index.html": "<html><body>load</body></html>\n",
+    "load/webui/dist/assets/index-abc.js": "const login=()=>fetch('/login');export{login};\n",
+    "load/options.py": "import click\nimport configargparse\n\n"
+                       "parser = configargparse.ArgumentParser()\n"
+                       'parser.add_argument("--web-port", type=int, default=8089,'
+                       ' env_var="LOAD_WEB_PORT")\n\n\n'
+                       '@click.command()\n@click.option("--workers", envvar="LOAD_WORKERS",'
+                       " default=4)\ndef main(workers):\n    return workers\n",
+    "load/runners.py": 'STATE_INIT, STATE_RUNNING = ["ready", "running"]\n',
+}  # fmt: skip
+CRATE = {
+    "Cargo.toml": '[package]\nname = "rnd"\nversion = "1.8.0"\nedition = "2018"\n'
+                  'rust-version = "1.34"\n',
+    "src/lib.rs": "pub struct Rng(u64);\n",
+}  # fmt: skip
+
 CLAIMS = [
     # iota and repeated values
     (ROUTER, "regexpTypeHost is 1 in regexp.go.", "VERIFIED", "(implicitly)"),
@@ -76,6 +112,32 @@ CLAIMS = [
     (SERVICE, "Seen keys are checked against a Bloom filter.", "ACTIVE",
      "Bloom filter is named in svc/seen.py"),
     (SERVICE, "Routes are not kept in a skip list.", "ACTIVE", "no checkable anchor"),
+    # a member read after a dot is no name the repository lacks
+    (PERSIST, "removeOldest returns the queries sorted by dataUpdatedAt.", "ACTIVE",
+     "removeOldest"),
+    (PERSIST, "removeOldest returns the queries sorted by lastUpdatedAt.", "REFUTED",
+     "lastUpdatedAt"),
+    # what a source file exports
+    (PERSIST, "src/index.ts exports a default persister.", "ACTIVE",
+     "that src/index.ts exports a default persister"),
+    (PERSIST, "src/index.ts re-exports persist and retry.", "VERIFIED", "src/index.ts"),
+    # a folder of built assets is no place a package must be used in
+    (LOAD, "Web UI login goes through Flask-Login.", "ACTIVE", "holds no source code"),
+    (LOAD, "Web UI login goes through Authlib.", "REFUTED", "authlib"),
+    # the toolchain's version by its key
+    (CRATE, "Cargo.toml asks for rust-version 1.34.", "VERIFIED", "1.34"),
+    (CRATE, "Cargo.toml asks for rust-version 1.60.", "REFUTED", "1.60"),
+    # options read from the environment too
+    (LOAD, "LOAD_WEB_PORT defaults to 8089.", "VERIFIED", "LOAD_WEB_PORT"),
+    (LOAD, "LOAD_WEB_PORT defaults to 8080.", "REFUTED", "LOAD_WEB_PORT"),
+    (LOAD, "LOAD_WORKERS defaults to 4.", "VERIFIED", "LOAD_WORKERS"),
+    (LOAD, "The web UI listens on port 8089 by default (--web-port, LOAD_WEB_PORT).",
+     "VERIFIED", "--web-port"),
+    (LOAD, "The web UI listens on port 8080 by default (--web-port, LOAD_WEB_PORT).",
+     "REFUTED", "--web-port"),
+    # names given their values by unpacking a list
+    (LOAD, 'A worker\'s state starts as "ready" (STATE_INIT).', "VERIFIED", "STATE_INIT"),
+    (LOAD, 'STATE_INIT is "init".', "REFUTED", "STATE_INIT"),
 ]  # fmt: skip
 
 
