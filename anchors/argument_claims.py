@@ -179,6 +179,34 @@ _DEFAULT_SIGNATURE = re.compile(
 )
 
 
+# "Database.__init__'s timeout defaults to 5.0", "Database.__init__ takes a timeout that
+# defaults to 5.0": a parameter named without backticks, of a function written as code
+_CODE_FUNC = rf"(?P<func>{_ID}(?:\.{_ID})+)"
+_WORDED_DEFAULT = re.compile(
+    rf"(?<![\w.`]){_CODE_FUNC}(?:['’]s\s+(?P<name>{_ID})(?:\s+{_NOUN})?"
+    rf"|\s+(?:takes|accepts|has)\s+an?\s+(?P<taken>{_ID})(?:\s+{_NOUN})?\s+(?:that|which))"
+    rf"\s+defaults\s+to\s+`?(?P<value>{_LITERAL})`?(?![\w.]|\.\d)"
+)
+
+
+def _worded_defaults(sentence: str, fp: Fingerprint, scope: str | None) -> list[_Read]:
+    """A default stated of a parameter named in words (``_WORDED_DEFAULT``): read only where
+    the function resolves and has a parameter of that name (a word that is none, or an
+    attribute the function sets, is left alone)."""
+    out: list[_Read] = []
+    for m in _WORDED_DEFAULT.finditer(sentence):
+        name = m["name"] or m["taken"]
+        where = _function(m["func"], fp, scope)
+        if where is None or not any(p.name == name for _, sig in fp.signatures_of(where[1])
+                                    for p in sig.params):  # fmt: skip
+            continue
+        written = _DEFAULT_SIGNATURE.fullmatch(f"{m['func']}({name}={m['value']})")
+        if written is not None:
+            out += [(a, covered, ((m.start("value"), m.end("value")),), part)
+                    for a, covered, _, part in _signature_claims(written, fp, scope)]  # fmt: skip
+    return out
+
+
 def _sentence(sentence: str, fp: Fingerprint, scope: str | None) -> list[_Read]:
     types = read_type_claims(sentence, fp)
     out: list[_Read] = [(anchor, (written, func, *_WORDS.findall(written)), (), "")
@@ -188,6 +216,7 @@ def _sentence(sentence: str, fp: Fingerprint, scope: str | None) -> list[_Read]:
     if "default" in sentence and not _NOT_PLAIN.search(sentence):
         for m in _DEFAULT_SIGNATURE.finditer(sentence):
             out.extend(_signature_claims(m, fp, scope))
+        out += _worded_defaults(sentence, fp, scope)
     if "`" not in sentence:  # every statement read below names its parameter as code
         return out
     # A condition, a plan or the past before a statement leaves it unread (not uncovered).

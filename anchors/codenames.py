@@ -792,14 +792,14 @@ class CodeNames:
         return self._import(modules[0])
 
     def nowhere(self, name: str) -> bool:
-        """Whether no file of the repository defines, imports or reads (after a dot:
-        ``a.dataUpdatedAt``) ``name`` by itself and every code file was read whole: a claim
-        that the project has it is then false."""
+        """Whether no file of the repository defines, imports or writes (``a.dataUpdatedAt``,
+        ``{ restoreClient: ... }``, camelCase) ``name`` by itself and every code file was
+        read whole: a claim that the project has it is then false."""
         if self.fp.definitions(name) or name in self.fp.derived("imported_anywhere", _any_names):
             return False
-        read, unknown = self.fp.derived("attributes_anywhere", _attributes)
+        read, unknown = self.fp.derived("camel_names_anywhere", _camel_names)
         if unknown or name in read:
-            return False  # ``a.state.dataUpdatedAt``: a member of an object it reads
+            return False  # ``a.state.dataUpdatedAt``, ``{ restoreClient: ... }``: written
         return not any(facts.could_mention([name]) for _, facts in self.fp.unread())
 
     def file_member(self, name: str) -> Anchor | None:
@@ -826,14 +826,14 @@ class CodeNames:
         return found
 
 
-def _attributes(fp: Fingerprint) -> tuple[frozenset[str], bool]:
-    """Every name any file reads after a dot (``anchors.references.attribute_names``), and
+def _camel_names(fp: Fingerprint) -> tuple[frozenset[str], bool]:
+    """Every camelCase name any file writes (``anchors.references.camel_names``), and
     whether a file kept too many to record."""
     found: set[str] = set()
     for facts in fp.code.values():
-        if facts.attributes is None:
+        if facts.camel_names is None:
             return frozenset(), True
-        found.update(facts.attributes)
+        found.update(facts.camel_names)
     return frozenset(found), False
 
 

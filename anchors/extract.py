@@ -324,8 +324,8 @@ _MEMBER_OF = re.compile(
 )
 # "JSONFormatter has a PrettyPrint option", "the Log trait has a flush method", "Error has
 # a NotFound variant"
-_HAS_MEMBERS = re.compile(
-    r"(?<![\w`])`?(?P<owner>[A-Z]\w*)`?(?:\s+(?:type|struct|class|trait|interface))?\s+"
+_HAS_MEMBERS = re.compile(  # (a type of any case: Go's unexported ``timeFormat``)
+    r"(?<![\w`])`?(?P<owner>[A-Za-z_]\w*)`?(?:\s+(?:type|struct|class|trait|interface))?\s+"
     r"(?:has|provides|exposes|defines)\s+(?:the\s+)?(?P<members>`?[A-Za-z_]\w*`?"
     r"(?:,\s+`?[A-Za-z_]\w*`?){0,8},?\s+and\s+`?[A-Za-z_]\w*`?)\s+"
     r"(?:methods|fields|members|attributes|options|properties|variants|cases)\b"
@@ -338,12 +338,13 @@ _HAS_MEMBER = re.compile(
 )
 
 
-def _members_of(text: str, names: CodeNames,
-                fp: Fingerprint) -> list[tuple[Anchor, str, tuple[int, int]]]:  # fmt: skip
+def _members_of(text: str, names: CodeNames, fp: Fingerprint,
+                unchecked: list[str]) -> list[tuple[Anchor, str, tuple[int, int]]]:  # fmt: skip
     """"isOriginAllowed is a method of Cors", "Cors has an isOriginAllowed method":
     ``symbol:Cors.isOriginAllowed`` where the repository defines the owner (broken where it
     is sure the owner lacks the member, ``_lacking``), with the words it was read from and
-    their span."""
+    their span. A method said to be a field ("SmallVec has len and buf fields") is added to
+    ``unchecked``: no anchor says what kind of member it is."""
     found: list[tuple[Anchor, str, tuple[int, int]]] = []
     stated = [(m, [m["member"]]) for m in (*_MEMBER_OF.finditer(text), *_HAS_MEMBER.finditer(text))]
     # "Event has Name and Op fields": each member of the list
@@ -352,8 +353,13 @@ def _members_of(text: str, names: CodeNames,
     for m, members in stated:
         if not fp.definitions(m["owner"]):
             continue
+        fields = re.search(r"\bfields?\b", m.group()) is not None
         for member in members:
             qual = f"{m['owner']}.{member}"
+            methods = {(p, s.line) for p, s in fp.signatures_of(qual)} if fields else set()
+            if methods and all((p, d.line) in methods for p, d in fp.definitions(qual)):
+                unchecked.append(f"that {qual} is a field")  # ``len`` is a method only
+                continue
             outcome = names.symbol(qual)
             if isinstance(outcome, tuple):
                 outcome = _lacking(qual, names, fp, variant="variant" in m.group())
@@ -633,12 +639,19 @@ def _located_definition(c: _Cand, text: str, names: CodeNames) -> bool:
     return said and bool(names.fp.definitions(text))
 
 
+# "ToX", "NewX": a name of code with a placeholder for its last part, which a package whose
+# name has no capital at all is never written as
+_PLACEHOLDER = re.compile(r"[A-Z][a-z]+[A-Z]")
+
+
 def _word(c: _Cand, text: str, names: CodeNames, absent: bool) -> Outcome:
     """A single word: a technology from the vocabulary, an ordinary word (never an anchor),
     or a name the repository may know (an import or dependency it has)."""
     if text[:1].isupper() and names.fp.has_path(text):
         return [Anchor(AnchorKind.FILE, text)]  # "Dockerfile", "Makefile": a root file
     hit = lookup_word(text)
+    if hit is not None and _PLACEHOLDER.fullmatch(text) and hit[0].display.islower():
+        hit = None  # "ToX" beside "ToXE" is a placeholder of code, not the ``tox`` package
     if hit is not None and c.tech is None and not absent and (own := _own_definition(text, hit[0],
                                                                                      names, c)):
         return own  # "nanoid is defined in src/nanoid.ts": the repository's own function
@@ -854,7 +867,7 @@ def infer_anchors(text: str, fp: Fingerprint, subject: str | None = None, *,
     kept += [(n.anchor, n.origin) for n in wholly]
     negated += [n.origin for n in wholly]
     # "isOriginAllowed is a method of Cors": the member on that type
-    members = _members_of(text, names, fp)
+    members = _members_of(text, names, fp, uncovered)
     kept += [(a, origin) for a, origin, _ in members]
     read_whole = [q.span for q in quotes] + [d.span for d in lacking] + [n.span for n in wholly]
     read_whole += [span for _, _, span in members]

@@ -224,9 +224,9 @@ class FileFacts:
     # The members of imported modules the code uses (``os.Stderr``; ``anchors.references``);
     # None: not recorded (a language it does not read, or too many).
     references: tuple[str, ...] | None = None
-    # The camelCase names the code writes after a dot, whatever the object
-    # (``anchors.references.attribute_names``); None: not recorded (too many).
-    attributes: tuple[str, ...] | None = ()
+    # The camelCase names the code writes anywhere: a member read after a dot, an object's
+    # key (``anchors.references.camel_names``); None: not recorded (too many).
+    camel_names: tuple[str, ...] | None = ()
 
     def __post_init__(self) -> None:
         if not self.parsed and self.not_read is None:

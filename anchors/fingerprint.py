@@ -155,8 +155,8 @@ def facts_to_json(facts: FileFacts) -> str:
         data["sl"] = list(facts.strings)
     if facts.keys is not None:
         data["sk"] = list(facts.keys)
-    if facts.attributes != ():  # (None: too many to keep)
-        data["at"] = None if facts.attributes is None else list(facts.attributes)
+    if facts.camel_names != ():  # (None: too many to keep)
+        data["at"] = None if facts.camel_names is None else list(facts.camel_names)
     if facts.env_access:
         data["ea"] = facts.env_access
     if facts.references is not None:
@@ -183,7 +183,7 @@ def _import_fact(item: list[Any]) -> ImportFact:
                       qualified)  # fmt: skip
 
 
-def _attributes(data: dict[str, Any]) -> tuple[str, ...] | None:
+def _camel_names(data: dict[str, Any]) -> tuple[str, ...] | None:
     """The names read after a dot: absent is none, ``null`` too many to keep."""
     if "at" in data and data["at"] is None:
         return None
@@ -236,7 +236,7 @@ def facts_from_json(text: str) -> FileFacts:
             ),
             strings=tuple(str(t) for t in data.get("sl", ())),
             keys=None if data.get("sk") is None else tuple(str(k) for k in data["sk"]),
-            attributes=_attributes(data),
+            camel_names=_camel_names(data),
             env_access=int(data.get("ea", 0)),
             references=None if data.get("rf") is None else tuple(str(r) for r in data["rf"]),
         )

@@ -18,7 +18,7 @@ from dataclasses import replace
 from anchors.facts import MAX_SOURCE_BYTES, FileFacts, NotRead, words_of
 from anchors.mentions import scan_mentions
 from anchors.messages import name_literals, string_literals
-from anchors.references import attribute_names, references
+from anchors.references import camel_names, references
 from anchors.running_code import touches_environment
 
 __all__ = [
@@ -101,7 +101,7 @@ def extract_facts(source: bytes, dialect: str) -> FileFacts:
     strings = string_literals(source) if len(source) <= MAX_SOURCE_BYTES else ()
     facts = replace(facts, strings=strings) if strings else facts
     if len(source) <= MAX_SOURCE_BYTES:
-        facts = replace(facts, keys=name_literals(source), attributes=attribute_names(source))
+        facts = replace(facts, keys=name_literals(source), camel_names=camel_names(source))
     access = touches_environment(source, dialect)
     facts = replace(facts, env_access=access) if access else facts
     members = references(source, dialect, facts.imports)

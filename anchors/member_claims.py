@@ -104,11 +104,13 @@ def missing_member(
     unseen (see the module's docstring) or the owner is no type of the repository.
     ``variant``: the note says the member is a variant ("Error has a NotFound variant"),
     which a Rust enum lists where it is declared, whatever other types are called."""
-    if not (_OWNER.fullmatch(owner) and _MEMBER.fullmatch(member)) or member == owner:
+    if not (_MEMBER.fullmatch(owner) and _MEMBER.fullmatch(member)) or member == owner:
         return None
     if member.startswith("__") or fp.definitions(f"{owner}.{member}"):
         return None
     places = sorted({path for path, _ in fp.definitions(owner)})
+    if not _OWNER.fullmatch(owner) and not all(_in_go(fp, path) for path in places):
+        return None  # a type in lower case is Go's unexported one (``timeFormat``)
     if not places or not all(_read_whole(fp.code.get(path)) for path in places):
         return None
     if not _has_members(fp, owner, places):
@@ -128,6 +130,11 @@ def missing_member(
     if not listed_whole and owner in fp.derived("member_claims.imported", _imported):
         return None  # ``use env_filter::Builder``: the note may mean that type
     return MissingMember(owner, member, tuple(places), languages <= _CLASSES)
+
+
+def _in_go(fp: Fingerprint, path: str) -> bool:
+    facts = fp.code.get(path)
+    return facts is not None and facts.language == "go"
 
 
 def _read_whole(facts: FileFacts | None) -> bool:

@@ -21,7 +21,7 @@ from collections.abc import Iterable, Sequence
 from anchors.facts import ImportFact
 from anchors.mentions import strip_comments
 
-__all__ = ["MAX_REFERENCES", "attribute_names", "bindings", "references"]
+__all__ = ["MAX_REFERENCES", "bindings", "camel_names", "references"]
 
 MAX_REFERENCES = 2_000  # distinct members kept per file; more: None (not recorded)
 # (``a.b.c`` gives ``a.b`` alone: the match goes on after ``b``)
@@ -32,18 +32,17 @@ _GO_VERSION = re.compile(r"^v\d+$")
 _LANGUAGES = frozenset({"python", "go"})
 
 
-# A name read after a dot with a capital inside it (``a.state.dataUpdatedAt``, ``r.URL.Path``
-# gives none: ``URL`` has no lower case before a capital): a member of some object,
-# whatever the object
-_ATTRIBUTE = re.compile(rb"\.[ \t]*([A-Za-z_$][\w$]*?[a-z0-9][A-Z][\w$]*)")
+# A name with a capital inside it (``dataUpdatedAt``, ``restoreClient``; ``URL`` and ``Path``
+# have no lower case before a capital)
+_CAMEL = re.compile(rb"(?<![\w$])([A-Za-z_$][\w$]*?[a-z0-9][A-Z][\w$]*)")
 
 
-def attribute_names(source: bytes) -> tuple[str, ...] | None:
-    """The camelCase and PascalCase names ``source`` writes after a dot (``dataUpdatedAt``
-    of ``a.state.dataUpdatedAt``), comments included, sorted; None when more than
-    ``MAX_REFERENCES``. A member of an object another package defines is still a name the
-    repository has."""
-    found = set(_ATTRIBUTE.findall(source))
+def camel_names(source: bytes) -> tuple[str, ...] | None:
+    """The camelCase and PascalCase names ``source`` writes anywhere (``dataUpdatedAt`` of
+    ``a.state.dataUpdatedAt``, ``restoreClient`` of ``{ restoreClient: ... }``), comments
+    included, sorted; None when more than ``MAX_REFERENCES``. A member of an object another
+    package defines, or a key of an object literal, is still a name the repository has."""
+    found = set(_CAMEL.findall(source))
     if len(found) > MAX_REFERENCES:
         return None
     return tuple(sorted(n.decode("ascii", errors="replace") for n in found))

@@ -194,8 +194,10 @@ def _judge(path: str, sig: Signature, mark: str, stated: str, fp: Fingerprint) -
                        if ":" in part]  # fmt: skip
             explicit = bool(parts) and len(written) == len(parts)
         what = "takes"
+    marked = _MARKS.search(stated) is not None  # "map[string][]string": its brackets count
+    tokens = _tokens(stated, owner) if marked else wanted
     for text in written:
-        if not _contains(_words(text, owner), wanted):
+        if not _contains(_tokens(text, owner) if marked else _words(text, owner), tokens):
             continue
         if alone and _several(text):
             return Finding((), None, f"{where}: it returns {text}, not only {stated}")
@@ -237,6 +239,21 @@ def _words(text: str, owner: str) -> list[str]:
     """The identifiers of a type, lower case, ``Self`` as the method's own type."""
     return [(owner if w == "Self" and owner else w).lower() for w in _WORD.findall(text)
             if w not in ("mut", "dyn", "const")]  # fmt: skip
+
+
+# A type's punctuation that tells types apart: ``[]string`` / ``string``, ``*T`` / ``T``,
+# ``&str`` / ``str``, ``Vec<u8>`` / ``Vec``
+_MARKS = re.compile(r"[\[\]*&<>]")
+_TOKEN = re.compile(r"[A-Za-z_]\w*|[\[\]*&<>]")
+_LIFETIME = re.compile(r"'\w+\s*")
+
+
+def _tokens(text: str, owner: str) -> list[str]:
+    """A type's identifiers (as ``_words``) and its brackets, pointers and references, a
+    Rust lifetime left out (``&'a str`` is ``& str``)."""
+    return [(owner if t == "Self" and owner else t).lower()
+            for t in _TOKEN.findall(_LIFETIME.sub("", text))
+            if t not in ("mut", "dyn", "const")]  # fmt: skip
 
 
 def _contains(words: list[str], wanted: list[str]) -> bool:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
+import re
 from collections.abc import Callable, Sequence
 
 from anchors.argument_checks import find_call, find_param
@@ -290,6 +291,9 @@ def _argument_named(facts: FileFacts, name: str) -> str:
     return "" if sig is None else f"has {name} as a parameter of {sig.function}{_line(sig.line)}"
 
 
+_BARE_NAME = re.compile(r"[A-Za-z_$][\w$]*")
+
+
 def _find_import(module: str, scope: str | None, fp: Fingerprint, before: bool) -> Finding:
     importers = fp.importers(module)
     everywhere = sorted({path for path, _ in importers})
@@ -331,6 +335,13 @@ def _find_import(module: str, scope: str | None, fp: Fingerprint, before: bool) 
         found = [p for p, _ in importers if p.startswith(prefix)]
     else:
         return Finding((), None, f"{path} is not in the repository")
+    if not found and _BARE_NAME.fullmatch(module):
+        # "src/index.ts imports AsyncStorage": a name imported from a module (``import type
+        # { AsyncStorage } from '...'``, ``from a import B``)
+        found = [p for p in files if any(module in imp.names for imp in fp.code[p].imports
+                                         if not within or imp.within == within)]  # fmt: skip
+        importers = [(p, imp) for p in found for imp in fp.code[p].imports
+                     if module in imp.names]  # fmt: skip
     if found:
         paths = tuple(sorted(set(found)))
         lines = sorted(imp.line for p, imp in importers if p == paths[0])

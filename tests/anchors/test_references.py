@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from anchors.facts import ImportFact
 from anchors.languages import extract_facts
-from anchors.references import MAX_REFERENCES, attribute_names, bindings, references
+from anchors.references import MAX_REFERENCES, bindings, camel_names, references
 
 
 def test_a_python_file_keeps_the_members_of_its_imports_and_its_snake_case_keys() -> None:
@@ -39,9 +39,11 @@ def test_another_language_records_nothing_and_other_letters_break_nothing() -> N
                       imports) == ("os.sep",)  # fmt: skip
 
 
-def test_camel_case_names_read_after_a_dot_are_kept_in_every_language() -> None:
-    source = b"a.state.dataUpdatedAt; r.URL.Path; q.getQueryCache().find() // c.someThing\n"
-    assert attribute_names(source) == ("dataUpdatedAt", "getQueryCache", "someThing")
-    assert extract_facts(source, "typescript").attributes == attribute_names(source)
+def test_camel_case_names_are_kept_in_every_language() -> None:
+    source = (b"a.state.dataUpdatedAt; r.URL.Path; q.getQueryCache().find() // c.someThing\n"
+              b"return { restoreClient: async () => x, ErrQueueFull }\n")
+    assert camel_names(source) == ("ErrQueueFull", "dataUpdatedAt", "getQueryCache",
+                                   "restoreClient", "someThing")
+    assert extract_facts(source, "typescript").camel_names == camel_names(source)
     many = b"\n".join(b"x.name%dValue" % i for i in range(MAX_REFERENCES + 1))
-    assert attribute_names(many) is None
+    assert camel_names(many) is None

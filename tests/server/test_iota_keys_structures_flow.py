@@ -14,7 +14,12 @@ repositories, each phrased true and false:
   is a name the repository has; "the web UI" read as a folder of built assets is no place
   a package must be used in; what a source file exports, unchecked unless its names say
   it; "asks for rust-version 1.60"; an option ConfigArgParse or click also reads from a
-  variable (``env_var=``, ``envvar=``); names given their values by unpacking a list.
+  variable (``env_var=``, ``envvar=``); names given their values by unpacking a list;
+- and a third: "ToX" beside "ToXE" is no package; ``map[string]string`` is not
+  ``map[string][]string``; a Go type in lower case has its fields checked; a name imported
+  from a module ("imports AsyncStorage"); an object literal's camelCase key is a name the
+  repository has; a method said to be a field is left unchecked; "F's timeout defaults to
+  30" of a parameter named in words.
 """
 
 from __future__ import annotations
@@ -77,11 +82,34 @@ LOAD = {
                        '@click.command()\n@click.option("--workers", envvar="LOAD_WORKERS",'
                        " default=4)\ndef main(workers):\n    return workers\n",
     "load/runners.py": 'STATE_INIT, STATE_RUNNING = ["ready", "running"]\n',
+    "load/db.py": "class Database:\n    revision = 0\n\n"
+                  "    def __init__(self, path, timeout: float = 5.0):\n"
+                  "        self.path = path\n        self.timeout = timeout\n",
 }  # fmt: skip
 CRATE = {
     "Cargo.toml": '[package]\nname = "rnd"\nversion = "1.8.0"\nedition = "2018"\n'
                   'rust-version = "1.34"\n',
-    "src/lib.rs": "pub struct Rng(u64);\n",
+    "src/lib.rs": "pub struct Rng(u64);\n\n"
+                  "pub struct Buf {\n    cap: usize,\n    data: Vec<u8>,\n}\n\n"
+                  "impl Buf {\n    pub fn len(&self) -> usize {\n        self.data.len()\n    }\n\n"
+                  "    pub fn cap(&self) -> usize {\n        self.cap\n    }\n}\n",
+}  # fmt: skip
+
+CASTS = {
+    "go.mod": "module example.com/cast\n\ngo 1.18\n",
+    "cast.go": "package cast\n\nfunc ToBool(i interface{}) bool {\n\tv, _ := ToBoolE(i)\n"
+               "\treturn v\n}\n\nfunc ToStringMapStringSlice(i interface{}) map[string][]string {\n"
+               "\treturn nil\n}\n",
+    "caste.go": "package cast\n\nfunc ToBoolE(i interface{}) (bool, error) {\n"
+                "\treturn false, nil\n}\n\ntype timeFormat struct {\n\tformat string\n"
+                "\ttyp    int\n}\n",
+}  # fmt: skip
+STORE = {
+    "package.json": '{"name": "store", "version": "1.0.0",\n'
+                    ' "dependencies": {"@tanstack/query-persist-client-core": "5.0.0"}}\n',
+    "src/index.ts": "import type { AsyncStorage } from '@tanstack/query-persist-client-core'\n\n"
+                    "export const make = (storage: AsyncStorage) => ({\n"
+                    "  restoreClient: async () => storage.getItem('k'),\n})\n",
 }  # fmt: skip
 
 CLAIMS = [
@@ -138,6 +166,26 @@ CLAIMS = [
     # names given their values by unpacking a list
     (LOAD, 'A worker\'s state starts as "ready" (STATE_INIT).', "VERIFIED", "STATE_INIT"),
     (LOAD, 'STATE_INIT is "init".', "REFUTED", "STATE_INIT"),
+    # a parameter's default, the parameter named in words
+    (LOAD, "Database.__init__'s timeout defaults to 30.", "REFUTED", "timeout"),
+    (LOAD, "Database.__init__ takes a timeout that defaults to 5.0.", "VERIFIED", "timeout"),
+    (LOAD, "Database.__init__'s revision defaults to 0.", "ACTIVE", "the value 0"),
+    # a placeholder of code's names, brackets of types, fields of a Go type in lower case
+    (CASTS, "Each ToX function drops the error of its ToXE counterpart (ToBool calls ToBoolE).",
+     "VERIFIED", "ToBoolE"),
+    (CASTS, "ToStringMapStringSlice returns a map[string]string.", "REFUTED",
+     "no map[string]string"),
+    (CASTS, "ToStringMapStringSlice returns a map[string][]string.", "VERIFIED",
+     "ToStringMapStringSlice"),
+    (CASTS, "timeFormat has layout and zone fields.", "REFUTED", "layout"),
+    (CASTS, "timeFormat has format and typ fields.", "VERIFIED", "timeFormat.typ"),
+    (CRATE, "Buf has len and data fields.", "ACTIVE", "that Buf.len is a field"),
+    (CRATE, "Buf has cap and data fields.", "VERIFIED", "Buf.cap"),
+    # a name imported from a module; an object literal's key
+    (STORE, "src/index.ts imports AsyncStorage from @tanstack/query-persist-client-core.",
+     "VERIFIED", "imported by src/index.ts"),
+    (STORE, "src/index.ts imports debounce from lodash.", "REFUTED", "debounce"),
+    (STORE, "restoreClient returns the stored value of the key k.", "ACTIVE", ""),
 ]  # fmt: skip
 
 
