@@ -17,7 +17,7 @@ from dataclasses import replace
 
 from anchors.facts import MAX_SOURCE_BYTES, FileFacts, NotRead, words_of
 from anchors.mentions import scan_mentions
-from anchors.messages import name_literals, string_literals
+from anchors.messages import literals
 from anchors.references import camel_names, references
 from anchors.running_code import touches_environment
 
@@ -98,10 +98,9 @@ def extract_facts(source: bytes, dialect: str) -> FileFacts:
     facts = _extract(source, dialect)
     if not facts.parsed and facts.not_read is not None and dialect == UNCOVERED:
         return facts
-    strings = string_literals(source) if len(source) <= MAX_SOURCE_BYTES else ()
-    facts = replace(facts, strings=strings) if strings else facts
     if len(source) <= MAX_SOURCE_BYTES:
-        facts = replace(facts, keys=name_literals(source), camel_names=camel_names(source))
+        strings, keys = literals(source)
+        facts = replace(facts, strings=strings, keys=keys, camel_names=camel_names(source))
     access = touches_environment(source, dialect)
     facts = replace(facts, env_access=access) if access else facts
     members = references(source, dialect, facts.imports)

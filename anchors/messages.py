@@ -26,8 +26,8 @@ from anchors.facts import Fingerprint
 from anchors.finding import Finding, listed
 from anchors.spec import Anchor
 
-__all__ = ["MIN_FIXED", "NAME_LIKE", "find_message", "fixed_segments", "name_literals",
-           "said_in_code", "string_literals"]
+__all__ = ["MIN_FIXED", "NAME_LIKE", "find_message", "fixed_segments", "literals",
+           "name_literals", "said_in_code", "string_literals"]
 
 # A string literal in any of the languages read: double- or single-quoted (with escapes),
 # Python's triple quotes, a Go raw string or a JavaScript template.
@@ -47,20 +47,31 @@ _EDGES = " \t:;,-–—"
 MIN_FIXED = 8
 
 
-def string_literals(source: bytes) -> tuple[str, ...]:
-    """The message-like string literals of ``source``, in order, without repeats."""
-    found: dict[str, None] = {}
+def literals(source: bytes) -> tuple[tuple[str, ...], tuple[str, ...] | None]:
+    """The message-like string literals of ``source`` (in order, without repeats, at most
+    ``_PER_FILE``) and those that read as a name (``name_literals``), in one pass."""
+    messages: dict[str, None] = {}
+    names: set[str] | None = set()
     for m in _LITERAL.finditer(source):
         raw = next(g for g in m.groups() if g is not None)
-        if not _MIN <= len(raw) <= _MAX * 2:
+        if names is not None and 1 <= len(raw) <= 72:
+            word = raw.decode("utf-8", errors="replace")
+            if NAME_LIKE.fullmatch(word) or _NUMBERED.fullmatch(word):
+                names.add(word)
+                if len(names) > _MAX_NAMES:
+                    names = None
+        if len(messages) >= _PER_FILE or not _MIN <= len(raw) <= _MAX * 2:
             continue
         text = raw.decode("utf-8", errors="replace").replace("\\n", " ").replace('\\"', '"')
         text = _SPACES.sub(" ", text).strip()
         if _MIN <= len(text) <= _MAX and _MESSAGE_LIKE.search(text):
-            found.setdefault(text, None)
-            if len(found) >= _PER_FILE:
-                break
-    return tuple(found)
+            messages.setdefault(text, None)
+    return tuple(messages), None if names is None else tuple(sorted(names))
+
+
+def string_literals(source: bytes) -> tuple[str, ...]:
+    """The message-like string literals of ``source``, in order, without repeats."""
+    return literals(source)[0]
 
 
 # A literal that reads as a name: a key, an event, a header (``"vars"``, ``"X-Request-Id"``)
@@ -75,17 +86,7 @@ def name_literals(source: bytes) -> tuple[str, ...] | None:
     a stem with a number's placeholder (``"var%d"``, kept as ``var%d``), sorted; None when
     more than ``_MAX_NAMES``. A quote in a comment counts too: a name too many, never one
     too few."""
-    found: set[str] = set()
-    for m in _LITERAL.finditer(source):
-        raw = next(g for g in m.groups() if g is not None)
-        if not 1 <= len(raw) <= 72:
-            continue
-        text = raw.decode("utf-8", errors="replace")
-        if NAME_LIKE.fullmatch(text) or _NUMBERED.fullmatch(text):
-            found.add(text)
-            if len(found) > _MAX_NAMES:
-                return None
-    return tuple(sorted(found))
+    return literals(source)[1]
 
 
 def fixed_segments(message: str) -> tuple[str, ...]:
