@@ -77,6 +77,24 @@ def _worded(text: str, start: int, end: int, value: tuple[int, int]) -> str | No
     return f"--{(m['word'] or m['on'] or 'host').lower()}"
 
 
+def _qualified(option: str, sentence: str, fp: Fingerprint) -> str | None:
+    """The one option the repository declares that ends with ``option``'s word and whose
+    other words the sentence says ("the web UI listens on port 8080" and ``--web-port``;
+    not ``--master-bind-port``), where it declares no ``option`` itself; None otherwise."""
+    words = set(re.findall(r"[a-z0-9]+", sentence.lower()))
+    suffix = "-" + option.removeprefix("--")
+    fits = {name for name in fp.derived("option_binding.options", _options)
+            if name.endswith(suffix)
+            and set(name.removeprefix("--").removesuffix(suffix).split("-")) <= words}
+    return fits.pop() if len(fits) == 1 else None
+
+
+def _options(fp: Fingerprint) -> frozenset[str]:
+    """Every long option a Python file declares (``anchors.cli_options``)."""
+    return frozenset(v.name for facts in fp.code.values() for v in facts.constants
+                     if v.name.startswith("--"))  # fmt: skip
+
+
 _NAMED_ELSEWHERE = re.compile(r"\b[A-Z][A-Z0-9]*_[A-Z0-9_]+\b|`|[\w.-]+/[\w.-]+|\w\.py\b")
 
 
@@ -105,6 +123,9 @@ def bind_option_values(
         if option is None or bare is None:
             continue
         declared = {p for p, _ in fp.constant_values(option)}
+        if not declared and m is None:  # "the web UI listens on port 8080": ``--web-port``
+            option = _qualified(option, text[sentence[0] : sentence[1]], fp) or option
+            declared = {p for p, _ in fp.constant_values(option)}
         placed = m.groupdict().get("path") if m is not None else None
         if placed is not None:  # "(`--port` in datasette/cli.py)": that file's declarations
             declared &= {placed}

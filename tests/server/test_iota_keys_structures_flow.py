@@ -19,7 +19,7 @@ repositories, each phrased true and false:
   ``map[string][]string``; a Go type in lower case has its fields checked; a name imported
   from a module ("imports AsyncStorage"); an object literal's camelCase key is a name the
   repository has; a method said to be a field is left unchecked; "F's timeout defaults to
-  30" of a parameter named in words.
+  30" of a parameter named in words; "the web UI listens on port 8080" of ``--web-port``.
 """
 
 from __future__ import annotations
@@ -163,6 +163,10 @@ CLAIMS = [
      "VERIFIED", "--web-port"),
     (LOAD, "The web UI listens on port 8080 by default (--web-port, LOAD_WEB_PORT).",
      "REFUTED", "--web-port"),
+    # the option named by its words: ``--web-port``, the one declared option ending in port
+    (LOAD, "The web UI listens on port 8089 by default.", "VERIFIED", "--web-port"),
+    (LOAD, "The web UI listens on port 8080 by default.", "REFUTED", "--web-port"),
+    (LOAD, "The API listens on port 8080 by default.", "ACTIVE", "the value 8080"),
     # names given their values by unpacking a list
     (LOAD, 'A worker\'s state starts as "ready" (STATE_INIT).', "VERIFIED", "STATE_INIT"),
     (LOAD, 'STATE_INIT is "init".', "REFUTED", "STATE_INIT"),
