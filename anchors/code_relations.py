@@ -185,8 +185,8 @@ def _names_all(said: str, facts: FileFacts | None) -> bool:
     own = {d.qualname for d in facts.definitions}
     for imp in facts.imports:
         own.update(imp.names)
-        own.add(imp.module.rstrip("/").rpartition("/")[2].rpartition(".")[0]
-                or imp.module.rpartition("/")[2])  # fmt: skip
+        last = imp.module.rstrip("/").rpartition("/")[2]  # ``./persist.ts``: ``persist``
+        own.add(last.split(".")[0] or last)
     words = [w for w in re.findall(r"[A-Za-z_$][\w$]*", said) if w.lower() not in _LIST_WORDS]
     return bool(words) and all(w in own for w in words)
 

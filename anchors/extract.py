@@ -331,6 +331,7 @@ _HAS_MEMBERS = re.compile(  # (a type of any case: Go's unexported ``timeFormat`
     r"(?:methods|fields|members|attributes|options|properties|variants|cases)\b"
 )
 _IDENT = re.compile(r"(?<![\w`])`?([A-Za-z_]\w*)`?(?![\w`])")
+_FIELDS = re.compile(r"\bfields?\b")  # "has len and buf fields": members said to be fields
 _HAS_MEMBER = re.compile(
     r"(?<![\w`])`?(?P<owner>[A-Z]\w*)`?(?:\s+(?:type|struct|class|trait|interface))?\s+"
     r"(?:has|provides|exposes|defines)\s+(?:an?\s+)?`?(?P<member>[A-Za-z_]\w*)`?\s+"
@@ -353,7 +354,7 @@ def _members_of(text: str, names: CodeNames, fp: Fingerprint,
     for m, members in stated:
         if not fp.definitions(m["owner"]):
             continue
-        fields = re.search(r"\bfields?\b", m.group()) is not None
+        fields = _FIELDS.search(m.group()) is not None
         for member in members:
             qual = f"{m['owner']}.{member}"
             methods = {(p, s.line) for p, s in fp.signatures_of(qual)} if fields else set()
