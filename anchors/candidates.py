@@ -107,7 +107,9 @@ _SCANNERS: tuple[tuple[_Form | None, re.Pattern[str], _Needed], ...] = (
     (None, re.compile(r"`?\bnode:(?=[a-z])"), ("node:",)),
     (_Form.IMPORT, re.compile(
         r"\bfrom\s+(?P<v>[A-Za-z_][\w.]{0,200}\w)\s+import\s+[\w*]+"
-        r"|\bimport\s+(?P<w>[A-Za-z_][\w.]{0,200}\w)", re.ASCII), ("import",)),
+        # ("exits at import time": when, not a statement)
+        r"|(?<!\bat\s)(?<!\bon\s)(?<!during\s)\bimport\s+(?P<w>[A-Za-z_][\w.]{0,200}\w)",
+        re.ASCII), ("import",)),
     # "@lumino/widgets": an npm package in its scope, not a path
     (_Form.SCOPED_PACKAGE, re.compile(
         r"(?<![\w./@-])@[a-z0-9][a-z0-9._-]{0,100}/[a-z0-9][a-z0-9._-]{0,100}(?![\w/@])"

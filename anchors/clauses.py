@@ -45,8 +45,8 @@ _BE_WORDS = frozenset({"is", "are", "was", "were", "be", "been", "being", "get",
 _WE = re.compile(r"\s*(?:we|our|i|us)\b")
 _OPENING = re.compile(r"[\s`'\"“”‘’(*-]*")
 _CLAUSE_SPLIT = re.compile(
-    r"[,:](?=\s)|[()]|\s[-–—]+\s|\s+(?P<contrast>but|while|whereas|although|though|however|"
-    r"yet|except|unlike)\s+|\s+(?:because|so)\s+|\s+and\s+(?=(?:now|then|also|we|i|it|they|"
+    r"[,:](?=\s)|\((?!\))|(?<!\()\)|\s[-–—]+\s|"  # (a call's "()" ends no clause)
+    r"\s+(?P<contrast>but|while|whereas|although|though|however|yet|except|unlike)\s+|\s+(?:because|so)\s+|\s+and\s+(?=(?:now|then|also|we|i|it|they|"
     r"instead|later|still|use[sd]?|using|switched|moved|migrated|adopted|rel(?:y|ies)|"
     r"depends?|imports?|reads?)\b)",
     re.IGNORECASE,
@@ -108,6 +108,10 @@ def _cues(k: Cues, low: str, start: int, end: int) -> list[_Cue]:
             cues.extend(_Cue(m.start(), m.end(), _Neg.WEAK, targets=False)
                         for m in cue.pattern.finditer(low, start, end))  # fmt: skip
     return cues
+
+
+# A condition the name opens: what the code does without it, not that the project lacks it
+_CONDITION_BEFORE = re.compile(r"\b(?:if|when|whenever|unless|in\s+case|once)\s+(?:the\s+)?$")
 
 
 def _post(k: Cues, text: str) -> _Neg | None:
@@ -215,6 +219,10 @@ def _read_clause(k: Cues, low: str, start: int, end: int, cands: list[_Cand],
         elif replacing and k.replacement_slot.found(window):
             c.mode = _Mode.PRESENT  # "replaced redis with |duckdb|": the replacement is present
         elif cues and any(q.start < c.start for q in cues):
+            c.mode = _Mode.UNCLEAR
+        if (c.mode is _Mode.ABSENT or c.form is _Form.PATH) and _CONDITION_BEFORE.search(before):
+            # "falls back to UTC when tzlocal is not installed", "if config.py does not set
+            # X": the condition's thing, not the project's
             c.mode = _Mode.UNCLEAR
         previous = c
     # "redis and memcached were removed": a post-negation covers the list before it.

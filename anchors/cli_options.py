@@ -2,7 +2,8 @@
 #31): "the `--port` option defaults to 8080", "the UI listens on 8080 unless `--port` is
 given" are checked against ``parser.add_argument("-p", "--port", default=8080)``.
 
-A declaration is a call of ``add_argument`` (argparse), ``add_option`` (optparse),
+A declaration is a call of ``add_argument`` (argparse; ``add`` and ``add_arg`` in
+ConfigArgParse), ``add_option`` (optparse),
 ``option`` (click's ``@click.option``) or ``Option`` (typer's ``typer.Option(8080,
 "--port")``) whose positional string arguments name flags. Its option is the first long
 flag (``--port``), else the first flag; its default is the ``default=`` literal (typer's
@@ -31,8 +32,9 @@ from anchors.facts import ValueFact
 
 __all__ = ["OptionFacts", "option_defaults"]
 
-MAX_OPTIONS = 64  # per file: a program's options, not a generated table
-_CALL = re.compile(rb"\b(add_argument|add_option|option|Option)\s*\(")
+MAX_OPTIONS = 400  # per file: a program's options (a settings module declares many)
+# (``add`` and ``add_arg``: ConfigArgParse's names for ``add_argument``)
+_CALL = re.compile(rb"\b(add_argument|add_option|option|Option|add|add_arg)\s*\(")
 _FLAG = re.compile(r"--?[A-Za-z0-9][\w-]*")
 _LONG = re.compile(r"--[A-Za-z0-9][\w-]*")
 

@@ -10,7 +10,8 @@ Read where a clause opens with a name the note's anchors resolved as a definitio
 (optionally "the", and a kind word: "the Entry struct embeds ..."), followed by a verb of
 relation between pieces of code. Checked, and so covered, where the facts say it:
 
-- a base class ("extends", "inherits from", "subclasses"): the subject's bases name it;
+- a base class ("extends", "inherits from", "derives from", "subclasses"): the subject's
+  bases name it;
 - a Go struct's embedded type ("embeds"): the struct has the type as a field of its name;
 - a module's member called ("calls `os.Exit`", "`atomic.StoreUint32`"): the subject's
   file writes it (``FileFacts.references``); a call a call anchor of the note checks.
@@ -32,18 +33,19 @@ from anchors.pyfacts import body_hash
 from anchors.spec import Anchor, AnchorKind, Expect
 from anchors.type_claims import typed
 
-__all__ = ["code_relation_parts"]
+__all__ = ["bases_said", "code_relation_parts"]
 
 _KIND = r"(?:\s+(?:struct|class|type|function|func|method|trait|interface|enum|module))?"
 _VERB = (
     r"(?P<verb>returns|wraps|embeds|implements|extends|inherits\s+from|subclasses|"
+    r"derives\s+from|is\s+derived\s+from|"
     r"delegates\s+to|calls|invokes|instantiates|constructs|creates|overrides|decorates|"
     r"holds|contains|includes|lists|is\s+an?\s+(?:thin\s+)?(?:subclass|wrapper|alias)\s+"
     r"(?:of|for|around))"
 )
 _VERB_ONLY = re.compile(_VERB)
 _CLAUSE = re.compile(
-    rf"(?:^|(?<=[.;:!?]\s)|(?<=\n))\s*(?:the\s+)?`?(?P<name>[A-Za-z_][\w.]*(?:::\w+)*)`?"
+    rf"(?:^|(?<=[.;:!?]\s)|(?<=\n))\s*(?:the\s+)?`?(?P<name>[A-Za-z_][\w.]*(?:::\w+)*)(?:\(\))?`?"
     rf"{_KIND}\s+(?:(?:also|only|always|now|still|just)\s+)?{_VERB}\s+"
     r"(?P<object>(?:[^.;\n]|\.(?=\w)){1,120}?)(?=\s*(?:\.(?:\s|$)|[;\n]|$))",
     re.IGNORECASE,
@@ -51,7 +53,7 @@ _CLAUSE = re.compile(
 # "The Logger struct is safe for concurrent use", "`Cache.get` is idempotent": a property
 # of the code that its existing says nothing of
 _PROPERTY = re.compile(
-    rf"(?:^|(?<=[.;:!?]\s)|(?<=\n))\s*(?:the\s+)?`?(?P<name>[A-Za-z_][\w.]*(?:::\w+)*)`?"
+    rf"(?:^|(?<=[.;:!?]\s)|(?<=\n))\s*(?:the\s+)?`?(?P<name>[A-Za-z_][\w.]*(?:::\w+)*)(?:\(\))?`?"
     rf"{_KIND}\s+(?:is|are)\s+(?:(?:always|fully|entirely|now|also|completely)\s+)?"
     r"(?P<object>(?:thread-?safe|goroutine-safe|concurrency-safe|safe\s+(?:for|to|across|under)"
     r"\s[^.;\n]{1,60}|immutable|mutable|idempotent|deprecated|asynchronous|async|synchronous|"
@@ -63,7 +65,7 @@ _PROPERTY = re.compile(
 # "`dotenv::var` re-reads the file on every call", "`load` runs only once": when or how
 # often the code does something, which no definition's existence says
 _TIMED = re.compile(
-    rf"(?:^|(?<=[.;:!?]\s)|(?<=\n))\s*(?:the\s+)?`?(?P<name>[A-Za-z_][\w.]*(?:::\w+)*)`?"
+    rf"(?:^|(?<=[.;:!?]\s)|(?<=\n))\s*(?:the\s+)?`?(?P<name>[A-Za-z_][\w.]*(?:::\w+)*)(?:\(\))?`?"
     rf"{_KIND}\s+(?P<object>[a-z](?:[^.;\n]|\.(?=\w)){{0,100}}?\b(?:on\s+(?:every|each)\s+(?:call|request|"
     r"read|access|use|invocation|iteration)|every\s+time|each\s+time|(?:only|exactly|at\s+most|"
     r"just)\s+once|once\s+per\s+\w+|on\s+(?:the\s+)?first\s+(?:use|call|access)|lazily|eagerly|"
@@ -76,7 +78,7 @@ _TIMED = re.compile(
 # say where or what it is, or that other anchors of the note check (a package it uses, a
 # variable it reads, a name it imports), are not actions.
 _ACTION = re.compile(
-    rf"(?:^|(?<=[.;:!?]\s)|(?<=\n))\s*(?:the\s+)?`?(?P<name>[A-Za-z_][\w.]*(?:::\w+)*)`?"
+    rf"(?:^|(?<=[.;:!?]\s)|(?<=\n))\s*(?:the\s+)?`?(?P<name>[A-Za-z_][\w.]*(?:::\w+)*)(?:\(\))?`?"
     rf"{_KIND}\s+(?:(?:also|only|always|now|still|just|never|automatically|first)\s+)?"
     r"(?P<verb>[a-z][a-z-]{2,}(?<!ss)s)\s+"
     r"(?P<object>(?:[^.;\n]|\.(?=\w)){1,120}?)(?=\s*(?:\.(?:\s|$)|[;\n]|$))",
@@ -92,10 +94,11 @@ _NOT_ACTION_WORDS = """
     is has lives sits exists defines declares belongs resides appears comes goes imports
     uses reads depends requires needs takes accepts expects wants lists includes contains
     holds keeps stores gets sets exports re-exports means equals matches does supports
-    provides exposes owns registers mounts serves handles runs defaults falls points refers
+    provides exposes owns registers mounts serves runs defaults falls points refers
     stands"""
 _NOT_ACTIONS = frozenset(_NOT_ACTION_WORDS.split())
-_BASES = ("extends", "inherits from", "subclasses", "is a subclass of", "is an subclass of")
+_BASES = ("extends", "inherits from", "subclasses", "is a subclass of", "is an subclass of",
+          "derives from", "is derived from")
 _CODE_WORD = re.compile(r"`?(?P<w>[A-Za-z_]\w*(?:(?:\.|::)[A-Za-z_]\w*)*)`?")
 _ARTICLES = frozenset({
     "a", "an", "the", "new", "its", "their", "another", "one", "pointer", "to", "interface",
@@ -112,7 +115,7 @@ def code_relation_parts(
     """The relations ``text`` states between a definition its ``anchors`` found (by the
     words they were read from) and another piece of code, that the facts do not check."""
     anchors = list(anchors)
-    defined = {origin.strip("`"): a for a, origin in anchors
+    defined = {origin.strip("`").removesuffix("()"): a for a, origin in anchors
                if a.kind is AnchorKind.SYMBOL and a.expect is Expect.PRESENT}  # fmt: skip
     parts = _file_exports(text, spans, anchors, fp)
     if not defined:
@@ -151,6 +154,33 @@ def code_relation_parts(
     return parts
 
 
+def bases_said(text: str, spans: Sequence[tuple[int, int, bool]],
+               anchors: Iterable[tuple[Anchor, str]], fp: Fingerprint) -> list[str]:  # fmt: skip
+    """The base classes a clause says a definition of ``anchors`` derives from that its
+    bases name ("`ValidationError` derives from `ValueError`": checked there, though the
+    repository does not define ``ValueError``)."""
+    defined = {origin.strip("`"): a for a, origin in anchors
+               if a.kind is AnchorKind.SYMBOL and a.expect is Expect.PRESENT}  # fmt: skip
+    found = []
+    for start, end, question in spans if defined else ():
+        for m in () if question else _CLAUSE.finditer(text, start, end):
+            anchor = defined.get(m["name"].strip("`"))
+            verb = " ".join(m["verb"].lower().split())
+            target = _first_code_word(m["object"])
+            if anchor is not None and verb in _BASES and target and _checked(
+                    anchor, verb, m["object"], fp):  # fmt: skip
+                found.append(target)
+    return found
+
+
+# "graphql is re-exported from the root entry (src/core/index.ts)": a name said to be
+# exported by a source file the sentence names
+_EXPORTED_FROM = re.compile(
+    r"`?(?P<name>[A-Za-z_$][\w$]*)`?\s+(?:is|are)\s+(?:also\s+)?(?:re-?)?exported\s+(?:from|by)\b"
+    r"(?P<rest>(?:[^.;\n]|\.(?=\w)){0,120})", re.IGNORECASE)
+_SOURCE_PATH = re.compile(r"[\w.\-]+(?:/[\w.\-]+)*\.(?:ts|tsx|js|mjs|cjs|py|go|rs)\b")
+
+
 def _file_exports(text: str, spans: Sequence[tuple[int, int, bool]],
                   anchors: Sequence[tuple[Anchor, str]], fp: Fingerprint) -> list[str]:  # fmt: skip
     """What a note says a source file it names exports or defines, where no other anchor
@@ -161,6 +191,13 @@ def _file_exports(text: str, spans: Sequence[tuple[int, int, bool]],
              and a.expect is Expect.PRESENT and language_of(a.value) is not None}  # fmt: skip
     if not files:
         return []
+    said = []
+    for start, end, question in spans:
+        for m in () if question else _EXPORTED_FROM.finditer(text, start, end):
+            paths = (fp.tracked_path(f.group()) for f in _SOURCE_PATH.finditer(m["rest"]))
+            named = [p for p in paths if p in files]
+            if len(named) == 1 and not _names_all(m["name"], fp.code.get(named[0])):
+                said.append(f"that {m['name']} is exported from {named[0]}")
     origins = [origin.strip("`") for a, origin in anchors if a.kind is not AnchorKind.FILE]
     parts = []
     for start, end, question in spans:
@@ -169,7 +206,7 @@ def _file_exports(text: str, spans: Sequence[tuple[int, int, bool]],
                     and not _WRITTEN_AS_CODE.search(m["object"])
                     and not _names_all(m["object"], fp.code.get(m["name"]))):  # fmt: skip
                 parts.append(f"that {' '.join(m.group().split())}")
-    return parts
+    return said + parts
 
 
 # (a name written as code is another reader's: a symbol anchor, or an uncovered name)

@@ -137,6 +137,11 @@ def _module_named(fp: Fingerprint, name: str) -> str | None:
     return found[0] if len(found) == 1 else None
 
 
+def _code_folders(fp: Fingerprint) -> frozenset[str]:
+    """The names of the folders that hold source code (a Go package, a Python package)."""
+    return frozenset(part.lower() for path in fp.code for part in path.split("/")[:-1])
+
+
 def own_names(fp: Fingerprint) -> frozenset[str]:
     """The names the repository's own crates, npm packages and Go modules go by, once a
     fingerprint (``_own_names``)."""
@@ -482,8 +487,9 @@ class CodeNames:
         None where the repository declares nothing, or the word is no package's name."""
         w = word.lower()
         if (not self.fp.dependencies or not _PACKAGE_NAME.fullmatch(w) or w.endswith("-only")
-                or w in _DEPENDENCY_KINDS or w in self.first_party):  # fmt: skip
-            return None
+                or w in _DEPENDENCY_KINDS or w in self.first_party
+                or w in self.fp.derived("codenames.code_folders", _code_folders)):  # fmt: skip
+            return None  # ("the ssdp package": a folder of the repository's own code)
         return Anchor(AnchorKind.DEP, w)
 
     def absent_word(self, word: str, pref: Pref) -> Outcome:
@@ -734,7 +740,10 @@ class CodeNames:
             if target is False:
                 return DropReason.UNRESOLVED, f"{path} imports {parts[i]} from outside"
             return [Anchor(AnchorKind.SYMBOL, member, scope=target or path)]
-        owners = [p for p, _ in self.fp.definitions(parts[0])]
+        # (a Python function has no members: ``app.config.from_envvar`` of a fixture
+        # ``app`` is an attribute of what it returns)
+        owners = [p for p, d in self.fp.definitions(parts[0])
+                  if not (p.endswith(".py") and d.bases is None)]  # fmt: skip
         if len(parts) > 1 and len(owners) == 1:
             return [Anchor(AnchorKind.SYMBOL, name, scope=owners[0])]  # Progress.remove_all
         return self.dotted(name)

@@ -156,13 +156,13 @@ _DEV_ROLE = re.compile(
     re.IGNORECASE,
 )
 _RUN_TIME_ROLE = re.compile(
-    r"\b(?:run-?\s?time|production|prod)\s+(?:dependenc(?:y|ies)|deps?)\b", re.IGNORECASE
+    r"\b(?:run-?\s?time|production|prod)\s+`?(?:dependenc(?:y|ies)|deps?)\b", re.IGNORECASE
 )
 
 
 # "a core runtime dependency", "a required dependency", "not optional"
 _REQUIRED_ROLE = re.compile(
-    r"\b(?:core|required|mandatory|hard|non-optional)\s+(?:run-?\s?time\s+)?"
+    r"\b(?:core|required|mandatory|hard|non-optional)\s+(?:run-?\s?time\s+|install\s+)?"
     r"(?:dependenc(?:y|ies)|deps?|requirements?)\b|\bnot\s+(?:an?\s+)?optional\b"
     r"|\balways\s+(?:compiled\s+in|built\s+in|linked|included|pulled\s+in)\b",
     re.IGNORECASE,

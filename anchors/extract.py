@@ -34,7 +34,7 @@ from anchors.candidates import _SNAKE, _Cand, _Form, _Mode, _Neg, _scan
 from anchors.cargo_toml import crate_name
 from anchors.ci_binding import read_ci_claim
 from anchors.clauses import _narrowed_by_subject, _negated_references, _read_modes
-from anchors.code_relations import code_relation_parts
+from anchors.code_relations import bases_said, code_relation_parts
 from anchors.codenames import ENV_MEMBER, CodeNames, DropReason, Outcome, Pref, own_names
 from anchors.component_kinds import part_claims
 from anchors.concept_negations import concept_negations
@@ -60,21 +60,24 @@ from anchors.durations import restated_in_seconds, same_duration
 from anchors.ecosystem_words import ecosystem_library
 from anchors.facts import Fingerprint
 from anchors.infra_binding import bind_infra
+from anchors.infra_facts import infra_kind
+from anchors.infra_values import InfraKind
 from anchors.literals import same_value
 from anchors.manifest_binding import bind_manifest
-from anchors.manifest_claims import manifest_claim
+from anchors.manifest_claims import MANIFEST_KEYS, manifest_claim
 from anchors.member_claims import missing_member, recorded_names
 from anchors.mentions import in_area, runs
-from anchors.message_claims import find_quotes, message_anchor
-from anchors.messages import said_in_code
+from anchors.message_claims import Quote, find_quotes, header_names, message_anchor
+from anchors.messages import header_literal, said_in_code
 from anchors.negated_parts import Negated, negated_clauses
 from anchors.npm_application import npm_development_only, npm_peer_only, npm_run_time_import
 from anchors.npm_negation import frontend_denial, frontend_subject
-from anchors.option_binding import bind_option_values
+from anchors.option_binding import bind_option_names, bind_option_values
 from anchors.project_negations import of_project, project_negations
 from anchors.projects import holds_python
 from anchors.relations import bases_checked, read_relation, role_parts
 from anchors.role_negations import run_time_denial
+from anchors.routes import read_routes
 from anchors.running_code import code_runs, package_run_time_import
 from anchors.rust_defaults import bind_rust_defaults
 from anchors.rust_paths import own_item, written_item
@@ -168,7 +171,24 @@ _MODE_DROP = {
 }
 
 
-_NAMED_FILE = re.compile(r"\b(?:named|called)\s+`?$", re.IGNORECASE)
+# "a file called config.json", "defaults to redocly.yaml", `NAME = "pelicanconf.py"`
+_NAMED_FILE = re.compile(
+    r"(?:\b(?:named|called|defaults?\s+to|falls?\s+back\s+to|(?:is|are)\s+set\s+to)\s+[\"'“]?"
+    r"|=\s*[\"'])`?$", re.IGNORECASE)
+_SECTION_SAID = re.compile(r"`?\[(?P<s>[\w.\-]{1,60})\]`?\s+(?:section|table)\b")
+_NAMING_NOUN = re.compile(r"\s+`[^`\n]+`")
+# The words that name a literal written after them ("the regex `^a+$`")
+_NAMING_WORDS = frozenset({
+    "regex", "regexp", "pattern", "template", "format", "glob", "expression", "string", "command",
+    "prefix", "suffix", "header", "key", "value", "query",
+})  # fmt: skip
+_ARTICLE_BEFORE = re.compile(r"\b(?:the|a|an)\s+$", re.IGNORECASE)
+# A verb of what a program does with files as it runs: the files are its, not the tree's
+_RUNTIME_FILE = re.compile(
+    r"\b(?:deletes|removes|writes|creates|generates|saves|stores|caches|dumps|downloads|"
+    r"produces|emits|outputs|rotates|appends\s+to|written\s+to|saved\s+(?:to|as|in)|"
+    r"stored\s+(?:in|as))\b", re.IGNORECASE)
+_KEY_AFTER = re.compile(r"[\"']\s*:\s*\S")
 _A_KIND_OF = re.compile(r"\b(?:a|an|any|each|every|some)\s+[`'\"]?$", re.IGNORECASE)
 # ``==3.1.9``: one version, which only a declaration of that version satisfies
 _PIN = re.compile(r"==\s*\d[\w.+\-]*")
@@ -193,7 +213,8 @@ def _resolve(c: _Cand, names: CodeNames, fp: Fingerprint, absent: bool) -> Outco
         if not absent and written is None:
             return DropReason.UNRESOLVED, f"no file writes {text}: the item is unchecked"
         return [Anchor(AnchorKind.IMPORT, written or text, expect, scope=names.scope)]
-    if c.form is _Form.PATH and (module := _go_module(text, names, fp, absent, c.pref)) is not None:
+    if c.form is _Form.PATH and (module := _go_module(
+            text, names, fp, absent, c.pref, c.instrument and not c.developing)) is not None:
         return module  # "uses spf13/pflag", "doesn't use gorilla/context any more"
     if absent and not removal and c.form in (_Form.PATH, _Form.PATH_SYMBOL):
         # "we no longer use auth/legacy.py" does not say the file is gone.
@@ -240,6 +261,9 @@ def _resolve(c: _Cand, names: CodeNames, fp: Fingerprint, absent: bool) -> Outco
         # "(ENV_VAR_PREFIX in flower/command.py)": a module's constant, not a variable of
         # the environment
         inside = {p for p in placed if names.scope is not None and in_area(p, names.scope)}
+        if c.claimed and not inside and names.scope is not None and fp.has_path(names.scope):
+            # "DEFAULT_NAME is defined in app/settings.py": the stated place is the claim
+            return [Anchor(AnchorKind.SYMBOL, text, scope=names.scope)]
         if len(inside or placed) != 1:
             return DropReason.AMBIGUOUS, f"{text} is assigned in {len(placed)} files"
         return [Anchor(AnchorKind.SYMBOL, text, scope=(inside or placed).pop())]
@@ -258,8 +282,12 @@ def _resolve(c: _Cand, names: CodeNames, fp: Fingerprint, absent: bool) -> Outco
         name = text.removesuffix("()")
         if absent:
             return names.absent_dotted(name, removal)
+        if "." in name and (member := _go_package_member(name, fp, names.scope)) is not None:
+            return [member]  # "limits.ExpectedFDs": the constant of the repository's package
         if "." in name:
             found = names.dotted(name, claimed=c.claimed, loose=True)
+            if isinstance(found, tuple) and (variant := _variant_method(name, fp)) is not None:
+                return [variant]  # "Tool::Lld.rust_exec()": the method of the enum
             sure = c.code or c.form is _Form.CALL or name != name.lower() or "_" in name
             if isinstance(found, tuple) and (member := names.package_member(name)):
                 return [member]  # "mux.go joins them with strings.Join"
@@ -309,11 +337,23 @@ def _resolve(c: _Cand, names: CodeNames, fp: Fingerprint, absent: bool) -> Outco
         expect = Expect.ABSENT if absent else Expect.PRESENT
         return [Anchor(AnchorKind.IMPORT, head.lower(), expect)]
     if ("-" in text and isinstance(outcome, tuple) and len(head) > 2 and c.tech is None
-            and lookup_word(tail.partition("-")[0]) is None and not c.packaged):  # fmt: skip
+            and lookup_word(tail.partition("-")[0]) is None and not c.packaged
+            and ((second := tail.partition("-")[0].lower()) in _COMPOUND_TAILS
+                 or (second.endswith("ed") and len(second) > 4))):  # fmt: skip
         # "a duckdb-backed store": the compound names duckdb ("jest-puppeteer", of two
-        # technologies, is a package of its own)
+        # technologies, and "node-fetch" are packages of their own)
         outcome = _word(c, head, names, absent)
     return outcome
+
+
+# The second half of a compound that says how a thing relates to the first, besides a past
+# participle ("duckdb-backed", "gzip-compressed")
+_COMPOUND_TAILS = frozenset({
+    "compatible", "specific", "style", "like", "native", "only", "aware", "friendly", "side",
+    "first", "centric", "free", "level", "wide", "safe", "time", "scoped", "bound", "facing",
+    "grade", "ready", "heavy", "light", "global", "local", "internal", "second", "minute",
+    "hour", "day", "week", "month", "year",
+})  # fmt: skip
 
 
 _MEMBER_OF = re.compile(
@@ -456,14 +496,16 @@ _GO_MAJOR_SUFFIX = re.compile(r"(?:/v\d+|\.v\d+)$")
 
 
 def _go_module(text: str, names: CodeNames, fp: Fingerprint, absent: bool,
-               pref: Pref = None) -> Outcome | None:  # fmt: skip
+               pref: Pref = None, used: bool = False) -> Outcome | None:  # fmt: skip
     """A Go module a note names by its path in a repository with Go code, which is no path
     of the repository: the import of it. Absent ("doesn't use gorilla/context"), it holds
     while nothing imports it. Present, it is checked only where the note places it in Go
     code or the code imports another major version of it (``gopkg.in/yaml.v3`` for a
     note's ``yaml.v2``): a tool the project runs is named the same way and never imported.
     A sentence that says which ("imports github.com/pkg/errors", "depends on
-    golang.org/x/sys": ``pref``) is checked as it says. None elsewhere."""
+    golang.org/x/sys": ``pref``) is checked as it says, and so is the means of what the code
+    does ("flags are parsed with github.com/alecthomas/kong": ``used``), where no module of
+    the repository requires it. None elsewhere."""
     if (not _GO_MODULE.fullmatch(text) or text.endswith((".go", ".mod", ".sum"))
             or not _has_go(fp) or fp.has_path(text) or fp.has_directory(text)):  # fmt: skip
         return None
@@ -478,7 +520,9 @@ def _go_module(text: str, names: CodeNames, fp: Fingerprint, absent: bool,
         _GO_MAJOR_SUFFIX.sub("", d) == base for d in fp.dependency_names())
     if pref == "dep":
         return [Anchor(AnchorKind.DEP, text, expect)]
-    if in_go or sibling or pref == "import" or text.split("/", 1)[0] in _GO_STD_ROOTS:
+    required = any(_GO_MAJOR_SUFFIX.sub("", d) == base for d in fp.dependency_names())
+    if (in_go or sibling or pref == "import" or text.split("/", 1)[0] in _GO_STD_ROOTS
+            or (used and not required)):  # fmt: skip
         # ("sync/atomic", "net/http": a package of Go's own, which no tool is named by)
         return [Anchor(AnchorKind.IMPORT, text, expect, scope=scope)]
     return None
@@ -492,6 +536,92 @@ _GO_STD_ROOTS = frozenset({
     "plugin", "reflect", "regexp", "runtime", "slices", "sort", "strconv", "strings", "sync",
     "syscall", "testing", "text", "time", "unicode", "unique", "unsafe",
 })  # fmt: skip
+
+
+# Modules of Python's standard library whose names are also words, which a note names as
+# the means of what the code does ("persisted with pickle", "compressed with gzip")
+_STDLIB_MEANS = frozenset({
+    "pickle", "shelve", "marshal", "secrets", "csv", "glob", "socket", "signal", "queue",
+    "heapq", "bisect", "zlib", "gzip", "bz2", "lzma", "hashlib", "hmac", "uuid", "tempfile",
+    "shutil", "sched", "selectors", "struct", "json", "sqlite3", "threading",
+})  # fmt: skip
+
+
+# A literal in double quotes (not a word's apostrophes): "UTC", “cloudsql”
+_DOUBLE_QUOTED = re.compile(
+    r'"(?P<d>[^"\n]{1,80})"|“(?P<c>[^”\n]{1,80})”|(?<!\w)\'(?P<s>[^\'\s]{1,80})\'(?!\w)')
+_CODE_LIKE = re.compile(r"[:/._\-@#$%{}\[\]()=\d]")
+# 'virtual:msw', "node:fs": a specifier in quotes, whose words are its own
+_SPECIFIER = re.compile(r"(['\"])[\w.\-]+:[\w./@\-]+\1")
+
+
+def _unread_quotes(text: str, checked: Sequence[tuple[int, int]], quotes: Sequence[Quote],
+                   anchored: set[str]) -> list[str]:  # fmt: skip
+    """The literals ``text`` quotes that no reader took: no value checked there, no message
+    and no anchor read from their words."""
+    found = []
+    for m in _DOUBLE_QUOTED.finditer(text):
+        inner = (m["d"] or m["c"] or m["s"]).strip()
+        span = m.span()
+        if m["s"] and not _CODE_LIKE.search(inner):
+            continue  # 'fine': a word in single quotes is the writer's, no literal
+        if (not inner or any(a < span[1] and span[0] < b for a, b in checked)
+                or any(a < span[1] and span[0] < b for _, (a, b) in quotes)
+                or any(o and (o in inner or inner in o) for o in anchored)):  # fmt: skip
+            continue
+        found.append(inner)
+    return found
+
+
+# Files known by their name wherever they are: "ships a Dockerfile", "has a go.mod"
+_ONE_OF_A_KIND = (InfraKind.DOCKERFILE, InfraKind.COMPOSE, InfraKind.GO_MOD,
+                  InfraKind.CARGO_TOML, InfraKind.PACKAGE_JSON, InfraKind.PYPROJECT)  # fmt: skip
+
+
+def _depth(path: str) -> tuple[int, str]:
+    return path.count("/"), path
+
+
+def _declared_elsewhere(word: str, tech: Technology, names: CodeNames) -> str | None:
+    """The package of another ecosystem than Python's that a manifest declares as
+    ``word``, where no manifest declares the Python distribution ``tech`` names."""
+    if any(names.declares(d) for d in tech.dists):
+        return None
+    found = [d for d in names.fp.dependency(word) if d.ecosystem != "pypi"]
+    return found[0].name if found else None
+
+
+def _go_package_member(name: str, fp: Fingerprint, scope: str | None) -> Anchor | None:
+    """``pkg.Name`` where ``pkg`` is a Go package of the repository (its folder's name) and
+    its files define ``Name``: that definition, in the one file (or the note's scope, or
+    any file: ``limits.go`` and ``limits_windows.go`` each define it for a platform)."""
+    package, _, member = name.partition(".")
+    if not _has_go(fp) or "." in member or not member[:1].isupper():
+        return None
+    found = [p for p, _ in fp.definitions(member) if p.endswith(".go")
+             and p.rpartition("/")[0].rpartition("/")[2] == package]  # fmt: skip
+    found = found or [p for p, _ in fp.constant_values(member) if p.endswith(".go")
+                      and p.rpartition("/")[0].rpartition("/")[2] == package]  # fmt: skip
+    if not found:
+        return None
+    place = found[0] if len(set(found)) == 1 else scope if scope in found else None
+    return Anchor(AnchorKind.SYMBOL, member, scope=place)
+
+
+def _variant_method(name: str, fp: Fingerprint) -> Anchor | None:
+    """``Type.Variant.method`` (Rust's ``Tool::Lld.rust_exec()``, an enum's member then a
+    method called on it): the method the one type defines, where it defines the member."""
+    parts = name.split(".")
+    if len(parts) != 3 or not fp.definitions(f"{parts[0]}.{parts[1]}"):
+        return None
+    found = fp.definitions(f"{parts[0]}.{parts[2]}")
+    return Anchor(AnchorKind.SYMBOL, f"{parts[0]}.{parts[2]}", scope=found[0][0]) if len(
+        found) == 1 else None
+
+
+def _has_python(fp: Fingerprint) -> bool:
+    return fp.derived("extract.python", lambda f: any(x.language == "python"
+                                                      for x in f.code.values()))
 
 
 def _has_go(fp: Fingerprint) -> bool:
@@ -535,6 +665,9 @@ def _technology(c: _Cand, tech: Technology, names: CodeNames, absent: bool) -> O
     if names.own_package(tech):
         return DropReason.OWN_PACKAGE, f"{tech.display} is this repository's own package"
     word = c.text.lower()
+    if (c.pref == "dep" or c.packaged) and (other := _declared_elsewhere(word, tech, names)):
+        # "graphql is a peer dependency" in an npm package: npm's graphql, not graphql-core
+        return [Anchor(AnchorKind.DEP, other, Expect.ABSENT if absent else Expect.PRESENT)]
     # "a throttler runs": one who throttles, as much as the package so named
     common = c.common or (c.text.islower() and names.agent_noun(word))
     if tech.kind is TechKind.PACKAGE and c.text.isupper() and len(c.text) > 1 and not c.pref:
@@ -640,6 +773,8 @@ def _located_definition(c: _Cand, text: str, names: CodeNames) -> bool:
     return said and bool(names.fp.definitions(text))
 
 
+# "User-Agent", "Content-Type": an HTTP header, not the lower-case package of that name
+_HEADER = re.compile(r"(?:X-)?[A-Z][a-z]+(?:-[A-Z][a-z]*)+")
 # "ToX", "NewX": a name of code with a placeholder for its last part, which a package whose
 # name has no capital at all is never written as
 _PLACEHOLDER = re.compile(r"[A-Z][a-z]+[A-Z]")
@@ -651,8 +786,11 @@ def _word(c: _Cand, text: str, names: CodeNames, absent: bool) -> Outcome:
     if text[:1].isupper() and names.fp.has_path(text):
         return [Anchor(AnchorKind.FILE, text)]  # "Dockerfile", "Makefile": a root file
     hit = lookup_word(text)
-    if hit is not None and _PLACEHOLDER.fullmatch(text) and hit[0].display.islower():
-        hit = None  # "ToX" beside "ToXE" is a placeholder of code, not the ``tox`` package
+    if hit is not None and hit[0].display.islower() and (_PLACEHOLDER.fullmatch(text) or (
+            _HEADER.fullmatch(text) and lookup_word(text.partition("-")[0]) is None)):
+        # "ToX" beside "ToXE" is a placeholder of code, not the ``tox`` package; "User-Agent"
+        # is a header ("Flask-Limiter", of a technology's name, is a package)
+        hit = None
     if hit is not None and c.tech is None and not absent and (own := _own_definition(text, hit[0],
                                                                                      names, c)):
         return own  # "nanoid is defined in src/nanoid.ts": the repository's own function
@@ -662,6 +800,9 @@ def _word(c: _Cand, text: str, names: CodeNames, absent: bool) -> Outcome:
     w = text.lower()
     if c.claimed and not absent and _located_definition(c, text, names):
         return [Anchor(AnchorKind.SYMBOL, text, scope=names.scope)]  # "models defines Request"
+    if (c.instrument and text.islower() and w in _STDLIB_MEANS and names.is_stdlib(w)
+            and _has_python(names.fp)):  # fmt: skip
+        return [names.module_claim(w)]  # "state is persisted with pickle": the module
     if names.is_ordinary(w) and c.pref is None and not c.code:
         return DropReason.COMMON_WORD, f"{w!r} is an ordinary word, not a named thing"
     outcome = names.absent_word(text, c.pref) if absent else names.word(text, c.pref, c.code)
@@ -686,6 +827,8 @@ def _word(c: _Cand, text: str, names: CodeNames, absent: bool) -> Outcome:
         return [lacking]  # "the crossterm crate", "redux-saga is a dependency": declared nowhere
     # Only a name written like a package can be an untyped technology: "PBKDF2", "HS256"
     # and other acronyms are algorithms and formats, not things the code imports.
+    if (key := w.replace("_", "-")) in MANIFEST_KEYS and "-" in key:
+        return DropReason.COMMON_WORD, f"{text!r} is a key of a manifest"
     if (c.slot and re.fullmatch(r"[a-z][a-z0-9._-]*[a-z0-9]", w) and w not in names.first_party
             and not text.isupper()):  # fmt: skip
         detail = (f"{text!r} looks like a technology but is neither in the vocabulary nor in "
@@ -694,6 +837,8 @@ def _word(c: _Cand, text: str, names: CodeNames, absent: bool) -> Outcome:
     return outcome
 
 
+# "under `dependencies` in package.json": the table of what the package runs with
+_DEPENDENCIES_TABLE = re.compile(r"[`\"']dependencies[`\"']")
 # "a peer dependency", "in its peerDependencies": npm's role for what the user installs
 _PEER = re.compile(r"\bpeer[\s-]?dependenc(?:y|ies)\b|\bpeerDependenc", re.IGNORECASE)
 
@@ -850,6 +995,7 @@ def infer_anchors(text: str, fp: Fingerprint, subject: str | None = None, *,
     kept: list[tuple[Anchor, str]] = []
     uncovered: list[str] = []
     words: list[str] = []  # packages that are also words, used by the subject's file
+    ticked: list[str] = []  # words in backticks no anchor reads
     objects: list[tuple[_Cand, list[Anchor]]] = []  # what a verb of use governs
     negations: list[str] = []  # negated names no anchor checks, as uncovered parts
     negated: list[str] = []  # ... the names they were read from
@@ -870,10 +1016,23 @@ def infer_anchors(text: str, fp: Fingerprint, subject: str | None = None, *,
     # "isOriginAllowed is a method of Cors": the member on that type
     members = _members_of(text, names, fp, uncovered)
     kept += [(a, origin) for a, origin, _ in members]
+    # "the device description is served at `/rootDesc.xml`": a URL path the code serves
+    routes = [r for a, b, question in spans if not question for r in read_routes(text, a, b, fp)]
+    # "reads the token from the X-API-Key header": a name the code writes, in any case
+    headers = [h for h in header_names(text) if not any(a <= h[1][0] < b for _, (a, b) in quotes)]
     read_whole = [q.span for q in quotes] + [d.span for d in lacking] + [n.span for n in wholly]
+    read_whole += [span for _, span in routes] + [span for _, span in headers]
+    read_whole += [m.span() for m in _SPECIFIER.finditer(text)]
     read_whole += [span for _, _, span in members]
     for c in cands:
         if read_whole and any(a <= c.start < b for a, b in read_whole):
+            continue
+        if (c.form in (_Form.PATH, _Form.WORD) and "/" not in c.text and c.mode is _Mode.PRESENT
+                and _A_KIND_OF.search(text, max(0, c.start - 8), c.start)
+                and (kind := infra_kind(c.text)) in _ONE_OF_A_KIND):
+            # "ships a Dockerfile and a docker-compose.yml": one of that kind, at any depth
+            there = sorted((p for p in fp.infra if infra_kind(p) is kind), key=_depth)
+            kept.append((Anchor(AnchorKind.FILE, there[0] if there else c.text), c.text))
             continue
         if (c.form is _Form.PATH and "/" not in c.text and not c.ticked
                 and _A_KIND_OF.search(text, max(0, c.start - 8), c.start)):  # fmt: skip
@@ -881,12 +1040,29 @@ def infer_anchors(text: str, fp: Fingerprint, subject: str | None = None, *,
             detail = f"'{c.text}' is said of a kind of file, not of one path of this repository"
             dropped.append(DroppedCandidate(c.text, DropReason.EXTERNAL, detail))
             continue
+        if (c.form is _Form.PATH and "/" not in c.text and c.mode is _Mode.PRESENT
+                and not fp.basename_paths(c.text)
+                and _RUNTIME_FILE.search(_sentence_of(c, text, spans))):  # fmt: skip
+            # "`bat cache --clear` deletes themes.bin": a file the program makes as it runs
+            uncovered.append(f"the file {c.text}")
+            continue
         if (c.form is _Form.PATH and "/" not in c.text
-                and _NAMED_FILE.search(text, max(0, c.start - 12), c.start)):  # fmt: skip
+                and _NAMED_FILE.search(text, max(0, c.start - 20), c.start)):  # fmt: skip
             # "a file called config.json": the name a file is given where the program
             # runs, a value the note states, not a path of this repository
             detail = f"'{c.text}' is the name a file is given, not a path of this repository"
             dropped.append(DroppedCandidate(c.text, DropReason.EXTERNAL, detail))
+            continue
+        if (not c.ticked and c.text.lower() in _NAMING_WORDS and _NAMING_NOUN.match(text, c.end)
+                and _ARTICLE_BEFORE.search(text, max(0, c.start - 6), c.start)):  # fmt: skip
+            # "finds symbols with the regex `_Z.+?E`": the word names the literal after it
+            detail = f"'{c.text}' names the literal written after it"
+            dropped.append(DroppedCandidate(c.text, DropReason.COMMON_WORD, detail))
+            continue
+        if text[c.start - 1 : c.start] in ('"', "'") and _KEY_AFTER.match(text, c.end):
+            # `"build": "unbuild"`: a key of the snippet the note quotes, named by its value
+            detail = f"'{c.text}' is a key of the quoted snippet"
+            dropped.append(DroppedCandidate(c.text, DropReason.COMMON_WORD, detail))
             continue
         if controls and _touches_control(text, c):
             detail = "next to a control character"
@@ -910,7 +1086,20 @@ def infer_anchors(text: str, fp: Fingerprint, subject: str | None = None, *,
         if c.form in (_Form.WORD, _Form.TECH, _Form.SCOPED_PACKAGE, _Form.IMPORT) and (
                 in_file := manifest_claim(text, c.text, c.start, c.end, fp)):
             kept.append((in_file.anchor, c.text))  # "bleach was removed from requirements.txt"
-            manifests_named.append(in_file.path_span)
+            manifests_named.append(in_file.span)
+            sentence = _sentence_of(c, text, spans)
+            if in_file.anchor.expect is Expect.PRESENT and (
+                    optional := optional_only(sentence, [in_file.anchor], fp)):  # fmt: skip
+                uncovered.append(f"{c.text} ({optional})")  # "among the required dependencies"
+            elif in_file.anchor.expect is Expect.PRESENT and (peer_role := _peer_role(
+                    sentence, c.text, npm_peer_only([in_file.anchor], fp))):  # fmt: skip
+                uncovered.append(peer_role)  # "in the runtime `dependencies`" of a peer
+            elif (in_file.anchor.expect is Expect.PRESENT and _DEPENDENCIES_TABLE.search(sentence)
+                    and npm_peer_only([in_file.anchor], fp)):  # fmt: skip
+                uncovered.append(f"{c.text} (a peer dependency)")  # "under `dependencies`"
+            elif in_file.anchor.expect is Expect.PRESENT and (role := development_role_unchecked(
+                    sentence, c.text, [in_file.anchor], fp)):  # fmt: skip
+                uncovered.append(role)  # "in the devDependencies" of a runtime one
             continue
         if c.form in (_Form.WORD, _Form.TECH, _Form.SCOPED_PACKAGE) and not python and (
                 denial := run_time_denial(text, c.text, c.end, fp)) is not None:
@@ -983,9 +1172,12 @@ def infer_anchors(text: str, fp: Fingerprint, subject: str | None = None, *,
                 dropped.append(DroppedCandidate(c.text, *outcome))
             if c.mode is _Mode.PRESENT and _uncovered(
                 c, outcome[0], text, fp.has_path(scope or "")
-            ) and not (_CAPS_NAME.fullmatch(c.text) and _named_anywhere(c.text, fp)):
+            ) and not (_CAPS_NAME.fullmatch(c.text) and _named_anywhere(c.text, fp)) and not (
+                    outcome[0] is DropReason.COMMON_WORD and _in_infra(c.text, fp)):  # fmt: skip
                 uncovered.append(c.text)
-                if outcome[0] is DropReason.COMMON_WORD:
+                if outcome[0] is DropReason.COMMON_WORD and c.ticked and c.tech is None:
+                    ticked.append(c.text)  # "a `scan` command": code no anchor reads
+                elif outcome[0] is DropReason.COMMON_WORD:
                     words.append(c.text)
             continue
         if (beside := beside_part(c, outcome, fp)) is not None:
@@ -1058,6 +1250,15 @@ def infer_anchors(text: str, fp: Fingerprint, subject: str | None = None, *,
     for quote in quotes:
         kept.append((message_anchor(quote, text, spans, kept, fp), quote.message))
         checked_values.append(quote.span)
+    for path, span in routes:
+        kept.append((Anchor(AnchorKind.MESSAGE, path), path))
+        checked_values.append(span)
+    for header, span in headers:
+        if (literal := header_literal(header, fp)) is not None:
+            kept.append((Anchor(AnchorKind.MESSAGE, literal), header))
+        else:
+            uncovered.append(f"the header {header}")
+        checked_values.append(span)
     # "mux.go doesn't import regexp; only regexp.go does": the contrast states the positive
     for anchor in contrasted(text, spans, [a for a, _ in kept], fp, lambda n: resolve_name(n, fp)):
         kept.append((anchor, anchor.scope or anchor.value))
@@ -1073,6 +1274,7 @@ def infer_anchors(text: str, fp: Fingerprint, subject: str | None = None, *,
     roles = [r for r in role_parts(text, spans, fp)  # "X is a field of Y" checked as Y.X
              if not any(all(p in r for p in q.split(".")) for _, q, _ in members)]  # fmt: skip
     checked = bases_checked(text, spans, fp)  # a library's base class, checked as one
+    checked += bases_said(text, spans, kept, fp)  # "X derives from ValueError": the same
     uncovered = [u for u in uncovered if u not in checked] + relations + roles
     dropped = [d for d in dropped if d.candidate not in checked]
     # A value stated for a constant or an environment variable the code gives a literal is
@@ -1082,6 +1284,9 @@ def infer_anchors(text: str, fp: Fingerprint, subject: str | None = None, *,
     values += bind_setting_values(text, fp, scope, spans, [b.span for b in values])
     # "the `--port` option defaults to 8080": the option's declaration (anchors.cli_options)
     values += bind_option_values(text, fp, spans, [b.span for b in values])
+    # "turned on with a -systemd-socket flag": the option declared, or not
+    named_options = bind_option_names(text, fp, [b.span for b in values])
+    kept += [(b.anchor, b.name) for b in named_options]
     for bound in values:
         kept = [(a, o) for a, o in kept if not _same_thing(a, bound.anchor)]
         # "falls back to config/kinto.ini": a path that is the value, not a file of the tree
@@ -1147,6 +1352,15 @@ def infer_anchors(text: str, fp: Fingerprint, subject: str | None = None, *,
         value = text[bound.span[0] : bound.span[1]]
         kept = [(a, o) for a, o in kept if not (o != value and o in value
                                                 and a.kind is AnchorKind.SYMBOL)]  # fmt: skip
+        # ("`go 1.13`": the key the value is bound to is no package of its own)
+        # ("declares the module example.com/proxy": the value is the module's path, which
+        # the value anchor checks, no import of it)
+        key_word = bound.name.split()[0] if " " in bound.name else None
+        kept = [(a, o) for a, o in kept if not (o in (key_word, value.strip("`")) and a.kind in (
+            AnchorKind.DEP, AnchorKind.TECH, AnchorKind.IMPORT))]  # fmt: skip
+        # ("`audio/output` defaults to `autoaudiosink`": the key and its value are bound)
+        uncovered = [u for u in uncovered if u not in (bound.name, value.strip("`"))]
+        dropped = [d for d in dropped if d.candidate not in (bound.name, value.strip("`"))]
         kept.append((bound.anchor, bound.name))
         checked_values.append(bound.span)
     # "rendered with mistune ([markup] renderer = mistune in isso.cfg)": the value a bound
@@ -1211,6 +1425,12 @@ def infer_anchors(text: str, fp: Fingerprint, subject: str | None = None, *,
     anchored = {o for _, o in kept}
     uncovered += [v.phrase for v in uncovered_values(text, checked_values)
                   if v.text not in anchored or stated_as_default(text, v)]  # fmt: skip
+    # "gets a ".s.MYSQL.3306" suffix": a literal the note quotes, which no reader checked
+    said_by = [f"{a.value} {a.version or ''}".lower() for a, _ in kept]  # what anchors check
+    uncovered += [f'"{q}"' for q in _unread_quotes(text, checked_values, quotes, anchored)
+                  if not any(q.lower() in s for s in said_by)]  # fmt: skip
+    # "Cargo.toml declares a [features] section": a table no reader looks for
+    uncovered += [f"the [{m['s']}] section" for m in _SECTION_SAID.finditer(text)]
     # "needs log 0.4.21 with the std feature": which features a dependency enables is
     # read by no anchor
     uncovered += [f"the feature {m['f']}" for m in _FEATURE.finditer(text) if m["f"] not in read]
@@ -1235,6 +1455,15 @@ def infer_anchors(text: str, fp: Fingerprint, subject: str | None = None, *,
     # concept (anchors.concept_negations), read after the clauses so the negation stays an
     # uncovered part: they refute, they never verify
     kept += concept_negations(text, fp, spans, scope)
+    # ("`fetch` has a `timeout` parameter": a word in backticks an anchor's value holds)
+    checks = [f"{a.value} {a.version or ''}" for a, _ in kept]
+    uncovered = [u for u in uncovered if u not in ticked or not any(
+        re.search(rf"\b{re.escape(u)}\b", c) for c in checks)]  # fmt: skip
+    # ("the value /etc/isso.cfg" already names the quoted or the unsafe "/etc/isso.cfg")
+    values_named = {u.removeprefix("the value ").strip('"') for u in uncovered
+                    if u.startswith("the value ")}  # fmt: skip
+    uncovered = [u for u in uncovered if u.startswith("the value ")
+                 or u.strip('"') not in values_named]  # fmt: skip
     settled = _settle(kept, dropped, scope, tuple(dict.fromkeys(uncovered)))
     return replace(settled, relations=tuple(relations), roles=tuple(roles),
                    arguments=tuple(arguments.uncovered), words=tuple(words),
@@ -1551,6 +1780,24 @@ def _named_anywhere(name: str, fp: Fingerprint) -> bool:
         return True
     return any(name in v.key or (v.text is not None and name in v.text)
                for values in fp.infra.values() if values for v in values)  # fmt: skip
+def _in_infra(word: str, fp: Fingerprint) -> bool:
+    """Whether an infrastructure file names ``word`` as a key or a value, or a part of one
+    (the tox env `style`, a compose service): what such a file says, which its own
+    readers check."""
+    parts = fp.derived("extract.infra_words", _infra_words)
+    return word.lower() in parts
+
+
+def _infra_words(fp: Fingerprint) -> frozenset[str]:
+    found: set[str] = set()
+    for values in fp.infra.values():
+        for v in values or ():
+            found.update(_KEY_PARTS.split(v.key.lower()))
+            found.update(_KEY_PARTS.split((v.text or "").lower()))
+    return frozenset(found)
+
+
+_KEY_PARTS = re.compile(r"[^\w\-]+")
 _CODE_UNFOUND = (DropReason.UNRESOLVED, DropReason.AMBIGUOUS, DropReason.NOT_IN_SCOPE)
 # A tuple: membership by identity, where a set would hash each Enum member in Python.
 _CODE_FORMS = (_Form.DOTTED, _Form.CALL, _Form.PATH_SYMBOL, _Form.PATH)
@@ -1571,11 +1818,18 @@ def _uncovered(c: _Cand, reason: DropReason, text: str, in_file: bool) -> bool:
         # a file does something with; not read as the package where the file does not
         # import it (it may be the word), and not left out either.
         return True
+    if (reason is DropReason.UNSAFE and c.text.startswith(("/", "~/")) and c.text.count("/") > 1
+            and text[c.start - 1 : c.start] != "="):  # fmt: skip
+        # "lives at /var/lib/app/app.db": a place on the machine, unchecked (an assigned
+        # one, ``X=/config/app.cfg``, is the assignment's value, which its reader checks)
+        return True
     if c.form is _Form.PATH and not (c.code or "." in c.text.rpartition("/")[2]):
         return False  # "yes/no", "and/or", "client/server": prose, not a path
     code = c.ticked or c.form in _CODE_FORMS or bool(_SNAKE.fullmatch(c.text)) or bool(
         _CAPS_NAME.fullmatch(c.text))  # "the CELERY_FLOWER_ prefix": a constant's or a key's
-    return code and reason in _CODE_UNFOUND
+    # "registers a `scan` command": a word written as code on its own that no anchor reads
+    alone = c.ticked and text[c.start - 1 : c.start] == "`" == text[c.end : c.end + 1]
+    return code and (reason in _CODE_UNFOUND or (alone and reason is DropReason.COMMON_WORD))
 
 
 def _settle(kept: list[tuple[Anchor, str]], dropped: list[DroppedCandidate],

@@ -224,6 +224,9 @@ class FileFacts:
     # The members of imported modules the code uses (``os.Stderr``; ``anchors.references``);
     # None: not recorded (a language it does not read, or too many).
     references: tuple[str, ...] | None = None
+    # The string literals that read as a URL path (``"/rootDesc.xml"``, ``"/api/{id}"``), in
+    # every language (``anchors.messages.literals``): where the code serves or asks for it.
+    paths: tuple[str, ...] = ()
     # The camelCase names the code writes anywhere: a member read after a dot, an object's
     # key (``anchors.references.camel_names``); None: not recorded (too many).
     camel_names: tuple[str, ...] | None = ()

@@ -71,7 +71,7 @@ Progress = Callable[[int, int], None]
 # members and arithmetic of numbers, 21; the ``default=`` a call declaring a class
 # attribute passes, 22; Rust paths used in place, ``pub use`` aliases, 23) and is
 # extracted again.
-FACTS_VERSION = 24
+FACTS_VERSION = 27
 # Files to parse before two worker processes pay for their start-up: on two idle cores the
 # pool breaks even at 300-400 files (adr/0003; `python -m benchmarks.fingerprint --sweep`).
 POOL_THRESHOLD = 500
@@ -155,6 +155,8 @@ def facts_to_json(facts: FileFacts) -> str:
         data["sl"] = list(facts.strings)
     if facts.keys is not None:
         data["sk"] = list(facts.keys)
+    if facts.paths:
+        data["pl"] = list(facts.paths)
     if facts.camel_names != ():  # (None: too many to keep)
         data["at"] = None if facts.camel_names is None else list(facts.camel_names)
     if facts.env_access:
@@ -236,6 +238,7 @@ def facts_from_json(text: str) -> FileFacts:
             ),
             strings=tuple(str(t) for t in data.get("sl", ())),
             keys=None if data.get("sk") is None else tuple(str(k) for k in data["sk"]),
+            paths=tuple(str(p) for p in data.get("pl", ())),
             camel_names=_camel_names(data),
             env_access=int(data.get("ea", 0)),
             references=None if data.get("rf") is None else tuple(str(r) for r in data["rf"]),

@@ -25,6 +25,7 @@ from anchors.facts import (
     syntax_not_read,
     words_of,
 )
+from anchors.go_flags import flag_defaults
 from anchors.grammars import line_of, named_children, parser, text_of
 from anchors.http_status import statuses_in
 from anchors.literals import QUALIFIED_NAME
@@ -78,7 +79,7 @@ def extract_go(source: bytes) -> FileFacts:
         definitions=tuple(walker.definitions),
         signatures=tuple(walker.signatures),
         env_reads=env_reads,
-        constants=tuple(walker.constants),
+        constants=(*walker.constants, *flag_defaults(source)),  # flags as ``--NAME``
         parsed=not_read is None,
         not_read=not_read,
         words=words_of(source) if not_read else None,

@@ -37,10 +37,11 @@ from anchors.facts import Fingerprint
 from anchors.infra_check import default_user
 from anchors.infra_compare import NOT_ROOT, Match, compare_image
 from anchors.infra_facts import InfraKind, infra_kind
-from anchors.ini_binding import bind_named_settings, bind_settings, ini_files
+from anchors.ini_binding import bind_named_settings, bind_placed_settings, bind_settings, ini_files
 from anchors.mentions import subproject_of
 from anchors.npm_binding import bind_npm_values
 from anchors.own_version import bind_own_version
+from anchors.program_binding import bind_programs
 from anchors.spec import Anchor, AnchorKind, Expect
 from anchors.value_binding import Binding
 from anchors.value_claims import OPTION, StatedValue, stated_values
@@ -167,8 +168,13 @@ def bind_infra(
         bound += bind_npm_values(text, start, end, fp, [*taken, *(b.span for b in bound)])
         # "the crate is at version 0.3.0": the project's own manifest
         bound += bind_own_version(text, start, end, fp)
+        # "the console script `beet` runs `beets.ui:main`", "built with hatchling"
+        bound += bind_programs(text, start, end, fp, [*taken, *(b.span for b in bound)])
         # "[markup] renderer = mistune in isso/isso.cfg": an application's settings file
         bound += bind_settings(text, start, end, fp, settings, [*taken, *(b.span for b in bound)])
+        # "`core/restore_state` is off by default": the [core] section's key
+        bound += bind_placed_settings(text, start, end, fp, settings,
+                                      [*taken, *(b.span for b in bound)])  # fmt: skip
         # "SMTP defaults to port 465": the [smtp] section's port
         bound += bind_named_settings(text, start, end, fp, settings,
                                      [*taken, *(b.span for b in bound)])  # fmt: skip

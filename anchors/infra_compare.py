@@ -27,6 +27,7 @@ from collections.abc import Callable, Sequence
 from enum import StrEnum
 
 from anchors.literals import same_value
+from anchors.program_files import backend_family
 from anchors.semver import allowed, relate
 from anchors.versions import Relation
 
@@ -35,6 +36,7 @@ __all__ = [
     "VERSION_KEYS",
     "Match",
     "compare_action",
+    "compare_backend",
     "compare_command",
     "compare_compiler_option",
     "compare_image",
@@ -430,7 +432,17 @@ def comparison_for(key: str) -> Comparison:
         return compare_package_manager
     if key.startswith("compilerOptions."):
         return compare_compiler_option
+    if key == "build-system.build-backend":
+        return compare_backend
     return compare_plain
+
+
+def compare_backend(stated: str, actual: str | None) -> Match:
+    """A build tool said ("setuptools", "poetry-core") and the backend the file names
+    (``setuptools.build_meta``, ``poetry.core.masonry.api``): the same tool or not."""
+    if actual is None:
+        return _U
+    return _S if backend_family(stated) == backend_family(actual) else _D
 
 
 _FLOOR_OF = re.compile(r"^\s*>=?\s*v?(?P<major>\d+)")
@@ -517,7 +529,8 @@ def is_list_key(key: str) -> bool:
     """Whether a file gives ``key`` several values of which a stated one need be only one
     (ports, a matrix of versions or runners, the CI jobs' images, the actions their steps
     run, a variable the jobs set)."""
-    return key in ("EXPOSE", *VERSION_KEYS, "runs-on", "image", "uses", "RUN") or key.endswith(
+    return key in ("EXPOSE", *VERSION_KEYS, "runs-on", "image", "uses", "RUN",
+                   "build-tools") or key.endswith(
         ".ports") or key.startswith("env.") or _cargo_feature(key)
 
 

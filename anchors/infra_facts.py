@@ -65,7 +65,8 @@ _TOOLCHAIN_FILES = {".nvmrc": InfraKind.NODE_VERSION_FILE,
                     "rust-toolchain": InfraKind.RUST_TOOLCHAIN,
                     "rust-toolchain.toml": InfraKind.RUST_TOOLCHAIN,
                     "package.json": InfraKind.PACKAGE_JSON, "go.mod": InfraKind.GO_MOD,
-                    "Cargo.toml": InfraKind.CARGO_TOML}  # fmt: skip
+                    "Cargo.toml": InfraKind.CARGO_TOML,
+                    "pyproject.toml": InfraKind.PYPROJECT}  # fmt: skip
 # Copies of third-party packages: their manifests state another project's toolchain.
 _VENDORED = frozenset({"node_modules", "vendor", "bower_components"})
 _COMPOSE = re.compile(r"^(?:docker-)?compose(?:[.\-_][\w.\-]*)?\.ya?ml$", re.IGNORECASE)
@@ -80,7 +81,7 @@ def infra_kind(path: str) -> InfraKind | None:
     low = name.lower()
     if low.startswith(("tsconfig", "jsconfig")) and low.endswith(".json"):  # (JSON with comments)
         return None if _VENDORED.intersection(path.split("/")[:-1]) else InfraKind.TSCONFIG
-    if low.endswith((".cfg", ".ini")):
+    if low.endswith((".cfg", ".ini", ".conf")):
         return None if _VENDORED.intersection(path.split("/")[:-1]) else InfraKind.INI
     # Asked of every tracked path on every build: most are rejected by this test alone.
     if "ocker" not in low and "ontainer" not in low and not low.endswith((".yml", ".yaml")):
@@ -147,21 +148,30 @@ _INTERPOLATED = re.compile(r"%\(|\$\{|\{\{")
 def _ini(text: str) -> Iterator[InfraValue]:
     """``section.key`` (the key lower-cased, as configparser reads it) and its value for
     each setting of an INI file, with its line; a value that interpolates another is
-    computed (None). Continuation lines and comments are not values."""
-    section = ""
+    computed (None). Continuation lines and comments are not values, but for setup.cfg's
+    console scripts (``options.entry_points.console_scripts.NAME``)."""
+    section, key = "", ""
     for number, raw in enumerate(text.splitlines(), 1):
         line = raw.strip()
+        if raw[:1] in " \t" and section == "options.entry_points" and key == "console_scripts":
+            script = _SETTING.match(line)  # setup.cfg's scripts: ``name = module:function``
+            if script is not None:
+                yield InfraValue(f"{section}.{key}.{script.group('key')}",
+                                 script.group("value").strip(), number)  # fmt: skip
+            continue
         if not line or line[0] in "#;" or raw[:1] in " \t":
             continue
         header = _SECTION.match(line)
         if header is not None:
-            section = header.group("name").strip()
+            section, key = header.group("name").strip(), ""
             continue
         setting = _SETTING.match(line)
         if setting is None:
             continue
         key = setting.group("key").lower()
         value = _INLINE_COMMENT.sub("", setting.group("value")).strip()
+        if not value and key == "console_scripts":
+            continue  # (its scripts follow, one a line)
         computed = _INTERPOLATED.search(value) is not None
         yield InfraValue(f"{section}.{key}" if section else key, None if computed else value,
                          number)  # fmt: skip

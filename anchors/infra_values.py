@@ -27,7 +27,8 @@ class InfraKind(StrEnum):
     GO_MOD = "go_mod"
     CARGO_TOML = "cargo_toml"
     TSCONFIG = "tsconfig"  # tsconfig.json, tsconfig.*.json, jsconfig.json
-    INI = "ini"  # an application's own settings file: ``*.cfg``, ``*.ini``
+    INI = "ini"  # an application's own settings file: ``*.cfg``, ``*.ini``, ``*.conf``
+    PYPROJECT = "pyproject"  # its console scripts and build backend
 
 
 @dataclass(frozen=True)

@@ -22,13 +22,13 @@ from anchors.mentions import subproject_of, tool_area
 from anchors.spec import Anchor, AnchorKind
 from anchors.value_binding import Binding
 
-__all__ = ["bind_named_settings", "bind_settings", "ini_files"]
+__all__ = ["bind_named_settings", "bind_placed_settings", "bind_settings", "ini_files"]
 
 _STATED = re.compile(
     r"(?:\[(?P<section>[^\]\n]{1,60})\]\s*)?`?(?P<key>[A-Za-z_][\w.\-]{0,80})\s?=\s?"
     r"(?P<value>[^\s,;()`'\"]{1,120})"
 )
-_INI_PATH = re.compile(r"[\w./\-]+\.(?:cfg|ini)\b", re.IGNORECASE)
+_INI_PATH = re.compile(r"[\w./\-]+\.(?:cfg|ini|conf)\b", re.IGNORECASE)
 
 
 def ini_files(fp: Fingerprint) -> tuple[str, ...]:
@@ -65,6 +65,42 @@ def bind_settings(
         path, key = place
         anchor = Anchor(AnchorKind.CONFIG, key, scope=path, version=m.group("value").rstrip("."))
         found.append(Binding(anchor, m.group("key"), (m.start(), m.end())))
+    return found
+
+
+# "`core/restore_state` is on by default", "the `[http] port` defaults to 6680": a key named
+# with its section, and the value stated for it (with no unit: the file's number has none)
+_PLACED = re.compile(
+    r"`?(?:\[(?P<section>[\w\-]{1,40})\]\s*|(?P<sec>[A-Za-z][\w\-]{0,40})/)"
+    r"(?P<key>[A-Za-z_][\w\-]{0,60})`?(?:\s+(?:setting|option|key))?\s+(?:defaults?\s+to|"
+    r"is(?:\s+set\s+to)?|=)\s+`?(?P<value>[^\s`,;()]{1,80}?)`?(?=[,;)]|\.(?:\s|$)|$|\s+"
+    r"(?!(?:ms|msec|milliseconds?|s|secs?|seconds?|m|mins?|minutes?|h|hours?|days?|"
+    r"[kmg]i?b|bytes?)\b))", re.IGNORECASE,
+)
+
+
+def bind_placed_settings(
+    text: str,
+    start: int,
+    end: int,
+    fp: Fingerprint,
+    files: Sequence[str],
+    taken: Sequence[tuple[int, int]] = (),
+) -> list[Binding]:
+    """``section/key`` or ``[section] key`` and the value the sentence gives it, checked in
+    the one settings file that gives that key in that section (``anchors.infra_binding``
+    decides which sentences state what the files say now)."""
+    found: list[Binding] = []
+    for m in _PLACED.finditer(text, start, end):
+        if any(a <= m.start("value") < b for a, b in taken):
+            continue
+        place = _setting(fp, files, m["section"] or m["sec"], m["key"].lower())
+        if place is None or "=" in place[0] or "::" in place[0]:
+            continue
+        path, key = place
+        anchor = Anchor(AnchorKind.CONFIG, key, scope=path, version=m["value"].rstrip("."))
+        named = f"{m['sec']}/{m['key']}" if m["sec"] else m["key"]  # how the note names it
+        found.append(Binding(anchor, named, m.span("value")))
     return found
 
 

@@ -99,8 +99,9 @@ def extract_facts(source: bytes, dialect: str) -> FileFacts:
     if not facts.parsed and facts.not_read is not None and dialect == UNCOVERED:
         return facts
     if len(source) <= MAX_SOURCE_BYTES:
-        strings, keys = literals(source)
-        facts = replace(facts, strings=strings, keys=keys, camel_names=camel_names(source))
+        said = literals(source)
+        facts = replace(facts, strings=said.messages, keys=said.names, paths=said.paths,
+                        camel_names=camel_names(source))
     access = touches_environment(source, dialect)
     facts = replace(facts, env_access=access) if access else facts
     members = references(source, dialect, facts.imports)

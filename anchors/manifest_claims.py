@@ -19,7 +19,7 @@ from anchors.manifests import manifest_kind
 from anchors.spec import Anchor, AnchorKind, Expect
 from anchors.vocabulary import by_name
 
-__all__ = ["REMOVED", "ManifestClaim", "manifest_claim"]
+__all__ = ["MANIFEST_KEYS", "REMOVED", "ManifestClaim", "manifest_claim"]
 
 _I = re.IGNORECASE
 _PATH = r"[`'\"]?(?P<path>[\w./-]+?)[`'\"]?(?=[\s,;:)]|\.?$|\.\s)"
@@ -33,9 +33,16 @@ _OUT = re.compile(
 )
 # "is listed in requirements.txt", "is declared in pyproject.toml" (a version in parentheses
 # may stand between: "django (~=3.2) is pinned in requirements.txt")
+# ... or the list in it: "is listed among the required dependencies in pyproject.toml", "is
+# declared in the runtime `dependencies` of package.json"
 _IN = re.compile(
     r"[`'\"]?(?:\s*\([^()]{1,40}\))?\s+(?:is|are)\s+(?:also\s+)?(?:(?:listed|declared|pinned|"
-    rf"required|specified)\s+)?in\s+(?:the\s+)?{_PATH}", _I
+    r"required|specified)\s+)?(?:(?:in|among|under)\s+(?:the\s+)?(?:project[’']s\s+|its\s+)?"
+    r"(?:(?:required|runtime|run-time|main|install|production|core)\s+){0,2}`?"
+    r"(?:dependencies|requirements|deps|peerDependencies|devDependencies|optionalDependencies|"
+    r"optional-dependencies|dev-dependencies)`?(?:\s+(?:list|table|array|section))?\s+(?:in|of)"
+    r"|in)"
+    rf"\s+(?:the\s+)?{_PATH}", _I
 )
 # "we removed bleach from requirements.txt": the verb before the name, the file after it
 _VERB_BEFORE = re.compile(r"\b(?:removed|dropped|deleted|took)\s+[`'\"]?$", _I)
@@ -48,9 +55,11 @@ _FILE_BEFORE = re.compile(
 
 
 # What a manifest states besides packages: "setup.py declares python_requires >= 3.7"
-_KEYS = frozenset({"python-requires", "requires-python", "install-requires", "extras-require",
-                   "python", "version", "name", "dependencies", "requirements", "engines",
-                   "rust-version", "edition", "go", "toolchain", "scripts", "entry-points"})
+MANIFEST_KEYS = frozenset({
+    "python-requires", "requires-python", "install-requires", "extras-require", "python",
+    "version", "name", "dependencies", "requirements", "engines", "rust-version", "edition",
+    "go", "toolchain", "scripts", "entry-points",
+})  # fmt: skip
 
 
 def _package_like(name: str, fp: Fingerprint) -> bool:
@@ -58,7 +67,7 @@ def _package_like(name: str, fp: Fingerprint) -> bool:
     or one spelt as packages are ("django-environ", "py3"); not "dependencies are
     declared in pyproject.toml"."""
     low = name.lower()
-    if low.replace("_", "-") in _KEYS:
+    if low.replace("_", "-") in MANIFEST_KEYS:
         return False
     return bool(fp.dependency(low) or fp.dependency(low.replace("_", "-"))
                 or by_name(low) is not None or re.search(r"[-_.\d@/]", name))  # fmt: skip
@@ -71,10 +80,10 @@ _VERSION_AFTER = re.compile(
 
 
 class ManifestClaim(NamedTuple):
-    """A dependency anchor on one manifest, and the span of the manifest's path."""
+    """A dependency anchor on one manifest, and the span of the words that name it."""
 
     anchor: Anchor
-    path_span: tuple[int, int]
+    span: tuple[int, int]
 
 
 def manifest_claim(text: str, name: str, start: int, end: int,
@@ -101,4 +110,5 @@ def manifest_claim(text: str, name: str, start: int, end: int,
         d for d in fp.dependency(low.replace("_", "-")) if d.source == path]  # fmt: skip
     dependency = declared[0].name if declared else low.replace("_", "-")
     expect = Expect.ABSENT if absent else Expect.PRESENT
-    return ManifestClaim(Anchor(AnchorKind.DEP, dependency, expect, scope=path), m.span("path"))
+    # (the words between the name and the path, "the `devDependencies` of", are the claim's)
+    return ManifestClaim(Anchor(AnchorKind.DEP, dependency, expect, scope=path), m.span())

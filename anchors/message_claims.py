@@ -27,7 +27,7 @@ from anchors.languages import language_of
 from anchors.messages import MIN_FIXED, NAME_LIKE, fixed_segments
 from anchors.spec import Anchor, AnchorKind
 
-__all__ = ["Quote", "find_quotes", "message_anchor"]
+__all__ = ["Quote", "find_quotes", "header_names", "message_anchor"]
 
 _I = re.IGNORECASE
 _QUOTED = re.compile(
@@ -99,6 +99,37 @@ _SERIES = re.compile(
 )
 
 
+# "the `lektor.plugins` entry-point group", "the "cloudsqlmysql" network": a name followed by
+# what it names, which the code writes as a string
+_NAMED_KIND = re.compile(
+    r"(?:`(?P<t>[A-Za-z_][\w.\-]{1,63})`|\"(?P<d>[A-Za-z_][\w.\-]{1,63})\"|“(?P<c>[A-Za-z_][\w.\-]{1,63})”)"
+    r"\s+(?:entry[\s-]?points?\s+group|group|event|signal|channel|topic|queue|network|namespace)\b",
+    re.IGNORECASE,
+)
+# "registers a network called "cloudsqlmysql"": what it names, then the name
+_KIND_NAMED = re.compile(
+    r"\b(?:entry[\s-]?points?\s+group|group|event|signal|channel|topic|queue|network|namespace)"
+    r"\s+(?:called|named)\s+(?:`(?P<t>[A-Za-z_][\w.\-]{1,63})`|\"(?P<d>[A-Za-z_][\w.\-]{1,63})\"|"
+    r"“(?P<c>[A-Za-z_][\w.\-]{1,63})”)",
+    re.IGNORECASE,
+)
+# "from the X-API-Key header": an HTTP header's name (``header_name``)
+_HEADER = re.compile(
+    r"(?:`(?P<t>[A-Za-z][\w\-]{1,63})`|\"(?P<d>[A-Za-z][\w\-]{1,63})\"|"
+    r"(?P<w>X-[A-Za-z0-9\-]+|[A-Z][a-z]+(?:-[A-Z][A-Za-z0-9]*)+))\s+(?:HTTP\s+|request\s+)?"
+    r"header\b"
+)
+
+
+def header_names(text: str) -> list[tuple[str, tuple[int, int]]]:
+    """(name, span) of each HTTP header ``text`` names as one ("the X-API-Key header")."""
+    found = []
+    for m in _HEADER.finditer(text):
+        group = "t" if m["t"] else "d" if m["d"] else "w"
+        found.append((m[group], m.span(group)))
+    return found
+
+
 def find_quotes(text: str, spans: Sequence[tuple[int, int, bool]]) -> list[Quote]:
     """The quotes of ``text`` that are messages; the names inside them are the message's
     words, no claims of their own. A series of numbered names ("named var0, var1") is
@@ -110,6 +141,10 @@ def find_quotes(text: str, spans: Sequence[tuple[int, int, bool]]) -> list[Quote
     for m in _SERIES.finditer(text):
         if not any(a <= m.start() < b for _, (a, b) in found):
             found.append(Quote(m.group("v"), (m.start("v"), m.end())))
+    for m in (*_NAMED_KIND.finditer(text), *_KIND_NAMED.finditer(text)):
+        group = "t" if m["t"] else "d" if m["d"] else "c"
+        if not any(a <= m.start() < b for _, (a, b) in found):
+            found.append(Quote(m[group], m.span(group)))
     return found
 
 

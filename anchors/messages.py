@@ -21,13 +21,15 @@ literals, or a file was not read, its absence is no answer.
 from __future__ import annotations
 
 import re
+from typing import NamedTuple
 
 from anchors.facts import Fingerprint
 from anchors.finding import Finding, listed
+from anchors.routes import find_route, is_route
 from anchors.spec import Anchor
 
-__all__ = ["MIN_FIXED", "NAME_LIKE", "find_message", "fixed_segments", "literals",
-           "name_literals", "said_in_code", "string_literals"]
+__all__ = ["MIN_FIXED", "NAME_LIKE", "URL_PATH", "Literals", "find_message", "fixed_segments",
+           "header_literal", "literals", "name_literals", "said_in_code", "string_literals"]
 
 # A string literal in any of the languages read: double- or single-quoted (with escapes),
 # Python's triple quotes, a Go raw string or a JavaScript template.
@@ -47,13 +49,27 @@ _EDGES = " \t:;,-–—"
 MIN_FIXED = 8
 
 
-def literals(source: bytes) -> tuple[tuple[str, ...], tuple[str, ...] | None]:
+class Literals(NamedTuple):
+    """What a file's string literals say: messages, names, URL paths."""
+
+    messages: tuple[str, ...]
+    names: tuple[str, ...] | None
+    paths: tuple[str, ...]
+
+
+def literals(source: bytes) -> Literals:
     """The message-like string literals of ``source`` (in order, without repeats, at most
-    ``_PER_FILE``) and those that read as a name (``name_literals``), in one pass."""
+    ``_PER_FILE``), those that read as a name (``name_literals``) and those that read as a
+    URL path (``URL_PATH``, at most ``_PER_FILE``), in one pass."""
     messages: dict[str, None] = {}
     names: set[str] | None = set()
+    paths: dict[str, None] = {}
     for m in _LITERAL.finditer(source):
         raw = next(g for g in m.groups() if g is not None)
+        if b"/" in raw and len(paths) < _PER_FILE and len(raw) <= 160:
+            path = raw.decode("utf-8", errors="replace").lstrip("^")
+            if URL_PATH.fullmatch(path):
+                paths.setdefault(path, None)
         if names is not None and 1 <= len(raw) <= 72:
             word = raw.decode("utf-8", errors="replace")
             if NAME_LIKE.fullmatch(word) or _NUMBERED.fullmatch(word):
@@ -66,12 +82,18 @@ def literals(source: bytes) -> tuple[tuple[str, ...], tuple[str, ...] | None]:
         text = _SPACES.sub(" ", text).strip()
         if _MIN <= len(text) <= _MAX and _MESSAGE_LIKE.search(text):
             messages.setdefault(text, None)
-    return tuple(messages), None if names is None else tuple(sorted(names))
+    return Literals(tuple(messages), None if names is None else tuple(sorted(names)),
+                    tuple(paths))
+
+
+# A literal that reads as a URL path: letters, digits and what a route writes, with a "/"
+# (``/api/{id}``, ``/<int:pk>/``, ``/(.+)``, ``/ws/?``, Django's ``api/items/``)
+URL_PATH = re.compile(r"/?[\w.~%:+\-{}<>()\[\]|?*$\\]*(?:/[\w.~%:+\-{}<>()\[\]|?*$\\]*)+")
 
 
 def string_literals(source: bytes) -> tuple[str, ...]:
     """The message-like string literals of ``source``, in order, without repeats."""
-    return literals(source)[0]
+    return literals(source).messages
 
 
 # A literal that reads as a name: a key, an event, a header (``"vars"``, ``"X-Request-Id"``)
@@ -86,14 +108,20 @@ def name_literals(source: bytes) -> tuple[str, ...] | None:
     a stem with a number's placeholder (``"var%d"``, kept as ``var%d``), sorted; None when
     more than ``_MAX_NAMES``. A quote in a comment counts too: a name too many, never one
     too few."""
-    return literals(source)[1]
+    return literals(source).names
 
 
 def fixed_segments(message: str) -> tuple[str, ...]:
-    """The fixed parts of a message, lower-cased, split at its placeholders."""
-    text = _SPACES.sub(" ", message.strip().lower())
-    return tuple(part for piece in _PLACEHOLDER.split(text)
+    """The fixed parts of a message, lower-cased, split at its placeholders (as a note
+    writes one too: "at most N tracks", "failed: ...")."""
+    text = _SPACES.sub(" ", message.strip())
+    return tuple(part.lower() for piece in _SAID_PLACEHOLDER.split(text)
                  if (part := piece.strip(_EDGES)))  # fmt: skip
+
+
+# (and "[MSW] " opening a message: the tag a logger puts before it)
+_SAID_PLACEHOLDER = re.compile(
+    rf"{_PLACEHOLDER.pattern}|(?<![\w'])[A-Z](?![\w'])|\.\.\.|…|^\[[^\]]{{1,20}}\]\s*")
 
 
 def _holds(literal: str, wanted: tuple[str, ...]) -> bool:
@@ -146,6 +174,8 @@ def find_message(anchor: Anchor, fp: Fingerprint) -> Finding:
     the message ``anchor.value``."""
     if NAME_LIKE.fullmatch(anchor.value):
         return _find_name(anchor.value, anchor.scope, fp)
+    if is_route(anchor.value):
+        return find_route(anchor.value, fp)  # "/rootDesc.xml": a URL path the code serves
     wanted = fixed_segments(anchor.value.removesuffix("."))
     if sum(len(part) for part in wanted) < MIN_FIXED:
         # "{wide_bar} {pos}/{len}": too little fixed text to find; the string is looked
@@ -172,6 +202,23 @@ def find_message(anchor: Anchor, fp: Fingerprint) -> Finding:
 
 # "var0" said of what code names: a stem and a number
 _STEM = re.compile(r"(?P<stem>[A-Za-z_][A-Za-z_\-]*?)[\-_]?\d+")
+
+
+def header_literal(name: str, fp: Fingerprint) -> str | None:
+    """The string literal the code names the HTTP header ``name`` by, in any case, as
+    Django's ``HTTP_X_API_KEY`` or as the one longer name it ends (``Allow-Methods`` of
+    ``Access-Control-Allow-Methods``); None when no file writes one."""
+    forms = fp.derived("messages.headers", _header_forms)
+    low = name.lower()
+    found = forms.get(low) or forms.get("http_" + low.replace("-", "_"))
+    if found is None:  # "the Allow-Methods header": ``Access-Control-Allow-Methods``
+        ends = {v for k, v in forms.items() if k.endswith("-" + low)}
+        found = ends.pop() if len(ends) == 1 else None
+    return found
+
+
+def _header_forms(fp: Fingerprint) -> dict[str, str]:
+    return {k.lower(): k for facts in fp.code.values() for k in facts.keys or ()}
 
 
 def _stem_of(literal: str) -> str | None:

@@ -25,19 +25,21 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from anchors.durations import seconds
 from anchors.facts import Fingerprint
 from anchors.finding import Finding, listed
 from anchors.literals import same_value
 from anchors.spec import Anchor, AnchorKind
 from anchors.value_binding import _ELSEWHERE, _NOT_PLAIN, Binding
-from anchors.value_claims import bare_value, stated_values
+from anchors.value_claims import StatedValue, bare_value, stated_values
 
-__all__ = ["bind_option_values", "find_option"]
+__all__ = ["bind_option_names", "bind_option_values", "find_option"]
 
-_OPT = r"`?(?P<opt>--[a-z][a-z0-9-]*[a-z0-9])`?"
+# (one dash, and capitals inside: a Go program's ``-notifyInterval``)
+_OPT = r"`?(?P<opt>--?[a-z][A-Za-z0-9-]*[A-Za-z0-9])`?"
 _BEFORE = re.compile(
-    rf"{_OPT}(?:\s+(?:option|flag|argument|switch))?\s+"
-    r"(?:defaults?\s+to|falls\s+back\s+to|is|=|is\s+set\s+to)\s+`?$",
+    rf"{_OPT}\)?(?:\s+(?:option|flag|argument|switch))?(?:,?\s+(?:which|that))?\s+"
+    r"(?:defaults?\s+to|falls\s+back\s+to|is|=|is\s+set\s+to)\s+[`\"“]?$",
     re.IGNORECASE,
 )
 _AFTER = (
@@ -95,7 +97,39 @@ def _options(fp: Fingerprint) -> frozenset[str]:
                      if v.name.startswith("--"))  # fmt: skip
 
 
+# "`--admin-user` defaults to `root`", "`-ifname` defaults to "eth0"": the value as written
+_QUOTED_VALUE = re.compile(
+    rf"{_OPT}\)?(?:\s+(?:option|flag|argument|switch))?\s+(?:defaults?\s+to|falls\s+back\s+to|"
+    r"is|=|is\s+set\s+to)\s+(?P<q>[`\"“])(?P<v>[\w.:/@\-]{1,60})[`\"”]", re.IGNORECASE)
+# "If you don't pass `-http`, dms listens on port 8200": what holds without the option
+_WITHOUT = re.compile(
+    rf"\b(?:if|when)\s+(?:you\s+)?(?:don[’']t|do\s+not)\s+(?:pass|give|set|use|specify)\s+"
+    rf"(?:the\s+)?{_OPT}(?:\s+(?:option|flag))?,(?:\s+[A-Za-z][\w'\-]*){{0,6}}?\s+`?$",
+    re.IGNORECASE)
+_GO_DURATION = re.compile(r"\btime\.[A-Z][a-z]+")
 _NAMED_ELSEWHERE = re.compile(r"\b[A-Z][A-Z0-9]*_[A-Z0-9_]+\b|`|[\w.-]+/[\w.-]+|\w\.py\b")
+
+
+# "turned on with a -systemd-socket flag", "the `--force` option": a program's option named
+_NAMED_OPTION = re.compile(
+    r"(?:\b(?:an?|the)\s+(?=`?--?[a-z][A-Za-z0-9-]*[A-Za-z0-9]`?\s+(?:flag|option|switch)\b)"
+    rf"|\b(?:flag|option|switch)\s+){_OPT}", re.IGNORECASE)
+
+
+def bind_option_names(text: str, fp: Fingerprint,
+                      taken: Sequence[tuple[int, int]] = ()) -> list[Binding]:  # fmt: skip
+    """``config:--NAME`` for each option a sentence says the program has (placed in the one
+    file that declares it; unknown where no file the facts read declares options)."""
+    found = []
+    for m in _NAMED_OPTION.finditer(text):
+        span = m.span("opt")
+        if any(a <= span[0] < b for a, b in taken):
+            continue
+        option = m["opt"] if m["opt"].startswith("--") else f"-{m['opt']}"
+        declared = {p for p, _ in fp.constant_values(option)}
+        scope = next(iter(declared)) if len(declared) == 1 else None
+        found.append(Binding(Anchor(AnchorKind.CONFIG, option, scope=scope), option, span))
+    return found
 
 
 def bind_option_values(
@@ -103,33 +137,46 @@ def bind_option_values(
     taken: Sequence[tuple[int, int]] = (),
 ) -> list[Binding]:  # fmt: skip
     """The option value anchors ``text`` supports (see the module docstring)."""
-    if "--" not in text and "default" not in text:
+    if "-" not in text and "default" not in text:
         return []
     found: list[Binding] = []
-    for value in stated_values(text):
+    values = stated_values(text)
+    quoted = [StatedValue(m["v"], m.start("v"), m.end("v")) for m in _QUOTED_VALUE.finditer(text)]
+    values = [v for v in values if not any(q.start < v.end and v.start < q.end for q in quoted)]
+    for value in [*values, *quoted]:
         if any(a <= value.start < b for a, b in taken):
             continue
         sentence = next(((a, b) for a, b, question in spans if a <= value.start < b
                          and not question), None)  # fmt: skip
-        if sentence is None or _NOT_PLAIN.search(text, sentence[0], value.start) or (
-                _ELSEWHERE.search(text, sentence[0], sentence[1])):  # fmt: skip
+        if sentence is None or _ELSEWHERE.search(text, sentence[0], sentence[1]):
             continue
-        m = _BEFORE.search(text[sentence[0] : value.start]) or next(
+        before = text[sentence[0] : value.start]
+        without = _WITHOUT.search(before)
+        if without is not None and _NOT_PLAIN.search(before, before.rfind(",")):
+            continue  # "If you don't pass `-http`, it does not listen on 8080"
+        if without is None and _NOT_PLAIN.search(text, sentence[0], value.start):
+            continue
+        m = without or _BEFORE.search(before) or next(
             (after for p in _AFTER if (after := p.match(text, value.end, sentence[1]))), None
         )
-        bare = bare_value(value)
+        bare = value.text if value in quoted else bare_value(value)
         option = m.group("opt") if m is not None else _worded(
             text, sentence[0], sentence[1], (value.start, value.end))  # fmt: skip
-        if option is None or bare is None:
+        if option is None:
             continue
+        if not option.startswith("--"):
+            option = f"-{option}"  # Go's ``-http`` is its ``--http``
         declared = {p for p, _ in fp.constant_values(option)}
+        if bare is None and declared and (duration := seconds(value.text)) is not None and all(
+                v.text and _GO_DURATION.search(v.text) for _, v in fp.constant_values(option)):
+            bare = f"{duration:g}"  # "30 seconds" of Go's ``30*time.Second``
         if not declared and m is None:  # "the web UI listens on port 8080": ``--web-port``
             option = _qualified(option, text[sentence[0] : sentence[1]], fp) or option
             declared = {p for p, _ in fp.constant_values(option)}
         placed = m.groupdict().get("path") if m is not None else None
         if placed is not None:  # "(`--port` in datasette/cli.py)": that file's declarations
             declared &= {placed}
-        if not declared:
+        if not declared or bare is None:
             continue  # another program's option, or none this repository declares
         scope = next(iter(declared)) if len(declared) == 1 else None
         anchor = Anchor(AnchorKind.CONFIG, option, scope=scope, version=bare)
@@ -146,13 +193,20 @@ def find_option(anchor: Anchor, fp: Fingerprint) -> Finding:
     found = [(p, v) for p, v in fp.constant_values(option) if _within(p, anchor.scope)]
     place = f" in {anchor.scope}" if anchor.scope else ""
     if not found:
+        flags = sorted({p for p, f in fp.code.items() if f.language == "go"
+                        and any(v.name.startswith("--") for v in f.constants)})  # fmt: skip
+        if flags and anchor.scope is None and stated is None:
+            # a Go program's flags are all declared through its flag package
+            return Finding((), None, f"{listed(flags)} declare the program's flags, and no "
+                                     f"{option}")  # fmt: skip
         return Finding((), None, f"no Python file{place} declares the option {option}; "
                                  "it may be another program's: cannot tell", False)  # fmt: skip
     if stated is None:
         path, v = found[0]
         return Finding(tuple(sorted({p for p, _ in found})), None,
                        f"{path}:{v.line} declares the option {option}")  # fmt: skip
-    same = [(p, v) for p, v in found if v.text is not None and same_value(v.text, stated)]
+    same = [(p, v) for p, v in found if v.text is not None and (
+        same_value(v.text, stated) or _same_port(v.text, stated))]
     if same:
         path, v = same[0]
         more = f" (and {len(found) - 1} more)" if len(found) > 1 else ""
@@ -167,6 +221,15 @@ def find_option(anchor: Anchor, fp: Fingerprint) -> Finding:
     others = f" (and {listed([f'{p}:{v.line}' for p, v in found[1:]])})" if len(found) > 1 else ""
     return Finding((), None, f"{path}:{v.line} gives {option} the default {v.text}, "
                              f"not {stated}{others}")  # fmt: skip
+
+
+def _same_port(code: str, stated: str) -> bool:
+    """Whether a stated port is the port of an address the code gives (``":1338"``)."""
+    m = _ADDRESS_PORT.fullmatch(code.strip("\"'`"))
+    return m is not None and m["port"] == stated.strip("`").lstrip(":")
+
+
+_ADDRESS_PORT = re.compile(r"[\w.\-\[\]]*:(?P<port>\d{1,5})")
 
 
 def _within(path: str, scope: str | None) -> bool:

@@ -76,6 +76,7 @@ _KEY = re.compile(r"[A-Za-z_]\w*")
 _KEY_DEPTH = 3
 _MAX_KEYS = 200
 _ENV_WORD = re.compile(rb"\b(?:environ|getenv)\b")
+_FROM_ENVVAR = re.compile(rb"\.from_envvar\(\s*[\"']([A-Za-z_][A-Za-z0-9_]*)[\"']")
 _ENV_METHODS = frozenset({b"get", b"setdefault"})
 _TRAILING_WS = re.compile(rb"[ \t\r\f\v]+\n")
 
@@ -161,6 +162,9 @@ def extract_file_facts(source: bytes, path: str = "") -> FileFacts:
     if options.env_reads:
         env_reads = tuple(dict.fromkeys((*env_reads, *options.env_reads)))
         env_defaults += options.env_defaults
+    if b"from_envvar" in source:  # Flask's ``app.config.from_envvar("APP_SETTINGS")``
+        named = [m.group(1).decode() for m in _FROM_ENVVAR.finditer(source)]
+        env_reads = tuple(dict.fromkeys((*env_reads, *named)))
     not_read = syntax_not_read(root.has_error, source)
     facts = FileFacts(
         imports=tuple(walker.imports),

@@ -173,6 +173,8 @@ def _npm_denial(package: str, declared: list[Dependency], development: bool,
     project = application_project(fp)
     found: list[Anchor] = []
     manifest = f"{project}/package.json" if project else "package.json"
+    if all(d.peer or for_development(d) for d in declared) and any(d.peer for d in declared):
+        return None  # a peer the user installs: the note's "runtime" may mean either
     if any(d.source == manifest and not for_development(d) for d in declared):
         found.append(Anchor(AnchorKind.DEP, package, Expect.ABSENT, scope=project or None))
     elif development:

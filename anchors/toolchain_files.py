@@ -23,7 +23,8 @@ read by ``anchors.infra_facts.read_infra`` beside Dockerfiles and CI workflows:
   ``go.mod``'s ``module`` path -> ``module``; a crate's and a package's own name ->
   ``package.name``, ``name``. The ``go`` line and the ``rust-version`` are also given as
   written (``go``,
-  ``package.rust-version``): what a note says the file declares is that value exactly.
+  ``package.rust-version``): what a note says the file declares is that value exactly;
+- ``pyproject.toml`` and ``package.json``'s programs and build: ``anchors.program_files``.
 
 A value is kept as the file writes it: an alias (``stable``, ``lts/*``, ``system``) is a
 value that compares as unknown (``anchors.infra_compare``). ``go.mod``'s ``go`` and
@@ -44,6 +45,7 @@ from anchors.gomod import read_go_mod
 from anchors.infra_values import InfraKind, InfraValue
 from anchors.jsonc import loads_jsonc
 from anchors.package_json import engines
+from anchors.program_files import package_json_programs, pyproject_values
 
 __all__ = ["absence_settles", "compared_text", "read_toolchain"]
 
@@ -71,6 +73,8 @@ def read_toolchain(kind: InfraKind, text: str, path: str) -> tuple[InfraValue, .
             return tuple(_go_mod(text))
         if kind is InfraKind.CARGO_TOML:
             return tuple(_cargo(text))
+        if kind is InfraKind.PYPROJECT:
+            return tuple(pyproject_values(text))
     except (ValueError, RecursionError):  # JSON's and TOML's decode errors are ValueErrors
         return None
     return ()
@@ -114,6 +118,7 @@ def _package_json(text: str) -> Iterator[InfraValue]:
     if isinstance(manager, str) and manager.strip():
         at = _line_of(text, r'"packageManager"\s*:', after=r"\A")
         yield InfraValue("packageManager", manager.strip(), at)
+    yield from package_json_programs(doc, text)
 
 
 _KEY_WORD = re.compile(r"[\w@/-]+(?:\.[\w@/-]+)*")
@@ -231,6 +236,15 @@ def _cargo(text: str) -> Iterator[InfraValue]:
             yield InfraValue("package.rust-version", value.strip(), at)  # as written
             break
     yield from cargo_values(doc, text)  # default features, optional crates
+    bins = doc.get("bin")
+    for entry in bins if isinstance(bins, list) else ():  # ``[[bin]]``: the programs it builds
+        program = _get(entry, "name")
+        if isinstance(program, str) and program.strip():
+            path = _get(entry, "path")
+            at = _line_of(text, rf"^\s*name\s*=\s*[\"']{re.escape(program)}",
+                          after=r"^\s*\[\[bin\]\]")
+            yield InfraValue(f"bin.{program.strip()}",
+                             path if isinstance(path, str) else f"src/bin/{program}.rs", at)
 
 
 def _get(table: Any, key: str) -> Any:

@@ -58,18 +58,21 @@ _EXPLICIT_COPULA = (r"is\s+explicitly\s+(?:assigned(?:\s+to)?|set\s+to|given|ini
 _EXPLICIT = re.compile(rf"\b{_EXPLICIT_COPULA}\s*`?$", re.IGNORECASE)
 _NAME = r"[A-Za-z_][\w]*(?:(?:\.|::)[A-Za-z_]\w*){0,3}"  # ``EnvFilter::DEFAULT_ENV`` too
 _COPULA = (r"(?:is|equals|defaults\s+to|is\s+set\s+to|is\s+by\s+default|is\s+configured\s+as"
+           # "Stop is a time.Duration of -1": its type, then its value
+           r"|is\s+an?\s+`?[A-Za-z_][\w.]*`?\s+(?:of|with\s+(?:the\s+)?value)"
+           r"|starts\s+as|is\s+initially"
            rf"|{_EXPLICIT_COPULA})")
 # "`PAGE_SIZE` defaults to `50`", "MAX_RETRIES is 3", "TIMEOUT = 30", "workers: 4"
 # "`ADD_DATA_TIMEOUT` in `app/conditions.py` is 10": the file named between them
 _NAME_BEFORE = re.compile(
-    rf"`?(?P<name>{_NAME})`?(?:['’]s\s+(?:error\s+)?(?:message|text|value|string|id)\b)?"
+    rf"`?(?P<name>{_NAME})(?:[\"']\])?`?(?:['’]s\s+(?:error\s+)?(?:message|text|value|string|id)\b)?"
     # "the RUNNING flag is 1 << 0": a noun for what the name is
     r"(?:\s+(?:flag|constant|setting|option|variable|field|bit|mask)\b)?"
     r"(?:\s+(?:in|from)\s+`?(?P<path>[\w\-]*[./][\w./\-]*[\w/])`?)?"
     rf"(?:\s+{_COPULA}\s+|\s*[=:]\s*)`?$",
     re.IGNORECASE,
 )
-_HOLDER = re.compile(r"(?:^|[\s(])`?(?P<holder>[A-Za-z_]\w*)`?(?:\[|\s+)`?\Z")
+_HOLDER = re.compile(r"(?:^|[\s(])`?(?P<holder>[A-Za-z_]\w*)`?(?:\[[\"']?|\s+)`?\Z")
 _COPULA_BEFORE = re.compile(rf"(?:\b{_COPULA}|\bof|=)\s*`?$", re.IGNORECASE)
 # In parentheses: "(`MAX_PAGE_SIZE` in `app/paging.py`)", "(REST_FRAMEWORK PAGE_SIZE)" (a
 # dict and its key), "(batch_max_requests in kinto.core's DEFAULT_SETTINGS)"
@@ -77,6 +80,8 @@ _PARENTHESISED = (
     rf"\s*\(\s*`?(?:(?P<holder>{_NAME})`?\s+`?)?(?P<name>{_NAME})`?"
     rf"(?:\s+(?:in|from|at|of)\s+(?:the\s+)?`?(?P<path>[\w./\-]*[\w/])`?"
     rf"(?:['’]s\s+`?(?P<within>{_NAME})`?)?)?"
+    # "(`PORT` in `DEFAULT_CONFIG`, pelican/settings.py)": the dict, then its file
+    r"(?:,\s*`?(?P<file>[\w\-]*[./][\w./\-]*[\w/])`?)?"
     r"(?:\s+(?:is|=|==)\s+`?[\w.\-'\"]+`?)?\s*\)"  # "(defaultSorting is true)"
 )
 # "... is 500 (`MAX_PAGE_SIZE` in `app/paging.py`)"
@@ -115,11 +120,15 @@ _WHEN_UNSET = (
 )
 _UNSET_AFTER = re.compile(rf"(?:\s+[A-Za-z][\w'\-]*){{0,4}}?\s+(?:{_WHEN_UNSET})")
 _DEFAULT = re.compile(
-    rf"\bdefault|\bfalls?\s+back|\bfalling\s+back|{_WHEN_UNSET}", re.IGNORECASE
+    rf"\bdefault|\bfalls?\s+back|\bfalling\s+back|{_WHEN_UNSET}|\bif\s+(?:it\s+is\s+)?(?:not\s+set|"
+    r"unset|missing|absent)\b", re.IGNORECASE
 )
 _FLAG_WORDS = frozenset({"on", "off", "enabled", "disabled", "true", "false", "yes", "no"})
 # "... one hour by default": the default stated right after the value
-_BY_DEFAULT = re.compile(r"\s*,?\s*(?:by\s+default|\(\s*the\s+default\s*\))", re.IGNORECASE)
+# (and "with 'sqlite://' if not set": what the name is when nothing sets it)
+_BY_DEFAULT = re.compile(
+    r"\s*,?\s*(?:by\s+default|\(\s*the\s+default\s*\)|if\s+(?:it\s+is\s+|it[’']s\s+)?(?:not\s+set|"
+    r"unset|missing|absent)\b)", re.IGNORECASE)
 
 
 def bind_values(
@@ -405,8 +414,14 @@ def _parenthesised(m: re.Match[str]) -> tuple[str, int, str | None]:
     dict named before it ("REST_FRAMEWORK PAGE_SIZE") or after the module ("in kinto.core's
     DEFAULT_SETTINGS") qualified by that dict."""
     holder = m.group("holder") or m.group("within")
+    path = m.group("path")
+    if holder is None and path and _DICT_NAME.fullmatch(path):  # "(`PORT` in `DEFAULT_CONFIG`)"
+        holder, path = path, m.group("file")
     name = f"{holder}.{m.group('name')}" if holder else m.group("name")
-    return name, m.start("name"), m.group("path")
+    return name, m.start("name"), path
+
+
+_DICT_NAME = re.compile(r"[A-Z][A-Z0-9]*_[A-Z0-9_]*")
 
 
 def _code_like(text: str, name: str, at: int) -> bool:

@@ -65,10 +65,10 @@ _UNITS = (
     r"%|ms|msec|milliseconds?|s|secs?|seconds?|m|mins?|minutes?|h|hrs?|hours?|d|days?|"
     r"weeks?|months?|years?|[kKmMgGtT]i?[bB]|bytes?|kb|mb|gb|tb|rps|qps|req/s|x"
 )
-# A number standing alone: not glued to a letter, a path, a dotted name or a `#` (``1_024``
-# as Rust and Python write it).
+# A number standing alone, or negative: not glued to a letter, a path, a dotted name or a
+# `#` (``1_024`` as Rust and Python write it).
 _NUMBER = re.compile(
-    rf"(?<![\w#/.\-:@$])v?\d+(?:_\d{{3}})*(?:[.,]\d+)*(?:\s?(?:{_UNITS})(?![\w]))?(?![\w/]|\.\w)",
+    rf"(?<![\w#/.\-:@$])(?:-(?=\d))?v?\d+(?:_\d{{3}})*(?:[.,]\d+)*(?:\s?(?:{_UNITS})(?![\w]))?(?![\w/]|\.\w)",
     re.IGNORECASE,
 )
 # ``postgres:12``, ``python:3.9-slim``, ``node:20-alpine``, ``redis:7.2``
@@ -124,6 +124,13 @@ _DEFAULT_WORD = re.compile(
     r"|[A-Z][A-Za-z0-9_+\-]*(?:/[A-Za-z0-9_+\-]+)*)"
     r"(?![\w/])"
 )
+# "defaults the timezone to "UTC"", "falls back to the "Europe/Rome" timezone": a quoted
+# literal stated as what something defaults to
+_DEFAULT_QUOTED = re.compile(
+    rf"\b(?:{_DEFAULTS}|defaults?\s+(?:the\s+|its\s+)?[\w\-]+(?:\s[\w\-]+)?\s+to)\s+"
+    r"(?:the\s+|an?\s+)?(?P<q>[\"“'])(?P<v>[^\"”'\n]{1,60})[\"”']",
+    re.IGNORECASE,
+)
 # "defaults to cert.pem", "defaults to image_ssim_diff", "defaults to info": a file name, a
 # snake_case word or one plain word ending its clause is the default the note states
 _DEFAULT_CODE_WORD = re.compile(
@@ -141,7 +148,7 @@ _DEFAULT_NAME_IS = re.compile(
 )
 # "defaults to an empty list", "falls back to nothing": an empty value (``EMPTY``)
 _EMPTY_DEFAULT = re.compile(
-    rf"\b(?:{_DEFAULTS}|is\s+set\s+to)\s+(?P<v>(?:an?\s+)?empty(?:\s+(?:list|string|str|dict|"
+    rf"\b(?:{_DEFAULTS}|is\s+set\s+to|uses|returns|gets)\s+(?P<v>(?:an?\s+)?empty(?:\s+(?:list|string|str|dict|"
     r"dictionary|mapping|set|tuple|array|map|value|collection))?|nothing|blank)\b",
     re.IGNORECASE,
 )
@@ -237,8 +244,13 @@ _QUOTED_OF = re.compile(
     r"(?P<name>`[^`\n]{1,80}`|[A-Za-z_][\w.]*)(?:['’]s(?:\s+[a-z]+){1,2})?\s+"
     rf"(?:is|equals|defaults\s+to|is\s+set\s+to|reads|returns)\s+{_QUOTE}"
 )
+# "reads DATABASE_URL, with 'sqlite://' if not set": the default a quote states
+_QUOTED_IF_UNSET = re.compile(
+    rf"\bwith\s+{_QUOTE}\s+if\s+(?:it\s+is\s+|it[’']s\s+)?(?:not\s+set|unset|missing|absent)\b",
+    re.IGNORECASE)
 _QUOTED_BEFORE = re.compile(
-    rf"\b(?:is|equals|defaults\s+to|is\s+set\s+to|(?:is|are)\s+(?:called|named)|(?:under|with|as|in)"
+    rf"\b(?:is|equals|defaults\s+to|is\s+set\s+to|(?:is|are)\s+(?:called|named)|starts\s+as|"
+    r"is\s+initially|(?:under|with|as|in)"
     r"\s+the\s+(?:key|name|field|header|cookie|prefix|label|tag))\s+"
     rf"{_QUOTE}"
     r"\s*\(\s*"
@@ -298,6 +310,10 @@ def _stated_values(text: str) -> tuple[StatedValue, ...]:
             add(m.start("v"), m.start("v") + len(value), value)
     for m in OPTION.finditer(text) if _IMAGE_CONTEXT.search(text) else ():
         add(m.start(), m.end(), m.group())  # what the image runs with: a value to check
+    for m in _DEFAULT_QUOTED.finditer(text) if quoted else ():
+        add(m.start("v"), m.end("v"), m.group("v"))
+    for m in _QUOTED_IF_UNSET.finditer(text) if quoted else ():
+        add(m.start("v"), m.end("v"), m.group("v"))
     for m in _DEFAULT_WORD.finditer(text):
         value = m.group("v").rstrip(".")
         add(m.start("v"), m.start("v") + len(value), value)

@@ -120,6 +120,13 @@ def _find(anchor: Anchor, fp: Fingerprint, before: bool) -> Finding:
         unread = _unread_holding(fp, lambda path, facts: facts.could_mention([anchor.value]))
         if unread:
             return Finding((), None, f"no file read reads {anchor.value}; {unread}", False)
+        if (field := _settings_field(anchor.value, fp)) is not None:
+            return Finding((), None, f"no code reads {anchor.value}, but {field}, which a "
+                                     "settings library may read from it: cannot tell", False)
+        if (writer := _writes_name(anchor.value, fp)) is not None:
+            return Finding((), None, f"no code reads {anchor.value} by name, but an option of "
+                                     f"{writer} defaults to it (a name it may read through): "
+                                     "cannot tell", False)  # fmt: skip
         return Finding((), None, f"no code reads {anchor.value} and no .env.example declares it")
     if anchor.kind is AnchorKind.TECH:
         return find_technology(anchor.value, anchor.scope, fp)
@@ -236,6 +243,27 @@ def _find_symbol_within(qualname: str, directory: str, fp: Fingerprint, before: 
     return Finding((), None, detail)
 
 
+def _writes_name(name: str, fp: Fingerprint) -> str | None:
+    """A source file whose program option defaults to ``name`` (``flag.String("userenv",
+    "RO_USER", ...)``, the variable read later through ``os.Getenv(*userEnv)``), or None."""
+    return next((p for p, f in sorted(fp.code.items()) for v in f.constants
+                 if v.name.startswith("--") and (v.text or "").strip("\"'`") == name), None)
+
+
+def _settings_field(name: str, fp: Fingerprint) -> str | None:
+    """Where a class declares the field ``name``, or ``name`` without a prefix
+    (``ARCHIVEBOX_DATABASE_PORT``: ``DatabaseConfig.DATABASE_PORT``), as "PATH defines
+    Class.FIELD"; None when none does."""
+    parts = name.split("_")
+    for i in range(len(parts) - 1):
+        field = "_".join(parts[i:])
+        found = [(p, v) for p, v in fp.members_named(field) if "." in v.name]
+        if found and (i == 0 or "_" in field):
+            path, value = found[0]
+            return f"{path} defines {value.name}"
+    return None
+
+
 def _find_env_read(name: str, scope: str, fp: Fingerprint, before: bool) -> Finding:
     """``env:NAME@PATH``: Python code in PATH (a file, or any file under a directory) reads
     NAME. Not read there while other code does: broken, and the receipt says where. Read by
@@ -268,6 +296,10 @@ def _find_env_read(name: str, scope: str, fp: Fingerprint, before: bool) -> Find
         detail = (f"no code the fingerprint reads reads {name} ({listed(sources)} declares "
                   f"it); cannot tell whether {where} does")  # fmt: skip
         return Finding((), None, detail, False)
+    if (writer := _writes_name(name, fp)) is not None:
+        return Finding((), None, f"no code reads {name} by name, but an option of {writer} "
+                                 "defaults to it (a name it may read through): cannot tell",
+                       False)  # fmt: skip
     return Finding((), None, f"no code reads {name} and no .env.example declares it")
 
 

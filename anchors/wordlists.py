@@ -159,7 +159,9 @@ DEP_BEFORE = (
 IMPORT_AFTER = (
     r"\s+module\b|\s+(?:is|are|was|were)\s+(?:no\s+longer\s+|not\s+|never\s+)?imported\b"
 )
-IMPORT_BEFORE = r"(?:imports?|imported|module)\s+(?:(?:the|a|an)\s+)?[`'\"]?$"
+# ("at import time", "on import": when, not what is imported)
+IMPORT_BEFORE = (r"(?:(?<!\bat\s)(?<!\bon\s)(?<!during\s)imports?|imported|module)\s+"
+                 r"(?:(?:the|a|an)\s+)?[`'\"]?$")
 # A clause saying its subject defines a name: a symbol claim for the scope itself.
 DEFINES_CUE = (
     r"\b(?:defines?|declares?|implements?|has\s+(?:a|the)\s+(?:function|class|method)|"
