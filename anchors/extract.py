@@ -175,6 +175,16 @@ _MODE_DROP = {
 _NAMED_FILE = re.compile(
     r"(?:\b(?:named|called|defaults?\s+to|falls?\s+back\s+to|(?:is|are)\s+set\s+to)\s+[\"'“]?"
     r"|=\s*[\"'])`?$", re.IGNORECASE)
+_UNREAD_RELATIONS = (
+    re.compile(r"`?[\w./:\-]+`?\s+(?:takes|has|gets)\s+precedence\s+over\s+`?[\w./:\-]+`?"
+               r"|`?[\w./:\-]+`?\s+(?:wins\s+over|is\s+preferred\s+(?:over|to))\s+`?[\w./:\-]+`?",
+               re.IGNORECASE),
+    re.compile(r"`?/[\w./{}<>:\-]*`?\s+(?:is|are)\s+(?:handled|served|implemented|processed)\s+by"
+               r"\s+`?[\w.:]*\w`?"),
+    re.compile(r"\b(?:the\s+)?`?[A-Za-z_]\w*`?\s+field\s+is\s+an?\s+`?[\w.\[\]*]*[\w\]]`?"
+               r"|\b`?[A-Za-z_]\w*`?\s+is\s+an?\s+`?(?:int|string|str|bool|float|u?int\d+|"
+               r"\[\]\w+|map\[\w+\]\w+|\*\w+)`?\s+field\b"),
+)
 _SECTION_SAID = re.compile(r"`?\[(?P<s>[\w.\-]{1,60})\]`?\s+(?:section|table)\b")
 _NAMING_NOUN = re.compile(r"\s+`[^`\n]+`")
 # The words that name a literal written after them ("the regex `^a+$`")
@@ -1431,6 +1441,10 @@ def infer_anchors(text: str, fp: Fingerprint, subject: str | None = None, *,
                   if not any(q.lower() in s for s in said_by)]  # fmt: skip
     # "Cargo.toml declares a [features] section": a table no reader looks for
     uncovered += [f"the [{m['s']}] section" for m in _SECTION_SAID.finditer(text)]
+    # "PAGER takes precedence over BAT_PAGER", "/orderout is handled by core.OrderInfo", "the
+    # Room field is an int": an order, a handler, a field's type, which no anchor checks
+    uncovered += [f"that {' '.join(m.group().split())}" for pattern in _UNREAD_RELATIONS
+                  for m in pattern.finditer(text)]  # fmt: skip
     # "needs log 0.4.21 with the std feature": which features a dependency enables is
     # read by no anchor
     uncovered += [f"the feature {m['f']}" for m in _FEATURE.finditer(text) if m["f"] not in read]
