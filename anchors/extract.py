@@ -67,7 +67,7 @@ from anchors.manifest_binding import bind_manifest
 from anchors.manifest_claims import MANIFEST_KEYS, manifest_claim
 from anchors.member_claims import missing_member, recorded_names
 from anchors.mentions import in_area, runs
-from anchors.message_claims import Quote, find_quotes, header_names, message_anchor
+from anchors.message_claims import find_quotes, header_names, message_anchor
 from anchors.messages import header_literal, said_in_code
 from anchors.negated_parts import Negated, negated_clauses
 from anchors.npm_application import npm_development_only, npm_peer_only, npm_run_time_import
@@ -95,6 +95,7 @@ from anchors.subject import CODE_FILE, Spans, resolve_name, resolve_subject, sen
 from anchors.target_deps import target_claim
 from anchors.tooling_dirs import built_copy
 from anchors.type_claims import typed
+from anchors.unread_parts import unread_parts
 from anchors.value_binding import bind_values
 from anchors.value_claims import (
     bare_value,
@@ -175,17 +176,6 @@ _MODE_DROP = {
 _NAMED_FILE = re.compile(
     r"(?:\b(?:named|called|defaults?\s+to|falls?\s+back\s+to|(?:is|are)\s+set\s+to)\s+[\"'“]?"
     r"|=\s*[\"'])`?$", re.IGNORECASE)
-_UNREAD_RELATIONS = (
-    re.compile(r"`?[\w./:\-]+`?\s+(?:takes|has|gets)\s+precedence\s+over\s+`?[\w./:\-]+`?"
-               r"|`?[\w./:\-]+`?\s+(?:wins\s+over|is\s+preferred\s+(?:over|to))\s+`?[\w./:\-]+`?",
-               re.IGNORECASE),
-    re.compile(r"`?/[\w./{}<>:\-]*`?\s+(?:is|are)\s+(?:handled|served|implemented|processed)\s+by"
-               r"\s+`?[\w.:]*\w`?"),
-    re.compile(r"\b(?:the\s+)?`?[A-Za-z_]\w*`?\s+field\s+is\s+an?\s+`?[\w.\[\]*]*[\w\]]`?"
-               r"|\b`?[A-Za-z_]\w*`?\s+is\s+an?\s+`?(?:int|string|str|bool|float|u?int\d+|"
-               r"\[\]\w+|map\[\w+\]\w+|\*\w+)`?\s+field\b"),
-)
-_SECTION_SAID = re.compile(r"`?\[(?P<s>[\w.\-]{1,60})\]`?\s+(?:section|table)\b")
 _NAMING_NOUN = re.compile(r"\s+`[^`\n]+`")
 # The words that name a literal written after them ("the regex `^a+$`")
 _NAMING_WORDS = frozenset({
@@ -557,30 +547,8 @@ _STDLIB_MEANS = frozenset({
 })  # fmt: skip
 
 
-# A literal in double quotes (not a word's apostrophes): "UTC", “cloudsql”
-_DOUBLE_QUOTED = re.compile(
-    r'"(?P<d>[^"\n]{1,80})"|“(?P<c>[^”\n]{1,80})”|(?<!\w)\'(?P<s>[^\'\s]{1,80})\'(?!\w)')
-_CODE_LIKE = re.compile(r"[:/._\-@#$%{}\[\]()=\d]")
 # 'virtual:msw', "node:fs": a specifier in quotes, whose words are its own
 _SPECIFIER = re.compile(r"(['\"])[\w.\-]+:[\w./@\-]+\1")
-
-
-def _unread_quotes(text: str, checked: Sequence[tuple[int, int]], quotes: Sequence[Quote],
-                   anchored: set[str]) -> list[str]:  # fmt: skip
-    """The literals ``text`` quotes that no reader took: no value checked there, no message
-    and no anchor read from their words."""
-    found = []
-    for m in _DOUBLE_QUOTED.finditer(text):
-        inner = (m["d"] or m["c"] or m["s"]).strip()
-        span = m.span()
-        if m["s"] and not _CODE_LIKE.search(inner):
-            continue  # 'fine': a word in single quotes is the writer's, no literal
-        if (not inner or any(a < span[1] and span[0] < b for a, b in checked)
-                or any(a < span[1] and span[0] < b for _, (a, b) in quotes)
-                or any(o and (o in inner or inner in o) for o in anchored)):  # fmt: skip
-            continue
-        found.append(inner)
-    return found
 
 
 # Files known by their name wherever they are: "ships a Dockerfile", "has a go.mod"
@@ -608,10 +576,11 @@ def _go_package_member(name: str, fp: Fingerprint, scope: str | None) -> Anchor 
     package, _, member = name.partition(".")
     if not _has_go(fp) or "." in member or not member[:1].isupper():
         return None
-    found = [p for p, _ in fp.definitions(member) if p.endswith(".go")
-             and p.rpartition("/")[0].rpartition("/")[2] == package]  # fmt: skip
-    found = found or [p for p, _ in fp.constant_values(member) if p.endswith(".go")
-                      and p.rpartition("/")[0].rpartition("/")[2] == package]  # fmt: skip
+    def in_package(path: str) -> bool:
+        return path.endswith(".go") and path.rpartition("/")[0].rpartition("/")[2] == package
+
+    found = [p for p, _ in fp.definitions(member) if in_package(p)] or [
+        p for p, _ in fp.constant_values(member) if in_package(p)]  # fmt: skip
     if not found:
         return None
     place = found[0] if len(set(found)) == 1 else scope if scope in found else None
@@ -1435,16 +1404,11 @@ def infer_anchors(text: str, fp: Fingerprint, subject: str | None = None, *,
     anchored = {o for _, o in kept}
     uncovered += [v.phrase for v in uncovered_values(text, checked_values)
                   if v.text not in anchored or stated_as_default(text, v)]  # fmt: skip
-    # "gets a ".s.MYSQL.3306" suffix": a literal the note quotes, which no reader checked
-    said_by = [f"{a.value} {a.version or ''}".lower() for a, _ in kept]  # what anchors check
-    uncovered += [f'"{q}"' for q in _unread_quotes(text, checked_values, quotes, anchored)
-                  if not any(q.lower() in s for s in said_by)]  # fmt: skip
-    # "Cargo.toml declares a [features] section": a table no reader looks for
-    uncovered += [f"the [{m['s']}] section" for m in _SECTION_SAID.finditer(text)]
-    # "PAGER takes precedence over BAT_PAGER", "/orderout is handled by core.OrderInfo", "the
-    # Room field is an int": an order, a handler, a field's type, which no anchor checks
-    uncovered += [f"that {' '.join(m.group().split())}" for pattern in _UNREAD_RELATIONS
-                  for m in pattern.finditer(text)]  # fmt: skip
+    # a quoted literal, a manifest's table, an order, a handler, a field's type that no
+    # reader checked (anchors.unread_parts)
+    said_by = [f"{a.value} {a.version or ''}" for a, _ in kept]  # what the anchors check
+    uncovered += unread_parts(text, checked_values, [q.span for q in quotes], anchored,
+                              said_by)  # fmt: skip
     # "needs log 0.4.21 with the std feature": which features a dependency enables is
     # read by no anchor
     uncovered += [f"the feature {m['f']}" for m in _FEATURE.finditer(text) if m["f"] not in read]
