@@ -59,13 +59,21 @@ def bind_settings(
     for m in _STATED.finditer(text, start, end):
         if any(a <= m.start("key") < b for a, b in taken):
             continue
-        place = _setting(fp, here, m.group("section"), m.group("key").lower())
-        if place is None or "=" in place[0] or "::" in place[0]:
-            continue  # none, several, or a path the anchor's syntax could not carry
-        path, key = place
-        anchor = Anchor(AnchorKind.CONFIG, key, scope=path, version=m.group("value").rstrip("."))
-        found.append(Binding(anchor, m.group("key"), (m.start(), m.end())))
+        anchor = _value_anchor(fp, here, m["section"], m["key"], m["value"])
+        if anchor is not None:
+            found.append(Binding(anchor, m.group("key"), (m.start(), m.end())))
     return found
+
+
+def _value_anchor(fp: Fingerprint, files: Sequence[str], section: str | None, key: str,
+                  value: str) -> Anchor | None:  # fmt: skip
+    """The ``config:`` anchor of ``value`` on the one file that gives ``section.key``;
+    None when none or several do, or the path is one the anchor's syntax cannot carry."""
+    place = _setting(fp, files, section, key.lower())
+    if place is None or "=" in place[0] or "::" in place[0]:
+        return None
+    path, setting = place
+    return Anchor(AnchorKind.CONFIG, setting, scope=path, version=value.rstrip("."))
 
 
 # "`core/restore_state` is on by default", "the `[http] port` defaults to 6680": a key named
@@ -94,13 +102,10 @@ def bind_placed_settings(
     for m in _PLACED.finditer(text, start, end):
         if any(a <= m.start("value") < b for a, b in taken):
             continue
-        place = _setting(fp, files, m["section"] or m["sec"], m["key"].lower())
-        if place is None or "=" in place[0] or "::" in place[0]:
-            continue
-        path, key = place
-        anchor = Anchor(AnchorKind.CONFIG, key, scope=path, version=m["value"].rstrip("."))
-        named = f"{m['sec']}/{m['key']}" if m["sec"] else m["key"]  # how the note names it
-        found.append(Binding(anchor, named, m.span("value")))
+        anchor = _value_anchor(fp, files, m["section"] or m["sec"], m["key"], m["value"])
+        if anchor is not None:
+            named = f"{m['sec']}/{m['key']}" if m["sec"] else m["key"]  # how the note names it
+            found.append(Binding(anchor, named, m.span("value")))
     return found
 
 

@@ -92,7 +92,8 @@ def _qualified(option: str, sentence: str, fp: Fingerprint) -> str | None:
 
 
 def _options(fp: Fingerprint) -> frozenset[str]:
-    """Every long option a Python file declares (``anchors.cli_options``)."""
+    """Every long option a Python or Go file declares (``anchors.cli_options``,
+    ``anchors.go_flags``)."""
     return frozenset(v.name for facts in fp.code.values() for v in facts.constants
                      if v.name.startswith("--"))  # fmt: skip
 

@@ -246,8 +246,18 @@ def _find_symbol_within(qualname: str, directory: str, fp: Fingerprint, before: 
 def _writes_name(name: str, fp: Fingerprint) -> str | None:
     """A source file whose program option defaults to ``name`` (``flag.String("userenv",
     "RO_USER", ...)``, the variable read later through ``os.Getenv(*userEnv)``), or None."""
-    return next((p for p, f in sorted(fp.code.items()) for v in f.constants
-                 if v.name.startswith("--") and (v.text or "").strip("\"'`") == name), None)
+    return fp.derived("verify.option_defaults", _option_defaults).get(name)
+
+
+def _option_defaults(fp: Fingerprint) -> dict[str, str]:
+    """Each literal a program option defaults to -> the first file declaring it (once per
+    fingerprint: it is asked on every read of a variable no code reads)."""
+    found: dict[str, str] = {}
+    for path, facts in sorted(fp.code.items()):
+        for v in facts.constants:
+            if v.name.startswith("--") and v.text:
+                found.setdefault(v.text.strip("\"'`"), path)
+    return found
 
 
 def _settings_field(name: str, fp: Fingerprint) -> str | None:
