@@ -36,6 +36,9 @@ Definitions:
   *strangers related*: the share of them that are notes of other pairs (only with
   ``--crowd``): the noise an agent is asked about. Other pairs' notes are about other
   subjects by construction, though a few may share one.
+- *strangers asked per remember*: the mean number of conflicts and possible conflicts the
+  second ``remember`` reports with notes of other pairs (only with ``--crowd``): the
+  rules' own noise, beside ``related``'s.
 - *asked after consolidate*: the share of conflict pairs found, a candidate, or among
   ``consolidate``'s related pairs: what the agent has been asked about once both calls ran.
 """
@@ -86,6 +89,7 @@ class Outcome:
     related: int = 0  # notes the second remember lists as related
     strangers: int = 0  # ... of them, notes of other pairs (with ``crowd``)
     consolidated: bool = False  # the pair is among consolidate's related pairs
+    stray: int = 0  # the second remember's conflicts and possible ones with other pairs' notes
 
 
 def load(path: Path = PAIRS) -> list[Pair]:
@@ -138,6 +142,11 @@ async def _one(settings: Settings, pair: Pair, crowd: Sequence[str] = ()) -> Out
         len(second.get("related", [])),
         len(_related_ids(second) - ids),
         ids in _related_pairs(report),
+        sum(
+            1
+            for r in (*second.get("conflicts", []), *second.get("possible_conflicts", []))
+            if not set(r["ids"]) <= ids
+        ),
     )
 
 
@@ -201,6 +210,9 @@ def summarise(outcomes: Sequence[Outcome]) -> dict[str, Any]:
         "related_per_remember": round(sum(o.related for o in outcomes) / max(1, len(outcomes)), 2),
         "strangers_related": _ratio(
             sum(o.strangers for o in outcomes), sum(o.related for o in outcomes)
+        ),
+        "strangers_asked_per_remember": round(
+            sum(o.stray for o in outcomes) / max(1, len(outcomes)), 2
         ),
         "ambiguous": len(ambiguous),
         "ambiguous_surfaced": sum(o.found for o in ambiguous),

@@ -29,32 +29,31 @@ from __future__ import annotations
 
 import functools
 import math
-import re
 import time
 from collections.abc import Callable, Collection, Mapping
 
 from store.backend import Store
-from store.contradictions.families import FAMILIES, FAMILY, families_of
+from store.contradictions.families import FAMILIES, FAMILY
 from store.contradictions.related_note import LIMIT, Related, RelatedPair
-from store.contradictions.related_words import acronyms, initials, root, spelled, synonyms_of
+from store.contradictions.related_words import spelled
 from store.contradictions.resolving import claim_of
 from store.contradictions.rules import Claim
 from store.contradictions.slots import Match, relate
+from store.contradictions.terms import (
+    ACRONYM,
+    ALIASES,
+    SPELLED,
+    SPELLINGS,
+    normalised,
+    note_query,
+    note_terms,
+)
 from store.contradictions.values import Relation, compare
 from store.mirror import Mirror
 from store.model import Memory, is_retracted
-from store.search import SYNONYM_WEIGHT, memory_terms, query_terms, query_tokens
-from store.text import stem, words
+from store.search import memory_terms
 
-__all__ = [
-    "THRESHOLD",
-    "normalised",
-    "related",
-    "related_pairs",
-    "settled",
-    "similarity",
-    "stored_terms",
-]
+__all__ = ["THRESHOLD", "related", "related_pairs", "settled"]
 
 # A consolidate compares the newest notes for this long at most: at 10,000 notes it then
 # stays within the pass's 5 s (adr/0010), the rules' own pass taking most of it.
@@ -65,142 +64,12 @@ THRESHOLD = 0.2  # the least share of the smaller note's weight the two must hol
 OF_BEST = 0.6
 _CANDIDATES = 8  # notes sharing the rarest terms, scored
 
-# What an agent wraps a claim in: the reason and who said it. A clause from one of these
-# on says why, not what (``_without_reason``), unless it opens the sentence
-# (``_without_lead_in``).
-_WHY = (
-    r"(?:because|which is why|which means|so that|so|now that|as the user"
-    r"|per (?:the|our)|the user (?:said|says|confirmed|asked|explained|prefers|wants|likes?)"
-    r"|to (?:simplify|cut|reduce|save|avoid|speed up|make sure|fight|prevent|protect)"
-    r"|after (?:the|we|customers|users|it|they))\b"
-)
-# ... and a sentence after the first that is all reason or preference ("...; the user
-# likes to keep it short"). Not what was said or when: "The user said the pool is 6" and
-# "After the outage we capped the pool at 6" go on with the claim itself.
-_REASON_AFTER = re.compile(
-    r"^(?:because|which is why|which means|the user (?:prefers|wants|likes?))\b.*$",
-    re.IGNORECASE,
-)
-# Words that say a note is news, not what it is about, and the words of polarity: two
-# notes about one thing say it is or is not so. Units go too: like numbers, they are how
-# a value is written ("nine retries", "3 times").
-_FILLER = frozenset(
-    stem(w)
-    for w in words(
-        """note notes today up user users now still currently actually always never
-    confirmed said says asked explained told mentioned team sprint last
-    migrated migrate switched switch dropped drop replaced replace moved move changed
-    change instead anymore longer handled handle managed manage done make made goes go
-    get gets via out into over under down not no all every each only also then there
-    here but if than after before per one two three four five six seven eight nine ten
-    twenty times second seconds minute minutes hour hours day days week weeks month months
-    year years ms s kb mb gb percent"""
-    )
-)
-
-
-# A lead-in opens the sentence, after nothing or another lead-in ("Per the user, after
-# the incident ..., we cap ..."; "As the user explained when ..., the API caches ..."):
-# it ends at its comma, and the claim follows it.
-_REASON_AT = re.compile(r"(?:[,;(]\s*|\s)" + _WHY, re.IGNORECASE)
-_BEFORE_LEAD = re.compile(
-    r"^\W*(?:(?:per|according\s+to)\s+(?:the\s+|our\s+)?\w+(?:\s+\w+)?|as|while|when|"
-    r"note|heads\s+up|fyi|reminder|also|and|so)?\W*$",
-    re.IGNORECASE,
-)
-_CLAUSE_COMMA = re.compile(r",\s+")
-
-
-@functools.lru_cache(maxsize=1 << 14)  # a stored note's terms and spellings read it both
-def normalised(text: str) -> str:
-    """The claim of each sentence of a note, without the reason or who said it."""
-    kept = []
-    for n, sentence in enumerate(re.split(r"(?<=[.;:!?])\s+", text)):
-        claim = _without_reason(_without_lead_in(sentence))
-        kept.append(_REASON_AFTER.sub("", claim) if n else claim)
-    return " ".join(k for k in kept if k)
-
-
-def _without_lead_in(sentence: str) -> str:
-    """``sentence`` without the clauses that open it and say why or who said it, up to the
-    comma that ends each: the claim follows them."""
-    while (m := _REASON_AT.search(sentence)) and _BEFORE_LEAD.match(sentence[: m.start()]):
-        # (the match may open with a comma; "10,000" has none that ends a clause)
-        comma = _CLAUSE_COMMA.search(sentence, m.start() + 1)
-        if comma is None:
-            return sentence
-        sentence = sentence[comma.end() :]
-    return sentence
-
-
-def _without_reason(sentence: str) -> str:
-    """``sentence`` without the reason after its claim ("..., because ..."); a lead-in
-    with no comma to end it is left in place, with the claim after it."""
-    for m in _REASON_AT.finditer(sentence):
-        if not _BEFORE_LEAD.match(sentence[: m.start()]):
-            return sentence[: m.start()]
-    return sentence
-
-
-# Terms that say what a note's words stand for, not words it holds: an acronym it writes
-# (``ACRONYM``), and one its words spell (``SPELLED``). Only the one meets the other.
-ACRONYM = "acronym:"
-SPELLED = "spelled:"
-_ALIASES = (FAMILY, ACRONYM, SPELLED)
-_SPELLINGS = (ACRONYM, SPELLED)  # what a stored note's words stand for: no weight of its own
-
-
-def _kept(term: str) -> bool:
-    """A term that says what a note is about: not filler, not a number ("0.1", "1/10")."""
-    return term not in _FILLER and any(c.isalpha() for c in term)
-
-
-@functools.lru_cache(maxsize=1 << 14)  # a stored note is met again by later notes
-def _terms(text: str) -> frozenset[str]:
-    """The terms of a stored note: no numbers, no filler; each also without a
-    derivational ending; the families of the technologies it names; its acronyms. The
-    acronyms its words spell are ``_spelled``'s."""
-    claim = normalised(text)
-    kept = frozenset(t for t in memory_terms(claim) if _kept(t))
-    return (
-        kept | {root(t) for t in kept} | families_of(claim) | {ACRONYM + a for a in acronyms(claim)}
-    )
-
-
-def stored_terms(text: str, spells: bool) -> frozenset[str]:
-    """A stored note's terms (``_terms``), with the acronyms its words spell when the new
-    note writes one (``spells``)."""
-    return _terms(text) | _spelled(text) if spells else _terms(text)
-
-
-@functools.lru_cache(maxsize=1 << 14)
-def _spelled(text: str) -> frozenset[str]:
-    """The acronyms a stored note's words spell: read only for a new note that writes an
-    acronym (most do not), being the dearest of its terms to read."""
-    return frozenset(SPELLED + a for a in initials(normalised(text)))
-
-
-def _query(text: str) -> dict[str, float]:
-    """The terms of the new note, as recall looks for them: parts of compounds at half
-    weight; a little less, synonyms of what it says, its words without a derivational
-    ending, the families it names and what its acronyms stand for or its words spell."""
-    claim = normalised(text)
-    terms = {t: w for t, w in query_terms(query_tokens(claim)) if _kept(t)}
-    aliases = [
-        *families_of(claim),
-        *synonyms_of(frozenset(terms)),
-        *(root(t) for t in terms),
-        *(SPELLED + a for a in acronyms(claim)),
-        *(ACRONYM + a for a in initials(claim)),
-    ]
-    return {**dict.fromkeys(aliases, SYNONYM_WEIGHT), **terms}
-
 
 def _lookup(query: Mapping[str, float]) -> list[str]:
     """The index terms that find a note sharing ``query``'s terms: its own, the acronyms
     its words spell, and the names of the members of each technology family it names
     (the index holds words only)."""
-    found = [t for t in query if not t.startswith(_ALIASES)]
+    found = [t for t in query if not t.startswith(ALIASES)]
     for term in query:
         if term.startswith(FAMILY):
             found.extend(_member_terms(term))
@@ -213,24 +82,6 @@ def _lookup(query: Mapping[str, float]) -> list[str]:
 def _member_terms(family: str) -> tuple[str, ...]:
     members = FAMILIES.get(family.removeprefix(FAMILY), frozenset())
     return tuple(sorted({t for m in members for t in memory_terms(m)}))
-
-
-def similarity(
-    new: Mapping[str, float],
-    other: Collection[str],
-    weight: Callable[[str], float],
-    own_new: float,
-) -> float:
-    """The weight the two share over the smaller one's own (0-1): a short note inside a
-    long one is as close as two short ones saying the same thing. ``new``: the new
-    note's terms and how much each counts (a synonym less); ``weight``: how rare a
-    term is in the store; ``own_new``: the new note's own weight (its terms said, not
-    their synonyms), summed once per note."""
-    shared = sum(w * weight(t) for t, w in new.items() if t in other)
-    if not shared:
-        return 0.0
-    smaller = min(own_new, sum(weight(t) for t in other if not t.startswith(_SPELLINGS)))
-    return min(1.0, shared / smaller) if smaller else 0.0
 
 
 def _similarity(
@@ -257,8 +108,8 @@ def _similarity(
 @functools.lru_cache(maxsize=1 << 14)
 def _weighed(text: str) -> tuple[str, ...]:
     """The terms of a stored note that weigh in its own weight: not what its words stand
-    for (``_SPELLINGS``), which the acronyms a new note asks for add nothing to."""
-    return tuple(t for t in _terms(text) if not t.startswith(_SPELLINGS))
+    for (``SPELLINGS``), which the acronyms a new note asks for add nothing to."""
+    return tuple(t for t in note_terms(text) if not t.startswith(SPELLINGS))
 
 
 _AGREE = (Relation.SAME, Relation.COMPATIBLE)
@@ -303,7 +154,7 @@ def _closest(
     m: Mirror, new: Memory, skip: Collection[str], weight: _Rarity
 ) -> list[tuple[float, Memory]]:
     """The live notes at least ``THRESHOLD`` close to ``new``, with their scores."""
-    query = _query(f"{new.text} {new.subject or ''}")
+    query = note_query(f"{new.text} {new.subject or ''}")
     if not query:
         return []
     families = [t for t in query if t.startswith(FAMILY)]
@@ -319,7 +170,7 @@ def _closest(
         if mem.forgotten or is_retracted(mem.status, mem.refuted_by):
             continue
         text = f"{mem.text} {mem.subject or ''}"
-        terms = _terms(text)
+        terms = note_terms(text)
         if wanted:
             said = spelled(normalised(text), wanted)
             terms = terms | {SPELLED + a for a in said} if said else terms

@@ -5,8 +5,9 @@ forms of one word recall's stemmer keeps apart ("classifier" / "classification",
 "deployment" / "deployed").
 
 ``related`` reads them to hand the agent a candidate; nothing is decided from them. The
-table is short on purpose: only names that programmers use for one thing in any project,
-never a product (``families`` holds those). Pure functions; no database.
+table holds only names that programmers use for one thing in any project ("endpoint" /
+"route", "host" / "machine"), never a product (``families`` holds those). Pure
+functions; no database.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ import re
 from store.search import memory_terms
 from store.text import STOP
 
-__all__ = ["acronyms", "initials", "root", "runs", "spelled", "synonyms_of"]
+__all__ = ["acronyms", "groups_of", "initials", "root", "runs", "spelled", "synonyms_of"]
 
 # Generic names of one thing: a note saying one of them is about what a note saying
 # another is about. Each line one group; a name of several words is a phrase.
@@ -30,6 +31,83 @@ load balancer, alb, elb
 traffic, requests
 rollout, deploy, release
 repo, repository, monorepo
+endpoint, route, api route, url, handler
+payload, request body, body, request size
+frontend, front end, web client, web app, web ui, spa, single-page app, website
+backend, back end, api server, server side
+service, microservice, svc
+database, db, datastore, data store, rds, schema
+table, tables, collection
+host, machine, server, vm, virtual machine, instance, box
+container, pod, docker container
+image, container image, docker image, base image
+cluster, kubernetes, k8s, eks, gke, aks
+job, task, cron job, cronjob, scheduled task, schedule, crontab
+queue, topic, stream, event bus, message bus, broker
+event, message
+worker, consumer, processor
+pipeline, workflow, ci, ci pipeline
+test suite, tests, specs, test run
+config, configuration, settings, config file, settings file
+env var, environment variable
+secret, credential, credentials, api key, token
+auth, authentication, login, sign in, signin, log in
+permission, role, privilege
+admin, administrator, superuser, back office, admin panel, admin ui, dashboard
+password, passphrase, passcode
+one-time password, otp, verification code, 2fa, mfa, two-factor
+session, login session
+cookie, session cookie
+log, logs, logging, log lines
+metrics, telemetry, monitoring, observability
+trace, traces, tracing, span
+alert, alerts, alerting, paging, pager
+on-call, on call, oncall, pager rotation, rotation
+error, exception, crash, failure
+incident, outage
+postmortem, post-mortem, incident review, rca, root cause analysis
+timeout, time limit, deadline
+retry, retries, attempt, attempts, tries
+rate limit, throttle, throttling, throttled
+upload, attachment, file upload
+cli, command line, command-line tool, terminal tool
+binary, executable, exe
+package, library, dependency, dependencies, deps, module
+lockfile, lock file
+branch, branches
+pull request, pr, merge request, mr
+review, code review, approval, approve, sign-off, signoff
+release manager, release captain, release owner
+hotfix, hot fix, patch release, emergency fix
+retro, retrospective
+ticket, issue, bug, tracker
+docs, documentation, doc site, wiki, handbook
+dataset, training data, corpus, data set
+gpu, accelerator
+inference, serving, prediction, predictions
+checkpoint, weights, snapshot
+notification, push, push notification
+email, e-mail, mail, newsletter
+sms, text message
+webhook, callback
+bundle, bundler, build output, assets, static files, static assets
+cdn, edge, edge cache
+certificate, cert, tls, ssl
+backup, backups, snapshot, dump
+replica, read replica, follower, standby, secondary
+shard, partition
+feature flag, flag, toggle, kill switch
+analytics, tracking, telemetry, usage stats, usage data
+expiry, expiration, expires, expire, ttl, time to live, lifetime
+learning rate, lr
+payment, payments, billing, checkout, invoice
+tenant, organization, org, workspace, account
+team, squad, guild
+lead, tech lead, manager, engineering manager
+owner, owns, maintainer, maintains, responsible
+migration, schema change, migrate
+eviction, evict, evicted, maxmemory-policy, noeviction
+cache, caching, cached, memoize
 """
 
 
@@ -49,6 +127,21 @@ def synonyms_of(terms: frozenset[str]) -> frozenset[str]:
         if any(name and set(name) <= terms for name in group):
             found.update(t for name in group for t in name)
     return frozenset(found - terms)
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def groups_of(terms: frozenset[str]) -> tuple[frozenset[str], frozenset[str]]:
+    """The groups ``terms`` name a member of (a phrase by all its words), as terms named
+    by the group's first name (``group:endpoint``), and the terms that named one by
+    itself ("route"): two notes naming one thing in other words share its group."""
+    found: set[str] = set()
+    naming: set[str] = set()
+    for group in _TABLE:
+        for name in group:
+            if name and set(name) <= terms:
+                found.add("group:" + " ".join(group[0]))
+                naming.update(name if len(name) == 1 else ())
+    return frozenset(found), frozenset(naming)
 
 
 # Derivational endings recall's stemmer keeps: "classifier", "classification" and

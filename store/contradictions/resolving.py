@@ -37,6 +37,7 @@ from store.contradictions.rules import (
 )
 from store.contradictions.slots import Slot as ReadSlot
 from store.contradictions.slots import content_words, read_slots
+from store.contradictions.terms import kinds
 from store.contradictions.values import parse_value
 from store.evidence.observations import ObservationKind
 from store.evidence.observing import observation, observed
@@ -136,6 +137,7 @@ class KeptClaims:
 
 def _made(mem: Memory) -> Claim:
     core, negated = negation_core(mem.text)
+    named = kinds(mem.text)
     return Claim(
         id=mem.id,
         text=mem.text,
@@ -155,6 +157,8 @@ def _made(mem: Memory) -> Claim:
         core=core,
         negated=negated,
         words=content_words(mem.text),
+        kinds=named[0],
+        naming=named[1],
     )
 
 

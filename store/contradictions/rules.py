@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import functools
 import itertools
+import math
 import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
@@ -37,7 +38,9 @@ from store.contradictions.slots import (
     relate_subjects,
     stem,
 )
-from store.contradictions.values import Relation, ValueType, compare
+from store.contradictions.terms import closeness, normalised, note_query, stored_terms
+from store.contradictions.values import Relation, ValueType, compare, parse_shares
+from store.contradictions.words import ENVS, VARIANTS
 from store.model import Kind, RefutedBy, Status
 
 __all__ = [
@@ -104,6 +107,8 @@ class Claim:
     core: str = ""
     negated: bool = False
     words: frozenset[str] = frozenset()  # content words, for rare-term candidates
+    kinds: frozenset[str] = frozenset()  # the generic things it names (``terms.kinds``)
+    naming: frozenset[str] = frozenset()  # ... the words that named them
 
     @functools.cached_property
     def key_set(self) -> frozenset[str]:
@@ -214,6 +219,8 @@ def judge(a: Claim, b: Claim) -> Conflict | Question | None:
     ambiguous = bool(a.scope) != bool(b.scope)
     if _opposite_anchors(a, b):
         return Conflict(a, b, ConflictKind.ANCHOR, scope_ambiguous=ambiguous)
+    if _default_and_override(a.text, b.text) or _default_and_override(b.text, a.text):
+        return None
     slotted, agreed = _by_slots(a, b, ambiguous)
     if slotted is not None or agreed:
         return slotted
@@ -221,7 +228,21 @@ def judge(a: Claim, b: Claim) -> Conflict | Question | None:
         return Conflict(a, b, ConflictKind.NEGATION, scope_ambiguous=ambiguous)
     if a.negated != b.negated and _close(a.words, b.words, 0.6):
         return Question(a, b, ConflictKind.NEGATION, "whether one note denies the other")
-    return _by_values(a, b)
+    return _by_values(a, b) or _denied(a, b) or _other_amounts(a, b)
+
+
+_DEFAULT = guarded(r"\bdefault(?:s|ed)?\b", re.I)
+_OVERRIDE = guarded(r"\b(?:overrid(?:e|es|den|ing)|overrode)\b", re.I)
+
+
+def _default_and_override(one: str, other: str) -> bool:
+    """One note states a default, the other an override of it ("the client's default
+    timeout is 30 s" / "the export helper overrides the timeout to 300 s"): both hold."""
+    return (
+        _DEFAULT.search(one) is not None
+        and _OVERRIDE.search(one) is None
+        and _OVERRIDE.search(other) is not None
+    )
 
 
 def _opposite_anchors(a: Claim, b: Claim) -> bool:
@@ -417,6 +438,121 @@ def _by_values(a: Claim, b: Claim) -> Question | None:
             if compare(sa.value, sb.value) is Relation.EXCLUSIVE:
                 return Question(a, b, ConflictKind.VALUE, f"the {sa.value.type.value}")
     return None
+
+
+# How close two notes must be (``terms.closeness``, synonyms read) for a difference the
+# slots did not place to be asked about: a denial, or amounts of one kind that differ.
+CLOSE_DENIAL = 0.4
+CLOSE_AMOUNTS = 0.4
+_DENIAL = guarded(
+    r"(?P<before>(?:[\w.'`/-]+\s+){0,3})"
+    r"\b(?:not|never|no|nobody|nothing|none|neither|nor|cannot|can't|don't|doesn't|"
+    r"isn't|aren't|won't|wasn't|weren't|shouldn't|mustn't)\b(?P<after>(?:[\s-]+[\w.'`/-]+){1,6})",
+    re.I,
+)
+# A rule and its exception ("every PR needs two approvals" / "docs-only PRs are exempt"),
+# a range and a value in it, a default and an override, one of several values: two notes
+# that read as a denial or as other amounts, and both hold.
+_EXCEPTED = guarded(
+    r"\b(?:only|except|exception|exempt(?:ed)?|unless|apart from|other than|the one(?![-\w]))",
+    re.I,
+)
+_NOT_ONE_AMOUNT = guarded(
+    r"\b(?:between|range|ranges|from \S+ (?:up )?to|through|default|defaults|defaulted|"
+    r"override|overrides|overridden|unless|except|exception|exempt|also|as well|"
+    r"otherwise)\b",
+    re.I,
+)
+_AMOUNTS = frozenset(ValueType) - {ValueType.NAME, ValueType.BOOLEAN}
+_VARIANT_WORD = re.compile(r"[a-z]+")
+
+
+def _denials(text: str) -> list[str]:
+    """What the claim itself (not its reason, nor who said it) denies: the few words
+    around each denial ("nothing gets merged automatically", "platform isn't involved")."""
+    return [m["before"] + m["after"] for m in _DENIAL.finditer(normalised(text))]
+
+
+def _denies_of(text: str, other: Claim) -> bool:
+    """Whether ``text`` denies something ``other`` speaks of: a term of the words around
+    a denial (their parts, roots, synonyms and acronyms: ``terms``) is one of ``other``'s."""
+    theirs = stored_terms(other.text, spells=True)
+    return any(not theirs.isdisjoint(note_query(denied)) for denied in _denials(text))
+
+
+def _nearby(a: Claim, b: Claim, at_least: float) -> bool:
+    """Whether the notes are as close as ``at_least`` either way (``terms.closeness``)."""
+    return closeness(a.text, b.text) >= at_least or closeness(b.text, a.text) >= at_least
+
+
+def _denied(a: Claim, b: Claim) -> Question | None:
+    """One note denies what the other, close to it, says: asked, never decided ("sync
+    deletes remote files" / "sync never deletes anything on the remote"). Not a rule
+    against its exception: one says "only" or "except" ("nothing is merged
+    automatically" / "only Dependabot patch bumps merge on their own")."""
+    a_denies, b_denies = _denies_of(a.text, b), _denies_of(b.text, a)
+    if a_denies == b_denies or (bool(_denials(a.text)) and bool(_denials(b.text))):
+        return None
+    if _EXCEPTED.search(a.text) or _EXCEPTED.search(b.text):
+        return None
+    if not _nearby(a, b, CLOSE_DENIAL):
+        return None
+    return Question(a, b, ConflictKind.NEGATION, "whether one note denies the other")
+
+
+def _variants(text: str) -> frozenset[str]:
+    low = text.lower()
+    return frozenset(w for w in _VARIANT_WORD.findall(low) if w in ENVS or w in VARIANTS)
+
+
+def _other_amounts(a: Claim, b: Claim) -> Question | None:
+    """Close notes holding amounts of one kind (durations, sizes, counts, shares, ...)
+    that differ, none of them equal, where the slots did not place them on one subject
+    ("the transcode queue's visibility timeout is a quarter of an hour" / "messages on
+    the transcode queue stay invisible for 30 minutes"): asked, never decided. Not a
+    range, a default and its override, one of several values, nor other environments or
+    variants ("on iOS" / "on Android"). Shares are read however written (``_other_shares``)."""
+    if _NOT_ONE_AMOUNT.search(a.text) or _NOT_ONE_AMOUNT.search(b.text):
+        return None
+    va, vb = _variants(a.text), _variants(b.text)
+    if va - vb and vb - va:
+        return None
+    if not _nearby(a, b, CLOSE_AMOUNTS):
+        return None
+    for kind in _AMOUNTS:
+        xs = [s for s in a.slots if s.value.type is kind and not s.many]
+        ys = [s for s in b.slots if s.value.type is kind and not s.many]
+        if any(_placed(x, y) for x in xs for y in ys):
+            continue
+        relations = {compare(x.value, y.value) for x in xs for y in ys}
+        if Relation.EXCLUSIVE in relations and not relations & {Relation.SAME, Relation.COMPATIBLE}:
+            return Question(a, b, ConflictKind.VALUE, f"the {kind.value}")
+    return _other_shares(a, b)
+
+
+def _other_shares(a: Claim, b: Claim) -> Question | None:
+    """Shares that differ however written ("a dropout of 0.1" / "30% dropout", "sampled
+    at one in ten" / ``sample_rate: 0.5``), none of them equal ("10%" and 0.1 are one) nor
+    the rest of the other ("at 80% used" / "when free space drops below one fifth")."""
+    xs, ys = parse_shares(a.text), parse_shares(b.text)
+    if not xs or not ys:
+        return None
+    if any(_one_share(x, y) for x in xs for y in ys):
+        return None
+    return Question(a, b, ConflictKind.VALUE, "the share")
+
+
+def _one_share(x: float, y: float) -> bool:
+    return math.isclose(x, y, abs_tol=1e-6) or math.isclose(x, 100 - y, abs_tol=1e-6)
+
+
+def _placed(x: Slot, y: Slot) -> bool:
+    """Whether the slots read both amounts well enough to have judged them: one named
+    attribute (``_by_slots`` compared them), or qualifiers each lacks ("for images" /
+    "for videos"): other things."""
+    if x.named and y.named and x.attribute == y.attribute:
+        return True
+    return bool(x.qualifiers - y.qualifiers and y.qualifiers - x.qualifiers)
 
 
 def _close(x: frozenset[str], y: frozenset[str], at_least: float) -> bool:

@@ -406,6 +406,12 @@ _NARROWING = guarded(
     r"(?:the\s+)?(?:" + "|".join(sorted(_ENVS | _PLATFORMS)) + r")\b",
     re.I,
 )
+# A purpose that opens the clause ("To cut costs the team swapped ..."): why, not what
+_PURPOSE = guarded(
+    r"^(?:in order )?to (?:cut|simplify|reduce|save|avoid|speed up|make sure|keep|prevent|fix|"
+    r"lower|improve|unblock)\b[^,]{0,60}?(?:,\s*|\s+(?=(?:we|the team|they|i|the user)\s))",
+    re.I,
+)
 _PARENTHESES = re.compile(r"\s*\((?P<inside>[^()]*)\)")
 _PATH_LIKE = re.compile(r"\w/|/\w|\.\w{2,4}\b")
 # When it was said or done ("last sprint", "in March", "yesterday"), and what every one
@@ -559,6 +565,7 @@ def without_context(clause: str) -> str:
     test", behind "6 replicas")."""
     text = clause.strip().strip(",").strip()
     text = _LEAD_IN.sub("", text)
+    text = _PURPOSE.sub("", text)
     text = _FOUND.sub("", text)
     if _ATTRIBUTION_WORDS.search(text):
         text = _ATTRIBUTION.sub("", text)
@@ -971,7 +978,7 @@ _DROP_HINT = guarded(
 )
 # When a change was made ("after the pricing change", "at the end of Q2"): not what changed
 _WHEN_DONE = guarded(
-    r"^\s*(?:after|before|during|since|at the (?:end|start) of|in|last|this|earlier)\b.*$",
+    r"^\s*(?:after|before|during|since|as of|at the (?:end|start) of|in|last|this|earlier)\b.*$",
     re.I,
 )
 _CHANGE_WORDS = frozenset({"instead", "rather", "place", "favour", "favor", "gone"})

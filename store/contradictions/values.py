@@ -24,6 +24,7 @@ __all__ = [
     "parse_clock",
     "parse_duration",
     "parse_quantity",
+    "parse_shares",
     "parse_value",
 ]
 
@@ -425,11 +426,61 @@ def parse_quantity(text: str) -> tuple[Value, int, int] | None:
     return value, start, end
 
 
+# A share in words ("a third of requests", "half of the logs"), never of a time ("a quarter
+# of an hour", "half a minute"); a bare decimal below one ("a dropout of 0.1",
+# ``sample_rate: 0.5``); a part of a whole written with a slash ("1/10 of requests",
+# ``setWeight: 1/4``).
+_SHARE_WORD = guarded(
+    r"\b(?:(?P<n>a|one|two|three)\s+)?(?P<f>half|third|thirds|quarter|quarters|fifth|fifths|tenth|"
+    r"tenths)\b(?!\s+(?:of\s+)?(?:an?\s+)?(?:hour|minute|second|day|week|month|year)s?\b)",
+    re.I,
+)
+_FRACTIONS = {"half": 2, "third": 3, "quarter": 4, "fifth": 5, "tenth": 10}
+_DECIMAL = re.compile(r"(?<![\d.,])0?\.\d+(?!\d|\.\d)")
+_SLASHED = re.compile(r"(?<![\d/.])(\d{1,3})\s*/\s*(\d{1,4})(?![\d/.])")
+
+
+def parse_shares(text: str) -> list[float]:
+    """Every share a text states, in percent: "10%", "one in ten", "a third", "0.1",
+    "1/10". A decimal below one and a percentage are read alike: "0.9" and "90%" are one
+    share, and other shares differ (whether a bare decimal is a share at all is the
+    reader's guess, so what is found here is only ever put to the agent)."""
+    found: list[float] = []
+    for m in _PERCENT.finditer(text):
+        n = _number(m.group("n"))
+        if n is not None:
+            found.append(n)
+    for m in _SHARE.finditer(text) if " in " in text or "out of" in text or "/" in text else ():
+        part = _number(m.group("part") or m.group("p2"))
+        whole = _number(m.group("whole") or m.group("w2"))
+        if part is not None and whole:
+            found.append(100 * part / whole)
+    for m in _SHARE_WORD.finditer(text):
+        base = m.group("f").lower().rstrip("s")
+        count = {"a": 1, "one": 1, "two": 2, "three": 3}.get((m.group("n") or "a").lower(), 1)
+        found.append(100 * count / _FRACTIONS[base])
+    for m in _DECIMAL.finditer(text):
+        found.append(100 * float(m.group(0)))
+    for m in _SLASHED.finditer(text):
+        part, whole = int(m.group(1)), int(m.group(2))
+        if 0 < part < whole:
+            found.append(100 * part / whole)
+    return found
+
+
+_TIMES = re.compile(r"\s+(dozen|hundred|thousand)\b", re.I)
+_MULTIPLES = {"dozen": 12, "hundred": 100, "thousand": 1000}
+
+
 def number_at(text: str) -> tuple[float, int, int] | None:
-    """The first plain number (digits or a number word) with its span."""
+    """The first plain number (digits or a number word) with its span: "three dozen" is
+    36, "two hundred" 200."""
     for m in _NUMBER.finditer(text):
         n = _number(m.group(0))
         if n is not None and m.group(0).lower() not in ("a", "an", "half", "single", "couple"):
+            times = _TIMES.match(text, m.end())
+            if times is not None and m.group(0).lower() not in _MULTIPLES:
+                return n * _MULTIPLES[times.group(1).lower()], m.start(), times.end()
             return n, m.start(), m.end()
     return None
 

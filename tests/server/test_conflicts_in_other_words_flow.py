@@ -98,8 +98,8 @@ def _related_ids(answer: dict[str, Any]) -> list[str]:
             "We go over the service level objectives every six weeks.",
         ),
         (
-            "The classifier head on top of the encoder uses a dropout of 0.1.",
-            "We use 30% dropout in the classification head to fight overfitting.",
+            "The classifier head on top of the encoder is frozen after the first epoch.",
+            "We keep training the classification head to the end to fight underfitting.",
         ),
         (
             "The support widget's offline cache holds the last 50 conversations per visitor.",

@@ -274,7 +274,7 @@ def test_the_recorded_stores_are_the_stores_drawn_and_reach_every_rule() -> None
     assert sum(bool(p["conflicts"]) for p in plans) >= 5  # records written
     assert sum(bool(p["observations"]) for p in plans) >= 5  # evidence observed
     found = [record for e in entries for record in e["outputs"]["found"]]
-    assert {r["state"] for r in found} == {"open", "resolved"}
+    assert {"open", "resolved"} <= {r["state"] for r in found}
     rules = {"scope", "confidence", "origins", "code_verdict", "too_close", "recency"}
     assert rules | {"explicit_correction"} <= {r["rule"] for r in found}
 

@@ -8,8 +8,8 @@ import random
 
 import pytest
 
-from store.contradictions.related import _query, _terms, normalised, stored_terms
 from store.contradictions.related_words import initials, spelled
+from store.contradictions.terms import normalised, note_query, note_terms, stored_terms
 
 _NOTES = (
     "We go over the service level objectives and the time to live.",
@@ -47,9 +47,9 @@ def test_a_stored_note_spells_an_acronym_only_the_new_note_writes() -> None:
     assert spelled(normalised(stored), frozenset({"okr", "kr"})) == {"okr", "kr"}
     assert spelled(normalised(stored), frozenset({"slo"})) == frozenset()
     # what ``related`` adds to the stored note's terms is what ``stored_terms`` holds of it
-    query = _query("Our OKRs are set by the CTO.")
+    query = note_query("Our OKRs are set by the CTO.")
     asked = frozenset(t for t in query if t.startswith("spelled:"))
     with_spelled = stored_terms(stored, True)
     said = {f"spelled:{a}" for a in spelled(normalised(stored), frozenset({"okr", "cto"}))}
     assert with_spelled & asked == said & asked == {"spelled:okr"}
-    assert stored_terms(stored, False) == _terms(stored)
+    assert stored_terms(stored, False) == note_terms(stored)
