@@ -136,10 +136,10 @@ def _sharing_rare_words(
     new = None if fresh is None else [i for i, c in enumerate(claims) if c.id in fresh]
     # With new claims, only their words can pair one of them: count no other word.
     # A word is also a thing named in other words (``Claim.kinds``: "route" / "endpoint").
-    wanted = None if new is None else frozenset().union(*(_said(claims[i]) for i in new))
+    wanted = None if new is None else frozenset().union(*(claims[i].said for i in new))
     holders: dict[str, list[int]] = {}
     for i, claim in enumerate(claims):
-        said = _said(claim)
+        said = claim.said
         if wanted is not None and wanted.isdisjoint(said):
             continue
         for word in said:
@@ -163,11 +163,6 @@ def _sharing_rare_words(
             a, b = claims[i], claims[j]
             if fresh is None or a.id in fresh or b.id in fresh:
                 yield a, b
-
-
-def _said(claim: Claim) -> frozenset[str]:
-    """Its words, a word that names a generic thing by its group instead (counted once)."""
-    return (claim.words - claim.naming) | claim.kinds if claim.kinds else claim.words
 
 
 def _sharing_with_one(

@@ -115,18 +115,33 @@ def _group_terms(line: str) -> tuple[tuple[str, ...], ...]:
     return tuple(tuple(memory_terms(name)) for name in line.split(",") if name.strip())
 
 
-_TABLE = tuple(_group_terms(line) for line in _GROUPS.strip().splitlines())
+_LINES = _GROUPS.strip().splitlines()
+_TABLE = tuple(_group_terms(line) for line in _LINES)
+# Each group by its first name as written ("group:one-time password"), a term of its own
+_MEMBERS = {
+    "group:" + line.split(",")[0].strip(): group
+    for line, group in zip(_LINES, _TABLE, strict=True)
+}
 
 
 @functools.lru_cache(maxsize=1 << 14)
 def synonyms_of(terms: frozenset[str]) -> frozenset[str]:
     """The terms of the other names of each group ``terms`` names (a phrase by all its
     words), less ``terms`` themselves."""
-    found: set[str] = set()
-    for group in _TABLE:
-        if any(name and set(name) <= terms for name in group):
-            found.update(t for name in group for t in name)
+    named = groups_of(terms)[0]
+    found = {t for group in named for name in _MEMBERS[group] for t in name}
     return frozenset(found - terms)
+
+
+@functools.cache
+def _by_first_term() -> dict[str, tuple[tuple[str, tuple[str, ...]], ...]]:
+    """Each name's first term -> (the group's term, the name) of every name it starts."""
+    found: dict[str, list[tuple[str, tuple[str, ...]]]] = {}
+    for key, group in _MEMBERS.items():
+        for name in group:
+            if name:
+                found.setdefault(name[0], []).append((key, name))
+    return {first: tuple(names) for first, names in found.items()}
 
 
 @functools.lru_cache(maxsize=1 << 14)
@@ -136,11 +151,14 @@ def groups_of(terms: frozenset[str]) -> tuple[frozenset[str], frozenset[str]]:
     itself ("route"): two notes naming one thing in other words share its group."""
     found: set[str] = set()
     naming: set[str] = set()
-    for group in _TABLE:
-        for name in group:
-            if name and set(name) <= terms:
-                found.add("group:" + " ".join(group[0]))
-                naming.update(name if len(name) == 1 else ())
+    index = _by_first_term()
+    for term in terms:
+        for group, name in index.get(term, ()):
+            if len(name) == 1:
+                found.add(group)
+                naming.add(term)
+            elif set(name) <= terms:
+                found.add(group)
     return frozenset(found), frozenset(naming)
 
 

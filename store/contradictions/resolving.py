@@ -176,7 +176,8 @@ def warm(mem: Memory) -> None:
     if not mem.forgotten:
         claim = claim_of(mem)
         # read into the claim, which is kept
-        _ = claim.key_set, claim.expectations, claim.says_replaced
+        _ = claim.key_set, claim.expectations, claim.says_replaced, claim.said
+        _ = claim.denials, claim.shares, claim.default_or_override
 
 
 def slots_of(mem: Memory) -> tuple[ReadSlot, ...]:

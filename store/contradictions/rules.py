@@ -116,6 +116,27 @@ class Claim:
         return frozenset(key for key, _ in self.keys)
 
     @functools.cached_property
+    def denials(self) -> tuple[str, ...]:
+        """What its claim denies (``_denials``). Read once, as the claim is kept."""
+        return _denials(self.text)
+
+    @functools.cached_property
+    def shares(self) -> tuple[float, ...]:
+        """The shares it states, in percent (``values.parse_shares``)."""
+        return tuple(parse_shares(self.text))
+
+    @functools.cached_property
+    def default_or_override(self) -> tuple[bool, bool]:
+        """Whether it states a default, and an override (``_default_and_override``)."""
+        return _DEFAULT.search(self.text) is not None, _OVERRIDE.search(self.text) is not None
+
+    @functools.cached_property
+    def said(self) -> frozenset[str]:
+        """Its words, a word that names a generic thing by its group instead (counted
+        once): what it is paired by with a claim sharing rare words (``candidates``)."""
+        return (self.words - self.naming) | self.kinds if self.kinds else self.words
+
+    @functools.cached_property
     def says_replaced(self) -> bool:
         """Whether one of its slots says what was replaced: only then can a pair be
         ``_replaced`` or ``_gone_named`` by its side. Read once, as the claim is kept."""
@@ -219,7 +240,7 @@ def judge(a: Claim, b: Claim) -> Conflict | Question | None:
     ambiguous = bool(a.scope) != bool(b.scope)
     if _opposite_anchors(a, b):
         return Conflict(a, b, ConflictKind.ANCHOR, scope_ambiguous=ambiguous)
-    if _default_and_override(a.text, b.text) or _default_and_override(b.text, a.text):
+    if _default_and_override(a, b) or _default_and_override(b, a):
         return None
     slotted, agreed = _by_slots(a, b, ambiguous)
     if slotted is not None or agreed:
@@ -232,17 +253,14 @@ def judge(a: Claim, b: Claim) -> Conflict | Question | None:
 
 
 _DEFAULT = guarded(r"\bdefault(?:s|ed)?\b", re.I)
-_OVERRIDE = guarded(r"\b(?:overrid(?:e|es|den|ing)|overrode)\b", re.I)
+_OVERRIDE = guarded(r"\b(?:overrid(?:e|es|den|ing)|overrode|instead)\b", re.I)
 
 
-def _default_and_override(one: str, other: str) -> bool:
+def _default_and_override(one: Claim, other: Claim) -> bool:
     """One note states a default, the other an override of it ("the client's default
-    timeout is 30 s" / "the export helper overrides the timeout to 300 s"): both hold."""
-    return (
-        _DEFAULT.search(one) is not None
-        and _OVERRIDE.search(one) is None
-        and _OVERRIDE.search(other) is not None
-    )
+    timeout is 30 s" / "the export helper overrides the timeout to 300 s", "... use that
+    instead"): both hold."""
+    return one.default_or_override == (True, False) and other.default_or_override[1]
 
 
 def _opposite_anchors(a: Claim, b: Claim) -> bool:
@@ -454,9 +472,20 @@ _DENIAL = guarded(
 # a range and a value in it, a default and an override, one of several values: two notes
 # that read as a denial or as other amounts, and both hold.
 _EXCEPTED = guarded(
-    r"\b(?:only|except|exception|exempt(?:ed)?|unless|apart from|other than|the one(?![-\w]))",
+    r"\b(?:except|exception|exempt(?:ed)?|unless|apart from|other than|the one(?![-\w]))",
     re.I,
 )
+# ... and "only" against a rule for all ("all endpoints require auth" / "/health is the
+# only one that does not"); against no rule, "only" narrows a claim like any other word.
+_ONLY = guarded(r"\bonly\b", re.I)
+_UNIVERSAL = guarded(
+    r"\b(?:all|every|everything|everyone|each|any|always|never|nobody|nothing|no one|"
+    r"as a rule|in general|by policy)\b",
+    re.I,
+)
+# What a note denies may be said as the alternative it took ("decimals rather than
+# integer cents", "REST instead of gRPC").
+_CONTRAST = guarded(r"\b(?:rather than|instead of)\b(?P<after>(?:[\s-]+[\w.'`/-]+){1,6})", re.I)
 _NOT_ONE_AMOUNT = guarded(
     r"\b(?:between|range|ranges|from \S+ (?:up )?to|through|default|defaults|defaulted|"
     r"override|overrides|overridden|unless|except|exception|exempt|also|as well|"
@@ -467,17 +496,27 @@ _AMOUNTS = frozenset(ValueType) - {ValueType.NAME, ValueType.BOOLEAN}
 _VARIANT_WORD = re.compile(r"[a-z]+")
 
 
-def _denials(text: str) -> list[str]:
+def _denials(text: str) -> tuple[str, ...]:
     """What the claim itself (not its reason, nor who said it) denies: the few words
-    around each denial ("nothing gets merged automatically", "platform isn't involved")."""
-    return [m["before"] + m["after"] for m in _DENIAL.finditer(normalised(text))]
+    around each denial ("nothing gets merged automatically", "platform isn't involved"),
+    and the alternative a note took ("rather than integer cents")."""
+    claim = normalised(text)
+    found = [m["before"] + m["after"] for m in _DENIAL.finditer(claim)]
+    return tuple(found + [m["after"] for m in _CONTRAST.finditer(claim)])
 
 
-def _denies_of(text: str, other: Claim) -> bool:
-    """Whether ``text`` denies something ``other`` speaks of: a term of the words around
+def _excepts(one: str, other: str) -> bool:
+    """Whether ``one`` states an exception, to a rule ``other`` may state."""
+    if _EXCEPTED.search(one):
+        return True
+    return _ONLY.search(one) is not None and _UNIVERSAL.search(other) is not None
+
+
+def _denies_of(denials: tuple[str, ...], other: Claim) -> bool:
+    """Whether ``denials`` deny something ``other`` speaks of: a term of the words around
     a denial (their parts, roots, synonyms and acronyms: ``terms``) is one of ``other``'s."""
     theirs = stored_terms(other.text, spells=True)
-    return any(not theirs.isdisjoint(note_query(denied)) for denied in _denials(text))
+    return any(not theirs.isdisjoint(note_query(denied)) for denied in denials)
 
 
 def _nearby(a: Claim, b: Claim, at_least: float) -> bool:
@@ -488,21 +527,33 @@ def _nearby(a: Claim, b: Claim, at_least: float) -> bool:
 def _denied(a: Claim, b: Claim) -> Question | None:
     """One note denies what the other, close to it, says: asked, never decided ("sync
     deletes remote files" / "sync never deletes anything on the remote"). Not a rule
-    against its exception: one says "only" or "except" ("nothing is merged
-    automatically" / "only Dependabot patch bumps merge on their own")."""
-    a_denies, b_denies = _denies_of(a.text, b), _denies_of(b.text, a)
-    if a_denies == b_denies or (bool(_denials(a.text)) and bool(_denials(b.text))):
+    against its exception ("all endpoints require auth" / "/health is the only one that
+    does not"), nor notes about other variants. The cheap tests first: most pairs a
+    remember judges deny nothing."""
+    da, db = a.denials, b.denials
+    if bool(da) == bool(db):
         return None
-    if _EXCEPTED.search(a.text) or _EXCEPTED.search(b.text):
+    denier, other = (da, b) if da else (db, a)
+    if _excepts(a.text, b.text) or _excepts(b.text, a.text):
+        return None
+    if _other_variants(a.text, b.text) or not _denies_of(denier, other):
         return None
     if not _nearby(a, b, CLOSE_DENIAL):
         return None
     return Question(a, b, ConflictKind.NEGATION, "whether one note denies the other")
 
 
+@functools.lru_cache(maxsize=1 << 14)
 def _variants(text: str) -> frozenset[str]:
     low = text.lower()
     return frozenset(w for w in _VARIANT_WORD.findall(low) if w in ENVS or w in VARIANTS)
+
+
+def _other_variants(one: str, other: str) -> bool:
+    """Whether each note names an environment or a variant the other does not ("the
+    public API" / "the internal admin API"): other things."""
+    va, vb = _variants(one), _variants(other)
+    return bool(va - vb and vb - va)
 
 
 def _other_amounts(a: Claim, b: Claim) -> Question | None:
@@ -511,35 +562,38 @@ def _other_amounts(a: Claim, b: Claim) -> Question | None:
     ("the transcode queue's visibility timeout is a quarter of an hour" / "messages on
     the transcode queue stay invisible for 30 minutes"): asked, never decided. Not a
     range, a default and its override, one of several values, nor other environments or
-    variants ("on iOS" / "on Android"). Shares are read however written (``_other_shares``)."""
+    variants ("on iOS" / "on Android"). Shares are read however written (``_shares``)."""
+    about = _amounts_differ(a, b) or _shares_differ(a.shares, b.shares)
+    if about is None:
+        return None
     if _NOT_ONE_AMOUNT.search(a.text) or _NOT_ONE_AMOUNT.search(b.text):
         return None
-    va, vb = _variants(a.text), _variants(b.text)
-    if va - vb and vb - va:
+    if _other_variants(a.text, b.text) or not _nearby(a, b, CLOSE_AMOUNTS):
         return None
-    if not _nearby(a, b, CLOSE_AMOUNTS):
-        return None
-    for kind in _AMOUNTS:
+    return Question(a, b, ConflictKind.VALUE, about)
+
+
+def _amounts_differ(a: Claim, b: Claim) -> str | None:
+    """The kind of the amounts that differ in slots not placed on other subjects."""
+    kinds = {s.value.type for s in a.slots if s.value.type in _AMOUNTS and not s.many}
+    for kind in sorted(kinds & {s.value.type for s in b.slots if not s.many}):
         xs = [s for s in a.slots if s.value.type is kind and not s.many]
         ys = [s for s in b.slots if s.value.type is kind and not s.many]
         if any(_placed(x, y) for x in xs for y in ys):
             continue
         relations = {compare(x.value, y.value) for x in xs for y in ys}
         if Relation.EXCLUSIVE in relations and not relations & {Relation.SAME, Relation.COMPATIBLE}:
-            return Question(a, b, ConflictKind.VALUE, f"the {kind.value}")
-    return _other_shares(a, b)
+            return f"the {kind.value}"
+    return None
 
 
-def _other_shares(a: Claim, b: Claim) -> Question | None:
+def _shares_differ(xs: tuple[float, ...], ys: tuple[float, ...]) -> str | None:
     """Shares that differ however written ("a dropout of 0.1" / "30% dropout", "sampled
     at one in ten" / ``sample_rate: 0.5``), none of them equal ("10%" and 0.1 are one) nor
     the rest of the other ("at 80% used" / "when free space drops below one fifth")."""
-    xs, ys = parse_shares(a.text), parse_shares(b.text)
-    if not xs or not ys:
+    if not xs or not ys or any(_one_share(x, y) for x in xs for y in ys):
         return None
-    if any(_one_share(x, y) for x in xs for y in ys):
-        return None
-    return Question(a, b, ConflictKind.VALUE, "the share")
+    return "the share"
 
 
 def _one_share(x: float, y: float) -> bool:
