@@ -463,9 +463,14 @@ def _by_values(a: Claim, b: Claim) -> Question | None:
 CLOSE_DENIAL = 0.4
 CLOSE_AMOUNTS = 0.4
 _DENIAL = guarded(
-    r"(?P<before>(?:[\w.'`/-]+\s+){0,3})"
+    r"(?P<before>(?:[\w.'`/-]+\s+){0,4})"
     r"\b(?:not|never|no|nobody|nothing|none|neither|nor|cannot|can't|don't|doesn't|"
-    r"isn't|aren't|won't|wasn't|weren't|shouldn't|mustn't)\b(?P<after>(?:[\s-]+[\w.'`/-]+){1,6})",
+    r"isn't|aren't|won't|wasn't|weren't|shouldn't|mustn't|"
+    # ... and the words that say a thing is kept from happening, or left out
+    r"forbid|forbids|forbidden|prohibit|prohibits|prohibited|disallow|disallows|disallowed|"
+    r"blocks(?=\s+\w+\s)|blocked|disabled|turned off|switched off|kept off|optional|skip|skips|"
+    r"skipped)"  # "blocks" a verb only ("blocks force pushes"), never "transformer blocks."
+    r"\b(?P<after>(?:[\s-]+[\w.'`/-]+){0,6})",
     re.I,
 )
 # A rule and its exception ("every PR needs two approvals" / "docs-only PRs are exempt"),

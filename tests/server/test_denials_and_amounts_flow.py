@@ -51,6 +51,16 @@ async def _pair(settings: Settings, a: str, b: str) -> tuple[list[dict[str, Any]
             "denies",
         ),
         (
+            "Maintainers are allowed to force-push a hotfix branch to fix a bad tag.",
+            "Branch protection blocks force pushes to hotfix branches, maintainers included.",
+            "denies",
+        ),
+        (
+            "Invoices are stored as integer cents in the ledger table.",
+            "The ledger keeps invoice amounts as decimals rather than integer cents.",
+            "denies",
+        ),
+        (
             "Per the user, the ingest queue's visibility timeout is a quarter of an hour.",
             "Messages on the ingest queue stay invisible for 30 minutes after a worker "
             "takes them.",
@@ -82,6 +92,8 @@ async def test_a_difference_the_slots_did_not_place_is_asked_and_changes_nothing
     [
         # a rule and its exception
         ("We never log request bodies.", "Request bodies are logged only for the debug endpoint."),
+        # one rule said twice, each time as a denial
+        ("Never commit secrets to the repository.", "Committing secrets to the repo is forbidden."),
         # a denial of something the other note does not speak of
         (
             "The exporter sidecar serves metrics on port 9102.",
