@@ -40,7 +40,7 @@ from store.contradictions.slots import (
 )
 from store.contradictions.terms import closeness, normalised, note_query, stored_terms
 from store.contradictions.values import Relation, ValueType, compare, parse_shares
-from store.contradictions.words import ENVS, VARIANTS
+from store.contradictions.words import ENVS, VARIANTS, qualifiers
 from store.model import Kind, RefutedBy, Status
 
 __all__ = [
@@ -469,7 +469,7 @@ _DENIAL = guarded(
     # ... and the words that say a thing is kept from happening, or left out
     r"forbid|forbids|forbidden|prohibit|prohibits|prohibited|disallow|disallows|disallowed|"
     r"blocks(?=\s+\w+\s)|blocked|disabled|turned off|switched off|kept off|optional|skip|skips|"
-    r"skipped)"  # "blocks" a verb only ("blocks force pushes"), never "transformer blocks."
+    r"skipped|bypass|bypasses|bypassed)"  # "blocks" a verb only, never "transformer blocks."
     r"\b(?P<after>(?:[\s-]+[\w.'`/-]+){0,6})",
     re.I,
 )
@@ -524,6 +524,14 @@ def _denies_of(denials: tuple[str, ...], other: Claim) -> bool:
     return any(not theirs.isdisjoint(note_query(denied)) for denied in denials)
 
 
+def _narrowed_apart(denials: tuple[str, ...], other: Claim) -> bool:
+    """Whether what is denied is narrowed by words ``other`` never says ("caching is
+    disabled for the admin pages" / "product pages go through the CDN cache"): the
+    denial may be of other things."""
+    mine = frozenset().union(*(qualifiers(denied) for denied in denials))
+    return bool(mine - other.words)
+
+
 def _nearby(a: Claim, b: Claim, at_least: float) -> bool:
     """Whether the notes are as close as ``at_least`` either way (``terms.closeness``)."""
     return closeness(a.text, b.text) >= at_least or closeness(b.text, a.text) >= at_least
@@ -542,6 +550,8 @@ def _denied(a: Claim, b: Claim) -> Question | None:
     if _excepts(a.text, b.text) or _excepts(b.text, a.text):
         return None
     if _other_variants(a.text, b.text) or not _denies_of(denier, other):
+        return None
+    if _narrowed_apart(denier, other):
         return None
     if not _nearby(a, b, CLOSE_DENIAL):
         return None
