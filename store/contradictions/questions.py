@@ -7,7 +7,6 @@ over claims; no database.
 
 from __future__ import annotations
 
-import functools
 import math
 import re
 from typing import TYPE_CHECKING
@@ -16,7 +15,7 @@ from anchors.needles import guarded
 from store.contradictions.slots import Slot
 from store.contradictions.terms import closeness, normalised, note_query, stored_terms
 from store.contradictions.values import Relation, ValueType, compare
-from store.contradictions.words import ENVS, VARIANTS, qualifiers
+from store.contradictions.words import qualifiers, variants
 
 if TYPE_CHECKING:
     from store.contradictions.rules import Claim
@@ -79,7 +78,6 @@ _NOT_ONE_AMOUNT = guarded(
     re.I,
 )
 _AMOUNTS = frozenset(ValueType) - {ValueType.NAME, ValueType.BOOLEAN}
-_VARIANT_WORD = re.compile(r"[a-z]+")
 
 
 def denials(text: str) -> tuple[str, ...]:
@@ -139,16 +137,10 @@ def denied(a: Claim, b: Claim) -> str | None:
     return "whether one note denies the other"
 
 
-@functools.lru_cache(maxsize=1 << 14)
-def _variants(text: str) -> frozenset[str]:
-    low = text.lower()
-    return frozenset(w for w in _VARIANT_WORD.findall(low) if w in ENVS or w in VARIANTS)
-
-
 def _other_variants(one: str, other: str) -> bool:
     """Whether each note names an environment or a variant the other does not ("the
     public API" / "the internal admin API"): other things."""
-    va, vb = _variants(one), _variants(other)
+    va, vb = variants(one), variants(other)
     return bool(va - vb and vb - va)
 
 

@@ -11,7 +11,17 @@ import re
 from store.text import SPELLINGS, singular, words
 from store.text import STOP as _COMMON
 
-__all__ = ["ENVS", "GENERIC", "STOP", "VARIANTS", "VERBS", "content_words", "qualifiers", "stem"]
+__all__ = [
+    "ENVS",
+    "GENERIC",
+    "STOP",
+    "VARIANTS",
+    "VERBS",
+    "content_words",
+    "qualifiers",
+    "stem",
+    "variants",
+]
 
 
 ENVS = words(
@@ -119,9 +129,16 @@ def _content_word(raw: str) -> str | None:
     return w
 
 
-def qualifiers(text: str) -> frozenset[str]:
+@functools.lru_cache(maxsize=1 << 14)
+def variants(text: str) -> frozenset[str]:
+    """The environments and variants a text names, one word each ("prod" is
+    "production")."""
     words = {stem(w) for w in re.findall(r"[\w-]+", text.lower())}
-    found = {w for w in words if w in ENVS or w in VARIANTS}
+    return frozenset(w for w in words if w in ENVS or w in VARIANTS)
+
+
+def qualifiers(text: str) -> frozenset[str]:
+    found = set(variants(text))
     for m in re.finditer(
         r"\b(?:for|on|in|of|under|during|across|within|inside|behind)\s+(?:the\s+|our\s+|all\s+|a\s+)?"
         r"((?:[\w-]+\s*){1,3})",
