@@ -344,13 +344,16 @@ class Remembering:
         conflicts: list[ConflictRecord] = []
         close: tuple[Related, ...] = ()
         if self._settings.conflicts:
+            # The close notes are judged too, however they word it; the rules' own
+            # findings are reported as such, the rest of the close notes are put to the
+            # agent, and nothing about them is written.
+            close = related(self._db, after, ())
             conflict_plan, conflicts = self._reader.contradictions.on_remember(
-                after, core or None, now
+                after, core or None, now, [r.id for r in close]
             )
-            # The rules' own findings are reported as such; the rest of the close notes
-            # are put to the agent, and nothing about them is written.
             judged = {i for c in conflicts for i in (c.a_id, c.b_id)}
-            close = related(self._db, after, judged)
+            if judged.intersection(r.id for r in close):
+                close = related(self._db, after, judged)
         return Prepared(
             Plan(memories=(insert,)) + checked.plan + conflict_plan,
             memory.id,

@@ -5,7 +5,7 @@ decision is planned by ``resolving`` and written with the operation that caused 
 from __future__ import annotations
 
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import replace
 from datetime import datetime
 from typing import TYPE_CHECKING
@@ -48,22 +48,23 @@ class Contradictions:
         self._settings = settings
 
     def on_remember(
-        self, new: Memory, core: str | None, now: datetime
+        self, new: Memory, core: str | None, now: datetime, close: Collection[str] = ()
     ) -> tuple[Plan, list[ConflictRecord]]:
         """The conflicts (and questions) of a memory about to be written (as it will be
-        stored): judged against the memories sharing a key or its rarest words. A key held
-        by more than ``MAX_GROUP`` is too common to pair on (``candidates``): its holders
-        are not even read."""
+        stored): judged against the memories sharing a key or its rarest words, and the
+        ``close`` notes recall found for it (``related``), which may say the same thing in
+        other words. A key held by more than ``MAX_GROUP`` is too common to pair on
+        (``candidates``): its holders are not even read."""
         from store.contradictions.candidates import MAX_GROUP
         from store.contradictions.resolving import pairs_with, settle
 
         sharing = self._db.sharing_keys(new, core, MAX_GROUP)
-        ids = set(sharing) | set(self._neighbours(new))
+        ids = set(sharing) | set(self._neighbours(new)) | set(close)
         ids.discard(new.id)
         others = list(self._db.load(sorted(ids)).values())
         if not others:
             return Plan(), []
-        pairs = pairs_with(new, others)
+        pairs = pairs_with(new, others, close)
         if not pairs:
             return Plan(), []
         memories = {new.id: new, **{m.id: m for m in others}}

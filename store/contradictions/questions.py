@@ -12,10 +12,17 @@ import re
 from typing import TYPE_CHECKING
 
 from anchors.needles import guarded
-from store.contradictions.slots import Slot
+from store.contradictions.slots import Match, Slot, relate, subjects_apart
 from store.contradictions.terms import closeness, normalised, note_query, stored_terms
-from store.contradictions.values import Relation, ValueType, compare
-from store.contradictions.words import qualifiers, variants
+from store.contradictions.values import (
+    DURATION_UNIT,
+    NUMBER,
+    Relation,
+    ValueType,
+    compare,
+    number_at,
+)
+from store.contradictions.words import content_word, modifiers, qualifiers, variants
 
 if TYPE_CHECKING:
     from store.contradictions.rules import Claim
@@ -72,7 +79,8 @@ _UNIVERSAL = guarded(
 # integer cents", "REST instead of gRPC").
 _CONTRAST = guarded(r"\b(?:rather than|instead of)\b(?P<after>(?:[\s-]+[\w.'`/-]+){1,6})", re.I)
 _NOT_ONE_AMOUNT = guarded(
-    r"\b(?:between|range|ranges|from \S+ (?:up )?to|through|default|defaults|defaulted|"
+    r"\b(?:between \S*\d|range|ranges|from \S+ (?:up )?to|\d[\d.,]*\s*(?:to|-|–)\s*\d+|"
+    r"through (?=\d|(?:mon|tue|wed|thu|fri|sat|sun)\w*day)|default|defaults|defaulted|"
     r"override|overrides|overridden|unless|except|exception|exempt|also|as well|"
     r"otherwise)\b",
     re.I,
@@ -85,8 +93,14 @@ def denials(text: str) -> tuple[str, ...]:
     around each denial ("nothing gets merged automatically", "platform isn't involved"),
     and the alternative a note took ("rather than integer cents")."""
     claim = normalised(text)
-    found = [m["before"] + m["after"] for m in _DENIAL.finditer(claim)]
+    read = _DENIAL.finditer(claim)
+    found = [m["before"] + m["after"] for m in read if not _CONDITION.match(m["after"])]
     return tuple(found + [m["after"] for m in _CONTRAST.finditer(claim)])
+
+
+# A denial that states a condition ("no merging without an approval", "blocked until the
+# check is green") requires what it names: it denies nothing.
+_CONDITION = guarded(r"^(?:[\s-]+[\w.'`/-]+){0,3}?\s+(?:without|until|unless)\b", re.I)
 
 
 def _excepts(one: str, other: str) -> bool:
@@ -151,14 +165,77 @@ def other_amounts(a: Claim, b: Claim) -> str | None:
     the transcode queue stay invisible for 30 minutes"): asked, never decided. Not a
     range, a default and its override, one of several values, nor other environments or
     variants ("on iOS" / "on Android"). Shares are read however written (``_shares_differ``)."""
-    about = _amounts_differ(a, b) or _shares_differ(a.shares, b.shares)
+    about = _amounts_differ(a, b) or _bare_setting_differs(a, b) or _bare_setting_differs(b, a)
+    if about is None and not _amounts_apart(a, b):
+        about = _shares_differ(a.shares, b.shares) or _counts_differ(a.counts, b.counts)
     if about is None:
         return None
     if _NOT_ONE_AMOUNT.search(a.text) or _NOT_ONE_AMOUNT.search(b.text):
         return None
-    if _other_variants(a.text, b.text) or not _nearby(a, b, CLOSE_AMOUNTS):
+    if _other_variants(a.text, b.text) or kinds_apart(a.text, b.text):
         return None
-    return about
+    return about if _nearby(a, b, CLOSE_AMOUNTS) else None
+
+
+def kinds_apart(one: str, other: str) -> bool:
+    """Whether the notes name one kind of thing, each narrowed by a word the other never
+    says ("payments worker" / "thumbnails worker", "read requests" / "write requests",
+    "access tokens" / "refresh tokens"): two things of one kind."""
+    mine, theirs = modifiers(normalised(one)), modifiers(normalised(other))
+    said_mine, said_theirs = stored_terms(one, spells=False), stored_terms(other, spells=False)
+    for word in mine.keys() & theirs.keys():
+        only_mine = [m for m in mine[word] if said_theirs.isdisjoint(note_query(m))]
+        only_theirs = [m for m in theirs[word] if said_mine.isdisjoint(note_query(m))]
+        if only_mine and only_theirs:
+            return True
+    return False
+
+
+def other_settings(a: Claim, b: Claim) -> str | None:
+    """One setting given other values ("`SameSite=Strict`" / "`SameSite=Lax`",
+    "`ENABLE_DEBUG_UART` is set" / "`ENABLE_DEBUG_UART=0`"): asked, never decided. Not a
+    default and its override, nor other environments or variants."""
+    mine, theirs = a.settings, b.settings
+    for name in sorted(mine.keys() & theirs.keys()):
+        if mine[name] != theirs[name]:
+            if _NOT_ONE_AMOUNT.search(a.text) or _NOT_ONE_AMOUNT.search(b.text):
+                return None
+            return None if _other_variants(a.text, b.text) else f"the setting {name}"
+    return None
+
+
+def settings(text: str) -> dict[str, str]:
+    """The settings a text gives a value: ``name=value`` anywhere, ``name: value`` in
+    code, or a setting in code said to be set or unset ("`DEBUG` is on"). Each by its name
+    without case or separators, a value for each; one named twice is left out."""
+    found: dict[str, set[str]] = {}
+    for m in _SETTING.finditer(text):
+        name = re.sub(r"[_.-]", "", (m.group("k") or m.group("k2") or m.group("k3")).lower())
+        value = (m.group("v") or m.group("v3") or m.group("state")).lower().strip("'\"")
+        found.setdefault(name, set()).add(_BOOLEANS.get(value, value))
+    return {name: next(iter(values)) for name, values in found.items() if len(values) == 1}
+
+
+_KEY = r"[A-Za-z_][\w.-]*[A-Za-z0-9_]"
+_SETTING = guarded(
+    rf"(?<![\w.-])(?P<k>{_KEY})\s?=\s?(?P<v>\"[^\"]{{0,40}}\"|'[^']{{0,40}}'|[\w.+/-]+)"
+    rf"|`(?P<k3>{_KEY}):\s?(?P<v3>[^`\s]+)`"
+    rf"|`(?P<k2>{_KEY})`\s+(?:is|was|gets|stays)\s+(?:set\s+to\s+)?"
+    r"(?P<state>set|unset|on|off|enabled|disabled|true|false)\b",
+    re.I,
+)
+_BOOLEANS = {
+    **dict.fromkeys(("1", "true", "yes", "on", "set", "enabled"), "true"),
+    **dict.fromkeys(("0", "false", "no", "off", "unset", "disabled"), "false"),
+}
+
+
+def _amounts_apart(a: Claim, b: Claim) -> bool:
+    """Whether the slots read amounts of one kind on subjects narrowed apart
+    (``slots.subjects_apart``): then the shares and counts are theirs, of other things."""
+    return any(
+        x.value.type is y.value.type and subjects_apart(x, y) for x in a.slots for y in b.slots
+    )
 
 
 def _amounts_differ(a: Claim, b: Claim) -> str | None:
@@ -175,6 +252,38 @@ def _amounts_differ(a: Claim, b: Claim) -> str | None:
     return None
 
 
+def _bare_setting_differs(a: Claim, b: Claim) -> str | None:
+    """A setting named for what it measures, given a bare number ("`server_idle_timeout =
+    300`", "`SERVER_TICK_HZ` is 30"), against an amount of that kind ("after ten
+    minutes", "64 times a second"): it differs when no reading of the number (a time in
+    seconds or milliseconds, a rate a second) is that amount."""
+    for slot in a.slots:
+        if slot.value.type is not ValueType.COUNT or slot.value.amount is None:
+            continue
+        n = slot.value.amount
+        read: tuple[float, ...]
+        if _TIMED_SETTING.search(slot.attribute):
+            kind, read = ValueType.DURATION, (n, n / 1000)
+        elif _RATE_SETTING.search(slot.attribute):
+            kind, read = ValueType.RATE, (n,)
+        else:
+            continue
+        theirs = [
+            s.value.amount
+            for s in b.slots
+            if s.value.type is kind and s.value.amount is not None and not s.many
+        ]
+        if theirs and not any(math.isclose(x, t, rel_tol=0.001) for x in read for t in theirs):
+            return f"the {kind.value}"
+    return None
+
+
+_TIMED_SETTING = guarded(
+    r"^setting .*(?:ttl|timeout|interval|expir|lifetime|delay|period|max_?age|seconds|secs)", re.I
+)
+_RATE_SETTING = guarded(r"^setting .*(?:hz|fps|per_?sec|rps|qps)", re.I)
+
+
 def _shares_differ(xs: tuple[float, ...], ys: tuple[float, ...]) -> str | None:
     """Shares that differ however written ("a dropout of 0.1" / "30% dropout", "sampled
     at one in ten" / ``sample_rate: 0.5``), none of them equal ("10%" and 0.1 are one) nor
@@ -184,14 +293,86 @@ def _shares_differ(xs: tuple[float, ...], ys: tuple[float, ...]) -> str | None:
     return "the share"
 
 
+def counted(text: str) -> tuple[tuple[str, float], ...]:
+    """The things a text counts, with their numbers: a number and the word after it
+    ("three thousand prompts": prompt, 3000), or a measure and its number ("at
+    concurrency 4"). Not a unit, a version, a year, a clock time, nor a number that
+    labels ("v2", "#212", "4.2 release", "Module 1", "step 2")."""
+    found = []
+    for m in _COUNT.finditer(text):
+        n = _count_number(m.group("n"))
+        noun = content_word(m.group("noun"))
+        if n is None or noun is None or _UNIT_WORD.fullmatch(m.group("noun")):
+            continue
+        if _LABEL.search(text[: m.start()]):
+            continue
+        found.append((noun, n))
+    for m in _MEASURE.finditer(text):
+        n = _count_number(m.group("n"))
+        if n is not None:
+            found.append((m.group("noun").lower(), n))
+    return tuple(found)
+
+
+def _count_number(raw: str) -> float | None:
+    """A count as written ("3k", "two thousand", "10,000"), never a year or a decimal."""
+    if re.fullmatch(r"(?:19|20)\d\d", raw) or "." in raw:
+        return None
+    n = number_at(raw.rstrip("kK"))
+    if n is None:
+        return None
+    return n[0] * 1000 if raw[-1] in "kK" else n[0]
+
+
+def _counts_differ(
+    xs: tuple[tuple[str, float], ...], ys: tuple[tuple[str, float], ...]
+) -> str | None:
+    """Counts of one thing that differ ("samples three thousand prompts" / "draws 500
+    prompts per run"), none of them equal."""
+    for noun in sorted({n for n, _ in xs} & {n for n, _ in ys}):
+        mine = {v for n, v in xs if n == noun}
+        if mine.isdisjoint(v for n, v in ys if n == noun):
+            return f"the number of {noun}"
+    return None
+
+
+# A number (digits or words, "three dozen", "two thousand") and the word after it.
+_COUNT = guarded(
+    rf"(?<![\w#.:/$€£-])(?P<n>{NUMBER}(?:\s+(?:dozen|hundred|thousand)|(?<=\d)k)?)\s+(?P<noun>[a-z][a-z-]*)\b(?![.:/]\w)",
+    re.I,
+)
+# A number that labels: after a name ("Module 1", "Python 3") or a word that numbers
+# things ("step 2", "phase 3").
+_LABEL = guarded(
+    r"(?:\b[A-Z][\w-]*|\b(?:step|phase|stage|tier|level|module|version|release|part|issue|"
+    r"ticket|pr|item|option|case|test|round|week|day|sprint|zone|shard|node)s?)\s+$"
+)
+# A measure and its number ("at concurrency 4", "with parallelism 8").
+_MEASURE = guarded(
+    r"\b(?P<noun>concurrency|parallelism|replicas|workers|threads|partitions|shards|retries|"
+    r"attempts|batch size|pool size|prefetch)(?:\s+(?:of|=|:|at|to))?\s+(?P<n>\d[\d,]*k?)\b"
+    r"(?![.:/%]\w|\s*(?:%|ms|s|m|h|mb|gb|kb)\b)",
+    re.I,
+)
+_UNIT_WORD = guarded(
+    rf"(?:{DURATION_UNIT}|[kmgtp]i?b|bytes?|hz|hertz|percent|per|times?|x|and|or|to|of|in|a|an|"
+    r"on|at|for|with|by|from|because|since|so|as|when|while|if|before|after|until|each|every|"
+    r"more|less|max|min|the|is|are|was|were)",
+    re.I,
+)
+
+
 def _one_share(x: float, y: float) -> bool:
     return math.isclose(x, y, abs_tol=1e-6) or math.isclose(x, 100 - y, abs_tol=1e-6)
 
 
 def _placed(x: Slot, y: Slot) -> bool:
     """Whether the slots read both amounts well enough to have judged them: one named
-    attribute (``_by_slots`` compared them), or qualifiers each lacks ("for images" /
-    "for videos"): other things."""
-    if x.named and y.named and x.attribute == y.attribute:
+    attribute of subjects the slots could line up (``_by_slots`` compared them), or
+    subjects narrowed apart (``slots.subjects_apart``: "for images" / "for videos"). One
+    attribute of subjects said in other words ("the scheduler polls" / "queue polling")
+    is not placed: the slots cannot tell paraphrase from another subject."""
+    if subjects_apart(x, y):
         return True
-    return bool(x.qualifiers - y.qualifiers and y.qualifiers - x.qualifiers)
+    same = x.named and y.named and x.attribute == y.attribute
+    return same and relate(x, y) is not Match.DIFFERENT

@@ -8,10 +8,10 @@ import dataclasses
 import functools
 import itertools
 import threading
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from datetime import datetime
 
-from store.contradictions.candidates import candidate_pairs
+from store.contradictions.candidates import candidate_pairs, ordered
 from store.contradictions.claims import (
     ENV_SCOPES,
     Slot,
@@ -177,7 +177,7 @@ def warm(mem: Memory) -> None:
         claim = claim_of(mem)
         # read into the claim, which is kept
         _ = claim.key_set, claim.expectations, claim.says_replaced, claim.said
-        _ = claim.denials, claim.shares, claim.default_or_override
+        _ = claim.denials, claim.shares, claim.counts, claim.settings, claim.default_or_override
 
 
 def slots_of(mem: Memory) -> tuple[ReadSlot, ...]:
@@ -211,12 +211,19 @@ def _slots(
     return tuple(read)
 
 
-def pairs_with(new: Memory, others: Sequence[Memory]) -> list[tuple[Claim, Claim]]:
-    """Candidate pairs of a memory just written with the live memories sharing a key."""
+def pairs_with(
+    new: Memory, others: Sequence[Memory], close: Collection[str] = ()
+) -> list[tuple[Claim, Claim]]:
+    """Candidate pairs of a memory just written with the live memories sharing a key,
+    and with the ``close`` ones (``related``) however it words them."""
     claims = claims_of([new, *others])
     live = [c for c in claims.values() if not _retracted(c)]
-    fresh = [claims[new.id]] if new.id in claims else []
-    return candidate_pairs(live, fresh)
+    if new.id not in claims:
+        return []
+    pairs = candidate_pairs(live, [claims[new.id]])
+    paired = {b.id if a.id == new.id else a.id for a, b in pairs}
+    extra = (c for c in live if c.id in close and c.id not in paired and c.id != new.id)
+    return pairs + [ordered(c, claims[new.id]) for c in extra]
 
 
 def all_pairs(memories: Sequence[Memory]) -> tuple[int, list[tuple[Claim, Claim]]]:

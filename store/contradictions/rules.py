@@ -29,10 +29,14 @@ from store.contradictions.outcomes import (
     Strategy,
 )
 from store.contradictions.questions import (
+    counted,
     default_and_override,
     denials,
     denied,
+    kinds_apart,
     other_amounts,
+    other_settings,
+    settings,
     stance,
 )
 from store.contradictions.slots import (
@@ -43,6 +47,7 @@ from store.contradictions.slots import (
     relate,
     relate_subjects,
     stem,
+    subjects_apart,
 )
 from store.contradictions.values import Relation, ValueType, compare, parse_shares
 from store.model import Kind, RefutedBy, Status
@@ -128,6 +133,16 @@ class Claim:
     def shares(self) -> tuple[float, ...]:
         """The shares it states, in percent (``values.parse_shares``)."""
         return tuple(parse_shares(self.text))
+
+    @functools.cached_property
+    def settings(self) -> dict[str, str]:
+        """The settings it gives a value (``questions.settings``)."""
+        return settings(self.text)
+
+    @functools.cached_property
+    def counts(self) -> tuple[tuple[str, float], ...]:
+        """The things it counts, with their numbers (``questions.counted``)."""
+        return counted(self.text)
 
     @functools.cached_property
     def default_or_override(self) -> tuple[bool, bool]:
@@ -259,7 +274,7 @@ def judge(a: Claim, b: Claim) -> Conflict | Question | None:
     about = denied(a, b)
     if about is not None:
         return Question(a, b, ConflictKind.NEGATION, about)
-    about = other_amounts(a, b)
+    about = other_amounts(a, b) or other_settings(a, b)
     return Question(a, b, ConflictKind.VALUE, about) if about is not None else None
 
 
@@ -286,7 +301,7 @@ def _by_slots(a: Claim, b: Claim, ambiguous: bool) -> tuple[Conflict | Question 
         for sb in b.slots:
             match = relate(sa, sb)
             if match is Match.DIFFERENT and sa.attribute.startswith(_POLAR):
-                apart = apart or sa.attribute == sb.attribute
+                apart = apart or (sa.attribute == sb.attribute and _apart(sa, sb, a, b))
             if match is Match.DIFFERENT or sa.many or sb.many:
                 continue  # other subjects, or one of several values ("also")
             relation = compare(sa.value, sb.value)
@@ -313,6 +328,13 @@ def _by_slots(a: Claim, b: Claim, ambiguous: bool) -> tuple[Conflict | Question 
             return Conflict(a, b, ConflictKind.SLOT, scope_ambiguous=scope, slot=sa.key), False
     found = question or _moved(a, b) or _gone_named(a, b) or _akin(a, b)
     return found, apart and question is None
+
+
+def _apart(sa: Slot, sb: Slot, a: Claim, b: Claim) -> bool:
+    """Whether one rule or property is of other things: narrowed apart by the slots
+    (``slots.subjects_apart``) or by the words before what both name ("the import job"
+    / "the export job": ``questions.kinds_apart``)."""
+    return subjects_apart(sa, sb) or kinds_apart(a.text, b.text)
 
 
 def _akin(a: Claim, b: Claim) -> Question | None:

@@ -1705,16 +1705,21 @@ def relate(a: Slot, b: Slot) -> Match:
     return relate_subjects(a, b)
 
 
+def subjects_apart(a: Slot, b: Slot) -> bool:
+    """Whether two slots are about other things by what narrows them: qualifiers each
+    lacks ("for images" / "for videos"), or an environment or platform only one names."""
+    if (a.qualifiers - b.qualifiers) and (b.qualifiers - a.qualifiers):
+        return True
+    return any(w in _ENVS or w in _PLATFORMS for w in a.about ^ b.about)
+
+
 def relate_subjects(a: Slot, b: Slot) -> Match:
     """``relate`` for what two slots are about, whatever their attributes."""
     if a.about == b.about:
         return Match.SAME
     if a.about < b.about or b.about < a.about:
         return Match.AMBIGUOUS
-    if (a.qualifiers - b.qualifiers) and (b.qualifiers - a.qualifiers):
-        return Match.DIFFERENT
-    only_a, only_b = a.about - b.about, b.about - a.about
-    if any(w in _ENVS or w in _PLATFORMS for w in only_a | only_b):
+    if subjects_apart(a, b):
         return Match.DIFFERENT
     shared = a.about & b.about
     if shared and len(shared) / len(a.about | b.about) >= 0.5:

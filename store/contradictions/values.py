@@ -113,11 +113,15 @@ _WORD_NUMBERS = {
     "half": 0.5,
 }
 # A number word ends where its word ends: "eighty" is never "eight" and a "y" (years).
+# Digits, whole: "2,000,000" is never "000,000" read from its middle.
+_DIGITS = r"(?<![\d,.])(?:\d{1,3}(?:,\d{3})+(?!\d)|\d+(?:[.,]\d+)?)"
 _NUM = (
     r"(?:\d{1,3}(?:,\d{3})+(?!\d)|\d+(?:[.,]\d+)?|(?:"
     + "|".join(sorted(_WORD_NUMBERS, key=len, reverse=True))
     + r")(?![a-z]))"
 )
+
+NUMBER = _NUM  # for the readers of counts (``questions.counted``)
 
 _SECONDS = {
     "ms": 0.001,
@@ -153,6 +157,7 @@ _DURATION_UNIT = (
     r"(?:milliseconds?|msec|ms|seconds?|secs?|s|minutes?|mins?|m|hours?|hrs?|h|days?|d|"
     r"nights?|weeks?|wks?|w|fortnights?|months?|mo|quarters?|years?|yrs?|y)"
 )
+DURATION_UNIT = _DURATION_UNIT
 _DURATION = guarded(
     rf"\b(?P<n>{_NUM})(?:\s*|-)(?P<u>{_DURATION_UNIT})(?![a-z])"
     rf"(?:\s*(?:and\s+)?(?P<n2>\d+|a half|half)\s*(?P<u2>{_DURATION_UNIT})?\b)?",
@@ -195,15 +200,16 @@ _NUMBER = re.compile(rf"\b{_NUM}\b", re.I)
 _FREQUENCY_RE = guarded(r"\b(bi-(?:weekly|monthly)|" + "|".join(_FREQUENCY) + r")\b", re.I)
 _BYTES = {"b": 1, "byte": 1, "k": 2**10, "m": 2**20, "g": 2**30, "t": 2**40, "p": 2**50}
 _SIZE = re.compile(
-    r"\b(?P<n>\d+(?:[.,]\d+)?)\s*(?P<u>[kmgtp]i?b|[kmgtp]|bytes?|b|"
+    rf"\b(?P<n>{_DIGITS})\s*(?P<u>[kmgtp]i?b|[kmgtp]|bytes?|b|"
     r"(?:kilo|mega|giga|tera)bytes?)\b",
     re.I,
 )
 _RATE = guarded(
-    rf"\b(?P<n>\d+(?:[.,]\d+)?)\s*(?P<what>[a-z]+(?:\s+[a-z]+)?)?(?:\s+(?:per|an?|each)\s+|\s*/\s*)"
+    rf"\b(?P<n>{_DIGITS})(?P<k>k\b)?\s*(?P<what>[a-z]+(?:\s+[a-z]+)?)?(?:\s+(?:per|an?|each)\s+|\s*/\s*)"
     rf"(?P<u>{_DURATION_UNIT})\b",
     re.I,
 )
+_HERTZ = guarded(rf"\b(?P<n>{_DIGITS})\s*(?:hz|hertz)\b", re.I)  # so many times a second
 _RPX = guarded(r"\b(?P<n>\d+(?:\.\d+)?)\s*(?P<u>rps|rpm|rph|qps)\b", re.I)
 _PERCENT = guarded(rf"\b(?P<n>{_NUM})\s*(?:%|per ?cent\b)", re.I)
 # A share written as a part of a whole: "one in ten", "3 out of 100", "1/10 of requests"
@@ -387,6 +393,8 @@ def parse_quantity(text: str) -> tuple[Value, int, int] | None:
             continue
         if unit == "m":  # "10m" is ten minutes, never ten megabytes
             continue
+        if unit == "k" and re.match(r"\s+[a-z]", text[m.end() :], re.I):
+            continue  # "50k rows": a count, not kilobytes
         key = "byte" if unit.startswith("byte") else unit[0]
         options.append((m.start(), m.end(), Value(ValueType.SIZE, n * _BYTES[key])))
         break
@@ -400,8 +408,14 @@ def parse_quantity(text: str) -> tuple[Value, int, int] | None:
             continue
         if not m.group("what") and not re.search(r"per|/", m.group(0)):
             continue
+        n *= 1000 if m.group("k") else 1  # "3k requests per minute"
         options.append((m.start(), m.end(), Value(ValueType.RATE, n / u)))
         break
+    for m in _HERTZ.finditer(text):
+        n = _number(m.group("n"))
+        if n is not None:
+            options.append((m.start(), m.end(), Value(ValueType.RATE, n)))
+            break
     for m in _PERCENT.finditer(text):
         n = _number(m.group("n"))
         if n is not None:

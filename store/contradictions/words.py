@@ -70,7 +70,13 @@ GENERIC = words(
     setup part side suite deployment deployments mode flag flags toggle"""
 )
 # One name for each environment however it is written ("prod" is "production").
-_ENV_NAMES = {"prod": "production", "stage": "staging", "dev": "development", "testing": "test"}
+_ENV_NAMES = {
+    "prod": "production",
+    "stage": "staging",
+    "dev": "development",
+    "testing": "test",
+    "locally": "local",
+}
 # Words ending in "ed" that are no past tense, or name a value rather than an act
 _KEEP_ED = words("""hundred unlimited limited""")
 _SKIPPED = STOP | VERBS | GENERIC
@@ -90,7 +96,7 @@ def stem(word: str) -> str:
     w = w.removesuffix("'s").removesuffix("’s")
     if "-" in w and not re.search(r"\d", w):
         w = w.replace("-", "")
-    if w in VARIANTS or w in ENVS:
+    if w in VARIANTS or w in ENVS or w in _ENV_NAMES:
         return _ENV_NAMES.get(w, w)
     if re.fullmatch(r"[A-Za-z]*[A-Z]s", word.strip(".,;:")):
         return w[:-1]  # "vCPUs", "GPUs": an acronym's plural
@@ -104,7 +110,7 @@ def stem(word: str) -> str:
 def content_words(text: str) -> frozenset[str]:
     """The words that say what a phrase is about: no filler, no verb, no number. A
     hyphenated word with a filler part is its other parts ("per-key" is "key")."""
-    return frozenset(w for w in map(_content_word, _tokens(text)) if w)
+    return frozenset(w for w in map(content_word, _tokens(text)) if w)
 
 
 def _tokens(text: str) -> list[str]:
@@ -119,7 +125,8 @@ def _tokens(text: str) -> list[str]:
 
 
 @functools.lru_cache(maxsize=1 << 17)
-def _content_word(raw: str) -> str | None:
+def content_word(raw: str) -> str | None:
+    """A word as ``content_words`` keeps it, or None (filler, a verb, a number)."""
     w = stem(raw.rstrip("."))
     low = raw.lower().rstrip(".")
     if raw.isupper() and len(raw) >= 2 and low in STOP:  # "US", "IT": a name
@@ -127,6 +134,25 @@ def _content_word(raw: str) -> str | None:
     if not w or w in _SKIPPED or low in _SKIPPED or _NUMERIC.fullmatch(w):
         return None
     return w
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def modifiers(text: str) -> dict[str, frozenset[str]]:
+    """Each word of a text that another word just before it narrows, with those words
+    ("payments worker": ``worker`` narrowed by ``payment``)."""
+    found: dict[str, set[str]] = {}
+    for m in _NARROWED.finditer(text):
+        before, word = content_word(m.group(1).removesuffix("'s")), content_word(m.group(2))
+        if before and word and before != word:
+            found.setdefault(word, set()).add(before)
+    return {word: frozenset(those) for word, those in found.items()}
+
+
+# A word and the next, with nothing but a space between ("payments worker", "gunicorn
+# --timeout"; not "proxy `/api`", where the first is more likely a verb than a kind).
+_NARROWED = re.compile(
+    r"(?<![\w`'./-])([a-z][\w-]*(?:'s)?) (?=-{0,2}([a-z][\w-]*)(?![\w`'/]))", re.I
+)
 
 
 @functools.lru_cache(maxsize=1 << 14)

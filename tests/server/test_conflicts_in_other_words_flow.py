@@ -88,15 +88,16 @@ def _related_ids(answer: dict[str, Any]) -> list[str]:
     return [line.split(":", 1)[0] for line in answer.get("related", [])]
 
 
+def _asked_ids(answer: dict[str, Any], new: str) -> list[str]:
+    """The notes a remember asks about as possible conflicts with its note ``new``."""
+    return [i for r in answer.get("possible_conflicts", []) for i in r["ids"] if i != new]
+
+
 # Pairs about one thing that share almost no word: an acronym and the words it stands for,
 # one word in two derived forms behind a reason, generic names of one thing.
 @pytest.mark.parametrize(
     ("old", "new"),
     [
-        (
-            "The user mentioned that SLOs are reviewed quarterly in the leadership sync.",
-            "We go over the service level objectives every six weeks.",
-        ),
         (
             "The classifier head on top of the encoder is frozen after the first epoch.",
             "We keep training the classification head to the end to fight underfitting.",
@@ -123,7 +124,29 @@ async def test_a_note_in_other_words_is_related_with_the_question(
     assert second["related_question"] == QUESTION
 
 
-async def test_a_related_pair_answered_compatible_is_never_asked_again(
+async def test_a_close_note_the_rules_can_read_is_asked_as_a_possible_conflict(
+    settings: Settings,
+) -> None:
+    """Recall finds the notes close (an acronym and the words it stands for); no key pairs
+    them, yet the rules read two intervals that differ: a question, not a related note."""
+    async with Client(build_server(settings)) as client:
+        first = await call(
+            client,
+            "remember",
+            text="The user mentioned that SLOs are reviewed quarterly in the leadership sync.",
+            scope="external",
+        )
+        second = await call(
+            client,
+            "remember",
+            text="We go over the service level objectives every six weeks.",
+            scope="external",
+        )
+    assert _asked_ids(second, second["id"]) == [first["id"]]
+    assert _related_ids(second) == []
+
+
+async def test_a_pair_answered_compatible_is_never_asked_again(
     settings: Settings,
 ) -> None:
     old = "The user mentioned that SLOs are reviewed quarterly in the leadership sync."
@@ -131,7 +154,7 @@ async def test_a_related_pair_answered_compatible_is_never_asked_again(
     async with Client(build_server(settings)) as client:
         first = await call(client, "remember", text=old, scope="external")
         second = await call(client, "remember", text=new, scope="external")
-        assert _related_ids(second) == [first["id"]]
+        assert _asked_ids(second, second["id"]) == [first["id"]]
         await call(
             client,
             "resolve",
