@@ -47,8 +47,8 @@ def stance(text: str) -> tuple[bool, bool]:
 
 # How close two notes must be (``terms.closeness``, synonyms read) for a difference the
 # slots did not place to be asked about: a denial, or amounts of one kind that differ.
-CLOSE_DENIAL = 0.4
-CLOSE_AMOUNTS = 0.4
+CLOSE_DENIAL = 0.33
+CLOSE_AMOUNTS = 0.33
 _DENIAL = guarded(
     r"(?P<before>(?:[\w.'`/-]+\s+){0,4})"
     r"\b(?:not|never|no|nobody|nothing|none|neither|nor|cannot|can't|don't|doesn't|"
@@ -79,7 +79,7 @@ _UNIVERSAL = guarded(
 # integer cents", "REST instead of gRPC").
 _CONTRAST = guarded(r"\b(?:rather than|instead of)\b(?P<after>(?:[\s-]+[\w.'`/-]+){1,6})", re.I)
 _NOT_ONE_AMOUNT = guarded(
-    r"\b(?:between \S*\d|range|ranges|from \S+ (?:up )?to|\d[\d.,]*\s*(?:to|-|–)\s*\d+|"
+    r"\b(?:between \S*\d|range|ranges|from \S+(?: \S+)? (?:up )?to|\d[\d.,]*\s*(?:to|-|–)\s*\d+|"
     r"through (?=\d|(?:mon|tue|wed|thu|fri|sat|sun)\w*day)|default|defaults|defaulted|"
     r"override|overrides|overridden|unless|except|exception|exempt|also|as well|"
     r"otherwise)\b",
@@ -94,12 +94,18 @@ def denials(text: str) -> tuple[str, ...]:
     and the alternative a note took ("rather than integer cents")."""
     claim = normalised(text)
     read = _DENIAL.finditer(claim)
-    found = [m["before"] + m["after"] for m in read if not _CONDITION.match(m["after"])]
+    found = [
+        m["before"] + m["after"]
+        for m in read
+        if not _CONDITION.match(m["after"]) and not _IF.search(m["before"])
+    ]
     return tuple(found + [m["after"] for m in _CONTRAST.finditer(claim)])
 
 
 # A denial that states a condition ("no merging without an approval", "blocked until the
-# check is green") requires what it names: it denies nothing.
+# check is green", "if the manifest doesn't set one") requires what it names or says
+# when: it denies nothing.
+_IF = guarded(r"\b(?:if|when|whenever|unless|until|once)\b", re.I)
 _CONDITION = guarded(r"^(?:[\s-]+[\w.'`/-]+){0,3}?\s+(?:without|until|unless)\b", re.I)
 
 
@@ -167,7 +173,11 @@ def other_amounts(a: Claim, b: Claim) -> str | None:
     variants ("on iOS" / "on Android"). Shares are read however written (``_shares_differ``)."""
     about = _amounts_differ(a, b) or _bare_setting_differs(a, b) or _bare_setting_differs(b, a)
     if about is None and not _amounts_apart(a, b):
-        about = _shares_differ(a.shares, b.shares) or _counts_differ(a.counts, b.counts)
+        about = (
+            _shares_differ(a.shares, b.shares)
+            or _counts_differ(a.counts, b.counts)
+            or _intervals_differ(a.intervals, b.intervals)
+        )
     if about is None:
         return None
     if _NOT_ONE_AMOUNT.search(a.text) or _NOT_ONE_AMOUNT.search(b.text):
@@ -244,7 +254,7 @@ def _amounts_differ(a: Claim, b: Claim) -> str | None:
     for kind in sorted(kinds & {s.value.type for s in b.slots if not s.many}):
         xs = [s for s in a.slots if s.value.type is kind and not s.many]
         ys = [s for s in b.slots if s.value.type is kind and not s.many]
-        if any(_placed(x, y) for x in xs for y in ys):
+        if any(_placed(x, y) or _counts_of_other_things(x, y) for x in xs for y in ys):
             continue
         relations = {compare(x.value, y.value) for x in xs for y in ys}
         if Relation.EXCLUSIVE in relations and not relations & {Relation.SAME, Relation.COMPATIBLE}:
@@ -362,8 +372,27 @@ _UNIT_WORD = guarded(
 )
 
 
+def _intervals_differ(xs: tuple[float, ...], ys: tuple[float, ...]) -> str | None:
+    """How often things happen, said both ways and never alike ("every six hours" /
+    "twice a day", "weekly" / "every day at 06:00"): a month is four weeks or thirty days."""
+    if not xs or not ys:
+        return None
+    if any(math.isclose(x, y, rel_tol=0.08) for x in xs for y in ys):
+        return None
+    return "how often"
+
+
 def _one_share(x: float, y: float) -> bool:
     return math.isclose(x, y, abs_tol=1e-6) or math.isclose(x, 100 - y, abs_tol=1e-6)
+
+
+def _counts_of_other_things(x: Slot, y: Slot) -> bool:
+    """Counts whose slots name what each counts, and other things ("4 gunicorn workers"
+    / "port 8000"); a setting's name says what it counts in its own words."""
+    if x.value.type is not ValueType.COUNT or not (x.named and y.named):
+        return False
+    settings = x.attribute.startswith("setting ") or y.attribute.startswith("setting ")
+    return x.attribute != y.attribute and not settings
 
 
 def _placed(x: Slot, y: Slot) -> bool:

@@ -177,7 +177,8 @@ def warm(mem: Memory) -> None:
         claim = claim_of(mem)
         # read into the claim, which is kept
         _ = claim.key_set, claim.expectations, claim.says_replaced, claim.said
-        _ = claim.denials, claim.shares, claim.counts, claim.settings, claim.default_or_override
+        _ = claim.denials, claim.shares, claim.counts, claim.intervals, claim.settings
+        _ = claim.default_or_override
 
 
 def slots_of(mem: Memory) -> tuple[ReadSlot, ...]:

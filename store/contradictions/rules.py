@@ -49,7 +49,7 @@ from store.contradictions.slots import (
     stem,
     subjects_apart,
 )
-from store.contradictions.values import Relation, ValueType, compare, parse_shares
+from store.contradictions.values import Relation, ValueType, compare, intervals, parse_shares
 from store.model import Kind, RefutedBy, Status
 
 __all__ = [
@@ -138,6 +138,11 @@ class Claim:
     def settings(self) -> dict[str, str]:
         """The settings it gives a value (``questions.settings``)."""
         return settings(self.text)
+
+    @functools.cached_property
+    def intervals(self) -> tuple[float, ...]:
+        """How often it says things happen, in seconds (``values.intervals``)."""
+        return intervals(self.text)
 
     @functools.cached_property
     def counts(self) -> tuple[tuple[str, float], ...]:

@@ -922,7 +922,8 @@ _DROPPED = [
     guarded(
         r"\b(?:dropped|removed|retired|decommissioned|deprecated|ditched|got rid of|shut down|"
         r"sunset|sunsetted|killed|abandoned|stopped using|no longer use|uninstalled|cancelled|"
-        r"canceled|phased out)\s+(?:the\s+|our\s+|using\s+)?(?P<old>"
+        r"canceled|phased out|ripped out|tore out|pulled out|moved off|migrated off|"
+        r"moved away from|migrated away from)\s+(?:the\s+|our\s+|using\s+)?(?P<old>"
         + _NAME
         + r")"
         + _KIND_OF
@@ -946,14 +947,14 @@ _DROPPED = [
         + _NAME
         + r")|"
         r"dropped|removed|retired|decommissioned|deprecated|cancelled|canceled|shut down|"
-        r"sunset|killed|abandoned|gone|phased out|no longer used|closed|deleted|"
-        r"replaced)\b",
+        r"sunset|killed|abandoned|gone|phased out|no longer used|closed|deleted|ripped out|"
+        r"torn out|pulled out|replaced)\b",
         re.I,
     ),
     guarded(
-        r"\bswapped\s+(?:out\s+)?(?:the\s+)?(?P<old>"
+        r"\b(?:swapped|replaced|traded)\s+(?:out\s+)?(?:the\s+|our\s+)?(?P<old>"
         + _NAME
-        + r")\s+(?:for|with)\s+"
+        + r")(?:\s+out)?\s+(?:for|with)\s+"
         + _ARTICLE
         + r"(?P<new>"
         + _NAME
@@ -973,6 +974,7 @@ _MOVED_TO = guarded(
 _DROP_HINT = guarded(
     r"drop|remov|retir|decommission|deprecat|ditch|got rid|shut down|sunset|kill|abandon|"
     r"stopped using|no longer|uninstall|cancel|phased out|gone|replaced|swapped|took over|"
+    r"ripped|tore out|torn out|pulled out|traded|"
     r"switched|moved|migrated|ported|changed|transitioned|converted",
     re.I,
 )

@@ -183,6 +183,7 @@ _EVERY_UNIT = guarded(
     r"fortnight|month|quarter|year)\b",
     re.I,
 )
+_EVERY_N = guarded(rf"\bevery\s+(?P<n>{_NUM})\s+(?P<u>{_DURATION_UNIT})\b", re.I)
 _FREQUENCY = {
     "hourly": 3600,
     "daily": 86400,
@@ -350,6 +351,35 @@ def parse_duration(text: str) -> tuple[float, int, int] | None:
     return seconds, start, end
 
 
+def intervals(text: str) -> tuple[float, ...]:
+    """How often a text says things happen, each in seconds: "nightly", "every six
+    hours", "twice a day", "every other week", "once a month". Not how long something
+    takes or lasts ("sprints last two weeks")."""
+    found = [
+        float(_FREQUENCY[ascii_key(m.group(1)).replace("-", "")])
+        for m in _FREQUENCY_RE.finditer(text)
+    ]
+    for m in _TIMES_PER.finditer(text):
+        u = _unit_seconds(m.group("u"))
+        count = {"once": 1.0, "twice": 2.0, "thrice": 3.0}.get(m.group("n").lower())
+        count = count or _number(m.group("n").split()[0])
+        if u is not None and count:
+            found.append(u / count)
+    for m in _EVERY_OTHER.finditer(text):
+        u = _unit_seconds(m.group("u"))
+        if u is not None:
+            found.append(2.0 * u)
+    for m in _EVERY_N.finditer(text):
+        n, u = _number(m.group("n")), _unit_seconds(m.group("u"))
+        if n is not None and u is not None:
+            found.append(n * u)
+    for m in _EVERY_UNIT.finditer(text):
+        u = _unit_seconds(m.group("u"))
+        if u is not None and not m.group(0).lower().startswith("per"):
+            found.append(float(u))
+    return tuple(found)
+
+
 def _smaller(unit: float) -> float | None:
     return {3600.0: 60.0, 60.0: 1.0, 86400.0: 3600.0}.get(float(unit))
 
@@ -490,6 +520,8 @@ def number_at(text: str) -> tuple[float, int, int] | None:
     """The first plain number (digits or a number word) with its span: "three dozen" is
     36, "two hundred" 200."""
     for m in _NUMBER.finditer(text):
+        if m.start() and text[m.start() - 1] in "-_/#.":
+            continue  # a number in a name: "us-east-1", "#212"
         n = _number(m.group(0))
         if n is not None and m.group(0).lower() not in ("a", "an", "half", "single", "couple"):
             times = _TIMES.match(text, m.end())

@@ -76,6 +76,16 @@ async def _pair(settings: Settings, a: str, b: str) -> tuple[list[dict[str, Any]
             "Always squash the commits of a pull request when merging it into main.",
             "Never squash a pull request before review; keep every commit as written.",
         ),
+        # how often, said two ways
+        (
+            "The search index is rebuilt every four hours by the indexer.",
+            "The indexer rebuilds the search index twice a day, at 01:00 and 13:00.",
+        ),
+        # so many times a second, in hertz and in words
+        (
+            "The flight controller samples the IMU at 400 Hz.",
+            "On the flight controller the IMU is read 100 times a second.",
+        ),
         # "through" naming a tool, no range
         (
             "Jobs submitted through `batchctl` are killed after 2 hours on the CPU pool.",
@@ -122,6 +132,21 @@ async def test_a_difference_is_asked_and_changes_nothing(
             "The staging cluster runs 2 replicas of the API.",
             "The production cluster runs 6 replicas of the API.",
         ),
+        # counts of other things
+        (
+            "The worker pool runs 6 celery workers.",
+            "The worker pool's broker listens on port 5672.",
+        ),
+        # a default said with a condition, and an explicit value
+        (
+            "Jobs get a default memory limit of 512 MiB if the spec doesn't set one.",
+            "The indexer job's spec asks for 4 GiB of memory explicitly.",
+        ),
+        # a range and a value inside it
+        (
+            "The data logger supports sampling from 1 Hz to 100 Hz.",
+            "Field units of the data logger sample at 20 Hz.",
+        ),
         # local and production are other environments
         ("uvicorn runs with --workers 2 locally", "uvicorn runs with --workers 8 in production"),
     ],
@@ -142,3 +167,25 @@ async def test_a_close_note_no_key_pairs_is_judged_too(settings: Settings) -> No
     )
     assert [r["state"] for r in records] == ["possible"]
     assert standing == {("ACTIVE", 5.0)}
+
+
+async def test_a_tool_ripped_out_is_a_conflict_the_newer_note_wins_or_is_asked(
+    settings: Settings,
+) -> None:
+    async with Client(build_server(settings)) as client:
+        first = await call(
+            client,
+            "remember",
+            text="Transactional email is sent through Sendgrid by the notifier.",
+            scope="external",
+        )
+        second = await call(
+            client,
+            "remember",
+            text="We ripped out Sendgrid last month; the notifier sends email through Postmark.",
+            scope="external",
+        )
+    records = [*second.get("conflicts", []), *second.get("possible_conflicts", [])]
+    paired = [r for r in records if set(r["ids"]) == {first["id"], second["id"]}]
+    assert paired
+    assert all(r.get("winner") in (None, second["id"]) for r in paired)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from store.contradictions.questions import counted, denials, settings
-from store.contradictions.values import ValueType, parse_quantity
+from store.contradictions.values import ValueType, intervals, number_at, parse_quantity
 from store.contradictions.words import modifiers, stem, variants
 
 
@@ -92,3 +92,37 @@ def test_a_denial_is_still_read() -> None:
 def test_locally_is_the_local_environment() -> None:
     assert stem("locally") == "local"
     assert variants("uvicorn runs with two workers locally") == {"local"}
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Snapshots are taken every six hours.", (21600.0,)),
+        ("backed up twice a day, at 02:00 and 14:00", (43200.0,)),
+        ("the retrain runs nightly", (86400.0,)),
+        ("releases ship every other week", (1209600.0,)),
+        ("polls four times a minute", (15.0,)),
+        # how long, not how often
+        ("Sprints last two weeks.", ()),
+        ("100 requests per minute", ()),
+    ],
+)
+def test_intervals_are_how_often(text: str, expected: tuple[float, ...]) -> None:
+    assert intervals(text) == expected
+
+
+def test_hertz_and_thousands_are_rates() -> None:
+    hz = parse_quantity("samples the IMU at 200 Hz")
+    per_minute = parse_quantity("3k requests per minute per key")
+    assert hz is not None and hz[0].type is ValueType.RATE and hz[0].amount == 200
+    assert per_minute is not None and per_minute[0].amount == 50
+
+
+def test_a_number_in_a_name_is_no_count() -> None:
+    assert number_at("the primary region is us-east-1") is None
+    assert number_at("see #212") is None
+    assert number_at("runs 3 replicas") == (3.0, 5, 6)
+
+
+def test_a_denial_in_a_condition_denies_nothing() -> None:
+    assert denials("Pods get 100m CPU if the manifest doesn't set one.") == ()
