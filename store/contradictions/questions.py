@@ -49,6 +49,7 @@ def stance(text: str) -> tuple[bool, bool]:
 # slots did not place to be asked about: a denial, or amounts of one kind that differ.
 CLOSE_DENIAL = 0.33
 CLOSE_AMOUNTS = 0.33
+CLOSE_STANCE = 0.1
 _DENIAL = guarded(
     r"(?P<before>(?:[\w.'`/-]+\s+){0,4})"
     r"\b(?:not|never|no|nobody|nothing|none|neither|nor|cannot|can't|don't|doesn't|"
@@ -155,6 +156,70 @@ def denied(a: Claim, b: Claim) -> str | None:
     if not _nearby(a, b, CLOSE_DENIAL):
         return None
     return "whether one note denies the other"
+
+
+def stances(text: str) -> tuple[tuple[str, bool], ...]:
+    """What a note holds of the few properties agents state in many words: whether a
+    thing is on by default ("opt-in" / "out of the box") and whether a call is safe to
+    retry ("idempotent" / "calling it twice double-charges"). A note that says both ways
+    of one holds neither."""
+    found = []
+    for name, (yes, no) in _STANCES.items():
+        says_yes, says_no = bool(yes.search(text)), bool(no.search(text))
+        if says_no and (name in _NO_FIRST or not says_yes):
+            found.append((name, False))
+        elif says_yes and not says_no:
+            found.append((name, True))
+    return tuple(found)
+
+
+def other_stances(a: Claim, b: Claim) -> str | None:
+    """Close notes holding one property both ways ("telemetry is opt-in" / "the client
+    reports usage stats by default"): asked, never decided."""
+    theirs = dict(b.stances)
+    for name, holds in a.stances:
+        if theirs.get(name, holds) != holds:
+            if _other_variants(a.text, b.text) or kinds_apart(a.text, b.text):
+                return None
+            # the property links them; a word or a term in common says they are one thing
+            near = bool(a.words & b.words) or _nearby(a, b, CLOSE_STANCE)
+            return f"whether it is {name}" if near else None
+    return None
+
+
+_STANCES = {
+    "on by default": (
+        guarded(
+            r"\b(?:on|enabled|active|turned on|switched on) by default\b|\bout of the box\b|"
+            r"\bopts?[- ]out\b|\bopted[- ]out\b|\bships? (?:enabled|on)\b|"
+            r"\b(?:reports?|sends?|collects?|tracks?|uploads?|shares?)\b[^.;]{0,40}\bby default\b|"
+            r"\bdefaults? to (?:on|true|enabled)\b",
+            re.I,
+        ),
+        guarded(
+            r"\bopts?[- ]in\b|\bopted[- ]in\b|\b(?:off|disabled|inactive) by default\b|"
+            r"\b(?:stays?|is|are|remains?) (?:off|disabled) unless\b|"
+            r"\bdefaults? to (?:off|false|disabled)\b",
+            re.I,
+        ),
+    ),
+    "safe to retry": (
+        guarded(
+            r"\bidempotent\b|\b(?:safe|fine|ok) to retry\b|\bretries are safe\b|"
+            r"\bretr(?:y|ies|ied)\b[^.;]{0,30}\bfreely\b",
+            re.I,
+        ),
+        guarded(
+            r"\bnot idempotent\b|\bno idempoten\w*|\b(?:unsafe|not safe|dangerous) to retry\b|"
+            r"\bretr(?:y|ying|ies|ied)\b[^.;]{0,40}\b(?:unsafe|not safe|double|twice|duplicate)|"
+            r"\btwice\b[^.;]{0,30}\b(?:charge|pay|bill|send|create|record)|"
+            r"\b(?:double|duplicate)[- ]?(?:charge|payment|bill|order|send)s?\b|"
+            r"\bno (?:duplicate|dedup)\w*",
+            re.I,
+        ),
+    ),
+}
+_NO_FIRST = frozenset({"safe to retry"})  # "no idempotency protection" names it to deny it
 
 
 def _other_variants(one: str, other: str) -> bool:

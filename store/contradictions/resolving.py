@@ -178,7 +178,7 @@ def warm(mem: Memory) -> None:
         # read into the claim, which is kept
         _ = claim.key_set, claim.expectations, claim.says_replaced, claim.said
         _ = claim.denials, claim.shares, claim.counts, claim.intervals, claim.settings
-        _ = claim.default_or_override
+        _ = claim.default_or_override, claim.stances
 
 
 def slots_of(mem: Memory) -> tuple[ReadSlot, ...]:

@@ -36,8 +36,10 @@ from store.contradictions.questions import (
     kinds_apart,
     other_amounts,
     other_settings,
+    other_stances,
     settings,
     stance,
+    stances,
 )
 from store.contradictions.slots import (
     FLOWS,
@@ -145,6 +147,11 @@ class Claim:
         return intervals(self.text)
 
     @functools.cached_property
+    def stances(self) -> tuple[tuple[str, bool], ...]:
+        """The properties it holds either way (``questions.stances``)."""
+        return stances(self.text)
+
+    @functools.cached_property
     def counts(self) -> tuple[tuple[str, float], ...]:
         """The things it counts, with their numbers (``questions.counted``)."""
         return counted(self.text)
@@ -211,6 +218,11 @@ class Claim:
             found.append((f"anchor:{kind}:{value}@{scope or ''}", expect))
         if self.core:
             found.append(("neg:" + self.core, ""))
+        # a property held one way meets the notes holding it the other ("opt-in" / "on by
+        # default"), across sides as anchors do
+        found += (
+            (f"stance:{name}", "present" if holds else "absent") for name, holds in self.stances
+        )
         return tuple(found)
 
 
@@ -277,6 +289,9 @@ def judge(a: Claim, b: Claim) -> Conflict | Question | None:
     if asked is not None:
         return asked
     about = denied(a, b)
+    if about is not None:
+        return Question(a, b, ConflictKind.NEGATION, about)
+    about = other_stances(a, b)
     if about is not None:
         return Question(a, b, ConflictKind.NEGATION, about)
     about = other_amounts(a, b) or other_settings(a, b)

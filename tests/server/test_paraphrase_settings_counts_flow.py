@@ -86,6 +86,15 @@ async def _pair(settings: Settings, a: str, b: str) -> tuple[list[dict[str, Any]
             "The flight controller samples the IMU at 400 Hz.",
             "On the flight controller the IMU is read 100 times a second.",
         ),
+        # a property held both ways, in other words
+        (
+            "Usage analytics in the editor plugin are opt-in; nothing is sent before consent.",
+            "The editor plugin reports usage analytics by default; people can switch it off.",
+        ),
+        (
+            "`PUT /invoices/{id}/pay` is idempotent, so the SDK retries it on timeouts.",
+            "Calling invoice pay twice charges the customer twice; never retry it blindly.",
+        ),
         # "through" naming a tool, no range
         (
             "Jobs submitted through `batchctl` are killed after 2 hours on the CPU pool.",
@@ -146,6 +155,16 @@ async def test_a_difference_is_asked_and_changes_nothing(
         (
             "The data logger supports sampling from 1 Hz to 100 Hz.",
             "Field units of the data logger sample at 20 Hz.",
+        ),
+        # one property of other things of one kind
+        (
+            "The export endpoint is idempotent, so clients retry it freely.",
+            "Calling the import endpoint twice creates duplicate rows.",
+        ),
+        # one property held the same way
+        (
+            "Crash reports from the desktop app are opt-in.",
+            "The desktop app sends crash reports only to users who opted in.",
         ),
         # local and production are other environments
         ("uvicorn runs with --workers 2 locally", "uvicorn runs with --workers 8 in production"),

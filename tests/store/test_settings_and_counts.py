@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from store.contradictions.questions import counted, denials, settings
+from store.contradictions.questions import counted, denials, settings, stances
 from store.contradictions.values import ValueType, intervals, number_at, parse_quantity
 from store.contradictions.words import modifiers, stem, variants
 
@@ -126,3 +126,27 @@ def test_a_number_in_a_name_is_no_count() -> None:
 
 def test_a_denial_in_a_condition_denies_nothing() -> None:
     assert denials("Pods get 100m CPU if the manifest doesn't set one.") == ()
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Telemetry is opt-in.", (("on by default", False),)),
+        (
+            "CLI telemetry stays off unless the user sets `TELEMETRY=1`.",
+            (("on by default", False),),
+        ),
+        ("The client reports usage stats by default.", (("on by default", True),)),
+        ("It ships enabled; users opt out in Settings.", (("on by default", True),)),
+        ("`POST /refunds` is idempotent, so retries are safe.", (("safe to retry", True),)),
+        ("Retrying a refund can pay out twice.", (("safe to retry", False),)),
+        ("The endpoint has no idempotency protection.", (("safe to retry", False),)),
+        # both ways of one property hold neither
+        ("Opt-in at first, then users can opt out.", ()),
+        ("Nothing here says either.", ()),
+    ],
+)
+def test_stances_are_read_however_written(
+    text: str, expected: tuple[tuple[str, bool], ...]
+) -> None:
+    assert stances(text) == expected
