@@ -47,7 +47,7 @@ def stance(text: str) -> tuple[bool, bool]:
 
 # How close two notes must be (``terms.closeness``, synonyms read) for a difference the
 # slots did not place to be asked about: a denial, or amounts of one kind that differ.
-CLOSE_DENIAL = 0.33
+CLOSE_DENIAL = 0.4
 CLOSE_AMOUNTS = 0.33
 CLOSE_STANCE = 0.1
 _DENIAL = guarded(
