@@ -43,11 +43,14 @@ _WARM_UP = 10  # notes checked first, untimed: what a process does once is not a
 
 
 @contextmanager
-def prepared(size: int, count: int) -> Iterator[tuple[Any, list[tuple[Any, Any, str | None]]]]:
+def prepared(
+    size: int, count: int
+) -> Iterator[tuple[Any, list[tuple[Any, Any, str | None, tuple[str, ...]]]]]:
     """The store of ``size`` memories opened and warmed, and ``count`` notes (after
     ``_WARM_UP`` others) planned as ``remember`` plans them, check left out: yields the
-    service's ``Contradictions`` and (note, new memory, negation core) of each note, with
-    the claim model's caches holding the store's memories and none of the notes."""
+    service's ``Contradictions`` and (note, new memory, negation core, close notes) of each
+    note, with the claim model's caches holding the store's memories and none of the
+    notes."""
     import gc
     import shutil
     import threading
@@ -71,10 +74,14 @@ def prepared(size: int, count: int) -> Iterator[tuple[Any, list[tuple[Any, Any, 
         try:
             svc = runtime.service
             svc.recall("warm", 10, False)  # loads the store's copy
-            captured: list[tuple[Any, str | None]] = []
+            captured: list[tuple[Any, str | None, tuple[str, ...]]] = []
 
-            def capture(new: Any, core: str | None, _now: datetime) -> tuple[Plan, list[Any]]:
-                captured.append((new, core))
+            # ``close``: the notes ``related`` found, judged too where the tree does (a tree
+            # before that calls the check without them)
+            def capture(
+                new: Any, core: str | None, _now: datetime, close: Sequence[str] = ()
+            ) -> tuple[Plan, list[Any]]:
+                captured.append((new, core, tuple(close)))
                 return Plan(), []
 
             checks = []
@@ -89,10 +96,10 @@ def prepared(size: int, count: int) -> Iterator[tuple[Any, list[tuple[Any, Any, 
                     else:
                         with svc.code.one_head():
                             svc.remembering.prepare(note)
-                    new, core = captured.pop()
+                    new, core, close = captured.pop()
                     # One id and one time in every run, so that both sides' records compare.
                     new = replace(new, id=f"m-check-{i:05d}", created_at=now, evidence_at=now)
-                    checks.append((note, new, core))
+                    checks.append((note, new, core, close))
             finally:
                 del svc.contradictions.on_remember
             _forget_readings()
@@ -115,10 +122,10 @@ def _child(size: int, count: int) -> dict[str, Any]:
     now = datetime.fromisoformat(_NOW)
     samples, cpu, found, texts, digest = [], [], [], [], hashlib.sha256()
     with prepared(size, count) as (check, checks):
-        for i, (note, new, core) in enumerate(checks):
+        for i, (note, new, core, close) in enumerate(checks):
             started, started_cpu = time.perf_counter(), time.thread_time()
             claim_keys(note.text, note.subject, note.attribute, note.value)
-            plan, records = check.on_remember(new, core, now)
+            plan, records = check.on_remember(new, core, now, *([close] if close else []))
             took, took_cpu = time.perf_counter() - started, time.thread_time() - started_cpu
             if i >= _WARM_UP:
                 samples.append(took)
