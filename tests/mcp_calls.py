@@ -24,6 +24,30 @@ async def call(client: Client, tool: str, **args: Any) -> dict[str, Any]:
     return result.structured_content
 
 
+async def pair_asked(
+    settings: Any, a: str, b: str, consolidate: bool = False
+) -> tuple[list[dict[str, Any]], set[tuple[str, float]]]:
+    """On a new server: remember ``a``, then ``b`` (and ``consolidate``, if asked). Every
+    conflict record naming the two notes (the second remember's, then consolidate's), and
+    both memories' status and confidence after."""
+    from server.app import build_server
+
+    async with Client(build_server(settings)) as client:
+        first = await call(client, "remember", text=a, scope="external")
+        second = await call(client, "remember", text=b, scope="external")
+        report = await call(client, "consolidate") if consolidate else {}
+        found = await call(client, "verify")
+    ids = {first["id"], second["id"]}
+    records = [
+        *second.get("conflicts", []),
+        *second.get("possible_conflicts", []),
+        *report.get("conflicts", []),
+        *report.get("possible_conflicts", []),
+    ]
+    standing = {(m["status"], m["confidence"]) for m in found["memories"] if m["id"] in ids}
+    return [r for r in records if set(r["ids"]) == ids], standing
+
+
 async def record(client: Client, memory_id: str) -> dict[str, Any]:
     """A memory's full record, as ``memory://<id>`` serves it."""
     import json

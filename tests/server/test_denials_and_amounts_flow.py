@@ -9,32 +9,15 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from mcp import Client
 
-from server.app import build_server
 from server.config import Settings
-from tests.mcp_calls import call
+from tests.mcp_calls import pair_asked
 
 pytestmark = pytest.mark.anyio
 
 
 async def _pair(settings: Settings, a: str, b: str) -> tuple[list[dict[str, Any]], set[tuple]]:
-    """Remember ``a`` then ``b`` and consolidate: every record naming the pair, and both
-    memories' status and confidence after."""
-    async with Client(build_server(settings)) as client:
-        first = await call(client, "remember", text=a, scope="external")
-        second = await call(client, "remember", text=b, scope="external")
-        report = await call(client, "consolidate")
-        found = await call(client, "verify")
-    ids = {first["id"], second["id"]}
-    records = [
-        *second.get("conflicts", []),
-        *second.get("possible_conflicts", []),
-        *report["conflicts"],
-        *report.get("possible_conflicts", []),
-    ]
-    standing = {(m["status"], m["confidence"]) for m in found["memories"] if m["id"] in ids}
-    return [r for r in records if set(r["ids"]) == ids], standing
+    return await pair_asked(settings, a, b, consolidate=True)
 
 
 @pytest.mark.parametrize(
@@ -62,8 +45,7 @@ async def _pair(settings: Settings, a: str, b: str) -> tuple[list[dict[str, Any]
         ),
         (
             "Per the user, the ingest queue's visibility timeout is a quarter of an hour.",
-            "Messages on the ingest queue stay invisible for 30 minutes after a worker "
-            "takes them.",
+            "Messages on the ingest queue stay invisible for 30 minutes after a worker takes them.",
             "duration",
         ),
         (

@@ -13,22 +13,13 @@ from mcp import Client
 
 from server.app import build_server
 from server.config import Settings
-from tests.mcp_calls import call
+from tests.mcp_calls import call, pair_asked
 
 pytestmark = pytest.mark.anyio
 
 
 async def _pair(settings: Settings, a: str, b: str) -> tuple[list[dict[str, Any]], set[tuple]]:
-    """Remember ``a`` then ``b``: every record the second remember names the pair in,
-    and both memories' status and confidence after."""
-    async with Client(build_server(settings)) as client:
-        first = await call(client, "remember", text=a, scope="external")
-        second = await call(client, "remember", text=b, scope="external")
-        found = await call(client, "verify")
-    ids = {first["id"], second["id"]}
-    records = [*second.get("conflicts", []), *second.get("possible_conflicts", [])]
-    standing = {(m["status"], m["confidence"]) for m in found["memories"] if m["id"] in ids}
-    return [r for r in records if set(r["ids"]) == ids], standing
+    return await pair_asked(settings, a, b, consolidate=False)
 
 
 @pytest.mark.parametrize(
