@@ -301,12 +301,9 @@ def parse_duration(text: str) -> tuple[float, int, int] | None:
             part = 0.75 if m.group("f").lower() == "three" else 0.25
             found.append((m.start(), m.end(), part * u))
     for m in _TIMES_PER.finditer(text) if not found else ():
-        u = _unit_seconds(m.group("u"))
-        count = {"once": 1.0, "twice": 2.0, "thrice": 3.0}.get(m.group("n").lower())
-        if count is None:
-            count = _number(m.group("n").split()[0])
-        if u is not None and count:
-            found.append((m.start(), m.end(), u / count))
+        period = _period(m)
+        if period is not None:
+            found.append((m.start(), m.end(), period))
     for m in _EVERY_OTHER.finditer(text) if not found else ():
         u = _unit_seconds(m.group("u"))
         if u is not None:
@@ -359,12 +356,7 @@ def intervals(text: str) -> tuple[float, ...]:
         float(_FREQUENCY[ascii_key(m.group(1)).replace("-", "")])
         for m in _FREQUENCY_RE.finditer(text)
     ]
-    for m in _TIMES_PER.finditer(text):
-        u = _unit_seconds(m.group("u"))
-        count = {"once": 1.0, "twice": 2.0, "thrice": 3.0}.get(m.group("n").lower())
-        count = count or _number(m.group("n").split()[0])
-        if u is not None and count:
-            found.append(u / count)
+    found += (p for p in map(_period, _TIMES_PER.finditer(text)) if p is not None)
     for m in _EVERY_OTHER.finditer(text):
         u = _unit_seconds(m.group("u"))
         if u is not None:
@@ -378,6 +370,14 @@ def intervals(text: str) -> tuple[float, ...]:
         if u is not None and not m.group(0).lower().startswith("per"):
             found.append(float(u))
     return tuple(found)
+
+
+def _period(m: re.Match[str]) -> float | None:
+    """The seconds between two times of a ``_TIMES_PER`` match ("twice a day": 43200)."""
+    u = _unit_seconds(m.group("u"))
+    count = {"once": 1.0, "twice": 2.0, "thrice": 3.0}.get(m.group("n").lower())
+    count = count or _number(m.group("n").split()[0])
+    return u / count if u is not None and count else None
 
 
 def _smaller(unit: float) -> float | None:
