@@ -50,8 +50,9 @@ _ID = r"[A-Za-z_]\w*"
 _WORDS = re.compile(_ID)
 _FUNC = (rf"`?(?P<func>{_ID}(?:\.{_ID})*)(?:\(\))?`?"
          r"(?:\s+(?:in|from)\s+`?(?P<path>[\w./-]+\.py)`?)?")  # fmt: skip
-_VALUE = r"(?P<value>-?\d[\d_]*(?:\.\d+)?|True|False|None|'[^'`]*'|\"[^\"`]*\"|`[^`]+`)"
-_INLINE = r"(?P<inline>-?\d[\d_]*(?:\.\d+)?|True|False|None|'[^'`]*'|\"[^\"`]*\")"
+_NUMERAL = r"0[xXoObB][0-9a-fA-F_]+|-?\d[\d_]*(?:\.\d+)?"  # (0o644: a mode's octal)
+_VALUE = rf"(?P<value>{_NUMERAL}|True|False|None|'[^'`]*'|\"[^\"`]*\"|`[^`]+`)"
+_INLINE = rf"(?P<inline>{_NUMERAL}|True|False|None|'[^'`]*'|\"[^\"`]*\")"
 _KIND = r"(?:keyword-only\s+|keyword\s+|positional\s+|named\s+)?"
 _NOUN = r"(?:argument|arg|parameter|param|kwarg|keyword(?:\s+argument)?|option|flag)s?"
 # "takes `now`" names a parameter by itself; "has `now`" only with a noun ("has a `now`

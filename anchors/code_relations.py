@@ -35,7 +35,8 @@ from anchors.type_claims import typed
 
 __all__ = ["bases_said", "code_relation_parts"]
 
-_KIND = r"(?:\s+(?:struct|class|type|function|func|method|trait|interface|enum|module))?"
+_KIND = (r"(?:\s+(?:struct|class|type|function|func|method|trait|interface|enum|module|"
+         r"constructor))?")
 _VERB = (
     r"(?P<verb>returns|wraps|embeds|implements|extends|inherits\s+from|subclasses|"
     r"derives\s+from|is\s+derived\s+from|"
@@ -44,8 +45,19 @@ _VERB = (
     r"(?:of|for|around))"
 )
 _VERB_ONLY = re.compile(_VERB)
+_COPULA_FIRST = re.compile(r"(?:is|are|was|were|has|have|had)\b")
+# A subject written as a name of code: capitalised, camelCase or with ``_``, ``.``, ``::``
+_CODE_SUBJECT = re.compile(r"[A-Z][a-z0-9]+[A-Z]\w*|[a-z]+[A-Z]\w*|\w+(?:\.|::)\w[\w.:]*")
+# "When no `sequence` is given, the RestServer constructor binds ...": a condition first
+_LEAD = (r"(?:(?:[Ww]hen|[Ii]f|[Uu]nless|[Oo]nce|[Ww]henever|[Aa]fter|[Bb]efore)"
+         r"\s[^,;.\n]{1,80},\s*)?")
+# "`Handler` (hooks/logs.py) subclasses ...", "`UserError` in app/exceptions.py derives
+# from ...", "`Base`, the base of every group, subclasses ...": where the name is defined
+# or what it is, said beside it
+_PLACED = (r"(?:\s+\([^()\n]{1,80}\)|\s+in\s+`?[\w./\-]+\.\w{1,4}`?"
+           r"|,\s+(?:the|a|an|our|its)\s+(?:[^,;.\n]|\.(?=\w)){1,80},)?")
 _CLAUSE = re.compile(
-    rf"(?:^|(?<=[.;:!?]\s)|(?<=\n))\s*(?:the\s+)?`?(?P<name>[A-Za-z_][\w.]*(?:::\w+)*)(?:\(\))?`?"
+    rf"(?:^|(?<=[.;:!?]\s)|(?<=\n))\s*{_LEAD}(?:the\s+)?`?(?P<name>[A-Za-z_][\w.]*(?:::\w+)*)(?:\(\))?`?{_PLACED}"
     rf"{_KIND}\s+(?:(?:also|only|always|now|still|just)\s+)?{_VERB}\s+"
     r"(?P<object>(?:[^.;\n]|\.(?=\w)){1,120}?)(?=\s*(?:\.(?:\s|$)|[;\n]|$))",
     re.IGNORECASE,
@@ -53,7 +65,7 @@ _CLAUSE = re.compile(
 # "The Logger struct is safe for concurrent use", "`Cache.get` is idempotent": a property
 # of the code that its existing says nothing of
 _PROPERTY = re.compile(
-    rf"(?:^|(?<=[.;:!?]\s)|(?<=\n))\s*(?:the\s+)?`?(?P<name>[A-Za-z_][\w.]*(?:::\w+)*)(?:\(\))?`?"
+    rf"(?:^|(?<=[.;:!?]\s)|(?<=\n))\s*{_LEAD}(?:the\s+)?`?(?P<name>[A-Za-z_][\w.]*(?:::\w+)*)(?:\(\))?`?"
     rf"{_KIND}\s+(?:is|are)\s+(?:(?:always|fully|entirely|now|also|completely)\s+)?"
     r"(?P<object>(?:thread-?safe|goroutine-safe|concurrency-safe|safe\s+(?:for|to|across|under)"
     r"\s[^.;\n]{1,60}|immutable|mutable|idempotent|deprecated|asynchronous|async|synchronous|"
@@ -65,7 +77,7 @@ _PROPERTY = re.compile(
 # "`dotenv::var` re-reads the file on every call", "`load` runs only once": when or how
 # often the code does something, which no definition's existence says
 _TIMED = re.compile(
-    rf"(?:^|(?<=[.;:!?]\s)|(?<=\n))\s*(?:the\s+)?`?(?P<name>[A-Za-z_][\w.]*(?:::\w+)*)(?:\(\))?`?"
+    rf"(?:^|(?<=[.;:!?]\s)|(?<=\n))\s*{_LEAD}(?:the\s+)?`?(?P<name>[A-Za-z_][\w.]*(?:::\w+)*)(?:\(\))?`?"
     rf"{_KIND}\s+(?P<object>[a-z](?:[^.;\n]|\.(?=\w)){{0,100}}?\b(?:on\s+(?:every|each)\s+(?:call|request|"
     r"read|access|use|invocation|iteration)|every\s+time|each\s+time|(?:only|exactly|at\s+most|"
     r"just)\s+once|once\s+per\s+\w+|on\s+(?:the\s+)?first\s+(?:use|call|access)|lazily|eagerly|"
@@ -78,7 +90,7 @@ _TIMED = re.compile(
 # say where or what it is, or that other anchors of the note check (a package it uses, a
 # variable it reads, a name it imports), are not actions.
 _ACTION = re.compile(
-    rf"(?:^|(?<=[.;:!?]\s)|(?<=\n))\s*(?:the\s+)?`?(?P<name>[A-Za-z_][\w.]*(?:::\w+)*)(?:\(\))?`?"
+    rf"(?:^|(?<=[.;:!?]\s)|(?<=\n))\s*{_LEAD}(?:the\s+)?`?(?P<name>[A-Za-z_][\w.]*(?:::\w+)*)(?:\(\))?`?"
     rf"{_KIND}\s+(?:(?:also|only|always|now|still|just|never|automatically|first)\s+)?"
     r"(?P<verb>[a-z][a-z-]{2,}(?<!ss)s)\s+"
     r"(?P<object>(?:[^.;\n]|\.(?=\w)){1,120}?)(?=\s*(?:\.(?:\s|$)|[;\n]|$))",
@@ -124,7 +136,12 @@ def code_relation_parts(
     called = [a.value.partition("(")[0] for a, _ in anchors if a.kind is AnchorKind.CALL]
     # "glob returns a `Result<Paths, PatternError>`": a type anchor checks it whole
     types = {(a.argument[0], a.version) for a, _ in anchors if typed(a)}
-    origins = {origin.strip("`") for _, origin in anchors}
+    # (what another anchor checks of the object: a package used, a variable read; a name's
+    # existence says nothing of how the subject relates to it)
+    origins = {origin.strip("`") for a, origin in anchors
+               if a.kind is not AnchorKind.SYMBOL or a.version is not None}  # fmt: skip
+    # (a value anchor on ``GYM_SETTINGS.ALLOW_UPLOADS`` checks "GYM_SETTINGS ALLOW_UPLOADS")
+    origins |= {o.rpartition(".")[2] for o in origins if "." in o}
     for start, end, question in spans:
         if question:
             continue
@@ -137,6 +154,13 @@ def code_relation_parts(
         for m in found:
             anchor = defined.get(m["name"].strip("`"))
             if anchor is None:
+                # "Error stores its value in a Box<ErrorImpl>": what a name of code does to
+                # a definition the note found, which its existing says nothing of
+                if (m.re is _ACTION and _CODE_SUBJECT.fullmatch(m["name"])
+                        and not _COPULA_FIRST.match(m["object"])
+                        and any(o in m["object"] for o in defined)):  # fmt: skip
+                    said = " ".join(text[m.start("name") : m.end("object")].split())
+                    parts.append(f"that {said}")
                 continue
             verb = " ".join((m.groupdict().get("verb") or "is").lower().split())
             said_type = _KIND_AFTER.sub("", _ARTICLE.sub("", m["object"].strip().strip("`."))
@@ -146,7 +170,8 @@ def code_relation_parts(
             target = _first_code_word(m["object"])
             if verb in ("calls", "invokes") and target in called:
                 continue
-            if _checked(anchor, verb, m["object"], fp):
+            if _checked(anchor, verb, m["object"], fp) or _by_means_it_has(anchor, m["object"],
+                                                                          defined, fp):
                 continue
             begin = m.start("name") - (text[m.start("name") - 1 : m.start("name")] == "`")
             said = " ".join(text[begin : m.end("object")].split())
@@ -194,29 +219,43 @@ def _file_exports(text: str, spans: Sequence[tuple[int, int, bool]],
     said = []
     for start, end, question in spans:
         for m in () if question else _EXPORTED_FROM.finditer(text, start, end):
-            paths = (fp.tracked_path(f.group()) for f in _SOURCE_PATH.finditer(m["rest"]))
-            named = [p for p in paths if p in files]
-            if len(named) == 1 and not _names_all(m["name"], fp.code.get(named[0])):
+            # ("convert/__init__.py" for open_web_calendar/convert/__init__.py)
+            paths = [f.group() for f in _SOURCE_PATH.finditer(m["rest"])]
+            named = [f for f in files if any(f == p or f.endswith("/" + p) for p in paths)]
+            if len(named) == 1 and not _names_all(m["name"], fp.code.get(named[0]),
+                                                  named[0], fp):  # fmt: skip
                 said.append(f"that {m['name']} is exported from {named[0]}")
     origins = [origin.strip("`") for a, origin in anchors if a.kind is not AnchorKind.FILE]
+    # (what an import or a variable anchor checks is theirs; a definition's existence says
+    # nothing of what a file exports)
+    checking = [origin.strip("`") for a, origin in anchors
+                if a.kind not in (AnchorKind.FILE, AnchorKind.SYMBOL)]  # fmt: skip
     parts = []
     for start, end, question in spans:
         for m in () if question else _FILE_EXPORTS.finditer(text, start, end):
-            if (m["name"] in files and not any(o and o in m["object"] for o in origins)
-                    and not _WRITTEN_AS_CODE.search(m["object"])
-                    and not _names_all(m["object"], fp.code.get(m["name"]))):  # fmt: skip
+            # (a name written as code is another reader's, a symbol anchor, except what a
+            # file exports: "src/index.ts re-exports `X`" is said by its exports alone)
+            exports = m["verb"].endswith("exports")
+            if (m["name"] in files
+                    and not any(o and o in m["object"] for o in (checking if exports
+                                                                  else origins))
+                    and (exports or not _WRITTEN_AS_CODE.search(m["object"]))
+                    and not _names_all(m["object"], fp.code.get(m["name"]), m["name"],
+                                       fp)):  # fmt: skip
                 parts.append(f"that {' '.join(m.group().split())}")
     return said + parts
 
 
 # (a name written as code is another reader's: a symbol anchor, or an uncovered name)
 _WRITTEN_AS_CODE = re.compile(r"`|::|\w\.\w")
-_LIST_WORDS = frozenset({"and", "or", "a", "an", "the", "its", "from", "as", "both", "all"})
+_LIST_WORDS = frozenset({"and", "or", "a", "an", "the", "its", "from", "as", "both", "all",
+                        "alongside", "along", "with", "plus", "together"})  # fmt: skip
 
 
-def _names_all(said: str, facts: FileFacts | None) -> bool:
+def _names_all(said: str, facts: FileFacts | None, path: str, fp: Fingerprint) -> bool:
     """Whether every word of ``said`` is a name the file defines, imports or re-exports
-    (a module by its last part: ``./persist`` is ``persist``)."""
+    (a module by its last part: ``./persist`` is ``persist``; ``export * from './x'``:
+    what x defines)."""
     if facts is None:
         return False
     own = {d.qualname for d in facts.definitions}
@@ -224,8 +263,33 @@ def _names_all(said: str, facts: FileFacts | None) -> bool:
         own.update(imp.names)
         last = imp.module.rstrip("/").rpartition("/")[2]  # ``./persist.ts``: ``persist``
         own.add(last.split(".")[0] or last)
+        if "*" in imp.names and (star := _relative_source(path, imp.module, fp)) is not None:
+            own.update(d.qualname for d in fp.code[star].definitions)
     words = [w for w in re.findall(r"[A-Za-z_$][\w$]*", said) if w.lower() not in _LIST_WORDS]
     return bool(words) and all(w in own for w in words)
+
+
+def _relative_source(path: str, module: str, fp: Fingerprint) -> str | None:
+    """The source file a relative JavaScript or TypeScript specifier of ``path`` names
+    (``./spec-enhancers/info.spec-enhancer`` -> ``src/spec-enhancers/info.spec-enhancer.ts``)."""
+    if not module.startswith("."):
+        return None
+    parts = [*path.split("/")[:-1]]
+    for part in module.split("/"):
+        if part == "..":
+            if not parts:
+                return None
+            parts.pop()
+        elif part not in (".", ""):
+            parts.append(part)
+    base = "/".join(parts)
+    for candidate in (base, *(f"{base}{s}" for s in (".ts", ".tsx", ".js", ".mjs", "/index.ts",
+                                                      "/index.js"))):  # fmt: skip
+        if candidate in fp.code:
+            return candidate
+    if base.endswith(".js") and base[:-3] + ".ts" in fp.code:
+        return base[:-3] + ".ts"  # ``./x.js`` in TypeScript's ESM: ``x.ts``
+    return None
 
 
 _KIND_AFTER = re.compile(r"`?\s+(?:object|instance|value|type)$", re.IGNORECASE)
@@ -241,8 +305,10 @@ def _checked(anchor: Anchor, verb: str, said: str, fp: Fingerprint) -> bool:
     found = [(p, d) for p, d in fp.definitions(anchor.value)
              if anchor.scope is None or p == anchor.scope]  # fmt: skip
     if verb in _BASES:
-        short = target.rpartition(".")[2]
-        return any(d.bases is not None and {target, short} & set(d.bases) for _, d in found)
+        # every base it names ("derives from Error and RuntimeError"), by its last part
+        wanted = [w for item in _BASE_LIST.split(said) if (w := _base_named(item))] or [target]
+        return any(d.bases is not None and all(
+            {w, w.rpartition(".")[2]} & set(d.bases) for w in wanted) for _, d in found)
     if verb == "embeds":
         hashes = {body_hash(f"{star}{target}".encode()) for star in ("", "*")}
         return any(d.body_hash in hashes for path, _ in found
@@ -250,12 +316,69 @@ def _checked(anchor: Anchor, verb: str, said: str, fp: Fingerprint) -> bool:
                    if d.qualname == f"{anchor.value}.{target.rpartition('.')[2]}")  # fmt: skip
     if verb in ("calls", "invokes") and "." in target:
         return any(target in (fp.code[path].references or ()) for path, _ in found)
+    if (decorator := _DECORATOR.search(said)) is not None:
+        # "charge retries failed calls with the with_retries decorator": the subject's file
+        # has the decorator by its name (defines or imports it)
+        name = (decorator["d"] or decorator["e"]).rpartition(".")[2]
+        return any(name in {d.qualname for d in fp.code[path].definitions}
+                   or any(name in imp.names for imp in fp.code[path].imports)
+                   for path, _ in found)  # fmt: skip
+    return False
+
+
+_DECORATOR = re.compile(r"`?@?(?P<d>[A-Za-z_][\w.]*)`?\s+decorator\b|\bdecorated\s+(?:with|by)\s+"
+                        r"`?@?(?P<e>[A-Za-z_][\w.]*)")
+
+
+# "renders through `rich.json.JSON`", "via `make_session`": the means a definition uses
+_MEANS = re.compile(
+    r"\b(?:through|via|using|with)\s+(?:the\s+|a\s+|an\s+)?`?(?P<w>[A-Za-z_][\w.]*)")
+
+
+def _by_means_it_has(anchor: Anchor, said: str, defined: dict[str, Anchor],
+                     fp: Fingerprint) -> bool:  # fmt: skip
+    """Whether ``said`` names a definition of the note as the means the subject works by
+    ("through `rich.json.JSON`") and the subject has it: its file defines it, or imports it
+    at the top or inside the subject."""
+    m = _MEANS.search(said)
+    if m is None or m["w"].strip("`") not in defined:
+        return False
+    name = m["w"].rpartition(".")[2]
+    for path, _ in fp.definitions(anchor.value):
+        if anchor.scope is not None and path != anchor.scope:
+            continue
+        facts = fp.code[path]
+        if any(d.qualname == name for d in facts.definitions) or any(
+                name in imp.names and (not imp.within or anchor.value.startswith(imp.within))
+                for imp in facts.imports):  # fmt: skip
+            return True
     return False
 
 
 # What is said around a type a type anchor checks: what is passed or returned before it,
 # Go's error returned beside it
 _AS_TYPE = re.compile(r"^(?:\w+\s+){1,7}?as\s+(?:an?\s+)?|\s+and\s+an?\s+error$")
+
+
+_BASE_LIST = re.compile(r",\s*(?:and\s+)?|\s+and\s+")
+
+
+def _base_named(item: str) -> str | None:
+    """The class one item of a list of bases names: its last capitalised or dotted word
+    ("pydantic BaseSettings", "CherryPy's `SimplePlugin`"; "the built-in Error class")."""
+    item = _WHERE_FROM.split(item, 1)[0]  # "`CoreError` in `app/exceptions.py`"
+    if _CLAUSE_VERB.search(item):
+        return None  # a clause of its own ("and `app.py` imports `run`"), no base
+    words = [m["w"] for m in _CODE_WORD.finditer(item) if m["w"].lower() not in _ARTICLES]
+    if len(words) > 4:
+        return None  # a clause of its own ("and `app.py` imports `run` from ..."), no base
+    named = [w for w in words if w[:1].isupper() or "." in w]
+    return named[-1] if named else (words[0] if words else None)
+
+
+_WHERE_FROM = re.compile(r"\s+(?:in|from|of)\s+")
+_CLAUSE_VERB = re.compile(r"\b(?:is|are|has|have|imports|uses|calls|defines|reads|writes|"
+                          r"returns|runs|takes|sets)\b")
 
 
 def _first_code_word(said: str) -> str | None:

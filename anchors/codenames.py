@@ -699,7 +699,10 @@ class CodeNames:
 
     def _python_std(self, word: str) -> bool:
         """A module of Python's standard library, unless a manifest of another language
-        declares a package of that name ("tempfile" in a crate's ``[dev-dependencies]``)."""
+        declares a package of that name ("tempfile" in a crate's ``[dev-dependencies]``),
+        or the repository has code and none of it is Python ("a TTY" in a Rust crate)."""
+        if self.fp.code and not self.fp.python:
+            return False
         return word in _STDLIB and not any(
             d.ecosystem != "pypi" for d in self.fp.dependency(word)
         )
@@ -736,6 +739,11 @@ class CodeNames:
             if path is None:
                 continue
             member = ".".join(parts[i:])
+            if self._binds(path, parts[i - 1]):
+                # ``app.run`` where app.py binds ``app`` (``app = Flask(...)``, ``from x
+                # import app``): the object's attribute, which no reader follows
+                detail = f"{path} binds {parts[i - 1]}: {name} may be its attribute"
+                return DropReason.AMBIGUOUS, detail
             target = self._reexported(path, parts[i])
             if target is False:
                 return DropReason.UNRESOLVED, f"{path} imports {parts[i]} from outside"
@@ -747,6 +755,15 @@ class CodeNames:
         if len(parts) > 1 and len(owners) == 1:
             return [Anchor(AnchorKind.SYMBOL, name, scope=owners[0])]  # Progress.remove_all
         return self.dotted(name)
+
+    def _binds(self, path: str, name: str) -> bool:
+        """Whether the Python file ``path`` imports, defines or assigns ``name`` itself."""
+        facts = self.fp.python.get(path)
+        if facts is None:
+            return False
+        return (any(name in imp.names for imp in facts.imports)
+                or any(d.qualname == name for d in facts.definitions)
+                or any(v.name == name for v in facts.constants))  # fmt: skip
 
     def _reexported(self, path: str, name: str) -> str | Literal[False] | None:
         """Where a module re-exports ``name`` from (``from .termui import progressbar``): the
@@ -796,8 +813,8 @@ class CodeNames:
         module and the word is written as code is (two capitals, an underscore, backticks).
         None where no such import is made, or it is made from several modules."""
         modules = self.fp.derived("imported_names", _imported_names).get(name, ())
-        if len(modules) != 1:
-            return None
+        if len(modules) != 1 or self.fp.definitions(name) or self.fp.constant_values(name):
+            return None  # (a name the repository defines is its own, imported or not)
         return self._import(modules[0])
 
     def nowhere(self, name: str) -> bool:
@@ -831,6 +848,16 @@ class CodeNames:
             if facts is not None and (facts.references is None
                                       or f'"{name}"' in facts.references):  # fmt: skip
                 return found  # ``{"auto_envvar_prefix": ...}``: the file has it as a key
+            head = name.partition(".")[0]
+            if facts is not None and any(
+                    name in imp.names or (head != name and head in (
+                        *imp.names, imp.module.rpartition(".")[2]))
+                    for imp in facts.imports):  # fmt: skip
+                # ``from importlib.util import find_spec``, ``from . import webdav`` then
+                # ``webdav.WebDAVApp``: the file has it from elsewhere
+                return found
+            if self.fp.members_named(name):
+                return found  # a class's field (``AuthSettings.token_minutes``): elsewhere
             return [Anchor(AnchorKind.SYMBOL, name, scope=self.scope)]
         return found
 

@@ -246,13 +246,15 @@ def application_package(fp: Fingerprint) -> str | None:
 
 
 def _application_package(fp: Fingerprint) -> str | None:
-    found: set[str] = set()
+    found: dict[str, bool] = {}  # package -> whether a module besides its __init__ runs
     for path in fp.code:
         parts = path.split("/")
         top = "/".join(parts[:2]) if parts[0] == "src" and len(parts) > 2 else parts[0]
         if top != path and path.endswith(".py") and runs(path) and f"{top}/__init__.py" in fp.code:
-            found.add(top)
-    return found.pop() if len(found) == 1 else None
+            found[top] = found.get(top, False) or path != f"{top}/__init__.py"
+    if len(found) > 1:  # (beside it, a package of nothing but an __init__: behave's features/)
+        found = {top: more for top, more in found.items() if more}
+    return next(iter(found)) if len(found) == 1 else None
 
 
 def run_time_import(outcome: list[Anchor], fp: Fingerprint) -> Anchor | None:

@@ -15,6 +15,7 @@ module resolves each candidate and settles what the text states both ways.
 from __future__ import annotations
 
 import builtins
+import itertools
 import re
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, replace
@@ -187,7 +188,8 @@ _ARTICLE_BEFORE = re.compile(r"\b(?:the|a|an)\s+$", re.IGNORECASE)
 _RUNTIME_FILE = re.compile(
     r"\b(?:deletes|removes|writes|creates|generates|saves|stores|caches|dumps|downloads|"
     r"produces|emits|outputs|rotates|appends\s+to|written\s+to|saved\s+(?:to|as|in)|"
-    r"stored\s+(?:in|as))\b", re.IGNORECASE)
+    r"stored\s+(?:in|as)|looks\s+for|searches\s+(?:for|up)|precedence|project\s+files?|"
+    r"user(?:-global)?\s+config(?:uration)?)\b", re.IGNORECASE)
 _KEY_AFTER = re.compile(r"[\"']\s*:\s*\S")
 _A_KIND_OF = re.compile(r"\b(?:a|an|any|each|every|some)\s+[`'\"]?$", re.IGNORECASE)
 # ``==3.1.9``: one version, which only a declaration of that version satisfies
@@ -213,8 +215,11 @@ def _resolve(c: _Cand, names: CodeNames, fp: Fingerprint, absent: bool) -> Outco
         if not absent and written is None:
             return DropReason.UNRESOLVED, f"no file writes {text}: the item is unchecked"
         return [Anchor(AnchorKind.IMPORT, written or text, expect, scope=names.scope)]
+    # "uses spf13/viper", "hashes from golang.org/x/crypto/bcrypt": the code's module
+    hosted = "/" in text and _HOST.fullmatch(text.split("/", 1)[0]) is not None
+    used = (c.instrument or c.strong or hosted) and not c.developing
     if c.form is _Form.PATH and (module := _go_module(
-            text, names, fp, absent, c.pref, c.instrument and not c.developing)) is not None:
+            text, names, fp, absent, c.pref, used)) is not None:
         return module  # "uses spf13/pflag", "doesn't use gorilla/context any more"
     if absent and not removal and c.form in (_Form.PATH, _Form.PATH_SYMBOL):
         # "we no longer use auth/legacy.py" does not say the file is gone.
@@ -347,9 +352,10 @@ def _resolve(c: _Cand, names: CodeNames, fp: Fingerprint, absent: bool) -> Outco
 
 
 # The second half of a compound that says how a thing relates to the first, besides a past
-# participle ("duckdb-backed", "gzip-compressed")
+# participle ("duckdb-backed", "gzip-compressed"); a likeness ("syslog-style",
+# "redis-compatible", "unix-like") names no use of the thing
 _COMPOUND_TAILS = frozenset({
-    "compatible", "specific", "style", "like", "native", "only", "aware", "friendly", "side",
+    "specific", "native", "only", "aware", "friendly", "side",
     "first", "centric", "free", "level", "wide", "safe", "time", "scoped", "bound", "facing",
     "grade", "ready", "heavy", "light", "global", "local", "internal", "second", "minute",
     "hour", "day", "week", "month", "year",
@@ -428,6 +434,61 @@ def _not_written_in(c: _Cand, text: str, outcome: Sequence[Anchor], fp: Fingerpr
     return not any(f.language in dialects and code_runs(p, f, fp) for p, f in fp.code.items())
 
 
+# A list after a colon: "types: caldav, carddav, filesystem and google_calendar"
+_LISTED = re.compile(r":\s+(?P<l>`?[\w\-]+`?(?:(?:\s*,\s*(?:(?:and|or)\s+)?|\s+(?:and|or)\s+)"
+                     r"`?[\w\-]+`?)+)")
+
+
+def _names_listed(text: str) -> list[tuple[int, int]]:
+    """The spans of lists of three or more names after a colon, one of them a name of code
+    (``google_calendar``): values the code names, not packages it uses."""
+    found = []
+    for m in _LISTED.finditer(text):
+        items = [i.strip("` ") for i in re.split(r",|\band\b|\bor\b", m["l"]) if i.strip()]
+        if len(items) > 2 and any("_" in item for item in items):
+            found.append(m.span("l"))
+    return found
+
+
+def _quoted_in_code(c: _Cand, text: str) -> bool:
+    """Whether the candidate is a string literal inside a code span (``loop="uvloop"``) or a
+    key in a subscript (``os.environ["NETRC"]``)."""
+    before, after = text[c.start - 1 : c.start], text[c.end : c.end + 1]
+    return (before in ("'", '"') and after == before
+            and (text.count("`", 0, c.start) % 2 == 1 or text[c.start - 2 : c.start - 1] == "["))
+
+
+# What a name the repository lacks is, when not a file of it: a package with its
+# requirement ("ruamel.yaml>0.15.0"), a place on the machine ("config.yaml under
+# $XDG_CONFIG_HOME"), a route ("the openapi.yaml endpoint"), a kind of file ("_test.go files")
+_REQUIREMENT_AFTER = re.compile(r"\s*(?:[<>=!~^]=?|==)\s*v?\d")
+_ON_THE_MACHINE = re.compile(
+    r"[^,;:()]{0,40}?\b(?:under|in|below|inside)\s+`?(?:\$\{?\w+|~/|%\w+%)", re.IGNORECASE)
+_MACHINE_BEFORE = re.compile(r"(?:\$\{?\w+\}?|~|%\w+%)/$")
+_SERVED_AFTER = re.compile(r"`?\s+(?:endpoint|route|url|uri|handler)s?\b", re.IGNORECASE)
+_KIND_OF_FILE = re.compile(r"`?\s+files\b", re.IGNORECASE)
+
+
+def _no_repository_file(c: _Cand, text: str, outcome: Sequence[Anchor],
+                        names: CodeNames) -> tuple[DropReason, str] | None:  # fmt: skip
+    """Why a path the repository lacks names no file of it (see above), or None: a file
+    anchor that would break is kept only where the note means a file of the repository. A
+    package is another reader's (its dependency anchor); the rest stays unchecked."""
+    missing = [a for a in outcome if a.kind is AnchorKind.FILE and a.expect is Expect.PRESENT
+               and not names.fp.has_path(a.value) and not names.fp.has_directory(a.value)]
+    if not missing:
+        return None
+    if _REQUIREMENT_AFTER.match(text, c.end) or names.declares(c.text.strip("`").lower()):
+        return DropReason.EXTERNAL, f"{c.text} is a package the project requires, not a file"
+    if _ON_THE_MACHINE.match(text, c.end) or _MACHINE_BEFORE.search(text, 0, c.start):
+        return DropReason.UNRESOLVED, f"{c.text} is a place on the machine, not a repository file"
+    if _SERVED_AFTER.match(text, c.end):
+        return DropReason.UNRESOLVED, f"{c.text} is a path the code serves, not a file"
+    if c.text.lstrip("`")[:1] in "_*" and _KIND_OF_FILE.match(text, c.end):
+        return DropReason.UNRESOLVED, f"{c.text} names a kind of file"
+    return None
+
+
 def _only_on_targets(c: _Cand, text: str, spans: Sequence[tuple[int, int, bool]],
                      fp: Fingerprint) -> list[Anchor]:  # fmt: skip
     """"libc is only a dependency on Unix targets": a crate's declaration and the targets
@@ -495,6 +556,9 @@ _GO_MODULE = re.compile(r"(?:[a-z0-9\-]+(?:\.[a-z0-9\-]+)+/)?[\w.\-]+/[\w.\-]+(?
 _GO_MAJOR_SUFFIX = re.compile(r"(?:/v\d+|\.v\d+)$")
 
 
+_HOST = re.compile(r"[a-z0-9\-]+(?:\.[a-z0-9\-]+)*\.[a-z]{2,}")  # "golang.org", "github.com"
+
+
 def _go_module(text: str, names: CodeNames, fp: Fingerprint, absent: bool,
                pref: Pref = None, used: bool = False) -> Outcome | None:  # fmt: skip
     """A Go module a note names by its path in a repository with Go code, which is no path
@@ -510,6 +574,8 @@ def _go_module(text: str, names: CodeNames, fp: Fingerprint, absent: bool,
             or not _has_go(fp) or fp.has_path(text) or fp.has_directory(text)):  # fmt: skip
         return None
     expect = Expect.ABSENT if absent else Expect.PRESENT
+    if pref == "dep" and not absent and names.scope is None:
+        return [Anchor(AnchorKind.DEP, text, expect)]  # "go.mod requires X": its manifest
     if absent or fp.importers(text):
         return [Anchor(AnchorKind.IMPORT, text, expect, scope=names.scope)]
     scope = names.scope
@@ -563,7 +629,7 @@ def _depth(path: str) -> tuple[int, str]:
 def _declared_elsewhere(word: str, tech: Technology, names: CodeNames) -> str | None:
     """The package of another ecosystem than Python's that a manifest declares as
     ``word``, where no manifest declares the Python distribution ``tech`` names."""
-    if any(names.declares(d) for d in tech.dists):
+    if any(d.ecosystem == "pypi" for dist in tech.dists for d in names.fp.dependency(dist)):
         return None
     found = [d for d in names.fp.dependency(word) if d.ecosystem != "pypi"]
     return found[0].name if found else None
@@ -686,6 +752,14 @@ def _technology(c: _Cand, tech: Technology, names: CodeNames, absent: bool) -> O
         detail = (f"{c.text!r} is an ordinary word as well as {tech.display}; write it in "
                   "backticks, say 'the X package', or pass an anchor")  # fmt: skip
         return DropReason.COMMON_WORD, detail
+    if (tech.kind is TechKind.PACKAGE and not tech.packages and names.fp.code
+            and not names.fp.python and not (c.packaged or c.pref) and word not in names.foreign
+            and not any(d.ecosystem == "pypi" for dist in tech.dists
+                        for d in names.fp.dependency(dist))):  # fmt: skip
+        # "`config.Load`", "the old `interface` key" in a Go repository, "`socks` to false"
+        # in a TypeScript one: a word only a Python package is named, where no code is
+        # Python and nothing calls it a package
+        return DropReason.UNTYPED, f"{c.text!r} names a Python package; no code here is Python"
     return names.technology(tech, c.text, absent, c.pref, c.runtime)
 
 
@@ -734,6 +808,11 @@ def _runs_with(tech: Technology, names: CodeNames) -> bool:
     """Whether the repository declares the package ``tech`` and code that runs imports it."""
     return (tech.kind is TechKind.PACKAGE and any(names.declares(d) for d in tech.dists)
             and any(runs(p) for m in tech.imports for p, _ in names.fp.importers(m)))  # fmt: skip
+
+
+_PLACED_PAST = re.compile(
+    r"`?(?:\(\))?`?,\s+(?:the|a|an|our|its)\s+[^,;]{1,80},\s+(?:is|are)\s+(?:defined|declared|"
+    r"implemented)\s+in\b|`?(?:\(\))?`?,\s+(?:the|a|an|our|its)\s+[^,;]{1,80},\s+lives\s+in\b")
 
 
 def _located_definition(c: _Cand, text: str, names: CodeNames) -> bool:
@@ -800,6 +879,11 @@ def _word(c: _Cand, text: str, names: CodeNames, absent: bool) -> Outcome:
         # by StatusHandler in app/handlers.py": a name only code has, which no file has
         scope = names.scope if names.scope and names.fp.language(names.scope) else None
         return [Anchor(AnchorKind.SYMBOL, text, scope=scope)]
+    if (names.is_stdlib(w) and c.pref != "dep" and c.modifies
+            and not (c.code or c.instrument or c.packaged)):  # fmt: skip
+        # "replaces the header with netrc credentials", "gzip middleware": the module's
+        # word qualifies a noun; whether the code uses the module is left unchecked
+        return DropReason.UNTYPED, f"{text!r} qualifies the word after it here"
     if names.is_stdlib(w) and c.pref != "dep":
         return [names.module_claim(w)]  # a standard-library module the code never imports
     if c.pref == "dep" and c.packaged and (lacking := names.undeclared(text)):
@@ -850,10 +934,15 @@ _CODE_WORDS = re.compile(
 def _code_name(text: str) -> bool:
     if text in _BUILTINS or text.endswith(("Dependency", "Dependencies")):
         return False  # ``ValueError``, ``TypeError``: every program has them; npm's words
+    if _BRAND.fullmatch(text):
+        return False  # "vCards", "iCalendar", "eBooks": a format's or product's name
     return len(text) >= 6 and bool(_LOWER_CAMEL.fullmatch(text) or (
         _CODE_WORDS.fullmatch(text) and _CAMEL.search(text)))  # fmt: skip
 
 
+# ", while iCalendar data goes through ...": a clause with a subject of its own
+_CONTRAST = re.compile(r",\s+(?:while|whereas)\s+(?!it\b|its\b|this\b)", re.IGNORECASE)
+_BRAND = re.compile(r"[a-z][A-Z][a-z]+s?")
 # Names a language gives every program: Python's builtins, JavaScript's error classes.
 _BUILTINS = frozenset(dir(builtins)) | {
     "TypeError", "RangeError", "SyntaxError", "ReferenceError", "EvalError", "URIError",
@@ -905,6 +994,9 @@ _AT_RUN_TIME = re.compile(r"\s+(?:at|in)\s+(?:run-?\s?time|production)\b", re.IG
 # "Node's http module": a runtime's possessive before one of its modules or libraries
 _POSSESSED_MODULE = re.compile(r"['’]s\s+(?:[`\w./:-]+\s+){0,3}?(?:built-?in\s+)?(?:module|package|"
                                r"library|standard\s+library|stdlib|api)s?\b", re.IGNORECASE)
+_ALTERNATIVE = re.compile(r"`?\s+(?:or|nor)\s+(?:an?\s+|the\s+)?`?")
+_MENTIONED = re.compile(
+    r"\b(?:mentions?|mentioned|refers\s+to|talks\s+about)\s+(?:an?\s+|the\s+)?`?$", re.IGNORECASE)
 _RUNTIMES = frozenset({"nodejs", "deno", "bun", "python", "go", "golang", "rust", "java"})
 
 
@@ -962,6 +1054,16 @@ def infer_anchors(text: str, fp: Fingerprint, subject: str | None = None, *,
             dropped.append(DroppedCandidate(subject, DropReason.UNRESOLVED, detail))
     cands = _scan(text)
     _read_modes(text, cands, scope is not None, frozenset(names.first_party), spans)
+    for c in cands:
+        # "`parse`, the reviver that rejects keys, is defined in x.ts": placed past an
+        # appositive that describes it
+        c.claimed = c.claimed or _PLACED_PAST.match(text, c.end) is not None
+    for before, c in itertools.pairwise(cands):
+        # "no Dockerfile or Containerfile", "neither X nor Y": the alternative is read as
+        # the name the negation stands before
+        if (before.mode is not _Mode.PRESENT and c.mode is _Mode.PRESENT
+                and _ALTERNATIVE.fullmatch(text, before.end, c.start)):  # fmt: skip
+            c.mode, c.neg = before.mode, before.neg
     if scope is None:
         _narrowed_by_subject(text, cands, spans)
     _negated_references(text, cands, spans)
@@ -971,6 +1073,7 @@ def infer_anchors(text: str, fp: Fingerprint, subject: str | None = None, *,
                 and _ordinary(c.text.lower(), names)):  # fmt: skip
             c.pref = None  # "The module path is ...": English, not the `path` module
     local = _sentence_names(text, spans, fp, names)
+    names_listed = _names_listed(text)
     kept: list[tuple[Anchor, str]] = []
     uncovered: list[str] = []
     words: list[str] = []  # packages that are also words, used by the subject's file
@@ -1005,6 +1108,11 @@ def infer_anchors(text: str, fp: Fingerprint, subject: str | None = None, *,
     read_whole += [span for _, _, span in members]
     for c in cands:
         if read_whole and any(a <= c.start < b for a, b in read_whole):
+            continue
+        if c.mode is _Mode.PRESENT and _MENTIONED.search(text, max(0, c.start - 40), c.start):
+            # "the README mentions a Containerfile": what a text says, not what is there
+            detail = f"'{c.text}' is what something mentions, not a claim that it is there"
+            dropped.append(DroppedCandidate(c.text, DropReason.NOT_A_USE, detail))
             continue
         if (c.form in (_Form.PATH, _Form.WORD) and "/" not in c.text and c.mode is _Mode.PRESENT
                 and _A_KIND_OF.search(text, max(0, c.start - 8), c.start)
@@ -1134,6 +1242,23 @@ def infer_anchors(text: str, fp: Fingerprint, subject: str | None = None, *,
             c.strong = True
         outcome = python or (list(as_dep.anchors) if as_dep else None) or _resolve(
             c, local(c.start), fp, absent=c.mode is _Mode.ABSENT)  # fmt: skip
+        if (c.mode is _Mode.PRESENT and isinstance(outcome, list) and _quoted_in_code(c, text)
+                and not any(a.kind is AnchorKind.ENV for a in outcome)):  # fmt: skip
+            # "`uvicorn.Config(app, loop="uvloop")`": a string the code passes, no import
+            outcome = (DropReason.UNRESOLVED, f"{c.text!r} is a string literal of the code")
+        if (c.form in (_Form.WORD, _Form.TECH) and c.mode is _Mode.PRESENT
+                and isinstance(outcome, list) and any(a <= c.start < b for a, b in names_listed)):
+            # "storage types: caldav, carddav, filesystem, google_calendar": values of the
+            # code, among which a package's name is one more value
+            outcome = (DropReason.UNRESOLVED, f"{c.text!r} is one of a list of the code's names")
+        if (c.form in (_Form.WORD, _Form.TECH) and c.mode is _Mode.PRESENT
+                and isinstance(outcome, list) and text[c.start - 1 : c.start] == "@"
+                and text[c.end : c.end + 1] != "/"):  # fmt: skip
+            # "`@retry(stop=...)`": a decorator the code applies, a name of code
+            outcome = (DropReason.UNRESOLVED, f"@{c.text} is a decorator")
+        if c.form is _Form.PATH and c.mode is _Mode.PRESENT and isinstance(outcome, list) and (
+                why := _no_repository_file(c, text, outcome, local(c.start))):  # fmt: skip
+            outcome = why
         if c.form in (_Form.WORD, _Form.TECH) and declared_unused(text, c, spans):
             # "humantime is declared but never used by the source": the declaration holds
             # as a dependency, the use is denied as an import
@@ -1150,7 +1275,7 @@ def infer_anchors(text: str, fp: Fingerprint, subject: str | None = None, *,
             if outcome[0] in _ALWAYS_REPORTED or c.tech is not None or _salient(c, names):
                 dropped.append(DroppedCandidate(c.text, *outcome))
             if c.mode is _Mode.PRESENT and _uncovered(
-                c, outcome[0], text, fp.has_path(scope or "")
+                c, outcome[0], text, fp.has_path(scope or ""), _has_go(fp)
             ) and not (_CAPS_NAME.fullmatch(c.text) and _named_anywhere(c.text, fp)) and not (
                     outcome[0] is DropReason.COMMON_WORD and _in_infra(c.text, fp)):  # fmt: skip
                 uncovered.append(c.text)
@@ -1400,6 +1525,7 @@ def infer_anchors(text: str, fp: Fingerprint, subject: str | None = None, *,
         sentence = next((text[a:b] for a, b, _ in spans if a <= declared.span[0] < b), text)
         if (role := role_unchecked(sentence, declared.written, declared.runtime)) is not None:
             uncovered.append(role)  # "react ^18.2.0 is a devDependency" when it is not
+    kept = _placed_where_said(text, kept, fp)
     # ... but a name the note says a thing is called is checked by the anchor found for it
     anchored = {o for _, o in kept}
     uncovered += [v.phrase for v in uncovered_values(text, checked_values)
@@ -1409,6 +1535,10 @@ def infer_anchors(text: str, fp: Fingerprint, subject: str | None = None, *,
     said_by = [f"{a.value} {a.version or ''}" for a, _ in kept]  # what the anchors check
     uncovered += unread_parts(text, checked_values, [q.span for q in quotes], anchored,
                               said_by)  # fmt: skip
+    if not any(a.kind is AnchorKind.DEP for a, _ in kept):
+        # "lists its dependencies statically under [project].dependencies": what a
+        # manifest's table holds, which no dependency anchor of the note checks
+        uncovered += [f"the {m.group().strip('`')} table" for m in _TABLE_KEY.finditer(text)]
     # "needs log 0.4.21 with the std feature": which features a dependency enables is
     # read by no anchor
     uncovered += [f"the feature {m['f']}" for m in _FEATURE.finditer(text) if m["f"] not in read]
@@ -1464,10 +1594,18 @@ _NOTE_WORD = re.compile(r"[A-Za-z_]\w*")
 
 def _sentence_names(text: str, spans: Spans, fp: Fingerprint,
                     names: CodeNames) -> Callable[[int], CodeNames]:  # fmt: skip
-    """What names denote at a position of the text: with the note's scope, everywhere; with
-    none, in a sentence whose subject is one file or directory ("mux.go doesn't import
-    regexp; ..."), with that path's scope, since its imports are claimed for it."""
-    if names.scope is not None or len(spans) < 2:
+    """What names denote at a position of the text: with the note's scope, everywhere but
+    in a clause that sets another subject against it ("vcard.py parses vCards with vobject,
+    while iCalendar data goes through icalendar"); with none, in a sentence whose subject
+    is one file or directory ("mux.go doesn't import regexp; ..."), with that path's
+    scope, since its imports are claimed for it."""
+    if names.scope is not None:
+        contrasts = [m.end() for m in _CONTRAST.finditer(text)]
+        if not contrasts:
+            return lambda _at: names
+        free = CodeNames(fp, None, names.words)
+        return lambda at: free if any(c <= at for c in contrasts) else names
+    if len(spans) < 2:
         return lambda _at: names
     scoped: list[tuple[int, int, CodeNames]] = []
     for start, end, question in spans:
@@ -1667,7 +1805,7 @@ def _relations(text: str, spans: Spans, fp: Fingerprint, names: CodeNames,
                 # code has under that name is kept: it is its own)
                 own = frozenset(names.foreign.values())
                 return [a if a.kind is AnchorKind.IMPORT and a.value in own
-                        else _as_technology(a, path) for a in found]  # fmt: skip
+                        else _as_technology(a, path, fp) for a in found]  # fmt: skip
             return found
 
         if c.text.lower() == "python":
@@ -1685,11 +1823,16 @@ def _relations(text: str, spans: Spans, fp: Fingerprint, names: CodeNames,
     return kept, list(parts.values())
 
 
-def _as_technology(anchor: Anchor, path: str) -> Anchor:
+def _as_technology(anchor: Anchor, path: str, fp: Fingerprint) -> Anchor:
     """A Python import or PyPI dependency scoped to code in another language, as the
-    technology it stands for there (``import:redis@svc`` -> ``tech:redis@svc``)."""
+    technology it stands for there (``import:redis@svc`` -> ``tech:redis@svc``); a
+    dependency another ecosystem's manifest declares for run time (the ``toml`` crate), as
+    its import there."""
     if anchor.kind not in (AnchorKind.IMPORT, AnchorKind.DEP):
         return anchor
+    if anchor.kind is AnchorKind.DEP and any(
+            d.ecosystem != "pypi" and d.runtime for d in fp.dependency(anchor.value)):  # fmt: skip
+        return Anchor(AnchorKind.IMPORT, anchor.value, anchor.expect, scope=path)
     tech = for_import(anchor.value) if anchor.kind is AnchorKind.IMPORT else by_name(anchor.value)
     if tech is None:
         return anchor
@@ -1708,7 +1851,9 @@ def _development_use(c: _Cand, outcome: list[Anchor], text: str, spans: Spans,
     a run-time use stated as such ("vitest is a runtime dependency"), or any use of a
     library, unless the sentence speaks of development or the thing is a tool configured by
     its own files (``anchors.development``)."""
-    runtime = c.runtime or RUNTIME_AFTER.match(text, c.end) is not None
+    # "the build requires setuptools>=61.0": what building needs, no run-time use
+    built = _BUILD_NEEDS.search(text, max(0, c.start - 40), c.start) is not None
+    runtime = (c.runtime and not built) or RUNTIME_AFTER.match(text, c.end) is not None
     if not runtime:
         start, end = next(((a, b) for a, b, _ in spans if a <= c.start < b), (0, len(text)))
         # the thing's own name says nothing of the sentence ("@playwright/test is ...")
@@ -1716,6 +1861,59 @@ def _development_use(c: _Cand, outcome: list[Anchor], text: str, spans: Spans,
         if about_development(sentence) or tool_like(outcome):
             return False
     return development_only(outcome, fp, scope, runtime=runtime)
+
+
+_BUILD_NEEDS = re.compile(r"\bbuild(?:-system)?\s+(?:requires|requirements?|dependenc\w*|"
+                         r"deps|needs)\b|\bbuild-system\b", re.IGNORECASE)
+
+
+# "`create_app()` lives in app/server.py": a definition placed in a file, said anywhere
+_LIVES_IN = re.compile(
+    r"`?(?P<name>[A-Za-z_][\w.]*)(?:\(\))?`?\s+(?:lives|is\s+defined|is\s+declared|is\s+implemented)"
+    r"\s+in\s+`?(?P<path>[\w./\-]+\.\w{1,4})`?")
+
+
+_BUILT_FILE = re.compile(r"(?:^|/)(?:dist|build|lib)/|\.d\.ts$|\.min\.js$")
+_USED_BY = re.compile(
+    r"`?(?P<pkg>[\w@/.\-]+)`?\s+(?:(?:dependency|package|module|library|crate)\s+)?(?:is|are)\s+"
+    r"(?:only\s+)?used\s+(?:only\s+)?(?:by|in)\s+`?(?P<user>[A-Za-z_][\w./\-]*[\w])`?")
+
+
+def _placed_where_said(text: str, kept: _Kept, fp: Fingerprint) -> _Kept:
+    """The symbol anchors of definitions the text places in a source file ("`create_app()`
+    lives in lnbits/server.py", beside other files the sentence names), scoped to that
+    file: defined elsewhere, the anchor breaks and says where."""
+    placed = {}
+    for m in _USED_BY.finditer(text):
+        # "the `clone` dependency is used by PluginTransformCache": where it is imported
+        users = {a.scope for a, o in kept if a.kind is AnchorKind.SYMBOL and a.scope
+                 and o.strip("`") == m["user"]} or (
+            {m["user"]} if m["user"] in fp.code else {
+                p for p, _ in fp.definitions(m["user"]) if not _BUILT_FILE.search(p)})
+        if len(users) == 1:
+            where = users.pop()
+            kept = [(replace(a, scope=where) if a.kind in (AnchorKind.IMPORT, AnchorKind.TECH)
+                     and a.scope is None
+                     and a.expect is Expect.PRESENT and o.strip("`") == m["pkg"] else a, o)
+                    for a, o in kept]  # fmt: skip
+    for m in _LIVES_IN.finditer(text):
+        path = fp.tracked_path(m["path"]) or _as_source(m["path"], fp)
+        if path is not None and path in fp.code:
+            placed[m["name"]] = path
+    if not placed:
+        return kept
+    return [(replace(a, scope=placed[o.strip("`").removesuffix("()")])
+             if a.kind is AnchorKind.SYMBOL and a.expect is Expect.PRESENT and a.version is None
+             and o.strip("`").removesuffix("()") in placed else a, o) for a, o in kept]
+
+
+def _as_source(said: str, fp: Fingerprint) -> str | None:
+    """The one source file whose path ends with ``said`` ("convert/ics.py"), or None."""
+    found = [p for p in fp.code if p == said or p.endswith("/" + said)]
+    return found[0] if len(found) == 1 else None
+
+
+_TABLE_KEY = re.compile(r"`?\[[\w.\-]{1,60}\]\.[\w\-]{1,60}`?")
 
 
 def _sentence_of(c: _Cand, text: str, spans: Spans) -> str:
@@ -1747,6 +1945,8 @@ _ALWAYS_REPORTED = frozenset({DropReason.UNTYPED, DropReason.OWN_PACKAGE, DropRe
 # "with X", "using X", "via X", "through X" right before a candidate: X is an instrument.
 _INSTRUMENT = re.compile(r"\b(?:with|using|via|through)\s+(?:the\s+)?$", re.IGNORECASE)
 _CAPS_NAME = re.compile(r"[A-Z][A-Z0-9]*_[A-Z0-9_]*")
+# "with coverage from pytest-cov": the word is what another names the source of
+_SOURCED = re.compile(r"\s+(?:from|of|by|via|through)\b")
 
 
 def _named_anywhere(name: str, fp: Fingerprint) -> bool:
@@ -1785,22 +1985,32 @@ _FEATURE = re.compile(r"\b(?:with|without|behind|enables?)\s+(?:the\s+)?`?(?P<f>
                       r"\s+(?:cargo\s+)?features?\b", re.IGNORECASE)  # fmt: skip
 
 
-def _uncovered(c: _Cand, reason: DropReason, text: str, in_file: bool) -> bool:
+# A module's path as Go names it, owner and repository, one of them with a digit or a dash
+# ("spf13/cobra", "go-chi/chi"): no prose pair of words ("client/server")
+_MODULE_PATH = re.compile(r"(?:[a-z0-9.\-]+\.[a-z]{2,}/)?(?=[^/]*[\d\-]|[^/]*/[^/]*[\d\-])"
+                          r"[a-z][a-z0-9\-]*/[a-z][\w.\-]*(?:/v\d+)?")
+
+
+def _uncovered(c: _Cand, reason: DropReason, text: str, in_file: bool, go: bool) -> bool:
     """Whether a plain statement's candidate that got no anchor leaves part of the claim
     unchecked: a name that looks like a technology, or code that resolves nowhere."""
     if reason is DropReason.UNTYPED:
         return True
-    if (reason is DropReason.COMMON_WORD and in_file and c.tech is not None
-            and not c.text.isupper() and _INSTRUMENT.search(text, 0, c.start)):  # fmt: skip
-        # "utils.py decodes tokens with jwt": a package that is also a word, named as what
-        # a file does something with; not read as the package where the file does not
-        # import it (it may be the word), and not left out either.
+    if (reason is DropReason.COMMON_WORD and c.tech is not None and not c.text.isupper()
+            and (in_file or (c.text.islower() and not _SOURCED.match(text, c.end)))
+            and _INSTRUMENT.search(text, 0, c.start)):  # fmt: skip
+        # "utils.py decodes tokens with jwt", "publishes with twine after the build": a
+        # package that is also a word, named as what something is done with; not read as
+        # the package where the file does not import it (it may be the word), and not left
+        # out either.
         return True
     if (reason is DropReason.UNSAFE and c.text.startswith(("/", "~/")) and c.text.count("/") > 1
             and text[c.start - 1 : c.start] != "="):  # fmt: skip
         # "lives at /var/lib/app/app.db": a place on the machine, unchecked (an assigned
         # one, ``X=/config/app.cfg``, is the assignment's value, which its reader checks)
         return True
+    if go and c.form is _Form.PATH and _MODULE_PATH.fullmatch(c.text):
+        return True  # "built on spf13/cobra": a Go module named by its path no anchor reads
     if c.form is _Form.PATH and not (c.code or "." in c.text.rpartition("/")[2]):
         return False  # "yes/no", "and/or", "client/server": prose, not a path
     code = c.ticked or c.form in _CODE_FORMS or bool(_SNAKE.fullmatch(c.text)) or bool(

@@ -49,7 +49,9 @@ from anchors.value_claims import OPTION, StatedValue, stated_values
 __all__ = ["bind_infra"]
 
 _I = re.IGNORECASE
-_COMPOSE = re.compile(r"\b(?:docker[\s-]compose|compose|services?)\b", _I)
+# (a folder of a path, "app/services/mail.py", is no compose service)
+_COMPOSE = re.compile(
+    r"\b(?:docker[\s-]compose|compose)\b|(?<![/.\-])\bservices?\b(?![/.\-]\w)", _I)
 _DOCKER = re.compile(r"\b(?:dockerfile|containerfile|docker|images?|containers?)\b", _I)
 _CI = re.compile(
     r"\b(?:ci|workflows?|github\s+actions|pipelines?|matrix|gitlab)\b"
@@ -67,7 +69,9 @@ _NOT_PLAIN = re.compile(
 # Somewhere else than the repository's files, or an illustration.
 _ELSEWHERE = re.compile(
     r"\b(?:in|on|for|during|under)\s+(?:production|prod|staging|deployment|kubernetes|k8s|"
-    r"helm|the\s+cluster|the\s+server|heroku|ecs|fargate|cloud\s+run)\b|\bhelm\b|\bk8s\b|"
+    r"helm|the\s+cluster|heroku|ecs|fargate|cloud\s+run)\b|\bhelm\b|\bk8s\b|"
+    # "on the server" is where it is deployed; "for the server" is the program it runs
+    r"\b(?:in|on|under)\s+the\s+server\b|"
     r"\bkubernetes\b|^\W*(?:production|prod|staging)\b|\boverrid|\bexport\b|\blocally\b|"
     r"\b(?:production|prod|staging)\s+(?:servers?|clusters?|environments?|env|deployments?|"
     r"databases?|db|hosts?|stacks?|instances?|runs?)\b|"

@@ -264,11 +264,16 @@ def tool_area(directory: str) -> bool:
 _TEST_FILE = re.compile(r"(?:conftest|test_\w*|\w*_tests?|noxfile|tasks)\.pyi?|\w*\.pyi")
 
 
+# behave's acceptance tests: ``features/environment.py`` and ``features/steps/``
+_BEHAVE = re.compile(r"(?:^|/)features/(?:environment\.pyi?$|steps/)")
+
+
 def runs(path: str) -> bool:
     """Whether a Python file is code the application runs: not a test, a test helper, a
     stub, a task file, nor anything in a test folder or a sub-project (docs, examples)."""
     directory, _, name = path.rpartition("/")
-    return not (_TEST_FILE.fullmatch(name) or tool_area(directory) or subproject_of(path))
+    return not (_TEST_FILE.fullmatch(name) or tool_area(directory) or subproject_of(path)
+                or _BEHAVE.search(path))  # fmt: skip
 
 
 _DOC_SUFFIXES = frozenset(["md", "rst", "txt", "adoc", "asciidoc", "textile", "org", "rdoc"])

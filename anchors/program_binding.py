@@ -48,7 +48,8 @@ _IS = re.compile(
 _NAMED = re.compile(
     r"\b(?:console[\s-]scripts?|entry[\s-]points?|executables?)\s+(?:is|are)\s+(?:named|called)\s+"
     r"`?(?P<name>[A-Za-z0-9][\w.\-]*)`?"
-    r"|\binstalls\s+(?:an?|the)\s+`?(?P<installed>[A-Za-z0-9][\w.\-]*)`?\s+"
+    r"|\binstalls\s+(?:an?|the)\s+(?!(?:single|one|only|sole|main|default|separate|"
+    r"second|new|extra)\b)`?(?P<installed>[A-Za-z0-9][\w.\-]*)`?\s+"
     r"(?:console[\s-]script|executable|command|program)", _I)
 # "a `cargo-ar` binary", "the binary named rust-lld": a program a crate builds
 _BINARY = re.compile(
@@ -101,7 +102,11 @@ def bind_programs(text: str, start: int, end: int, fp: Fingerprint,
     for m in _BINARY.finditer(text, start, end) if bins else ():
         name = m["a"] or m["b"]
         span = m.span("a") if m["a"] else m.span("b")
-        if not any(a <= span[0] < b for a, b in taken):
+        # "the stripped binary", "a static executable": a plain word before the noun
+        # describes it, unless it is a binary the crate builds or is written as a name
+        described = (name not in bins and m["a"] is not None and text[span[0] - 1] != "`"
+                     and re.fullmatch(r"[a-z]+", name) is not None)  # fmt: skip
+        if not described and not any(a <= span[0] < b for a, b in taken):
             source = bins.get(name, f"src/bin/{name}.rs")  # none so named: no such file
             found.append(Binding(Anchor(AnchorKind.FILE, source), name, span))
     for m in (m for pattern in _BUILT for m in pattern.finditer(text, start, end)):

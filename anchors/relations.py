@@ -133,6 +133,8 @@ def _component_paths(words: Sequence[str], fp: Fingerprint) -> tuple[list[str], 
     tries = [" ".join(plain)]
     if len(plain) > 1:  # "the settings loader": settings; "the payment gateway": gateway
         tries += [" ".join(plain[:-1]), plain[-1]]
+    if len(plain) > 2:  # "agent config files": agent
+        tries.append(plain[0])
     # "the uploads": ``uploads.py`` or ``upload.py``; "password hashing": ``passwords.py``
     tries += [t[:-1] if t.endswith("s") else f"{t}s" for t in list(tries) if " " not in t]
     paths: list[str] = []

@@ -59,6 +59,9 @@ def read_routes(text: str, start: int, end: int,
     found = []
     for m in _PATH.finditer(text, start, end):
         path = m["path"].rstrip(".")
+        word = re.split(r"[\s`'\"(]", text[max(start, m.start("path") - 200) : m.start("path")])[-1]
+        if ":/" in word or word.endswith(":"):
+            continue  # "sqlite:///data/app.db": a URL's path, no route of the application
         if (len(path) < 2 or _MACHINE.match(path) or fp.tracked_path(path[1:]) is not None
                 or fp.has_directory(path.strip("/"))):  # fmt: skip
             continue

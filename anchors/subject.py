@@ -243,7 +243,9 @@ def resolve_subject(subject: str | None, text: str, fp: Fingerprint, *,
             return resolved
     found: set[str] = set()
     for start, end, _question in sentence_spans(text) if spans is None else spans:
-        pieces = _PIECES.split(text[start:end])
+        # "`parse`, the reviver that rejects keys, is defined in x.ts": the appositive
+        # describes the subject and is no subject of its own
+        pieces = _PIECES.split(_APPOSITIVE.sub(r"\g<head> ", text[start:end]))
         places = [list(_IN_PATH.finditer(piece)) for piece in pieces]
         kinds = [_piece_subject(piece, fp, i == 0, places[i]) for i, piece in enumerate(pieces)]
         named_in = any(places)
@@ -255,6 +257,11 @@ def resolve_subject(subject: str | None, text: str, fp: Fingerprint, *,
                 found.add(path)
     scope = found.pop() if len(found) == 1 else None
     return scope if scope is not None and _can_scope(scope, fp) else None
+
+
+_APPOSITIVE = re.compile(
+    r"^(?P<head>\s*`?[\w.:]+(?:\(\))?`?),\s+(?:the|a|an|our|its)\s+[^,;]{1,80},\s+"
+    r"(?=(?:is|are|was|lives|sits|lies|resides|can\s+be\s+found)\b)")
 
 
 def _can_scope(path: str, fp: Fingerprint) -> bool:

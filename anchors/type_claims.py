@@ -208,6 +208,8 @@ def _judge(path: str, sig: Signature, mark: str, stated: str, fp: Fingerprint) -
     if not explicit:
         return Finding((), None, f"{where}: its types are not all written; cannot tell", False)
     unseen = _could_stand_for(written, owner, fp)
+    if unseen is None and sig.language in ("typescript", "javascript"):
+        unseen = _structural(written, stated, fp)
     if unseen is not None:
         return Finding((), None, f"{where}: {unseen} may be {stated}; cannot tell", False)
     if not written:
@@ -275,6 +277,20 @@ def _could_stand_for(written: list[str], owner: str, fp: Fingerprint) -> str | N
             return core
         if (core[:1].isupper() and fp.definitions(core) and not fp.signatures_of(core)
                 and core not in fp.derived("type_claims.owners", _owners)):  # fmt: skip
+            return core
+    return None
+
+
+def _structural(written: list[str], stated: str, fp: Fingerprint) -> str | None:
+    """A written TypeScript type of the repository that a stated type of the repository
+    may satisfy (``getLocal(): Mockttp`` returning a ``MockttpClient``): types match by
+    shape there, which no fact records; None where either is not the repository's."""
+    said = _core(stated)
+    if said is None or not fp.definitions(said):
+        return None
+    for text in written:
+        core = _core(text)
+        if core is not None and core != said and core[:1].isupper() and fp.definitions(core):
             return core
     return None
 

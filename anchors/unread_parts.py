@@ -4,6 +4,8 @@ the note stays ACTIVE and the answer says what is unchecked.
 - a literal it quotes ("gets a ".s.MYSQL.3306" suffix"; in single quotes only what reads
   as code, 'virtual:msw', never a word, 'fine') that no value, message or anchor took;
 - a table of a manifest ("declares a [features] section");
+- a program's option in backticks that no option anchor checks ("aliased to `-c`");
+- the license a project is under ("MIT-licensed per package.json");
 - an order between two sources ("PAGER takes precedence over BAT_PAGER"), a route's
   handler ("/orderout is handled by core.OrderInfo"), a field's type ("the Room field is
   an int").
@@ -20,6 +22,10 @@ __all__ = ["unread_parts"]
 _QUOTED = re.compile(
     r'"(?P<d>[^"\n]{1,80})"|“(?P<c>[^”\n]{1,80})”|(?<!\w)\'(?P<s>[^\'\s]{1,80})\'(?!\w)')
 _CODE_LIKE = re.compile(r"[:/._\-@#$%{}\[\]()=\d]")
+# "MIT-licensed", "licensed under Apache-2.0", "the license is BSD": no reader checks it
+_LICENSE = re.compile(r"\blicen[cs](?:e|ed|ing)\b", re.IGNORECASE)
+# A program's option written as code, alone in backticks ("aliased to `-c`")
+_OPTION_SPAN = re.compile(r"`(?P<o>--?[A-Za-z][\w\-]*)`")
 _SECTION = re.compile(r"`?\[(?P<s>[\w.\-]{1,60})\]`?\s+(?:section|table)\b")
 _RELATIONS = (
     re.compile(r"`?[\w./:\-]+`?\s+(?:takes|has|gets)\s+precedence\s+over\s+`?[\w./:\-]+`?"
@@ -43,7 +49,12 @@ def unread_parts(text: str, checked: Sequence[tuple[int, int]],
     said = [s.lower() for s in said_by]
     parts = [f'"{q}"' for q in _quotes(text, checked, quoted, anchored)
              if not any(q.lower() in s for s in said)]  # fmt: skip
+    parts += [f"the option {m['o']}" for m in _OPTION_SPAN.finditer(text)
+              if not any(a < m.end() and m.start() < b for a, b in checked)
+              and m["o"] not in anchored
+              and not any(m["o"].lower() in s for s in said)]  # fmt: skip
     parts += [f"the [{m['s']}] section" for m in _SECTION.finditer(text)]
+    parts += ["the license"] if _LICENSE.search(text) else []
     parts += [f"that {' '.join(m.group().split())}" for pattern in _RELATIONS
               for m in pattern.finditer(text)]  # fmt: skip
     return parts

@@ -409,12 +409,18 @@ def _file_of(named: str | None, fp: Fingerprint) -> str | None:
     return named
 
 
-def _parenthesised(m: re.Match[str]) -> tuple[str, int, str | None]:
+# A unit written in parentheses after a number ("10 (MB)"), not a constant so named
+_UNIT_NAME = re.compile(r"[KMGTP]I?B|B|MS|SEC|SECS|KBPS|MBPS|RPS|QPS")
+
+
+def _parenthesised(m: re.Match[str]) -> tuple[str, int, str | None] | None:
     """(name, where it starts, the path or module named) from a parenthesis: the key of the
     dict named before it ("REST_FRAMEWORK PAGE_SIZE") or after the module ("in kinto.core's
     DEFAULT_SETTINGS") qualified by that dict."""
     holder = m.group("holder") or m.group("within")
     path = m.group("path")
+    if holder is None and path is None and _UNIT_NAME.fullmatch(m.group("name").upper()):
+        return None
     if holder is None and path and _DICT_NAME.fullmatch(path):  # "(`PORT` in `DEFAULT_CONFIG`)"
         holder, path = path, m.group("file")
     name = f"{holder}.{m.group('name')}" if holder else m.group("name")
@@ -479,13 +485,21 @@ def _constant(name: str, where: str | None, fp: Fingerprint) -> tuple[str, str] 
     or dict key so called ("PAGE_SIZE" for ``REST_FRAMEWORK = {"PAGE_SIZE": 20}``)."""
     found = fp.constant_values(name)
     if not found and "." not in name:
-        found = [(p, v) for p, v in fp.members_named(name) if v.text is not None]
+        members = fp.members_named(name)
+        found = [(p, v) for p, v in members if v.text is not None]
+        if len(found) < len(members) and not any(p == where for p, _ in found):
+            # another class gives it a name, not a literal (``__node_cls__ = LndRestNode``
+            # in a subclass, ``None`` in the base): which one is meant cannot be told
+            return None
     if not found and "." not in name and name[:1].isupper():
         # ``class Timeout(Setting): default = 30``: a class declaring one setting
         found = fp.constant_values(f"{name}.default")
     # the application's own value, not a test's fixture of it nor a build's copy of it,
     # nor an example's configuration
-    found = [(p, v) for p, v in found if runs(p) and not built_copy(p, fp)] or found
+    # (a test's constant only where the note names its file: "PORT = 8001" in a test is
+    # not the application's port)
+    found = ([(p, v) for p, v in found if runs(p) and not built_copy(p, fp)]
+             or [(p, v) for p, v in found if p == where])  # fmt: skip
     found = [(p, v) for p, v in found if not _EXAMPLE.search(p)] or found
     if where is not None:
         here = [(p, v) for p, v in found if p == where]

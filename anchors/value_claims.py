@@ -71,6 +71,9 @@ _NUMBER = re.compile(
     rf"(?<![\w#/.\-:@$])(?:-(?=\d))?v?\d+(?:_\d{{3}})*(?:[.,]\d+)*(?:\s?(?:{_UNITS})(?![\w]))?(?![\w/]|\.\w)",
     re.IGNORECASE,
 )
+_UNIT_AFTER = re.compile(rf"\s?(?:{_UNITS})\b", re.IGNORECASE)
+# A number written with its base: ``0o644``, ``0x1F``, ``0b101``
+_BASED = re.compile(r"(?<![\w#/.\-:@$])0(?:[xX][0-9a-fA-F_]+|[oO][0-7_]+|[bB][01_]+)(?![\w/]|\.\w)")
 # ``postgres:12``, ``python:3.9-slim``, ``node:20-alpine``, ``redis:7.2``
 _TAG = re.compile(r"(?<![\w/.\-])[a-z][\w.\-]*(?:/[\w.\-]+)*:v?\d[\w.\-]*", re.IGNORECASE)
 # ``DEBUG=False``, ``pool_pre_ping=True``, ``workers = 4``
@@ -278,7 +281,10 @@ def _stated_values(text: str) -> tuple[StatedValue, ...]:
     taken.extend(m.span() for m in _TICKED_NAME.finditer(text))
     taken.extend(m.span() for m in STANDARD.finditer(text))
     for m in _ASSIGN.finditer(text):
-        add(m.start(), m.end(), m.group())
+        if _UNIT_AFTER.match(text, m.end()):
+            continue  # "maxBufSize = 8 KB": the number with its unit, read below
+        said = m.group().rstrip(".")  # "... with case_sensitive = False.": a sentence's end
+        add(m.start(), m.start() + len(said), said)
     for m in _BARE_ARITHMETIC.finditer(text):  # "(1 << 0)", "86400 * 30": one value
         add(m.start(), m.end(), m.group())
     for m in _ADDRESS.finditer(text):
@@ -329,6 +335,8 @@ def _stated_values(text: str) -> tuple[StatedValue, ...]:
         add(m.start(), m.end(), m.group())
     for m in WORD_DURATION.finditer(text):
         add(m.start(), m.end(), m.group())  # "defaults to one hour"
+    for m in _BASED.finditer(text):  # "a mode of 0o644", "flags 0x10"
+        add(m.start(), m.end(), m.group())
     for m in _NUMBER.finditer(text):
         if m.start() in markers or _in_line_ref(text, m.start()):
             continue

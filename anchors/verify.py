@@ -127,6 +127,8 @@ def _find(anchor: Anchor, fp: Fingerprint, before: bool) -> Finding:
             return Finding((), None, f"no code reads {anchor.value} by name, but an option of "
                                      f"{writer} defaults to it (a name it may read through): "
                                      "cannot tell", False)  # fmt: skip
+        if (keyed := _writes_key(anchor.value, fp)) is not None:
+            return Finding((), None, _KEYED.format(name=anchor.value, path=keyed), False)
         return Finding((), None, f"no code reads {anchor.value} and no .env.example declares it")
     if anchor.kind is AnchorKind.TECH:
         return find_technology(anchor.value, anchor.scope, fp)
@@ -243,6 +245,26 @@ def _find_symbol_within(qualname: str, directory: str, fp: Fingerprint, before: 
     return Finding((), None, detail)
 
 
+_KEYED = ("no code reads {name} by name, but {path} writes the literal \"{name}\" (read "
+          "from a mapping the environment is passed as, or set for a program it runs): "
+          "cannot tell")
+
+
+def _writes_key(name: str, fp: Fingerprint) -> str | None:
+    """A source file that touches the environment and writes ``name`` as a string literal
+    (``source.get("PORT")`` of a settings class given ``os.environ``,
+    ``env["BORG_EXIT_CODES"] = ...``), or None."""
+    return fp.derived("verify.key_writers", _key_writers).get(name)
+
+
+def _key_writers(fp: Fingerprint) -> dict[str, str]:
+    found: dict[str, str] = {}
+    for path, facts in sorted(fp.code.items()):
+        for key in facts.keys or () if facts.env_access else ():
+            found.setdefault(key, path)
+    return found
+
+
 def _writes_name(name: str, fp: Fingerprint) -> str | None:
     """A source file whose program option defaults to ``name`` (``flag.String("userenv",
     "RO_USER", ...)``, the variable read later through ``os.Getenv(*userEnv)``), or None."""
@@ -310,6 +332,8 @@ def _find_env_read(name: str, scope: str, fp: Fingerprint, before: bool) -> Find
         return Finding((), None, f"no code reads {name} by name, but an option of {writer} "
                                  "defaults to it (a name it may read through): cannot tell",
                        False)  # fmt: skip
+    if (keyed := _writes_key(name, fp)) is not None:
+        return Finding((), None, _KEYED.format(name=name, path=keyed), False)
     return Finding((), None, f"no code reads {name} and no .env.example declares it")
 
 
@@ -374,14 +398,19 @@ def _find_import(module: str, scope: str | None, fp: Fingerprint, before: bool) 
     elif fp.has_directory(path):
         prefix = path.rstrip("/") + "/"
         files = [p for p in fp.code if p.startswith(prefix)]
+        if not files:  # "rendered from xandikos/templates": a folder of no code
+            return Finding((), None, f"{path}/ holds no source code; cannot tell", False)
         found = [p for p, _ in importers if p.startswith(prefix)]
     else:
         return Finding((), None, f"{path} is not in the repository")
     if not found and _BARE_NAME.fullmatch(module):
         # "src/index.ts imports AsyncStorage": a name imported from a module (``import type
         # { AsyncStorage } from '...'``, ``from a import B``)
-        found = [p for p in files if any(module in imp.names for imp in fp.code[p].imports
-                                         if not within or imp.within == within)]  # fmt: skip
+        # (a Go import's name is the alias it is called by: ``flag "github.com/spf13/pflag"``
+        # imports pflag, not the standard library's flag)
+        found = [p for p in files if fp.code[p].language != "go" and any(
+            module in imp.names for imp in fp.code[p].imports
+            if not within or imp.within == within)]  # fmt: skip
         importers = [(p, imp) for p in found for imp in fp.code[p].imports
                      if module in imp.names]  # fmt: skip
     if found:
@@ -398,6 +427,14 @@ def _find_import(module: str, scope: str | None, fp: Fingerprint, before: bool) 
         return Finding((), None, detail, False)
     if within and fp.definition(path, within) is None:
         return Finding((), None, f"{path} does not define {within}")
+    parent = module.rpartition(".")[0]
+    if parent and (held := [p for p in files if fp.code[p].language == "python" and any(
+            imp.module == parent and not imp.names for imp in fp.code[p].imports)]):  # fmt: skip
+        # ``import grpc`` and then ``grpc.aio.secure_channel(...)``: a submodule reached
+        # through its package, which the facts do not follow
+        detail = (f"{listed(held)} imports {parent}; whether it uses {module} through it "
+                  "cannot be told")  # fmt: skip
+        return Finding((), None, detail, False)
     elsewhere = f" (imported by {listed(everywhere)})" if everywhere else ""
     return Finding((), None, f"{module} is {_no(before)} imported in {where}{elsewhere}")
 

@@ -45,7 +45,9 @@ __all__ = ["CHECKER_VERSION", "Checked", "Verifier"]
 # c19: the types a function takes and returns (adr/0052)
 # c20: "returns only T", a Rust ``Option<T>`` said to be a T, a short string looked for
 # whole (adr/0053)
-CHECKER_VERSION = f"c22.{VOCABULARY_VERSION}"
+# c23: a variable the code writes as a literal is no variable nothing reads; a Go
+# import's alias is no package it imports (adr/0058)
+CHECKER_VERSION = f"c23.{VOCABULARY_VERSION}"
 
 
 @dataclass(frozen=True)

@@ -135,9 +135,10 @@ NOTES: list[tuple[str, list[str] | None, str, str]] = [
     ("`RATE_LIMIT` defaults to 100", None, "VERIFIED", "`RATE_LIMIT` defaults to `100`"),
     ("`RATE_LIMIT` defaults to 1000", None, "REFUTED",
      "gives RATE_LIMIT the default 100, not 1000"),
-    # a helper that does not read the environment is no wrapper
-    ("Beta search is toggled by an environment variable", ["env:BETA_SEARCH"], "REFUTED",
-     "no code reads BETA_SEARCH"),
+    # a helper that does not read the environment is no wrapper; the name is written in a
+    # file that reads the environment, so it may be read through a mapping: unknown
+    ("Beta search is toggled by an environment variable", ["env:BETA_SEARCH"], "ACTIVE",
+     'config/settings.py writes the literal "BETA_SEARCH"'),
     # a bare file name: the one tracked file with that name
     ("The SMTP transport lives in the transport module", ["file:transport.py"], "VERIFIED",
      "mailer/transport.py is tracked (the only file named transport.py)"),
