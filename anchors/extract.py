@@ -70,6 +70,12 @@ from anchors.member_claims import missing_member, recorded_names
 from anchors.mentions import in_area, runs
 from anchors.message_claims import find_quotes, header_names, message_anchor
 from anchors.messages import header_literal, said_in_code
+from anchors.name_contexts import (
+    names_listed,
+    no_repository_file,
+    placed_where_said,
+    quoted_in_code,
+)
 from anchors.negated_parts import Negated, negated_clauses
 from anchors.npm_application import npm_development_only, npm_peer_only, npm_run_time_import
 from anchors.npm_negation import frontend_denial, frontend_subject
@@ -432,61 +438,6 @@ def _not_written_in(c: _Cand, text: str, outcome: Sequence[Anchor], fp: Fingerpr
     if dialects is None:
         return False
     return not any(f.language in dialects and code_runs(p, f, fp) for p, f in fp.code.items())
-
-
-# A list after a colon: "types: caldav, carddav, filesystem and google_calendar"
-_LISTED = re.compile(r":\s+(?P<l>`?[\w\-]+`?(?:(?:\s*,\s*(?:(?:and|or)\s+)?|\s+(?:and|or)\s+)"
-                     r"`?[\w\-]+`?)+)")
-
-
-def _names_listed(text: str) -> list[tuple[int, int]]:
-    """The spans of lists of three or more names after a colon, one of them a name of code
-    (``google_calendar``): values the code names, not packages it uses."""
-    found = []
-    for m in _LISTED.finditer(text):
-        items = [i.strip("` ") for i in re.split(r",|\band\b|\bor\b", m["l"]) if i.strip()]
-        if len(items) > 2 and any("_" in item for item in items):
-            found.append(m.span("l"))
-    return found
-
-
-def _quoted_in_code(c: _Cand, text: str) -> bool:
-    """Whether the candidate is a string literal inside a code span (``loop="uvloop"``) or a
-    key in a subscript (``os.environ["NETRC"]``)."""
-    before, after = text[c.start - 1 : c.start], text[c.end : c.end + 1]
-    return (before in ("'", '"') and after == before
-            and (text.count("`", 0, c.start) % 2 == 1 or text[c.start - 2 : c.start - 1] == "["))
-
-
-# What a name the repository lacks is, when not a file of it: a package with its
-# requirement ("ruamel.yaml>0.15.0"), a place on the machine ("config.yaml under
-# $XDG_CONFIG_HOME"), a route ("the openapi.yaml endpoint"), a kind of file ("_test.go files")
-_REQUIREMENT_AFTER = re.compile(r"\s*(?:[<>=!~^]=?|==)\s*v?\d")
-_ON_THE_MACHINE = re.compile(
-    r"[^,;:()]{0,40}?\b(?:under|in|below|inside)\s+`?(?:\$\{?\w+|~/|%\w+%)", re.IGNORECASE)
-_MACHINE_BEFORE = re.compile(r"(?:\$\{?\w+\}?|~|%\w+%)/$")
-_SERVED_AFTER = re.compile(r"`?\s+(?:endpoint|route|url|uri|handler)s?\b", re.IGNORECASE)
-_KIND_OF_FILE = re.compile(r"`?\s+files\b", re.IGNORECASE)
-
-
-def _no_repository_file(c: _Cand, text: str, outcome: Sequence[Anchor],
-                        names: CodeNames) -> tuple[DropReason, str] | None:  # fmt: skip
-    """Why a path the repository lacks names no file of it (see above), or None: a file
-    anchor that would break is kept only where the note means a file of the repository. A
-    package is another reader's (its dependency anchor); the rest stays unchecked."""
-    missing = [a for a in outcome if a.kind is AnchorKind.FILE and a.expect is Expect.PRESENT
-               and not names.fp.has_path(a.value) and not names.fp.has_directory(a.value)]
-    if not missing:
-        return None
-    if _REQUIREMENT_AFTER.match(text, c.end) or names.declares(c.text.strip("`").lower()):
-        return DropReason.EXTERNAL, f"{c.text} is a package the project requires, not a file"
-    if _ON_THE_MACHINE.match(text, c.end) or _MACHINE_BEFORE.search(text, 0, c.start):
-        return DropReason.UNRESOLVED, f"{c.text} is a place on the machine, not a repository file"
-    if _SERVED_AFTER.match(text, c.end):
-        return DropReason.UNRESOLVED, f"{c.text} is a path the code serves, not a file"
-    if c.text.lstrip("`")[:1] in "_*" and _KIND_OF_FILE.match(text, c.end):
-        return DropReason.UNRESOLVED, f"{c.text} names a kind of file"
-    return None
 
 
 def _only_on_targets(c: _Cand, text: str, spans: Sequence[tuple[int, int, bool]],
@@ -1073,7 +1024,7 @@ def infer_anchors(text: str, fp: Fingerprint, subject: str | None = None, *,
                 and _ordinary(c.text.lower(), names)):  # fmt: skip
             c.pref = None  # "The module path is ...": English, not the `path` module
     local = _sentence_names(text, spans, fp, names)
-    names_listed = _names_listed(text)
+    listed = names_listed(text)
     kept: list[tuple[Anchor, str]] = []
     uncovered: list[str] = []
     words: list[str] = []  # packages that are also words, used by the subject's file
@@ -1242,12 +1193,12 @@ def infer_anchors(text: str, fp: Fingerprint, subject: str | None = None, *,
             c.strong = True
         outcome = python or (list(as_dep.anchors) if as_dep else None) or _resolve(
             c, local(c.start), fp, absent=c.mode is _Mode.ABSENT)  # fmt: skip
-        if (c.mode is _Mode.PRESENT and isinstance(outcome, list) and _quoted_in_code(c, text)
+        if (c.mode is _Mode.PRESENT and isinstance(outcome, list) and quoted_in_code(c, text)
                 and not any(a.kind is AnchorKind.ENV for a in outcome)):  # fmt: skip
             # "`uvicorn.Config(app, loop="uvloop")`": a string the code passes, no import
             outcome = (DropReason.UNRESOLVED, f"{c.text!r} is a string literal of the code")
         if (c.form in (_Form.WORD, _Form.TECH) and c.mode is _Mode.PRESENT
-                and isinstance(outcome, list) and any(a <= c.start < b for a, b in names_listed)):
+                and isinstance(outcome, list) and any(a <= c.start < b for a, b in listed)):
             # "storage types: caldav, carddav, filesystem, google_calendar": values of the
             # code, among which a package's name is one more value
             outcome = (DropReason.UNRESOLVED, f"{c.text!r} is one of a list of the code's names")
@@ -1257,7 +1208,7 @@ def infer_anchors(text: str, fp: Fingerprint, subject: str | None = None, *,
             # "`@retry(stop=...)`": a decorator the code applies, a name of code
             outcome = (DropReason.UNRESOLVED, f"@{c.text} is a decorator")
         if c.form is _Form.PATH and c.mode is _Mode.PRESENT and isinstance(outcome, list) and (
-                why := _no_repository_file(c, text, outcome, local(c.start))):  # fmt: skip
+                why := no_repository_file(c, text, outcome, local(c.start))):  # fmt: skip
             outcome = why
         if c.form in (_Form.WORD, _Form.TECH) and declared_unused(text, c, spans):
             # "humantime is declared but never used by the source": the declaration holds
@@ -1525,7 +1476,7 @@ def infer_anchors(text: str, fp: Fingerprint, subject: str | None = None, *,
         sentence = next((text[a:b] for a, b, _ in spans if a <= declared.span[0] < b), text)
         if (role := role_unchecked(sentence, declared.written, declared.runtime)) is not None:
             uncovered.append(role)  # "react ^18.2.0 is a devDependency" when it is not
-    kept = _placed_where_said(text, kept, fp)
+    kept = placed_where_said(text, kept, fp)
     # ... but a name the note says a thing is called is checked by the anchor found for it
     anchored = {o for _, o in kept}
     uncovered += [v.phrase for v in uncovered_values(text, checked_values)
@@ -1865,52 +1816,6 @@ def _development_use(c: _Cand, outcome: list[Anchor], text: str, spans: Spans,
 
 _BUILD_NEEDS = re.compile(r"\bbuild(?:-system)?\s+(?:requires|requirements?|dependenc\w*|"
                          r"deps|needs)\b|\bbuild-system\b", re.IGNORECASE)
-
-
-# "`create_app()` lives in app/server.py": a definition placed in a file, said anywhere
-_LIVES_IN = re.compile(
-    r"`?(?P<name>[A-Za-z_][\w.]*)(?:\(\))?`?\s+(?:lives|is\s+defined|is\s+declared|is\s+implemented)"
-    r"\s+in\s+`?(?P<path>[\w./\-]+\.\w{1,4})`?")
-
-
-_BUILT_FILE = re.compile(r"(?:^|/)(?:dist|build|lib)/|\.d\.ts$|\.min\.js$")
-_USED_BY = re.compile(
-    r"`?(?P<pkg>[\w@/.\-]+)`?\s+(?:(?:dependency|package|module|library|crate)\s+)?(?:is|are)\s+"
-    r"(?:only\s+)?used\s+(?:only\s+)?(?:by|in)\s+`?(?P<user>[A-Za-z_][\w./\-]*[\w])`?")
-
-
-def _placed_where_said(text: str, kept: _Kept, fp: Fingerprint) -> _Kept:
-    """The symbol anchors of definitions the text places in a source file ("`create_app()`
-    lives in lnbits/server.py", beside other files the sentence names), scoped to that
-    file: defined elsewhere, the anchor breaks and says where."""
-    placed = {}
-    for m in _USED_BY.finditer(text):
-        # "the `clone` dependency is used by PluginTransformCache": where it is imported
-        users = {a.scope for a, o in kept if a.kind is AnchorKind.SYMBOL and a.scope
-                 and o.strip("`") == m["user"]} or (
-            {m["user"]} if m["user"] in fp.code else {
-                p for p, _ in fp.definitions(m["user"]) if not _BUILT_FILE.search(p)})
-        if len(users) == 1:
-            where = users.pop()
-            kept = [(replace(a, scope=where) if a.kind in (AnchorKind.IMPORT, AnchorKind.TECH)
-                     and a.scope is None
-                     and a.expect is Expect.PRESENT and o.strip("`") == m["pkg"] else a, o)
-                    for a, o in kept]  # fmt: skip
-    for m in _LIVES_IN.finditer(text):
-        path = fp.tracked_path(m["path"]) or _as_source(m["path"], fp)
-        if path is not None and path in fp.code:
-            placed[m["name"]] = path
-    if not placed:
-        return kept
-    return [(replace(a, scope=placed[o.strip("`").removesuffix("()")])
-             if a.kind is AnchorKind.SYMBOL and a.expect is Expect.PRESENT and a.version is None
-             and o.strip("`").removesuffix("()") in placed else a, o) for a, o in kept]
-
-
-def _as_source(said: str, fp: Fingerprint) -> str | None:
-    """The one source file whose path ends with ``said`` ("convert/ics.py"), or None."""
-    found = [p for p in fp.code if p == said or p.endswith("/" + said)]
-    return found[0] if len(found) == 1 else None
 
 
 _TABLE_KEY = re.compile(r"`?\[[\w.\-]{1,60}\]\.[\w\-]{1,60}`?")

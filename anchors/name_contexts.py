@@ -1,0 +1,148 @@
+"""What a name means where a note writes it (adr/0058), read from the note's words around
+it: a path the repository lacks that names no file of it, a list of the code's own names,
+a string literal or a subscript's key inside code, and the file a sentence places a
+definition or a package's use in."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import replace
+
+from anchors.candidates import _Cand
+from anchors.codenames import CodeNames, DropReason
+from anchors.facts import Fingerprint
+from anchors.spec import Anchor, AnchorKind, Expect
+
+__all__ = ["names_listed", "no_repository_file", "placed_where_said", "quoted_in_code"]
+
+_Kept = list[tuple[Anchor, str]]
+
+
+# A list after a colon: "types: caldav, carddav, filesystem and google_calendar"
+_LISTED = re.compile(
+    r":\s+(?P<l>`?[\w\-]+`?(?:(?:\s*,\s*(?:(?:and|or)\s+)?|\s+(?:and|or)\s+)"
+    r"`?[\w\-]+`?)+)"
+)
+
+
+def names_listed(text: str) -> list[tuple[int, int]]:
+    """The spans of lists of three or more names after a colon, one of them a name of code
+    (``google_calendar``): values the code names, not packages it uses."""
+    found = []
+    for m in _LISTED.finditer(text):
+        items = [i.strip("` ") for i in re.split(r",|\band\b|\bor\b", m["l"]) if i.strip()]
+        if len(items) > 2 and any("_" in item for item in items):
+            found.append(m.span("l"))
+    return found
+
+
+def quoted_in_code(c: _Cand, text: str) -> bool:
+    """Whether the candidate is a string literal inside a code span (``loop="uvloop"``) or a
+    key in a subscript (``os.environ["NETRC"]``)."""
+    before, after = text[c.start - 1 : c.start], text[c.end : c.end + 1]
+    return (
+        before in ("'", '"')
+        and after == before
+        and (text.count("`", 0, c.start) % 2 == 1 or text[c.start - 2 : c.start - 1] == "[")
+    )
+
+
+# What a name the repository lacks is, when not a file of it: a package with its
+# requirement ("ruamel.yaml>0.15.0"), a place on the machine ("config.yaml under
+# $XDG_CONFIG_HOME"), a route ("the openapi.yaml endpoint"), a kind of file ("_test.go files")
+_REQUIREMENT_AFTER = re.compile(r"\s*(?:[<>=!~^]=?|==)\s*v?\d")
+_ON_THE_MACHINE = re.compile(
+    r"[^,;:()]{0,40}?\b(?:under|in|below|inside)\s+`?(?:\$\{?\w+|~/|%\w+%)", re.IGNORECASE
+)
+_MACHINE_BEFORE = re.compile(r"(?:\$\{?\w+\}?|~|%\w+%)/$")
+_SERVED_AFTER = re.compile(r"`?\s+(?:endpoint|route|url|uri|handler)s?\b", re.IGNORECASE)
+_KIND_OF_FILE = re.compile(r"`?\s+files\b", re.IGNORECASE)
+
+
+def no_repository_file(c: _Cand, text: str, outcome: Sequence[Anchor],
+                        names: CodeNames) -> tuple[DropReason, str] | None:  # fmt: skip
+    """Why a path the repository lacks names no file of it (see above), or None: a file
+    anchor that would break is kept only where the note means a file of the repository. A
+    package is another reader's (its dependency anchor); the rest stays unchecked."""
+    missing = [
+        a
+        for a in outcome
+        if a.kind is AnchorKind.FILE
+        and a.expect is Expect.PRESENT
+        and not names.fp.has_path(a.value)
+        and not names.fp.has_directory(a.value)
+    ]
+    if not missing:
+        return None
+    if _REQUIREMENT_AFTER.match(text, c.end) or names.declares(c.text.strip("`").lower()):
+        return DropReason.EXTERNAL, f"{c.text} is a package the project requires, not a file"
+    if _ON_THE_MACHINE.match(text, c.end) or _MACHINE_BEFORE.search(text, 0, c.start):
+        return DropReason.UNRESOLVED, f"{c.text} is a place on the machine, not a repository file"
+    if _SERVED_AFTER.match(text, c.end):
+        return DropReason.UNRESOLVED, f"{c.text} is a path the code serves, not a file"
+    if c.text.lstrip("`")[:1] in "_*" and _KIND_OF_FILE.match(text, c.end):
+        return DropReason.UNRESOLVED, f"{c.text} names a kind of file"
+    return None
+
+
+# "`create_app()` lives in app/server.py": a definition placed in a file, said anywhere
+_LIVES_IN = re.compile(
+    r"`?(?P<name>[A-Za-z_][\w.]*)(?:\(\))?`?\s+(?:lives|is\s+defined|is\s+declared|is\s+implemented)"
+    r"\s+in\s+`?(?P<path>[\w./\-]+\.\w{1,4})`?"
+)
+
+
+_BUILT_FILE = re.compile(r"(?:^|/)(?:dist|build|lib)/|\.d\.ts$|\.min\.js$")
+_USED_BY = re.compile(
+    r"`?(?P<pkg>[\w@/.\-]+)`?\s+(?:(?:dependency|package|module|library|crate)\s+)?(?:is|are)\s+"
+    r"(?:only\s+)?used\s+(?:only\s+)?(?:by|in)\s+`?(?P<user>[A-Za-z_][\w./\-]*[\w])`?"
+)
+
+
+def placed_where_said(text: str, kept: _Kept, fp: Fingerprint) -> _Kept:
+    """The symbol anchors of definitions the text places in a source file ("`create_app()`
+    lives in lnbits/server.py", beside other files the sentence names), scoped to that
+    file: defined elsewhere, the anchor breaks and says where."""
+    placed = {}
+    for m in _USED_BY.finditer(text):
+        # "the `clone` dependency is used by PluginTransformCache": where it is imported
+        users = {
+            a.scope
+            for a, o in kept
+            if a.kind is AnchorKind.SYMBOL and a.scope and o.strip("`") == m["user"]
+        } or (
+            {m["user"]}
+            if m["user"] in fp.code
+            else {p for p, _ in fp.definitions(m["user"]) if not _BUILT_FILE.search(p)}
+        )
+        if len(users) == 1:
+            where = users.pop()
+            kept = [(replace(a, scope=where) if a.kind in (AnchorKind.IMPORT, AnchorKind.TECH)
+                     and a.scope is None
+                     and a.expect is Expect.PRESENT and o.strip("`") == m["pkg"] else a, o)
+                    for a, o in kept]  # fmt: skip
+    for m in _LIVES_IN.finditer(text):
+        path = fp.tracked_path(m["path"]) or _as_source(m["path"], fp)
+        if path is not None and path in fp.code:
+            placed[m["name"]] = path
+    if not placed:
+        return kept
+    return [
+        (
+            replace(a, scope=placed[o.strip("`").removesuffix("()")])
+            if a.kind is AnchorKind.SYMBOL
+            and a.expect is Expect.PRESENT
+            and a.version is None
+            and o.strip("`").removesuffix("()") in placed
+            else a,
+            o,
+        )
+        for a, o in kept
+    ]
+
+
+def _as_source(said: str, fp: Fingerprint) -> str | None:
+    """The one source file whose path ends with ``said`` ("convert/ics.py"), or None."""
+    found = [p for p in fp.code if p == said or p.endswith("/" + said)]
+    return found[0] if len(found) == 1 else None
