@@ -10,9 +10,10 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from anchors.candidates import _Cand
-from anchors.codenames import CodeNames, DropReason
+from anchors.codenames import CodeNames, DropReason, _as_path
 from anchors.facts import Fingerprint
 from anchors.spec import Anchor, AnchorKind, Expect
+from anchors.tooling_dirs import built_copy
 
 __all__ = ["names_listed", "no_repository_file", "placed_where_said", "quoted_in_code"]
 
@@ -93,7 +94,6 @@ _LIVES_IN = re.compile(
 )
 
 
-_BUILT_FILE = re.compile(r"(?:^|/)(?:dist|build|lib)/|\.d\.ts$|\.min\.js$")
 _USED_BY = re.compile(
     r"`?(?P<pkg>[\w@/.\-]+)`?\s+(?:(?:dependency|package|module|library|crate)\s+)?(?:is|are)\s+"
     r"(?:only\s+)?used\s+(?:only\s+)?(?:by|in)\s+`?(?P<user>[A-Za-z_][\w./\-]*[\w])`?"
@@ -101,48 +101,45 @@ _USED_BY = re.compile(
 
 
 def placed_where_said(text: str, kept: _Kept, fp: Fingerprint) -> _Kept:
-    """The symbol anchors of definitions the text places in a source file ("`create_app()`
-    lives in lnbits/server.py", beside other files the sentence names), scoped to that
-    file: defined elsewhere, the anchor breaks and says where."""
-    placed = {}
+    """``kept`` with the places the text states applied: a package "used by" a definition
+    or a file is checked there (``import:clone@src/cache.ts``), and a definition that
+    "lives in" a source file is checked in that file, beside other files the sentence
+    names (defined elsewhere, the anchor breaks and says where)."""
+    return _lives_in(text, _used_by(text, kept, fp), fp)
+
+
+def _used_by(text: str, kept: _Kept, fp: Fingerprint) -> _Kept:
+    """"The `clone` dependency is used by PluginTransformCache": its import or technology
+    anchor scoped to the one file that defines the user (the one the note's own anchor
+    found, else the one source that is no build's copy)."""
     for m in _USED_BY.finditer(text):
-        # "the `clone` dependency is used by PluginTransformCache": where it is imported
-        users = {
-            a.scope
-            for a, o in kept
-            if a.kind is AnchorKind.SYMBOL and a.scope and o.strip("`") == m["user"]
-        } or (
-            {m["user"]}
-            if m["user"] in fp.code
-            else {p for p, _ in fp.definitions(m["user"]) if not _BUILT_FILE.search(p)}
-        )
-        if len(users) == 1:
-            where = users.pop()
-            kept = [(replace(a, scope=where) if a.kind in (AnchorKind.IMPORT, AnchorKind.TECH)
-                     and a.scope is None
-                     and a.expect is Expect.PRESENT and o.strip("`") == m["pkg"] else a, o)
-                    for a, o in kept]  # fmt: skip
+        users = {a.scope for a, o in kept if a.kind is AnchorKind.SYMBOL and a.scope
+                 and o.strip("`") == m["user"]}  # fmt: skip
+        if not users:
+            users = {m["user"]} if m["user"] in fp.code else {
+                p for p, _ in fp.definitions(m["user"]) if not built_copy(p, fp)}
+        if len(users) != 1:
+            continue
+        where = users.pop()
+        kept = [(replace(a, scope=where) if a.kind in (AnchorKind.IMPORT, AnchorKind.TECH)
+                 and a.scope is None and a.expect is Expect.PRESENT
+                 and o.strip("`") == m["pkg"] else a, o) for a, o in kept]  # fmt: skip
+    return kept
+
+
+def _lives_in(text: str, kept: _Kept, fp: Fingerprint) -> _Kept:
+    placed = {}
     for m in _LIVES_IN.finditer(text):
-        path = fp.tracked_path(m["path"]) or _as_source(m["path"], fp)
+        path = _as_path(m["path"], fp)
         if path is not None and path in fp.code:
             placed[m["name"]] = path
     if not placed:
         return kept
-    return [
-        (
-            replace(a, scope=placed[o.strip("`").removesuffix("()")])
-            if a.kind is AnchorKind.SYMBOL
-            and a.expect is Expect.PRESENT
-            and a.version is None
-            and o.strip("`").removesuffix("()") in placed
-            else a,
-            o,
-        )
-        for a, o in kept
-    ]
-
-
-def _as_source(said: str, fp: Fingerprint) -> str | None:
-    """The one source file whose path ends with ``said`` ("convert/ics.py"), or None."""
-    found = [p for p in fp.code if p == said or p.endswith("/" + said)]
-    return found[0] if len(found) == 1 else None
+    found = []
+    for a, origin in kept:
+        name = origin.strip("`").removesuffix("()")
+        if (a.kind is AnchorKind.SYMBOL and a.expect is Expect.PRESENT and a.version is None
+                and name in placed):  # fmt: skip
+            a = replace(a, scope=placed[name])
+        found.append((a, origin))
+    return found
