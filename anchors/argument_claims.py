@@ -93,7 +93,8 @@ _SIGNATURE = re.compile(rf"`(?:def\s+)?(?P<func>{_ID}(?:\.{_ID})*)\((?P<params>[
 _PARAM_ITEM = re.compile(
     rf"^(?P<star>\*{{0,2}})(?P<name>{_ID})?\s*(?::[^=]*)?(?:=\s*(?P<value>.+))?$"
 )
-_SIGNATURE_CUE = re.compile(r"\b(?:signature|defined\s+as|def|declared\s+as|takes|accepts)\b")
+_SIGNATURE_CUE = re.compile(
+    r"\b(?:signature|defined\s+as|def|declared\s+as|takes|accepts|defaults)\b")
 # "`create_engine` is called with `pool_pre_ping=True`", "we call `create_engine` with ...",
 # "`get_engine` calls `create_engine` with ...", "we pass `pool_pre_ping=True` to `create_engine`"
 _KWARG = rf"`?(?:{_ID})\s?(?:=\s?[^\s`,;]+)?`?"
@@ -410,7 +411,9 @@ def _signature_claims(m: re.Match[str], fp: Fingerprint, scope: str | None) -> l
         path, qualname = where
         anchor = _parsed(Anchor(AnchorKind.PARAM, f"{qualname}({name})", Expect.PRESENT, path,
                                 stated))  # fmt: skip
-        out.append((anchor, (name, func, m.group(0).strip("`")), ((m.start(), m.end()),), part))
+        # (the value's words are the anchor's: "sha1" in ``func="sha1"``)
+        said = (name, func, m.group(0).strip("`"), *([stated.strip("\"'")] if stated else []))
+        out.append((anchor, said, ((m.start(), m.end()),), part))
     return out
 
 

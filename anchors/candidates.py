@@ -134,7 +134,9 @@ _SCANNERS: tuple[tuple[_Form | None, re.Pattern[str], _Needed], ...] = (
                            r"var(?:iable)?s?\b)", re.ASCII), ("environment var", "env var")),
 )  # fmt: skip
 # Then technologies of several words (``_multiword``), then single words, in what is left.
-_WORD = re.compile(r"(?<![\w./-])[A-Za-z][A-Za-z0-9_]*(?:-[A-Za-z0-9_]+)*(?![\w/])", re.ASCII)
+# ("`_logVerbosity`", "_compat": a leading underscore is a private name of code; a dunder,
+# "__proto__", is the language's)
+_WORD = re.compile(r"(?<![\w./-])_?[A-Za-z][A-Za-z0-9_]*(?:-[A-Za-z0-9_]+)*(?![\w/])", re.ASCII)
 
 
 def _fold(text: str) -> str:

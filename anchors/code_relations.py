@@ -46,8 +46,12 @@ _VERB = (
 )
 _VERB_ONLY = re.compile(_VERB)
 _COPULA_FIRST = re.compile(r"(?:is|are|was|were|has|have|had)\b")
+# ("Progress bars live in ...", "Count flags are ...": the "verb" was a plural noun)
+_PLURAL_VERB = re.compile(r"(?:are|were|have|had|live|sit|stay|belong|exist|come|go|get|"
+                          r"need|use|do|don't|can|cannot|can't|must|should|will|would|may)\b")
 # A subject written as a name of code: capitalised, camelCase or with ``_``, ``.``, ``::``
-_CODE_SUBJECT = re.compile(r"[A-Z][a-z0-9]+[A-Z]\w*|[a-z]+[A-Z]\w*|\w+(?:\.|::)\w[\w.:]*")
+_CODE_SUBJECT = re.compile(r"[A-Z][a-z0-9]+[A-Z]\w*|[a-z]+[A-Z]\w*|\w+(?:\.|::)\w[\w.:]*"
+                           r"|[\w.\-]+(?:/[\w.\-]+)+\.[a-z]{1,4}")  # (or a source file)
 # "When no `sequence` is given, the RestServer constructor binds ...": a condition first
 _LEAD = (r"(?:(?:[Ww]hen|[Ii]f|[Uu]nless|[Oo]nce|[Ww]henever|[Aa]fter|[Bb]efore)"
          r"\s[^,;.\n]{1,80},\s*)?")
@@ -89,10 +93,11 @@ _TIMED = re.compile(
 # set": what a definition does, in any verb; its existing says nothing of it. Verbs that
 # say where or what it is, or that other anchors of the note check (a package it uses, a
 # variable it reads, a name it imports), are not actions.
-_ACTION = re.compile(
-    rf"(?:^|(?<=[.;:!?]\s)|(?<=\n))\s*{_LEAD}(?:the\s+)?`?(?P<name>[A-Za-z_][\w.]*(?:::\w+)*)(?:\(\))?`?"
-    rf"{_KIND}\s+(?:(?:also|only|always|now|still|just|never|automatically|first)\s+)?"
-    r"(?P<verb>[a-z][a-z-]{2,}(?<!ss)s)\s+"
+_ACTION = re.compile(  # ("The library's `ParseRecipients` ...": whose it is, before it)
+    rf"(?:^|(?<=[.;:!?]\s)|(?<=\n))\s*{_LEAD}(?:[Tt]he\s+)?(?:[\w\-]+['’]s\s+)?`?(?P<name>[A-Za-z_][\w.]*(?:::\w+)*"
+    r"|[\w.\-]+(?:/[\w.\-]+)+)(?:\(\))?`?"
+    rf"{_PLACED}{_KIND}\s+(?:(?:also|only|always|now|still|just|never|automatically|first)\s+)?"
+    r"(?P<verb>[a-z][a-z-]{2,}(?<!s)s)\s+"
     r"(?P<object>(?:[^.;\n]|\.(?=\w)){1,120}?)(?=\s*(?:\.(?:\s|$)|[;\n]|$))",
 )
 # "src/index.ts exports a default persister": what a source file is said to export or
@@ -104,8 +109,8 @@ _FILE_EXPORTS = re.compile(
 )
 _NOT_ACTION_WORDS = """
     is has lives sits exists defines declares belongs resides appears comes goes imports
-    uses reads depends requires needs takes accepts expects wants lists includes contains
-    holds keeps stores gets sets exports re-exports means equals matches does supports
+    uses reads depends requires needs takes wants lists includes contains
+    holds keeps stores gets sets exports re-exports means equals matches does
     provides exposes owns registers mounts serves runs defaults falls points refers
     stands"""
 _NOT_ACTIONS = frozenset(_NOT_ACTION_WORDS.split())
@@ -138,8 +143,9 @@ def code_relation_parts(
     types = {(a.argument[0], a.version) for a, _ in anchors if typed(a)}
     # (what another anchor checks of the object: a package used, a variable read; a name's
     # existence says nothing of how the subject relates to it)
-    origins = {origin.strip("`") for a, origin in anchors
-               if a.kind is not AnchorKind.SYMBOL or a.version is not None}  # fmt: skip
+    # (a file's existence says nothing of it either: "... to a WebSocket (server.go)")
+    origins = {origin.strip("`") for a, origin in anchors if a.kind is not AnchorKind.FILE
+               and (a.kind is not AnchorKind.SYMBOL or a.version is not None)}  # fmt: skip
     # (a value anchor on ``GYM_SETTINGS.ALLOW_UPLOADS`` checks "GYM_SETTINGS ALLOW_UPLOADS")
     origins |= {o.rpartition(".")[2] for o in origins if "." in o}
     for start, end, question in spans:
@@ -149,7 +155,9 @@ def code_relation_parts(
                  *_TIMED.finditer(text, start, end)]
         found += [m for m in _ACTION.finditer(text, start, end)
                   if m["verb"] not in _NOT_ACTIONS and not _VERB_ONLY.fullmatch(m["verb"])
-                  and not any(o in m["object"] for o in origins if o != m["name"])
+                  and not _PLURAL_VERB.match(m["object"])  # ("Count flags are ...": a noun)
+                  and not (any(o in m["object"] for o in origins if o != m["name"])
+                           and _little_else(m["object"], origins))
                   and not any(f.start("name") == m.start("name") for f in found)]  # fmt: skip
         for m in found:
             anchor = defined.get(m["name"].strip("`"))
@@ -177,6 +185,26 @@ def code_relation_parts(
             said = " ".join(text[begin : m.end("object")].split())
             parts.append(f"that {said}")
     return parts
+
+
+_OBJECT_WORD = re.compile(r"[A-Za-z][\w'-]*")
+_FILLERS = frozenset({
+    "a", "an", "the", "its", "their", "it", "them", "with", "by", "from", "to", "in", "on",
+    "of", "for", "via", "through", "using", "and", "or", "as", "at", "into", "module",
+    "package", "library", "crate", "variable", "environment", "env", "var", "value", "when",
+    "is", "are", "that", "which", "most", "least", "per", "only", "up", "than", "more",
+    "less", "each", "every", "all", "any", "default",
+})  # fmt: skip
+
+
+def _little_else(said: str, origins: set[str]) -> bool:
+    """Whether what an action is said to do names little beside what other anchors check
+    ("sends the message with smtplib"), rather than how it does it ("starts its workers
+    with the multiprocessing 'spawn' context to avoid fork issues")."""
+    checked = {w.lower() for o in origins for w in _OBJECT_WORD.findall(o)}
+    rest = [w for w in _OBJECT_WORD.findall(said)
+            if w.lower() not in _FILLERS and w.lower() not in checked]  # fmt: skip
+    return len(rest) <= 3
 
 
 def bases_said(text: str, spans: Sequence[tuple[int, int, bool]],

@@ -71,10 +71,14 @@ from anchors.mentions import in_area, runs
 from anchors.message_claims import find_quotes, header_names, message_anchor
 from anchors.messages import header_literal, said_in_code
 from anchors.name_contexts import (
+    content_unread,
+    import_manner,
     names_listed,
     no_repository_file,
     placed_where_said,
     quoted_in_code,
+    read_by_dependency,
+    used_elsewhere,
 )
 from anchors.negated_parts import Negated, negated_clauses
 from anchors.npm_application import npm_development_only, npm_peer_only, npm_run_time_import
@@ -106,6 +110,7 @@ from anchors.unread_parts import unread_parts
 from anchors.value_binding import bind_values
 from anchors.value_claims import (
     bare_value,
+    in_call_expression,
     stated_as_default,
     stated_values,
     uncovered_values,
@@ -182,7 +187,7 @@ _MODE_DROP = {
 # "a file called config.json", "defaults to redocly.yaml", `NAME = "pelicanconf.py"`
 _NAMED_FILE = re.compile(
     r"(?:\b(?:named|called|defaults?\s+to|falls?\s+back\s+to|(?:is|are)\s+set\s+to)\s+[\"'“]?"
-    r"|=\s*[\"'])`?$", re.IGNORECASE)
+    r"|=\s*[\"']|`[A-Za-z_][\w.]*`\s+(?:is|=)\s+)`?$", re.IGNORECASE)
 _NAMING_NOUN = re.compile(r"\s+`[^`\n]+`")
 # The words that name a literal written after them ("the regex `^a+$`")
 _NAMING_WORDS = frozenset({
@@ -278,6 +283,11 @@ def _resolve(c: _Cand, names: CodeNames, fp: Fingerprint, absent: bool) -> Outco
         if len(inside or placed) != 1:
             return DropReason.AMBIGUOUS, f"{text} is assigned in {len(placed)} files"
         return [Anchor(AnchorKind.SYMBOL, text, scope=(inside or placed).pop())]
+    if (c.form is _Form.ENV and not absent and c.reads and not fp.env_sources(text)
+            and fp.constant_values(text)):  # fmt: skip
+        # "split on commas into TWO_FA_EXEMPT_USERS" among variables of the environment: a
+        # constant the code assigns, which the environment may or may not set
+        return DropReason.UNTYPED, f"{text}{_CONSTANT_NOT_READ}"
     if c.form is _Form.ENV or (c.form is _Form.WORD and text.isupper() and text in fp.env_names()
                           and (len(text) > 2 or c.code or c.reads)):  # fmt: skip
         return names.env(text, absent, claimed=c.reads)
@@ -943,9 +953,28 @@ def _not_instead(c: _Cand, text: str, spans: Spans, fp: Fingerprint,
 # "depends on chrono at runtime": the run-time role said right after the name
 _AT_RUN_TIME = re.compile(r"\s+(?:at|in)\s+(?:run-?\s?time|production)\b", re.IGNORECASE)
 # "Node's http module": a runtime's possessive before one of its modules or libraries
-_POSSESSED_MODULE = re.compile(r"['’]s\s+(?:[`\w./:-]+\s+){0,3}?(?:built-?in\s+)?(?:module|package|"
-                               r"library|standard\s+library|stdlib|api)s?\b", re.IGNORECASE)
+_POSSESSED_MODULE = re.compile(
+    r"['’]s\s+(?:(?:[`\w./:-]+\s+){0,3}?(?:built-?in\s+)?(?:module|package|library|"
+    r"standard\s+library|stdlib|api)s?\b|(?!(?:versions?|support|requirements?|minimum|min|"
+    r"floor|own|built-?in)\b)`?[a-z][\w:/]*`?(?=[\s,;.)]))", re.IGNORECASE)
 _ALTERNATIVE = re.compile(r"`?\s+(?:or|nor)\s+(?:an?\s+|the\s+)?`?")
+_RUNTIME_GLOBALS = frozenset({"Deno", "Bun", "window", "document", "globalThis", "navigator"})
+_ASSIGNED_AFTER = re.compile(r"`?\s?=(?!=)")
+_CONSTANT_NOT_READ = " is a constant of the code; no code reads it by name"
+# ("a Redis message_queue", "Flask `MethodView` classes": a name of code after the word)
+_CODE_NOUN_AFTER = re.compile(r"\s+(?:`[A-Za-z_][\w.]*`|[a-z]+_[\w.]+|[A-Z][a-z]+[A-Z]\w*)(?!\()")
+_NAMES_PAIRED = re.compile(r"[A-Za-z_]\w*\.[A-Z]\w*(?:/[A-Z]\w*)+")
+_COPY_OF = re.compile(r"\b(?:(?:copy|fork|port|clone|re-?implementation)\s+of|(?:adapted|borrowed|"
+                      r"copied|vendored|ported)\s+from|inspired\s+by|modell?ed\s+(?:on|after))"
+                      r"\s+(?:the\s+)?`?$", re.IGNORECASE)
+_KEYWORD_AFTER = re.compile(r"=(?!=)\s*[^\s`]|`?\s+\((?:defaults?|default\s+value)\b")
+# "uses fcntl.flock on POSIX": the platform, not Python's posix module
+_ON_PLATFORM = re.compile(r"\b(?:on|under|for)\s+$", re.IGNORECASE)
+_PLATFORMS = frozenset({"posix", "nt"})
+_DISTRIBUTIONS = frozenset({"debian", "ubuntu", "fedora", "alpine", "arch", "homebrew", "nix",
+                            "conda-forge", "snap", "flatpak", "rpm", "deb"})
+_PACKAGE_AFTER = re.compile(r"\s+(?:packag(?:e|es|ing)|package\s+maintainers?|packagers?|"
+                            r"patch(?:es)?|build)\b", re.IGNORECASE)
 _MENTIONED = re.compile(
     r"\b(?:mentions?|mentioned|refers\s+to|talks\s+about)\s+(?:an?\s+|the\s+)?`?$", re.IGNORECASE)
 _RUNTIMES = frozenset({"nodejs", "deno", "bun", "python", "go", "golang", "rust", "java"})
@@ -1023,6 +1052,12 @@ def infer_anchors(text: str, fp: Fingerprint, subject: str | None = None, *,
                 and _COMPOUND.search(text, max(0, c.start - 12), c.start)
                 and _ordinary(c.text.lower(), names)):  # fmt: skip
             c.pref = None  # "The module path is ...": English, not the `path` module
+        if (c.form is _Form.PATH and "/" not in c.text and not fp.basename_paths(c.text)
+                and (fp.basename_paths(f"{c.text.rpartition('.')[0]}.py")
+                     or _ASSIGNED_AFTER.match(text, c.end))):  # fmt: skip
+            # "via file_lock.lock": a member of file_lock.py; "sets app.json = X": an
+            # attribute the code assigns; no file either way
+            c.form = _Form.DOTTED
     local = _sentence_names(text, spans, fp, names)
     listed = names_listed(text)
     kept: list[tuple[Anchor, str]] = []
@@ -1085,9 +1120,10 @@ def infer_anchors(text: str, fp: Fingerprint, subject: str | None = None, *,
             uncovered.append(f"the file {c.text}")
             continue
         if (c.form is _Form.PATH and "/" not in c.text
-                and _NAMED_FILE.search(text, max(0, c.start - 20), c.start)):  # fmt: skip
-            # "a file called config.json": the name a file is given where the program
-            # runs, a value the note states, not a path of this repository
+                and _NAMED_FILE.search(text, max(0, c.start - 40), c.start)):  # fmt: skip
+            # "a file called config.json", "`C.CONFIG_FILE` is `.pre-commit-config.yaml`":
+            # the name a file is given where the program runs, a value the note states, not
+            # a path of this repository
             detail = f"'{c.text}' is the name a file is given, not a path of this repository"
             dropped.append(DroppedCandidate(c.text, DropReason.EXTERNAL, detail))
             continue
@@ -1106,8 +1142,34 @@ def infer_anchors(text: str, fp: Fingerprint, subject: str | None = None, *,
             detail = "next to a control character"
             dropped.append(DroppedCandidate(c.text, DropReason.UNSAFE, detail))
             continue
+        if (c.form in (_Form.DOTTED, _Form.CALL)
+                and c.text.partition(".")[0] in _RUNTIME_GLOBALS):  # fmt: skip
+            # "`Deno.env.get`", "window.location": what the runtime provides, no definition
+            detail = f"{c.text} is provided by the JavaScript runtime"
+            dropped.append(DroppedCandidate(c.text, DropReason.NOT_A_USE, detail))
+            continue
+        if c.form is _Form.PATH and _NAMES_PAIRED.fullmatch(c.text):
+            # "datastore.EncodeBlob/DecodeBlob": two names of code, no path or import path
+            dropped.append(DroppedCandidate(c.text, DropReason.UNRESOLVED, "names of code"))
+            continue
+        if (c.mode is _Mode.PRESENT and _COPY_OF.search(text, max(0, c.start - 40), c.start)
+                and (local(c.start).known(c.text) or lookup_word(c.text) is not None)):  # fmt: skip
+            # "a vendored, trimmed copy of cachelib": where the code came from, no use of it
+            uncovered.append(f"that it is a copy of {c.text}")
+            continue
+        if (not c.ticked and c.text.lower() in _DISTRIBUTIONS
+                and _PACKAGE_AFTER.match(text, c.end)):  # fmt: skip
+            # "the Debian package patches Cargo.toml": a distribution's package, no library
+            detail = f"'{c.text}' names the distribution that packages the project"
+            dropped.append(DroppedCandidate(c.text, DropReason.NOT_A_USE, detail))
+            continue
+        if (not c.ticked and c.text.lower() in _PLATFORMS
+                and _ON_PLATFORM.search(text, max(0, c.start - 8), c.start)):  # fmt: skip
+            detail = f"'{c.text}' names a platform the code runs on"
+            dropped.append(DroppedCandidate(c.text, DropReason.NOT_A_USE, detail))
+            continue
         if _POSSESSED_MODULE.match(text, c.end) and _runtime(c):
-            # "Node's http module", "Python's sqlite3 module": whose module, not a use
+            # "Node's http module", "Python's sqlite3", "Node's zlib": whose module, not a use
             detail = f"'{c.text}' says whose module it is; the module is the claim"
             dropped.append(DroppedCandidate(c.text, DropReason.NOT_A_USE, detail))
             continue
@@ -1203,10 +1265,31 @@ def infer_anchors(text: str, fp: Fingerprint, subject: str | None = None, *,
             # code, among which a package's name is one more value
             outcome = (DropReason.UNRESOLVED, f"{c.text!r} is one of a list of the code's names")
         if (c.form in (_Form.WORD, _Form.TECH) and c.mode is _Mode.PRESENT
+                and isinstance(outcome, list) and c.text.islower()
+                and _KEYWORD_AFTER.match(text, c.end)):  # fmt: skip
+            # "passes `multiprocessing=True`", "checks `threading` (default True)": a
+            # keyword argument or a parameter, a name of code
+            outcome = (DropReason.UNRESOLVED, f"{c.text!r} is a parameter or keyword argument")
+        if (c.form in (_Form.WORD, _Form.TECH) and c.mode is _Mode.PRESENT
                 and isinstance(outcome, list) and text[c.start - 1 : c.start] == "@"
                 and text[c.end : c.end + 1] != "/"):  # fmt: skip
             # "`@retry(stop=...)`": a decorator the code applies, a name of code
             outcome = (DropReason.UNRESOLVED, f"@{c.text} is a decorator")
+        if (c.form is _Form.WORD and not c.ticked and c.text.isupper() and isinstance(outcome, list)
+                and outcome and all(a.kind is AnchorKind.IMPORT and "." in a.value
+                                    and a.value.rpartition(".")[2] == c.text.lower()
+                                    for a in outcome)):  # fmt: skip
+            # "the WSGI app": the protocol an acronym names, not werkzeug.wsgi
+            outcome = (DropReason.COMMON_WORD, f"{c.text!r} names a protocol or format")
+        if (c.form in (_Form.WORD, _Form.TECH) and c.text[:1].isupper()
+                and (c.modifies or _CODE_NOUN_AFTER.match(text, c.end))
+                and not (c.code or c.instrument or c.packaged) and c.mode is _Mode.PRESENT
+                and isinstance(outcome, list)
+                and (wider := used_elsewhere(outcome, local(c.start).fp))):  # fmt: skip
+            # "a Redis message_queue" in zou/event_stream.py, "Flask `MethodView` classes":
+            # what the thing is, whose package the file need not import itself
+            outcome = wider
+            uncovered.append(f"that {local(c.start).scope} uses {c.text} itself")
         if c.form is _Form.PATH and c.mode is _Mode.PRESENT and isinstance(outcome, list) and (
                 why := no_repository_file(c, text, outcome, local(c.start))):  # fmt: skip
             outcome = why
@@ -1222,6 +1305,9 @@ def infer_anchors(text: str, fp: Fingerprint, subject: str | None = None, *,
         if (isinstance(outcome, tuple) and c.mode is _Mode.PRESENT
                 and (project_dep := _project_dependency(c, text, spans, fp))):  # fmt: skip
             outcome = [project_dep]  # "the crate depends on dirs-next": the manifests' claim
+        if (isinstance(outcome, tuple) and outcome[1].endswith(_CONSTANT_NOT_READ)
+                and c.mode is _Mode.PRESENT):  # fmt: skip
+            uncovered.append(f"that {c.text} is read from the environment")
         if isinstance(outcome, tuple):
             if outcome[0] in _ALWAYS_REPORTED or c.tech is not None or _salient(c, names):
                 dropped.append(DroppedCandidate(c.text, *outcome))
@@ -1337,6 +1423,8 @@ def infer_anchors(text: str, fp: Fingerprint, subject: str | None = None, *,
     values = bind_values(text, fp, scope, spans)
     # a setting named by its own words, a rate by its key (anchors.setting_values)
     values += bind_setting_values(text, fp, scope, spans, [b.span for b in values])
+    # ("`PBKDF2(salt=None, func="sha1")`": an argument of the call, no class attribute)
+    values = [b for b in values if not in_call_expression(text, b.span[0])]
     # "the `--port` option defaults to 8080": the option's declaration (anchors.cli_options)
     values += bind_option_values(text, fp, spans, [b.span for b in values])
     # "turned on with a -systemd-socket flag": the option declared, or not
@@ -1360,7 +1448,8 @@ def infer_anchors(text: str, fp: Fingerprint, subject: str | None = None, *,
         dropped = [d for d in dropped if d.candidate not in parts]
     # A value stated of a Dockerfile, a compose service or a CI matrix, in a sentence that
     # names it, is checked against that file (anchors.infra_binding).
-    infra = bind_infra(text, fp, spans, checked_values)
+    infra = [b for b in bind_infra(text, fp, spans, checked_values)
+             if not in_call_expression(text, b.span[0])]  # fmt: skip
     # "the default features are just color and humantime", "declares no MSRV": what a
     # Cargo.toml or go.mod states, bound to it; the names it reads are its values
     # (and "`Target::Stdout` is the #[default]": a Rust default, anchors.rust_defaults)
@@ -1477,6 +1566,8 @@ def infer_anchors(text: str, fp: Fingerprint, subject: str | None = None, *,
         if (role := role_unchecked(sentence, declared.written, declared.runtime)) is not None:
             uncovered.append(role)  # "react ^18.2.0 is a devDependency" when it is not
     kept = placed_where_said(text, kept, fp)
+    kept, by_dependency = read_by_dependency(text, spans, kept, fp)
+    uncovered += by_dependency + import_manner(text, kept, fp)
     # ... but a name the note says a thing is called is checked by the anchor found for it
     anchored = {o for _, o in kept}
     uncovered += [v.phrase for v in uncovered_values(text, checked_values)
@@ -1523,6 +1614,7 @@ def infer_anchors(text: str, fp: Fingerprint, subject: str | None = None, *,
                     if u.startswith("the value ")}  # fmt: skip
     uncovered = [u for u in uncovered if u.startswith("the value ")
                  or u.strip('"') not in values_named]  # fmt: skip
+    uncovered += content_unread(text, kept, fp, bool(checked_values or uncovered))
     settled = _settle(kept, dropped, scope, tuple(dict.fromkeys(uncovered)))
     return replace(settled, relations=tuple(relations), roles=tuple(roles),
                    arguments=tuple(arguments.uncovered), words=tuple(words),

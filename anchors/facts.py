@@ -668,7 +668,8 @@ def _import_entries(facts: FileFacts) -> list[tuple[str, ImportFact]]:
       (``lodash/fp`` -> ``lodash``, ``@vue/shared/dist`` -> ``@vue/shared``).
     - Go: the import path, each ``/`` prefix of it, the same without the host from its
       owner on (``redis/go-redis``), and its last element, the package name code calls it
-      by (``github.com/redis/go-redis/v9`` -> ``go-redis``).
+      by (``github.com/redis/go-redis/v9`` -> ``go-redis``), also without "go-", "-go" or
+      ".vN" (``go-cache`` -> ``cache``, ``yaml.v2`` -> ``yaml``)
     - Rust: the path and each ``::`` prefix (``tokio::sync`` -> ``tokio``), and
       ``path::name`` for each name used."""
     entries: list[tuple[str, ImportFact]] = []
@@ -719,7 +720,12 @@ def _go_targets(imp: ImportFact) -> set[str]:
     named = [p for p in parts if not _GO_MAJOR.fullmatch(p)]
     if named:
         targets.add(named[-1])
+        # the name its package clause usually gives: "go-cache" -> cache, "yaml.v2" -> yaml
+        targets.add(_GO_PACKAGE_AFFIXES.sub("", named[-1]) or named[-1])
     return targets
+
+
+_GO_PACKAGE_AFFIXES = re.compile(r"^go-|[-.]go$|\.v\d+$")
 
 
 def _rust_targets(imp: ImportFact) -> set[str]:

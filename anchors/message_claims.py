@@ -130,6 +130,11 @@ def header_names(text: str) -> list[tuple[str, tuple[int, int]]]:
     return found
 
 
+_EXAMPLE_BEFORE = re.compile(r"\b(?:like|such\s+as|e\.g\.|of\s+the\s+form|in\s+the\s+form|"
+                             r"shaped|looking\s+like)\s*$", re.IGNORECASE)
+_PLACEHOLDER_WORD = re.compile(r"<\w+>|\{\w*\}")
+
+
 def find_quotes(text: str, spans: Sequence[tuple[int, int, bool]]) -> list[Quote]:
     """The quotes of ``text`` that are messages; the names inside them are the message's
     words, no claims of their own. A series of numbered names ("named var0, var1") is
@@ -159,6 +164,8 @@ def _message(text: str, spans: Sequence[tuple[int, int, bool]], m: re.Match[str]
         return message
     if _KEY_BEFORE.search(before) and NAME_LIKE.fullmatch(message):
         return message  # "under the string key "vars"": a name the code writes as a string
+    if _EXAMPLE_BEFORE.search(before) and _PLACEHOLDER_WORD.search(message):
+        return None  # "lines like "<prio>target[pid]: msg"": a shape, not a literal
     called = _CALL_BEFORE.search(before.rstrip("`")) is not None
     if (not called and _SAYING.search(before) is None) or _NOT_CODE.search(before):
         return None

@@ -15,7 +15,16 @@ from anchors.facts import Fingerprint
 from anchors.spec import Anchor, AnchorKind, Expect
 from anchors.tooling_dirs import built_copy
 
-__all__ = ["names_listed", "no_repository_file", "placed_where_said", "quoted_in_code"]
+__all__ = [
+    "content_unread",
+    "import_manner",
+    "names_listed",
+    "no_repository_file",
+    "placed_where_said",
+    "quoted_in_code",
+    "read_by_dependency",
+    "used_elsewhere",
+]
 
 _Kept = list[tuple[Anchor, str]]
 
@@ -143,3 +152,98 @@ def _lives_in(text: str, kept: _Kept, fp: Fingerprint) -> _Kept:
             a = replace(a, scope=placed[name])
         found.append((a, origin))
     return found
+
+
+# "reads VAULT_ADDR via vault's conf.ReadEnvironment()", "through the AWS SDK": a
+# variable a dependency reads, which no code of the repository has to name
+_THROUGH_DEPENDENCY = re.compile(
+    r"\b(?:via|through|by|using)\s+(?:the\s+)?`?[\w.\-/]+`?(?:['’]s\b|\s+(?:sdk|library|"
+    r"client|package|crate|dependency)\b)", re.IGNORECASE)
+
+
+def read_by_dependency(text: str, spans: Sequence[tuple[int, int, bool]], kept: _Kept,
+                       fp: Fingerprint) -> tuple[_Kept, list[str]]:  # fmt: skip
+    """``kept`` without the environment variables no code of the repository reads that a
+    sentence says a dependency reads, and those, as uncovered parts."""
+    out: _Kept = []
+    parts: list[str] = []
+    for anchor, origin in kept:
+        if (anchor.kind is AnchorKind.ENV and anchor.expect is Expect.PRESENT
+                and not fp.env_sources(anchor.value)):  # fmt: skip
+            at = text.find(origin)
+            sentence = next((text[a:b] for a, b, _ in spans if a <= at < b), text)
+            if _THROUGH_DEPENDENCY.search(sentence):
+                parts.append(f"that a dependency reads {anchor.value}")
+                continue
+        out.append((anchor, origin))
+    return out, parts
+
+
+_TYPES_SAID = re.compile(r"(?<![\w/.])(?:typ(?:e|es|ed|ing)|interfaces?)(?![\w.])", re.I)
+_LAZY_SAID = re.compile(r"\b(?:lazy|lazily|on\s+demand|inside|within|dynamic(?:ally)?)\b", re.I)
+_TOP_LEVEL_SAID = re.compile(r"\b(?:at\s+(?:the\s+)?(?:module\s+)?top|top[\s-]level|(?:at\s+)?"
+                             r"module\s+level|at\s+import\s+time|eagerly|always\s+loaded)\b", re.I)
+
+
+def import_manner(text: str, kept: _Kept, fp: Fingerprint) -> list[str]:
+    """How the imports ``kept`` claims are made, where the note says what the code does not:
+    every import found is for types only (TypeScript's ``import type``, Python's ``if
+    TYPE_CHECKING:``) in a note that says nothing of types, or every run-time import is
+    inside a function in a note that says it is made at the module's top ("imports
+    `loadSync` ... at module top, so it is always loaded"). The import is there; how it is
+    made is left an uncovered part."""
+    types = _TYPES_SAID.search(text) is not None
+    top = _TOP_LEVEL_SAID.search(text) is not None and not _LAZY_SAID.search(text)
+    parts = []
+    for anchor, origin in kept:
+        if anchor.kind is not AnchorKind.IMPORT or anchor.expect is not Expect.PRESENT:
+            continue
+        found = [imp for path, imp in fp.importers(anchor.value)
+                 if anchor.scope is None or path == anchor.scope
+                 or path.startswith(anchor.scope.rstrip("/") + "/")]  # fmt: skip
+        running = [imp for imp in found if not imp.typing]
+        named = {n for imp in found for n in imp.names}  # "imports `AsyncStorage` from x"
+        if found and not running and not types and not any(n in text for n in named):
+            parts.append(f"that {origin} is imported when the code runs (only its types are)")
+        elif running and top and all(imp.within for imp in running):
+            parts.append(f"that {origin} is imported at the module's top (only inside "
+                         f"{running[0].within})")
+    return parts
+
+
+def used_elsewhere(outcome: Sequence[Anchor], fp: Fingerprint) -> list[Anchor] | None:
+    """For a word that qualifies a noun ("a Redis message_queue", "Flask `MethodView`
+    classes") read as imports claimed for one file: the same imports unscoped, when that
+    file imports none of them and another file does; else None."""
+    scoped = [a for a in outcome if a.kind is AnchorKind.IMPORT and a.scope is not None
+              and a.expect is Expect.PRESENT]  # fmt: skip
+    if not scoped or len(scoped) != len(outcome):
+        return None
+    within = [p for a in scoped for p, _ in fp.importers(a.value)
+              if p == a.scope or p.startswith(a.scope.rstrip("/") + "/")]  # type: ignore[union-attr]
+    anywhere = [p for a in scoped for p, _ in fp.importers(a.value)]
+    if within or not anywhere:
+        return None
+    return [replace(a, scope=None) for a in scoped]
+
+
+# "ci.yml exists", "the Dockerfile is tracked", "docs live under docs/": what a file's
+# existence answers
+_EXISTENCE = re.compile(
+    r"\b(?:exists?|is\s+(?:tracked|present|committed|checked\s+in|there)|there\s+(?:is|are)|"
+    r"ships|lives?|sits?|located|(?:is|are)\s+(?:in|at|under)\b|has\s+(?:an?|its\s+own)\s+"
+    r"[\w.\-`]+\s+file|no\s+longer|removed|deleted|renamed|moved|see|refer\s+to)\b", re.IGNORECASE)
+
+
+def content_unread(text: str, kept: _Kept, fp: Fingerprint, checked: bool) -> list[str]:
+    """What a note says a file that is not code holds, when the only anchors are that the
+    files exist ("The rustfmt job in .github/workflows/ci.yml installs the nightly
+    toolchain"): a file's existence answers where it is, never what it says. ``checked``:
+    whether a value or other reader checked part of the note."""
+    if checked or not kept or _EXISTENCE.search(text):
+        return []
+    files = [a for a, _ in kept if a.kind is AnchorKind.FILE and a.expect is Expect.PRESENT]
+    if len(files) != len(kept) or any(fp.language(a.value) is not None or not fp.has_path(a.value)
+                                      for a in files):  # fmt: skip
+        return []
+    return [f"what {files[0].value} says"]

@@ -6,7 +6,8 @@ the note stays ACTIVE and the answer says what is unchecked.
 - a table of a manifest ("declares a [features] section");
 - a program's option in backticks that no option anchor checks ("aliased to `-c`");
 - the license a project is under ("MIT-licensed per package.json");
-- an order between two sources ("PAGER takes precedence over BAT_PAGER"), a route's
+- an order between two sources ("PAGER takes precedence over BAT_PAGER", "`GRPC_VERBOSITY`
+  overrides `GRPC_NODE_VERBOSITY`"), a route's
   handler ("/orderout is handled by core.OrderInfo"), a field's type ("the Room field is
   an int").
 """
@@ -31,6 +32,11 @@ _RELATIONS = (
     re.compile(r"`?[\w./:\-]+`?\s+(?:takes|has|gets)\s+precedence\s+over\s+`?[\w./:\-]+`?"
                r"|`?[\w./:\-]+`?\s+(?:wins\s+over|is\s+preferred\s+(?:over|to))\s+`?[\w./:\-]+`?",
                re.IGNORECASE),
+    # ("`GRPC_VERBOSITY` overrides `GRPC_NODE_VERBOSITY`": a variable's, an option's or a
+    # file's order; a method that overrides another is a relation of code)
+    re.compile(r"`?(?:[A-Z][A-Z0-9]*_[A-Z0-9_]+|--?[a-z][\w\-]*|[\w\-]+(?:/[\w.\-]+)*\.\w{2,5})`?"
+               r"\s+(?:overrides|supersedes|takes\s+priority\s+over|has\s+priority\s+over|beats"
+               r"|is\s+overridden\s+by)\s+(?:`[\w./:\-]+`|[A-Z][A-Z0-9]*_[A-Z0-9_]+\b|--?[a-z][\w\-]*)"),
     re.compile(r"`?/[\w./{}<>:\-]*`?\s+(?:is|are)\s+(?:handled|served|implemented|processed)\s+by"
                r"\s+`?[\w.:]*\w`?"),
     re.compile(r"\b(?:the\s+)?`?[A-Za-z_]\w*`?\s+field\s+is\s+an?\s+`?[\w.\[\]*]*[\w\]]`?"

@@ -37,6 +37,7 @@ __all__ = [
     "STANDARD",
     "StatedValue",
     "bare_value",
+    "in_call_expression",
     "stated_as_default",
     "stated_values",
     "uncovered_values",
@@ -45,6 +46,27 @@ __all__ = [
     "values_stated_by",
     "version_span",
 ]
+
+
+_CALL_OPEN = re.compile(r"[A-Za-z_][\w.]*\($")
+
+
+def in_call_expression(text: str, at: int) -> bool:
+    """Whether ``at`` stands inside the parentheses of a call written in backticks
+    (`` `PBKDF2(salt=None, iterations=1000)` ``): an argument of that call, not the value
+    of a name of the code elsewhere."""
+    opened = text.rfind("`", 0, at)
+    if opened < 0 or text.count("`", 0, at) % 2 == 0:
+        return False
+    depth = 0
+    for i in range(at - 1, opened, -1):
+        if text[i] == ")":
+            depth += 1
+        elif text[i] == "(":
+            if depth == 0:
+                return _CALL_OPEN.search(text, opened + 1, i + 1) is not None
+            depth -= 1
+    return False
 
 
 @dataclass(frozen=True)
@@ -79,8 +101,9 @@ _TAG = re.compile(r"(?<![\w/.\-])[a-z][\w.\-]*(?:/[\w.\-]+)*:v?\d[\w.\-]*", re.I
 # ``DEBUG=False``, ``pool_pre_ping=True``, ``workers = 4``
 # (arithmetic of numbers is one value: ``EXPIRE = 3600 * 24 * 7``)
 _ARITHMETIC = r"\d[\d_]*(?:\.\d+)?(?:\s?(?:[*+/]|<<|>>)\s?\d[\d_]*(?:\.\d+)?)+(?!\w|\.\d)"
-_ASSIGN = re.compile(
-    rf"\b[A-Za-z_]\w*\s?=\s?(?!=)(?:{_ARITHMETIC}|[\"']?[\w.\-:/]+[\"']?)"
+_ASSIGN = re.compile(  # (``DELAY = timedelta(minutes=1)``: the call whole)
+    rf"\b[A-Za-z_]\w*\s?=\s?(?!=)(?:{_ARITHMETIC}|[A-Za-z_][\w.]*\([^()\n]{{0,60}}\)"
+    r"|[\"']?[\w.\-:/]+[\"']?)"
 )
 _BARE_ARITHMETIC = re.compile(rf"(?<![\w.\-:/]){_ARITHMETIC}")  # (not ``localhost:6379/0``)
 # ``RS256``, ``HS512``, ``SHA256``, ``UTF8``: a variant named in capitals with digits
