@@ -13,6 +13,7 @@ argument may be called through an alias or ``functools.partial``: all of these a
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from anchors.facts import MAX_CALLS, CallFact, Fingerprint, ParamKind, Signature
@@ -44,7 +45,7 @@ def find_param(anchor: Anchor, fp: Fingerprint) -> Finding:
     found = _signatures(fp, function, scope)
     if not found:
         return _no_function(fp, function, scope)
-    judged = [_judge_param(path, sig, name, anchor.stated) for path, sig in found]
+    judged = [_judge_param(path, sig, name, anchor.stated, fp) for path, sig in found]
     if all(j.found_in for j in judged):
         return Finding(tuple(p for j in judged for p in j.found_in), None, judged[0].detail)
     if len(judged) > 1 and any(j.found_in for j in judged):
@@ -70,7 +71,8 @@ def _no_function(fp: Fingerprint, function: str, scope: str | None) -> Finding:
     return Finding((), None, f"{scope} does not define {function}")
 
 
-def _judge_param(path: str, sig: Signature, name: str, stated: str | None) -> Finding:
+def _judge_param(path: str, sig: Signature, name: str, stated: str | None,
+                 fp: Fingerprint) -> Finding:  # fmt: skip
     where = f"{path}:{sig.line} defines {sig.render()}"
     if sig.text is None:
         return Finding((), None, f"{where}: its parameters were not kept; cannot tell", False)
@@ -86,12 +88,27 @@ def _judge_param(path: str, sig: Signature, name: str, stated: str | None) -> Fi
         return Finding((), None, f"{where}: {name} has no default")
     if stated == "?":
         return Finding((path,), None, where)
-    if param.default is None:
+    # ``pool_connections=DEFAULT_POOLSIZE``: the literal the file gives that constant
+    value = _constant_in(param.named, path, fp) if param.default is None else param.default
+    if value is None:
         return Finding((), None, f"{where}: its default for {name} is computed; cannot tell",
                        False)  # fmt: skip
-    if same_value(param.default, stated):
-        return Finding((path,), None, where)
-    return Finding((), None, f"{where}: {name} defaults to {param.default}, not {stated}")
+    said = value if param.default is not None else f"{param.named} = {value}"
+    if same_value(value, stated):
+        return Finding((path,), None, where if param.default is not None else f"{where}, {said}")
+    return Finding((), None, f"{where}: {name} defaults to {said}, not {stated}")
+
+
+def _constant_in(named: str | None, path: str, fp: Fingerprint) -> str | None:
+    """The literal a constant a default names has where the file assigns it, or None."""
+    if named is None:
+        return None
+    found = [c.text for p, c in fp.constant_values(named) if p == path]
+    return found[0] if len(found) == 1 and found[0] and _LITERAL.fullmatch(found[0]) else None
+
+
+# (a number, a string, True/False/None: what a default is compared as)
+_LITERAL = re.compile(r"-?\d[\d_]*(?:\.\d+)?|\"[^\"]*\"|'[^']*'|True|False|None")
 
 
 def find_call(anchor: Anchor, fp: Fingerprint) -> Finding:

@@ -84,6 +84,7 @@ from anchors.negated_parts import Negated, negated_clauses
 from anchors.npm_application import npm_development_only, npm_peer_only, npm_run_time_import
 from anchors.npm_negation import frontend_denial, frontend_subject
 from anchors.option_binding import bind_option_names, bind_option_values
+from anchors.parameter_words import read_parameter_words
 from anchors.project_negations import of_project, project_negations
 from anchors.projects import holds_python
 from anchors.relations import bases_checked, read_relation, role_parts
@@ -1529,6 +1530,12 @@ def infer_anchors(text: str, fp: Fingerprint, subject: str | None = None, *,
         checked_values += [(v.start, v.end) for v in stated_values(text) if v.text in defaults]
         uncovered = [u for u in uncovered if u not in arguments.names] + [*arguments.uncovered]
         dropped = [d for d in dropped if d.candidate not in arguments.names]
+    # "`HTTPAdapter` defaults to a pool of 10 connections": a parameter by its words
+    subjects = [(a.scope, a.value) for a, _ in kept if a.kind is AnchorKind.SYMBOL
+                and a.scope is not None and a.expect is Expect.PRESENT]  # fmt: skip
+    for worded in read_parameter_words(text, spans, subjects, fp, checked_values):
+        kept.append((worded.anchor, text[worded.span[0] : worded.span[1]]))
+        checked_values.append(worded.span)
     # "TextFormatter wraps JSONFormatter": what one definition does to another (read after
     # the calls, which check "`get_json` calls `client.get` with ...")
     # "methodNotAllowed answers with 405": the HTTP status a named function sets (issue #32)

@@ -45,6 +45,7 @@ class Param:
     has_default: bool
     line: int
     annotation: str | None = None  # its type as written, where read (Go and Rust)
+    named: str | None = None  # a default that is a name (``DEFAULT_POOLSIZE``), as written
 
 
 def parse_params(text: str, line: int, language: str = "python") -> tuple[Param, ...]:
@@ -100,7 +101,10 @@ def _params(node: Node | None, line: int) -> tuple[Param, ...]:
                 continue
             kind_of = ParamKind.KEYWORD if keyword_only else ParamKind.POSITIONAL
             default = short_literal(literal_text(value)) if value is not None else None
-            params.append(Param(name, kind_of, default, value is not None, where))
+            named = ((value.text or b"").decode(errors="replace")
+                     if value is not None and value.type in ("identifier", "attribute")
+                     else None)  # fmt: skip
+            params.append(Param(name, kind_of, default, value is not None, where, named=named))
     return tuple(params)
 
 

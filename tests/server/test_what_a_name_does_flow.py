@@ -23,7 +23,8 @@ each class phrased true and false:
   naming what a thing is ("a Redis message_queue") in a file that need not import it, a
   constant among variables of the environment, a distribution's package, a quoted shape
   ("lines like "<prio>msg""), what a file that is not code says, and how an action is
-  done beyond the package that another anchor checks.
+  done beyond the package that another anchor checks; a parameter's default named by its
+  words ("defaults to a pool of 10 connections"), through the constant the signature names.
 """
 
 from __future__ import annotations
@@ -84,6 +85,11 @@ COMMENTS = {
     "comments/factory.py": "from comments.json_provider import ORJSONProvider\n\n\n"
                            "def create_app(app):\n    app.json = ORJSONProvider(app)\n"
                            "    return app\n",
+    "comments/adapter.py": "DEFAULT_POOLSIZE = 10\nDEFAULT_RETRIES = 0\n\n\nclass Adapter:\n"
+                           "    def __init__(self, pool_connections=DEFAULT_POOLSIZE,\n"
+                           "                 pool_maxsize=DEFAULT_POOLSIZE,\n"
+                           "                 max_retries=DEFAULT_RETRIES, timeout=30):\n"
+                           "        self.timeout = timeout\n",
     "comments/json_provider.py": "class ORJSONProvider:\n"
                                  "    def __init__(self, app):\n        self.app = app\n",
 }  # fmt: skip
@@ -269,6 +275,14 @@ CLAIMS = [
      ".github/workflows/ci.yml is tracked"),
     (GENERATOR, "The CI workflow lives in .github/workflows/test.yml.", "REFUTED",
      ".github/workflows/test.yml is not in the repository"),
+    # a parameter's default named by its words, through the constant it names
+    (COMMENTS, "`Adapter` defaults to a pool of 10 connections and 0 retries.", "VERIFIED",
+     "DEFAULT_POOLSIZE = 10"),
+    (COMMENTS, "`Adapter` defaults to a pool of 20 connections.", "REFUTED",
+     "pool_connections defaults to DEFAULT_POOLSIZE = 10, not 20"),
+    (COMMENTS, "`Adapter` waits with a timeout of 30 by default.", "VERIFIED",
+     "comments/adapter.py"),
+    (COMMENTS, "`Adapter` defaults to 10 workers.", "ACTIVE", "the value 10"),
 ]  # fmt: skip
 
 
