@@ -54,7 +54,7 @@ _CODE_SUBJECT = re.compile(r"[A-Z][a-z0-9]+[A-Z]\w*|[a-z]+[A-Z]\w*|\w+(?:\.|::)\
                            r"|[\w.\-]+(?:/[\w.\-]+)+\.[a-z]{1,4}")  # (or a source file)
 # "When no `sequence` is given, the RestServer constructor binds ...": a condition first
 _LEAD = (r"(?:(?:[Ww]hen|[Ii]f|[Uu]nless|[Oo]nce|[Ww]henever|[Aa]fter|[Bb]efore)"
-         r"\s[^,;.\n]{1,80},\s*)?")
+         r"\s(?:[^,;.\n]|\.(?=\w)){1,80},\s*)?")
 # "`Handler` (hooks/logs.py) subclasses ...", "`UserError` in app/exceptions.py derives
 # from ...", "`Base`, the base of every group, subclasses ...": where the name is defined
 # or what it is, said beside it
@@ -111,7 +111,7 @@ _NOT_ACTION_WORDS = """
     is has lives sits exists defines declares belongs resides appears comes goes imports
     uses reads depends requires needs takes wants lists includes contains
     holds keeps stores gets sets exports re-exports means equals matches does
-    provides exposes owns registers mounts serves runs defaults falls points refers
+    provides exposes owns registers mounts serves defaults falls points refers
     stands"""
 _NOT_ACTIONS = frozenset(_NOT_ACTION_WORDS.split())
 _BASES = ("extends", "inherits from", "subclasses", "is a subclass of", "is an subclass of",

@@ -187,7 +187,8 @@ _MODE_DROP = {
 
 # "a file called config.json", "defaults to redocly.yaml", `NAME = "pelicanconf.py"`
 _NAMED_FILE = re.compile(
-    r"(?:\b(?:named|called|defaults?\s+to|falls?\s+back\s+to|(?:is|are)\s+set\s+to)\s+[\"'“]?"
+    r"(?:\b(?:named|called|file\s?name|defaults?\s+to|falls?\s+back\s+to|(?:is|are)\s+set\s+to)"
+    r"\s+[\"'“]?"
     r"|=\s*[\"']|`[A-Za-z_][\w.]*`\s+(?:is|=)\s+)`?$", re.IGNORECASE)
 _NAMING_NOUN = re.compile(r"\s+`[^`\n]+`")
 # The words that name a literal written after them ("the regex `^a+$`")
@@ -959,6 +960,8 @@ _POSSESSED_MODULE = re.compile(
     r"standard\s+library|stdlib|api)s?\b|(?!(?:versions?|support|requirements?|minimum|min|"
     r"floor|own|built-?in)\b)`?[a-z][\w:/]*`?(?=[\s,;.)]))", re.IGNORECASE)
 _ALTERNATIVE = re.compile(r"`?\s+(?:or|nor)\s+(?:an?\s+|the\s+)?`?")
+_FILE_NAME_BEFORE = re.compile(r"\bfile\s?name\s+[`'\"]?$", re.IGNORECASE)
+_DATA_FILE = re.compile(r"\.(?:json|ya?ml|toml|ini|cfg|conf|txt|xml|csv|db|sqlite3?|lock)$")
 _RUNTIME_GLOBALS = frozenset({"Deno", "Bun", "window", "document", "globalThis", "navigator"})
 _ASSIGNED_AFTER = re.compile(r"`?\s?=(?!=)")
 _CONSTANT_NOT_READ = " is a constant of the code; no code reads it by name"
@@ -979,6 +982,21 @@ _PACKAGE_AFTER = re.compile(r"\s+(?:packag(?:e|es|ing)|package\s+maintainers?|pa
 _MENTIONED = re.compile(
     r"\b(?:mentions?|mentioned|refers\s+to|talks\s+about)\s+(?:an?\s+|the\s+)?`?$", re.IGNORECASE)
 _RUNTIMES = frozenset({"nodejs", "deno", "bun", "python", "go", "golang", "rust", "java"})
+
+
+_LITERAL_QUOTE = re.compile(r'"[^"\n]{1,80}"')
+_LITERAL_MARK = re.compile(r"[:<>{}%]")
+
+
+def _inside_literal(text: str, c: _Cand) -> bool:
+    """Whether the candidate stands inside a double-quoted string that reads as code's
+    (it holds a colon, a placeholder or a format: "pprof: <err>")."""
+    line_start = text.rfind("\n", 0, c.start) + 1
+    for m in _LITERAL_QUOTE.finditer(text, line_start, min(len(text), c.end + 80)):
+        if m.start() < c.start and c.end < m.end():
+            said = m.group()  # (with a space: a message, not an image's tag "python:3.12")
+            return " " in said and _LITERAL_MARK.search(said) is not None and not _runtime(c)
+    return False
 
 
 def _runtime(c: _Cand) -> bool:
@@ -1055,6 +1073,8 @@ def infer_anchors(text: str, fp: Fingerprint, subject: str | None = None, *,
             c.pref = None  # "The module path is ...": English, not the `path` module
         if (c.form is _Form.PATH and "/" not in c.text and not fp.basename_paths(c.text)
                 and (fp.basename_paths(f"{c.text.rpartition('.')[0]}.py")
+                     or (c.text.count(".") > 1
+                         and fp.module_path(c.text.rpartition(".")[0]) is not None)
                      or _ASSIGNED_AFTER.match(text, c.end))):  # fmt: skip
             # "via file_lock.lock": a member of file_lock.py; "sets app.json = X": an
             # attribute the code assigns; no file either way
@@ -1120,7 +1140,9 @@ def infer_anchors(text: str, fp: Fingerprint, subject: str | None = None, *,
             # "`bat cache --clear` deletes themes.bin": a file the program makes as it runs
             uncovered.append(f"the file {c.text}")
             continue
-        if (c.form is _Form.PATH and "/" not in c.text
+        if ((c.form is _Form.PATH or (c.form is _Form.DOTTED and _FILE_NAME_BEFORE.search(
+                text, max(0, c.start - 20), c.start)))
+                and "/" not in c.text
                 and _NAMED_FILE.search(text, max(0, c.start - 40), c.start)):  # fmt: skip
             # "a file called config.json", "`C.CONFIG_FILE` is `.pre-commit-config.yaml`":
             # the name a file is given where the program runs, a value the note states, not
@@ -1147,6 +1169,14 @@ def infer_anchors(text: str, fp: Fingerprint, subject: str | None = None, *,
                 and c.text.partition(".")[0] in _RUNTIME_GLOBALS):  # fmt: skip
             # "`Deno.env.get`", "window.location": what the runtime provides, no definition
             detail = f"{c.text} is provided by the JavaScript runtime"
+            dropped.append(DroppedCandidate(c.text, DropReason.NOT_A_USE, detail))
+            continue
+        if c.form is _Form.PATH and c.mode is _Mode.PRESENT and text[c.start - 1 : c.start] == "$":
+            uncovered.append(f"the value ${c.text}")  # "is $HOME/.pprof/binaries": a value
+            continue
+        if c.form is _Form.WORD and _inside_literal(text, c):
+            # "prints "pprof: <err>"": a word of a string the code writes, no package
+            detail = f"'{c.text}' is a word of a quoted literal"
             dropped.append(DroppedCandidate(c.text, DropReason.NOT_A_USE, detail))
             continue
         if c.form is _Form.PATH and _NAMES_PAIRED.fullmatch(c.text):
@@ -1291,6 +1321,11 @@ def infer_anchors(text: str, fp: Fingerprint, subject: str | None = None, *,
             # what the thing is, whose package the file need not import itself
             outcome = wider
             uncovered.append(f"that {local(c.start).scope} uses {c.text} itself")
+        if (c.form is _Form.PATH and isinstance(outcome, list) and outcome
+                and _DATA_FILE.search(c.text)
+                and all(a.kind is AnchorKind.IMPORT for a in outcome)):  # fmt: skip
+            # "pprof/settings.json": a data file, never a package's import path
+            outcome = [Anchor(AnchorKind.FILE, c.text, outcome[0].expect)]
         if c.form is _Form.PATH and c.mode is _Mode.PRESENT and isinstance(outcome, list) and (
                 why := no_repository_file(c, text, outcome, local(c.start))):  # fmt: skip
             outcome = why
@@ -1560,8 +1595,10 @@ def infer_anchors(text: str, fp: Fingerprint, subject: str | None = None, *,
         stated = text[declared.span[0] : declared.span[1]]
         versioned = Anchor(AnchorKind.DEP, declared.dependency,
                            version=as_wanted(declared.spec, stated))
-        kept = [(a, o) for a, o in kept if not (a.kind is AnchorKind.DEP
-                                                and a.value == declared.dependency)]  # fmt: skip
+        # (and what the same word was read as elsewhere: "bson" is no pymongo where the
+        # manifest declares bson)
+        kept = [(a, o) for a, o in kept if not (a.kind is AnchorKind.DEP and (
+            a.value == declared.dependency or o == declared.written))]  # fmt: skip
         if versioned not in (a for a, _ in kept):
             # (beside a run-time role denied of it, the declaration is no opposite claim)
             role_denied = any(o == declared.written and a.expect is Expect.ABSENT

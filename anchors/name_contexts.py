@@ -63,9 +63,13 @@ def quoted_in_code(c: _Cand, text: str) -> bool:
 # $XDG_CONFIG_HOME"), a route ("the openapi.yaml endpoint"), a kind of file ("_test.go files")
 _REQUIREMENT_AFTER = re.compile(r"\s*(?:[<>=!~^]=?|==)\s*v?\d")
 _ON_THE_MACHINE = re.compile(
-    r"[^,;:()]{0,40}?\b(?:under|in|below|inside)\s+`?(?:\$\{?\w+|~/|%\w+%)", re.IGNORECASE
+    r"[^,;:()]{0,40}?\b(?:under|in|below|inside)\s+`?(?:\$\{?\w+|~/|%\w+%|os\.User\w+Dir\(|"
+    r"the\s+user['’]?s\s+(?:config|home|cache|data))", re.IGNORECASE
 )
 _MACHINE_BEFORE = re.compile(r"(?:\$\{?\w+\}?|~|%\w+%)/$")
+# "(default ./config/kinto.ini)", "falls back to conf/app.yaml": where the program looks
+# when nothing else is said, a value of the note
+_DEFAULT_BEFORE = re.compile(r"\b(?:default(?:s\s+to)?|falls?\s+back\s+to)\s+[`'\"]?$", re.I)
 _SERVED_AFTER = re.compile(r"`?\s+(?:endpoint|route|url|uri|handler)s?\b", re.IGNORECASE)
 _KIND_OF_FILE = re.compile(r"`?\s+files\b", re.IGNORECASE)
 
@@ -87,8 +91,11 @@ def no_repository_file(c: _Cand, text: str, outcome: Sequence[Anchor],
         return None
     if _REQUIREMENT_AFTER.match(text, c.end) or names.declares(c.text.strip("`").lower()):
         return DropReason.EXTERNAL, f"{c.text} is a package the project requires, not a file"
-    if _ON_THE_MACHINE.match(text, c.end) or _MACHINE_BEFORE.search(text, 0, c.start):
+    if (_ON_THE_MACHINE.match(text, c.end) or _MACHINE_BEFORE.search(text, 0, c.start)
+            or text[c.start - 1 : c.start] == "$"):  # fmt: skip
         return DropReason.UNRESOLVED, f"{c.text} is a place on the machine, not a repository file"
+    if _DEFAULT_BEFORE.search(text, max(0, c.start - 24), c.start):
+        return DropReason.UNRESOLVED, f"{c.text} is a default the note states, not a file here"
     if _SERVED_AFTER.match(text, c.end):
         return DropReason.UNRESOLVED, f"{c.text} is a path the code serves, not a file"
     if c.text.lstrip("`")[:1] in "_*" and _KIND_OF_FILE.match(text, c.end):

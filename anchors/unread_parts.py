@@ -27,7 +27,7 @@ _CODE_LIKE = re.compile(r"[:/._\-@#$%{}\[\]()=\d]")
 _LICENSE = re.compile(r"\blicen[cs](?:e|ed|ing)\b", re.IGNORECASE)
 # A program's option written as code, alone in backticks ("aliased to `-c`")
 _OPTION_SPAN = re.compile(r"`(?P<o>--?[A-Za-z][\w\-]*)`")
-_SECTION = re.compile(r"`?\[(?P<s>[\w.\-]{1,60})\]`?\s+(?:section|table)\b")
+_SECTION = re.compile(r"`?\[(?P<s>[\w.\-:]{1,60})\]`?\s+(?:section|table)\b")
 _RELATIONS = (
     re.compile(r"`?[\w./:\-]+`?\s+(?:takes|has|gets)\s+precedence\s+over\s+`?[\w./:\-]+`?"
                r"|`?[\w./:\-]+`?\s+(?:wins\s+over|is\s+preferred\s+(?:over|to))\s+`?[\w./:\-]+`?",

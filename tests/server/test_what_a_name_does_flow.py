@@ -24,7 +24,11 @@ each class phrased true and false:
   constant among variables of the environment, a distribution's package, a quoted shape
   ("lines like "<prio>msg""), what a file that is not code says, and how an action is
   done beyond the package that another anchor checks; a parameter's default named by its
-  words ("defaults to a pool of 10 connections"), through the constant the signature names.
+  words ("defaults to a pool of 10 connections"), through the constant the signature names;
+- and a third round: a data file is no import path, a module's member written like a file
+  (`comments.util.codec.json`), a default path in parentheses, a file name the program
+  writes, a place after ``$HOME``, a section written with a colon, and a dependency the
+  manifest declares under a word a Python package is imported as (``bson``).
 """
 
 from __future__ import annotations
@@ -90,12 +94,14 @@ COMMENTS = {
                            "                 pool_maxsize=DEFAULT_POOLSIZE,\n"
                            "                 max_retries=DEFAULT_RETRIES, timeout=30):\n"
                            "        self.timeout = timeout\n",
+    "comments/util/__init__.py": "",
+    "comments/util/codec.py": "import json as _json\n\njson = _json\n",
     "comments/json_provider.py": "class ORJSONProvider:\n"
                                  "    def __init__(self, app):\n        self.app = app\n",
 }  # fmt: skip
 GRPC = {
     "package.json": '{"name": "grpc-lib", "version": "1.14.7",\n'
-                    ' "dependencies": {"@grpc/proto-loader": "^0.8.0"}}\n',
+                    ' "dependencies": {"@grpc/proto-loader": "^0.8.0", "bson": "^7.3.2"}}\n',
     "src/constants.ts": "export enum LogVerbosity {\n  DEBUG = 0,\n  INFO,\n  ERROR,\n}\n",
     "src/logging.ts": "import { LogVerbosity } from './constants';\n\n"
                       "let _logVerbosity: LogVerbosity = LogVerbosity.ERROR;\n\n"
@@ -157,6 +163,10 @@ CHEF = {
                              "type FileIndex struct {\n\tfile string\n}\n\n"
                              "func (i *FileIndex) Save(w interface{}) error {\n"
                              "\t_ = gob.NewEncoder\n\treturn nil\n}\n",
+    "internal/driver/settings.go": 'package driver\n\nimport "os"\n\n'
+                                   'const settingsFileName = "pprof/settings.json"\n\n'
+                                   "func settingsDir() (string, error) {\n"
+                                   "\treturn os.UserConfigDir()\n}\n",
     "secret/vault.go": 'package secret\n\nimport vault "github.com/hashicorp/vault/api"\n\n'
                        "func configureVault() (*vault.Config, error) {\n"
                        "\tconf := vault.DefaultConfig()\n"
@@ -275,6 +285,26 @@ CLAIMS = [
      ".github/workflows/ci.yml is tracked"),
     (GENERATOR, "The CI workflow lives in .github/workflows/test.yml.", "REFUTED",
      ".github/workflows/test.yml is not in the repository"),
+    # what a third round showed
+    (CHEF, "Saved configs live in pprof/settings.json under os.UserConfigDir() "
+           "(`settingsFileName` in internal/driver/settings.go).", "ACTIVE",
+     "pprof/settings.json"),
+    (CHEF, "The default binary path is $HOME/.chef/binaries when nothing is set.", "ACTIVE",
+     "the value $HOME/.chef/binaries"),
+    (COMMENTS, "JSON goes through `comments.util.codec.json`.", "VERIFIED",
+     "comments/util/codec.py assigns json"),
+    (COMMENTS, "JSON goes through comments/util/codec.json.", "REFUTED",
+     "comments/util/codec.json is not in the repository"),
+    (COMMENTS, "`main` reads COMMENTS_SETTINGS (default ./config/comments.ini).", "ACTIVE",
+     "./config/comments.ini"),
+    (COMMENTS, "The baseline run writes the temp file name `_comments_run.json_`.", "ACTIVE",
+     "no checkable anchor"),
+    (COMMENTS, "`make_app` reads the `[tool:comments]` section.", "ACTIVE",
+     "the [tool:comments] section"),
+    (GRPC, "The runtime dependencies are @grpc/proto-loader ^0.8.0 and bson ^7.3.2.",
+     "VERIFIED", "bson"),
+    (GRPC, "The runtime dependencies are @grpc/proto-loader ^0.8.0 and bson ^6.0.0.",
+     "REFUTED", "bson"),
     # a parameter's default named by its words, through the constant it names
     (COMMENTS, "`Adapter` defaults to a pool of 10 connections and 0 retries.", "VERIFIED",
      "DEFAULT_POOLSIZE = 10"),
