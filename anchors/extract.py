@@ -73,12 +73,13 @@ from anchors.messages import header_literal, said_in_code
 from anchors.name_contexts import (
     content_unread,
     import_manner,
+    named_otherwise,
     names_listed,
     no_repository_file,
     placed_where_said,
     quoted_in_code,
     read_by_dependency,
-    used_elsewhere,
+    reread_in_context,
 )
 from anchors.negated_parts import Negated, negated_clauses
 from anchors.npm_application import npm_development_only, npm_peer_only, npm_run_time_import
@@ -961,42 +962,14 @@ _POSSESSED_MODULE = re.compile(
     r"floor|own|built-?in)\b)`?[a-z][\w:/]*`?(?=[\s,;.)]))", re.IGNORECASE)
 _ALTERNATIVE = re.compile(r"`?\s+(?:or|nor)\s+(?:an?\s+|the\s+)?`?")
 _FILE_NAME_BEFORE = re.compile(r"\bfile\s?name\s+[`'\"]?$", re.IGNORECASE)
-_DATA_FILE = re.compile(r"\.(?:json|ya?ml|toml|ini|cfg|conf|txt|xml|csv|db|sqlite3?|lock)$")
-_RUNTIME_GLOBALS = frozenset({"Deno", "Bun", "window", "document", "globalThis", "navigator"})
 _ASSIGNED_AFTER = re.compile(r"`?\s?=(?!=)")
 _CONSTANT_NOT_READ = " is a constant of the code; no code reads it by name"
-# ("a Redis message_queue", "Flask `MethodView` classes": a name of code after the word)
-_CODE_NOUN_AFTER = re.compile(r"\s+(?:`[A-Za-z_][\w.]*`|[a-z]+_[\w.]+|[A-Z][a-z]+[A-Z]\w*)(?!\()")
-_NAMES_PAIRED = re.compile(r"[A-Za-z_]\w*\.[A-Z]\w*(?:/[A-Z]\w*)+")
 _COPY_OF = re.compile(r"\b(?:(?:copy|fork|port|clone|re-?implementation)\s+of|(?:adapted|borrowed|"
                       r"copied|vendored|ported)\s+from|inspired\s+by|modell?ed\s+(?:on|after))"
                       r"\s+(?:the\s+)?`?$", re.IGNORECASE)
-_KEYWORD_AFTER = re.compile(r"=(?!=)\s*[^\s`]|`?\s+\((?:defaults?|default\s+value)\b")
-# "uses fcntl.flock on POSIX": the platform, not Python's posix module
-_ON_PLATFORM = re.compile(r"\b(?:on|under|for)\s+$", re.IGNORECASE)
-_PLATFORMS = frozenset({"posix", "nt"})
-_DISTRIBUTIONS = frozenset({"debian", "ubuntu", "fedora", "alpine", "arch", "homebrew", "nix",
-                            "conda-forge", "snap", "flatpak", "rpm", "deb"})
-_PACKAGE_AFTER = re.compile(r"\s+(?:packag(?:e|es|ing)|package\s+maintainers?|packagers?|"
-                            r"patch(?:es)?|build)\b", re.IGNORECASE)
 _MENTIONED = re.compile(
     r"\b(?:mentions?|mentioned|refers\s+to|talks\s+about)\s+(?:an?\s+|the\s+)?`?$", re.IGNORECASE)
 _RUNTIMES = frozenset({"nodejs", "deno", "bun", "python", "go", "golang", "rust", "java"})
-
-
-_LITERAL_QUOTE = re.compile(r'"[^"\n]{1,80}"')
-_LITERAL_MARK = re.compile(r"[:<>{}%]")
-
-
-def _inside_literal(text: str, c: _Cand) -> bool:
-    """Whether the candidate stands inside a double-quoted string that reads as code's
-    (it holds a colon, a placeholder or a format: "pprof: <err>")."""
-    line_start = text.rfind("\n", 0, c.start) + 1
-    for m in _LITERAL_QUOTE.finditer(text, line_start, min(len(text), c.end + 80)):
-        if m.start() < c.start and c.end < m.end():
-            said = m.group()  # (with a space: a message, not an image's tag "python:3.12")
-            return " " in said and _LITERAL_MARK.search(said) is not None and not _runtime(c)
-    return False
 
 
 def _runtime(c: _Cand) -> bool:
@@ -1165,39 +1138,18 @@ def infer_anchors(text: str, fp: Fingerprint, subject: str | None = None, *,
             detail = "next to a control character"
             dropped.append(DroppedCandidate(c.text, DropReason.UNSAFE, detail))
             continue
-        if (c.form in (_Form.DOTTED, _Form.CALL)
-                and c.text.partition(".")[0] in _RUNTIME_GLOBALS):  # fmt: skip
-            # "`Deno.env.get`", "window.location": what the runtime provides, no definition
-            detail = f"{c.text} is provided by the JavaScript runtime"
-            dropped.append(DroppedCandidate(c.text, DropReason.NOT_A_USE, detail))
+        if (otherwise := named_otherwise(c, text, _runtime(c))) is not None:
+            # a runtime's global, a word of a quoted message, two names joined by "/", a
+            # distribution's package, a platform (anchors.name_contexts)
+            dropped.append(DroppedCandidate(c.text, *otherwise))
             continue
         if c.form is _Form.PATH and c.mode is _Mode.PRESENT and text[c.start - 1 : c.start] == "$":
             uncovered.append(f"the value ${c.text}")  # "is $HOME/.pprof/binaries": a value
-            continue
-        if c.form is _Form.WORD and _inside_literal(text, c):
-            # "prints "pprof: <err>"": a word of a string the code writes, no package
-            detail = f"'{c.text}' is a word of a quoted literal"
-            dropped.append(DroppedCandidate(c.text, DropReason.NOT_A_USE, detail))
-            continue
-        if c.form is _Form.PATH and _NAMES_PAIRED.fullmatch(c.text):
-            # "datastore.EncodeBlob/DecodeBlob": two names of code, no path or import path
-            dropped.append(DroppedCandidate(c.text, DropReason.UNRESOLVED, "names of code"))
             continue
         if (c.mode is _Mode.PRESENT and _COPY_OF.search(text, max(0, c.start - 40), c.start)
                 and (local(c.start).known(c.text) or lookup_word(c.text) is not None)):  # fmt: skip
             # "a vendored, trimmed copy of cachelib": where the code came from, no use of it
             uncovered.append(f"that it is a copy of {c.text}")
-            continue
-        if (not c.ticked and c.text.lower() in _DISTRIBUTIONS
-                and _PACKAGE_AFTER.match(text, c.end)):  # fmt: skip
-            # "the Debian package patches Cargo.toml": a distribution's package, no library
-            detail = f"'{c.text}' names the distribution that packages the project"
-            dropped.append(DroppedCandidate(c.text, DropReason.NOT_A_USE, detail))
-            continue
-        if (not c.ticked and c.text.lower() in _PLATFORMS
-                and _ON_PLATFORM.search(text, max(0, c.start - 8), c.start)):  # fmt: skip
-            detail = f"'{c.text}' names a platform the code runs on"
-            dropped.append(DroppedCandidate(c.text, DropReason.NOT_A_USE, detail))
             continue
         if _POSSESSED_MODULE.match(text, c.end) and _runtime(c):
             # "Node's http module", "Python's sqlite3", "Node's zlib": whose module, not a use
@@ -1295,37 +1247,16 @@ def infer_anchors(text: str, fp: Fingerprint, subject: str | None = None, *,
             # "storage types: caldav, carddav, filesystem, google_calendar": values of the
             # code, among which a package's name is one more value
             outcome = (DropReason.UNRESOLVED, f"{c.text!r} is one of a list of the code's names")
-        if (c.form in (_Form.WORD, _Form.TECH) and c.mode is _Mode.PRESENT
-                and isinstance(outcome, list) and c.text.islower()
-                and _KEYWORD_AFTER.match(text, c.end)):  # fmt: skip
-            # "passes `multiprocessing=True`", "checks `threading` (default True)": a
-            # keyword argument or a parameter, a name of code
-            outcome = (DropReason.UNRESOLVED, f"{c.text!r} is a parameter or keyword argument")
+        if c.mode is _Mode.PRESENT and isinstance(outcome, list):
+            # a keyword argument, a protocol's acronym, a word naming what a thing is, a
+            # data file's path (anchors.name_contexts)
+            outcome, part = reread_in_context(c, text, outcome, local(c.start))
+            uncovered += [part] if part else []
         if (c.form in (_Form.WORD, _Form.TECH) and c.mode is _Mode.PRESENT
                 and isinstance(outcome, list) and text[c.start - 1 : c.start] == "@"
                 and text[c.end : c.end + 1] != "/"):  # fmt: skip
             # "`@retry(stop=...)`": a decorator the code applies, a name of code
             outcome = (DropReason.UNRESOLVED, f"@{c.text} is a decorator")
-        if (c.form is _Form.WORD and not c.ticked and c.text.isupper() and isinstance(outcome, list)
-                and outcome and all(a.kind is AnchorKind.IMPORT and "." in a.value
-                                    and a.value.rpartition(".")[2] == c.text.lower()
-                                    for a in outcome)):  # fmt: skip
-            # "the WSGI app": the protocol an acronym names, not werkzeug.wsgi
-            outcome = (DropReason.COMMON_WORD, f"{c.text!r} names a protocol or format")
-        if (c.form in (_Form.WORD, _Form.TECH) and c.text[:1].isupper()
-                and (c.modifies or _CODE_NOUN_AFTER.match(text, c.end))
-                and not (c.code or c.instrument or c.packaged) and c.mode is _Mode.PRESENT
-                and isinstance(outcome, list)
-                and (wider := used_elsewhere(outcome, local(c.start).fp))):  # fmt: skip
-            # "a Redis message_queue" in zou/event_stream.py, "Flask `MethodView` classes":
-            # what the thing is, whose package the file need not import itself
-            outcome = wider
-            uncovered.append(f"that {local(c.start).scope} uses {c.text} itself")
-        if (c.form is _Form.PATH and isinstance(outcome, list) and outcome
-                and _DATA_FILE.search(c.text)
-                and all(a.kind is AnchorKind.IMPORT for a in outcome)):  # fmt: skip
-            # "pprof/settings.json": a data file, never a package's import path
-            outcome = [Anchor(AnchorKind.FILE, c.text, outcome[0].expect)]
         if c.form is _Form.PATH and c.mode is _Mode.PRESENT and isinstance(outcome, list) and (
                 why := no_repository_file(c, text, outcome, local(c.start))):  # fmt: skip
             outcome = why

@@ -9,8 +9,8 @@ import re
 from collections.abc import Sequence
 from dataclasses import replace
 
-from anchors.candidates import _Cand
-from anchors.codenames import CodeNames, DropReason, _as_path
+from anchors.candidates import _Cand, _Form
+from anchors.codenames import CodeNames, DropReason, Outcome, _as_path
 from anchors.facts import Fingerprint
 from anchors.spec import Anchor, AnchorKind, Expect
 from anchors.tooling_dirs import built_copy
@@ -18,12 +18,13 @@ from anchors.tooling_dirs import built_copy
 __all__ = [
     "content_unread",
     "import_manner",
+    "named_otherwise",
     "names_listed",
     "no_repository_file",
     "placed_where_said",
     "quoted_in_code",
     "read_by_dependency",
-    "used_elsewhere",
+    "reread_in_context",
 ]
 
 _Kept = list[tuple[Anchor, str]]
@@ -218,7 +219,44 @@ def import_manner(text: str, kept: _Kept, fp: Fingerprint) -> list[str]:
     return parts
 
 
-def used_elsewhere(outcome: Sequence[Anchor], fp: Fingerprint) -> list[Anchor] | None:
+_KEYWORD_AFTER = re.compile(r"=(?!=)\s*[^\s`]|`?\s+\((?:defaults?|default\s+value)\b")
+# ("a Redis message_queue", "Flask `MethodView` classes": a name of code after the word)
+_CODE_NOUN_AFTER = re.compile(r"\s+(?:`[A-Za-z_][\w.]*`|[a-z]+_[\w.]+|[A-Z][a-z]+[A-Z]\w*)(?!\()")
+_DATA_FILE = re.compile(r"\.(?:json|ya?ml|toml|ini|cfg|conf|txt|xml|csv|db|sqlite3?|lock)$")
+
+
+def reread_in_context(c: _Cand, text: str, outcome: list[Anchor],
+                      names: CodeNames) -> tuple[Outcome, str | None]:  # fmt: skip
+    """The anchors a present candidate resolved to, read again where the note writes it,
+    and a part then left unchecked (or None):
+
+    - "passes `multiprocessing=True`", "checks `threading` (default True)": a keyword
+      argument or a parameter, a name of code;
+    - "the WSGI app": the protocol an acronym names, not the module ``werkzeug.wsgi``;
+    - "a Redis message_queue" in a file that imports no redis, "Flask `MethodView`
+      classes": what the thing is, checked for the project, and whether that file uses it
+      itself left unchecked;
+    - "pprof/settings.json": a data file, never a package's import path."""
+    if c.form in (_Form.WORD, _Form.TECH) and c.text.islower() and _KEYWORD_AFTER.match(
+            text, c.end):  # fmt: skip
+        return (DropReason.UNRESOLVED, f"{c.text!r} is a parameter or keyword argument"), None
+    if (c.form is _Form.WORD and not c.ticked and c.text.isupper() and outcome
+            and all(a.kind is AnchorKind.IMPORT and "." in a.value
+                    and a.value.rpartition(".")[2] == c.text.lower()
+                    for a in outcome)):  # fmt: skip
+        return (DropReason.COMMON_WORD, f"{c.text!r} names a protocol or format"), None
+    if (c.form in (_Form.WORD, _Form.TECH) and c.text[:1].isupper()
+            and (c.modifies or _CODE_NOUN_AFTER.match(text, c.end))
+            and not (c.code or c.instrument or c.packaged)
+            and (wider := _used_elsewhere(outcome, names.fp))):  # fmt: skip
+        return wider, f"that {names.scope} uses {c.text} itself"
+    if (c.form is _Form.PATH and outcome and _DATA_FILE.search(c.text)
+            and all(a.kind is AnchorKind.IMPORT for a in outcome)):  # fmt: skip
+        return [Anchor(AnchorKind.FILE, c.text, outcome[0].expect)], None
+    return outcome, None
+
+
+def _used_elsewhere(outcome: Sequence[Anchor], fp: Fingerprint) -> list[Anchor] | None:
     """For a word that qualifies a noun ("a Redis message_queue", "Flask `MethodView`
     classes") read as imports claimed for one file: the same imports unscoped, when that
     file imports none of them and another file does; else None."""
@@ -254,3 +292,47 @@ def content_unread(text: str, kept: _Kept, fp: Fingerprint, checked: bool) -> li
                                       for a in files):  # fmt: skip
         return []
     return [f"what {files[0].value} says"]
+
+
+# What a candidate names that is neither a package nor a path of the repository
+_RUNTIME_GLOBALS = frozenset({"Deno", "Bun", "window", "document", "globalThis", "navigator"})
+_NAMES_PAIRED = re.compile(r"[A-Za-z_]\w*\.[A-Z]\w*(?:/[A-Z]\w*)+")
+_LITERAL_QUOTE = re.compile(r'"[^"\n]{1,80}"')
+_LITERAL_MARK = re.compile(r"[:<>{}%]")
+_DISTRIBUTIONS = frozenset({"debian", "ubuntu", "fedora", "alpine", "arch", "homebrew", "nix",
+                            "conda-forge", "snap", "flatpak", "rpm", "deb"})  # fmt: skip
+_PACKAGE_AFTER = re.compile(r"\s+(?:packag(?:e|es|ing)|package\s+maintainers?|packagers?|"
+                            r"patch(?:es)?|build)\b", re.IGNORECASE)
+_PLATFORMS = frozenset({"posix", "nt"})
+_ON_PLATFORM = re.compile(r"\b(?:on|under|for)\s+$", re.IGNORECASE)
+
+
+def named_otherwise(c: _Cand, text: str, runtime: bool) -> tuple[DropReason, str] | None:
+    """Why a candidate names no package, definition or path, or None: what the JavaScript
+    runtime provides ("`Deno.env.get`"), a word of a quoted message ("prints "pprof:
+    <err>""; ``runtime``: the word names a language's runtime, which such a quote may
+    hold as a tag, "python:3.12"), two names joined by "/" ("EncodeBlob/DecodeBlob"), a
+    distribution's package ("the Debian package"), a platform ("on POSIX")."""
+    if c.form in (_Form.DOTTED, _Form.CALL) and c.text.partition(".")[0] in _RUNTIME_GLOBALS:
+        return DropReason.NOT_A_USE, f"{c.text} is provided by the JavaScript runtime"
+    if c.form is _Form.WORD and not runtime and _inside_message(text, c):
+        return DropReason.NOT_A_USE, f"'{c.text}' is a word of a quoted literal"
+    if c.form is _Form.PATH and _NAMES_PAIRED.fullmatch(c.text):
+        return DropReason.UNRESOLVED, "names of code"
+    if not c.ticked and c.text.lower() in _DISTRIBUTIONS and _PACKAGE_AFTER.match(text, c.end):
+        return DropReason.NOT_A_USE, f"'{c.text}' names the distribution that packages the project"
+    if (not c.ticked and c.text.lower() in _PLATFORMS
+            and _ON_PLATFORM.search(text, max(0, c.start - 8), c.start)):  # fmt: skip
+        return DropReason.NOT_A_USE, f"'{c.text}' names a platform the code runs on"
+    return None
+
+
+def _inside_message(text: str, c: _Cand) -> bool:
+    """Whether the candidate stands inside a double-quoted message of the code: with a
+    space, and a colon, a placeholder or a format ("pprof: <err>")."""
+    line_start = text.rfind("\n", 0, c.start) + 1
+    for m in _LITERAL_QUOTE.finditer(text, line_start, min(len(text), c.end + 80)):
+        if m.start() < c.start and c.end < m.end():
+            said = m.group()
+            return " " in said and _LITERAL_MARK.search(said) is not None
+    return False
