@@ -286,11 +286,10 @@ def _resolve(c: _Cand, names: CodeNames, fp: Fingerprint, absent: bool) -> Outco
         if len(inside or placed) != 1:
             return DropReason.AMBIGUOUS, f"{text} is assigned in {len(placed)} files"
         return [Anchor(AnchorKind.SYMBOL, text, scope=(inside or placed).pop())]
-    if (c.form is _Form.ENV and not absent and c.reads and not fp.env_sources(text)
-            and fp.constant_values(text)):  # fmt: skip
+    if not absent and _constant_among_env(c, fp):
         # "split on commas into TWO_FA_EXEMPT_USERS" among variables of the environment: a
         # constant the code assigns, which the environment may or may not set
-        return DropReason.UNTYPED, f"{text}{_CONSTANT_NOT_READ}"
+        return DropReason.UNTYPED, f"{text} is a constant of the code; no code reads it by name"
     if c.form is _Form.ENV or (c.form is _Form.WORD and text.isupper() and text in fp.env_names()
                           and (len(text) > 2 or c.code or c.reads)):  # fmt: skip
         return names.env(text, absent, claimed=c.reads)
@@ -963,13 +962,19 @@ _POSSESSED_MODULE = re.compile(
 _ALTERNATIVE = re.compile(r"`?\s+(?:or|nor)\s+(?:an?\s+|the\s+)?`?")
 _FILE_NAME_BEFORE = re.compile(r"\bfile\s?name\s+[`'\"]?$", re.IGNORECASE)
 _ASSIGNED_AFTER = re.compile(r"`?\s?=(?!=)")
-_CONSTANT_NOT_READ = " is a constant of the code; no code reads it by name"
 _COPY_OF = re.compile(r"\b(?:(?:copy|fork|port|clone|re-?implementation)\s+of|(?:adapted|borrowed|"
                       r"copied|vendored|ported)\s+from|inspired\s+by|modell?ed\s+(?:on|after))"
                       r"\s+(?:the\s+)?`?$", re.IGNORECASE)
 _MENTIONED = re.compile(
     r"\b(?:mentions?|mentioned|refers\s+to|talks\s+about)\s+(?:an?\s+|the\s+)?`?$", re.IGNORECASE)
 _RUNTIMES = frozenset({"nodejs", "deno", "bun", "python", "go", "golang", "rust", "java"})
+
+
+def _constant_among_env(c: _Cand, fp: Fingerprint) -> bool:
+    """Whether a name said among variables of the environment is a constant the code
+    assigns that no code reads from the environment by name."""
+    return (c.form is _Form.ENV and c.reads and not fp.env_sources(c.text)
+            and bool(fp.constant_values(c.text)))  # fmt: skip
 
 
 def _runtime(c: _Cand) -> bool:
@@ -1113,10 +1118,10 @@ def infer_anchors(text: str, fp: Fingerprint, subject: str | None = None, *,
             # "`bat cache --clear` deletes themes.bin": a file the program makes as it runs
             uncovered.append(f"the file {c.text}")
             continue
-        if ((c.form is _Form.PATH or (c.form is _Form.DOTTED and _FILE_NAME_BEFORE.search(
-                text, max(0, c.start - 20), c.start)))
-                and "/" not in c.text
-                and _NAMED_FILE.search(text, max(0, c.start - 40), c.start)):  # fmt: skip
+        preceding = text[max(0, c.start - 40) : c.start]
+        if "/" not in c.text and (
+                (c.form is _Form.PATH and _NAMED_FILE.search(preceding))
+                or (c.form is _Form.DOTTED and _FILE_NAME_BEFORE.search(preceding))):  # fmt: skip
             # "a file called config.json", "`C.CONFIG_FILE` is `.pre-commit-config.yaml`":
             # the name a file is given where the program runs, a value the note states, not
             # a path of this repository
@@ -1272,8 +1277,7 @@ def infer_anchors(text: str, fp: Fingerprint, subject: str | None = None, *,
         if (isinstance(outcome, tuple) and c.mode is _Mode.PRESENT
                 and (project_dep := _project_dependency(c, text, spans, fp))):  # fmt: skip
             outcome = [project_dep]  # "the crate depends on dirs-next": the manifests' claim
-        if (isinstance(outcome, tuple) and outcome[1].endswith(_CONSTANT_NOT_READ)
-                and c.mode is _Mode.PRESENT):  # fmt: skip
+        if c.mode is _Mode.PRESENT and _constant_among_env(c, fp):
             uncovered.append(f"that {c.text} is read from the environment")
         if isinstance(outcome, tuple):
             if outcome[0] in _ALWAYS_REPORTED or c.tech is not None or _salient(c, names):

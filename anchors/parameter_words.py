@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from anchors.facts import Fingerprint, Signature
+from anchors.plurals import singular
 from anchors.spec import Anchor, AnchorKind, Expect
 
 __all__ = ["WordedDefault", "read_parameter_words"]
@@ -40,14 +41,6 @@ _BOUND_WORDS = frozenset({"max", "min", "maximum", "minimum", "num", "number", "
                           "count", "total"})  # fmt: skip
 
 
-def _stem(word: str) -> str:
-    word = word.lower()
-    for tail in ("ies", "es", "s"):
-        if word.endswith(tail) and len(word) > len(tail) + 2:
-            return word[: -len(tail)] + ("y" if tail == "ies" else "")
-    return word
-
-
 def read_parameter_words(text: str, spans: Sequence[tuple[int, int, bool]],
                          subjects: Sequence[tuple[str, str]], fp: Fingerprint,
                          taken: Sequence[tuple[int, int]]) -> list[WordedDefault]:  # fmt: skip
@@ -68,13 +61,17 @@ def read_parameter_words(text: str, spans: Sequence[tuple[int, int, bool]],
             at = m.span("n")
             if any(a < at[1] and at[0] < b for a, b in taken):
                 continue
-            words = {_stem(w) for w in (m["before"], m["after"]) if w}
+            words = {_word(w) for w in (m["before"], m["after"]) if w}
             param = _one_param(sig, words)
             if param is not None:
                 anchor = Anchor(AnchorKind.PARAM, f"{function}({param})", Expect.PRESENT,
                                 path, m["n"])  # fmt: skip
                 found.append(WordedDefault(anchor, at))
     return found
+
+
+def _word(word: str) -> str:
+    return singular(word.casefold())
 
 
 def _one_signature(named: Sequence[tuple[str, str]],
@@ -97,7 +94,7 @@ def _one_param(sig: Signature, words: set[str]) -> str | None:
         return None
     hits = []
     for param in sig.params:
-        parts = {_stem(p) for p in param.name.split("_") if p} - _BOUND_WORDS
+        parts = {_word(p) for p in param.name.split("_") if p} - _BOUND_WORDS
         if parts and parts <= words and param.has_default:
             hits.append(param.name)
     return hits[0] if len(hits) == 1 else None

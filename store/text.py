@@ -8,6 +8,8 @@ import functools
 import re
 from typing import NamedTuple
 
+from anchors.plurals import singular
+
 __all__ = [
     "SPELLINGS",
     "STOP",
@@ -101,18 +103,6 @@ def parts(raw: str) -> list[str]:
     for piece in _PARTS.split(raw):
         found += _HUMPS.findall(piece) if piece else []
     return [p.casefold() for p in found]
-
-
-def singular(w: str) -> str:
-    """A folded word's plural brought to its singular (tests -> test, retries -> retry,
-    boxes -> box); words ending in ss, us, is (class, status, redis) stay whole."""
-    if len(w) > 4 and w.endswith("ies"):
-        return w[:-3] + "y"
-    if w.endswith(("sses", "xes", "ches", "shes", "zes")):
-        return w[:-2]
-    if len(w) > 3 and w.endswith("s") and not w.endswith(("ss", "us", "is")):
-        return w[:-1]
-    return w
 
 
 @functools.lru_cache(maxsize=1 << 16)
