@@ -23,7 +23,10 @@ MAX_GROUP = 200
 MAX_WORD_GROUP = 40  # an attribute with one subject word: narrower, or it is no lead
 RARE = 12  # a word held by at most this many claims is rare enough to pair on
 _RARE_SHARED = 2
-_LATE = ("kin:", "polar:")
+_LATE = ("kin:", "polar:", "design:", "rival:", "duty:")
+# Keys of what a note names, not of a slot (a design, a product's family, a duty): as
+# narrow as an attribute with one subject word, or they pair most of a store.
+_NAMED = ("design:", "rival:", "duty:")
 
 
 def keys(claim: Claim) -> Iterable[tuple[str, str]]:
@@ -79,7 +82,8 @@ def candidate_pairs(
                     add(a, b)
         else:
             present, absent = sides.get("present", []), sides.get("absent", [])
-            if len(present) <= MAX_GROUP and len(absent) <= MAX_GROUP:
+            cap = MAX_WORD_GROUP if key.startswith(_NAMED) else MAX_GROUP
+            if len(present) <= cap and len(absent) <= cap:
                 for a, b in _across(present, absent, fresh):
                     add(a, b)
     for a, b in _sharing_rare_words(claims, fresh):

@@ -16,7 +16,7 @@ from __future__ import annotations
 import functools
 import re
 
-__all__ = ["FAMILIES", "FAMILY", "families_of"]
+__all__ = ["FAMILIES", "FAMILY", "MANY_VALUED", "families_of", "members_of", "one_thing"]
 
 FAMILY = "family:"  # the prefix of a family's term
 
@@ -94,6 +94,12 @@ analytics: google analytics, mixpanel, amplitude, posthog, plausible, matomo,
 ml-framework: pytorch, tensorflow, jax, keras, scikit-learn, sklearn, xgboost, lightgbm
 model-serving: triton, torchserve, tf serving, bentoml, ray serve, vllm, seldon, kserve,
   sagemaker
+rtos: freertos, zephyr, threadx, azure rtos, nuttx, riot os, mbed os, chibios, vxworks
+desktop-shell: electron, tauri, qt, gtk, wxwidgets, wpf, winforms, avalonia, neutralino,
+  nw.js
+feature-store: feast, tecton, hopsworks, featureform
+data-fetching: swr, react query, tanstack query, apollo client, rtk query, urql, relay
+mobile-http: volley, retrofit, okhttp, alamofire, urlsession, ktor client
 """
 
 
@@ -133,6 +139,61 @@ edge-proxy: reverse proxy, cdn
 model-serving: model server, inference server
 experiment-tracking: experiment tracking
 """
+
+
+# Families whose products one project commonly uses side by side (a warehouse beside the
+# application's database, Cloudflare in front of nginx): naming another one is no rival
+# unless a note says its product is the only one (``designs.rival_products``).
+MANY_VALUED = frozenset(
+    {
+        "database", "cache", "message-broker", "object-storage", "payments", "monitoring",
+        "log-shipping", "edge-proxy", "api-style", "linter", "chat-ops", "analytics",
+        "ml-framework", "http-client", "scheduler", "python-test", "css", "secrets",
+        "browser-automation", "type-checker", "python-packaging", "js-packaging",
+    }
+)  # fmt: skip
+
+# Names of one thing, or of things that go together, in a family: never rivals ("EKS" is
+# Kubernetes, Retrofit runs on OkHttp, SwiftUI and UIKit are both native iOS).
+_ONE_THING = """
+postgres, postgresql, rds, aurora, supabase, timescaledb
+mysql, mariadb, rds, aurora, planetscale
+kubernetes, k8s, eks, gke, aks, openshift, ec2
+ecs, fargate, ec2
+docker compose, docker-compose
+redux, redux toolkit, rtk query
+react query, tanstack query
+github actions, .github/workflows
+gitlab ci, .gitlab-ci.yml
+jenkins, jenkinsfile
+elasticsearch, elk, kibana, logstash
+swiftui, uikit, jetpack compose
+retrofit, okhttp
+azure rtos, threadx
+next.js, react
+nuxt, vue
+sveltekit, svelte
+firebase auth, firestore
+cloudwatch, cloudwatch logs
+new relic, newrelic
+"""
+
+
+@functools.cache
+def _groups() -> dict[str, frozenset[int]]:
+    """Each member of ``_ONE_THING`` and the groups it is in."""
+    found: dict[str, set[int]] = {}
+    for n, line in enumerate(_ONE_THING.strip().splitlines()):
+        for name in line.split(","):
+            if name.strip():
+                found.setdefault(name.strip(), set()).add(n)
+    return {name: frozenset(groups) for name, groups in found.items()}
+
+
+def one_thing(x: str, y: str) -> bool:
+    """Whether two products are one thing, or go together (``_ONE_THING``)."""
+    groups = _groups()
+    return x == y or bool(groups.get(x, frozenset()) & groups.get(y, frozenset()))
 
 
 def _parse(table: str) -> dict[str, frozenset[str]]:
@@ -188,25 +249,62 @@ def _first_words() -> frozenset[str]:
     return frozenset(words[0] for words in _owners())
 
 
-@functools.lru_cache(maxsize=1 << 14)
-def families_of(text: str) -> frozenset[str]:
-    """The families of the technologies ``text`` names, as terms (``family:ci``): the
-    longest name at each place, so "React Native" is a mobile stack, not React."""
+@functools.cache
+def _products() -> dict[tuple[str, ...], str]:
+    """Each spelling of a product (a member that is not the generic name of a job), as
+    its words, and the product it names."""
+    found: dict[tuple[str, ...], str] = {}
+    for members in _parse(_TABLE).values():
+        for member in members:
+            for spelling in _spellings(member):
+                words = tuple(_WORD.findall(spelling))
+                if words:
+                    found[words] = member
+    return found
+
+
+def _names(text: str) -> list[tuple[str, ...]]:
+    """The names of members ``text`` holds, as their words: the longest name at each
+    place, so "React Native" is a mobile stack, not React."""
     owners = _owners()
     firsts = _first_words()
     words = [w.rstrip(".") for w in _WORD.findall(text.lower())]
-    found: set[str] = set()
+    found = []
     i = 0
     while i < len(words):
         if words[i] not in firsts:  # no name starts here: most words of a note
             i += 1
             continue
         for n in range(min(_LONGEST, len(words) - i), 0, -1):
-            families = owners.get(tuple(words[i : i + n]))
-            if families is not None:
-                found.update(families)
+            name = tuple(words[i : i + n])
+            if name in owners:
+                found.append(name)
                 i += n
                 break
         else:
             i += 1
-    return frozenset(FAMILY + f for f in found)
+    return found
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def families_of(text: str) -> frozenset[str]:
+    """The families of the technologies ``text`` names, as terms (``family:ci``)."""
+    owners = _owners()
+    return frozenset(FAMILY + f for name in _names(text) for f in owners[name])
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def members_of(text: str) -> tuple[dict[str, frozenset[str]], frozenset[str]]:
+    """The products ``text`` names, by family, and the words that named them; generic
+    names of a job ("the database") are no product."""
+    owners, products = _owners(), _products()
+    found: dict[str, set[str]] = {}
+    words: set[str] = set()
+    for name in _names(text):
+        product = products.get(name)
+        if product is None:
+            continue
+        words.update(name)
+        for family in owners[name]:
+            found.setdefault(family, set()).add(product)
+    return {f: frozenset(p) for f, p in found.items()}, frozenset(words)

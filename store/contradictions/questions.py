@@ -22,7 +22,7 @@ from store.contradictions.values import (
     compare,
     number_at,
 )
-from store.contradictions.words import content_word, modifiers, qualifiers, variants
+from store.contradictions.words import content_word, content_words, modifiers, qualifiers, variants
 
 if TYPE_CHECKING:
     from store.contradictions.rules import Claim
@@ -149,7 +149,7 @@ def denied(a: Claim, b: Claim) -> str | None:
     denier, other = (da, b) if da else (db, a)
     if _excepts(a.text, b.text) or _excepts(b.text, a.text):
         return None
-    if _other_variants(a.text, b.text) or not _denies_of(denier, other):
+    if other_variants(a.text, b.text) or not _denies_of(denier, other):
         return None
     if _narrowed_apart(denier, other):
         return None
@@ -179,7 +179,7 @@ def other_stances(a: Claim, b: Claim) -> str | None:
     theirs = dict(b.stances)
     for name, holds in a.stances:
         if theirs.get(name, holds) != holds:
-            if _other_variants(a.text, b.text) or kinds_apart(a.text, b.text):
+            if other_variants(a.text, b.text) or kinds_apart(a.text, b.text):
                 return None
             # the property links them; a word or a term in common says they are one thing
             near = bool(a.words & b.words) or _nearby(a, b, CLOSE_STANCE)
@@ -222,7 +222,7 @@ _STANCES = {
 _NO_FIRST = frozenset({"safe to retry"})  # "no idempotency protection" names it to deny it
 
 
-def _other_variants(one: str, other: str) -> bool:
+def other_variants(one: str, other: str) -> bool:
     """Whether each note names an environment or a variant the other does not ("the
     public API" / "the internal admin API"): other things."""
     va, vb = variants(one), variants(other)
@@ -247,7 +247,7 @@ def other_amounts(a: Claim, b: Claim) -> str | None:
         return None
     if _NOT_ONE_AMOUNT.search(a.text) or _NOT_ONE_AMOUNT.search(b.text):
         return None
-    if _other_variants(a.text, b.text) or kinds_apart(a.text, b.text):
+    if other_variants(a.text, b.text) or kinds_apart(a.text, b.text):
         return None
     return about if _nearby(a, b, CLOSE_AMOUNTS) else None
 
@@ -256,7 +256,7 @@ def kinds_apart(one: str, other: str) -> bool:
     """Whether the notes name one kind of thing, each narrowed by a word the other never
     says ("payments worker" / "thumbnails worker", "read requests" / "write requests",
     "access tokens" / "refresh tokens"): two things of one kind."""
-    mine, theirs = modifiers(normalised(one)), modifiers(normalised(other))
+    mine, theirs = _kinds(normalised(one)), _kinds(normalised(other))
     said_mine, said_theirs = stored_terms(one, spells=False), stored_terms(other, spells=False)
     for word in mine.keys() & theirs.keys():
         only_mine = [m for m in mine[word] if said_theirs.isdisjoint(note_query(m))]
@@ -264,6 +264,20 @@ def kinds_apart(one: str, other: str) -> bool:
         if only_mine and only_theirs:
             return True
     return False
+
+
+# Words before a noun that say its state or its place in a sequence, not which kind of it
+# ("a failing webhook", "the first canary step" / "the initial canary step").
+_STATES = content_words(
+    "failing failed pending idle stuck existing current broken slow dead healthy unhealthy"
+    " new old first initial last final next previous"
+)
+
+
+def _kinds(text: str) -> dict[str, frozenset[str]]:
+    """``words.modifiers``, without the words of a state (``_STATES``)."""
+    found = {word: those - _STATES for word, those in modifiers(text).items()}
+    return {word: those for word, those in found.items() if those}
 
 
 def other_settings(a: Claim, b: Claim) -> str | None:
@@ -275,7 +289,7 @@ def other_settings(a: Claim, b: Claim) -> str | None:
         if mine[name] != theirs[name]:
             if _NOT_ONE_AMOUNT.search(a.text) or _NOT_ONE_AMOUNT.search(b.text):
                 return None
-            return None if _other_variants(a.text, b.text) else f"the setting {name}"
+            return None if other_variants(a.text, b.text) else f"the setting {name}"
     return None
 
 
@@ -286,7 +300,8 @@ def settings(text: str) -> dict[str, str]:
     found: dict[str, set[str]] = {}
     for m in _SETTING.finditer(text):
         name = re.sub(r"[_.-]", "", (m.group("k") or m.group("k2") or m.group("k3")).lower())
-        value = (m.group("v") or m.group("v3") or m.group("state")).lower().strip("'\"")
+        value = m.group("v") or m.group("v3") or m.group("v4") or m.group("state")
+        value = value.lower().strip("'\"")
         found.setdefault(name, set()).add(_BOOLEANS.get(value, value))
     return {name: next(iter(values)) for name, values in found.items() if len(values) == 1}
 
@@ -294,7 +309,7 @@ def settings(text: str) -> dict[str, str]:
 _KEY = r"[A-Za-z_][\w.-]*[A-Za-z0-9_]"
 _SETTING = guarded(
     rf"(?<![\w.-])(?P<k>{_KEY})\s?=\s?(?P<v>\"[^\"]{{0,40}}\"|'[^']{{0,40}}'|[\w.+/-]+)"
-    rf"|`(?P<k3>{_KEY}):\s?(?P<v3>[^`\s]+)`"
+    rf"|`(?P<k3>{_KEY})(?::\s?(?P<v3>[^`\s]+)|\s(?P<v4>[^`\s]*\d[^`\s]*))`"
     rf"|`(?P<k2>{_KEY})`\s+(?:is|was|gets|stays)\s+(?:set\s+to\s+)?"
     r"(?P<state>set|unset|on|off|enabled|disabled|true|false)\b",
     re.I,

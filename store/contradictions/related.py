@@ -33,6 +33,7 @@ import time
 from collections.abc import Callable, Collection, Mapping
 
 from store.backend import Store
+from store.contradictions.designs import designs
 from store.contradictions.families import FAMILIES, FAMILY
 from store.contradictions.related_note import LIMIT, Related, RelatedPair
 from store.contradictions.related_words import spelled
@@ -158,6 +159,7 @@ def _closest(
     if not query:
         return []
     families = [t for t in query if t.startswith(FAMILY)]
+    axes = frozenset(axis for axis, _, _ in designs(new.text))
     # Only the acronyms the new note writes are looked for in a stored note's words.
     wanted = frozenset(t.removeprefix(SPELLED) for t in query if t.startswith(SPELLED))
     order = {t: n for n, t in enumerate(query)}
@@ -175,14 +177,22 @@ def _closest(
             said = spelled(normalised(text), wanted)
             terms = terms | {SPELLED + a for a in said} if said else terms
         score = _similarity(query, order, text, terms, weight, own)
-        if score < THRESHOLD and any(t in terms for t in families):
-            # Two products for one job: as close as the threshold, whatever else the
-            # notes say ("we got rid of Sentry" and "errors go to Rollbar").
+        if score < THRESHOLD and (
+            any(t in terms for t in families) or _one_axis(axes, mem.text)
+        ):
+            # Two products for one job, or two designs of one thing: as close as the
+            # threshold, whatever else the notes say ("we got rid of Sentry" and "errors
+            # go to Rollbar"; "one Django monolith" and "each deployed independently").
             score = THRESHOLD
         if score >= THRESHOLD:
             scored.append((round(score, 3), mem))
     scored.sort(key=lambda pair: (-pair[0], pair[1].id))
     return scored
+
+
+def _one_axis(axes: frozenset[str], text: str) -> bool:
+    """Whether a note states a design on one of ``axes`` (``designs``)."""
+    return bool(axes) and any(axis in axes for axis, _, _ in designs(text))
 
 
 def _close_in(m: Mirror, new: Memory, kept: dict[str, float]) -> list[tuple[float, Memory]]:

@@ -108,6 +108,8 @@ owner, owns, maintainer, maintains, responsible
 migration, schema change, migrate
 eviction, evict, evicted, maxmemory-policy, noeviction
 cache, caching, cached, memoize
+indentation, indent, indent_style, indent size, tabs, usetabs, tab width, tabwidth
+sprint, iteration, sprints, iterations
 """
 
 

@@ -19,6 +19,10 @@ from datetime import datetime
 from typing import NamedTuple
 
 from anchors.needles import guarded
+from store.contradictions.designs import designs, first_pole, other_designs, rival_products
+from store.contradictions.duties import duties, other_doers
+from store.contradictions.families import members_of
+from store.contradictions.gone import gone, said_gone
 from store.contradictions.kin import akin, family, name_words, shared_words
 from store.contradictions.outcomes import (
     ConflictKind,
@@ -157,6 +161,31 @@ class Claim:
         return counted(self.text)
 
     @functools.cached_property
+    def designs(self) -> tuple[tuple[str, str, str], ...]:
+        """The designs it states, with their words (``designs.designs``)."""
+        return designs(self.text)
+
+    @functools.cached_property
+    def duties(self) -> tuple[tuple[str, frozenset[str], frozenset[str]], ...]:
+        """The duties it names, who does them and who does not (``duties.duties``)."""
+        return duties(self.text)
+
+    @functools.cached_property
+    def gone(self) -> tuple[tuple[str, frozenset[str]], ...]:
+        """The names it says are gone or replaced (``gone.gone``)."""
+        return gone(self.text)
+
+    @functools.cached_property
+    def products(self) -> dict[str, frozenset[str]]:
+        """The products it names, by family (``families.members_of``)."""
+        return members_of(self.text)[0]
+
+    @functools.cached_property
+    def product_words(self) -> frozenset[str]:
+        """The words that named its products."""
+        return members_of(self.text)[1]
+
+    @functools.cached_property
     def default_or_override(self) -> tuple[bool, bool]:
         """Whether it states a default, and an override (``questions.stance``)."""
         return stance(self.text)
@@ -223,6 +252,14 @@ class Claim:
         found += (
             (f"stance:{name}", "present" if holds else "absent") for name, holds in self.stances
         )
+        # ... and so does a design (``designs``); products of one family meet each other
+        found += (
+            (f"design:{axis}", "present" if pole == first else "absent")
+            for axis, pole, _ in self.designs
+            for first in (first_pole(axis),)
+        )
+        found += ((f"rival:{family}", "") for family in sorted(self.products))
+        found += ((f"duty:{duty}", "") for duty, doers, _ in self.duties if doers)
         return tuple(found)
 
 
@@ -291,9 +328,12 @@ def judge(a: Claim, b: Claim) -> Conflict | Question | None:
     about = denied(a, b)
     if about is not None:
         return Question(a, b, ConflictKind.NEGATION, about)
-    about = other_stances(a, b)
+    about = other_stances(a, b) or other_designs(a, b)
     if about is not None:
         return Question(a, b, ConflictKind.NEGATION, about)
+    about = said_gone(a, b) or rival_products(a, b) or other_doers(a, b)
+    if about is not None:
+        return Question(a, b, ConflictKind.SLOT, about)
     about = other_amounts(a, b) or other_settings(a, b)
     return Question(a, b, ConflictKind.VALUE, about) if about is not None else None
 

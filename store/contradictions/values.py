@@ -215,7 +215,12 @@ _RPX = guarded(r"\b(?P<n>\d+(?:\.\d+)?)\s*(?P<u>rps|rpm|rph|qps)\b", re.I)
 _PERCENT = guarded(rf"\b(?P<n>{_NUM})\s*(?:%|per ?cent\b)", re.I)
 # A share written as a part of a whole: "one in ten", "3 out of 100", "1/10 of requests"
 _SHARE = guarded(
-    rf"\b(?P<part>{_NUM})\s+(?:in|out of)\s+(?P<whole>{_NUM})\b(?!\s*(?:%|{_DURATION_UNIT}\b))"
+    rf"\b(?P<part>{_NUM})\s+(?:in|out of)(?:\s+every)?\s+(?P<whole>{_NUM})\b"
+    rf"(?!\s*(?:%|{_DURATION_UNIT}\b))"
+    # ... and a thing counted between: "one request in ten", not "a replica in one zone"
+    rf"|\b(?P<p3>\d+|one|two|three)\s+[a-z]+\s+(?:in|out of)(?:\s+every)?\s+"
+    rf"(?P<w3>\d{2,}|ten|twenty|hundred|a\s+hundred|a\s+thousand|thousand)\b"
+    rf"(?!\s*(?:%|{_DURATION_UNIT}\b|[a-z]+\s+(?:of|per)\b))"
     r"|\b(?P<p2>\d+)/(?P<w2>\d+)\s+of\b",
     re.I,
 )
@@ -452,8 +457,8 @@ def parse_quantity(text: str) -> tuple[Value, int, int] | None:
             options.append((m.start(), m.end(), Value(ValueType.PERCENT, n)))
             break
     for m in _SHARE.finditer(text) if " in " in text or "/" in text or "out of" in text else ():
-        part = _number(m.group("part") or m.group("p2"))
-        whole = _number(m.group("whole") or m.group("w2"))
+        part = _number(m.group("part") or m.group("p2") or m.group("p3"))
+        whole = _number(re.sub(r"^a\s+", "", m.group("whole") or m.group("w2") or m.group("w3")))
         if part is not None and whole:
             options.append((m.start(), m.end(), Value(ValueType.PERCENT, 100 * part / whole)))
             break
@@ -495,8 +500,8 @@ def parse_shares(text: str) -> list[float]:
         if n is not None:
             found.append(n)
     for m in _SHARE.finditer(text) if " in " in text or "out of" in text or "/" in text else ():
-        part = _number(m.group("part") or m.group("p2"))
-        whole = _number(m.group("whole") or m.group("w2"))
+        part = _number(m.group("part") or m.group("p2") or m.group("p3"))
+        whole = _number(re.sub(r"^a\s+", "", m.group("whole") or m.group("w2") or m.group("w3")))
         if part is not None and whole:
             found.append(100 * part / whole)
     for m in _SHARE_WORD.finditer(text):

@@ -33,7 +33,7 @@ ENVS = words(
 VARIANTS = words(
     """ios android web mobile desktop windows linux macos mac eu us uk apac emea latam
     asia europe america free pro premium enterprise basic paid trial business starter
-    internal external public private admin guest anonymous"""
+    internal external public private admin guest anonymous debug"""
 )
 # Claims skip more than recall does: the other pronouns and auxiliaries, hedges, times,
 # quantities and the words of configuring, none of which says what slot a note fills ("the
@@ -160,7 +160,13 @@ def variants(text: str) -> frozenset[str]:
     """The environments and variants a text names, one word each ("prod" is
     "production")."""
     words = {stem(w) for w in re.findall(r"[\w-]+", text.lower())}
-    return frozenset(w for w in words if w in ENVS or w in VARIANTS)
+    found = {w for w in words if w in ENVS or w in VARIANTS}
+    if _RELEASE_BUILD.search(text):  # a build variant; "the releases endpoint" is none
+        found.add("release")
+    return frozenset(found)
+
+
+_RELEASE_BUILD = re.compile(r"\brelease\s+(?:builds?|variants?|mode|configuration)\b", re.I)
 
 
 def qualifiers(text: str) -> frozenset[str]:
