@@ -271,6 +271,8 @@ _EXCLUSIVE = guarded(
     r"all\s+(?:of\s+)?(?:our|the))\b",
     re.I,
 )
+# A product named beside others: "also", "as well", "alongside".
+_BESIDE = guarded(r"\b(?:also|as\s+well|too|alongside|in\s+addition|both|either)\b", re.I)
 # Words that name no particular thing: sharing one says nothing of two notes' subject.
 _GENERIC = content_words(
     "app apps application service services microservice microservices system code project"
@@ -315,6 +317,34 @@ def other_designs(a: Claim, b: Claim) -> str | None:
     return None
 
 
+# The language a thing is written in, as notes state it: "written in Go", "a Rust binary",
+# "the CLI itself is Rust", "pure GDScript". "Go" only with its capital: "go" is a verb.
+_LANGUAGES = (
+    r"python|(?-i:Go)|golang|rust|java|kotlin|swift|typescript|javascript|ruby|php|elixir|"
+    r"scala|c#|c\+\+|gdscript|dart|haskell|clojure|erlang|lua|zig|ocaml|f#"
+)
+_LANGUAGE = re.compile(
+    rf"\b(?:written|implemented|coded|built)\s+(?:entirely\s+|purely\s+|mostly\s+)?in\s+"
+    rf"(?P<a>{_LANGUAGES})(?![\w+#:/-])"
+    rf"|\b(?:a|an|the|pure|plain|in)\s+(?P<b>{_LANGUAGES})\s+(?:binary|service|app|cli|"
+    r"codebase|library|module|program|server|crate|package|project)\b"
+    rf"|\b(?:is|are)\s+(?:pure\s+|plain\s+|all\s+)?(?P<c>{_LANGUAGES})(?![\w+#:/-]|\.\w|\s+\d)"
+    rf"|\bpure\s+(?P<d>{_LANGUAGES})(?![\w+#:/-])",
+    re.I,
+)
+_SAME_LANGUAGE = {"golang": "go"}
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def languages(text: str) -> frozenset[str]:
+    """The languages a note says something is written in (``_LANGUAGE``)."""
+    found = set()
+    for m in _LANGUAGE.finditer(text):
+        name = next(g for g in m.groups() if g is not None).lower()
+        found.add(_SAME_LANGUAGE.get(name, name))
+    return frozenset(found)
+
+
 def rival_products(a: Claim, b: Claim) -> str | None:
     """Two notes about one thing naming other products of one family, each one only
     ("the sensor firmware runs on Zephyr" / "... is built on FreeRTOS"): asked, never
@@ -327,11 +357,31 @@ def rival_products(a: Claim, b: Claim) -> str | None:
         x, y = mine[family], theirs[family]
         if not (_one(x) and _one(y)) or any(one_thing(p, q) for p in x for q in y):
             continue
-        if family in MANY_VALUED and not (_EXCLUSIVE.search(a.text) or _EXCLUSIVE.search(b.text)):
+        if family in MANY_VALUED and not (
+            _EXCLUSIVE.search(a.text) or _EXCLUSIVE.search(b.text) or _named_both(a.text, b.text)
+        ):
             continue
+        if family in MANY_VALUED and (_BESIDE.search(a.text) or _BESIDE.search(b.text)):
+            continue  # "MySQL 8 is also supported": one of several
         if _one_thing(a, b, _first_named(a.text, x), _first_named(b.text, y)):
             return f"which {family.replace('-', ' ')} it uses"
     return None
+
+
+# A name of the project's own in a note: in backticks, or a word with the marks of an
+# identifier ("auth-service", "nightly_etl", "orders.v1").
+_IDENTIFIER = re.compile(r"`([^`]{2,60})`|(?<![\w`])([a-z][\w]*[-_.][\w.-]*[a-z0-9])(?![\w`])")
+
+
+def _named_both(one: str, other: str) -> bool:
+    """Whether both notes name one thing of the project's own ("`nightly-etl`"): then
+    two products of a family used side by side are for that one thing."""
+
+    def names(text: str) -> set[str]:
+        found = (m.group(1) or m.group(2) for m in _IDENTIFIER.finditer(text))
+        return {re.sub(r"[`\s]", "", n.lower()).replace("_", "-") for n in found}
+
+    return bool(names(one) & names(other))
 
 
 def _first_named(text: str, products: frozenset[str]) -> str:

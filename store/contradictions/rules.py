@@ -19,7 +19,13 @@ from datetime import datetime
 from typing import NamedTuple
 
 from anchors.needles import guarded
-from store.contradictions.designs import designs, first_pole, other_designs, rival_products
+from store.contradictions.designs import (
+    designs,
+    first_pole,
+    languages,
+    other_designs,
+    rival_products,
+)
 from store.contradictions.duties import duties, other_doers
 from store.contradictions.families import members_of
 from store.contradictions.gone import gone, said_gone
@@ -177,13 +183,16 @@ class Claim:
 
     @functools.cached_property
     def products(self) -> dict[str, frozenset[str]]:
-        """The products it names, by family (``families.members_of``)."""
-        return members_of(self.text)[0]
+        """The products it names, by family (``families.members_of``), and the languages
+        it says a thing is written in (``designs.languages``)."""
+        found = members_of(self.text)[0]
+        spoken = languages(self.text)
+        return {**found, "language": spoken} if spoken else found
 
     @functools.cached_property
     def product_words(self) -> frozenset[str]:
         """The words that named its products."""
-        return members_of(self.text)[1]
+        return members_of(self.text)[1] | languages(self.text)
 
     @functools.cached_property
     def default_or_override(self) -> tuple[bool, bool]:

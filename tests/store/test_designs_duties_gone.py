@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from store.contradictions.designs import designs
+from store.contradictions.designs import designs, languages
 from store.contradictions.duties import duties
 from store.contradictions.families import members_of, one_thing
 from store.contradictions.gone import gone
@@ -47,6 +47,27 @@ def test_products_by_family_and_the_names_of_one_thing() -> None:
     assert members_of("the database")[0] == {}  # the name of a job is no product
     assert one_thing("eks", "kubernetes") and one_thing("retrofit", "okhttp")
     assert not one_thing("zephyr", "freertos")
+
+
+@pytest.mark.parametrize(
+    ("text", "language"),
+    [
+        ("The `hoist` CLI is written in Go.", "go"),
+        ("pkgsync is a Rust binary.", "rust"),
+        ("The CLI itself is Rust, built on clap.", "rust"),
+        ("Gameplay is pure GDScript.", "gdscript"),
+        ("The service is Python.", "python"),
+    ],
+)
+def test_the_language_a_thing_is_written_in(text: str, language: str) -> None:
+    assert languages(text) == frozenset({language})
+
+
+@pytest.mark.parametrize(
+    "text", ["We go through the API first.", "Python 3.11 is required.", "It is Node.js based."]
+)
+def test_no_language_is_read_from_other_words(text: str) -> None:
+    assert languages(text) == frozenset()
 
 
 def test_duties_are_read_by_their_verbs_and_their_doers_by_name_team_or_role() -> None:
@@ -118,6 +139,9 @@ def test_value_forms_and_narrowing_words() -> None:
             "Search logs are shipped by a Logstash sidecar in each pod.",
             "Swapped the Logstash sidecars for a Fluent Bit DaemonSet.",
         ),
+        ("The `hoist` CLI is written in Go.", "The hoist CLI itself is Rust, built on clap."),
+        # products used side by side, for one thing of the project's own
+        ("`auth-service` keeps users in Postgres 15.", "auth-service's database is MySQL 8."),
     ],
 )
 def test_each_rule_asks_and_never_decides(a: str, b: str) -> None:
@@ -131,6 +155,7 @@ def test_each_rule_asks_and_never_decides(a: str, b: str) -> None:
         ("The admin app runs on Heroku.", "The marketing site runs on Vercel."),
         ("Dana maintains the gateway.", "Luis also maintains the gateway."),
         ("We used to deploy with Capistrano.", "Deploys go through Argo CD."),
+        ("The iOS app is written in Swift.", "The Android app is written in Kotlin."),
     ],
 )
 def test_look_alikes_are_left_alone(a: str, b: str) -> None:
