@@ -28,9 +28,10 @@ from typing import TYPE_CHECKING
 
 from anchors.needles import guarded
 from store.contradictions.families import MANY_VALUED, one_thing
-from store.contradictions.questions import kinds_apart
+from store.contradictions.questions import kinds_apart, other_variants
+from store.contradictions.slots import MANY_MARK
 from store.contradictions.terms import kinds
-from store.contradictions.words import content_words, variants
+from store.contradictions.words import content_words
 
 if TYPE_CHECKING:
     from store.contradictions.rules import Claim
@@ -271,8 +272,6 @@ _EXCLUSIVE = guarded(
     r"all\s+(?:of\s+)?(?:our|the))\b",
     re.I,
 )
-# A product named beside others: "also", "as well", "alongside".
-_BESIDE = guarded(r"\b(?:also|as\s+well|too|alongside|in\s+addition|both|either)\b", re.I)
 # Words that name no particular thing: sharing one says nothing of two notes' subject.
 _GENERIC = content_words(
     "app apps application service services microservice microservices system code project"
@@ -361,7 +360,7 @@ def rival_products(a: Claim, b: Claim) -> str | None:
             _EXCLUSIVE.search(a.text) or _EXCLUSIVE.search(b.text) or _named_both(a.text, b.text)
         ):
             continue
-        if family in MANY_VALUED and (_BESIDE.search(a.text) or _BESIDE.search(b.text)):
+        if family in MANY_VALUED and (MANY_MARK.search(a.text) or MANY_MARK.search(b.text)):
             continue  # "MySQL 8 is also supported": one of several
         if _one_thing(a, b, _first_named(a.text, x), _first_named(b.text, y)):
             return f"which {family.replace('-', ' ')} it uses"
@@ -401,8 +400,7 @@ def _one_thing(a: Claim, b: Claim, mine: str, theirs: str) -> bool:
     """Whether two notes are about one thing: neither environments or variants apart, nor
     subjects apart (``_subject``), ``mine`` and ``theirs`` being the words that state what
     each holds."""
-    va, vb = variants(a.text), variants(b.text)
-    if va and vb and va != vb:
+    if other_variants(a.text, b.text):
         return False
     if _PAST.search(a.text) or _PAST.search(b.text):
         return False  # what was ("we used to deploy with Capistrano") holds beside what is

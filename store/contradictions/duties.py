@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 from anchors.needles import guarded
 from store.contradictions.families import members_of
 from store.contradictions.questions import kinds_apart, other_variants
+from store.contradictions.slots import MANY_MARK
 from store.contradictions.words import STOP, content_words, words
 
 if TYPE_CHECKING:
@@ -81,10 +82,11 @@ _NOT_NAMES = words(
     monday tuesday wednesday thursday friday saturday sunday january february march april
     may june july august september october november december"""
 )
-# A duty several share: "Luis also maintains it", "one of the maintainers", "as secondary".
+# A duty several share, beyond "also" (``slots.MANY_MARK``): "one of the maintainers",
+# "co-owns", "as secondary".
 _SHARED = guarded(
-    r"\b(?:also|as\s+well|too|together\s+with|alongside|both|one\s+of\s+the|co-?(?:own|maintain|lead)\w*|"
-    r"primary|secondary|backup|among)\b",
+    r"\b(?:together\s+with|one\s+of\s+the|co-?(?:own|maintain|lead)\w*|primary|secondary|"
+    r"backup|among)\b",
     re.I,
 )
 # Words a note's subject is never told by: those of the duties, and of who does them.
@@ -149,7 +151,7 @@ def other_doers(a: Claim, b: Claim) -> str | None:
         mine, yours = doers - nots, other - other_nots
         if not mine or not yours or _same_doer(mine, yours):
             continue
-        if _SHARED.search(a.text) or _SHARED.search(b.text):
+        if any(p.search(t) for p in (MANY_MARK, _SHARED) for t in (a.text, b.text)):
             return None
         if _about_one_thing(a, b, doers | other):
             return f"who {duty}"

@@ -45,6 +45,7 @@ from store.text import words
 
 __all__ = [
     "FLOWS",
+    "MANY_MARK",
     "Match",
     "Slot",
     "attribute_named",
@@ -348,7 +349,8 @@ _EXCLUSIVE_MARK = guarded(
     r"not .{1,30} any ?more|moved (?:off|away from|to|from))\b",
     re.I,
 )
-_MANY_MARK = guarded(r"\b(also|as well|too|in addition|additionally|both|alongside|plus)\b", re.I)
+# One of several: "we also use X", "X as well", "alongside Y" (``designs``, ``duties`` too)
+MANY_MARK = guarded(r"\b(also|as well|too|in addition|additionally|both|alongside|plus)\b", re.I)
 _ATTRIBUTION = guarded(
     r"^(?:according to [^,]+,\s*|(?:[\w@.'-]+\s+){1,4}?(?:says|said|claims|claimed|"
     r"told (?:me|us)|mentioned|confirmed|reported|noted|wrote|explained|thinks|believes)\s+"
@@ -755,7 +757,7 @@ def _clause_slots(clean: str) -> tuple[Slot, ...]:
     if not clean:
         return ()
     negated = bool(_NEGATED.search(clean))
-    many = bool(_MANY_MARK.search(clean))
+    many = bool(MANY_MARK.search(clean))
     digits = _DIGIT.search(clean) is not None
     found: list[Slot] = _setting(clean) if _CODE_LIKE.search(clean) else []
     if not found and digits:
