@@ -100,6 +100,15 @@ _ACTION = re.compile(  # ("The library's `ParseRecipients` ...": whose it is, be
     r"(?P<verb>[a-z][a-z-]{2,}(?<!s)s)\s+"
     r"(?P<object>(?:[^.;\n]|\.(?=\w)){1,120}?)(?=\s*(?:\.(?:\s|$)|[;\n]|$))",
 )
+# "`tun.New` takes the `*core.Core` as its first argument and wraps it in an ipv6rwc": a
+# second verb of the same subject, an action as much as a first one would be
+_AND_ACTION = re.compile(
+    rf"(?:^|(?<=[.;:!?]\s)|(?<=\n))\s*{_LEAD}(?:[Tt]he\s+)?(?:[\w\-]+['’]s\s+)?`?(?P<name>[A-Za-z_][\w.]*(?:::\w+)*"
+    r"|[\w.\-]+(?:/[\w.\-]+)+)(?:\(\))?`?"
+    rf"{_PLACED}{_KIND}\s+[a-z][a-z-]{{2,}}s\s+(?:[^.;\n]|\.(?=\w)){{1,120}}?,?\s+and\s+"
+    r"(?:(?:also|then|always|never|just)\s+)?(?P<verb>[a-z][a-z-]{2,}(?<!s)s)\s+"
+    r"(?P<object>(?:[^.;\n]|\.(?=\w)){1,120}?)(?=\s*(?:\.(?:\s|$)|[;\n]|$))",
+)
 # "src/index.ts exports a default persister": what a source file is said to export or
 # define, where no anchor of the note names it; the file's existing says nothing of it
 _FILE_EXPORTS = re.compile(
@@ -153,7 +162,8 @@ def code_relation_parts(
             continue
         found = [*_CLAUSE.finditer(text, start, end), *_PROPERTY.finditer(text, start, end),
                  *_TIMED.finditer(text, start, end)]
-        found += [m for m in _ACTION.finditer(text, start, end)
+        found += [m for m in (*_ACTION.finditer(text, start, end),
+                              *_AND_ACTION.finditer(text, start, end))
                   if m["verb"] not in _NOT_ACTIONS and not _VERB_ONLY.fullmatch(m["verb"])
                   and not _PLURAL_VERB.match(m["object"])  # ("Count flags are ...": a noun)
                   and not (any(o in m["object"] for o in origins if o != m["name"])
@@ -164,7 +174,7 @@ def code_relation_parts(
             if anchor is None:
                 # "Error stores its value in a Box<ErrorImpl>": what a name of code does to
                 # a definition the note found, which its existing says nothing of
-                if (m.re is _ACTION and _CODE_SUBJECT.fullmatch(m["name"])
+                if (m.re in (_ACTION, _AND_ACTION) and _CODE_SUBJECT.fullmatch(m["name"])
                         and not _COPULA_FIRST.match(m["object"])
                         and any(o in m["object"] for o in defined)):  # fmt: skip
                     said = " ".join(text[m.start("name") : m.end("object")].split())

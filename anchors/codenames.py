@@ -856,6 +856,10 @@ class CodeNames:
                 # ``from importlib.util import find_spec``, ``from . import webdav`` then
                 # ``webdav.WebDAVApp``: the file has it from elsewhere
                 return found
+            if head != name and facts is not None and (
+                    self.fp.definition(self.scope, head) is not None
+                    or any(v.name == head for v in facts.constants)):  # fmt: skip
+                return found  # ``app.app_context()`` of ``app = create_app()``: a value's
             if self.fp.members_named(name):
                 return found  # a class's field (``AuthSettings.token_minutes``): elsewhere
             return [Anchor(AnchorKind.SYMBOL, name, scope=self.scope)]

@@ -76,6 +76,8 @@ def declared_specs(text: str, fp: Fingerprint) -> list[DeclaredSpec]:
     return found_specs
 
 
+_YEAR = re.compile(r"(?:19|20)\d\d")
+_WORD_AFTER = re.compile(r"\s+[A-Za-z]")
 # "tornado>=6.5.7 and below 7": an upper bound said after the version
 _BELOW = re.compile(
     r"\s*,?\s*(?:and|but)?\s+(?:below|under|before|less\s+than)\s+v?(\d[\w.]*\d|\d)", re.I
@@ -88,6 +90,8 @@ def _pinned(text: str, at: int, number: str, fp: Fingerprint) -> DeclaredSpec | 
     start = max(text.rfind(". ", 0, at), text.rfind(";", 0, at), 0)
     if _PINNED.search(text, start, at) is None or not number[:1].isdigit():
         return None
+    if _YEAR.fullmatch(number) and _WORD_AFTER.match(text, at + len(number)):
+        return None  # "pinned to 2018 pseudo-versions": a year that says of which versions
     for word in reversed(_WORD.findall(text, start, at)):
         declared = [d for n in _names(word.strip(".")) for d in fp.dependency(n)]
         if declared and len({d.ecosystem for d in declared}) == 1:

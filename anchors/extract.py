@@ -60,6 +60,7 @@ from anchors.development import (
 from anchors.durations import restated_in_seconds, same_duration
 from anchors.ecosystem_words import ecosystem_library
 from anchors.facts import Fingerprint
+from anchors.go_paths import GO_STD_PACKAGES, imported_package, own_go_member, words_joined
 from anchors.infra_binding import bind_infra
 from anchors.infra_facts import infra_kind
 from anchors.infra_values import InfraKind
@@ -89,8 +90,10 @@ from anchors.parameter_words import read_parameter_words
 from anchors.project_negations import of_project, project_negations
 from anchors.projects import holds_python
 from anchors.relations import bases_checked, read_relation, role_parts
+from anchors.requirement_strings import development_group
 from anchors.role_negations import run_time_denial
 from anchors.routes import read_routes
+from anchors.run_time_files import command_of, in_command, users_file
 from anchors.running_code import code_runs, package_run_time_import
 from anchors.rust_defaults import bind_rust_defaults
 from anchors.rust_paths import own_item, written_item
@@ -205,6 +208,9 @@ _RUNTIME_FILE = re.compile(
     r"stored\s+(?:in|as)|looks\s+for|searches\s+(?:for|up)|precedence|project\s+files?|"
     r"user(?:-global)?\s+config(?:uration)?)\b", re.IGNORECASE)
 _KEY_AFTER = re.compile(r"[\"']\s*:\s*\S")
+_EXTRA_BEFORE = re.compile(r"\b(?:the\s+|an?\s+)?extra\s+[`'\"]?$", re.IGNORECASE)
+_EXTRA_AFTER = re.compile(r"[`'\"]?\s+extra\b(?!\s+(?:argument|arg|field|key|option|flag))",
+                          re.IGNORECASE)
 _A_KIND_OF = re.compile(r"\b(?:a|an|any|each|every|some)\s+[`'\"]?$", re.IGNORECASE)
 # ``==3.1.9``: one version, which only a declaration of that version satisfies
 _PIN = re.compile(r"==\s*\d[\w.+\-]*")
@@ -218,6 +224,8 @@ def _resolve(c: _Cand, names: CodeNames, fp: Fingerprint, absent: bool) -> Outco
     removal = c.neg is _Neg.REMOVAL
     if c.form is _Form.UNSAFE_PATH:
         return DropReason.UNSAFE, "backslash paths are not repository paths"
+    if _VERSION_WORD.fullmatch(text):  # "validator/v10 v10.10.0": a version's first part
+        return DropReason.COMMON_WORD, f"{text!r} is a major version, not a named thing"
     if (c.form is _Form.PATH_SYMBOL and _RUST_PATH.fullmatch(text) and _has_rust(fp)
             and text.split("::", 1)[0] in ("std", "core", "alloc", *names.foreign)):  # fmt: skip
         # "through std::env", "serde::de": a Rust module path, imported (or not);
@@ -536,7 +544,12 @@ def _go_module(text: str, names: CodeNames, fp: Fingerprint, absent: bool,
     if (not _GO_MODULE.fullmatch(text) or text.endswith((".go", ".mod", ".sum"))
             or not _has_go(fp) or fp.has_path(text) or fp.has_directory(text)):  # fmt: skip
         return None
+    if words_joined(text):
+        return None  # "other than debug/release/test": words, no package of Go's
     expect = Expect.ABSENT if absent else Expect.PRESENT
+    if (member := own_go_member(text, fp)) is not None:
+        return [replace(member, expect=expect)]
+    text = imported_package(text, fp)  # "crypto/subtle.ConstantTimeCompare": its package
     if pref == "dep" and not absent and names.scope is None:
         return [Anchor(AnchorKind.DEP, text, expect)]  # "go.mod requires X": its manifest
     if absent or fp.importers(text):
@@ -550,21 +563,13 @@ def _go_module(text: str, names: CodeNames, fp: Fingerprint, absent: bool,
     if pref == "dep":
         return [Anchor(AnchorKind.DEP, text, expect)]
     required = any(_GO_MAJOR_SUFFIX.sub("", d) == base for d in fp.dependency_names())
-    if (in_go or sibling or pref == "import" or text.split("/", 1)[0] in _GO_STD_ROOTS
+    if (in_go or sibling or pref == "import" or text in GO_STD_PACKAGES
             or (used and not required)):  # fmt: skip
         # ("sync/atomic", "net/http": a package of Go's own, which no tool is named by)
         return [Anchor(AnchorKind.IMPORT, text, expect, scope=scope)]
     return None
 
 
-# The first elements of the import paths of Go's standard library
-_GO_STD_ROOTS = frozenset({
-    "archive", "bufio", "bytes", "compress", "container", "context", "crypto", "database",
-    "debug", "embed", "encoding", "errors", "expvar", "flag", "fmt", "go", "hash", "html",
-    "image", "index", "io", "iter", "log", "maps", "math", "mime", "net", "os", "path",
-    "plugin", "reflect", "regexp", "runtime", "slices", "sort", "strconv", "strings", "sync",
-    "syscall", "testing", "text", "time", "unicode", "unique", "unsafe",
-})  # fmt: skip
 
 
 # Modules of Python's standard library whose names are also words, which a note names as
@@ -801,11 +806,20 @@ _HEADER = re.compile(r"(?:X-)?[A-Z][a-z]+(?:-[A-Z][a-z]*)+")
 _PLACEHOLDER = re.compile(r"[A-Z][a-z]+[A-Z]")
 
 
+_PRONOUNS = frozenset({
+    "nothing", "something", "anything", "everything", "nobody", "everyone",
+    "everybody", "someone", "anyone", "neither", "either", "both", "it", "they", "this",
+    "that", "these", "those",
+})  # fmt: skip
+
+
 def _word(c: _Cand, text: str, names: CodeNames, absent: bool) -> Outcome:
     """A single word: a technology from the vocabulary, an ordinary word (never an anchor),
     or a name the repository may know (an import or dependency it has)."""
     if text[:1].isupper() and names.fp.has_path(text):
         return [Anchor(AnchorKind.FILE, text)]  # "Dockerfile", "Makefile": a root file
+    if text.lower() in _PRONOUNS:  # "nothing in the package imports it": no package
+        return DropReason.COMMON_WORD, f"{text!r} is a pronoun, not a named thing"
     hit = lookup_word(text)
     if hit is not None and hit[0].display.islower() and (_PLACEHOLDER.fullmatch(text) or (
             _HEADER.fullmatch(text) and lookup_word(text.partition("-")[0]) is None)):
@@ -827,6 +841,9 @@ def _word(c: _Cand, text: str, names: CodeNames, absent: bool) -> Outcome:
     if names.is_ordinary(w) and c.pref is None and not c.code:
         return DropReason.COMMON_WORD, f"{w!r} is an ordinary word, not a named thing"
     outcome = names.absent_word(text, c.pref) if absent else names.word(text, c.pref, c.code)
+    if (not absent and (c.object or c.slot or c.strong) and isinstance(outcome, list)
+            and (unused := _declared_unused(outcome, names)) is not None):  # fmt: skip
+        return [unused]
     if absent or not isinstance(outcome, tuple) or outcome[0] is not DropReason.UNRESOLVED:
         return outcome
     if _CODE_SHAPED.search(text) or c.code:
@@ -861,6 +878,32 @@ def _word(c: _Cand, text: str, names: CodeNames, absent: bool) -> Outcome:
                   "the repository: pass an anchor (e.g. tech:NAME or dep:NAME)")  # fmt: skip
         return DropReason.UNTYPED, detail
     return outcome
+
+
+def _classifiers_only(fp: Fingerprint) -> bool:
+    """Whether what the project declares of Python is what its classifiers list (one
+    ``==3.10.*`` a minor version, ``anchors.classifiers``): no ``requires-python``."""
+    declared = fp.dependency("python")
+    return bool(declared) and all(d.spec.startswith("==") and d.spec.endswith(".*")
+                                  for d in declared)  # fmt: skip
+
+
+def _declared_unused(outcome: list[Anchor], names: CodeNames) -> Anchor | None:
+    """"src/notification.ts uses through2": an npm package package.json declares for run
+    time and no file imports, said to be used by the JavaScript or TypeScript the note is
+    about. Its declaration says nothing of that file: the import there is the claim (and
+    breaks). A development tool ("minifies with terser") is run, never imported."""
+    scope, fp = names.scope, names.fp
+    if len(outcome) != 1 or outcome[0].kind is not AnchorKind.DEP or scope is None:
+        return None
+    name = outcome[0].value
+    declared = fp.dependency(name)
+    if (not declared or any(d.ecosystem != "npm" or not d.runtime for d in declared)
+            or fp.importers(name)
+            or not any(fp.language(p) in ("javascript", "typescript") for p in fp.code
+                       if p == scope or p.startswith(scope.rstrip("/") + "/"))):  # fmt: skip
+        return None
+    return Anchor(AnchorKind.IMPORT, name, scope=scope)
 
 
 # "under `dependencies` in package.json": the table of what the package runs with
@@ -1106,15 +1149,28 @@ def infer_anchors(text: str, fp: Fingerprint, subject: str | None = None, *,
             there = sorted((p for p in fp.infra if infra_kind(p) is kind), key=_depth)
             kept.append((Anchor(AnchorKind.FILE, there[0] if there else c.text), c.text))
             continue
+        if (c.mode is _Mode.PRESENT and c.form in (_Form.WORD, _Form.TECH)
+                and not development_group(c.text)
+                and ((_EXTRA_BEFORE.search(text, max(0, c.start - 12), c.start)
+                      and (c.ticked or "_" in c.text or "-" in c.text))
+                     or _EXTRA_AFTER.match(text, c.end))):  # fmt: skip
+            # "extra database_redis requires redis>=5.1", "the `sarif` extra": a name of
+            # the manifest's optional groups, which the facts do not keep (what the extra
+            # holds is checked by its dependencies' optional declarations)
+            detail = f"'{c.text}' names an extra of the manifest, which no anchor reads"
+            dropped.append(DroppedCandidate(c.text, DropReason.UNRESOLVED, detail))
+            continue
         if (c.form is _Form.PATH and "/" not in c.text and not c.ticked
                 and _A_KIND_OF.search(text, max(0, c.start - 8), c.start)):  # fmt: skip
             # "a config.json", "any Dockerfile": a file of that kind, not a path here
             detail = f"'{c.text}' is said of a kind of file, not of one path of this repository"
             dropped.append(DroppedCandidate(c.text, DropReason.EXTERNAL, detail))
             continue
-        if (c.form is _Form.PATH and "/" not in c.text and c.mode is _Mode.PRESENT
-                and not fp.basename_paths(c.text)
-                and _RUNTIME_FILE.search(_sentence_of(c, text, spans))):  # fmt: skip
+        if (c.form is _Form.PATH and "/" not in (named := c.text.strip("`").removeprefix("./"))
+                and c.mode is _Mode.PRESENT and not fp.basename_paths(named)
+                and (_RUNTIME_FILE.search(sentence := _sentence_of(c, text, spans))
+                     or users_file(named, sentence, fp)
+                     or in_command(c, text, named))):  # fmt: skip
             # "`bat cache --clear` deletes themes.bin": a file the program makes as it runs
             uncovered.append(f"the file {c.text}")
             continue
@@ -1143,6 +1199,12 @@ def infer_anchors(text: str, fp: Fingerprint, subject: str | None = None, *,
             detail = "next to a control character"
             dropped.append(DroppedCandidate(c.text, DropReason.UNSAFE, detail))
             continue
+        if command_of(c, text) is not None:
+            # "`git config --file .git/config receive.denyCurrentBranch updateInstead`":
+            # the words of a command are its arguments, no package or definition of the
+            # tree (what it does is an action, anchors.code_relations)
+            dropped.append(DroppedCandidate(c.text, DropReason.NOT_A_USE, "a word of a command"))
+            continue
         if (otherwise := named_otherwise(c, text, _runtime(c))) is not None:
             # a runtime's global, a word of a quoted message, two names joined by "/", a
             # distribution's package, a platform (anchors.name_contexts)
@@ -1167,8 +1229,11 @@ def infer_anchors(text: str, fp: Fingerprint, subject: str | None = None, *,
             dropped.append(DroppedCandidate(c.text, DropReason.NOT_A_USE, detail))
             continue
         # _python_claim reads only "python" and its keys (a call saved for every other word)
-        python = (_python_claim(text, c, spans)
+        python = (_python_claim(text, c, spans, _classifiers_only(fp))
                   if c.text.lower().replace("-", "_") in PYTHON_NAMES else None)  # fmt: skip
+        if python == []:
+            uncovered.append("the Python versions the classifiers list")
+            continue
         if any(a <= c.start < b for a, b in manifests_named):
             continue  # the manifest a dependency was removed from: no claim of its own
         if c.form in (_Form.WORD, _Form.TECH, _Form.SCOPED_PACKAGE, _Form.IMPORT) and (
@@ -1291,6 +1356,12 @@ def infer_anchors(text: str, fp: Fingerprint, subject: str | None = None, *,
                     ticked.append(c.text)  # "a `scan` command": code no anchor reads
                 elif outcome[0] is DropReason.COMMON_WORD:
                     words.append(c.text)
+            elif (c.mode is _Mode.PRESENT and c.form is _Form.PATH and "/" in c.text.strip("/")
+                    and _PLACE_BEFORE.search(text, max(0, c.start - 12), c.start)
+                    and fp.has_directory(c.text.strip("`/").partition("/")[0])):  # fmt: skip
+                # "vendored under src/ironwood": a place under a folder of the tree that no
+                # reading took is unchecked, not prose
+                uncovered.append(c.text)
             continue
         if (beside := beside_part(c, outcome, fp)) is not None:
             uncovered.append(beside)  # a tool used beside the code: its absence proves nothing
@@ -1967,11 +2038,17 @@ _MODULE_PATH = re.compile(r"(?:[a-z0-9.\-]+\.[a-z]{2,}/)?(?=[^/]*[\d\-]|[^/]*/[^
                           r"[a-z][a-z0-9\-]*/[a-z][\w.\-]*(?:/v\d+)?")
 
 
+_VERSION_WORD = re.compile(r"v\d+")
+_PLACE_BEFORE = re.compile(r"\b(?:under|in|into|inside|within|below|at)\s+`?$", re.IGNORECASE)
+
+
 def _uncovered(c: _Cand, reason: DropReason, text: str, in_file: bool, go: bool) -> bool:
     """Whether a plain statement's candidate that got no anchor leaves part of the claim
     unchecked: a name that looks like a technology, or code that resolves nowhere."""
     if reason is DropReason.UNTYPED:
         return True
+    if _VERSION_WORD.fullmatch(c.text):
+        return False  # "hjson-go v3.1.0+incompatible": a version's first part, no name
     if (reason is DropReason.COMMON_WORD and c.tech is not None and not c.text.isupper()
             and (in_file or (c.text.islower() and not _SOURCED.match(text, c.end)))
             and _INSTRUMENT.search(text, 0, c.start)):  # fmt: skip

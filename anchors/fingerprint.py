@@ -69,9 +69,9 @@ Progress = Callable[[int, int], None]
 # a JavaScript object's keys, Go ``New...`` struct literals, shifts, 20; the signatures
 # of Go and Rust functions, every signature's result type, a TypeScript interface's
 # members and arithmetic of numbers, 21; the ``default=`` a call declaring a class
-# attribute passes, 22; Rust paths used in place, ``pub use`` aliases, 23) and is
-# extracted again.
-FACTS_VERSION = 27
+# attribute passes, 22; Rust paths used in place, ``pub use`` aliases, 23; a bundler's
+# output read for mentions only, 28) and is extracted again.
+FACTS_VERSION = 28
 # Files to parse before two worker processes pay for their start-up: on two idle cores the
 # pool breaks even at 300-400 files (adr/0003; `python -m benchmarks.fingerprint --sweep`).
 POOL_THRESHOLD = 500

@@ -92,9 +92,10 @@ _SUPPORT = re.compile(
 _TAG = re.compile(r"^[a-z][\w.\-]*(?:/[\w.\-]+)*:v?\d[\w.\-]*$", _I)
 _WORD = re.compile(r"[A-Za-z][\w\-]*")
 _VERSION = r"\d+\.\d+(?:\.\d+)?"
-# "Python 3.8", "python 3.10 through 3.12", "Python 3.8+", "3.8 or newer"
+# "Python 3.8", "python 3.10 through 3.12", "Python 3.8+", "3.8 or newer" (never the end of
+# a module's path: "hjson-go v3.1.0")
 _LANG_VERSION = re.compile(
-    rf"\b(?P<lang>python|py|node(?:\.?js)?|go(?:lang)?|rust(?:[-_]version)?|msrv)"
+    rf"(?<![\w\-./@])(?P<lang>python|py|node(?:\.?js)?|go(?:lang)?|rust(?:[-_]version)?|msrv)"
     rf"(?:\s+version)?(?:\s+(?:is|of)|\s*[:=])?\s+v?(?P<lo>{_VERSION}|\d+)"
     rf"(?:(?P<plus>\+|\s+or\s+(?:newer|later|higher|above))|\s*(?:-|–|to|through|until|\.\.)"
     rf"\s*(?:python\s+)?v?(?P<hi>{_VERSION}))?",

@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from anchors.facts import MAX_SOURCE_BYTES, FileFacts, NotRead, words_of
-from anchors.mentions import scan_mentions
+from anchors.mentions import generated, scan_mentions
 from anchors.messages import literals
 from anchors.references import camel_names, references
 from anchors.running_code import touches_environment
@@ -54,6 +54,7 @@ _UNCOVERED_SUFFIXES = frozenset(
         "pl", "pm", "r", "jl", "hs", "ml", "zig", "nim", "cr", "elm",
     ]
 )  # fmt: skip
+_BUNDLED = frozenset({"js", "mjs", "cjs"})
 # The language each dialect's facts are in.
 _LANGUAGE = {
     "python": "python",
@@ -70,14 +71,17 @@ CODE_LANGUAGES = frozenset(_LANGUAGE.values())
 
 def dialect_of(path: str) -> str | None:
     """The dialect that reads ``path`` (``UNCOVERED`` for code no grammar covers), or None
-    when it is not source code. ``.d.ts`` declarations are TypeScript."""
+    when it is not source code (nor is a bundler's output). ``.d.ts`` declarations are
+    TypeScript."""
     dot = path.rfind(".")
     if dot == -1 or path.find("/", dot) != -1:
         return None  # called for every tracked path of every commit: no splitting
     suffix = path[dot + 1 :]
     dialect = _DIALECTS.get(suffix)
     if dialect is not None:
-        return dialect
+        # a bundler's output ("index-BXi4lWmw.js", "app.min.js") defines what it bundled
+        # from elsewhere: a text whose mentions are data, not the project's code
+        return None if suffix in _BUNDLED and generated(path[path.rfind("/") + 1 :]) else dialect
     suffix = suffix.lower()
     dialect = _DIALECTS.get(suffix)
     if dialect is not None:

@@ -106,7 +106,8 @@ def _called(call: ast.Call) -> str | None:
 
 
 def parse_setup_cfg(data: bytes, path: str) -> list[Dependency]:
-    """``[options] install_requires`` and ``[options.extras_require]`` of a ``setup.cfg``."""
+    """``[options] install_requires`` and ``[options.extras_require]`` (pbr's ``[extras]``)
+    of a ``setup.cfg``."""
     parser = configparser.ConfigParser(interpolation=None, strict=False)
     try:
         parser.read_string(data.decode("utf-8-sig", errors="replace"))
@@ -119,8 +120,9 @@ def parse_setup_cfg(data: bytes, path: str) -> list[Dependency]:
     if parser.has_option("options", "tests_require"):
         other.extend(parser.get("options", "tests_require").splitlines())
     features: list[str] = []  # optional features of the application, not development
-    if parser.has_section("options.extras_require"):
-        for name, value in parser.items("options.extras_require"):
+    # (pbr's ``[extras]`` is setuptools' ``[options.extras_require]``)
+    for section in ("options.extras_require", "extras"):
+        for name, value in parser.items(section) if parser.has_section(section) else ():
             (other if development_group(name) else features).extend(value.splitlines())
     runtime = _deps((line.split("#", 1)[0] for line in lines), path)
     extra = _deps((line.split("#", 1)[0] for line in other), path)

@@ -41,9 +41,14 @@ _NUMBER = re.compile(r"[+-]?(?:\d[\d_]*(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?")
 # ``r'x'``, ``u"x"``: a string prefix that does not change the value
 _PREFIXED = re.compile(r"^[rRuU]?(?P<q>'''|\"\"\"|'|\")(?P<s>.*)(?P=q)$", re.DOTALL)
 _TERM = r"\(*[+-]?(?:\d[\d_]*(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?\)*"
-# "10 * 60", "(5 * 60) + 30", "1 << 3": never "3-5" or "2024-01-01", which a note means
-# as written
-_ARITHMETIC = re.compile(rf"{_TERM}(?: (?:\*\*|\*|//|/|\+|-|<<|>>) {_TERM})+")
+# "10 * 60", "(5 * 60) + 30", "1 << 3", "24*60*60": never "3-5", "2024-01-01" or "24/7",
+# which a note means as written
+_ARITHMETIC = re.compile(rf"{_TERM}(?:(?: (?:\*\*|\*|//|/|\+|-|<<|>>) |\s?(?:\*\*|\*|<<|>>)\s?)"
+                         rf"{_TERM})+")
+# "2 * time.Minute", "10*MB": an expression of names, one spelling however it is spaced
+# (never with "/": "config/app.ini" is a path)
+_NAMED_EXPRESSION = re.compile(r"[\w.]+(?:\s*[*+]\s*[\w.]+)+")
+_OPERATOR = re.compile(r"\s*([*+])\s*")
 _FOLDED = (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.FloorDiv, ast.Pow, ast.LShift, ast.RShift)
 
 
@@ -67,6 +72,8 @@ def typed_value(text: str) -> bool | float | str | None:
         folded = _fold(t)
         if folded is not None:
             return folded
+    if not quoted and _NAMED_EXPRESSION.fullmatch(t):
+        return _OPERATOR.sub(r" \1 ", t).casefold()
     return t.casefold()
 
 

@@ -32,6 +32,7 @@ __all__ = [
     "config_tokens",
     "described_token",
     "documentation",
+    "generated",
     "in_area",
     "is_text_path",
     "role_of",
@@ -316,6 +317,27 @@ _LOCK_NAMES = frozenset(
     ]
 )
 _GENERATED = re.compile(r"[.-](?:min|bundle|chunk|umd|prod)\.(?:js|mjs|cjs|css)$|\.map$")
+# A bundler's output names a file by a hash of its content ("index-BXi4lWmw.js",
+# "main.3f2a9c1b.css"): whatever it names, it bundled from elsewhere (a vendored word list
+# naming "celery" is no use of Celery)
+_WORDLIKE = re.compile(r"[A-Z]?[a-z]+\d*|[A-Z]+\d*|[a-z]+")
+_HASHED = re.compile(r"[.-](?P<h>[A-Za-z0-9_]{8}|[0-9a-f]{8,32})\.(?:js|mjs|cjs|css)$")
+
+
+def generated(name: str) -> bool:
+    """Whether a file named ``name`` is a tool's output: minified, bundled, a source map,
+    or named by a hash of its content."""
+    return _GENERATED.search(name.lower()) is not None or _hashed(name)
+
+
+def _hashed(name: str) -> bool:
+    m = _HASHED.search(name)
+    if m is None:
+        return False
+    h = m["h"]
+    if _WORDLIKE.fullmatch(h):  # ("run-Webpack5.js", "app.settings.js": a name)
+        return False
+    return sum(any(f(ch) for ch in h) for f in (str.isdigit, str.isupper, str.islower)) > 1
 _DATA_SUFFIXES = frozenset(
     ["csv", "tsv", "jsonl", "ndjson", "parquet", "xml", "sql", "dat", "po", "pot", "har"]
 )
@@ -337,7 +359,7 @@ def reads_comments(path: str) -> bool:
 def role_of(path: str) -> Role:
     name = path.rpartition("/")[2]
     low = name.lower()
-    if low in _LOCK_NAMES or low.endswith(".lock") or _GENERATED.search(low):
+    if low in _LOCK_NAMES or low.endswith(".lock") or generated(name):
         return Role.DATA
     folders = {part.lower() for part in path.split("/")[:-1]}
     suffix = low.rpartition(".")[2] if "." in low else ""

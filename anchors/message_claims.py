@@ -46,7 +46,7 @@ _SAYING = re.compile(
 _NOT_CODE = re.compile(
     r"\b(?:commits?|pull\s+requests?|PRs?|merge\s+requests?|branch(?:es)?|changelog|"
     r"release\s+notes|headings?|titles?|sections?|pages?|docs?|documentation|readme|tickets?|"
-    r"issues?)\b", _I
+    r"issues?|comments?|docstrings?)\b", _I
 )
 _CALL_BEFORE = re.compile(r"[A-Za-z_][\w.]*\($")
 # A string of the code named by what it is for: "uses the template "...""

@@ -132,9 +132,20 @@ def _holds(literal: str, wanted: tuple[str, ...]) -> bool:
     for part in wanted:
         found = text.find(part, at)
         if found == -1:
-            return False
+            return _filled(text, wanted)
         at = found + len(part)
     return True
+
+
+def _filled(text: str, wanted: tuple[str, ...]) -> bool:
+    """Whether a literal with placeholders says ``wanted`` with values put in them, as a
+    note quotes a message it saw ("DEBUG: %s not set" said as "DEBUG: PPROFLISTEN not
+    set"): each placeholder stands for a few words, and the fixed text is long enough."""
+    pieces = [p for p in _PLACEHOLDER.split(text.strip().rstrip(".")) if p]
+    if not _PLACEHOLDER.search(text) or sum(map(len, pieces)) < MIN_FIXED:
+        return False
+    pattern = r".{1,60}?".join(re.escape(p.strip()) for p in pieces if p.strip())
+    return any(re.search(pattern, part) is not None for part in wanted)
 
 
 _WORD = re.compile(r"[a-z0-9_']{3,}")
@@ -164,9 +175,16 @@ def _sayers(where: str | None, wanted: tuple[str, ...],
         pairs = [(where, lit) for lit in facts.strings] if facts and where else [
             (p, lit) for p, f in fp.code.items() for lit in f.strings]  # fmt: skip
     else:  # the pairs holding the message's rarest word: an index, not every literal
+        # (a word no literal holds may be a value put in a placeholder: "DEBUG: %s not set")
         index = fp.derived("messages.words", _index)
-        pairs = min((index.get(w, []) for w in words), key=len)
-    return sorted((p, lit) for p, lit in pairs if _holds(lit, wanted))
+        pairs = min((index[w] for w in words if w in index), key=len, default=[])
+    found = sorted((p, lit) for p, lit in pairs if _holds(lit, wanted))
+    if found or where is None or len(wanted) < 2:
+        return found
+    # ``"gin mode unknown: " + value + " (available mode: ...)"``: a message the file joins
+    # from literals, each part in one of them
+    parts = [next((lit for _, lit in pairs if _holds(lit, (part,))), None) for part in wanted]
+    return [] if None in parts else [(where, '" + "'.join(dict.fromkeys(map(str, parts))))]
 
 
 def find_message(anchor: Anchor, fp: Fingerprint) -> Finding:

@@ -13,6 +13,7 @@ from anchors.candidates import _Cand, _Form
 from anchors.codenames import CodeNames, DropReason, Outcome, _as_path
 from anchors.facts import Fingerprint
 from anchors.spec import Anchor, AnchorKind, Expect
+from anchors.technology import find_technology
 from anchors.tooling_dirs import built_copy
 
 __all__ = [
@@ -234,8 +235,8 @@ def reread_in_context(c: _Cand, text: str, outcome: list[Anchor],
       argument or a parameter, a name of code;
     - "the WSGI app": the protocol an acronym names, not the module ``werkzeug.wsgi``;
     - "a Redis message_queue" in a file that imports no redis, "Flask `MethodView`
-      classes": what the thing is, checked for the project, and whether that file uses it
-      itself left unchecked;
+      classes", "fresh SQLAlchemy connections": what the thing is, checked for the project,
+      and whether that file uses it itself left unchecked;
     - "pprof/settings.json": a data file, never a package's import path."""
     if c.form in (_Form.WORD, _Form.TECH) and c.text.islower() and _KEYWORD_AFTER.match(
             text, c.end):  # fmt: skip
@@ -247,8 +248,9 @@ def reread_in_context(c: _Cand, text: str, outcome: list[Anchor],
         return (DropReason.COMMON_WORD, f"{c.text!r} names a protocol or format"), None
     if (c.form in (_Form.WORD, _Form.TECH) and c.text[:1].isupper()
             and (c.modifies or _CODE_NOUN_AFTER.match(text, c.end))
-            and not (c.code or c.instrument or c.packaged)
-            and (wider := _used_elsewhere(outcome, names.fp))):  # fmt: skip
+            and not (c.ticked or c.instrument or c.packaged)
+            and (wider := _used_elsewhere(outcome, names.fp, _QUALIFIES_NOUN.match(
+                text, c.end) is not None and _THE_BEFORE.search(text, 0, c.start) is not None))):
         return wider, f"that {names.scope} uses {c.text} itself"
     if (c.form is _Form.PATH and outcome and _DATA_FILE.search(c.text)
             and all(a.kind is AnchorKind.IMPORT for a in outcome)):  # fmt: skip
@@ -256,10 +258,24 @@ def reread_in_context(c: _Cand, text: str, outcome: list[Anchor],
     return outcome, None
 
 
-def _used_elsewhere(outcome: Sequence[Anchor], fp: Fingerprint) -> list[Anchor] | None:
+# "the Unleash SDK": a technology's name between an article and the noun it qualifies
+_THE_BEFORE = re.compile(r"\b(?:the|a|an|its|their)\s+$", re.IGNORECASE)
+_QUALIFIES_NOUN = re.compile(r"\s+[A-Za-z][\w\-]*(?<!ly)\b(?!\()")
+
+
+def _used_elsewhere(outcome: Sequence[Anchor], fp: Fingerprint,
+                    named_thing: bool = False) -> list[Anchor] | None:  # fmt: skip
     """For a word that qualifies a noun ("a Redis message_queue", "Flask `MethodView`
     classes") read as imports claimed for one file: the same imports unscoped, when that
-    file imports none of them and another file does; else None."""
+    file imports none of them and another file does; else None. ``named_thing``: the word
+    stands between an article and its noun ("the Unleash SDK"), where a technology
+    claimed for the file is taken the same way."""
+    techs = [a for a in outcome if a.kind is AnchorKind.TECH and a.scope is not None
+             and a.expect is Expect.PRESENT]  # fmt: skip
+    if named_thing and techs and len(techs) == len(outcome):  # "the Unleash SDK" elsewhere
+        return [replace(a, scope=None) for a in techs] if all(
+            not find_technology(a.value, a.scope, fp).found_in
+            and find_technology(a.value, None, fp).found_in for a in techs) else None
     scoped = [a for a in outcome if a.kind is AnchorKind.IMPORT and a.scope is not None
               and a.expect is Expect.PRESENT]  # fmt: skip
     if not scoped or len(scoped) != len(outcome):
@@ -304,7 +320,9 @@ _DISTRIBUTIONS = frozenset({"debian", "ubuntu", "fedora", "alpine", "arch", "hom
 _PACKAGE_AFTER = re.compile(r"\s+(?:packag(?:e|es|ing)|package\s+maintainers?|packagers?|"
                             r"patch(?:es)?|build)\b", re.IGNORECASE)
 _PLATFORMS = frozenset({"posix", "nt"})
-_ON_PLATFORM = re.compile(r"\b(?:on|under|for)\s+$", re.IGNORECASE)
+_ON_PLATFORM = re.compile(r"\b(?:on|under|for|in)\s+$", re.IGNORECASE)
+_RUNTIMES = frozenset({"node", "node.js", "nodejs", "deno", "bun"})
+_BROWSER = re.compile(r"\bbrowsers?\b", re.IGNORECASE)
 
 
 def named_otherwise(c: _Cand, text: str, runtime: bool) -> tuple[DropReason, str] | None:
@@ -312,9 +330,16 @@ def named_otherwise(c: _Cand, text: str, runtime: bool) -> tuple[DropReason, str
     runtime provides ("`Deno.env.get`"), a word of a quoted message ("prints "pprof:
     <err>""; ``runtime``: the word names a language's runtime, which such a quote may
     hold as a tag, "python:3.12"), two names joined by "/" ("EncodeBlob/DecodeBlob"), a
-    distribution's package ("the Debian package"), a platform ("on POSIX")."""
+    distribution's package ("the Debian package"), a platform ("on POSIX"), a runtime
+    beside the browser ("8 in Node and 4 in browsers")."""
     if c.form in (_Form.DOTTED, _Form.CALL) and c.text.partition(".")[0] in _RUNTIME_GLOBALS:
         return DropReason.NOT_A_USE, f"{c.text} is provided by the JavaScript runtime"
+    if c.form in (_Form.WORD, _Form.TECH) and _in_call_arguments(c, text):
+        # "`createApp(options, unleashClient?, app = express())`": a parameter's name
+        return DropReason.UNRESOLVED, f"{c.text!r} is an argument of a call written out"
+    if any(m.start("k") == c.start for m in _OBJECT_ENTRY.finditer(text)):
+        # "passes `disableMetrics: true`": an object's key, no definition of the file
+        return DropReason.UNRESOLVED, f"{c.text!r} is the key of an object written out"
     if c.form is _Form.WORD and not runtime and _inside_message(text, c):
         return DropReason.NOT_A_USE, f"'{c.text}' is a word of a quoted literal"
     if c.form is _Form.PATH and _NAMES_PAIRED.fullmatch(c.text):
@@ -324,7 +349,35 @@ def named_otherwise(c: _Cand, text: str, runtime: bool) -> tuple[DropReason, str
     if (not c.ticked and c.text.lower() in _PLATFORMS
             and _ON_PLATFORM.search(text, max(0, c.start - 8), c.start)):  # fmt: skip
         return DropReason.NOT_A_USE, f"'{c.text}' names a platform the code runs on"
+    if (not c.ticked and c.text.lower() in _RUNTIMES
+            and _ON_PLATFORM.search(text, max(0, c.start - 8), c.start)
+            and _BROWSER.search(text)):  # fmt: skip
+        # "8 in Node and 4 in browsers": where the code runs, which sets a value
+        return DropReason.NOT_A_USE, f"'{c.text}' names a runtime the code runs in"
     return None
+
+
+_OBJECT_ENTRY = re.compile(r"`\{?\s*(?P<k>[A-Za-z_$][\w$]*)\s*:\s*[^`:\s][^`]*`")
+
+
+def _in_call_arguments(c: _Cand, text: str) -> bool:
+    """Whether the candidate stands between the parentheses of a call or a signature
+    written in backticks (`f(a, b?, c = d)`)."""
+    opened = text.rfind("`", 0, c.start)
+    closed = text.find("`", c.end)
+    if opened == -1 or closed == -1 or text.count("`", 0, c.start) % 2 == 0:
+        return False
+    before = text[opened + 1 : c.start]
+    depth, at = 0, -1
+    for i in range(len(before) - 1, -1, -1):
+        if before[i] == ")":
+            depth += 1
+        elif before[i] == "(":
+            if depth == 0:
+                at = i
+                break
+            depth -= 1
+    return at > 0 and (before[at - 1].isalnum() or before[at - 1] == "_")
 
 
 def _inside_message(text: str, c: _Cand) -> bool:

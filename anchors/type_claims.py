@@ -58,6 +58,12 @@ _TAKES = re.compile(
     r"(?P<after>(?:\s+(?:argument|parameter|param|arg|value|object|instance))?"
     r"(?:\s+per\s+call)?)"
 )
+# "takes the `*core.Core` as its first argument": the type first, then what it is
+_TAKES_AS = re.compile(
+    rf"{_FUNC}\s+(?:(?:always|only)\s+)?(?P<verb>takes|accepts|receives|expects)\s+"
+    rf"(?:(?:an?|the|one)\s+)?`{_TYPE}`\s+as\s+(?:its|the|an?)\s+"
+    r"(?:(?:first|second|third|last|only|sole)\s+)?(?P<after>argument|parameter|param|arg)\b"
+)
 _RETURNS = re.compile(
     rf"{_FUNC}\s+(?:(?:always|only)\s+)?(?P<verb>returns)\s+(?P<only>only\s+|just\s+)?{_AS}"
     rf"(?:(?:an?|the)\s+)?(?:(?:new|fresh|single)\s+)?`?{_TYPE}`?"
@@ -66,6 +72,7 @@ _RETURNS = re.compile(
 _SINGLE = re.compile(r"\bper\s+call|\bsingle\b|\bone\s")
 # A scalar type in lower case is one only as code or as the clause's last word
 _TICKED_OR_ENDS = re.compile(r"`|\s*(?:[.,;:)]|$)")
+_LISTED_AFTER = re.compile(r"`?\s*,\s*`?[a-z]\w*`?\s*(?:,|\band\b|\bor\b)")
 # "a URL object", "a UUID value": a name in capitals said to be a type
 _KIND_NOUN = re.compile(r"`?\s+(?:object|instance|type|value)\b")
 _PLAIN_BEFORE = re.compile(r"\b(?:if|unless|when|whether|should|would|could|might|must|will|"
@@ -99,7 +106,7 @@ def read_type_claims(sentence: str, fp: Fingerprint
     if not any(verb in sentence for verb in ("takes", "accepts", "receives", "expects",
                                              "returns")):  # fmt: skip
         return found
-    for pattern, mark in ((_TAKES, TAKES), (_RETURNS, RETURNS)):
+    for pattern, mark in ((_TAKES, TAKES), (_TAKES_AS, TAKES), (_RETURNS, RETURNS)):
         for m in pattern.finditer(sentence):
             read = _read(sentence, m, mark, fp)
             if read is not None:
@@ -114,12 +121,20 @@ def _read(sentence: str, m: re.Match[str], mark: str,
     single = mark == TAKES and _SINGLE.search(m.group()) is not None
     func = m["func"].replace("::", ".")
     signatures = _sources(fp.signatures_of(func), fp)
+    if not signatures and "." in func:  # "`tun.New`": Go's ``New`` of the package ``tun``
+        package, _, member = func.rpartition(".")
+        signatures = [(p, s) for p, s in _sources(fp.signatures_of(member), fp)
+                      if s.language == "go" and (p.rpartition("/")[0].endswith(f"/{package}")
+                                                 or p.rpartition("/")[0] == package)]  # fmt: skip
+        func = member if signatures else func
     if not signatures:
         return None
     languages = {s.language for _, s in signatures}
     if m["type"][:1].islower() and not (_TICKED_OR_ENDS.match(sentence, m.end("type"))
                                         or m.groupdict().get("after")):  # fmt: skip
         return None  # "takes any number of handlers": a word, not Go's ``any``
+    if m["type"][:1].islower() and _LISTED_AFTER.match(sentence, m.end("type")):
+        return None  # "accepts error, warn, info, debug": values, not Go's ``error``
     if m["type"].isupper() and not (m.group().endswith("`") or _KIND_NOUN.match(
             sentence, m.end("type"))):  # fmt: skip
         return None  # "returns HTTP 404", "MAX_SIZE": a word or a constant, not a ``URL``

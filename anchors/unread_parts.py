@@ -30,6 +30,7 @@ _OPTION_SPAN = re.compile(r"`(?P<o>--?[A-Za-z][\w\-]*)`")
 _SECTION = re.compile(r"`?\[(?P<s>[\w.\-:]{1,60})\]`?\s+(?:section|table)\b")
 _RELATIONS = (
     re.compile(r"`?[\w./:\-]+`?\s+(?:takes|has|gets)\s+precedence\s+over\s+`?[\w./:\-]+`?"
+               r"|\bgives?\s+`?[\w./:\-]+`?\s+(?:precedence|priority)\s+over\s+`?[\w./:\-]+`?"
                r"|`?[\w./:\-]+`?\s+(?:wins\s+over|is\s+preferred\s+(?:over|to))\s+`?[\w./:\-]+`?",
                re.IGNORECASE),
     # ("`GRPC_VERBOSITY` overrides `GRPC_NODE_VERBOSITY`": a variable's, an option's or a

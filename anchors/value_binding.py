@@ -123,6 +123,7 @@ _DEFAULT = re.compile(
     rf"\bdefault|\bfalls?\s+back|\bfalling\s+back|{_WHEN_UNSET}|\bif\s+(?:it\s+is\s+)?(?:not\s+set|"
     r"unset|missing|absent)\b", re.IGNORECASE
 )
+_IN_SECTION = re.compile(r"`?\s+(?:in|under)\s+(?:the\s+)?`?\[[\w.\-: ]{1,40}\]")
 _FLAG_WORDS = frozenset({"on", "off", "enabled", "disabled", "true", "false", "yes", "no"})
 # "... one hour by default": the default stated right after the value
 # (and "with 'sqlite://' if not set": what the name is when nothing sets it)
@@ -154,6 +155,9 @@ def bind_values(
         if named is None:
             continue
         name, _, path = named
+        if (path is None and not name.isupper() and _ASSIGNED.match(value.text)
+                and _settings_file_named(text[sentence[0] : sentence[1]], fp)):  # fmt: skip
+            continue  # "the packaged mycli/myclirc ships use_keyring = False": that file's
         bare = (bare_value(value) or in_units_of(value.text, name)
                 or _in_seconds(value.text, name, fp) or _in_bytes(value.text, name, fp))
         if bare is None:
@@ -259,6 +263,16 @@ def _set_in_file(
     return Binding(anchor, m["name"], (value.start, value.end))
 
 
+_PATH_WORD = re.compile(r"[\w.\-]+(?:/[\w.\-]+)+")
+
+
+def _settings_file_named(sentence: str, fp: Fingerprint) -> bool:
+    """Whether the sentence names a tracked file that is no source code (a settings file
+    such as ``mycli/myclirc``), which an assignment it states is a key of."""
+    return any(fp.has_path(m.group()) and fp.language(m.group()) is None
+               for m in _PATH_WORD.finditer(sentence))  # fmt: skip
+
+
 def _named(
     text: str, value: StatedValue, sentence: tuple[int, int]
 ) -> tuple[str, int, str | None] | None:
@@ -273,6 +287,11 @@ def _named_as_written(
     """(name, where it starts, the path named with it) a value is stated for, or None: the
     name before the copula, else the one in parentheses after the value; code-like only."""
     assigned = _ASSIGNED.match(value.text)
+    if assigned and (text[max(0, value.start - 1) : value.start] == "-"
+                     or _IN_SECTION.match(text, value.end)):  # fmt: skip
+        # "`--host=0.0.0.0`", "use_keyring = auto in [main]": a program's option, a key of
+        # a settings file's section, no name of code
+        return None
     if assigned:
         # "(SQLite3.MAX_VERSION = 3)": the assignment's name with what it is an attribute of
         owner = _OWNER.search(text, sentence[0], value.start)
@@ -314,6 +333,8 @@ def _named_as_written(
             names = {n: at for n, at in names.items() if "_" in n}
         if len(names) == 1:
             [(name, at)] = names.items()
+            if not _DEFAULTS_TO.search(before) and _DEFAULT.search(text, at, value.start):
+                return None  # "X, default https://..., and ... (maxsize 128 by default)"
             return name, at, None
     return None
 

@@ -101,9 +101,10 @@ _TAG = re.compile(r"(?<![\w/.\-])[a-z][\w.\-]*(?:/[\w.\-]+)*:v?\d[\w.\-]*", re.I
 # ``DEBUG=False``, ``pool_pre_ping=True``, ``workers = 4``
 # (arithmetic of numbers is one value: ``EXPIRE = 3600 * 24 * 7``)
 _ARITHMETIC = r"\d[\d_]*(?:\.\d+)?(?:\s?(?:[*+/]|<<|>>)\s?\d[\d_]*(?:\.\d+)?)+(?!\w|\.\d)"
+_SCALED = r"\d[\d_]*(?:\.\d+)?\s?\*\s?[A-Za-z_][\w.]*\w(?![\w(])"  # ("2 * time.Minute")
 _ASSIGN = re.compile(  # (``DELAY = timedelta(minutes=1)``: the call whole)
     rf"\b[A-Za-z_]\w*\s?=\s?(?!=)(?:{_ARITHMETIC}|[A-Za-z_][\w.]*\([^()\n]{{0,60}}\)"
-    r"|[\"']?[\w.\-:/]+[\"']?)"
+    rf"|{_SCALED}|[\"']?[\w.\-:/]+[\"']?)"
 )
 _BARE_ARITHMETIC = re.compile(rf"(?<![\w.\-:/]){_ARITHMETIC}")  # (not ``localhost:6379/0``)
 # ``RS256``, ``HS512``, ``SHA256``, ``UTF8``: a variant named in capitals with digits
@@ -442,7 +443,7 @@ def values_checked_by(text: str, versions: Iterable[str]) -> list[tuple[int, int
 # dotted numbers (``0.0.0.0``, a version), compared as the string they are.
 _PLAIN = re.compile(
     r"^(?:-?\d[\d_]*(?:\.\d+)?|\d+(?:\.\d+){2,}|['\"][^'\"]*['\"]|~?/?[A-Za-z_][\w.\-/]*"
-    rf"|{_ARITHMETIC})$"
+    rf"|{_ARITHMETIC}|{_SCALED})$"
 )
 
 

@@ -106,17 +106,22 @@ _DROPPED_SUPPORT = re.compile(
 )
 
 
+_CLASSIFIERS = re.compile(r"\bclassifiers?\b[^.;]*$", _I)
+_REQUIREMENT_NAMED = re.compile(r"requires[-_]python|python[-_]requires", _I)
 # "Python 3.8+", and the keys that declare it: "setup.py declares python_requires >= 3.7"
 PYTHON_NAMES = frozenset({"python", "python_requires", "requires_python"})
 # What joins such a key to its value: "`requires-python` is >=3.10", "set to >=3.10"
 _KEY_JOIN = re.compile(r"`?\s*(?:is|was|=|:|to|at|as)(?=\s*[<>=!~])", _I)
 
 
-def _python_claim(text: str, c: _Cand, spans: Spans) -> list[Anchor] | None:
+def _python_claim(text: str, c: _Cand, spans: Spans, by_classifiers: bool = False
+                  ) -> list[Anchor] | None:  # fmt: skip
     """"Requires Python 3.8+", "supports Python 3.6", "Python 2 support was dropped": the
     Python versions the project declares (``requires-python``, ``python_requires``), as a
     dependency on ``python``. A bare version means that series (``==3.6.*``). ``spans``: the
-    text's ``sentence_spans``."""
+    text's ``sentence_spans``. None: no such claim; empty: the versions the trove
+    classifiers list, set against the declared requirement, which no anchor checks
+    unless the classifiers are all the project declares of Python (``by_classifiers``)."""
     if (c.text.lower().replace("-", "_") not in PYTHON_NAMES
             or c.mode not in (_Mode.PRESENT, _Mode.ABSENT, _Mode.UNCLEAR)):  # fmt: skip
         return None
@@ -135,6 +140,11 @@ def _python_claim(text: str, c: _Cand, spans: Spans) -> list[Anchor] | None:
             more.append(f"=={listed['v']}.*")  # "3.8, 3.9 and 3.12": each one is claimed
             at = listed.end()
     sentence = next((text[a:b] for a, b, _ in spans if a <= c.start < b), "")
+    if (not by_classifiers and _CLASSIFIERS.search(text, max(0, c.start - 60), c.start)
+            and _REQUIREMENT_NAMED.search(sentence)):  # fmt: skip
+        # "requires-python is >=3.10 even though the classifiers still list Python 3.9":
+        # what they list, set against the requirement, is not the requirement's
+        return []
     dropped = bool(_DROPPED_SUPPORT.search(sentence))
     if c.mode is _Mode.UNCLEAR and not dropped:
         return None

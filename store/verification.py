@@ -49,7 +49,9 @@ __all__ = ["CHECKER_VERSION", "Checked", "Verifier"]
 # import's alias is no package it imports (adr/0058)
 # c24: what a placed definition or a file does, what a file that is not code says, and how
 # an import is made are parts left unchecked; more names read for what they are (adr/0059)
-CHECKER_VERSION = f"c24.{VOCABULARY_VERSION}"
+# c25: what the tree need not hold (a bundler's output, the program's own settings file),
+# values and messages as code writes them, Go members by import path (adr/0061)
+CHECKER_VERSION = f"c25.{VOCABULARY_VERSION}"
 
 
 @dataclass(frozen=True)

@@ -216,9 +216,10 @@ def test_the_facts_keep_arithmetic_of_number_literals_on_one_line(
     [
         ("10 * 60", "600", True), ("60 * 60 * 24", "86400", True), ("1024 * 1024", "1048576", True),
         ("(5 * 60) + 30", "330", True), ("10 * 60", "60", False), ("10 * 60", "'600'", True),
-        # written as a note means it, never arithmetic
+        # written as a note means it, never arithmetic ("24*60*60" is, however spaced)
         ("3-5", "-2", False), ("2024-01-01", "2022", False), ('"10 * 60"', "600", False),
-        ("10*60", "600", False),
+        ("10*60", "600", True), ("24/7", "3.43", False), ("config/app.ini", "config / app.ini",
+                                                         False),
     ],
 )  # fmt: skip
 def test_arithmetic_as_the_facts_spell_it_is_the_number_it_makes(
