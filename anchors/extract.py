@@ -93,7 +93,7 @@ from anchors.relations import bases_checked, read_relation, role_parts
 from anchors.requirement_strings import development_group
 from anchors.role_negations import run_time_denial
 from anchors.routes import read_routes
-from anchors.run_time_files import command_of, in_command, users_file
+from anchors.run_time_files import command_of, command_program, in_command, users_file
 from anchors.running_code import code_runs, package_run_time_import
 from anchors.rust_defaults import bind_rust_defaults
 from anchors.rust_paths import own_item, written_item
@@ -1104,6 +1104,7 @@ def infer_anchors(text: str, fp: Fingerprint, subject: str | None = None, *,
     listed = names_listed(text)
     kept: list[tuple[Anchor, str]] = []
     uncovered: list[str] = []
+    commands: list[tuple[int, int]] = []  # the spans of commands in backticks
     words: list[str] = []  # packages that are also words, used by the subject's file
     ticked: list[str] = []  # words in backticks no anchor reads
     objects: list[tuple[_Cand, list[Anchor]]] = []  # what a verb of use governs
@@ -1199,10 +1200,17 @@ def infer_anchors(text: str, fp: Fingerprint, subject: str | None = None, *,
             detail = "next to a control character"
             dropped.append(DroppedCandidate(c.text, DropReason.UNSAFE, detail))
             continue
-        if command_of(c, text) is not None:
+        if (command := command_of(c, text)) is not None:
             # "`git config --file .git/config receive.denyCurrentBranch updateInstead`":
             # the words of a command are its arguments, no package or definition of the
-            # tree (what it does is an action, anchors.code_relations)
+            # tree; what the command does is unchecked (unless it is a value read below).
+            # A source file said to run it writes what it runs as a string ("git").
+            commands.append(command)
+            runs_in = local(c.start).scope
+            if (c.mode is _Mode.PRESENT and command_program(text, command) == (c.start, c.end)
+                    and runs_in is not None and fp.language(runs_in) is not None):  # fmt: skip
+                kept.append((Anchor(AnchorKind.MESSAGE, c.text, scope=runs_in), c.text))
+                continue
             dropped.append(DroppedCandidate(c.text, DropReason.NOT_A_USE, "a word of a command"))
             continue
         if (otherwise := named_otherwise(c, text, _runtime(c))) is not None:
@@ -1622,6 +1630,9 @@ def infer_anchors(text: str, fp: Fingerprint, subject: str | None = None, *,
     anchored = {o for _, o in kept}
     uncovered += [v.phrase for v in uncovered_values(text, checked_values)
                   if v.text not in anchored or stated_as_default(text, v)]  # fmt: skip
+    # ("defaults to `cache --timeout=3600`": a command that is a value an anchor checks)
+    uncovered += [f"the command `{text[a:b]}`" for a, b in dict.fromkeys(commands)
+                  if not any(x < b and a < y for x, y in checked_values)]  # fmt: skip
     # a quoted literal, a manifest's table, an order, a handler, a field's type that no
     # reader checked (anchors.unread_parts)
     said_by = [f"{a.value} {a.version or ''}" for a, _ in kept]  # what the anchors check

@@ -14,7 +14,7 @@ from anchors.infra_facts import infra_kind
 from anchors.infra_values import InfraKind
 from anchors.mentions import Role, role_of
 
-__all__ = ["command_of", "in_command", "users_file"]
+__all__ = ["command_of", "command_program", "in_command", "users_file"]
 
 # Files a project keeps at its root beside its manifests and infrastructure files: a note
 # naming one means the tree's
@@ -72,12 +72,29 @@ def in_command(c: _Cand, text: str, name: str) -> bool:
 _FLAG = re.compile(r"\s--?[A-Za-z]")
 
 
-def command_of(c: _Cand, text: str) -> str | None:
-    """The command line in backticks ``c`` is a word of (`git config --file x key value`,
-    `flask user create EMAIL --password X`): a span that opens with a program's name and
-    passes a flag. None elsewhere."""
+def command_of(c: _Cand, text: str) -> tuple[int, int] | None:
+    """The span of the command line in backticks ``c`` is a word of (`git config --file x
+    key value`, `flask user create EMAIL --password X`): a span that opens with a
+    program's name and passes a flag. None elsewhere."""
     for m in _COMMAND_SPAN.finditer(text):
         if m.start("c") <= c.start and c.end <= m.end("c") and _FLAG.search(m["c"]):
-            return m["c"]
+            return m.span("c")
     return None
+
+
+# Interpreters and runners a command names before what it runs
+_RUNNERS = frozenset({"python", "python3", "py", "node", "bash", "sh", "npx", "uv", "uvx",
+                      "sudo", "env", "exec"})  # fmt: skip
+_MODULE_RUN = re.compile(r"(?:python3?|py)\s+-m\s+(?P<m>[A-Za-z_][\w.]*)")
+
+
+def command_program(text: str, span: tuple[int, int]) -> tuple[int, int] | None:
+    """The span of what a command in backticks runs, which code that runs the command
+    writes as a string (``["git", "config", ...]``, ``[sys.executable, "-m", "pip"]``):
+    the program, or the module after ``python -m``; None after another runner."""
+    command = text[span[0] : span[1]]
+    if (m := _MODULE_RUN.match(command)) is not None:
+        return span[0] + m.start("m"), span[0] + m.end("m")
+    program = command.split(" ", 1)[0]
+    return None if program in _RUNNERS else (span[0], span[0] + len(program))
 

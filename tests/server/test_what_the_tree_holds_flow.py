@@ -57,7 +57,8 @@ FLASK = {
     "tracker/static/index-BXi4lWmw.js": 'const db={};var w=["celery","stripe"];\n',
     "tracker/tracker.cfg": "[main]\nuse_keyring = False\n",
     "tracker/trackerrc": "[main]\nuse_color = True\n",
-    "tracker/gitconf.py": "import git\n\n\ndef repo(path):\n    return git.Repo(path)\n",
+    "tracker/gitconf.py": "import subprocess\n\n\ndef repo(path):\n"
+                          '    subprocess.run(["git", "config", "--file", path])\n',
 }  # fmt: skip
 MESH = {
     "go.mod": "module github.com/example/mesh\n\ngo 1.17\n\nrequire (\n"
@@ -190,9 +191,12 @@ CLAIMS = [
     # a pronoun is no package; the words of a command; a key of a settings file's section
     (FLASK, "cython==3.0.11 is pinned, but nothing in the tracker package imports cython.",
      "VERIFIED", "no file imports Cython"),
+    (FLASK, "`repo` in tracker/gitconf.py runs "
+            "`git config --file .git/config receive.denyCurrentBranch updateInstead`.",
+     "ACTIVE", 'tracker/gitconf.py writes the string "git"'),
     (FLASK, "`pre_fork` in tracker/__main__.py runs "
             "`git config --file .git/config receive.denyCurrentBranch updateInstead`.",
-     "ACTIVE", "symbol:tracker/__main__.py::pre_fork"),
+     "REFUTED", 'no string in tracker/__main__.py is "git"'),
     (FLASK, "`flask user create EMAIL --password SECRET` sets the password directly.", "ACTIVE",
      "no checkable anchor"),
     (FLASK, "The packaged tracker/tracker.cfg ships use_keyring = False (in [main]).",
