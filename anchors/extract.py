@@ -1217,6 +1217,7 @@ def infer_anchors(text: str, fp: Fingerprint, subject: str | None = None, *,
             # a runtime's global, a word of a quoted message, two names joined by "/", a
             # distribution's package, a platform (anchors.name_contexts)
             dropped.append(DroppedCandidate(c.text, *otherwise))
+            uncovered += [c.text] if otherwise[0] is DropReason.UNTYPED else []
             continue
         if c.form is _Form.PATH and c.mode is _Mode.PRESENT and text[c.start - 1 : c.start] == "$":
             uncovered.append(f"the value ${c.text}")  # "is $HOME/.pprof/binaries": a value

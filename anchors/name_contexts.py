@@ -13,7 +13,6 @@ from anchors.candidates import _Cand, _Form
 from anchors.codenames import CodeNames, DropReason, Outcome, _as_path
 from anchors.facts import Fingerprint
 from anchors.spec import Anchor, AnchorKind, Expect
-from anchors.technology import find_technology
 from anchors.tooling_dirs import built_copy
 
 __all__ = [
@@ -249,8 +248,7 @@ def reread_in_context(c: _Cand, text: str, outcome: list[Anchor],
     if (c.form in (_Form.WORD, _Form.TECH) and c.text[:1].isupper()
             and (c.modifies or _CODE_NOUN_AFTER.match(text, c.end))
             and not (c.ticked or c.instrument or c.packaged)
-            and (wider := _used_elsewhere(outcome, names.fp, _QUALIFIES_NOUN.match(
-                text, c.end) is not None and _THE_BEFORE.search(text, 0, c.start) is not None))):
+            and (wider := _used_elsewhere(outcome, names.fp))):  # fmt: skip
         return wider, f"that {names.scope} uses {c.text} itself"
     if (c.form is _Form.PATH and outcome and _DATA_FILE.search(c.text)
             and all(a.kind is AnchorKind.IMPORT for a in outcome)):  # fmt: skip
@@ -258,24 +256,10 @@ def reread_in_context(c: _Cand, text: str, outcome: list[Anchor],
     return outcome, None
 
 
-# "the Unleash SDK": a technology's name between an article and the noun it qualifies
-_THE_BEFORE = re.compile(r"\b(?:the|a|an|its|their)\s+$", re.IGNORECASE)
-_QUALIFIES_NOUN = re.compile(r"\s+[A-Za-z][\w\-]*(?<!ly)\b(?!\()")
-
-
-def _used_elsewhere(outcome: Sequence[Anchor], fp: Fingerprint,
-                    named_thing: bool = False) -> list[Anchor] | None:  # fmt: skip
+def _used_elsewhere(outcome: Sequence[Anchor], fp: Fingerprint) -> list[Anchor] | None:
     """For a word that qualifies a noun ("a Redis message_queue", "Flask `MethodView`
     classes") read as imports claimed for one file: the same imports unscoped, when that
-    file imports none of them and another file does; else None. ``named_thing``: the word
-    stands between an article and its noun ("the Unleash SDK"), where a technology
-    claimed for the file is taken the same way."""
-    techs = [a for a in outcome if a.kind is AnchorKind.TECH and a.scope is not None
-             and a.expect is Expect.PRESENT]  # fmt: skip
-    if named_thing and techs and len(techs) == len(outcome):  # "the Unleash SDK" elsewhere
-        return [replace(a, scope=None) for a in techs] if all(
-            not find_technology(a.value, a.scope, fp).found_in
-            and find_technology(a.value, None, fp).found_in for a in techs) else None
+    file imports none of them and another file does; else None."""
     scoped = [a for a in outcome if a.kind is AnchorKind.IMPORT and a.scope is not None
               and a.expect is Expect.PRESENT]  # fmt: skip
     if not scoped or len(scoped) != len(outcome):
@@ -335,11 +319,9 @@ def named_otherwise(c: _Cand, text: str, runtime: bool) -> tuple[DropReason, str
     if c.form in (_Form.DOTTED, _Form.CALL) and c.text.partition(".")[0] in _RUNTIME_GLOBALS:
         return DropReason.NOT_A_USE, f"{c.text} is provided by the JavaScript runtime"
     if c.form in (_Form.WORD, _Form.TECH) and _in_call_arguments(c, text):
-        # "`createApp(options, unleashClient?, app = express())`": a parameter's name
-        return DropReason.UNRESOLVED, f"{c.text!r} is an argument of a call written out"
-    if any(m.start("k") == c.start for m in _OBJECT_ENTRY.finditer(text)):
-        # "passes `disableMetrics: true`": an object's key, no definition of the file
-        return DropReason.UNRESOLVED, f"{c.text!r} is the key of an object written out"
+        # "`createApp(options, unleashClient?, app = express())`": a parameter's name, no
+        # package (and a part no anchor checks)
+        return DropReason.UNTYPED, f"{c.text!r} is an argument of a call written out"
     if c.form is _Form.WORD and not runtime and _inside_message(text, c):
         return DropReason.NOT_A_USE, f"'{c.text}' is a word of a quoted literal"
     if c.form is _Form.PATH and _NAMES_PAIRED.fullmatch(c.text):
@@ -355,9 +337,6 @@ def named_otherwise(c: _Cand, text: str, runtime: bool) -> tuple[DropReason, str
         # "8 in Node and 4 in browsers": where the code runs, which sets a value
         return DropReason.NOT_A_USE, f"'{c.text}' names a runtime the code runs in"
     return None
-
-
-_OBJECT_ENTRY = re.compile(r"`\{?\s*(?P<k>[A-Za-z_$][\w$]*)\s*:\s*[^`:\s][^`]*`")
 
 
 def _in_call_arguments(c: _Cand, text: str) -> bool:

@@ -68,8 +68,10 @@ def in_command(c: _Cand, text: str, name: str) -> bool:
         m.start("c") <= c.start and c.end <= m.end("c") for m in _COMMAND_SPAN.finditer(text))
 
 
-# A command line's flag ("-r", "--file"): what makes a span in backticks a command
+# A command line's flag ("-r", "--file"): what makes a span in backticks a command; a
+# module run alone (`python -m requests.help`) is the module, read as a name
 _FLAG = re.compile(r"\s--?[A-Za-z]")
+_MODULE_ALONE = re.compile(r"(?:python3?|py)\s+-m\s+[\w.]+")
 
 
 def command_of(c: _Cand, text: str) -> tuple[int, int] | None:
@@ -77,7 +79,8 @@ def command_of(c: _Cand, text: str) -> tuple[int, int] | None:
     key value`, `flask user create EMAIL --password X`): a span that opens with a
     program's name and passes a flag. None elsewhere."""
     for m in _COMMAND_SPAN.finditer(text):
-        if m.start("c") <= c.start and c.end <= m.end("c") and _FLAG.search(m["c"]):
+        if (m.start("c") <= c.start and c.end <= m.end("c") and _FLAG.search(m["c"])
+                and not _MODULE_ALONE.fullmatch(m["c"])):  # fmt: skip
             return m.span("c")
     return None
 
@@ -85,13 +88,19 @@ def command_of(c: _Cand, text: str) -> tuple[int, int] | None:
 # Interpreters and runners a command names before what it runs
 _RUNNERS = frozenset({"python", "python3", "py", "node", "bash", "sh", "npx", "uv", "uvx",
                       "sudo", "env", "exec"})  # fmt: skip
+_RUN_BEFORE = re.compile(r"\b(?:runs?|running|calls?|invokes?|executes?|spawns?|shells?\s+out"
+                         r"(?:\s+to)?|with|via|through)\s+$", re.IGNORECASE)
 _MODULE_RUN = re.compile(r"(?:python3?|py)\s+-m\s+(?P<m>[A-Za-z_][\w.]*)")
 
 
 def command_program(text: str, span: tuple[int, int]) -> tuple[int, int] | None:
-    """The span of what a command in backticks runs, which code that runs the command
-    writes as a string (``["git", "config", ...]``, ``[sys.executable, "-m", "pip"]``):
-    the program, or the module after ``python -m``; None after another runner."""
+    """The span of what a command in backticks runs, where the sentence says something
+    runs it ("runs `git config ...`", "installs it with `python -m pip install`"): code
+    that runs the command writes it as a string (``["git", "config", ...]``,
+    ``[sys.executable, "-m", "pip"]``): the program, or the module after ``python -m``;
+    None after another runner, or where nothing is said to run it."""
+    if _RUN_BEFORE.search(text, max(0, span[0] - 40), span[0] - 1) is None:
+        return None
     command = text[span[0] : span[1]]
     if (m := _MODULE_RUN.match(command)) is not None:
         return span[0] + m.start("m"), span[0] + m.end("m")

@@ -203,11 +203,9 @@ CLAIMS = [
      "VERIFIED", "main.use_keyring"),
     (FLASK, "The packaged tracker/trackerrc ships use_color = True.", "ACTIVE",
      "tracker/trackerrc is tracked"),
-    # a call's arguments written out; a technology naming what a thing is
+    # a call's arguments written out
     (S3, "`createApp(options, unleashClient?)` in src/app.ts builds the app object.",
-     "VERIFIED", "src/app.ts defines createApp"),
-    (S3, "src/helpers.ts passes `disableMetrics: true` to the Unleash SDK.", "ACTIVE",
-     "tech:unleash holds"),
+     "ACTIVE", "src/app.ts defines createApp"),
     # the module path's own words are no version of Go
     (MESH, "go.mod declares `go 1.17` and pins `github.com/hjson/hjson-go "
            "v3.1.0+incompatible`.", "VERIFIED", "go.mod:3 lists go 1.17"),
