@@ -45,7 +45,7 @@ def users_file(name: str, sentence: str, fp: Fingerprint) -> bool:
         return False  # "defaults to "diskrecord.json"": the value, which its reader checks
     return (role_of(name) is not Role.CODE and (kind is None or kind is InfraKind.INI)
             and name.lower() not in _ROOT_FILES and not _IN_THE_TREE.search(sentence)
-            and name in fp.derived("extract.file_names_in_code", _file_names_in_code))
+            and name in fp.derived("run_time_files.file_names", _file_names_in_code))
 
 
 def _file_names_in_code(fp: Fingerprint) -> frozenset[str]:
