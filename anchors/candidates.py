@@ -84,6 +84,9 @@ class _Cand:
     complement: bool = False  # it follows "is"/"are" ("the web server is |Tornado|")
     developing: bool = False  # its clause is about tests, the build, linting ("tests run with")
     packaged: bool = False  # what follows names it a package ("the |console| crate")
+    called: bool = False  # written as code and called (`|Path|("/opt/pipx")`)
+    owner: bool = False  # a thing that has something ("the shared |venv|'s pip")
+    program: bool = False  # a program's file follows it ("the |pip| executable")
 
 
 # -- scanning ----------------------------------------------------------------------------
@@ -206,8 +209,8 @@ def _scan(text: str) -> list[_Cand]:
                     _named_technology(m.group(), spans, start)):  # fmt: skip
                 continue  # "Node.js", "Vue.js": a technology, not a file (left to the words)
             taken[start:end] = _TAKEN * (end - start)
-            if form is None:
-                continue
+            if form is None or (form is _Form.CALL and _VERBED.match(text, end)):
+                continue  # ("setup.py exec()s that file": a verb made of a call)
             value = m.group()
             if form is _Form.IMPORT:
                 value = m.group("v") or m.group("w")
@@ -243,15 +246,40 @@ def _words(text: str, taken: bytearray, spans: list[tuple[int, int]],
                 value.lower() in FUNCTION_WORDS and not named):  # fmt: skip
             continue  # "and", "not", the "re" of "we're"
         ticked = bool(spans) and any(a <= start and end <= b for a, b in spans)
+        if text[start - 1 : start] == "{" and text[end : end + 1] == "}" and (
+                text[start - 2 : start - 1] != "$"):  # fmt: skip
+            continue  # "`{id}-v{version}.mbp`": a placeholder of a pattern, no name
+        if (opened := _PLACEHOLDER_OPEN.search(text, max(0, start - 40), start)) and (
+                closed := _PLACEHOLDER_CLOSE.match(text, end)) and (
+                " " in opened["w"] + closed["w"] or "-" in opened["w"] + closed["w"]
+                or closed["after"] in ("/", ".") or opened.group().startswith("/")):
+            continue  # "`<venv cache>/.run-key`", "/<domain>/": a placeholder, no name
+        if not ticked and _NEGATED_ADJECTIVE.fullmatch(value):
+            continue  # "the only non-optional dependency": a quality, never a name
         # A snake_case identifier is code even without backticks: "compute_discount"
         # names a definition (or a variable) — never an English word.
         code = ticked or named or bool(
             ("_" in value and _SNAKE.fullmatch(value)) or _is_camel(value)
         )
-        found.append(_Cand(start, end, value, _Form.WORD, code, ticked=ticked, defined=named))
+        if (text[start - 1 : start] in ('"', "“") and text[end : end + 1] in ('"', "”")
+                and _STRING_NOUN.match(text, end + 1)):  # fmt: skip
+            continue  # (the "ocsp" prefix): a string the note quotes, read as a quote
+        called = ticked and text[end : end + 1] == "("
+        owner = (not ticked and text[end : end + 2] in ("'s", "’s")
+                 and _DETERMINED.search(text, max(0, start - 30), start) is not None)
+        found.append(_Cand(start, end, value, _Form.WORD, code, ticked=ticked, defined=named,
+                           called=called, owner=owner))
 
 
 _QUOTES = ("'", "’")
+_STRING_NOUN = re.compile(r"\s+(?:prefix|suffix|key|field|label|tag|string|header|segment|"
+                          r"namespace|directory|folder|separator|delimiter)\b")
+# (``Vec<String>``, ``Option<u8>`` are types: a placeholder has words or sits in a path)
+_PLACEHOLDER_OPEN = re.compile(r"/?<(?P<w>[a-z\s\-]*)$")
+_PLACEHOLDER_CLOSE = re.compile(r"(?P<w>[a-z\s\-]*)>(?P<after>[/.]?)")
+_DETERMINED = re.compile(r"\b(?:the|a|an|its|each|every|our|their|this|that)\s+(?:[a-z]+\s+)?$")
+_VERBED = re.compile(r"(?:s|es|ed|['’]?d|ing)\b")
+_NEGATED_ADJECTIVE = re.compile(r"[Nn]on-[a-z]+")
 _DEFINITION_NOUN = re.compile(r"!?`?\s+(?:function|method|macro|struct|trait|enum|class)\b")
 _THE = re.compile(r"\b(?:[Tt]he|[Aa]n?|[Ii]ts)\s+`?$")
 

@@ -76,6 +76,8 @@ _MEANS = ("with", "via", "through", "using")
 # names the list; it does not negate it
 _NOT_MEMBER = re.compile(r"\bnot\s+(?:in|among|listed\s+in|one\s+of)\s+(?:the\s+)?`?$")
 _CLAUSE_END = re.compile(r"[`'\"]?\s*(?:[.;,:!?)]|$)")
+# "the shared venv's pip executable": the program, which no file imports
+_PROGRAM_NOUNS = frozenset({"executable", "executables", "binary", "binaries"})
 _MADE_WITH = frozenset({
     "app", "apps", "application", "applications", "frontend", "front-end", "backend",
     "component", "components", "widget", "widgets", "spa", "site", "ui", "client", "clients",
@@ -112,6 +114,10 @@ def _cues(k: Cues, low: str, start: int, end: int) -> list[_Cue]:
 
 # A condition the name opens: what the code does without it, not that the project lacks it
 _CONDITION_BEFORE = re.compile(r"\b(?:if|when|whenever|unless|in\s+case|once)\s+(?:the\s+)?$")
+
+
+# ... or a condition opened earlier in the clause that the negation is part of
+_CONDITION_OPEN = re.compile(r"\b(?:if|when|whenever|unless|once)\s(?:[^,;:().!?]|\.(?=\w))*$")
 
 
 def _post(k: Cues, text: str) -> _Neg | None:
@@ -179,6 +185,7 @@ def _read_clause(k: Cues, low: str, start: int, end: int, cands: list[_Cand],
             following.group(1).lower() not in _PLACE_VERBS)
         noun = _NEXT_NOUN.match(after)
         c.builds = noun is not None and noun.group(1) in _MADE_WITH
+        c.program = noun is not None and noun.group(1) in _PROGRAM_NOUNS
         runtime, dep_before, import_before = window_cues(window)
         c.slot, c.strong, c.runtime = slot is not None, strong is not None, runtime is not None
         c.object = c.slot or preposition is not None
@@ -194,7 +201,11 @@ def _read_clause(k: Cues, low: str, start: int, end: int, cands: list[_Cand],
         # "the |console| crate", "|redux-saga| is a runtime dependency": named as a package
         c.packaged = (_PACKAGED.match(after) is not None or dep_after(after) is not None) and (
             _KIND_OF_DEPENDENCY.search(before) is None)
-        if dep_after(after) or dep_before is not None:
+        # ("`uv pip install gunicorn`": a command that installs it, wherever it runs, says
+        # nothing of what a manifest declares)
+        commanded = (dep_before is not None and low.count("`", start, c.start) % 2 == 1
+                     and re.match(r"(?:pip\s+)?install", dep_before.group()) is not None)
+        if dep_after(after) or (dep_before is not None and not commanded):
             c.pref = "dep"
         elif import_after(after) or import_before is not None:
             c.pref = "import"
@@ -214,6 +225,9 @@ def _read_clause(k: Cues, low: str, start: int, end: int, cands: list[_Cand],
             c.mode, c.neg, c.joined = previous.mode, previous.neg, previous
         elif cues and (target := _target(k, low, cues, c)):
             c.mode, c.neg = _Mode.ABSENT, target.neg
+            if _CONDITION_OPEN.search(low[max(0, start - 120) : target.start]):
+                # "exits when the main database is not Postgres": the condition's thing
+                c.mode = _Mode.UNCLEAR
         elif post := _post(k, after):
             c.mode, c.neg = _Mode.ABSENT, post
         elif replacing and k.replacement_slot.found(window):
@@ -225,6 +239,12 @@ def _read_clause(k: Cues, low: str, start: int, end: int, cands: list[_Cand],
             # X": the condition's thing, not the project's
             c.mode = _Mode.UNCLEAR
         previous = c
+    # "Node and Rust Core logs": the words joined before a name that qualifies a noun
+    # qualify it too
+    for left, right in zip(reversed(cands[:-1]), reversed(cands[1:]), strict=True):
+        if (right.qualifies and not left.modifies and left.form is right.form
+                and k.list_gap.fullmatch(low, left.end, right.start)):  # fmt: skip
+            left.qualifies = True
     # "redis and memcached were removed": a post-negation covers the list before it.
     for left, right in zip(reversed(cands[:-1]), reversed(cands[1:]), strict=True):
         if (right.mode is _Mode.ABSENT and left.mode is _Mode.PRESENT

@@ -94,7 +94,7 @@ _TIMED = re.compile(
 # say where or what it is, or that other anchors of the note check (a package it uses, a
 # variable it reads, a name it imports), are not actions.
 _ACTION = re.compile(  # ("The library's `ParseRecipients` ...": whose it is, before it)
-    rf"(?:^|(?<=[.;:!?]\s)|(?<=\n))\s*{_LEAD}(?:[Tt]he\s+)?(?:[\w\-]+['’]s\s+)?`?(?P<name>[A-Za-z_][\w.]*(?:::\w+)*"
+    rf"(?:^|(?<=[.;:!?]\s)|(?<=\n))\s*{_LEAD}(?:[Tt]he\s+)?(?:[\w.\-]+['’]s\s+)?`?(?P<name>[A-Za-z_][\w.]*(?:::\w+)*"
     r"|[\w.\-]+(?:/[\w.\-]+)+)(?:\(\))?`?"
     rf"{_PLACED}{_KIND}\s+(?:(?:also|only|always|now|still|just|never|automatically|first)\s+)?"
     r"(?P<verb>[a-z][a-z-]{2,}(?<!s)s)\s+"
@@ -103,7 +103,7 @@ _ACTION = re.compile(  # ("The library's `ParseRecipients` ...": whose it is, be
 # "`tun.New` takes the `*core.Core` as its first argument and wraps it in an ipv6rwc": a
 # second verb of the same subject, an action as much as a first one would be
 _AND_ACTION = re.compile(
-    rf"(?:^|(?<=[.;:!?]\s)|(?<=\n))\s*{_LEAD}(?:[Tt]he\s+)?(?:[\w\-]+['’]s\s+)?`?(?P<name>[A-Za-z_][\w.]*(?:::\w+)*"
+    rf"(?:^|(?<=[.;:!?]\s)|(?<=\n))\s*{_LEAD}(?:[Tt]he\s+)?(?:[\w.\-]+['’]s\s+)?`?(?P<name>[A-Za-z_][\w.]*(?:::\w+)*"
     r"|[\w.\-]+(?:/[\w.\-]+)+)(?:\(\))?`?"
     rf"{_PLACED}{_KIND}\s+[a-z][a-z-]{{2,}}s\s+(?:[^.;\n]|\.(?=\w)){{1,120}}?,?\s+and\s+"
     r"(?:(?:also|then|always|never|just)\s+)?(?P<verb>[a-z][a-z-]{2,}(?<!s)s)\s+"
@@ -115,6 +115,15 @@ _FILE_EXPORTS = re.compile(
     r"(?:^|(?<=[.;:!?]\s)|(?<=\n))\s*`?(?P<name>[\w.\-]+(?:/[\w.\-]+)*\.[A-Za-z]{1,4})`?\s+"
     r"(?:(?:also|only|now|still)\s+)?(?P<verb>exports|re-exports|defines|declares)\s+"
     r"(?P<object>(?:[^.;\n]|\.(?=\w)){1,120}?)(?=\s*(?:\.(?:\s|$)|[;\n]|$))",
+)
+# "An invalid regex makes `Builder::init` panic", "a 'Unchanged' response makes
+# loadSupergraphSdl throw an UplinkFetcherError": what a definition is made to do, which
+# its existing says nothing of
+_CAUSED = re.compile(
+    r"\b(?:makes?|made|causes?|caused|forces?|forced|lets?)\s+(?:the\s+)?"
+    r"`?(?P<name>[A-Za-z_][\w.]*(?:::\w+)*)(?:\(\))?`?\s+"
+    r"(?:(?:to|not|never|always)\s+)?(?P<verb>(?!an?\b|the\b|and\b|or\b)[a-z][a-z-]{2,})\b"
+    r"(?P<object>(?:[^.;\n]|\.(?=\w)){0,120}?)(?=\s*(?:\.(?:\s|$)|[;\n]|$))",
 )
 _NOT_ACTION_WORDS = """
     is has lives sits exists defines declares belongs resides appears comes goes imports
@@ -143,8 +152,11 @@ def code_relation_parts(
     anchors = list(anchors)
     defined = {origin.strip("`").removesuffix("()"): a for a, origin in anchors
                if a.kind is AnchorKind.SYMBOL and a.expect is Expect.PRESENT}  # fmt: skip
+    code_files = {origin.strip("`") for a, origin in anchors if a.kind is AnchorKind.FILE
+                  and a.expect is Expect.PRESENT and language_of(a.value) is not None
+                  and language_of(origin.strip("`")) is not None}  # (a file, as written)
     parts = _file_exports(text, spans, anchors, fp)
-    if not defined:
+    if not defined and not code_files:
         return parts
     # "`get_json` calls `client.get` with `follow_redirects=True`": a call anchor checks it
     called = [a.value.partition("(")[0] for a, _ in anchors if a.kind is AnchorKind.CALL]
@@ -161,7 +173,7 @@ def code_relation_parts(
         if question:
             continue
         found = [*_CLAUSE.finditer(text, start, end), *_PROPERTY.finditer(text, start, end),
-                 *_TIMED.finditer(text, start, end)]
+                 *_TIMED.finditer(text, start, end), *_CAUSED.finditer(text, start, end)]
         found += [m for m in (*_ACTION.finditer(text, start, end),
                               *_AND_ACTION.finditer(text, start, end))
                   if m["verb"] not in _NOT_ACTIONS and not _VERB_ONLY.fullmatch(m["verb"])
@@ -171,6 +183,15 @@ def code_relation_parts(
                   and not any(f.start("name") == m.start("name") for f in found)]  # fmt: skip
         for m in found:
             anchor = defined.get(m["name"].strip("`"))
+            if (anchor is None and m.re in (_ACTION, _AND_ACTION)
+                    and m["verb"] not in _NOT_ACTIONS and m["name"].strip("`") in code_files
+                    and not any(o in m["object"] for o in origins)):  # fmt: skip
+                # "standalone_python.py verifies the build against a checksum": what a
+                # source file does, which its being tracked says nothing of ("... formats
+                # timestamps with humantime": the file's use of it, which its anchor checks)
+                said = " ".join(text[m.start("name") : m.end("object")].split())
+                parts.append(f"that {said}")
+                continue
             if anchor is None:
                 # "Error stores its value in a Box<ErrorImpl>": what a name of code does to
                 # a definition the note found, which its existing says nothing of
@@ -192,7 +213,11 @@ def code_relation_parts(
                                                                           defined, fp):
                 continue
             begin = m.start("name") - (text[m.start("name") - 1 : m.start("name")] == "`")
+            if m.re is _CAUSED:  # (what makes it do so, from where the sentence starts)
+                begin = start + len(text[start:m.start()]) - len(text[start:m.start()].lstrip())
             said = " ".join(text[begin : m.end("object")].split())
+            if m.re is _CAUSED and said[:1].isupper() and said[1:2].islower():
+                said = said[0].lower() + said[1:]  # ("that an invalid regex makes ...")
             parts.append(f"that {said}")
     return parts
 

@@ -17,6 +17,8 @@ from enum import StrEnum
 from typing import Literal
 
 from anchors.facts import Fingerprint
+from anchors.infra_facts import infra_kind
+from anchors.infra_values import InfraKind
 from anchors.mentions import runs, tool_area
 from anchors.projects import holds_python
 from anchors.spec import (
@@ -153,7 +155,9 @@ def _own_names(fp: Fingerprint) -> frozenset[str]:
     (``env_logger`` for the crate ``env-logger`` or ``env_logger``, ``mux`` for the module
     ``github.com/gorilla/mux``)."""
     found: set[str] = set()
-    for values in fp.infra.values():
+    for path, values in fp.infra.items():
+        if infra_kind(path) is InfraKind.YAML_SETTINGS:
+            continue  # (an application's settings name no package or module)
         for v in values or ():
             if v.text and v.key in ("package.name", "name"):
                 found.update({v.text, v.text.replace("-", "_")})
@@ -860,6 +864,8 @@ class CodeNames:
                     self.fp.definition(self.scope, head) is not None
                     or any(v.name == head for v in facts.constants)):  # fmt: skip
                 return found  # ``app.app_context()`` of ``app = create_app()``: a value's
+            if head != name and len(head) == 1:
+                return found  # ``g.session_key``, ``r.URL``: a member of a value by its letter
             if self.fp.members_named(name):
                 return found  # a class's field (``AuthSettings.token_minutes``): elsewhere
             return [Anchor(AnchorKind.SYMBOL, name, scope=self.scope)]

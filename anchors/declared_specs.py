@@ -48,8 +48,11 @@ class DeclaredSpec(NamedTuple):
     spec: str  # as the manifest writes it: the anchor checks it again at every read
 
 
-# "..., pinned to 0.9.0", "locked at version 2.1": a pin said of a package named earlier
-_PINNED = re.compile(r"\b(?:pinned|locked|fixed|held)\s+(?:at|to)\s+(?:version\s+)?v?$", re.I)
+# "..., pinned to 0.9.0", "locked at version 2.1", "declared as "1.3"": a pin said of a
+# package named earlier
+_PINNED = re.compile(r"\b(?:(?:pinned|locked|fixed|held)\s+(?:at|to)|"
+                     r"(?P<as>declared\s+(?:as|at|with)))"
+                     r"\s+(?:version\s+)?[`'\"]?(?P<op>[\^~]|>=)?v?$", re.I)  # fmt: skip
 _WORD = re.compile(r"@?[A-Za-z][\w.\-]*(?:/[\w.\-]+)?")
 
 
@@ -88,7 +91,8 @@ def _pinned(text: str, at: int, number: str, fp: Fingerprint) -> DeclaredSpec | 
     """"django-environ (environ.Env), pinned to 0.9.0": ``==0.9.0`` of the last declared
     package the sentence names before the pin, whatever stands between."""
     start = max(text.rfind(". ", 0, at), text.rfind(";", 0, at), 0)
-    if _PINNED.search(text, start, at) is None or not number[:1].isdigit():
+    pin = _PINNED.search(text, start, at)
+    if pin is None or not number[:1].isdigit():
         return None
     if _YEAR.fullmatch(number) and _WORD_AFTER.match(text, at + len(number)):
         return None  # "pinned to 2018 pseudo-versions": a year that says of which versions
@@ -96,8 +100,12 @@ def _pinned(text: str, at: int, number: str, fp: Fingerprint) -> DeclaredSpec | 
         declared = [d for n in _names(word.strip(".")) for d in fp.dependency(n)]
         if declared and len({d.ecosystem for d in declared}) == 1:
             dep = declared[0]
-            return DeclaredSpec((at, at + len(number)), word, dep.name, dep.runtime,
-                                f"=={number}")  # fmt: skip
+            # ("pinned to ^0.4.17": the range as written, else that one version; "declared
+            # as "1.3"": the manifest's text, where it writes that)
+            spec = f"{pin['op'] or '=='}{number}"
+            if pin["as"] and _holds(_SPACES.sub("", dep.spec), pin["op"] or "", number):
+                spec = dep.spec
+            return DeclaredSpec((at, at + len(number)), word, dep.name, dep.runtime, spec)
     return None
 
 

@@ -43,7 +43,8 @@ _I = re.IGNORECASE
 _VERSION_AFTER = re.compile(
     r"`?\s+(?:version\s+)?v?(?:\d+\.\d+(?:\.\d+)?(?![\w%]|\.\d)|\d+(?=\s*(?:[.,;:)]|$)))", _I
 )
-_QUALIFIERS = r"(?:direct|optional|runtime|run-time|required|hard|mandatory|normal|regular)"
+_QUALIFIERS = (r"(?:direct|non-optional|optional|runtime|run-time|required|hard|mandatory|"
+               r"normal|regular)")
 # "regex is a direct optional dependency of env_logger", "log is no longer a dependency"
 _ROLE_AFTER = re.compile(
     r"`?\s+(?:is|was)\s+(?P<neg>not\s+|no\s+longer\s+|never\s+)?(?:(?:still|now|also|only|"
@@ -122,9 +123,10 @@ def dependency_word(text: str, start: int, end: int, absent: bool,
         return None
     role = _ROLE_AFTER.match(text, end)
     depends = _DEPENDS_BEFORE.search(text, max(0, start - 60), start)
-    optional = role is not None and not absent and re.search(r"\boptional\b", role["q"], _I)
+    optional = role is not None and not absent and re.search(r"(?<!-)\boptional\b", role["q"],
+                                                             _I)  # ("non-optional": required)
     required = role is not None and not absent and not optional and bool(
-        re.search(r"\b(?:required|hard|mandatory)\b", role["q"], _I))
+        re.search(r"\b(?:required|hard|mandatory|non-optional)\b", role["q"], _I))
     flagged = (optional or required) and _cargo_optional(word, fp)
     if not (any_name or _ordinary(word) or flagged):
         return None  # a name the usual rules read as a package already

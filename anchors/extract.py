@@ -81,6 +81,7 @@ from anchors.name_contexts import (
     quoted_in_code,
     read_by_dependency,
     reread_in_context,
+    written_keys,
 )
 from anchors.negated_parts import Negated, negated_clauses
 from anchors.npm_application import npm_development_only, npm_peer_only, npm_run_time_import
@@ -91,9 +92,9 @@ from anchors.project_negations import of_project, project_negations
 from anchors.projects import holds_python
 from anchors.relations import bases_checked, read_relation, role_parts
 from anchors.requirement_strings import development_group
-from anchors.role_negations import run_time_denial
+from anchors.role_negations import MANIFEST_MODIFIER, declaration_denial, run_time_denial
 from anchors.routes import read_routes
-from anchors.run_time_files import command_of, command_program, in_command, users_file
+from anchors.run_time_files import command_of, command_program, in_command, users_file, written_path
 from anchors.running_code import code_runs, package_run_time_import
 from anchors.rust_defaults import bind_rust_defaults
 from anchors.rust_paths import own_item, written_item
@@ -241,7 +242,7 @@ def _resolve(c: _Cand, names: CodeNames, fp: Fingerprint, absent: bool) -> Outco
     hosted = "/" in text and _HOST.fullmatch(text.split("/", 1)[0]) is not None
     used = (c.instrument or c.strong or hosted) and not c.developing
     if c.form is _Form.PATH and (module := _go_module(
-            text, names, fp, absent, c.pref, used)) is not None:
+            text, names, fp, absent, c.pref, used, c.modifies)) is not None:
         return module  # "uses spf13/pflag", "doesn't use gorilla/context any more"
     if absent and not removal and c.form in (_Form.PATH, _Form.PATH_SYMBOL):
         # "we no longer use auth/legacy.py" does not say the file is gone.
@@ -531,7 +532,8 @@ _HOST = re.compile(r"[a-z0-9\-]+(?:\.[a-z0-9\-]+)*\.[a-z]{2,}")  # "golang.org",
 
 
 def _go_module(text: str, names: CodeNames, fp: Fingerprint, absent: bool,
-               pref: Pref = None, used: bool = False) -> Outcome | None:  # fmt: skip
+               pref: Pref = None, used: bool = False,
+               modifying: bool = False) -> Outcome | None:  # fmt: skip
     """A Go module a note names by its path in a repository with Go code, which is no path
     of the repository: the import of it. Absent ("doesn't use gorilla/context"), it holds
     while nothing imports it. Present, it is checked only where the note places it in Go
@@ -544,7 +546,7 @@ def _go_module(text: str, names: CodeNames, fp: Fingerprint, absent: bool,
     if (not _GO_MODULE.fullmatch(text) or text.endswith((".go", ".mod", ".sum"))
             or not _has_go(fp) or fp.has_path(text) or fp.has_directory(text)):  # fmt: skip
         return None
-    if words_joined(text):
+    if words_joined(text, modifying):
         return None  # "other than debug/release/test": words, no package of Go's
     expect = Expect.ABSENT if absent else Expect.PRESENT
     if (member := own_go_member(text, fp)) is not None:
@@ -778,9 +780,12 @@ def _runs_with(tech: Technology, names: CodeNames) -> bool:
             and any(runs(p) for m in tech.imports for p, _ in names.fp.importers(m)))  # fmt: skip
 
 
+# "a pyproject dependency": the words for a manifest before the noun
+_MANIFEST_NAMES = frozenset({"pyproject", "pyproject.toml", "package.json", "cargo.toml",
+                             "setup.py", "setup.cfg", "requirements.txt", "pipfile"})
 _PLACED_PAST = re.compile(
-    r"`?(?:\(\))?`?,\s+(?:the|a|an|our|its)\s+[^,;]{1,80},\s+(?:is|are)\s+(?:defined|declared|"
-    r"implemented)\s+in\b|`?(?:\(\))?`?,\s+(?:the|a|an|our|its)\s+[^,;]{1,80},\s+lives\s+in\b")
+    r"`?(?:\(\))?`?(?:,\s+(?:the|a|an|our|its)\s+[^,;]{1,80},|\s+\([^()\n]{1,80}\))\s+"
+    r"(?:(?:is|are)\s+(?:defined|declared|implemented)|lives)\s+in\b")
 
 
 def _located_definition(c: _Cand, text: str, names: CodeNames) -> bool:
@@ -813,6 +818,9 @@ _PRONOUNS = frozenset({
 })  # fmt: skip
 
 
+_RUNTIMES = frozenset({"rust", "nodejs", "typescript", "deno", "go", "golang", "python"})
+
+
 def _word(c: _Cand, text: str, names: CodeNames, absent: bool) -> Outcome:
     """A single word: a technology from the vocabulary, an ordinary word (never an anchor),
     or a name the repository may know (an import or dependency it has)."""
@@ -826,13 +834,23 @@ def _word(c: _Cand, text: str, names: CodeNames, absent: bool) -> Outcome:
         # "ToX" beside "ToXE" is a placeholder of code, not the ``tox`` package; "User-Agent"
         # is a header ("Flask-Limiter", of a technology's name, is a package)
         hit = None
+    if hit is not None and c.called and text[:1].isupper() and (
+            imported := names.imported_name(text)) is not None:
+        return [imported]  # `Path("/opt/pipx")`: the class the code imports, no package
     if hit is not None and c.tech is None and not absent and (own := _own_definition(text, hit[0],
                                                                                      names, c)):
         return own  # "nanoid is defined in src/nanoid.ts": the repository's own function
     if hit is not None and c.tech is None:
         c.tech, c.common = hit[0], hit[2]
+        if c.qualifies and text[:1].isupper() and hit[0].name in _RUNTIMES and not absent:
+            # "Node and Rust Core logs", "the Go SDK": a thing named by its language
+            return DropReason.UNRESOLVED, f"{text} names what a thing is written in"
+        if c.program and names.scope is not None:
+            names = CodeNames(names.fp, None, names.words)  # the program, wherever it runs
         return _technology(c, hit[0], names, absent)
     w = text.lower()
+    if c.owner and text.islower() and names.is_stdlib(w):
+        return DropReason.COMMON_WORD, f"{w!r} names a thing the note speaks of, not a module"
     if c.claimed and not absent and _located_definition(c, text, names):
         return [Anchor(AnchorKind.SYMBOL, text, scope=names.scope)]  # "models defines Request"
     if (c.instrument and text.islower() and w in _STDLIB_MEANS and names.is_stdlib(w)
@@ -1175,6 +1193,12 @@ def infer_anchors(text: str, fp: Fingerprint, subject: str | None = None, *,
             # "`bat cache --clear` deletes themes.bin": a file the program makes as it runs
             uncovered.append(f"the file {c.text}")
             continue
+        if (c.form is _Form.PATH and c.text.strip("`").startswith("./")
+                and c.mode is _Mode.PRESENT and not fp.has_path(c.text.strip("`")[2:])
+                and written_path(c.text.strip("`"), fp)):  # fmt: skip
+            # "a password from ./misc/tor/control.conf": where the program looks as it runs
+            uncovered.append(f"the file {c.text}")
+            continue
         preceding = text[max(0, c.start - 40) : c.start]
         if "/" not in c.text and (
                 (c.form is _Form.PATH and _NAMED_FILE.search(preceding))
@@ -1262,6 +1286,16 @@ def infer_anchors(text: str, fp: Fingerprint, subject: str | None = None, *,
             elif in_file.anchor.expect is Expect.PRESENT and (role := development_role_unchecked(
                     sentence, c.text, [in_file.anchor], fp)):  # fmt: skip
                 uncovered.append(role)  # "in the devDependencies" of a runtime one
+            continue
+        if c.form in (_Form.WORD, _Form.TECH, _Form.SCOPED_PACKAGE) and not python and (
+                declared_not := declaration_denial(text, c.text.strip("`"), c.end, fp)):
+            # "X is not a pyproject dependency"
+            kept += [(a, f"{c.text} (undeclared)") for a in declared_not]
+            negated.append(c.text)
+            continue
+        if c.text.strip("`").lower() in _MANIFEST_NAMES and MANIFEST_MODIFIER.match(text, c.end):
+            detail = f"{c.text} names the manifest, not a package"
+            dropped.append(DroppedCandidate(c.text, DropReason.UNRESOLVED, detail))
             continue
         if c.form in (_Form.WORD, _Form.TECH, _Form.SCOPED_PACKAGE) and not python and (
                 denial := run_time_denial(text, c.text, c.end, fp)) is not None:
@@ -1624,7 +1658,7 @@ def infer_anchors(text: str, fp: Fingerprint, subject: str | None = None, *,
         sentence = next((text[a:b] for a, b, _ in spans if a <= declared.span[0] < b), text)
         if (role := role_unchecked(sentence, declared.written, declared.runtime)) is not None:
             uncovered.append(role)  # "react ^18.2.0 is a devDependency" when it is not
-    kept = placed_where_said(text, kept, fp)
+    kept = written_keys(placed_where_said(text, kept, fp), fp)
     kept, by_dependency = read_by_dependency(text, spans, kept, fp)
     uncovered += by_dependency + import_manner(text, kept, fp)
     # ... but a name the note says a thing is called is checked by the anchor found for it

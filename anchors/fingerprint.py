@@ -70,8 +70,9 @@ Progress = Callable[[int, int], None]
 # of Go and Rust functions, every signature's result type, a TypeScript interface's
 # members and arithmetic of numbers, 21; the ``default=`` a call declaring a class
 # attribute passes, 22; Rust paths used in place, ``pub use`` aliases, 23; a bundler's
-# output read for mentions only, 28) and is extracted again.
-FACTS_VERSION = 28
+# output read for mentions only, 28; an application's YAML settings files, 29) and is
+# extracted again.
+FACTS_VERSION = 29
 # Files to parse before two worker processes pay for their start-up: on two idle cores the
 # pool breaks even at 300-400 files (adr/0003; `python -m benchmarks.fingerprint --sweep`).
 POOL_THRESHOLD = 500

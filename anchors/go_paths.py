@@ -8,7 +8,10 @@ from __future__ import annotations
 import re
 
 from anchors.facts import Fingerprint
+from anchors.infra_facts import infra_kind
+from anchors.infra_values import InfraKind
 from anchors.spec import Anchor, AnchorKind
+from anchors.vocabulary import is_ordinary_word
 
 __all__ = ["GO_STD_PACKAGES", "imported_package", "own_go_member", "words_joined"]
 
@@ -54,7 +57,9 @@ _GO_MEMBER = re.compile(r"(?P<path>[\w.\-]+(?:/[\w.\-]+)*/[a-z][\w\-]*)\.(?P<mem
 def own_go_member(text: str, fp: Fingerprint) -> Anchor | None:
     """A member of a package of the repository's own Go module named by its import path:
     the definition, in that folder; None otherwise."""
-    for values in fp.infra.values():
+    for path, values in fp.infra.items():
+        if infra_kind(path) is InfraKind.YAML_SETTINGS:
+            continue  # (an application's settings name no package or module)
         for v in values or ():
             if v.key != "module" or not v.text or not text.startswith(f"{v.text}/"):
                 continue
@@ -76,11 +81,17 @@ def imported_package(text: str, fp: Fingerprint) -> str:
 _STD_ROOTS = frozenset(p.partition("/")[0] for p in GO_STD_PACKAGES)
 
 
-def words_joined(text: str) -> bool:
-    """Whether a path of three or more parts that starts like a package of Go's standard
-    library is none of them, nor under one: words joined by "/" ("debug/release/test").
+def words_joined(text: str, modifying: bool = False) -> bool:
+    """Whether a path is words joined by "/": two English words before a noun
+    (``modifying``), the first no package of Go's standard library ("obtain/renew retries";
+    "spf13/viper" and "uses gorilla/context" are modules named by their owners),
+    or three or more parts that start like one and are none of them, nor under one
+    ("debug/release/test").
     ("sync/once" stays a package a note names, which no file imports.)"""
     parts = text.split("/")
+    if (modifying and len(parts) == 2 and parts[0] not in _STD_ROOTS
+            and all(is_ordinary_word(p) for p in parts)):  # fmt: skip
+        return True  # "obtain/renew retries": two words before a noun, no package
     return (len(parts) > 2 and parts[0] in _STD_ROOTS and not any(
         "/".join(parts[:n]) in GO_STD_PACKAGES for n in range(1, len(parts) + 1)))
 

@@ -45,6 +45,7 @@ from anchors.program_binding import bind_programs
 from anchors.spec import Anchor, AnchorKind, Expect
 from anchors.value_binding import Binding
 from anchors.value_claims import OPTION, StatedValue, stated_values
+from anchors.yaml_binding import bind_yaml_settings
 
 __all__ = ["bind_infra"]
 
@@ -75,11 +76,14 @@ _ELSEWHERE = re.compile(
     r"\bkubernetes\b|^\W*(?:production|prod|staging)\b|\boverrid|\bexport\b|\blocally\b|"
     r"\b(?:production|prod|staging)\s+(?:servers?|clusters?|environments?|env|deployments?|"
     r"databases?|db|hosts?|stacks?|instances?|runs?)\b|"
-    r"\b(?:e\.g\.|for\s+example|for\s+instance|such\s+as)|(?<![\w./])(?:example|sample)\b(?!\.\w)",
+    r"\b(?:e\.g\.|for\s+example|for\s+instance|such\s+as)|(?<![\w./])(?:example|sample)\b(?![.\-_]\w)"
+    # ("the example config": a file of the tree that holds examples of the settings)
+    r"(?!\s+(?:config(?:uration)?|settings|(?:config\s+|settings\s+)?files?)\b)",
     _I,
 )
 # A negation or an ending anywhere in the sentence: "support for Python 2 was dropped",
 # "CI stopped testing 3.8", "exposes 8000, not 5000". Nothing in it is bound.
+_CONSEQUENCE = re.compile(r",\s+(?:so|hence|therefore|thus|which\s+means)\b", _I)
 _NEGATED = re.compile(
     r"\b(?:not|no|never|no\s+longer|dropped|removed|stopped|ended|unsupported|without|except|"
     r"excluding|nor)\b|n't\b",
@@ -164,6 +168,11 @@ def bind_infra(
         plain, negations = _program_negations(plain, start, end, fp, negations)
         # "--no-cache-dir" is an option's name, not a negation
         unoptioned = OPTION.sub(lambda m: "x" * len(m.group()), plain)
+        # "engines node >=18, so Node 16 is unsupported": what follows is drawn from it,
+        # and the statement before is read alone
+        if (so := _CONSEQUENCE.search(unoptioned, start, end)) and not _NEGATED.search(
+                unoptioned, start, so.start()):  # fmt: skip
+            end, sentence = so.start(), text[start : so.start()]
         if _ELSEWHERE.search(sentence) or _NEGATED.search(unoptioned, start, end):
             continue
         here = [v for v in values if start <= v.start < end]
@@ -183,6 +192,8 @@ def bind_infra(
         # "SMTP defaults to port 465": the [smtp] section's port
         bound += bind_named_settings(text, start, end, fp, settings,
                                      [*taken, *(b.span for b in bound)])  # fmt: skip
+        # "`plugin_directories.trash` in maubot/example-config.yaml is ./trash"
+        bound += bind_yaml_settings(text, start, end, fp, [*taken, *(b.span for b in bound)])
         found += [b for b in bound if not _NOT_PLAIN.search(plain, start, b.span[0])]
     return found
 
@@ -565,7 +576,7 @@ def _declared_toolchains(text: str, start: int, end: int, fp: Fingerprint) -> li
 
 # "the crate is on edition 2021", "the 2018 edition"; "the module path is example.com/x"
 _EDITION = re.compile(
-    r"\bedition\s+(?:is\s+|=\s*)?(?P<v>20\d\d)\b|\b(?P<w>20\d\d)\s+edition\b", _I
+    r"\bedition`?\s*(?:is\s+|=\s*|\s)[`'\"]?(?P<v>20\d\d)\b|\b(?P<w>20\d\d)\s+edition\b", _I
 )
 # (not "the only required module is golang.org/x/sys": a module it requires, not its own)
 _MODULE = re.compile(

@@ -24,6 +24,8 @@ Keys (what a ``config:`` anchor names, ``anchors.spec``):
   or ``actions-rust-lang/setup-rust-toolchain``, or dtolnay's ``@1.75`` ref),
   ``runs-on``, ``image`` (a job's container or GitLab image).
 - INI settings files (``*.cfg``, ``*.ini``): ``section.key`` and its value.
+- YAML settings files (``config.yaml``, ``example-config.yml``): each scalar under its
+  dotted key.
 - Toolchain files and manifests (``anchors.toolchain_files``): ``.nvmrc``,
   ``.node-version``, ``.tool-versions``, ``rust-toolchain(.toml)``, and ``package.json``
   ``engines.node``, ``go.mod`` ``go`` / ``toolchain``, ``Cargo.toml`` ``rust-version``.
@@ -69,6 +71,9 @@ _TOOLCHAIN_FILES = {".nvmrc": InfraKind.NODE_VERSION_FILE,
                     "pyproject.toml": InfraKind.PYPROJECT}  # fmt: skip
 # Copies of third-party packages: their manifests state another project's toolchain.
 _VENDORED = frozenset({"node_modules", "vendor", "bower_components"})
+# A YAML file named as an application's settings: ``config.yml``, ``example-config.yaml``,
+# ``settings.yaml``, ``app.config.yml``
+_SETTINGS_YAML = re.compile(r"(?:^|[-_.])(?:config|conf|settings|configuration)(?:$|[-_.])")
 _COMPOSE = re.compile(r"^(?:docker-)?compose(?:[.\-_][\w.\-]*)?\.ya?ml$", re.IGNORECASE)
 
 
@@ -100,6 +105,9 @@ def infra_kind(path: str) -> InfraKind | None:
     folder = path.rpartition("/")[0]
     if folder == ".github/workflows" and low.endswith((".yml", ".yaml")):
         return InfraKind.GITHUB_WORKFLOW
+    if (_SETTINGS_YAML.search(low.rpartition(".")[0]) and not low.startswith(".")
+            and not _VENDORED.intersection(path.split("/")[:-1])):  # fmt: skip
+        return InfraKind.YAML_SETTINGS  # ("example-config.yaml"; not ".pre-commit-config")
     return None
 
 
@@ -128,14 +136,16 @@ def read_infra(data: bytes, path: str) -> tuple[InfraValue, ...] | None:
             if root is None:
                 return None
             reader = {InfraKind.COMPOSE: _compose, InfraKind.GITHUB_WORKFLOW: _github,
-                      InfraKind.GITLAB_CI: _gitlab}[kind]  # fmt: skip
+                      InfraKind.GITLAB_CI: _gitlab,
+                      InfraKind.YAML_SETTINGS: _settings}[kind]  # fmt: skip
             values = list(reader(root))
     except (yaml.YAMLError, RecursionError, ValueError, TypeError):
         return None
     return tuple(values[:_MAX_VALUES])
 
 
-_YAML_KINDS = (InfraKind.COMPOSE, InfraKind.GITHUB_WORKFLOW, InfraKind.GITLAB_CI)
+_YAML_KINDS = (InfraKind.COMPOSE, InfraKind.GITHUB_WORKFLOW, InfraKind.GITLAB_CI,
+               InfraKind.YAML_SETTINGS)
 
 
 # -- INI settings files ------------------------------------------------------------------
@@ -427,6 +437,26 @@ def _scalars(node: Node | None) -> list[Node]:
     if isinstance(node, yaml.SequenceNode):
         return [n for n in node.value if isinstance(n, yaml.ScalarNode)]
     return []
+
+
+# -- YAML settings ----------------------------------------------------------------------------
+_MAX_DEPTH = 6
+
+
+def _settings(root: Node, prefix: str = "", depth: int = 0) -> Iterator[InfraValue]:
+    """Each scalar an application's YAML settings give, under its dotted key
+    (``server.port``, ``plugin_directories.upload``); a list of scalars as one value,
+    joined by ", "; lists of mappings and anything deeper than a few levels are not read."""
+    for key, value in _items(root):
+        name = f"{prefix}{key}"
+        if isinstance(value, yaml.MappingNode) and depth < _MAX_DEPTH:
+            yield from _settings(value, f"{name}.", depth + 1)
+        elif isinstance(value, yaml.ScalarNode):
+            yield InfraValue(name, _literal(str(value.value)), _line(value))
+        elif isinstance(value, yaml.SequenceNode) and all(
+                isinstance(n, yaml.ScalarNode) for n in value.value):  # fmt: skip
+            joined = ", ".join(str(n.value) for n in value.value)
+            yield InfraValue(name, _literal(joined), _line(value))
 
 
 # -- compose ----------------------------------------------------------------------------------

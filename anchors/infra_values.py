@@ -28,6 +28,7 @@ class InfraKind(StrEnum):
     CARGO_TOML = "cargo_toml"
     TSCONFIG = "tsconfig"  # tsconfig.json, tsconfig.*.json, jsconfig.json
     INI = "ini"  # an application's own settings file: ``*.cfg``, ``*.ini``, ``*.conf``
+    YAML_SETTINGS = "yaml_settings"  # one in YAML: ``config.yaml``, ``example-config.yml``
     PYPROJECT = "pyproject"  # its console scripts and build backend
 
 

@@ -41,9 +41,9 @@ _NUMBER = re.compile(r"[+-]?(?:\d[\d_]*(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?")
 # ``r'x'``, ``u"x"``: a string prefix that does not change the value
 _PREFIXED = re.compile(r"^[rRuU]?(?P<q>'''|\"\"\"|'|\")(?P<s>.*)(?P=q)$", re.DOTALL)
 _TERM = r"\(*[+-]?(?:\d[\d_]*(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?\)*"
-# "10 * 60", "(5 * 60) + 30", "1 << 3", "24*60*60": never "3-5", "2024-01-01" or "24/7",
-# which a note means as written
-_ARITHMETIC = re.compile(rf"{_TERM}(?:(?: (?:\*\*|\*|//|/|\+|-|<<|>>) |\s?(?:\*\*|\*|<<|>>)\s?)"
+# "10 * 60", "(5 * 60) + 30", "1 << 3", "24*60*60", "60*5+30": never "3-5", "2024-01-01"
+# or "24/7", which a note means as written
+_ARITHMETIC = re.compile(rf"{_TERM}(?:(?: (?:\*\*|\*|//|/|\+|-|<<|>>) |\s?(?:\*\*|\*|<<|>>|\+)\s?)"
                          rf"{_TERM})+")
 # "2 * time.Minute", "10*MB": an expression of names, one spelling however it is spaced
 # (never with "/": "config/app.ini" is a path)

@@ -31,7 +31,7 @@ __all__ = ["Quote", "find_quotes", "header_names", "message_anchor"]
 
 _I = re.IGNORECASE
 _QUOTED = re.compile(
-    r'"(?P<d>[^"\n]{4,200})"|“(?P<c>[^”\n]{4,200})”|(?<!\w)\'(?P<s>[^\'\n]{4,200})\'(?!\w)'
+    r'"(?P<d>[^"\n]{4,200})"|“(?P<c>[^”\n]{4,200})”|(?<![^\s(\[{])\'(?P<s>[^\'\s][^\'\n]{3,199})\'(?!\w)'
 )
 # A verb of producing a message before the quote (within the sentence), or a call that
 # passes it right before it: ``Error("...")``, ``log.warning('...')``.

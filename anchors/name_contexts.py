@@ -25,6 +25,7 @@ __all__ = [
     "quoted_in_code",
     "read_by_dependency",
     "reread_in_context",
+    "written_keys",
 ]
 
 _Kept = list[tuple[Anchor, str]]
@@ -106,9 +107,26 @@ def no_repository_file(c: _Cand, text: str, outcome: Sequence[Anchor],
 
 # "`create_app()` lives in app/server.py": a definition placed in a file, said anywhere
 _LIVES_IN = re.compile(
-    r"`?(?P<name>[A-Za-z_][\w.]*)(?:\(\))?`?\s+(?:lives|is\s+defined|is\s+declared|is\s+implemented)"
+    r"`?(?P<name>[A-Za-z_][\w.]*)(?:\(\))?`?(?:\s+\([^()\n]{1,80}\))?"  # ("(the spec parser)")
+    r"\s+(?:lives|is\s+defined|is\s+declared|is\s+implemented)"
     r"\s+in\s+`?(?P<path>[\w./\-]+\.\w{1,4})`?"
 )
+
+
+def written_keys(kept: _Kept, fp: Fingerprint) -> _Kept:
+    """``kept`` with a dotted name placed in a file that defines nothing of that name but
+    writes it whole as a string (``config["plugin_directories.upload"]``) checked as that
+    string: a settings key the file reads, no attribute of code."""
+    found = []
+    for a, origin in kept:
+        facts = fp.code.get(a.scope) if a.scope is not None else None
+        if (a.kind is AnchorKind.SYMBOL and a.expect is Expect.PRESENT and a.version is None
+                and "." in a.value and a.scope is not None and facts is not None
+                and facts.keys and a.value in facts.keys
+                and fp.definition(a.scope, a.value) is None):  # fmt: skip
+            a = Anchor(AnchorKind.MESSAGE, a.value, scope=a.scope)
+        found.append((a, origin))
+    return found
 
 
 _USED_BY = re.compile(

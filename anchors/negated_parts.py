@@ -45,7 +45,10 @@ _CONDITION = re.compile(
     re.IGNORECASE,
 )
 # Where a clause ends: a dot ends a sentence only before a space ("Route.GetVarNames").
-_CLAUSE_END = re.compile(r"[;!?]|[:.](?=\s|$)|\s[-–—]\s|,\s+(?:but|while|whereas|so|and|which)\b")
+_CLAUSE_END = re.compile(r"[;!?]|[:.](?=\s|$)|\s[-–—]\s|,\s+(?:but|while|whereas|so|and|which)\b"
+                         r"|\s\(|\)")  # (an aside in parentheses is a clause of its own)
+# A call's parentheses (``verify()``, ``matches(record)``), which open no aside
+_CALL_PARENS = re.compile(r"(?<=[\w\]])\((?P<args>[^()\n]*)\)")
 _MAX_WORDS = 7
 _RESTRICTIONS = frozenset({"only", "just", "solely", "exclusively"})
 
@@ -77,6 +80,7 @@ def negated_clauses(
     ``anchors.subject.sentence_spans`` gives them."""
     masked = _QUOTED.sub(lambda m: " " * len(m.group()), text)
     masked = _NOT_A_NEGATION.sub(lambda m: " " * len(m.group()), masked)
+    masked = _CALL_PARENS.sub(lambda m: f"<{m['args']}>", masked)
     folded = [c.split(" (", 1)[0].casefold() for c in checked if c.strip()]
     quoted = [n.casefold() for n in named]
     found_parts: list[str] = []
@@ -115,6 +119,13 @@ def negated_clauses(
 def _clause_start(masked: str, sentence_start: int, at: int) -> int:
     """Where the clause holding position ``at`` begins (after the last clause break)."""
     begin = sentence_start
+    asides: list[int] = []  # where the clause began before each aside still open
     for stop in _CLAUSE_END.finditer(masked, sentence_start, at):
+        mark = stop.group()
+        if mark.endswith("("):
+            asides.append(begin)
+        elif mark == ")":
+            begin = asides.pop() if asides else stop.end()  # the clause goes on past it
+            continue
         begin = stop.end()
     return begin

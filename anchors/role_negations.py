@@ -27,9 +27,10 @@ from anchors.mentions import runs
 from anchors.npm_application import application_project, application_sources, for_development
 from anchors.spec import WILDCARD, Anchor, AnchorKind, Expect
 from anchors.tooling_dirs import js_runs
+from anchors.verdicts import Verdict
 from anchors.vocabulary import by_name
 
-__all__ = ["run_time_denial"]
+__all__ = ["MANIFEST_MODIFIER", "declaration_denial", "run_time_denial"]
 
 _I = re.IGNORECASE
 _RUN_TIME = r"(?:run-?\s?time|production|prod)"
@@ -56,6 +57,43 @@ _DENIAL = re.compile(
     r")",
     _I,
 )
+# "gunicorn is not a pyproject dependency", "X is no longer a direct dependency": a
+# declaration denied, with the manifest or its kind before the noun
+_MANIFEST_WORD = (r"(?:direct|declared|listed|project|top-level|pyproject(?:\.toml)?|"
+                  r"package\.json|cargo(?:\.toml)?|setup\.(?:py|cfg)|requirements(?:\.txt)?|npm|"
+                  r"pypi|python|pip|install|crate)")  # fmt: skip
+_DECLARATION_DENIED = re.compile(
+    rf"[`'\"]?\s+(?:is|are)\s+(?:not|n[o']t|no\s+longer|never)\s+(?:a\s+|an\s+)?"
+    rf"(?P<manifest>(?:`?{_MANIFEST_WORD}`?\s+)*)dependency\b(?!\s+(?:of|for|in)\b)",
+    _I,
+)
+# "a `pyproject` dependency": the manifest that would declare it, no package of the note
+MANIFEST_MODIFIER = re.compile(
+    r"`?\s+(?:dev-?\s?)?dependenc(?:y|ies)\b", _I)
+
+
+def declaration_denial(text: str, name: str, end: int, fp: Fingerprint) -> list[Anchor] | None:
+    """"gunicorn is not a pyproject dependency": the package undeclared (an absent
+    dependency anchor), whatever else uses it (an image may install it). None where the
+    words after ``name`` deny no declaration, or for Go, whose modules are paths."""
+    denied = _DECLARATION_DENIED.match(text, end)
+    if denied is None or not re.fullmatch(r"@?[A-Za-z][\w.\-]*(?:/[\w.\-]+)?", name):
+        return None
+    if not fp.dependencies or any(d.ecosystem == "go" for d in fp.dependencies):
+        return None
+    declared = fp.dependency(name) or fp.dependency(name.lower().replace("_", "-"))
+    anchor = Anchor(AnchorKind.DEP, declared[0].name if declared else name.lower(),
+                    Expect.ABSENT)
+    if not denied["manifest"]:
+        # "X is no longer a dependency" where the manifests cannot say (a setup.py that
+        # reads its requirements): left to the readings of use, as before
+        from anchors.verify import check_anchor
+
+        if check_anchor(anchor, None, fp).verdict is Verdict.UNKNOWN:
+            return None
+    return [anchor]
+
+
 # What must follow a development role for it to deny the run-time one: "..., not a runtime
 # one", or "only" before or after it ("only a test extra", "a dev-dependency only").
 _NOT_RUN_TIME = re.compile(

@@ -34,6 +34,9 @@ _IN_THE_TREE = re.compile(
     r"archive|checkout|project(?:'s)?\s+root))\b", re.IGNORECASE)
 
 
+_SETTINGS_KINDS = (None, InfraKind.INI, InfraKind.YAML_SETTINGS)
+
+
 def users_file(name: str, sentence: str, fp: Fingerprint) -> bool:
     """Whether a settings or data file named bare that the tree holds nowhere is one the
     program reads or writes at run time ("./configuration.yaml in the CWD", ".pre-commit-
@@ -43,9 +46,19 @@ def users_file(name: str, sentence: str, fp: Fingerprint) -> bool:
     kind = infra_kind(name)
     if _VALUE_BEFORE.search(sentence.partition(name)[0][-24:]):
         return False  # "defaults to "diskrecord.json"": the value, which its reader checks
-    return (role_of(name) is not Role.CODE and (kind is None or kind is InfraKind.INI)
+    return (role_of(name) is not Role.CODE and kind in _SETTINGS_KINDS
             and name.lower() not in _ROOT_FILES and not _IN_THE_TREE.search(sentence)
             and name in fp.derived("run_time_files.file_names", _file_names_in_code))
+
+
+def written_path(path: str, fp: Fingerprint) -> bool:
+    """Whether the code writes ``path`` (``./misc/tor/control.conf``) whole as a string:
+    a file the program opens where it runs, relative to its working directory."""
+    return path.removeprefix("./") in fp.derived("run_time_files.paths", _paths_in_code)
+
+
+def _paths_in_code(fp: Fingerprint) -> frozenset[str]:
+    return frozenset(p.removeprefix("./") for facts in fp.code.values() for p in facts.paths or ())
 
 
 def _file_names_in_code(fp: Fingerprint) -> frozenset[str]:

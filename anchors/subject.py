@@ -169,6 +169,9 @@ def _piece_subject(piece: str, fp: Fingerprint, first: bool,
         if (len(noun) == 1 and _VERB_FORM.fullmatch(low) and _SOURCE_FILE.search(noun[0])
                 and not noun[0].endswith(".py")):  # fmt: skip
             break  # "mux.go cleans ...": a file's name, then its verb (Python's: unchanged)
+        if (len(noun) == 1 and _VERB_FORM.fullmatch(low) and "." in noun[0]
+                and not _SOURCE_FILE.search(noun[0]) and fp.has_path(noun[0])):  # fmt: skip
+            break  # "requirements.txt pins ...": a file of the tree that is no code, its verb
         if noun or low not in _DETERMINERS:
             noun.append(token)
         if len(noun) > 1 and low in GENERIC_NOUNS:

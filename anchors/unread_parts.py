@@ -4,6 +4,7 @@ the note stays ACTIVE and the answer says what is unchecked.
 - a literal it quotes ("gets a ".s.MYSQL.3306" suffix"; in single quotes only what reads
   as code, 'virtual:msw', never a word, 'fine') that no value, message or anchor took;
 - a table of a manifest ("declares a [features] section");
+- a pattern with placeholders in backticks ("written as `{id}-v{version}.mbp`");
 - a program's option in backticks that no option anchor checks ("aliased to `-c`");
 - the license a project is under ("MIT-licensed per package.json");
 - an order between two sources ("PAGER takes precedence over BAT_PAGER", "`GRPC_VERBOSITY`
@@ -27,6 +28,8 @@ _CODE_LIKE = re.compile(r"[:/._\-@#$%{}\[\]()=\d]")
 _LICENSE = re.compile(r"\blicen[cs](?:e|ed|ing)\b", re.IGNORECASE)
 # A program's option written as code, alone in backticks ("aliased to `-c`")
 _OPTION_SPAN = re.compile(r"`(?P<o>--?[A-Za-z][\w\-]*)`")
+# "written as `{id}-v{version}.mbp`": a pattern with placeholders, in backticks
+_TEMPLATE = re.compile(r"(?P<t>`[^`\n{}]*(?<!\$)\{\w+\}[^`\n]*`)")
 _SECTION = re.compile(r"`?\[(?P<s>[\w.\-:]{1,60})\]`?\s+(?:section|table)\b")
 _RELATIONS = (
     re.compile(r"`?[\w./:\-]+`?\s+(?:takes|has|gets)\s+precedence\s+over\s+`?[\w./:\-]+`?"
@@ -60,6 +63,9 @@ def unread_parts(text: str, checked: Sequence[tuple[int, int]],
               if not any(a < m.end() and m.start() < b for a, b in checked)
               and m["o"] not in anchored
               and not any(m["o"].lower() in s for s in said)]  # fmt: skip
+    parts += [f"the pattern {m['t']}" for m in _TEMPLATE.finditer(text)
+              if not any(a < m.end() and m.start() < b for a, b in (*checked, *quoted))
+              and not any(m["t"].strip("`").lower() in s for s in said)]  # fmt: skip
     parts += [f"the [{m['s']}] section" for m in _SECTION.finditer(text)]
     parts += ["the license"] if _LICENSE.search(text) else []
     parts += [f"that {' '.join(m.group().split())}" for pattern in _RELATIONS

@@ -290,6 +290,10 @@ def stated_values(text: str) -> list[StatedValue]:
     return list(_stated_values(text))
 
 
+# A value built by code, in backticks after "is" or "=": a composite literal or a call
+_COMPOSITE = re.compile(r"(?:\bis|=)\s+`(?P<v>[A-Za-z_][\w.]*(?:\{[^`{}\n]*\}|\([^`()\n]*\)))`")
+
+
 @functools.lru_cache(maxsize=256)  # one note is read for values by several readers
 def _stated_values(text: str) -> tuple[StatedValue, ...]:
     found: list[StatedValue] = []
@@ -309,6 +313,8 @@ def _stated_values(text: str) -> tuple[StatedValue, ...]:
             continue  # "maxBufSize = 8 KB": the number with its unit, read below
         said = m.group().rstrip(".")  # "... with case_sensitive = False.": a sentence's end
         add(m.start(), m.start() + len(said), said)
+    for m in _COMPOSITE.finditer(text):  # "is `StandardKeyGenerator{KeyType: RSA2048}`"
+        add(m.start("v"), m.end("v"), m.group("v"))
     for m in _BARE_ARITHMETIC.finditer(text):  # "(1 << 0)", "86400 * 30": one value
         add(m.start(), m.end(), m.group())
     for m in _ADDRESS.finditer(text):

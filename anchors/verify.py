@@ -37,7 +37,7 @@ from anchors.status_checks import find_status
 from anchors.technology import find_technology
 from anchors.type_claims import find_typed, typed
 from anchors.verdicts import AnchorCheck, Capture, Verdict
-from anchors.versions import Relation, bound_mismatch, relation
+from anchors.versions import Relation, bound_mismatch, poetry_to_pep440, relation
 
 __all__ = ["capture", "check_anchor"]
 
@@ -110,7 +110,8 @@ def _find(anchor: Anchor, fp: Fingerprint, before: bool) -> Finding:
     if anchor.kind is AnchorKind.SYMBOL:
         return _find_symbol(anchor.value, anchor.scope, fp, before)
     if anchor.kind is AnchorKind.IMPORT:
-        return _find_import(anchor.value, anchor.scope, fp, before)
+        return _find_import(anchor.value, anchor.scope, fp, before,
+                            named=anchor.expect is Expect.PRESENT)
     if anchor.kind is AnchorKind.ENV and anchor.scope is not None:
         return _find_env_read(anchor.value, anchor.scope, fp, before)
     if anchor.kind is AnchorKind.ENV:
@@ -199,6 +200,14 @@ def _find_symbol(qualname: str, scope: str | None, fp: Fingerprint, before: bool
             hashed = hashlib.blake2b(f"{constant.text}".encode(), digest_size=8).hexdigest()
             detail = f"{scope} assigns {constant.name}{_line(constant.line)}"
             return Finding((scope,), hashed, detail)
+        members = [d for d in facts.definitions if d.qualname.endswith(f".{qualname}")]
+        if "." not in qualname and len(members) == 1 and not fp.definitions(qualname):
+            # "`needs_upgrade` in shared_libs.py": the one member of that name the file has
+            # (where no file defines the name itself: "Stop is declared in exponential.go"
+            # means backoff.go's ``Stop``, not a method of exponential.go's)
+            [member] = members
+            detail = f"{scope} defines {member.qualname}{_line(member.line)}"
+            return Finding((scope,), member.body_hash, detail)
         argument = _argument_named(facts, qualname)
         if argument:  # a keyword or a parameter: a symbol anchor cannot check what is said
             return Finding((), None, f"{scope} {argument}; not a definition: cannot tell", False)
@@ -360,7 +369,10 @@ def _argument_named(facts: FileFacts, name: str) -> str:
 _BARE_NAME = re.compile(r"[A-Za-z_$][\w$]*")
 
 
-def _find_import(module: str, scope: str | None, fp: Fingerprint, before: bool) -> Finding:
+def _find_import(module: str, scope: str | None, fp: Fingerprint, before: bool,
+                 named: bool = False) -> Finding:  # fmt: skip
+    """Whether ``scope`` (or the project) imports ``module``; ``named``: a file that names a
+    package-shaped module as a string (a loader, a plugin) leaves a claim of use untold."""
     importers = fp.importers(module)
     everywhere = sorted({path for path, _ in importers})
     if scope is None:
@@ -373,6 +385,11 @@ def _find_import(module: str, scope: str | None, fp: Fingerprint, before: bool) 
         if everywhere:
             detail = f"{module} is imported only in {listed(everywhere)}, outside the main project"
             return Finding((), None, detail, weak=True)
+        if _BARE_NAME.fullmatch(module) and (by_name := sorted(
+                p for p, facts in fp.code.items() if facts.language != "go" and in_area(p, None)
+                and any(module in imp.names for imp in facts.imports))):  # fmt: skip
+            # "CSEException is imported ...": a name imported from a module
+            return Finding(tuple(by_name), None, f"imported by {listed(by_name)}")
         top = module.split(".")[0]
         unread = _unread_holding(
             fp,
@@ -435,8 +452,20 @@ def _find_import(module: str, scope: str | None, fp: Fingerprint, before: bool) 
         detail = (f"{listed(held)} imports {parent}; whether it uses {module} through it "
                   "cannot be told")  # fmt: skip
         return Finding((), None, detail, False)
+    if named and not within and (naming := [p for p in files
+                                            if _names_as_string(module, fp.code[p])]):
+        # ``require.resolve('swc-loader')``, a list of module names: named, not imported
+        detail = (f"{listed(naming)} names {module} as a string, not as an import; cannot "
+                  f"tell whether it uses it")  # fmt: skip
+        return Finding((), None, detail, False)
     elsewhere = f" (imported by {listed(everywhere)})" if everywhere else ""
     return Finding((), None, f"{module} is {_no(before)} imported in {where}{elsewhere}")
+
+
+def _names_as_string(module: str, facts: FileFacts) -> bool:
+    """Whether a file writes ``module``, a name shaped as a package's (``swc-loader``, not
+    ``https``, which any protocol string is), as a string literal."""
+    return "-" in module and facts.keys is not None and module in facts.keys
 
 
 _DEPENDENCY_KEYWORDS = frozenset({"install_requires", "extras_require", "tests_require"})
@@ -519,8 +548,11 @@ def _find_version(anchor: Anchor, fp: Fingerprint) -> Finding:
     wanted = anchor.version or ""
     declared = [d for d in fp.dependency(anchor.value) if declares_for(d.source, anchor.scope, fp)]
     relations = [(d, _relation(wanted, d)) for d in declared]
-    bounds = {d: bound_mismatch(wanted, d.spec) if d.ecosystem == "pypi" else None
-              for d, r in relations if r is not Relation.DISJOINT}  # fmt: skip
+    # ("supports Python 3.14", ``~=3.14.0``, claims membership, no bound of the declaration)
+    member = anchor.value == PYTHON and _MINOR_CLAIM.fullmatch(wanted) is not None
+    bounds = {d: None if member else bound_mismatch(wanted, d.spec) if d.ecosystem == "pypi"
+              else _range_bound(wanted, d) for d, r in relations
+              if r is not Relation.DISJOINT}  # fmt: skip
     matching = tuple(sorted({d.source for d, r in relations
                              if r is Relation.SUBSET and bounds.get(d) is None}))  # fmt: skip
     if matching:
@@ -533,11 +565,50 @@ def _find_version(anchor: Anchor, fp: Fingerprint) -> Finding:
             return Finding((), None, f"declared as {specs}, which excludes {excluded}")
         why = next(b for b in bounds.values() if b)
         return Finding((), None, f"declared as {specs}: {why}")
+    containing = _containing_minor(anchor, declared, relations)
+    if containing:
+        detail = f"{_spec(anchor.value, wanted)} is within {_specs(declared)}"
+        return Finding(containing, None, detail)
     undecided = [d for d, r in relations if r is Relation.UNDECIDABLE]
     why = "cannot be compared" if undecided else "allows versions outside it"
     detail = (f"declared as {specs}, which {why}: cannot tell whether "
               f"{_spec(anchor.value, wanted)} holds")  # fmt: skip
     return Finding((), None, detail, False)
+
+
+def _range_bound(wanted: str, dep: Dependency) -> str | None:
+    """A range the note writes as npm or Cargo do ("pinned to ^0.4.17", ``~10.0.0``) whose
+    bound the declaration puts elsewhere (``log = "0.4.8"``, Cargo's caret), as a phrase;
+    None for a bare version, which claims a series, not the written range."""
+    if dep.ecosystem not in ("cargo", "npm") or not wanted.startswith(("^", "~", ">=")):
+        return None
+    stated = poetry_to_pep440(wanted)
+    declared = f"^{dep.spec}" if dep.ecosystem == "cargo" and dep.spec[:1].isdigit() else dep.spec
+    return bound_mismatch(stated, declared) if stated else None
+
+
+_MINOR_CLAIM = re.compile(r"~=\d+\.\d+\.0")  # (``anchors.version_claims``: "supports 3.8")
+
+
+def _containing_minor(
+    anchor: Anchor, declared: Sequence[Dependency], relations: Sequence[tuple[Dependency, Relation]]
+) -> tuple[str, ...]:
+    """The sources whose declared range holds every release of the one Python minor version
+    the anchor names ("supports Python 3.8" against ``>=3.8``), when no source excludes it
+    outright (classifiers that list 3.9-3.12 and not 3.8): a supported version is one the
+    declaration allows, where a dependency's version claim needs the declaration inside it."""
+    wanted = anchor.version or ""
+    if anchor.value != PYTHON or not _MINOR_CLAIM.fullmatch(wanted):
+        return ()
+    sources = {d.source for d in declared}
+    excluding = {s for s in sources
+                 if all(r is Relation.DISJOINT for d, r in relations if d.source == s)}  # fmt: skip
+    if excluding:
+        return ()
+    major, minor = wanted[2:].split(".")[:2]
+    releases = f">={major}.{minor},<{major}.{int(minor) + 1}"  # no pre-release of X.Y
+    return tuple(sorted({d.source for d in declared
+                         if d.spec and relation(d.spec, releases) is Relation.SUBSET}))  # fmt: skip
 
 
 # -- values ----------------------------------------------------------------------------------

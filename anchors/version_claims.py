@@ -150,5 +150,21 @@ def _python_claim(text: str, c: _Cand, spans: Spans, by_classifiers: bool = Fals
         return None
     absent = c.mode is _Mode.ABSENT or dropped
     expect = Expect.ABSENT if absent else Expect.PRESENT
+    if not absent and _SUPPORTED.search(sentence):
+        # "supports Python 3.8": every release of 3.8 is one the project allows, which
+        # ``>=3.8`` says too ("we test on 3.12" is no such claim: ``==3.12.*``)
+        spec, *more = [_supported(v) for v in (spec, *more)]
     return [Anchor(AnchorKind.DEP, "python", expect, version=v) for v in (spec, *more)]
+
+
+_SUPPORTED = re.compile(r"\bsupport(?:s|ed)?\b|\bcompatible\b|\binstall(?:ed|able)\s+on\b"
+                        r"|\bworks\s+(?:on|with)\b", _I)  # fmt: skip
+_SERIES = re.compile(r"==(?P<v>\d+\.\d+)\.\*")
+
+
+def _supported(spec: str) -> str:
+    """A minor series stated as supported (``==3.8.*``) as the releases it holds
+    (``~=3.8.0``), which a declared range can be seen to include."""
+    series = _SERIES.fullmatch(spec)
+    return f"~={series['v']}.0" if series else spec
 

@@ -51,7 +51,9 @@ __all__ = ["CHECKER_VERSION", "Checked", "Verifier"]
 # an import is made are parts left unchecked; more names read for what they are (adr/0059)
 # c25: what the tree need not hold (a bundler's output, the program's own settings file),
 # values and messages as code writes them, Go members by import path (adr/0061)
-CHECKER_VERSION = f"c25.{VOCABULARY_VERSION}"
+# c26: an application's YAML settings, written ranges and supported Python versions, a
+# declaration denied, and more words read for what they are (adr/0062)
+CHECKER_VERSION = f"c26.{VOCABULARY_VERSION}"
 
 
 @dataclass(frozen=True)

@@ -203,7 +203,7 @@ NEGATIONS = [
 PYTHON_VERSIONS = [
     R("The shop requires Python 3.10 or newer", {}, {"dep:python>=3.10"}, VERIFIED,
       id="requires-python-as-declared"),
-    R("The shop still supports Python 3.8", {}, {"dep:python==3.8.*"}, REFUTED,
+    R("The shop still supports Python 3.8", {}, {"dep:python~=3.8.0"}, REFUTED,
       id="a-python-series-the-project-excludes"),
     R("Python 3.9 support was dropped", {}, {"!dep:python==3.9.*"}, VERIFIED,
       id="dropped-python-support"),

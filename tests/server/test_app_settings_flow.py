@@ -150,9 +150,9 @@ NOTES: list[tuple[str, list[str] | None, str, str]] = [
     ("setup.py's classifiers list Python 3.9, 3.10 and 3.12.", None, "REFUTED",
      "which excludes python==3.12.*"),
     ("gym supports Python 3.9 through 3.11.", None, "VERIFIED",
-     "python==3.9.* is satisfied by"),
+     "python~=3.9.0 is within"),
     ("gym still supports Python 3.7 (setup.py classifiers).", None, "REFUTED",
-     "which excludes python==3.7.*"),
+     "which excludes python~=3.7.0"),
     # the key that declares it, named as code
     ("setup.py declares python_requires >= 3.7.", None, "REFUTED",
      "the lower bound is 3.9, not 3.7"),
