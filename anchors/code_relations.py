@@ -155,6 +155,10 @@ def code_relation_parts(
     code_files = {origin.strip("`") for a, origin in anchors if a.kind is AnchorKind.FILE
                   and a.expect is Expect.PRESENT and language_of(a.value) is not None
                   and language_of(origin.strip("`")) is not None}  # (a file, as written)
+    # what those files are checked for: a use scoped to one of them, a name, a variable
+    placed = {origin.strip("`") for a, origin in anchors
+              if a.kind in (AnchorKind.SYMBOL, AnchorKind.ENV, AnchorKind.CONFIG)
+              or (a.kind in (AnchorKind.IMPORT, AnchorKind.TECH) and a.scope is not None)}
     parts = _file_exports(text, spans, anchors, fp)
     if not defined and not code_files:
         return parts
@@ -185,7 +189,7 @@ def code_relation_parts(
             anchor = defined.get(m["name"].strip("`"))
             if (anchor is None and m.re in (_ACTION, _AND_ACTION)
                     and m["verb"] not in _NOT_ACTIONS and m["name"].strip("`") in code_files
-                    and not any(o in m["object"] for o in origins)):  # fmt: skip
+                    and not any(o in m["object"] for o in placed)):  # fmt: skip
                 # "standalone_python.py verifies the build against a checksum": what a
                 # source file does, which its being tracked says nothing of ("... formats
                 # timestamps with humantime": the file's use of it, which its anchor checks)
