@@ -290,11 +290,6 @@ def stated_values(text: str) -> list[StatedValue]:
     return list(_stated_values(text))
 
 
-# "TIME_ZONE is `UTC`": a constant's value written as code, one token in backticks
-_TICKED_AFTER_CONSTANT = re.compile(
-    r"\b`?[A-Z][A-Z0-9]*_[A-Z0-9_]*[A-Z0-9]`?\s+(?:is|equals|=|defaults\s+to)\s+"
-    r"`(?P<v>[^`\s(){}]{1,60})`"
-)
 # A value built by code, in backticks after "is" or "=": a composite literal or a call
 _COMPOSITE = re.compile(r"(?:\bis|=)\s+`(?P<v>[A-Za-z_][\w.]*(?:\{[^`{}\n]*\}|\([^`()\n]*\)))`")
 
@@ -311,8 +306,6 @@ def _stated_values(text: str) -> tuple[StatedValue, ...]:
         found.append(StatedValue(value, start, end))
 
     markers = {m.start("n") for m in _LIST_MARKER.finditer(text)}
-    for m in _TICKED_AFTER_CONSTANT.finditer(text):  # (before names in backticks are set by)
-        add(m.start("v"), m.end("v"), m.group("v"))
     taken.extend(m.span() for m in _TICKED_NAME.finditer(text))
     taken.extend(m.span() for m in STANDARD.finditer(text))
     for m in _ASSIGN.finditer(text):

@@ -135,7 +135,6 @@ SERVICE = {
         "    return Fernet(g.session_key).decrypt(string)\n"
     ),
     "svc/errors.py": "class CSEException(Exception):\n    pass\n",
-    "svc/settings.py": 'TIME_ZONE = "Europe/Berlin"\nLANGUAGE_CODE = "de"\n',
     "svc/routes.py": "from svc.errors import CSEException\n\n\ndef search():\n"
                      "    try:\n        return 1\n    except CSEException:\n        return 0\n",
 }
@@ -293,11 +292,6 @@ CLAIMS = [
     # a value built by code, which no anchor reads
     (RENEWER, "`DefaultKeyGenerator` in keys.go is `StandardKeyGenerator{KeyType: RSA2048}`.",
      "ACTIVE", "not checked: the value StandardKeyGenerator{KeyType: RSA2048}"),
-    # a constant's value written as code in backticks
-    (SERVICE, "In svc/settings.py TIME_ZONE is `UTC`.", "REFUTED",
-     'sets TIME_ZONE = "Europe/Berlin", not UTC'),
-    (SERVICE, "In svc/settings.py LANGUAGE_CODE is `de`.", "VERIFIED",
-     '`LANGUAGE_CODE = "de"`'),
     # what a source file does
     (SERVICE, "svc/request.py verifies the Tor config against a checksum.", "ACTIVE",
      "not checked: that svc/request.py verifies the Tor config against a checksum"),
