@@ -76,6 +76,7 @@ _MEANS = ("with", "via", "through", "using")
 # names the list; it does not negate it
 _NOT_MEMBER = re.compile(r"\bnot\s+(?:in|among|listed\s+in|one\s+of)\s+(?:the\s+)?`?$")
 _CLAUSE_END = re.compile(r"[`'\"]?\s*(?:[.;,:!?)]|$)")
+_INSTALL = re.compile(r"(?:pip\s+)?install")  # a command's verb of installing
 # "the shared venv's pip executable": the program, which no file imports
 _PROGRAM_NOUNS = frozenset({"executable", "executables", "binary", "binaries"})
 _MADE_WITH = frozenset({
@@ -204,7 +205,7 @@ def _read_clause(k: Cues, low: str, start: int, end: int, cands: list[_Cand],
         # ("`uv pip install gunicorn`": a command that installs it, wherever it runs, says
         # nothing of what a manifest declares)
         commanded = (dep_before is not None and low.count("`", start, c.start) % 2 == 1
-                     and re.match(r"(?:pip\s+)?install", dep_before.group()) is not None)
+                     and _INSTALL.match(dep_before.group()) is not None)
         if dep_after(after) or (dep_before is not None and not commanded):
             c.pref = "dep"
         elif import_after(after) or import_before is not None:

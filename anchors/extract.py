@@ -92,7 +92,7 @@ from anchors.project_negations import of_project, project_negations
 from anchors.projects import holds_python
 from anchors.relations import bases_checked, read_relation, role_parts
 from anchors.requirement_strings import development_group
-from anchors.role_negations import MANIFEST_MODIFIER, declaration_denial, run_time_denial
+from anchors.role_negations import declaration_denial, names_a_manifest, run_time_denial
 from anchors.routes import read_routes
 from anchors.run_time_files import command_of, command_program, in_command, users_file, written_path
 from anchors.running_code import code_runs, package_run_time_import
@@ -780,9 +780,6 @@ def _runs_with(tech: Technology, names: CodeNames) -> bool:
             and any(runs(p) for m in tech.imports for p, _ in names.fp.importers(m)))  # fmt: skip
 
 
-# "a pyproject dependency": the words for a manifest before the noun
-_MANIFEST_NAMES = frozenset({"pyproject", "pyproject.toml", "package.json", "cargo.toml",
-                             "setup.py", "setup.cfg", "requirements.txt", "pipfile"})
 _PLACED_PAST = re.compile(
     r"`?(?:\(\))?`?(?:,\s+(?:the|a|an|our|its)\s+[^,;]{1,80},|\s+\([^()\n]{1,80}\))\s+"
     r"(?:(?:is|are)\s+(?:defined|declared|implemented)|lives)\s+in\b")
@@ -1293,7 +1290,7 @@ def infer_anchors(text: str, fp: Fingerprint, subject: str | None = None, *,
             kept += [(a, f"{c.text} (undeclared)") for a in declared_not]
             negated.append(c.text)
             continue
-        if c.text.strip("`").lower() in _MANIFEST_NAMES and MANIFEST_MODIFIER.match(text, c.end):
+        if names_a_manifest(c.text, text, c.end):
             detail = f"{c.text} names the manifest, not a package"
             dropped.append(DroppedCandidate(c.text, DropReason.UNRESOLVED, detail))
             continue

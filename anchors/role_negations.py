@@ -30,7 +30,7 @@ from anchors.tooling_dirs import js_runs
 from anchors.verdicts import Verdict
 from anchors.vocabulary import by_name
 
-__all__ = ["MANIFEST_MODIFIER", "declaration_denial", "run_time_denial"]
+__all__ = ["declaration_denial", "names_a_manifest", "run_time_denial"]
 
 _I = re.IGNORECASE
 _RUN_TIME = r"(?:run-?\s?time|production|prod)"
@@ -68,8 +68,16 @@ _DECLARATION_DENIED = re.compile(
     _I,
 )
 # "a `pyproject` dependency": the manifest that would declare it, no package of the note
-MANIFEST_MODIFIER = re.compile(
-    r"`?\s+(?:dev-?\s?)?dependenc(?:y|ies)\b", _I)
+_MANIFEST_NAMES = frozenset({"pyproject", "pyproject.toml", "package.json", "cargo.toml",
+                             "setup.py", "setup.cfg", "requirements.txt", "pipfile"})
+_BEFORE_DEPENDENCY = re.compile(r"`?\s+(?:dev-?\s?)?dependenc(?:y|ies)\b", _I)
+
+
+def names_a_manifest(word: str, text: str, end: int) -> bool:
+    """Whether ``word`` (ending at ``end``) names the manifest of a dependency it stands
+    before ("not a pyproject dependency"), not a package."""
+    return (word.strip("`").lower() in _MANIFEST_NAMES
+            and _BEFORE_DEPENDENCY.match(text, end) is not None)  # fmt: skip
 
 
 def declaration_denial(text: str, name: str, end: int, fp: Fingerprint) -> list[Anchor] | None:

@@ -385,10 +385,9 @@ def _find_import(module: str, scope: str | None, fp: Fingerprint, before: bool,
         if everywhere:
             detail = f"{module} is imported only in {listed(everywhere)}, outside the main project"
             return Finding((), None, detail, weak=True)
-        if _BARE_NAME.fullmatch(module) and (by_name := sorted(
-                p for p, facts in fp.code.items() if facts.language != "go" and in_area(p, None)
-                and any(module in imp.names for imp in facts.imports))):  # fmt: skip
-            # "CSEException is imported ...": a name imported from a module
+        by_name = [p for p in fp.derived("verify.name_importers", _name_importers).get(module, ())
+                   if in_area(p, None)]  # fmt: skip
+        if by_name:  # "CSEException is imported ...": a name imported from a module
             return Finding(tuple(by_name), None, f"imported by {listed(by_name)}")
         top = module.split(".")[0]
         unread = _unread_holding(
@@ -460,6 +459,18 @@ def _find_import(module: str, scope: str | None, fp: Fingerprint, before: bool,
         return Finding((), None, detail, False)
     elsewhere = f" (imported by {listed(everywhere)})" if everywhere else ""
     return Finding((), None, f"{module} is {_no(before)} imported in {where}{elsewhere}")
+
+
+def _name_importers(fp: Fingerprint) -> dict[str, tuple[str, ...]]:
+    """The files (not Go's, whose import names are aliases) that import each name from a
+    module (``from a import B``, ``import { B } from 'a'``), found once per fingerprint."""
+    found: dict[str, set[str]] = {}
+    for path, facts in fp.code.items():
+        if facts.language != "go":
+            for imp in facts.imports:
+                for name in imp.names:
+                    found.setdefault(name, set()).add(path)
+    return {name: tuple(sorted(paths)) for name, paths in found.items()}
 
 
 def _names_as_string(module: str, facts: FileFacts) -> bool:
